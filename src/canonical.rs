@@ -1,0 +1,719 @@
+//! The canonical form of a ledger line (protocol-v0 §2).
+//!
+//! A line's bytes must be the compact, key-sorted dump of its object. We read lines with our own
+//! JSON reader rather than `serde_json::Value` because the protocol needs three things `Value`
+//! throws away: a key written twice (`duplicate_key`), the difference between `2` and `2.0` or
+//! `1e2`, and integers past 2^53 (a JCS crate casting through f64 turns 2^53+1 into 2^53 and the
+//! line would wrongly re-derive). Strings borrow from the line when they hold no escape, so the
+//! verifier allocates little per line.
+
+use std::borrow::Cow;
+use std::fmt::Write as _;
+
+use sha2::{Digest, Sha256};
+
+/// Objects and arrays nested deeper than this are refused as `unparsable` (docs/verifier.md);
+/// the limit keeps a hostile 100k-deep line from exhausting the stack.
+pub const MAX_DEPTH: usize = 1000;
+
+/// The largest admitted integer magnitude, 2^53 (§2: "integers with |n| ≤ 2^53").
+pub const MAX_SAFE: i64 = 1 << 53;
+
+/// A JSON value as read from a line. Object members keep their input order; a key written twice
+/// keeps its first position and its last value, as `JSON.parse` does.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Value<'a> {
+    Null,
+    Bool(bool),
+    /// An integer within ±2^53.
+    Int(i64),
+    /// A number outside the admitted types (a fraction, an exponent, `-0`, or beyond ±2^53),
+    /// kept as written.
+    OtherNumber(Cow<'a, str>),
+    Str(Cow<'a, str>),
+    /// A string that held a lone surrogate escape; the surrogate is replaced by U+FFFD here,
+    /// and the value cannot be canonicalised.
+    LoneSurrogateStr(String),
+    Array(Vec<Value<'a>>),
+    Object(Object<'a>),
+}
+
+/// An object's members in input order.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Object<'a> {
+    pub members: Vec<(Cow<'a, str>, Value<'a>)>,
+}
+
+impl<'a> Object<'a> {
+    pub fn get(&self, key: &str) -> Option<&Value<'a>> {
+        self.members
+            .iter()
+            .find(|(k, _)| k.as_ref() == key)
+            .map(|(_, v)| v)
+    }
+
+    pub fn get_str(&self, key: &str) -> Option<&str> {
+        match self.get(key) {
+            Some(Value::Str(s)) => Some(s.as_ref()),
+            _ => None,
+        }
+    }
+
+    pub fn get_int(&self, key: &str) -> Option<i64> {
+        match self.get(key) {
+            Some(Value::Int(n)) => Some(*n),
+            _ => None,
+        }
+    }
+
+    /// Sets a member (replacing an existing one in place) — for writers such as the box generator.
+    pub fn insert(&mut self, key: impl Into<Cow<'a, str>>, value: Value<'a>) {
+        let key = key.into();
+        match self.members.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, v)) => *v = value,
+            None => self.members.push((key, value)),
+        }
+    }
+
+    pub fn keys(&self) -> impl Iterator<Item = &str> {
+        self.members.iter().map(|(k, _)| k.as_ref())
+    }
+}
+
+impl<'a> Value<'a> {
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Value::Str(s) => Some(s.as_ref()),
+            _ => None,
+        }
+    }
+
+    pub fn as_object(&self) -> Option<&Object<'a>> {
+        match self {
+            Value::Object(o) => Some(o),
+            _ => None,
+        }
+    }
+
+    pub fn str(s: impl Into<Cow<'a, str>>) -> Self {
+        Value::Str(s.into())
+    }
+
+    /// A copy that owns all its text, so it may outlive the line it was read from.
+    pub fn into_owned(self) -> Value<'static> {
+        match self {
+            Value::Null => Value::Null,
+            Value::Bool(b) => Value::Bool(b),
+            Value::Int(n) => Value::Int(n),
+            Value::OtherNumber(s) => Value::OtherNumber(Cow::Owned(s.into_owned())),
+            Value::Str(s) => Value::Str(Cow::Owned(s.into_owned())),
+            Value::LoneSurrogateStr(s) => Value::LoneSurrogateStr(s),
+            Value::Array(a) => Value::Array(a.into_iter().map(Value::into_owned).collect()),
+            Value::Object(o) => Value::Object(Object {
+                members: o
+                    .members
+                    .into_iter()
+                    .map(|(k, v)| (Cow::Owned(k.into_owned()), v.into_owned()))
+                    .collect(),
+            }),
+        }
+    }
+}
+
+/// Why a line could not be read as JSON at all (`unparsable`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ParseError {
+    NotUtf8 { byte: usize },
+    Syntax { byte: usize, expected: &'static str },
+    TooDeep,
+}
+
+impl std::fmt::Display for ParseError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ParseError::NotUtf8 { byte } => write!(f, "not UTF-8 (byte {byte})"),
+            ParseError::Syntax { byte, expected } => {
+                write!(f, "not one JSON value: expected {expected} at byte {byte}")
+            }
+            ParseError::TooDeep => write!(f, "nested deeper than {MAX_DEPTH} levels"),
+        }
+    }
+}
+
+/// Why a value has no canonical form (`not_canonicalisable`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NotAdmitted {
+    Number,
+    NonAsciiKey,
+    LoneSurrogate,
+}
+
+impl NotAdmitted {
+    pub fn words(self) -> &'static str {
+        match self {
+            NotAdmitted::Number => {
+                "holds a number that is not an integer within ±2^53 (a fraction, an exponent, -0, or too large)"
+            }
+            NotAdmitted::NonAsciiKey => "holds an object key that is not ASCII",
+            NotAdmitted::LoneSurrogate => "holds a string with a lone surrogate",
+        }
+    }
+}
+
+/// A parsed line: its value and what the reader noticed on the way.
+#[derive(Debug, Clone)]
+pub struct Parsed<'a> {
+    pub value: Value<'a>,
+    /// The first key written twice, if any (at any depth).
+    pub duplicate_key: Option<String>,
+    /// The first reason the value cannot be canonicalised, if any.
+    pub not_admitted: Option<NotAdmitted>,
+}
+
+/// Reads one JSON value spanning all of `bytes` (JSON whitespace around it allowed).
+pub fn parse(bytes: &[u8]) -> Result<Parsed<'_>, ParseError> {
+    let text = std::str::from_utf8(bytes).map_err(|e| ParseError::NotUtf8 {
+        byte: e.valid_up_to(),
+    })?;
+    let mut reader = Reader {
+        text,
+        bytes,
+        pos: 0,
+        duplicate_key: None,
+        not_admitted: None,
+    };
+    reader.skip_ws();
+    let value = reader.value(0)?;
+    reader.skip_ws();
+    if reader.pos != bytes.len() {
+        return Err(reader.syntax("end of line"));
+    }
+    Ok(Parsed {
+        value,
+        duplicate_key: reader.duplicate_key,
+        not_admitted: reader.not_admitted,
+    })
+}
+
+struct Reader<'a> {
+    text: &'a str,
+    bytes: &'a [u8],
+    pos: usize,
+    duplicate_key: Option<String>,
+    not_admitted: Option<NotAdmitted>,
+}
+
+impl<'a> Reader<'a> {
+    fn syntax(&self, expected: &'static str) -> ParseError {
+        ParseError::Syntax {
+            byte: self.pos,
+            expected,
+        }
+    }
+
+    fn note(&mut self, why: NotAdmitted) {
+        self.not_admitted.get_or_insert(why);
+    }
+
+    fn skip_ws(&mut self) {
+        while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.bytes.get(self.pos) {
+            self.pos += 1;
+        }
+    }
+
+    fn eat(&mut self, byte: u8, expected: &'static str) -> Result<(), ParseError> {
+        if self.bytes.get(self.pos) == Some(&byte) {
+            self.pos += 1;
+            Ok(())
+        } else {
+            Err(self.syntax(expected))
+        }
+    }
+
+    fn literal(&mut self, word: &'static str, value: Value<'a>) -> Result<Value<'a>, ParseError> {
+        if self.bytes[self.pos..].starts_with(word.as_bytes()) {
+            self.pos += word.len();
+            Ok(value)
+        } else {
+            Err(self.syntax("a JSON value"))
+        }
+    }
+
+    fn value(&mut self, depth: usize) -> Result<Value<'a>, ParseError> {
+        match self.bytes.get(self.pos) {
+            Some(b'{') => self.object(depth + 1),
+            Some(b'[') => self.array(depth + 1),
+            Some(b'"') => self.string(),
+            Some(b't') => self.literal("true", Value::Bool(true)),
+            Some(b'f') => self.literal("false", Value::Bool(false)),
+            Some(b'n') => self.literal("null", Value::Null),
+            Some(b'-' | b'0'..=b'9') => self.number(),
+            _ => Err(self.syntax("a JSON value")),
+        }
+    }
+
+    fn object(&mut self, depth: usize) -> Result<Value<'a>, ParseError> {
+        if depth > MAX_DEPTH {
+            return Err(ParseError::TooDeep);
+        }
+        self.pos += 1; // '{'
+        let mut object = Object::default();
+        self.skip_ws();
+        if self.bytes.get(self.pos) == Some(&b'}') {
+            self.pos += 1;
+            return Ok(Value::Object(object));
+        }
+        loop {
+            self.skip_ws();
+            if self.bytes.get(self.pos) != Some(&b'"') {
+                return Err(self.syntax("a string key"));
+            }
+            let key = match self.string()? {
+                Value::Str(s) => s,
+                Value::LoneSurrogateStr(s) => Cow::Owned(s),
+                _ => unreachable!("string() returns strings"),
+            };
+            if !key.is_ascii() {
+                self.note(NotAdmitted::NonAsciiKey);
+            }
+            self.skip_ws();
+            self.eat(b':', "':'")?;
+            self.skip_ws();
+            let value = self.value(depth)?;
+            match object.members.iter_mut().find(|(k, _)| *k == key) {
+                Some((_, old)) => {
+                    if self.duplicate_key.is_none() {
+                        self.duplicate_key = Some(key.into_owned());
+                    }
+                    *old = value;
+                }
+                None => object.members.push((key, value)),
+            }
+            self.skip_ws();
+            match self.bytes.get(self.pos) {
+                Some(b',') => self.pos += 1,
+                Some(b'}') => {
+                    self.pos += 1;
+                    return Ok(Value::Object(object));
+                }
+                _ => return Err(self.syntax("',' or '}'")),
+            }
+        }
+    }
+
+    fn array(&mut self, depth: usize) -> Result<Value<'a>, ParseError> {
+        if depth > MAX_DEPTH {
+            return Err(ParseError::TooDeep);
+        }
+        self.pos += 1; // '['
+        let mut items = Vec::new();
+        self.skip_ws();
+        if self.bytes.get(self.pos) == Some(&b']') {
+            self.pos += 1;
+            return Ok(Value::Array(items));
+        }
+        loop {
+            self.skip_ws();
+            items.push(self.value(depth)?);
+            self.skip_ws();
+            match self.bytes.get(self.pos) {
+                Some(b',') => self.pos += 1,
+                Some(b']') => {
+                    self.pos += 1;
+                    return Ok(Value::Array(items));
+                }
+                _ => return Err(self.syntax("',' or ']'")),
+            }
+        }
+    }
+
+    fn number(&mut self) -> Result<Value<'a>, ParseError> {
+        let start = self.pos;
+        if self.bytes[self.pos] == b'-' {
+            self.pos += 1;
+        }
+        match self.bytes.get(self.pos) {
+            Some(b'0') => self.pos += 1,
+            Some(b'1'..=b'9') => {
+                while let Some(b'0'..=b'9') = self.bytes.get(self.pos) {
+                    self.pos += 1;
+                }
+            }
+            _ => return Err(self.syntax("a digit")),
+        }
+        let int_end = self.pos;
+        if self.bytes.get(self.pos) == Some(&b'.') {
+            self.pos += 1;
+            self.digits()?;
+        }
+        if let Some(b'e' | b'E') = self.bytes.get(self.pos) {
+            self.pos += 1;
+            if let Some(b'+' | b'-') = self.bytes.get(self.pos) {
+                self.pos += 1;
+            }
+            self.digits()?;
+        }
+        let raw = &self.text[start..self.pos];
+        if int_end == self.pos && raw != "-0" {
+            // At most 17 characters fit ±2^53 (16 digits and a sign); longer is never admitted.
+            if raw.len() <= 17
+                && let Ok(n) = raw.parse::<i64>()
+                && n.abs() <= MAX_SAFE
+            {
+                return Ok(Value::Int(n));
+            }
+        }
+        self.note(NotAdmitted::Number);
+        Ok(Value::OtherNumber(Cow::Borrowed(raw)))
+    }
+
+    fn digits(&mut self) -> Result<(), ParseError> {
+        let start = self.pos;
+        while let Some(b'0'..=b'9') = self.bytes.get(self.pos) {
+            self.pos += 1;
+        }
+        if self.pos == start {
+            Err(self.syntax("a digit"))
+        } else {
+            Ok(())
+        }
+    }
+
+    fn string(&mut self) -> Result<Value<'a>, ParseError> {
+        self.pos += 1; // opening quote
+        let start = self.pos;
+        // Fast path: no escape in the string, borrow it from the line.
+        loop {
+            match self.bytes.get(self.pos) {
+                None => return Err(self.syntax("'\"'")),
+                Some(b'"') => {
+                    let s = &self.text[start..self.pos];
+                    self.pos += 1;
+                    return Ok(Value::Str(Cow::Borrowed(s)));
+                }
+                Some(b'\\') => break,
+                Some(&b) if b < 0x20 => return Err(self.syntax("no raw control character")),
+                Some(_) => self.pos += 1,
+            }
+        }
+        let mut out = String::from(&self.text[start..self.pos]);
+        let mut lone = false;
+        loop {
+            match self.bytes.get(self.pos) {
+                None => return Err(self.syntax("'\"'")),
+                Some(b'"') => {
+                    self.pos += 1;
+                    break;
+                }
+                Some(b'\\') => {
+                    self.pos += 1;
+                    let Some(&esc) = self.bytes.get(self.pos) else {
+                        return Err(self.syntax("an escape"));
+                    };
+                    self.pos += 1;
+                    match esc {
+                        b'"' => out.push('"'),
+                        b'\\' => out.push('\\'),
+                        b'/' => out.push('/'),
+                        b'b' => out.push('\u{8}'),
+                        b'f' => out.push('\u{c}'),
+                        b'n' => out.push('\n'),
+                        b'r' => out.push('\r'),
+                        b't' => out.push('\t'),
+                        b'u' => {
+                            let unit = self.hex4()?;
+                            match unit {
+                                0xD800..=0xDBFF => {
+                                    // A high surrogate pairs only with an escaped low one.
+                                    let rest = &self.bytes[self.pos..];
+                                    if rest.len() >= 6 && rest[0] == b'\\' && rest[1] == b'u' {
+                                        let save = self.pos;
+                                        self.pos += 2;
+                                        let low = self.hex4()?;
+                                        if (0xDC00..=0xDFFF).contains(&low) {
+                                            let c = 0x10000
+                                                + ((u32::from(unit) - 0xD800) << 10)
+                                                + (u32::from(low) - 0xDC00);
+                                            out.push(char::from_u32(c).expect("valid pair"));
+                                            continue;
+                                        }
+                                        self.pos = save;
+                                    }
+                                    lone = true;
+                                    out.push('\u{FFFD}');
+                                }
+                                0xDC00..=0xDFFF => {
+                                    lone = true;
+                                    out.push('\u{FFFD}');
+                                }
+                                _ => out.push(char::from_u32(u32::from(unit)).expect("BMP")),
+                            }
+                        }
+                        _ => {
+                            self.pos -= 1;
+                            return Err(self.syntax("a valid escape"));
+                        }
+                    }
+                }
+                Some(&b) if b < 0x20 => return Err(self.syntax("no raw control character")),
+                Some(_) => {
+                    // Copy one whole UTF-8 character (the line is valid UTF-8).
+                    let c = self.text[self.pos..].chars().next().expect("in bounds");
+                    out.push(c);
+                    self.pos += c.len_utf8();
+                }
+            }
+        }
+        if lone {
+            self.note(NotAdmitted::LoneSurrogate);
+            Ok(Value::LoneSurrogateStr(out))
+        } else {
+            Ok(Value::Str(Cow::Owned(out)))
+        }
+    }
+
+    fn hex4(&mut self) -> Result<u16, ParseError> {
+        let Some(hex) = self.bytes.get(self.pos..self.pos + 4) else {
+            return Err(self.syntax("four hex digits"));
+        };
+        let mut unit = 0u16;
+        for &h in hex {
+            let d = (h as char)
+                .to_digit(16)
+                .ok_or_else(|| self.syntax("four hex digits"))?;
+            unit = unit * 16 + d as u16;
+        }
+        self.pos += 4;
+        Ok(unit)
+    }
+}
+
+/// Appends the canonical dump of `value` (§2) to `out`.
+pub fn dump(value: &Value<'_>, out: &mut Vec<u8>) -> Result<(), NotAdmitted> {
+    match value {
+        Value::Null => out.extend_from_slice(b"null"),
+        Value::Bool(true) => out.extend_from_slice(b"true"),
+        Value::Bool(false) => out.extend_from_slice(b"false"),
+        Value::Int(n) => {
+            if n.abs() > MAX_SAFE {
+                return Err(NotAdmitted::Number);
+            }
+            let mut buf = itoa_buf(*n);
+            out.append(&mut buf);
+        }
+        Value::OtherNumber(_) => return Err(NotAdmitted::Number),
+        Value::Str(s) => dump_str(s, out),
+        Value::LoneSurrogateStr(_) => return Err(NotAdmitted::LoneSurrogate),
+        Value::Array(items) => {
+            out.push(b'[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                dump(item, out)?;
+            }
+            out.push(b']');
+        }
+        Value::Object(object) => dump_object_except(object, None, out)?,
+    }
+    Ok(())
+}
+
+/// Appends the canonical dump of `object` without the member named `except` — the core of an
+/// entry is the entry minus `entry_id` (§3).
+pub fn dump_object_except(
+    object: &Object<'_>,
+    except: Option<&str>,
+    out: &mut Vec<u8>,
+) -> Result<(), NotAdmitted> {
+    // Keys sort by code point; keys are ASCII (checked below), so bytewise order is that order.
+    let mut order: Vec<usize> = (0..object.members.len())
+        .filter(|&i| Some(object.members[i].0.as_ref()) != except)
+        .collect();
+    order.sort_unstable_by(|&a, &b| {
+        object.members[a]
+            .0
+            .as_bytes()
+            .cmp(object.members[b].0.as_bytes())
+    });
+    out.push(b'{');
+    for (n, &i) in order.iter().enumerate() {
+        let (key, value) = &object.members[i];
+        if !key.is_ascii() {
+            return Err(NotAdmitted::NonAsciiKey);
+        }
+        if n > 0 {
+            out.push(b',');
+        }
+        dump_str(key, out);
+        out.push(b':');
+        dump(value, out)?;
+    }
+    out.push(b'}');
+    Ok(())
+}
+
+/// The canonical dump as a fresh byte vector.
+pub fn to_canonical(value: &Value<'_>) -> Result<Vec<u8>, NotAdmitted> {
+    let mut out = Vec::with_capacity(256);
+    dump(value, &mut out)?;
+    Ok(out)
+}
+
+fn itoa_buf(n: i64) -> Vec<u8> {
+    n.to_string().into_bytes()
+}
+
+/// Escapes exactly `"`, `\` and U+0000–U+001F (§2); everything else stays raw UTF-8.
+fn dump_str(s: &str, out: &mut Vec<u8>) {
+    out.push(b'"');
+    let bytes = s.as_bytes();
+    let mut run_start = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        let short: &[u8] = match b {
+            b'"' => b"\\\"",
+            b'\\' => b"\\\\",
+            0x08 => b"\\b",
+            0x0c => b"\\f",
+            b'\n' => b"\\n",
+            b'\r' => b"\\r",
+            b'\t' => b"\\t",
+            0x00..=0x1f => b"",
+            _ => continue,
+        };
+        out.extend_from_slice(&bytes[run_start..i]);
+        if short.is_empty() {
+            const HEX: &[u8; 16] = b"0123456789abcdef";
+            out.extend_from_slice(b"\\u00");
+            out.push(HEX[(b >> 4) as usize]);
+            out.push(HEX[(b & 0xf) as usize]);
+        } else {
+            out.extend_from_slice(short);
+        }
+        run_start = i + 1;
+    }
+    out.extend_from_slice(&bytes[run_start..]);
+    out.push(b'"');
+}
+
+/// sha256 of `bytes` as 64 lowercase hex.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    hex(&Sha256::digest(bytes))
+}
+
+/// Lowercase hex of `bytes`.
+pub fn hex(bytes: &[u8]) -> String {
+    let mut s = String::with_capacity(bytes.len() * 2);
+    for b in bytes {
+        let _ = write!(s, "{b:02x}");
+    }
+    s
+}
+
+/// True when `s` is exactly 64 lowercase hex characters (a digest as the ledger writes it).
+pub fn is_digest(s: &str) -> bool {
+    s.len() == 64 && s.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn canon(line: &str) -> Result<String, String> {
+        let parsed = parse(line.as_bytes()).map_err(|e| e.to_string())?;
+        to_canonical(&parsed.value)
+            .map(|b| String::from_utf8(b).unwrap())
+            .map_err(|e| format!("{e:?}"))
+    }
+
+    #[test]
+    fn sorts_keys_and_drops_whitespace() {
+        assert_eq!(
+            canon(r#"{ "b" : 1, "a" : [true, null] }"#).unwrap(),
+            r#"{"a":[true,null],"b":1}"#
+        );
+    }
+
+    #[test]
+    fn escapes_exactly_the_required_characters() {
+        assert_eq!(
+            canon(r#"["\/","\u00e9","\u001F","\u0001","\b\f\n\r\t","\u2028"]"#).unwrap(),
+            "[\"/\",\"é\",\"\\u001f\",\"\\u0001\",\"\\b\\f\\n\\r\\t\",\"\u{2028}\"]"
+        );
+    }
+
+    #[test]
+    fn refuses_values_outside_the_admitted_types() {
+        for bad in [
+            "1.5",
+            "2.0",
+            "1e2",
+            "-0",
+            "9007199254740993",
+            "-9007199254740993",
+            r#"{"é":1}"#,
+            r#""\ud800""#,
+            r#""\udc00x""#,
+        ] {
+            let parsed = parse(bad.as_bytes()).unwrap();
+            assert!(parsed.not_admitted.is_some(), "{bad} should not be admitted");
+            assert!(to_canonical(&parsed.value).is_err(), "{bad} must not dump");
+        }
+        for good in ["9007199254740992", "-9007199254740992", "0", r#""\ud83d\ude00""#] {
+            let parsed = parse(good.as_bytes()).unwrap();
+            assert!(parsed.not_admitted.is_none(), "{good} is admitted");
+        }
+    }
+
+    #[test]
+    fn duplicate_key_keeps_last_value_at_first_position() {
+        let parsed = parse(br#"{"a":1,"b":2,"a":3}"#).unwrap();
+        assert_eq!(parsed.duplicate_key.as_deref(), Some("a"));
+        assert_eq!(
+            to_canonical(&parsed.value).unwrap(),
+            br#"{"a":3,"b":2}"#.to_vec()
+        );
+        let nested = parse(br#"{"x":{"k":1,"k":1}}"#).unwrap();
+        assert_eq!(nested.duplicate_key.as_deref(), Some("k"));
+    }
+
+    #[test]
+    fn rejects_what_json_rejects() {
+        for bad in [
+            "",
+            " ",
+            "{",
+            "{\"a\":1,}",
+            "[1,]",
+            "01",
+            "1.",
+            "\"\t\"",
+            "\"\\x\"",
+            "{} {}",
+            "tru",
+            "\"\\u12\"",
+        ] {
+            assert!(parse(bad.as_bytes()).is_err(), "{bad:?} should not parse");
+        }
+        assert!(matches!(
+            parse(b"\"\xff\""),
+            Err(ParseError::NotUtf8 { .. })
+        ));
+    }
+
+    #[test]
+    fn deep_nesting_is_refused_not_a_stack_overflow() {
+        let deep = "[".repeat(100_000) + &"]".repeat(100_000);
+        assert_eq!(parse(deep.as_bytes()).unwrap_err(), ParseError::TooDeep);
+        let ok = "[".repeat(MAX_DEPTH) + &"]".repeat(MAX_DEPTH);
+        assert!(parse(ok.as_bytes()).is_ok());
+    }
+
+    #[test]
+    fn core_dump_leaves_out_one_key() {
+        let parsed = parse(br#"{"seq":1,"entry_id":"x","a":"b"}"#).unwrap();
+        let mut out = Vec::new();
+        dump_object_except(parsed.value.as_object().unwrap(), Some("entry_id"), &mut out).unwrap();
+        assert_eq!(out, br#"{"a":"b","seq":1}"#.to_vec());
+    }
+}

@@ -1,0 +1,12 @@
+//! exhibit: turns an agent's append-only send ledger into a public exhibit a stranger can
+//! re-derive (protocol-v0). The stages of `exhibit build` are modules of their own; the
+//! verifier and the checks it shares with the page touch no file, clock or git.
+
+pub mod anchors;
+pub mod canonical;
+pub mod cli;
+pub mod days;
+pub mod verify;
+pub mod verify_cmd;
+pub mod ots;
+pub mod site_check;
