@@ -171,6 +171,36 @@ fn check_post(
     }
 }
 
+/// A ledger held in memory, verified, with the facts the anchor checks need of each entry.
+pub struct Checked {
+    pub report: crate::verify::Report,
+    pub facts: Vec<EntryFacts>,
+    pub header_digest: Option<String>,
+}
+
+pub fn verify_and_collect(bytes: &[u8], withheld: &Withheld) -> Checked {
+    let mut verifier = crate::verify::Verifier::new(withheld);
+    let mut facts = Vec::new();
+    for (line, piece, terminated) in crate::verify::lines(bytes) {
+        if !terminated {
+            verifier.push_truncated_tail(line, piece);
+            continue;
+        }
+        if let Some(entry) = verifier.push_line(line, piece)
+            && let Some(id) = entry.stated_id()
+            && let Some(f) = EntryFacts::from_object(&entry.object, id.to_owned())
+        {
+            facts.push(f);
+        }
+    }
+    let header_digest = verifier.header().and_then(|h| h.digest.clone());
+    Checked {
+        report: verifier.finish(),
+        facts,
+        header_digest,
+    }
+}
+
 impl EntryFacts {
     /// Facts of a readable entry object.
     pub fn from_object(object: &canonical::Object<'_>, entry_id: String) -> Option<EntryFacts> {

@@ -656,10 +656,18 @@ mod tests {
             r#""\udc00x""#,
         ] {
             let parsed = parse(bad.as_bytes()).unwrap();
-            assert!(parsed.not_admitted.is_some(), "{bad} should not be admitted");
+            assert!(
+                parsed.not_admitted.is_some(),
+                "{bad} should not be admitted"
+            );
             assert!(to_canonical(&parsed.value).is_err(), "{bad} must not dump");
         }
-        for good in ["9007199254740992", "-9007199254740992", "0", r#""\ud83d\ude00""#] {
+        for good in [
+            "9007199254740992",
+            "-9007199254740992",
+            "0",
+            r#""\ud83d\ude00""#,
+        ] {
             let parsed = parse(good.as_bytes()).unwrap();
             assert!(parsed.not_admitted.is_none(), "{good} is admitted");
         }
@@ -713,7 +721,12 @@ mod tests {
     fn core_dump_leaves_out_one_key() {
         let parsed = parse(br#"{"seq":1,"entry_id":"x","a":"b"}"#).unwrap();
         let mut out = Vec::new();
-        dump_object_except(parsed.value.as_object().unwrap(), Some("entry_id"), &mut out).unwrap();
+        dump_object_except(
+            parsed.value.as_object().unwrap(),
+            Some("entry_id"),
+            &mut out,
+        )
+        .unwrap();
         assert_eq!(out, br#"{"a":"b","seq":1}"#.to_vec());
     }
 }

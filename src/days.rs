@@ -204,7 +204,10 @@ mod tests {
         assert_eq!(day("Asia/Kathmandu", "2026-11-08T18:14:59Z"), "2026-11-08");
         assert_eq!(day("Asia/Kathmandu", "2026-11-08T18:15:00Z"), "2026-11-09");
         assert_eq!(day("UTC", "2028-02-29T23:59:59Z"), "2028-02-29");
-        assert_eq!(day("America/New_York", "2028-03-01T04:59:59Z"), "2028-02-29");
+        assert_eq!(
+            day("America/New_York", "2028-03-01T04:59:59Z"),
+            "2028-02-29"
+        );
         assert!(zone("America/Nowhere").is_none());
     }
 

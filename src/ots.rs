@@ -37,7 +37,10 @@ impl OtsProblem {
 impl std::fmt::Display for OtsProblem {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            OtsProblem::TooShort => write!(f, "shorter than an OpenTimestamps header ({HEADER_LEN} bytes)"),
+            OtsProblem::TooShort => write!(
+                f,
+                "shorter than an OpenTimestamps header ({HEADER_LEN} bytes)"
+            ),
             OtsProblem::BadMagic => write!(f, "does not start with the OpenTimestamps magic"),
             OtsProblem::BadVersion(v) => write!(f, "version byte is {v:#04x}, expected 0x01"),
             OtsProblem::NotSha256(op) => {
@@ -110,7 +113,10 @@ mod tests {
                 checked += 1;
             }
         }
-        assert!(checked >= 8, "expected the shared examples, found {checked}");
+        assert!(
+            checked >= 8,
+            "expected the shared examples, found {checked}"
+        );
     }
 
     #[test]
@@ -134,7 +140,10 @@ mod tests {
     fn truncated_and_foreign_bytes() {
         assert_eq!(committed_digest(b""), Err(OtsProblem::TooShort));
         assert_eq!(committed_digest(&MAGIC[..10]), Err(OtsProblem::TooShort));
-        assert_eq!(committed_digest(b"%PDF-1.4 not a proof at all, long enough"), Err(OtsProblem::BadMagic));
+        assert_eq!(
+            committed_digest(b"%PDF-1.4 not a proof at all, long enough"),
+            Err(OtsProblem::BadMagic)
+        );
         let mut short = MAGIC.to_vec();
         short.extend_from_slice(&[1, 8, 0, 0]);
         assert_eq!(committed_digest(&short), Err(OtsProblem::TooShort));

@@ -6,10 +6,9 @@ use std::path::Path;
 
 use anyhow::{Context, Result, bail};
 
-use crate::anchors::EntryFacts;
 use crate::canonical;
 use crate::ots;
-use crate::verify::{self, Withheld};
+use crate::verify::Withheld;
 use crate::verify_cmd::{self, FileProblem, Outcome};
 
 pub fn check_site(dir: &Path) -> Result<Outcome> {
@@ -31,22 +30,11 @@ pub fn check_site(dir: &Path) -> Result<Outcome> {
     let bytes = std::fs::read(&ledger_path)
         .with_context(|| format!("{}: cannot read", ledger_path.display()))?;
 
-    let mut verifier = verify::Verifier::new(&withheld);
-    let mut facts = Vec::new();
-    for (line, piece, terminated) in verify::lines(&bytes) {
-        if !terminated {
-            verifier.push_truncated_tail(line, piece);
-            continue;
-        }
-        if let Some(entry) = verifier.push_line(line, piece)
-            && let Some(id) = entry.stated_id()
-            && let Some(f) = EntryFacts::from_object(&entry.object, id.to_owned())
-        {
-            facts.push(f);
-        }
-    }
-    let header_digest = verifier.header().and_then(|h| h.digest.clone());
-    let report = verifier.finish();
+    let crate::anchors::Checked {
+        report,
+        facts,
+        header_digest,
+    } = crate::anchors::verify_and_collect(&bytes, &withheld);
 
     let anchors_dir = ledger_dir.join("anchors");
     let anchors = if anchors_dir.is_dir() {
@@ -125,10 +113,15 @@ fn check_public_texts(texts: &Path, files: &mut Vec<FileProblem>) -> Result<()> 
 
 fn sorted_files(dir: &Path) -> Result<Vec<(String, std::path::PathBuf)>> {
     let mut out = Vec::new();
-    for entry in std::fs::read_dir(dir).with_context(|| format!("{}: cannot list", dir.display()))? {
+    for entry in
+        std::fs::read_dir(dir).with_context(|| format!("{}: cannot list", dir.display()))?
+    {
         let entry = entry.with_context(|| format!("{}: cannot list", dir.display()))?;
         if entry.file_type()?.is_file() {
-            out.push((entry.file_name().to_string_lossy().into_owned(), entry.path()));
+            out.push((
+                entry.file_name().to_string_lossy().into_owned(),
+                entry.path(),
+            ));
         }
     }
     out.sort();

@@ -105,9 +105,8 @@ pub struct Withheld {
 impl Withheld {
     /// Reads `withheld.json`; a malformed list is the caller's usage error, not a ledger problem.
     pub fn from_json(bytes: &[u8]) -> Result<Withheld, String> {
-        let entries: Vec<WithheldEntry> = serde_json::from_slice(bytes).map_err(|e| {
-            format!("not a JSON array of {{seq, entry_id, ...}} objects: {e}")
-        })?;
+        let entries: Vec<WithheldEntry> = serde_json::from_slice(bytes)
+            .map_err(|e| format!("not a JSON array of {{seq, entry_id, ...}} objects: {e}"))?;
         Withheld::from_entries(entries)
     }
 
@@ -273,7 +272,10 @@ impl<'w> Verifier<'w> {
                 line,
                 None,
                 Code::CrByte,
-                format!("{count} CR byte(s), the first at byte {}; the file must be LF only", at + 1),
+                format!(
+                    "{count} CR byte(s), the first at byte {}; the file must be LF only",
+                    at + 1
+                ),
             );
             return None;
         }
@@ -390,7 +392,9 @@ impl<'w> Verifier<'w> {
                 1,
                 None,
                 Code::BadHeader,
-                format!("anchor_tz {name:?} is not a zone in the tz database; no day can be checked"),
+                format!(
+                    "anchor_tz {name:?} is not a zone in the tz database; no day can be checked"
+                ),
             ),
             None => self.problem(
                 1,
@@ -418,7 +422,11 @@ impl<'w> Verifier<'w> {
     ) -> Entry<'a> {
         let seq = object.get_int("seq");
         let (mut expected_seq, mut expected_prev, prev_named) = match &self.previous {
-            Some(p) => (p.seq + 1, p.id.clone(), format!("the entry_id of seq {}", p.seq)),
+            Some(p) => (
+                p.seq + 1,
+                p.id.clone(),
+                format!("the entry_id of seq {}", p.seq),
+            ),
             None => (
                 1,
                 self.header.as_ref().and_then(|h| h.digest.clone()),
@@ -565,8 +573,7 @@ impl<'w> Verifier<'w> {
             );
         }
         // Line 0 (the withheld list's own problems) goes last; then by line and code rank.
-        self.problems
-            .sort_by_key(|p| (p.line == 0, p.line, p.code));
+        self.problems.sort_by_key(|p| (p.line == 0, p.line, p.code));
         self.bridged.sort_unstable();
         let ok = self.problems.is_empty();
         let head = ok.then(|| {

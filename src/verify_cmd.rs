@@ -166,7 +166,9 @@ pub fn outcome(
 /// Reads `<date>.txt` posts (and their `.txt.ots` proofs) from a folder, in date order.
 pub fn read_posts(dir: &Path) -> Result<Vec<(Post, Option<Vec<u8>>)>> {
     let mut names = Vec::new();
-    for entry in std::fs::read_dir(dir).with_context(|| format!("{}: cannot list", dir.display()))? {
+    for entry in
+        std::fs::read_dir(dir).with_context(|| format!("{}: cannot list", dir.display()))?
+    {
         let entry = entry.with_context(|| format!("{}: cannot list", dir.display()))?;
         let name = entry.file_name().to_string_lossy().into_owned();
         if let Some(date) = name.strip_suffix(".txt")
@@ -202,7 +204,12 @@ pub fn check_anchor_dir(
     header_digest: Option<&str>,
 ) -> Result<Vec<AnchorReport>> {
     let posts = read_posts(dir)?;
-    Ok(check_posts_with_proofs(facts, withheld, header_digest, posts))
+    Ok(check_posts_with_proofs(
+        facts,
+        withheld,
+        header_digest,
+        posts,
+    ))
 }
 
 pub fn check_posts_with_proofs(
@@ -251,12 +258,7 @@ fn write_words(out: &mut impl Write, path: &Path, outcome: &Outcome) -> Result<(
     } else {
         let count = outcome.problems.len()
             + outcome.files.as_ref().map_or(0, Vec::len)
-            + outcome
-                .anchors
-                .iter()
-                .flatten()
-                .filter(|a| !a.ok())
-                .count();
+            + outcome.anchors.iter().flatten().filter(|a| !a.ok()).count();
         writeln!(out, "{name}: does not re-derive ({count} problem(s)).")?;
         for p in &outcome.problems {
             let place = if p.line == 0 {
