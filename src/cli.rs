@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+use crate::build::{self, BuildPlan};
 use crate::verify_cmd::{self, VerifyPlan};
 
 #[derive(Parser, Debug)]
@@ -21,6 +22,36 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Build the exhibit from the box that exhibit.toml describes.
+    Build {
+        /// The box's configuration.
+        #[arg(long, value_name = "FILE", default_value = "exhibit.toml")]
+        config: PathBuf,
+        /// The output folder (inside the exhibit branch's checkout).
+        #[arg(long, value_name = "DIR")]
+        out: PathBuf,
+        /// Publish the per-line witness layer from this store (overrides [publish] witness).
+        #[arg(long, value_name = "STORE")]
+        witness: Option<PathBuf>,
+        /// Publish the released bytes of allow-listed public sends (overrides [publish]).
+        #[arg(long)]
+        public_texts: bool,
+        /// A person has read this withheld text (its sent_sha256) and releases it.
+        #[arg(long = "allow-text", value_name = "SHA256")]
+        allow_text: Vec<String>,
+        /// A person has read this line (its seq; 0 is the header) and publishes it as it is.
+        #[arg(long = "allow-line", value_name = "SEQ")]
+        allow_line: Vec<i64>,
+        /// Accept a publication that does not extend the last one, for this recorded reason.
+        #[arg(long = "allow-rewrite", value_name = "REASON")]
+        allow_rewrite: Option<String>,
+        /// Day 1 of the witness kill-gate window, once the operator has registered it.
+        #[arg(long = "witness-window-since", value_name = "YYYY-MM-DD")]
+        witness_window_since: Option<String>,
+        /// Write nothing; print what would change in DIR.
+        #[arg(long)]
+        dry_run: bool,
+    },
     /// Re-derive a ledger (a .jsonl file) or a built or cloned exhibit (a directory).
     Verify {
         /// One JSON object on stdout (CONTRACT §1) instead of words.
@@ -41,6 +72,7 @@ enum Command {
 #[derive(Debug)]
 pub enum Plan {
     Verify(VerifyPlan),
+    Build(Box<BuildPlan>),
 }
 
 /// Parses the command line. On `--help`, `--version` or a usage error, prints and returns the
@@ -55,6 +87,57 @@ pub fn plan_from_args(args: impl IntoIterator<Item = OsString>) -> Result<Plan, 
         }
     })?;
     Ok(match cli.command {
+        Command::Build {
+            config,
+            out,
+            witness,
+            public_texts,
+            allow_text,
+            allow_line,
+            allow_rewrite,
+            witness_window_since,
+            dry_run,
+        } => {
+            let usage = |msg: String| {
+                eprintln!("exhibit: usage: {msg}");
+                ExitCode::from(2)
+            };
+            for sha in &allow_text {
+                if !crate::canonical::is_digest(sha) {
+                    return Err(usage(format!("--allow-text {sha:?}: not a sent_sha256 (64 lowercase hex)")));
+                }
+            }
+            if let Some(bad) = allow_line.iter().find(|s| **s < 0) {
+                return Err(usage(format!("--allow-line {bad}: not a seq")));
+            }
+            if let Some(reason) = &allow_rewrite
+                && reason.trim().is_empty()
+            {
+                return Err(usage("--allow-rewrite needs a reason a reader can read".into()));
+            }
+            if let Some(day) = &witness_window_since
+                && !crate::days::is_day(day)
+            {
+                return Err(usage(format!("--witness-window-since {day:?}: not a YYYY-MM-DD day")));
+            }
+            let box_config = crate::config::load(&config).map_err(|e| {
+                eprintln!("exhibit: error: {e:#}");
+                ExitCode::from(2)
+            })?;
+            let built_at = build::built_at_from_env().map_err(|e| usage(format!("{e:#}")))?;
+            Plan::Build(Box::new(BuildPlan {
+                witness: witness.or_else(|| box_config.witness.clone()),
+                public_texts: public_texts || box_config.public_texts,
+                config: box_config,
+                out,
+                allow_text: allow_text.into_iter().collect(),
+                allow_line: allow_line.into_iter().collect(),
+                allow_rewrite,
+                witness_window_since,
+                dry_run,
+                built_at,
+            }))
+        }
         Command::Verify {
             json,
             withheld,
@@ -72,5 +155,6 @@ pub fn plan_from_args(args: impl IntoIterator<Item = OsString>) -> Result<Plan, 
 pub fn run(plan: Plan) -> anyhow::Result<ExitCode> {
     match plan {
         Plan::Verify(plan) => verify_cmd::run(&plan),
+        Plan::Build(plan) => build::run(&plan),
     }
 }

@@ -1,0 +1,1 @@
+// The page (issue 6) is being built.

@@ -1,0 +1,1315 @@
+/*
+ * exhibit — verify.js: the page's verifier for the agent send ledger (protocol-v0 §1–§5).
+ *
+ * An independent implementation of docs/verifier.md; the Rust verifier (`exhibit verify`) is the
+ * other one, and vectors/vectors.json holds the cases both must answer alike.
+ *
+ * Runs unchanged in a page (<script>, global `ExhibitVerify`), in a Web Worker (`self.ExhibitVerify`)
+ * and in Node (`module.exports`). No dependencies, no DOM, no network, no eval, no crypto.subtle:
+ * SHA-256, the JSON reader and the canonical dump are written here, synchronously.
+ * Platform pieces used when present: TextEncoder/TextDecoder (with a strict fallback written here)
+ * and Intl.DateTimeFormat (the zone offsets; no other source of time-zone rules is used).
+ */
+(function (root, factory) {
+  if (typeof module === 'object' && module.exports) module.exports = factory();
+  else root.ExhibitVerify = factory();
+})(typeof self !== 'undefined' ? self : this, function () {
+  'use strict';
+
+  var HEADER_SCHEMA = 'darkflobi.gate/log/v0';
+  var ENTRY_SCHEMA = 'darkflobi.gate/entry/v0';
+  var HEADER_DOMAIN = 'darkflobi.gate/log/v0\n';
+  var MAX_DEPTH = 1000;
+  var MAX_INT = 9007199254740992; // 2^53, admitted; 2^53 + 1 is not
+  var MAX_INT_DIGITS = '9007199254740992';
+  var BEYOND = MAX_INT + 2; // an expected seq past 2^53: equal to no admitted integer
+  var PROGRESS_EVERY = 2000;
+
+  // The codes, in the order docs/verifier.md lists them (problems at one line follow this order).
+  var CODES = [
+    'truncated_tail',
+    'cr_byte', 'unparsable', 'not_object', 'duplicate_key', 'not_canonicalisable', 'not_canonical',
+    'missing_header', 'bad_header',
+    'bad_schema', 'entry_id_mismatch', 'prev_mismatch', 'seq_mismatch', 'bad_timestamp',
+    'day_mismatch', 'withheld_conflict',
+    'withheld_unreachable'
+  ];
+
+  var hasOwn = Object.prototype.hasOwnProperty;
+
+  // ------------------------------------------------------------------------------------------
+  // SHA-256 (FIPS 180-4), synchronous, over Uint8Array ranges.
+
+  var K256 = new Int32Array([
+    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+    0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+    0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+    0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+    0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2
+  ]);
+  var SHA_W = new Int32Array(64);
+  var SHA_H = new Int32Array(8);
+  var SHA_TAIL = new Uint8Array(128);
+  var HEX2 = [];
+  (function () {
+    for (var i = 0; i < 256; i++) HEX2.push((i < 16 ? '0' : '') + i.toString(16));
+  })();
+
+  function shaCompress(hs, src, off) {
+    var w = SHA_W, k = K256, i, x, y, t;
+    for (i = 0; i < 16; i++, off += 4) {
+      w[i] = (src[off] << 24) | (src[off + 1] << 16) | (src[off + 2] << 8) | src[off + 3];
+    }
+    for (i = 16; i < 64; i++) {
+      x = w[i - 15]; y = w[i - 2];
+      w[i] = (w[i - 16] + (((x >>> 7) | (x << 25)) ^ ((x >>> 18) | (x << 14)) ^ (x >>> 3)) + w[i - 7] +
+        (((y >>> 17) | (y << 15)) ^ ((y >>> 19) | (y << 13)) ^ (y >>> 10))) | 0;
+    }
+    var a = hs[0], b = hs[1], c = hs[2], d = hs[3], e = hs[4], f = hs[5], g = hs[6], h = hs[7];
+    // 64 rounds, eight at a time with the working variables renamed instead of shifted:
+    // t = h + Σ1(e) + Ch(e,f,g) + K[i] + W[i]; d += t; h = t + Σ0(a) + Maj(a,b,c)
+    for (i = 0; i < 64; i += 8) {
+      t = (h + (((e >>> 6) | (e << 26)) ^ ((e >>> 11) | (e << 21)) ^ ((e >>> 25) | (e << 7))) + ((e & f) ^ (~e & g)) + k[i + 0] + w[i + 0]) | 0;
+      d = (d + t) | 0;
+      h = (t + (((a >>> 2) | (a << 30)) ^ ((a >>> 13) | (a << 19)) ^ ((a >>> 22) | (a << 10))) + ((a & b) ^ (a & c) ^ (b & c))) | 0;
+      t = (g + (((d >>> 6) | (d << 26)) ^ ((d >>> 11) | (d << 21)) ^ ((d >>> 25) | (d << 7))) + ((d & e) ^ (~d & f)) + k[i + 1] + w[i + 1]) | 0;
+      c = (c + t) | 0;
+      g = (t + (((h >>> 2) | (h << 30)) ^ ((h >>> 13) | (h << 19)) ^ ((h >>> 22) | (h << 10))) + ((h & a) ^ (h & b) ^ (a & b))) | 0;
+      t = (f + (((c >>> 6) | (c << 26)) ^ ((c >>> 11) | (c << 21)) ^ ((c >>> 25) | (c << 7))) + ((c & d) ^ (~c & e)) + k[i + 2] + w[i + 2]) | 0;
+      b = (b + t) | 0;
+      f = (t + (((g >>> 2) | (g << 30)) ^ ((g >>> 13) | (g << 19)) ^ ((g >>> 22) | (g << 10))) + ((g & h) ^ (g & a) ^ (h & a))) | 0;
+      t = (e + (((b >>> 6) | (b << 26)) ^ ((b >>> 11) | (b << 21)) ^ ((b >>> 25) | (b << 7))) + ((b & c) ^ (~b & d)) + k[i + 3] + w[i + 3]) | 0;
+      a = (a + t) | 0;
+      e = (t + (((f >>> 2) | (f << 30)) ^ ((f >>> 13) | (f << 19)) ^ ((f >>> 22) | (f << 10))) + ((f & g) ^ (f & h) ^ (g & h))) | 0;
+      t = (d + (((a >>> 6) | (a << 26)) ^ ((a >>> 11) | (a << 21)) ^ ((a >>> 25) | (a << 7))) + ((a & b) ^ (~a & c)) + k[i + 4] + w[i + 4]) | 0;
+      h = (h + t) | 0;
+      d = (t + (((e >>> 2) | (e << 30)) ^ ((e >>> 13) | (e << 19)) ^ ((e >>> 22) | (e << 10))) + ((e & f) ^ (e & g) ^ (f & g))) | 0;
+      t = (c + (((h >>> 6) | (h << 26)) ^ ((h >>> 11) | (h << 21)) ^ ((h >>> 25) | (h << 7))) + ((h & a) ^ (~h & b)) + k[i + 5] + w[i + 5]) | 0;
+      g = (g + t) | 0;
+      c = (t + (((d >>> 2) | (d << 30)) ^ ((d >>> 13) | (d << 19)) ^ ((d >>> 22) | (d << 10))) + ((d & e) ^ (d & f) ^ (e & f))) | 0;
+      t = (b + (((g >>> 6) | (g << 26)) ^ ((g >>> 11) | (g << 21)) ^ ((g >>> 25) | (g << 7))) + ((g & h) ^ (~g & a)) + k[i + 6] + w[i + 6]) | 0;
+      f = (f + t) | 0;
+      b = (t + (((c >>> 2) | (c << 30)) ^ ((c >>> 13) | (c << 19)) ^ ((c >>> 22) | (c << 10))) + ((c & d) ^ (c & e) ^ (d & e))) | 0;
+      t = (a + (((f >>> 6) | (f << 26)) ^ ((f >>> 11) | (f << 21)) ^ ((f >>> 25) | (f << 7))) + ((f & g) ^ (~f & h)) + k[i + 7] + w[i + 7]) | 0;
+      e = (e + t) | 0;
+      a = (t + (((b >>> 2) | (b << 30)) ^ ((b >>> 13) | (b << 19)) ^ ((b >>> 22) | (b << 10))) + ((b & c) ^ (b & d) ^ (c & d))) | 0;
+    }
+    hs[0] = (hs[0] + a) | 0; hs[1] = (hs[1] + b) | 0; hs[2] = (hs[2] + c) | 0; hs[3] = (hs[3] + d) | 0;
+    hs[4] = (hs[4] + e) | 0; hs[5] = (hs[5] + f) | 0; hs[6] = (hs[6] + g) | 0; hs[7] = (hs[7] + h) | 0;
+  }
+
+  // Hashes bytes[start, end) into SHA_H.
+  function shaRange(bytes, start, end) {
+    var h = SHA_H;
+    h[0] = 0x6a09e667; h[1] = 0xbb67ae85 | 0; h[2] = 0x3c6ef372; h[3] = 0xa54ff53a | 0;
+    h[4] = 0x510e527f; h[5] = 0x9b05688c | 0; h[6] = 0x1f83d9ab; h[7] = 0x5be0cd19;
+    var len = end - start;
+    var off = start;
+    var lastFull = start + (len - (len % 64));
+    for (; off < lastFull; off += 64) shaCompress(h, bytes, off);
+    var rem = end - off;
+    var t = SHA_TAIL;
+    t.fill(0);
+    for (var i = 0; i < rem; i++) t[i] = bytes[off + i];
+    t[rem] = 0x80;
+    var blocks = rem < 56 ? 1 : 2;
+    var p = blocks * 64 - 8;
+    var hi = Math.floor(len / 0x20000000); // (len * 8) >>> 32
+    var lo = (len * 8) >>> 0;
+    t[p] = hi >>> 24; t[p + 1] = hi >>> 16; t[p + 2] = hi >>> 8; t[p + 3] = hi;
+    t[p + 4] = lo >>> 24; t[p + 5] = lo >>> 16; t[p + 6] = lo >>> 8; t[p + 7] = lo;
+    shaCompress(h, t, 0);
+    if (blocks === 2) shaCompress(h, t, 64);
+  }
+
+  function shaHexOut() {
+    var h = SHA_H, s = '';
+    for (var i = 0; i < 8; i++) {
+      var v = h[i];
+      s += HEX2[(v >>> 24) & 255] + HEX2[(v >>> 16) & 255] + HEX2[(v >>> 8) & 255] + HEX2[v & 255];
+    }
+    return s;
+  }
+
+  function toBytes(x) {
+    if (x instanceof Uint8Array) return x;
+    if (typeof x === 'string') return utf8Encode(x);
+    if (x instanceof ArrayBuffer) return new Uint8Array(x);
+    if (ArrayBuffer.isView(x)) return new Uint8Array(x.buffer, x.byteOffset, x.byteLength);
+    throw new TypeError('expected a Uint8Array');
+  }
+
+  /** sha256Hex(Uint8Array | string) -> 64 lowercase hex (a string is hashed as its UTF-8 bytes). */
+  function sha256Hex(bytes) {
+    var b = toBytes(bytes);
+    shaRange(b, 0, b.length);
+    return shaHexOut();
+  }
+
+  /** sha256(Uint8Array | string) -> Uint8Array(32) */
+  function sha256(bytes) {
+    var b = toBytes(bytes);
+    shaRange(b, 0, b.length);
+    var out = new Uint8Array(32);
+    for (var i = 0; i < 8; i++) {
+      var v = SHA_H[i];
+      out[4 * i] = v >>> 24; out[4 * i + 1] = v >>> 16; out[4 * i + 2] = v >>> 8; out[4 * i + 3] = v;
+    }
+    return out;
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // UTF-8: the platform codec when present (WHATWG: strict when fatal), else the one below.
+
+  var nativeEncoder = typeof TextEncoder !== 'undefined' ? new TextEncoder() : null;
+  var nativeDecoder = null;
+  try {
+    // ignoreBOM: a leading U+FEFF is a character of the line (and not JSON whitespace), never eaten.
+    nativeDecoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+  } catch (e) { nativeDecoder = null; }
+  var useNative = true;
+
+  function encodeManualInto(str, out) {
+    var j = 0, n = str.length;
+    for (var i = 0; i < n; i++) {
+      var c = str.charCodeAt(i);
+      if (c < 0x80) out[j++] = c;
+      else if (c < 0x800) { out[j++] = 0xc0 | (c >> 6); out[j++] = 0x80 | (c & 63); }
+      else if (c >= 0xd800 && c <= 0xdfff) {
+        var d = i + 1 < n ? str.charCodeAt(i + 1) : 0;
+        if (c <= 0xdbff && d >= 0xdc00 && d <= 0xdfff) {
+          var cp = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
+          i++;
+          out[j++] = 0xf0 | (cp >> 18); out[j++] = 0x80 | ((cp >> 12) & 63);
+          out[j++] = 0x80 | ((cp >> 6) & 63); out[j++] = 0x80 | (cp & 63);
+        } else { out[j++] = 0xef; out[j++] = 0xbf; out[j++] = 0xbd; } // U+FFFD, as TextEncoder does
+      } else { out[j++] = 0xe0 | (c >> 12); out[j++] = 0x80 | ((c >> 6) & 63); out[j++] = 0x80 | (c & 63); }
+    }
+    return j;
+  }
+
+  /** utf8Encode(string) -> Uint8Array (a lone surrogate becomes U+FFFD, as TextEncoder does). */
+  function utf8Encode(str) {
+    str = String(str);
+    if (useNative && nativeEncoder) return nativeEncoder.encode(str);
+    var buf = new Uint8Array(str.length * 3);
+    return buf.slice(0, encodeManualInto(str, buf));
+  }
+
+  var encBuf = new Uint8Array(1 << 16);
+  // UTF-8 of str into a reused buffer; returns the byte length.
+  function encodeToScratch(str) {
+    var need = str.length * 3;
+    if (need > encBuf.length) encBuf = new Uint8Array(Math.max(need, encBuf.length * 2));
+    if (useNative && nativeEncoder && nativeEncoder.encodeInto) return nativeEncoder.encodeInto(str, encBuf).written;
+    return encodeManualInto(str, encBuf);
+  }
+
+  function sha256HexOfString(str) {
+    var len = encodeToScratch(str);
+    shaRange(encBuf, 0, len);
+    return shaHexOut();
+  }
+
+  // Strict UTF-8 decode of b[start, end): null when not valid UTF-8 (overlong forms, encoded
+  // surrogates, code points above U+10FFFF, stray or missing continuation bytes).
+  function decodeManual(b, start, end) {
+    var out = '', units = [], i = start;
+    while (i < end) {
+      var c = b[i], cp, c1, c2, c3;
+      if (c < 0x80) { cp = c; i += 1; }
+      else if (c >= 0xc2 && c <= 0xdf) {
+        if (i + 1 >= end) return null;
+        c1 = b[i + 1];
+        if ((c1 & 0xc0) !== 0x80) return null;
+        cp = ((c & 0x1f) << 6) | (c1 & 0x3f); i += 2;
+      } else if (c >= 0xe0 && c <= 0xef) {
+        if (i + 2 >= end) return null;
+        c1 = b[i + 1]; c2 = b[i + 2];
+        var lo1 = c === 0xe0 ? 0xa0 : 0x80, hi1 = c === 0xed ? 0x9f : 0xbf;
+        if (c1 < lo1 || c1 > hi1 || (c2 & 0xc0) !== 0x80) return null;
+        cp = ((c & 0x0f) << 12) | ((c1 & 0x3f) << 6) | (c2 & 0x3f); i += 3;
+      } else if (c >= 0xf0 && c <= 0xf4) {
+        if (i + 3 >= end) return null;
+        c1 = b[i + 1]; c2 = b[i + 2]; c3 = b[i + 3];
+        var lo2 = c === 0xf0 ? 0x90 : 0x80, hi2 = c === 0xf4 ? 0x8f : 0xbf;
+        if (c1 < lo2 || c1 > hi2 || (c2 & 0xc0) !== 0x80 || (c3 & 0xc0) !== 0x80) return null;
+        cp = ((c & 0x07) << 18) | ((c1 & 0x3f) << 12) | ((c2 & 0x3f) << 6) | (c3 & 0x3f); i += 4;
+      } else return null;
+      if (cp >= 0x10000) {
+        cp -= 0x10000;
+        units.push(0xd800 + (cp >> 10), 0xdc00 + (cp & 0x3ff));
+      } else units.push(cp);
+      if (units.length >= 4096) { out += String.fromCharCode.apply(null, units); units.length = 0; }
+    }
+    if (units.length) out += String.fromCharCode.apply(null, units);
+    return out;
+  }
+
+  function decodeRange(b, start, end) {
+    if (useNative && nativeDecoder) {
+      try { return nativeDecoder.decode(b.subarray(start, end)); } catch (e) { return null; }
+    }
+    return decodeManual(b, start, end);
+  }
+
+  /** utf8Decode(Uint8Array) -> string, or null when the bytes are not valid UTF-8 (strict). */
+  function utf8Decode(bytes) {
+    var b = toBytes(bytes);
+    return decodeRange(b, 0, b.length);
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // JSON reader (RFC 8259), iterative; keeps what JSON.parse hides.
+
+  /** A number the protocol does not admit (a fraction, an exponent, -0, |n| > 2^53): kept as written. */
+  function JsonNumber(text) { this.text = text; }
+  JsonNumber.prototype.valueOf = function () { return Number(this.text); };
+  JsonNumber.prototype.toString = function () { return this.text; };
+  JsonNumber.prototype.toJSON = function () { return Number(this.text); };
+
+  function hexVal(c) {
+    if (c >= 48 && c <= 57) return c - 48;
+    if (c >= 97 && c <= 102) return c - 87;
+    if (c >= 65 && c <= 70) return c - 55;
+    return -1;
+  }
+
+  function setMember(o, k, v) {
+    if (k === '__proto__') Object.defineProperty(o, k, { value: v, writable: true, enumerable: true, configurable: true });
+    else o[k] = v;
+  }
+
+  /*
+   * parseText(s) -> {error: string|null, value, dup, canon, why, eidStart, eidEnd}
+   *   error  why the text is not exactly one JSON value (or nests deeper than 1000)
+   *   dup    some object has a key written twice (last value kept)
+   *   canon  every value written, dropped duplicates included, is of an admitted type
+   *   why    the first reason canon is false
+   *   plain  the text is written exactly as the canonical dump writes it: no whitespace, keys in
+   *          ascending order, only the canonical escapes (with canon && !dup, plain implies that
+   *          the text equals the canonical dump; readText still dumps whenever plain is false)
+   *   eidStart/eidEnd  the root object's "entry_id" member: index of its key's quote, index after its value
+   */
+  function parseText(s) {
+    var n = s.length, i = 0, depth = 0;
+    var conts = [], keys = [];
+    var err = null, dup = false, canon = true, why = null, plain = true;
+    var value, c, k, top, cont;
+    var strWide = 0; // OR of the code units of the last string read
+    var eidStart = -1, eidEnd = -1;
+
+    function ws() {
+      while (i < n) {
+        var ch = s.charCodeAt(i);
+        if (ch === 32 || ch === 9 || ch === 10 || ch === 13) { i++; plain = false; }
+        else break;
+      }
+    }
+
+    function refuse(reason) { if (canon) { canon = false; why = reason; } }
+
+    // At an opening quote; returns the string (i after the closing quote) or null with err set.
+    function str() {
+      i++;
+      var start = i, acc = 0, ch;
+      while (i < n) {
+        ch = s.charCodeAt(i);
+        if (ch === 34) { strWide = acc; return s.slice(start, i++); }
+        if (ch === 92) break;
+        if (ch < 32) { err = 'a raw control character inside a string'; return null; }
+        acc |= ch;
+        i++;
+      }
+      var out = s.slice(start, i);
+      for (;;) {
+        if (i >= n) { err = 'an unterminated string'; return null; }
+        ch = s.charCodeAt(i);
+        if (ch === 34) { i++; strWide = acc; return out; }
+        if (ch === 92) {
+          var e = s.charCodeAt(i + 1);
+          if (e === 34) out += '"';
+          else if (e === 92) out += '\\';
+          else if (e === 47) { out += '/'; plain = false; }
+          else if (e === 98) out += '\b';
+          else if (e === 102) out += '\f';
+          else if (e === 110) out += '\n';
+          else if (e === 114) out += '\r';
+          else if (e === 116) out += '\t';
+          else if (e === 117) {
+            var u = hex4(i + 2);
+            if (u < 0) { err = 'a malformed \\u escape'; return null; }
+            if (plain && (u >= 32 || s.slice(i, i + 6) !== ESC[u])) plain = false;
+            i += 6;
+            acc |= u;
+            if (u >= 0xd800 && u <= 0xdbff) {
+              if (s.charCodeAt(i) === 92 && s.charCodeAt(i + 1) === 117) {
+                var u2 = hex4(i + 2);
+                if (u2 >= 0xdc00 && u2 <= 0xdfff) { out += String.fromCharCode(u, u2); i += 6; continue; }
+              }
+              refuse('a lone surrogate (\\u' + u.toString(16) + ') in a string');
+            } else if (u >= 0xdc00 && u <= 0xdfff) {
+              refuse('a lone surrogate (\\u' + u.toString(16) + ') in a string');
+            }
+            out += String.fromCharCode(u);
+            continue;
+          } else { err = 'an invalid escape'; return null; }
+          i += 2;
+          continue;
+        }
+        if (ch < 32) { err = 'a raw control character inside a string'; return null; }
+        var seg = i;
+        while (i < n) {
+          ch = s.charCodeAt(i);
+          if (ch === 34 || ch === 92 || ch < 32) break;
+          acc |= ch;
+          i++;
+        }
+        out += s.slice(seg, i);
+      }
+    }
+
+    function hex4(p) {
+      if (p + 4 > n) return -1;
+      var a = hexVal(s.charCodeAt(p)), b = hexVal(s.charCodeAt(p + 1));
+      var d = hexVal(s.charCodeAt(p + 2)), e = hexVal(s.charCodeAt(p + 3));
+      if ((a | b | d | e) < 0) return -1;
+      return (a << 12) | (b << 8) | (d << 4) | e;
+    }
+
+    function digit(p) { var ch = s.charCodeAt(p); return ch >= 48 && ch <= 57; }
+
+    function num() {
+      var st = i, neg = false, integral = true;
+      if (s.charCodeAt(i) === 45) { neg = true; i++; }
+      var ch = s.charCodeAt(i);
+      if (ch === 48) i++;
+      else if (ch >= 49 && ch <= 57) { i++; while (digit(i)) i++; }
+      else { err = 'a malformed number'; return null; }
+      var intEnd = i;
+      if (s.charCodeAt(i) === 46) {
+        i++;
+        if (!digit(i)) { err = 'a malformed number'; return null; }
+        while (digit(i)) i++;
+        integral = false;
+      }
+      ch = s.charCodeAt(i);
+      if (ch === 101 || ch === 69) {
+        i++;
+        ch = s.charCodeAt(i);
+        if (ch === 43 || ch === 45) i++;
+        if (!digit(i)) { err = 'a malformed number'; return null; }
+        while (digit(i)) i++;
+        integral = false;
+      }
+      var text = s.slice(st, i);
+      if (!integral) { refuse('a number that is not an integer (' + text + ')'); return new JsonNumber(text); }
+      if (text === '-0') { refuse('-0 (JCS would write 0)'); return new JsonNumber(text); }
+      var nd = intEnd - st - (neg ? 1 : 0);
+      if (nd > 16 || (nd === 16 && (neg ? text.slice(1) : text) > MAX_INT_DIGITS)) {
+        refuse('an integer beyond \u00b12^53 (' + (text.length > 40 ? text.slice(0, 40) + '\u2026' : text) + ')');
+        return new JsonNumber(text);
+      }
+      return +text;
+    }
+
+    // Reads `"key" :` at i (after ws); returns the key or null with err set.
+    function memberKey() {
+      if (s.charCodeAt(i) !== 34) { err = 'expected an object key'; return null; }
+      var kk = str();
+      if (kk === null) return null;
+      if (strWide > 127) refuse('a non-ASCII object key');
+      ws();
+      if (s.charCodeAt(i) !== 58) { err = 'expected a colon after an object key'; return null; }
+      i++;
+      ws();
+      return kk;
+    }
+
+    ws();
+    outer: for (;;) {
+      // ---- one value at i ----
+      if (i >= n) { err = 'expected a value'; break; }
+      c = s.charCodeAt(i);
+      if (c === 123) {
+        if (++depth > MAX_DEPTH) { err = 'nesting deeper than ' + MAX_DEPTH; break; }
+        i++; ws();
+        var o = {};
+        if (s.charCodeAt(i) === 125) { i++; depth--; value = o; }
+        else {
+          var ks = i;
+          k = memberKey();
+          if (k === null) break;
+          if (depth === 1 && k === 'entry_id') eidStart = ks;
+          conts.push(o); keys.push(k);
+          continue;
+        }
+      } else if (c === 91) {
+        if (++depth > MAX_DEPTH) { err = 'nesting deeper than ' + MAX_DEPTH; break; }
+        i++; ws();
+        if (s.charCodeAt(i) === 93) { i++; depth--; value = []; }
+        else { conts.push([]); keys.push(null); continue; }
+      } else if (c === 34) {
+        value = str();
+        if (value === null) break;
+      } else if (c === 116) {
+        if (s.startsWith('true', i)) { value = true; i += 4; } else { err = 'an unexpected token'; break; }
+      } else if (c === 102) {
+        if (s.startsWith('false', i)) { value = false; i += 5; } else { err = 'an unexpected token'; break; }
+      } else if (c === 110) {
+        if (s.startsWith('null', i)) { value = null; i += 4; } else { err = 'an unexpected token'; break; }
+      } else if (c === 45 || (c >= 48 && c <= 57)) {
+        value = num();
+        if (value === null) break;
+      } else { err = 'an unexpected character'; break; }
+
+      // ---- a value is complete: hand it to its container ----
+      for (;;) {
+        top = conts.length - 1;
+        if (top < 0) {
+          ws();
+          if (i !== n) err = 'text after the value';
+          break outer;
+        }
+        cont = conts[top];
+        k = keys[top];
+        if (k === null) {
+          cont.push(value);
+          ws();
+          c = s.charCodeAt(i);
+          if (c === 44) { i++; ws(); continue outer; }
+          if (c === 93) { i++; depth--; conts.pop(); keys.pop(); value = cont; continue; }
+          err = 'expected , or ] in an array';
+          break outer;
+        }
+        if (hasOwn.call(cont, k)) dup = true;
+        setMember(cont, k, value);
+        if (top === 0 && k === 'entry_id' && eidEnd < 0) eidEnd = i;
+        ws();
+        c = s.charCodeAt(i);
+        if (c === 44) {
+          i++; ws();
+          var ks2 = i;
+          k = memberKey();
+          if (k === null) break outer;
+          if (top === 0 && k === 'entry_id' && eidStart < 0) eidStart = ks2;
+          if (plain && !(keys[top] < k)) plain = false;
+          keys[top] = k;
+          continue outer;
+        }
+        if (c === 125) { i++; depth--; conts.pop(); keys.pop(); value = cont; continue; }
+        err = 'expected , or } in an object';
+        break outer;
+      }
+    }
+    if (err) return { error: err, value: undefined, dup: false, canon: false, why: null, plain: false, eidStart: -1, eidEnd: -1 };
+    return { error: null, value: value, dup: dup, canon: canon, why: why, plain: plain, eidStart: eidStart, eidEnd: eidEnd };
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // The canonical dump (docs/verifier.md "The canonical dump"; RFC 8785 for the admitted types).
+
+  var ESC = [];
+  (function () {
+    for (var c = 0; c < 32; c++) ESC.push('\\u00' + (c < 16 ? '0' : '') + c.toString(16));
+    ESC[8] = '\\b'; ESC[9] = '\\t'; ESC[10] = '\\n'; ESC[12] = '\\f'; ESC[13] = '\\r';
+    ESC[34] = '\\"'; ESC[92] = '\\\\';
+  })();
+  var fastCanonical = true; // tests turn this off to check `plain` against the dump
+  var NEEDS_ESC = /["\\\u0000-\u001f]/;
+  var LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?:^|[^\ud800-\udbff])[\udc00-\udfff]/;
+  var NON_ASCII = /[^\u0000-\u007f]/;
+
+  function dumpString(s) {
+    if (!NEEDS_ESC.test(s)) return '"' + s + '"';
+    var out = '"', last = 0;
+    for (var i = 0; i < s.length; i++) {
+      var c = s.charCodeAt(i);
+      if (c < 32 || c === 34 || c === 92) { out += s.slice(last, i) + ESC[c]; last = i + 1; }
+    }
+    return out + s.slice(last) + '"';
+  }
+
+  // Dump of a value already known to be canonicalisable; `skipKey` drops one key of the root object.
+  function dumpTrusted(v, skipKey) {
+    if (v === null) return 'null';
+    switch (typeof v) {
+      case 'string': return dumpString(v);
+      case 'number': return String(v);
+      case 'boolean': return v ? 'true' : 'false';
+      case 'bigint': return v.toString();
+    }
+    var out, i;
+    if (Array.isArray(v)) {
+      out = '[';
+      for (i = 0; i < v.length; i++) out += (i ? ',' : '') + dumpTrusted(v[i]);
+      return out + ']';
+    }
+    var keys = Object.keys(v).sort(compareCodePoints);
+    out = '{';
+    var first = true;
+    for (i = 0; i < keys.length; i++) {
+      var k = keys[i];
+      if (k === skipKey) continue;
+      out += (first ? '' : ',') + dumpString(k) + ':' + dumpTrusted(v[k]);
+      first = false;
+    }
+    return out + '}';
+  }
+
+  // Code-point order (equal to UTF-16 order for the ASCII keys the protocol admits).
+  function compareCodePoints(a, b) {
+    if (a === b) return 0;
+    var n = Math.min(a.length, b.length);
+    for (var i = 0; i < n; i++) {
+      var x = a.codePointAt(i), y = b.codePointAt(i);
+      if (x !== y) return x < y ? -1 : 1;
+      if (x > 0xffff) i++;
+    }
+    return a.length < b.length ? -1 : 1;
+  }
+
+  // Why v is not canonicalisable, or null. Iterative; depth is not limited here.
+  function notCanonicalisable(v) {
+    var stack = [v];
+    while (stack.length) {
+      var x = stack.pop();
+      if (x === null || typeof x === 'boolean') continue;
+      switch (typeof x) {
+        case 'string':
+          if (LONE_SURROGATE.test(x)) return 'a lone surrogate in a string';
+          continue;
+        case 'number':
+          if (!Number.isInteger(x)) return 'a number that is not an integer (' + x + ')';
+          if (Object.is(x, -0)) return '-0 (JCS would write 0)';
+          if (Math.abs(x) > MAX_INT) return 'an integer beyond \u00b12^53';
+          continue;
+        case 'bigint':
+          if (x > BigInt(MAX_INT) || x < -BigInt(MAX_INT)) return 'an integer beyond \u00b12^53';
+          continue;
+        case 'object':
+          if (x instanceof JsonNumber) {
+            if (/^-?(0|[1-9][0-9]*)$/.test(x.text) && x.text !== '-0') return 'an integer beyond \u00b12^53 (' + x.text + ')';
+            return x.text === '-0' ? '-0 (JCS would write 0)' : 'a number that is not an integer (' + x.text + ')';
+          }
+          if (Array.isArray(x)) { for (var i = 0; i < x.length; i++) stack.push(x[i]); continue; }
+          var keys = Object.keys(x);
+          for (var j = 0; j < keys.length; j++) {
+            if (NON_ASCII.test(keys[j])) return 'a non-ASCII object key';
+            stack.push(x[keys[j]]);
+          }
+          continue;
+        default:
+          return 'a value of type ' + typeof x;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * canonicalDump(value) -> string: the compact, key-sorted dump (the line's bytes are its UTF-8).
+   * Throws a TypeError (with .code = 'not_canonicalisable') for a float, -0, an integer beyond
+   * ±2^53, a non-ASCII key, a lone surrogate, or a value JSON has no form for.
+   */
+  function canonicalDump(value) {
+    var why = notCanonicalisable(value);
+    if (why) {
+      var e = new TypeError('not canonicalisable: ' + why);
+      e.code = 'not_canonicalisable';
+      throw e;
+    }
+    return dumpTrusted(value);
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Reading one line (docs/verifier.md "Reading a line").
+
+  /*
+   * readText(s) for a line already known to be free of CR and valid UTF-8.
+   * -> {code, detail, readable, value, canonicalisable, canonical, eidStart, eidEnd}
+   */
+  function readText(s) {
+    var p = parseText(s);
+    if (p.error) return unreadable('unparsable', 'not one JSON value: ' + p.error);
+    var v = p.value;
+    if (v === null || typeof v !== 'object' || Array.isArray(v) || v instanceof JsonNumber) {
+      return unreadable('not_object', 'a JSON ' + (v === null ? 'null' : Array.isArray(v) ? 'array' : v instanceof JsonNumber ? 'number' : typeof v) + ', not an object');
+    }
+    var r = { code: null, detail: null, readable: true, value: v, canonicalisable: p.canon, canonical: null, eidStart: p.eidStart, eidEnd: p.eidEnd };
+    if (p.dup) {
+      r.code = 'duplicate_key';
+      r.detail = 'a key written twice in one object (the last value is kept)';
+      // The digest is taken of the object kept (last value wins); a dropped value does not count.
+      var why = p.canon ? null : notCanonicalisable(v);
+      r.canonicalisable = !why;
+      if (!why) r.canonical = dumpTrusted(v);
+      r.eidStart = r.eidEnd = -1;
+      return r;
+    }
+    if (!p.canon) {
+      r.code = 'not_canonicalisable';
+      r.detail = 'the object holds ' + p.why;
+      return r;
+    }
+    r.canonical = p.plain && fastCanonical ? s : dumpTrusted(v);
+    if (r.canonical !== s) {
+      r.code = 'not_canonical';
+      r.detail = 'the bytes are not the canonical dump of the object' + firstDifference(s, r.canonical);
+    }
+    return r;
+  }
+
+  function firstDifference(a, b) {
+    var n = Math.min(a.length, b.length), i = 0;
+    while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+    var show = function (x) { return JSON.stringify(x.slice(Math.max(0, i - 12), i + 12)); };
+    return ' (from character ' + (i + 1) + ': written ' + show(a) + ', canonical ' + show(b) + ')';
+  }
+
+  function unreadable(code, detail) {
+    return { code: code, detail: detail, readable: false, value: undefined, canonicalisable: false, canonical: null, eidStart: -1, eidEnd: -1 };
+  }
+
+  function readRange(bytes, start, end) {
+    var cr = bytes.subarray(start, end).indexOf(13);
+    if (cr >= 0) return unreadable('cr_byte', 'a CR byte at byte ' + (cr + 1) + ' of the line');
+    var s = decodeRange(bytes, start, end);
+    if (s === null) return unreadable('unparsable', 'not valid UTF-8');
+    var r = readText(s);
+    r.text = s;
+    return r;
+  }
+
+  /**
+   * parseJsonLine(bytes | string) -> the reading of one line:
+   *   {code: null | 'cr_byte' | 'unparsable' | 'not_object' | 'duplicate_key' | 'not_canonicalisable'
+   *          | 'not_canonical', detail, readable, value, canonicalisable, canonical}
+   * `value` is the object (last value wins) when readable; integers are numbers, a number the
+   * protocol does not admit is a JsonNumber holding its text. `canonical` is the canonical dump
+   * when one exists. A string is taken as the text of the line (a lone surrogate in it is not UTF-8).
+   */
+  function parseJsonLine(input) {
+    var r;
+    if (typeof input === 'string') {
+      if (input.indexOf('\r') >= 0) r = unreadable('cr_byte', 'a CR in the line');
+      else if (LONE_SURROGATE.test(input)) r = unreadable('unparsable', 'not valid UTF-8 (a lone surrogate)');
+      else r = readText(input);
+    } else {
+      var b = toBytes(input);
+      r = readRange(b, 0, b.length);
+    }
+    return {
+      code: r.code, detail: r.detail, readable: r.readable, value: r.value,
+      canonicalisable: r.canonicalisable, canonical: r.canonical
+    };
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Time: timestamps, calendar days, zones.
+
+  function daysFromCivil(y, m, d) {
+    y -= m <= 2 ? 1 : 0;
+    var era = Math.floor(y / 400);
+    var yoe = y - era * 400;
+    var doy = Math.floor((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5) + d - 1;
+    var doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
+    return era * 146097 + doe - 719468;
+  }
+
+  function civilString(z) {
+    z += 719468;
+    var era = Math.floor(z / 146097);
+    var doe = z - era * 146097;
+    var yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
+    var doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+    var mp = Math.floor((5 * doy + 2) / 153);
+    var d = doy - Math.floor((153 * mp + 2) / 5) + 1;
+    var m = mp + (mp < 10 ? 3 : -9);
+    var y = yoe + era * 400 + (m <= 2 ? 1 : 0);
+    var ys = String(Math.abs(y));
+    while (ys.length < 4) ys = '0' + ys;
+    return (y < 0 ? '-' : '') + ys + '-' + (m < 10 ? '0' : '') + m + '-' + (d < 10 ? '0' : '') + d;
+  }
+
+  var MONTH_DAYS = [0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+  function d2(s, p) {
+    var a = s.charCodeAt(p) - 48, b = s.charCodeAt(p + 1) - 48;
+    if (a < 0 || a > 9 || b < 0 || b > 9) return -1;
+    return a * 10 + b;
+  }
+
+  /** parseTimestamp('YYYY-MM-DDTHH:MM:SSZ') -> seconds since 1970-01-01T00:00:00Z, or null. */
+  function parseTimestamp(ts) {
+    if (typeof ts !== 'string' || ts.length !== 20) return null;
+    if (ts.charCodeAt(4) !== 45 || ts.charCodeAt(7) !== 45 || ts.charCodeAt(10) !== 84 ||
+        ts.charCodeAt(13) !== 58 || ts.charCodeAt(16) !== 58 || ts.charCodeAt(19) !== 90) return null;
+    var y1 = d2(ts, 0), y2 = d2(ts, 2), mo = d2(ts, 5), d = d2(ts, 8);
+    var h = d2(ts, 11), mi = d2(ts, 14), se = d2(ts, 17);
+    if (y1 < 0 || y2 < 0 || mo < 0 || d < 0 || h < 0 || mi < 0 || se < 0) return null;
+    var y = y1 * 100 + y2;
+    if (y < 1 || mo < 1 || mo > 12 || d < 1 || h > 23 || mi > 59 || se > 59) return null;
+    var dim = mo === 2 && (y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0)) ? 29 : MONTH_DAYS[mo];
+    if (d > dim) return null;
+    return daysFromCivil(y, mo, d) * 86400 + h * 3600 + mi * 60 + se;
+  }
+
+  // Zone names of the tz database (zones and links, 2025b), exact spelling. Intl accepts more
+  // (any case; ICU's own IDs such as "PST" or "SystemV/EST5"): a name is known to this verifier
+  // when it is spelled as the tz database spells it AND Intl can compute with it.
+  var TZDB_NAMES = [
+    "Africa/Abidjan Accra Addis_Ababa Algiers Asmara Asmera Bamako Bangui Banjul Bissau Blantyre " +
+    "Brazzaville Bujumbura Cairo Casablanca Ceuta Conakry Dakar Dar_es_Salaam Djibouti Douala El_Aaiun " +
+    "Freetown Gaborone Harare Johannesburg Juba Kampala Khartoum Kigali Kinshasa Lagos Libreville Lome " +
+    "Luanda Lubumbashi Lusaka Malabo Maputo Maseru Mbabane Mogadishu Monrovia Nairobi Ndjamena Niamey " +
+    "Nouakchott Ouagadougou Porto-Novo Sao_Tome Timbuktu Tripoli Tunis Windhoek",
+    "America/Adak Anchorage Anguilla Antigua Araguaina Aruba Asuncion Atikokan Atka Bahia Bahia_Banderas " +
+    "Barbados Belem Belize Blanc-Sablon Boa_Vista Bogota Boise Buenos_Aires Cambridge_Bay Campo_Grande " +
+    "Cancun Caracas Catamarca Cayenne Cayman Chicago Chihuahua Ciudad_Juarez Coral_Harbour Cordoba " +
+    "Costa_Rica Coyhaique Creston Cuiaba Curacao Danmarkshavn Dawson Dawson_Creek Denver Detroit Dominica " +
+    "Edmonton Eirunepe El_Salvador Ensenada Fort_Nelson Fort_Wayne Fortaleza Glace_Bay Godthab Goose_Bay " +
+    "Grand_Turk Grenada Guadeloupe Guatemala Guayaquil Guyana Halifax Havana Hermosillo Indianapolis " +
+    "Inuvik Iqaluit Jamaica Jujuy Juneau Knox_IN Kralendijk La_Paz Lima Los_Angeles Louisville " +
+    "Lower_Princes Maceio Managua Manaus Marigot Martinique Matamoros Mazatlan Mendoza Menominee Merida " +
+    "Metlakatla Mexico_City Miquelon Moncton Monterrey Montevideo Montreal Montserrat Nassau New_York " +
+    "Nipigon Nome Noronha Nuuk Ojinaga Panama Pangnirtung Paramaribo Phoenix Port-au-Prince Port_of_Spain " +
+    "Porto_Acre Porto_Velho Puerto_Rico Punta_Arenas Rainy_River Rankin_Inlet Recife Regina Resolute " +
+    "Rio_Branco Rosario Santa_Isabel Santarem Santiago Santo_Domingo Sao_Paulo Scoresbysund Shiprock " +
+    "Sitka St_Barthelemy St_Johns St_Kitts St_Lucia St_Thomas St_Vincent Swift_Current Tegucigalpa Thule " +
+    "Thunder_Bay Tijuana Toronto Tortola Vancouver Virgin Whitehorse Winnipeg Yakutat Yellowknife",
+    "America/Argentina/Buenos_Aires Catamarca ComodRivadavia Cordoba Jujuy La_Rioja Mendoza Rio_Gallegos " +
+    "Salta San_Juan San_Luis Tucuman Ushuaia",
+    "America/Indiana/Indianapolis Knox Marengo Petersburg Tell_City Vevay Vincennes Winamac",
+    "America/Kentucky/Louisville Monticello",
+    "America/North_Dakota/Beulah Center New_Salem",
+    "Antarctica/Casey Davis DumontDUrville Macquarie Mawson McMurdo Palmer Rothera South_Pole Syowa Troll " +
+    "Vostok",
+    "Arctic/Longyearbyen",
+    "Asia/Aden Almaty Amman Anadyr Aqtau Aqtobe Ashgabat Ashkhabad Atyrau Baghdad Bahrain Baku Bangkok " +
+    "Barnaul Beirut Bishkek Brunei Calcutta Chita Choibalsan Chongqing Chungking Colombo Dacca Damascus " +
+    "Dhaka Dili Dubai Dushanbe Famagusta Gaza Harbin Hebron Ho_Chi_Minh Hong_Kong Hovd Irkutsk Istanbul " +
+    "Jakarta Jayapura Jerusalem Kabul Kamchatka Karachi Kashgar Kathmandu Katmandu Khandyga Kolkata " +
+    "Krasnoyarsk Kuala_Lumpur Kuching Kuwait Macao Macau Magadan Makassar Manila Muscat Nicosia " +
+    "Novokuznetsk Novosibirsk Omsk Oral Phnom_Penh Pontianak Pyongyang Qatar Qostanay Qyzylorda Rangoon " +
+    "Riyadh Saigon Sakhalin Samarkand Seoul Shanghai Singapore Srednekolymsk Taipei Tashkent Tbilisi " +
+    "Tehran Tel_Aviv Thimbu Thimphu Tokyo Tomsk Ujung_Pandang Ulaanbaatar Ulan_Bator Urumqi Ust-Nera " +
+    "Vientiane Vladivostok Yakutsk Yangon Yekaterinburg Yerevan",
+    "Atlantic/Azores Bermuda Canary Cape_Verde Faeroe Faroe Jan_Mayen Madeira Reykjavik South_Georgia " +
+    "St_Helena Stanley",
+    "Australia/ACT Adelaide Brisbane Broken_Hill Canberra Currie Darwin Eucla Hobart LHI Lindeman " +
+    "Lord_Howe Melbourne NSW North Perth Queensland South Sydney Tasmania Victoria West Yancowinna",
+    "Brazil/Acre DeNoronha East West",
+    "CET CST6CDT Cuba EET EST EST5EDT Egypt Eire Factory GB GB-Eire GMT GMT+0 GMT-0 GMT0 Greenwich HST " +
+    "Hongkong Iceland Iran Israel Jamaica Japan Kwajalein Libya MET MST MST7MDT NZ NZ-CHAT Navajo PRC " +
+    "PST8PDT Poland Portugal ROC ROK Singapore Turkey UCT UTC Universal W-SU WET Zulu",
+    "Canada/Atlantic Central Eastern Mountain Newfoundland Pacific Saskatchewan Yukon",
+    "Chile/Continental EasterIsland",
+    "Etc/GMT GMT+0 GMT+1 GMT+10 GMT+11 GMT+12 GMT+2 GMT+3 GMT+4 GMT+5 GMT+6 GMT+7 GMT+8 GMT+9 GMT-0 GMT-1 " +
+    "GMT-10 GMT-11 GMT-12 GMT-13 GMT-14 GMT-2 GMT-3 GMT-4 GMT-5 GMT-6 GMT-7 GMT-8 GMT-9 GMT0 Greenwich " +
+    "UCT UTC Universal Zulu",
+    "Europe/Amsterdam Andorra Astrakhan Athens Belfast Belgrade Berlin Bratislava Brussels Bucharest " +
+    "Budapest Busingen Chisinau Copenhagen Dublin Gibraltar Guernsey Helsinki Isle_of_Man Istanbul Jersey " +
+    "Kaliningrad Kiev Kirov Kyiv Lisbon Ljubljana London Luxembourg Madrid Malta Mariehamn Minsk Monaco " +
+    "Moscow Nicosia Oslo Paris Podgorica Prague Riga Rome Samara San_Marino Sarajevo Saratov Simferopol " +
+    "Skopje Sofia Stockholm Tallinn Tirane Tiraspol Ulyanovsk Uzhgorod Vaduz Vatican Vienna Vilnius " +
+    "Volgograd Warsaw Zagreb Zaporozhye Zurich",
+    "Indian/Antananarivo Chagos Christmas Cocos Comoro Kerguelen Mahe Maldives Mauritius Mayotte Reunion",
+    "Mexico/BajaNorte BajaSur General",
+    "Pacific/Apia Auckland Bougainville Chatham Chuuk Easter Efate Enderbury Fakaofo Fiji Funafuti " +
+    "Galapagos Gambier Guadalcanal Guam Honolulu Johnston Kanton Kiritimati Kosrae Kwajalein Majuro " +
+    "Marquesas Midway Nauru Niue Norfolk Noumea Pago_Pago Palau Pitcairn Pohnpei Ponape Port_Moresby " +
+    "Rarotonga Saipan Samoa Tahiti Tarawa Tongatapu Truk Wake Wallis Yap",
+    "US/Alaska Aleutian Arizona Central East-Indiana Eastern Hawaii Indiana-Starke Michigan Mountain " +
+    "Pacific Samoa"
+  ];
+  var tzNames = null;
+  function tzNameSet() {
+    if (tzNames) return tzNames;
+    tzNames = new Set();
+    for (var g = 0; g < TZDB_NAMES.length; g++) {
+      var words = TZDB_NAMES[g].split(' ');
+      var slash = words[0].lastIndexOf('/');
+      var prefix = slash < 0 ? '' : words[0].slice(0, slash + 1);
+      tzNames.add(words[0]);
+      for (var w = 1; w < words.length; w++) tzNames.add(prefix + words[w]);
+    }
+    try {
+      if (typeof Intl !== 'undefined' && Intl.supportedValuesOf) {
+        var sup = Intl.supportedValuesOf('timeZone');
+        for (var i = 0; i < sup.length; i++) tzNames.add(sup[i]);
+      }
+    } catch (e) { /* older engines */ }
+    return tzNames;
+  }
+
+  var zones = new Map();
+  // zoneInfo(name) -> {name, fmt, days: Map, hours: Map} or null when the zone is unknown.
+  function zoneInfo(name) {
+    if (typeof name !== 'string') return null;
+    var z = zones.get(name);
+    if (z !== undefined) return z;
+    z = null;
+    if (tzNameSet().has(name) && typeof Intl !== 'undefined' && Intl.DateTimeFormat) {
+      try {
+        var fmt = new Intl.DateTimeFormat('en-US-u-ca-gregory-nu-latn', {
+          timeZone: name, hourCycle: 'h23', era: 'short', year: 'numeric', month: 'numeric',
+          day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric'
+        });
+        z = { name: name, fmt: fmt, days: new Map(), hours: new Map(), lastLocalDay: NaN, lastDay: '' };
+        offsetAt(z, 0); // fail here, not later, if the engine cannot format in this zone
+      } catch (e) { z = null; }
+    }
+    zones.set(name, z);
+    return z;
+  }
+
+  /** isKnownZone(name) -> true when `name` is a tz database zone this verifier can compute days in. */
+  function isKnownZone(name) { return zoneInfo(name) !== null; }
+
+  // The zone's UTC offset, in seconds, at instant t (seconds since the epoch).
+  function offsetAt(z, t) {
+    var parts = z.fmt.formatToParts(new Date(t * 1000));
+    var y = 0, mo = 0, d = 0, h = 0, mi = 0, se = 0, bc = false;
+    for (var i = 0; i < parts.length; i++) {
+      var p = parts[i];
+      switch (p.type) {
+        case 'era': bc = /^B/i.test(p.value); break;
+        case 'year': y = parseInt(p.value, 10); break;
+        case 'month': mo = parseInt(p.value, 10); break;
+        case 'day': d = parseInt(p.value, 10); break;
+        case 'hour': h = parseInt(p.value, 10) % 24; break;
+        case 'minute': mi = parseInt(p.value, 10); break;
+        case 'second': se = parseInt(p.value, 10); break;
+      }
+    }
+    if (bc) y = 1 - y;
+    var off = daysFromCivil(y, mo, d) * 86400 + h * 3600 + mi * 60 + se - t;
+    if (!(off === off) || Math.abs(off) > 2 * 86400) throw new RangeError('cannot compute the offset of ' + z.name);
+    return off;
+  }
+
+  // The offset is looked up per UTC day when it is the same at the day's first and last second,
+  // else per UTC hour likewise, else at the second itself. (This assumes no zone changes its
+  // offset and changes it back within one UTC day; the tz database has no such pair.)
+  function localDay(z, t) {
+    var dk = Math.floor(t / 86400);
+    var off = z.days.get(dk);
+    if (off === undefined) {
+      var a = offsetAt(z, dk * 86400), b = offsetAt(z, dk * 86400 + 86399);
+      off = a === b ? a : NaN;
+      z.days.set(dk, off);
+    }
+    if (off !== off) {
+      var hk = Math.floor(t / 3600);
+      off = z.hours.get(hk);
+      if (off === undefined) {
+        var c = offsetAt(z, hk * 3600), e = offsetAt(z, hk * 3600 + 3599);
+        off = c === e ? c : NaN;
+        z.hours.set(hk, off);
+      }
+      if (off !== off) off = offsetAt(z, t);
+    }
+    var ld = Math.floor((t + off) / 86400);
+    if (ld !== z.lastLocalDay) { z.lastLocalDay = ld; z.lastDay = civilString(ld); }
+    return z.lastDay;
+  }
+
+  /** dayInZone(timestamp, zone) -> 'YYYY-MM-DD' (the timestamp's calendar day in the zone), or null. */
+  function dayInZone(timestamp, zone) {
+    var t = parseTimestamp(timestamp);
+    var z = zoneInfo(zone);
+    if (t === null || z === null) return null;
+    return localDay(z, t);
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // The withheld list.
+
+  function usageError(msg) {
+    var e = new Error('withheld list: ' + msg);
+    e.code = 'usage';
+    return e;
+  }
+
+  // -> Map seq -> {seq, entry_id, day}
+  function withheldMap(list) {
+    var m = new Map();
+    if (list === null || list === undefined) return m;
+    if (!Array.isArray(list)) throw usageError('not a JSON array');
+    for (var i = 0; i < list.length; i++) {
+      var w = list[i];
+      if (w === null || typeof w !== 'object' || Array.isArray(w)) throw usageError('item ' + i + ' is not an object');
+      var seq = w.seq;
+      if (typeof seq !== 'number' || !Number.isInteger(seq) || seq < 1 || seq > MAX_INT) throw usageError('item ' + i + ': seq is not a positive integer');
+      if (typeof w.entry_id !== 'string' || !/^[0-9a-f]{64}$/.test(w.entry_id)) throw usageError('item ' + i + ': entry_id is not 64 lowercase hex');
+      if (m.has(seq)) throw usageError('seq ' + seq + ' is listed twice');
+      m.set(seq, { seq: seq, entry_id: w.entry_id, day: typeof w.day === 'string' ? w.day : null });
+    }
+    return m;
+  }
+
+  function isInt(v) { return typeof v === 'number'; } // the reader makes numbers of admitted integers only
+  function nextSeq(s) { return s >= MAX_INT ? BEYOND : s + 1; }
+
+  // ------------------------------------------------------------------------------------------
+  // verifyLedger (docs/verifier.md "Input", "The header", "Chaining entries", "The answer").
+
+  /**
+   * verifyLedger(bytes, withheld, onProgress) ->
+   *   {ok, entries, head, problems: [{line, seq, code, detail}], bridged: [seq...], headerDigest,
+   *    anchorTz, header, lines: [{line, seq, entry_id, derived_entry_id, day, kind, timestamp,
+   *    object, codes}], lineCount}
+   * `withheld`: null or the withheld list (array of {seq, entry_id, day, ...}); an invalid list
+   * throws an Error with .code = 'usage'. `onProgress(linesDone, bytesDone)` is called now and then.
+   */
+  function verifyLedger(bytes, withheld, onProgress) {
+    bytes = toBytes(bytes);
+    var W = withheldMap(withheld);
+    var n = bytes.length;
+    var problems = [];
+    var lines = [];
+    var bridgedSet = new Set();
+    var published = new Set();
+    var entries = 0;
+    var header = null, headerDigest = null, zone = null, anchorTz = null;
+    var prevLine = null;         // the previous entry's line record
+    var prevNext = 1;            // expected seq after the previous entry
+    var prevId = null;           // expected prev after the previous entry
+    var lineNo = 0, pos = 0;
+    var progress = typeof onProgress === 'function' ? onProgress : null;
+    var curCodes = null;
+
+    function problem(line, seq, code, detail) {
+      problems.push({ line: line, seq: seq, code: code, detail: detail });
+      if (curCodes) curCodes.push(code);
+    }
+
+    if (n === 0) problem(1, null, 'missing_header', 'the file is empty: there is no line 1');
+
+    while (pos < n) {
+      lineNo++;
+      if (progress && lineNo % PROGRESS_EVERY === 0) progress(lineNo - 1, pos);
+      var lf = bytes.indexOf(10, pos);
+      if (lf < 0) {
+        problem(lineNo, null, 'truncated_tail', 'the last line (' + (n - pos) + ' bytes) has no LF; it is not read');
+        if (lineNo === 1) problem(1, null, 'missing_header', 'line 1 is an unterminated tail, not a header');
+        pos = n;
+        break;
+      }
+      var start = pos, end = lf;
+      pos = lf + 1;
+      if (start === end) {
+        if (lineNo === 1) problem(1, null, 'missing_header', 'line 1 is blank');
+        continue;
+      }
+      if (lineNo > 1) entries++;
+      var r = readRange(bytes, start, end);
+      var o = r.value;
+
+      if (lineNo === 1) {
+        curCodes = null;
+        if (r.code) problem(1, null, r.code, r.detail);
+        if (!r.readable || o.schema !== HEADER_SCHEMA) {
+          problem(1, null, 'missing_header', !r.readable
+            ? 'line 1 is not readable, so there is no header'
+            : 'line 1 is not a header: its schema is not "' + HEADER_SCHEMA + '"');
+          continue;
+        }
+        header = o;
+        if (r.canonicalisable) headerDigest = sha256HexOfString(HEADER_DOMAIN + r.canonical);
+        var tz = o.anchor_tz;
+        zone = zoneInfo(tz);
+        if (zone === null) {
+          problem(1, null, 'bad_header', tz === undefined ? 'the header has no anchor_tz'
+            : typeof tz !== 'string' ? 'the header\'s anchor_tz is not a string'
+            : 'the header\'s anchor_tz ' + JSON.stringify(tz) + ' is not a tz database zone this verifier knows');
+        } else anchorTz = tz;
+        continue;
+      }
+
+      // An entry line.
+      var sSeq = r.readable && isInt(o.seq) ? o.seq : null;
+      curCodes = [];
+      if (r.code) problem(lineNo, sSeq, r.code, r.detail);
+      if (!r.readable) { curCodes = null; continue; }
+
+      var expSeq = prevLine ? prevNext : 1;
+      var expPrev = prevLine ? prevId : headerDigest;
+
+      // Bridging over withheld seqs.
+      if (sSeq !== null && W.size && sSeq > expSeq && sSeq - expSeq <= W.size) {
+        var all = true, q;
+        for (q = expSeq; q < sSeq; q++) if (!W.has(q)) { all = false; break; }
+        if (all) {
+          for (q = expSeq; q < sSeq; q++) bridgedSet.add(q);
+          expSeq = sSeq;
+          expPrev = W.get(sSeq - 1).entry_id;
+        }
+      }
+
+      var derived = r.canonicalisable ? deriveEntryId(r, bytes, start, end) : null;
+
+      if (o.schema !== ENTRY_SCHEMA) {
+        problem(lineNo, sSeq, 'bad_schema', 'schema is ' + describe(o.schema) + ', not "' + ENTRY_SCHEMA + '"');
+      }
+      if (r.canonicalisable) {
+        if (typeof o.entry_id !== 'string' || o.entry_id !== derived) {
+          problem(lineNo, sSeq, 'entry_id_mismatch', 'entry_id is ' + describe(o.entry_id) + '; the core re-derives to ' + derived);
+        }
+      }
+      if (expPrev !== null && !(typeof o.prev === 'string' && o.prev === expPrev)) {
+        problem(lineNo, sSeq, 'prev_mismatch', 'prev is ' + describe(o.prev) + '; expected ' + expPrev);
+      }
+      if (sSeq === null || sSeq !== expSeq) {
+        problem(lineNo, sSeq, 'seq_mismatch', 'seq is ' + describe(o.seq) + '; expected ' + (expSeq >= BEYOND ? 'a seq beyond 2^53' : expSeq));
+      }
+      var t = parseTimestamp(o.timestamp);
+      var derivedDay = null;
+      if (t === null) {
+        problem(lineNo, sSeq, 'bad_timestamp', 'timestamp is ' + describe(o.timestamp) + ', not a real YYYY-MM-DDTHH:MM:SSZ');
+      } else if (zone !== null) {
+        derivedDay = localDay(zone, t);
+        if (o.day !== derivedDay) {
+          problem(lineNo, sSeq, 'day_mismatch', 'day is ' + describe(o.day) + '; ' + o.timestamp + ' falls on ' + derivedDay + ' in ' + zone.name);
+        }
+      }
+      if (sSeq !== null && W.has(sSeq)) {
+        problem(lineNo, sSeq, 'withheld_conflict', 'seq ' + sSeq + ' is published here and also listed as withheld');
+      }
+
+      var rec = {
+        line: lineNo,
+        seq: sSeq,
+        entry_id: typeof o.entry_id === 'string' ? o.entry_id : null,
+        derived_entry_id: derived,
+        day: typeof o.day === 'string' ? o.day : null,
+        derived_day: derivedDay,
+        kind: typeof o.kind === 'string' ? o.kind : null,
+        timestamp: typeof o.timestamp === 'string' ? o.timestamp : null,
+        object: o,
+        codes: curCodes
+      };
+      curCodes = null;
+      lines.push(rec);
+      if (sSeq !== null) published.add(sSeq);
+      prevLine = rec;
+      prevNext = nextSeq(sSeq !== null ? sSeq : expSeq);
+      prevId = typeof o.entry_id === 'string' ? o.entry_id : derived;
+    }
+
+    // Listed seqs after the last entry extend the head.
+    var tailHead = null;
+    var s = prevLine ? prevNext : 1;
+    while (W.has(s)) {
+      bridgedSet.add(s);
+      tailHead = W.get(s).entry_id;
+      s = nextSeq(s);
+    }
+
+    // Listed seqs neither published nor bridged: reported with line 0, after every line's problems,
+    // by seq. (docs/verifier.md says "ordered by line"; vectors/vectors.json, written by the Rust
+    // verifier, puts them last — the vectors are followed here; see the report to the lead.)
+    var listed = Array.from(W.keys()).sort(function (a, b) { return a - b; });
+    var unreachable = [];
+    for (var i = 0; i < listed.length; i++) {
+      var ls = listed[i];
+      if (!published.has(ls) && !bridgedSet.has(ls)) {
+        unreachable.push({ line: 0, seq: ls, code: 'withheld_unreachable',
+          detail: 'seq ' + ls + ' is listed as withheld but no gap or tail of the ledger reaches it' });
+      }
+    }
+    if (unreachable.length) problems = problems.concat(unreachable);
+
+    var ok = problems.length === 0;
+    var head = null;
+    if (ok) head = tailHead !== null ? tailHead : prevLine ? prevLine.entry_id : headerDigest;
+    if (progress) progress(lineNo, n);
+
+    return {
+      ok: ok,
+      entries: entries,
+      head: head,
+      problems: problems,
+      bridged: Array.from(bridgedSet).sort(function (a, b) { return a - b; }),
+      headerDigest: headerDigest,
+      anchorTz: anchorTz,
+      header: header,
+      lines: lines,
+      lineCount: lineNo
+    };
+  }
+
+  // A canonical line is the canonical dump of its object, so the core's dump is the line without
+  // its root `"entry_id":…` member and one comma. Returns [cut start, cut end) in characters.
+  function entryIdCut(s, ks, ve) {
+    if (s.charCodeAt(ks - 1) === 44) return [ks - 1, ve];   // …,"entry_id":…
+    if (s.charCodeAt(ve) === 44) return [ks, ve + 1];       // {"entry_id":…,…
+    return [ks, ve];                                         // {"entry_id":…}
+  }
+  function coreOfCanonical(s, ks, ve) {
+    var cut = entryIdCut(s, ks, ve);
+    return s.slice(0, cut[0]) + s.slice(cut[1]);
+  }
+
+  // The entry_id a readable, canonicalisable line re-derives to.
+  function deriveEntryId(r, bytes, start, end) {
+    if (fastCanonical && r.code === null && r.eidStart > 0 && r.eidEnd > r.eidStart) {
+      if (r.text.length === end - start) {
+        // An ASCII line: characters are bytes; hash the line's own bytes around the cut.
+        var cut = entryIdCut(r.text, r.eidStart, r.eidEnd);
+        var len = end - start - (cut[1] - cut[0]);
+        if (len > encBuf.length) encBuf = new Uint8Array(Math.max(len, encBuf.length * 2));
+        encBuf.set(bytes.subarray(start, start + cut[0]), 0);
+        encBuf.set(bytes.subarray(start + cut[1], end), cut[0]);
+        shaRange(encBuf, 0, len);
+        return shaHexOut();
+      }
+      return sha256HexOfString(coreOfCanonical(r.text, r.eidStart, r.eidEnd));
+    }
+    return sha256HexOfString(dumpTrusted(r.value, 'entry_id'));
+  }
+
+  function describe(v) {
+    if (v === undefined) return 'missing';
+    if (v instanceof JsonNumber) return v.text;
+    try {
+      var s = JSON.stringify(v);
+      return s.length > 80 ? s.slice(0, 77) + '...' : s;
+    } catch (e) { return String(v); }
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // The anchor checks (docs/verifier.md "The anchor checks").
+
+  /**
+   * checkAnchors(verifyResult, withheld, posts: [{date, text}]) ->
+   *   [{date, ok, format, head, day_closed, ledger_line, post_head, post_seq, text_sha256}]
+   * `text` is the post's exact bytes: a Uint8Array, or a string taken as its UTF-8.
+   */
+  function checkAnchors(result, withheld, posts) {
+    var W = withheldMap(withheld);
+    var bySeq = new Map();      // String(seq) -> [stated entry_id]
+    var maxSeqOfDay = new Map(); // day -> the largest seq, published or withheld, with that day
+    var anchorsOf = new Map();   // anchor_date -> [anchor entry objects]
+    var lines = (result && result.lines) || [];
+    function noteDay(day, seq) {
+      if (typeof day !== 'string' || typeof seq !== 'number') return;
+      var m = maxSeqOfDay.get(day);
+      if (m === undefined || seq > m) maxSeqOfDay.set(day, seq);
+    }
+    for (var i = 0; i < lines.length; i++) {
+      var L = lines[i], o = L.object;
+      if (L.seq !== null) {
+        var key = String(L.seq);
+        if (!bySeq.has(key)) bySeq.set(key, []);
+        bySeq.get(key).push(L.entry_id);
+        noteDay(o.day, L.seq);
+      }
+      if (o.kind === 'anchor' && typeof o.anchor_date === 'string') {
+        if (!anchorsOf.has(o.anchor_date)) anchorsOf.set(o.anchor_date, []);
+        anchorsOf.get(o.anchor_date).push(o);
+      }
+    }
+    W.forEach(function (w) { noteDay(w.day, w.seq); });
+
+    var out = [];
+    for (var p = 0; p < (posts || []).length; p++) {
+      var post = posts[p];
+      var D = String(post.date);
+      var raw = post.text !== undefined ? post.text : post.bytes;
+      var bytes = toBytes(raw === undefined ? '' : raw);
+      var text = '';
+      var ascii = true;
+      for (var j = 0; j < bytes.length; j++) { if (bytes[j] > 127) { ascii = false; break; } }
+      if (ascii) text = latin1(bytes);
+      var res = { date: D, ok: false, format: 'fail', head: 'skipped', day_closed: 'skipped', ledger_line: 'skipped',
+        post_head: null, post_seq: null, text_sha256: sha256Hex(bytes) };
+      out.push(res);
+      var prefix = 'gate anchor ' + D + ' head ';
+      var m = ascii && text.startsWith(prefix) ? /^([0-9a-f]{64}) seq (0|[1-9][0-9]*)$/.exec(text.slice(prefix.length)) : null;
+      if (!m) continue;
+      var H = m[1], N = m[2];
+      res.format = 'ok';
+      res.post_head = H;
+      res.post_seq = N;
+
+      // head
+      if (N === '0') res.head = result && result.headerDigest === H ? 'ok' : 'fail';
+      else {
+        var pub = bySeq.get(N);
+        var wn = N.length <= 16 ? W.get(Number(N)) : undefined;
+        if (wn && String(wn.seq) !== N) wn = undefined;
+        if (pub && pub.indexOf(H) >= 0) res.head = 'ok';
+        else if (wn && wn.entry_id === H) res.head = 'lab_word';
+        else if (!pub && !wn) res.head = 'absent';
+        else res.head = 'fail';
+      }
+
+      // day_closed
+      var mx = maxSeqOfDay.get(D);
+      res.day_closed = mx !== undefined && greaterThan(mx, N) ? 'fail' : 'ok';
+
+      // ledger_line
+      var al = anchorsOf.get(D);
+      if (!al) res.ledger_line = 'absent';
+      else {
+        var agrees = true;
+        for (var a = 0; a < al.length; a++) {
+          var e = al[a];
+          if (e.anchor_head !== H || typeof e.anchor_head_seq !== 'number' || String(e.anchor_head_seq) !== N ||
+              e.anchor_text_sha256 !== res.text_sha256) { agrees = false; break; }
+        }
+        res.ledger_line = agrees ? 'agrees' : 'disagrees';
+      }
+      res.ok = (res.head === 'ok' || res.head === 'lab_word') && res.day_closed === 'ok' &&
+        (res.ledger_line === 'agrees' || res.ledger_line === 'absent');
+    }
+    return out;
+  }
+
+  function latin1(bytes) {
+    var s = '';
+    for (var i = 0; i < bytes.length; i += 4096) s += String.fromCharCode.apply(null, bytes.subarray(i, i + 4096));
+    return s;
+  }
+
+  // seq (a number ≤ 2^53) > N (decimal digits without leading zeros)
+  function greaterThan(seq, N) {
+    if (seq < 0) return false;
+    var a = String(seq);
+    if (a.length !== N.length) return a.length > N.length;
+    return a > N;
+  }
+
+  return {
+    verifyLedger: verifyLedger,
+    checkAnchors: checkAnchors,
+    canonicalDump: canonicalDump,
+    parseJsonLine: parseJsonLine,
+    sha256Hex: sha256Hex,
+    sha256: sha256,
+    utf8Encode: utf8Encode,
+    utf8Decode: utf8Decode,
+    parseTimestamp: parseTimestamp,
+    dayInZone: dayInZone,
+    isKnownZone: isKnownZone,
+    JsonNumber: JsonNumber,
+    CODES: CODES.slice(),
+    HEADER_SCHEMA: HEADER_SCHEMA,
+    ENTRY_SCHEMA: ENTRY_SCHEMA,
+    _internal: {
+      // Tests: run with or without the platform's TextEncoder/TextDecoder.
+      setNativeCodecs: function (on) { useNative = !!on; },
+      // Tests: decide canonical form by dumping every line, never by the reader's `plain` flag.
+      setFastCanonical: function (on) { fastCanonical = !!on; },
+      parseText: parseText,
+      hasNativeCodecs: function () { return !!(nativeEncoder && nativeDecoder); },
+      coreOfCanonical: coreOfCanonical,
+      dumpTrusted: dumpTrusted,
+      offsetSeconds: function (zone, t) { var z = zoneInfo(zone); return z ? offsetAt(z, t) : null; }
+    }
+  };
+});

@@ -1,0 +1,73 @@
+//! `exhibit.toml` (CONTRACT §2): where the box's files are, what to publish, and which fields a
+//! person has admitted. Paths are relative to the file.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, bail};
+use serde::Deserialize;
+
+#[derive(Debug, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct RawConfig {
+    gate: Option<RawGate>,
+    #[serde(default)]
+    publish: RawPublish,
+    #[serde(default)]
+    fields: BTreeMap<String, BTreeMap<String, String>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawGate {
+    ledger: PathBuf,
+    config: Option<PathBuf>,
+    sources: Option<PathBuf>,
+    anchors: Option<PathBuf>,
+}
+
+#[derive(Debug, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct RawPublish {
+    witness: Option<PathBuf>,
+    public_texts: Option<bool>,
+}
+
+/// The box as `exhibit.toml` describes it, paths resolved.
+#[derive(Debug, Clone)]
+pub struct BoxConfig {
+    pub file: PathBuf,
+    pub ledger: PathBuf,
+    pub gate_config: Option<PathBuf>,
+    pub sources: Option<PathBuf>,
+    pub anchors: Option<PathBuf>,
+    pub witness: Option<PathBuf>,
+    pub public_texts: bool,
+    pub fields: BTreeMap<String, BTreeMap<String, String>>,
+}
+
+pub fn load(file: &Path) -> Result<BoxConfig> {
+    let text = std::fs::read_to_string(file).with_context(|| {
+        format!(
+            "{}: cannot read the box's configuration (run in the folder holding exhibit.toml, or give --config)",
+            file.display()
+        )
+    })?;
+    let raw: RawConfig =
+        toml::from_str(&text).with_context(|| format!("{}: not a valid exhibit.toml", file.display()))?;
+    let base = file.parent().unwrap_or(Path::new("."));
+    let resolve = |p: PathBuf| if p.is_absolute() { p } else { base.join(p) };
+    let Some(gate) = raw.gate else {
+        bail!("{}: no [gate] table (it names the ledger)", file.display());
+    };
+    Ok(BoxConfig {
+        file: file.to_path_buf(),
+        ledger: resolve(gate.ledger),
+        gate_config: gate.config.map(resolve),
+        sources: gate.sources.map(resolve),
+        anchors: gate.anchors.map(resolve),
+        witness: raw.publish.witness.map(resolve),
+        public_texts: raw.publish.public_texts.unwrap_or(false),
+        fields: raw.fields,
+    })
+}

@@ -1,0 +1,182 @@
+//! The previous publication, read from the git repository that holds DIR, at `HEAD` — never
+//! from the files on disk (CONTRACT §3), so a hand-edited working tree cannot stand in for what
+//! was committed. No repository, an unborn HEAD, or a path absent at HEAD means "first
+//! publication"; any other git error fails the build.
+
+use std::path::{Component, Path, PathBuf};
+
+use anyhow::{Context, Result, bail};
+use git2::{ErrorCode, ObjectType, Repository};
+
+pub struct Previous {
+    repo: Option<Repository>,
+    /// DIR relative to the work tree, with `/` separators ("" when DIR is the work tree).
+    prefix: String,
+    /// The HEAD commit, when there is one.
+    pub commit: Option<String>,
+    /// DIR lies inside a git checkout: operator readings recorded at HEAD persist.
+    pub in_checkout: bool,
+    pub repo_root: Option<PathBuf>,
+}
+
+impl std::fmt::Debug for Previous {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Previous")
+            .field("prefix", &self.prefix)
+            .field("commit", &self.commit)
+            .field("in_checkout", &self.in_checkout)
+            .finish()
+    }
+}
+
+impl Previous {
+    /// Nothing published before, no repository (tests, first builds outside git).
+    pub fn none() -> Previous {
+        Previous {
+            repo: None,
+            prefix: String::new(),
+            commit: None,
+            in_checkout: false,
+            repo_root: None,
+        }
+    }
+
+    pub fn open(out_dir: &Path) -> Result<Previous> {
+        let absolute = absolute(out_dir)?;
+        // DIR may not exist yet: look from its nearest existing ancestor.
+        let mut start = absolute.as_path();
+        while !start.exists() {
+            start = start.parent().unwrap_or(Path::new("/"));
+        }
+        let repo = match Repository::discover(start) {
+            Ok(repo) => repo,
+            Err(e) if e.code() == ErrorCode::NotFound => return Ok(Previous::none()),
+            Err(e) => {
+                return Err(e).with_context(|| {
+                    format!("{}: cannot open the git repository holding it", out_dir.display())
+                });
+            }
+        };
+        let Some(workdir) = repo.workdir() else {
+            bail!(
+                "{}: lies in a bare git repository; build in a checkout of the exhibit branch",
+                out_dir.display()
+            );
+        };
+        let workdir = workdir
+            .canonicalize()
+            .with_context(|| format!("{}: cannot resolve", workdir.display()))?;
+        let existing = start
+            .canonicalize()
+            .with_context(|| format!("{}: cannot resolve", start.display()))?;
+        let rest = absolute.strip_prefix(start).unwrap_or(Path::new(""));
+        let full = existing.join(rest);
+        let Ok(relative) = full.strip_prefix(&workdir) else {
+            bail!(
+                "{}: is not inside the work tree {} of the repository that holds it",
+                out_dir.display(),
+                workdir.display()
+            );
+        };
+        let prefix = relative
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect::<Vec<_>>()
+            .join("/");
+        let commit = match repo.head() {
+            Ok(head) => Some(
+                head.peel_to_commit()
+                    .context("git HEAD does not name a commit")?
+                    .id()
+                    .to_string(),
+            ),
+            Err(e) if matches!(e.code(), ErrorCode::UnbornBranch | ErrorCode::NotFound) => None,
+            Err(e) => return Err(e).context("cannot read git HEAD"),
+        };
+        Ok(Previous {
+            repo: Some(repo),
+            prefix,
+            commit,
+            in_checkout: true,
+            repo_root: Some(workdir),
+        })
+    }
+
+    fn path_at_head(&self, rel: &str) -> String {
+        if self.prefix.is_empty() {
+            rel.to_string()
+        } else {
+            format!("{}/{rel}", self.prefix)
+        }
+    }
+
+    /// The bytes of `DIR/<rel>` at HEAD, or `None` when absent there (or no HEAD).
+    pub fn read(&self, rel: &str) -> Result<Option<Vec<u8>>> {
+        let (Some(repo), Some(commit)) = (&self.repo, &self.commit) else {
+            return Ok(None);
+        };
+        let path = self.path_at_head(rel);
+        let tree = repo
+            .find_commit(git2::Oid::from_str(commit)?)?
+            .tree()
+            .context("cannot read HEAD's tree")?;
+        let entry = match tree.get_path(Path::new(&path)) {
+            Ok(e) => e,
+            Err(e) if e.code() == ErrorCode::NotFound => return Ok(None),
+            Err(e) => return Err(e).with_context(|| format!("git show HEAD:{path}")),
+        };
+        if entry.kind() != Some(ObjectType::Blob) {
+            bail!("HEAD:{path} is not a file");
+        }
+        let blob = repo
+            .find_blob(entry.id())
+            .with_context(|| format!("git show HEAD:{path}"))?;
+        Ok(Some(blob.content().to_vec()))
+    }
+
+    /// The file names directly under `DIR/<rel_dir>` at HEAD, sorted.
+    pub fn list(&self, rel_dir: &str) -> Result<Vec<String>> {
+        let (Some(repo), Some(commit)) = (&self.repo, &self.commit) else {
+            return Ok(Vec::new());
+        };
+        let path = self.path_at_head(rel_dir);
+        let tree = repo.find_commit(git2::Oid::from_str(commit)?)?.tree()?;
+        let entry = match tree.get_path(Path::new(&path)) {
+            Ok(e) => e,
+            Err(e) if e.code() == ErrorCode::NotFound => return Ok(Vec::new()),
+            Err(e) => return Err(e).with_context(|| format!("git ls-tree HEAD:{path}")),
+        };
+        let sub = repo
+            .find_tree(entry.id())
+            .with_context(|| format!("HEAD:{path} is not a folder"))?;
+        let mut names: Vec<String> = sub
+            .iter()
+            .filter(|e| e.kind() == Some(ObjectType::Blob))
+            .filter_map(|e| e.name().ok().map(str::to_owned))
+            .collect();
+        names.sort();
+        Ok(names)
+    }
+}
+
+/// An absolute, lexically normalised path (DIR need not exist).
+fn absolute(path: &Path) -> Result<PathBuf> {
+    let joined = if path.is_absolute() {
+        path.to_path_buf()
+    } else {
+        std::env::current_dir()
+            .context("cannot read the current directory")?
+            .join(path)
+    };
+    let mut out = PathBuf::new();
+    for c in joined.components() {
+        match c {
+            Component::ParentDir => {
+                out.pop();
+            }
+            Component::CurDir => {}
+            other => out.push(other.as_os_str()),
+        }
+    }
+    Ok(out)
+}

@@ -1,0 +1,46 @@
+//! A progress line on stderr for long builds, only when stderr is a terminal and not in CI.
+
+use std::io::{IsTerminal, Write};
+use std::time::{Duration, Instant};
+
+pub struct Progress {
+    enabled: bool,
+    last: Instant,
+    shown: bool,
+}
+
+impl Progress {
+    pub fn new() -> Progress {
+        Progress {
+            enabled: std::io::stderr().is_terminal() && std::env::var_os("CI").is_none(),
+            last: Instant::now(),
+            shown: false,
+        }
+    }
+
+    /// Reports `stage` at most every 100 ms.
+    pub fn tick(&mut self, stage: &str, lines: u64, done: u64, total: u64) {
+        if !self.enabled || self.last.elapsed() < Duration::from_millis(100) {
+            return;
+        }
+        self.last = Instant::now();
+        self.shown = true;
+        let pct = if total == 0 { 100 } else { done * 100 / total };
+        let mut err = std::io::stderr().lock();
+        let _ = write!(err, "\r{stage}: {lines} lines ({pct}%)   ");
+        let _ = err.flush();
+    }
+
+    pub fn done(&mut self) {
+        if self.shown {
+            eprintln!();
+            self.shown = false;
+        }
+    }
+}
+
+impl Default for Progress {
+    fn default() -> Self {
+        Progress::new()
+    }
+}

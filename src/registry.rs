@@ -1,0 +1,471 @@
+//! The field registry and line withholding (protocol-v0 §6; CONTRACT §3 "The built-in field
+//! registry", §4 "Line withholding").
+//!
+//! Every field of every entry must be known — built in, or admitted by a person in
+//! `exhibit.toml` `[fields.<kind>]` — before anything is published: a field nobody has read
+//! might hold anything. Known fields are typed; every string outside digest, day and timestamp
+//! fields is tested for an identifier's shape, and a hit withholds the line.
+
+use std::collections::BTreeMap;
+
+use crate::canonical::{self, Object, Value};
+use crate::days;
+use crate::shapes::{self, Shape};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum FieldType {
+    Digest,
+    Text,
+    Texts,
+    Count,
+    Counts,
+    Bool,
+    Day,
+    Timestamp,
+}
+
+impl FieldType {
+    pub fn parse(name: &str) -> Option<FieldType> {
+        Some(match name {
+            "digest" => FieldType::Digest,
+            "text" => FieldType::Text,
+            "texts" => FieldType::Texts,
+            "count" => FieldType::Count,
+            "counts" => FieldType::Counts,
+            "bool" => FieldType::Bool,
+            "day" => FieldType::Day,
+            "timestamp" => FieldType::Timestamp,
+            _ => return None,
+        })
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            FieldType::Digest => "digest",
+            FieldType::Text => "text",
+            FieldType::Texts => "texts",
+            FieldType::Count => "count",
+            FieldType::Counts => "counts",
+            FieldType::Bool => "bool",
+            FieldType::Day => "day",
+            FieldType::Timestamp => "timestamp",
+        }
+    }
+}
+
+/// The fields every entry carries beside its kind's own (§1, §3), and their types.
+const CHAIN_FIELDS: &[(&str, FieldType)] = &[
+    ("schema", FieldType::Text),
+    ("seq", FieldType::Count),
+    ("prev", FieldType::Digest),
+    ("kind", FieldType::Text),
+    ("timestamp", FieldType::Timestamp),
+    ("day", FieldType::Day),
+    ("entry_id", FieldType::Digest),
+    ("process", FieldType::Text),
+];
+
+/// CONTRACT §3, kind by kind.
+const BUILT_IN: &[(&str, &[(&str, FieldType)])] = {
+    use FieldType::*;
+    &[
+        (
+            "send",
+            &[
+                ("action", Text),
+                ("decision", Text),
+                ("dest_class", Text),
+                ("dest_hash", Digest),
+                ("draft_sha256", Digest),
+                ("checked_sha256", Digest),
+                ("stripped_sha256", Digest),
+                ("sent_sha256", Digest),
+                ("numerals", Counts),
+                ("reasons", Texts),
+            ],
+        ),
+        (
+            "delivered",
+            &[("ref_seq", Count), ("status", Text), ("sent_sha256", Digest)],
+        ),
+        ("started", &[("version", Text)]),
+        (
+            "anchor",
+            &[
+                ("anchor_date", Day),
+                ("anchor_head", Digest),
+                ("anchor_text_sha256", Digest),
+                ("anchor_head_seq", Count),
+                ("late", Bool),
+            ],
+        ),
+        (
+            "anchor_anomaly",
+            &[
+                ("anchor_date", Day),
+                ("expected_head", Digest),
+                ("found_head", Digest),
+                ("detail", Text),
+            ],
+        ),
+        ("pin_moved", &[("pin_from", Digest), ("pin_to", Digest)]),
+        (
+            "deleted",
+            &[("ref_seq", Count), ("sent_sha256", Digest), ("reason", Text)],
+        ),
+        ("exec_scan", &[("scanned", Count), ("flagged", Count)]),
+        ("gate_not_wired", &[("detail", Text)]),
+        ("gate_wired", &[("detail", Text)]),
+        ("lock_recovered", &[("detail", Text)]),
+        (
+            "head_repaired",
+            &[("from_head", Digest), ("to_head", Digest), ("detail", Text)],
+        ),
+    ]
+};
+
+/// The header's fields (§1). `certifies` is the promise itself and is exempt from the shape test
+/// (§6: "outside the header's `certifies` sentence").
+const HEADER_FIELDS: &[(&str, FieldType)] = &[
+    ("anchor_tz", FieldType::Text),
+    ("certifies", FieldType::Text),
+    ("created", FieldType::Timestamp),
+    ("schema", FieldType::Text),
+];
+
+/// The registry in force for one build: built in plus what `[fields]` admits.
+#[derive(Debug, Clone)]
+pub struct Registry {
+    kinds: BTreeMap<String, BTreeMap<String, FieldType>>,
+    header: BTreeMap<String, FieldType>,
+}
+
+/// What the registry says of one line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verdict {
+    Publish,
+    /// Withheld, with the fields that tripped and why (names only, never the values).
+    Withhold {
+        fields_flagged: Vec<String>,
+        reason: String,
+    },
+    /// A kind or field nobody has admitted: the whole build is refused until a person reads it.
+    Unknown { kind: String, fields: Vec<String> },
+}
+
+impl Registry {
+    /// The built-in registry plus `admitted`: kind → field → type name (from `[fields.<kind>]`;
+    /// `[fields.header]` admits header fields).
+    pub fn new(admitted: &BTreeMap<String, BTreeMap<String, String>>) -> Result<Registry, String> {
+        let mut kinds: BTreeMap<String, BTreeMap<String, FieldType>> = BUILT_IN
+            .iter()
+            .map(|(kind, fields)| {
+                let mut map: BTreeMap<String, FieldType> = CHAIN_FIELDS
+                    .iter()
+                    .map(|(f, t)| (f.to_string(), *t))
+                    .collect();
+                map.extend(fields.iter().map(|(f, t)| (f.to_string(), *t)));
+                (kind.to_string(), map)
+            })
+            .collect();
+        let mut header: BTreeMap<String, FieldType> = HEADER_FIELDS
+            .iter()
+            .map(|(f, t)| (f.to_string(), *t))
+            .collect();
+        for (kind, fields) in admitted {
+            for (field, type_name) in fields {
+                let t = FieldType::parse(type_name).ok_or_else(|| {
+                    format!(
+                        "[fields.{kind}] {field} = {type_name:?}: not a type (digest, text, count, bool, day, timestamp, texts, counts)"
+                    )
+                })?;
+                let target = if kind == "header" {
+                    &mut header
+                } else {
+                    kinds.entry(kind.clone()).or_insert_with(|| {
+                        CHAIN_FIELDS
+                            .iter()
+                            .map(|(f, t)| (f.to_string(), *t))
+                            .collect()
+                    })
+                };
+                if let Some(existing) = target.get(field)
+                    && *existing != t
+                    && is_built_in(kind, field)
+                {
+                    return Err(format!(
+                        "[fields.{kind}] {field}: a built-in field of type {}; it cannot be retyped",
+                        existing.name()
+                    ));
+                }
+                target.insert(field.clone(), t);
+            }
+        }
+        Ok(Registry { kinds, header })
+    }
+
+    /// Judges one entry (CONTRACT §4).
+    pub fn judge(&self, entry: &Object<'_>) -> Verdict {
+        let kind = entry.get_str("kind").unwrap_or("");
+        let Some(fields) = self.kinds.get(kind) else {
+            return Verdict::Unknown {
+                kind: kind.to_string(),
+                fields: vec!["kind".to_string()],
+            };
+        };
+        let unknown: Vec<String> = entry
+            .keys()
+            .filter(|k| !fields.contains_key(*k))
+            .map(str::to_owned)
+            .collect();
+        if !unknown.is_empty() {
+            return Verdict::Unknown {
+                kind: kind.to_string(),
+                fields: unknown,
+            };
+        }
+        judge_fields(entry, fields, None)
+    }
+
+    /// Judges the header: it cannot be withheld, so any hit refuses the build.
+    pub fn judge_header(&self, header: &Object<'_>) -> Verdict {
+        let unknown: Vec<String> = header
+            .keys()
+            .filter(|k| !self.header.contains_key(*k))
+            .map(str::to_owned)
+            .collect();
+        if !unknown.is_empty() {
+            return Verdict::Unknown {
+                kind: "header".into(),
+                fields: unknown,
+            };
+        }
+        judge_fields(header, &self.header, Some("certifies"))
+    }
+}
+
+fn is_built_in(kind: &str, field: &str) -> bool {
+    CHAIN_FIELDS.iter().any(|(f, _)| *f == field)
+        || BUILT_IN
+            .iter()
+            .any(|(k, fs)| *k == kind && fs.iter().any(|(f, _)| *f == field))
+        || (kind == "header" && HEADER_FIELDS.iter().any(|(f, _)| *f == field))
+}
+
+fn judge_fields(
+    object: &Object<'_>,
+    fields: &BTreeMap<String, FieldType>,
+    exempt: Option<&str>,
+) -> Verdict {
+    let mut flagged: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for (key, value) in &object.members {
+        let key = key.as_ref();
+        let t = fields[key];
+        let mut why = Vec::new();
+        if !type_fits(t, value) {
+            why.push(format!("not a {}", t.name()));
+        }
+        if Some(key) != exempt {
+            let mut found = Vec::new();
+            collect_shapes(t, value, &mut found);
+            found.sort();
+            found.dedup();
+            why.extend(found.iter().map(|s| s.code().to_string()));
+        }
+        if !why.is_empty() {
+            flagged.insert(key.to_string(), why);
+        }
+    }
+    if flagged.is_empty() {
+        return Verdict::Publish;
+    }
+    let reason = flagged
+        .iter()
+        .map(|(f, why)| format!("{f}: {}", why.join(", ")))
+        .collect::<Vec<_>>()
+        .join("; ");
+    Verdict::Withhold {
+        fields_flagged: flagged.into_keys().collect(),
+        reason: format!("identifier shape or wrong type ({reason})"),
+    }
+}
+
+fn type_fits(t: FieldType, value: &Value<'_>) -> bool {
+    match (t, value) {
+        (FieldType::Digest, Value::Str(s)) => canonical::is_digest(s),
+        (FieldType::Text, Value::Str(_)) => true,
+        (FieldType::Texts, Value::Array(items)) => items.iter().all(|i| matches!(i, Value::Str(_))),
+        (FieldType::Count, Value::Int(n)) => *n >= 0,
+        (FieldType::Counts, Value::Object(o)) => o
+            .members
+            .iter()
+            .all(|(k, v)| k.is_ascii() && matches!(v, Value::Int(n) if *n >= 0)),
+        (FieldType::Bool, Value::Bool(_)) => true,
+        (FieldType::Day, Value::Str(s)) => days::is_day(s),
+        (FieldType::Timestamp, Value::Str(s)) => days::parse_timestamp(s).is_some(),
+        _ => false,
+    }
+}
+
+/// Every string at any depth (object keys included), except in fields typed as digests,
+/// timestamps or days — unless the value is not of that type, when it is tested like any
+/// other. Integers of nine or more digits count unless the field is typed as counts.
+fn collect_shapes(t: FieldType, value: &Value<'_>, found: &mut Vec<Shape>) {
+    let exempt_strings = matches!(
+        t,
+        FieldType::Digest | FieldType::Timestamp | FieldType::Day
+    ) && type_fits(t, value);
+    let counts = matches!(t, FieldType::Count | FieldType::Counts);
+    walk(value, exempt_strings, counts, found);
+}
+
+fn walk(value: &Value<'_>, exempt_strings: bool, counts: bool, found: &mut Vec<Shape>) {
+    match value {
+        Value::Str(s) if !exempt_strings => found.extend(shapes::shapes_in(s)),
+        Value::LoneSurrogateStr(s) => found.extend(shapes::shapes_in(s)),
+        Value::Int(n) if !counts && shapes::integer_has_nine_digits(*n) => {
+            found.push(Shape::NineDigits)
+        }
+        Value::OtherNumber(raw) => {
+            if raw.bytes().filter(u8::is_ascii_digit).count() >= 9 {
+                found.push(Shape::NineDigits);
+            }
+        }
+        Value::Array(items) => {
+            for item in items {
+                walk(item, exempt_strings, counts, found);
+            }
+        }
+        Value::Object(o) => {
+            for (k, v) in &o.members {
+                found.extend(shapes::shapes_in(k));
+                walk(v, exempt_strings, counts, found);
+            }
+        }
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn obj(json: &str) -> Object<'static> {
+        match canonical::parse(json.as_bytes()).unwrap().value.into_owned() {
+            Value::Object(o) => o,
+            _ => panic!(),
+        }
+    }
+
+    fn registry() -> Registry {
+        Registry::new(&BTreeMap::new()).unwrap()
+    }
+
+    const H: &str = "a3f1c2d4e5b60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f90";
+
+    fn send(extra: &str) -> String {
+        format!(
+            r#"{{"schema":"darkflobi.gate/entry/v0","seq":5,"prev":"{H}","kind":"send","timestamp":"2026-10-24T14:00:00Z","day":"2026-10-24","entry_id":"{H}","action":"send","decision":"pass","dest_class":"public","dest_hash":"{H}","numerals":{{"bound":2,"total":3}},"reasons":[]{extra}}}"#
+        )
+    }
+
+    #[test]
+    fn a_clean_send_is_published() {
+        assert_eq!(registry().judge(&obj(&send(""))), Verdict::Publish);
+    }
+
+    #[test]
+    fn identifier_shapes_withhold_and_name_the_field() {
+        for (extra, field) in [
+            (r#","process":"gate 0.9""#, "process"),
+            (r#","process":"me@box""#, "process"),
+            (r#","process":"/home/agent/gate""#, "process"),
+            (r#","process":"C:\\gate""#, "process"),
+            (r#","process":"chat123456789""#, "process"),
+        ] {
+            match registry().judge(&obj(&send(extra))) {
+                Verdict::Withhold { fields_flagged, .. } => assert_eq!(fields_flagged, [field]),
+                other => panic!("{extra}: {other:?}"),
+            }
+        }
+        let reasons = send("").replace(r#""reasons":[]"#, r#""reasons":["chat 123456789"]"#);
+        assert!(matches!(registry().judge(&obj(&reasons)), Verdict::Withhold { fields_flagged, .. } if fields_flagged == ["reasons"]));
+    }
+
+    #[test]
+    fn counts_are_exempt_from_nine_digits_but_other_integers_are_not() {
+        let big_count = send("").replace(r#""total":3"#, r#""total":123456789"#);
+        assert_eq!(registry().judge(&obj(&big_count)), Verdict::Publish);
+        let mut admitted = BTreeMap::new();
+        admitted.insert(
+            "send".to_string(),
+            BTreeMap::from([("chat".to_string(), "text".to_string())]),
+        );
+        let r = Registry::new(&admitted).unwrap();
+        // A number in a text field: wrong type, and nine digits.
+        let chat = obj(&send(r#","chat":123456789"#));
+        match r.judge(&chat) {
+            Verdict::Withhold { reason, .. } => {
+                assert!(reason.contains("not a text") && reason.contains("nine_digits"), "{reason}")
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_digest_field_holding_a_non_digest_is_tested() {
+        let bad = send("").replace(
+            &format!(r#""dest_hash":"{H}""#),
+            r#""dest_hash":"@someone""#,
+        );
+        match registry().judge(&obj(&bad)) {
+            Verdict::Withhold { fields_flagged, reason } => {
+                assert_eq!(fields_flagged, ["dest_hash"]);
+                assert!(reason.contains("not a digest") && reason.contains("at_sign"), "{reason}");
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn unknown_kinds_and_fields_refuse() {
+        let unknown_field = obj(&send(r#","note":"x""#));
+        assert_eq!(
+            registry().judge(&unknown_field),
+            Verdict::Unknown {
+                kind: "send".into(),
+                fields: vec!["note".into()]
+            }
+        );
+        let unknown_kind = obj(&send("").replace(r#""kind":"send""#, r#""kind":"sms""#));
+        assert!(matches!(registry().judge(&unknown_kind), Verdict::Unknown { kind, .. } if kind == "sms"));
+        let admitted = BTreeMap::from([(
+            "send".to_string(),
+            BTreeMap::from([("note".to_string(), "text".to_string())]),
+        )]);
+        assert_eq!(Registry::new(&admitted).unwrap().judge(&unknown_field), Verdict::Publish);
+        let retype = BTreeMap::from([(
+            "send".to_string(),
+            BTreeMap::from([("dest_hash".to_string(), "text".to_string())]),
+        )]);
+        assert!(Registry::new(&retype).is_err());
+    }
+
+    #[test]
+    fn counts_object_keys_are_tested() {
+        let keyed = send("").replace(r#""bound":2"#, r#""bound":2,"123456789":1"#);
+        assert!(matches!(registry().judge(&obj(&keyed)), Verdict::Withhold { .. }));
+    }
+
+    #[test]
+    fn the_header_certifies_sentence_is_exempt() {
+        let header = obj(
+            r#"{"anchor_tz":"America/New_York","certifies":"No line holds a chat id or message text.","created":"2026-10-24T13:00:00Z","schema":"darkflobi.gate/log/v0"}"#,
+        );
+        assert_eq!(registry().judge_header(&header), Verdict::Publish);
+        let leaky = obj(
+            r#"{"anchor_tz":"America/New_York","certifies":"x","created":"2026-10-24T13:00:00Z","schema":"darkflobi.gate/log/v0","owner":"me@x.org"}"#,
+        );
+        assert!(matches!(registry().judge_header(&leaky), Verdict::Unknown { .. }));
+    }
+}

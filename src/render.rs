@@ -1,0 +1,161 @@
+//! The render stage: one self-contained `index.html` (issue 6). The shell — markup, CSS and
+//! JavaScript from `assets/` — is rendered with askama and minified; the published bytes are then
+//! embedded as base64 inside `<script type="application/octet-stream">` blocks, after
+//! minification, so no minifier touches them and no ledger byte can end a script or run as one.
+
+use askama::Template;
+use serde_json::Value as J;
+
+use crate::output::Tree;
+
+/// JavaScript and CSS compiled into the binary, so a build needs no file beside it.
+const VERIFY_JS: &str = include_str!("../assets/verify.js");
+const PAGE_JS: &str = include_str!("../assets/page.js");
+const STYLE_CSS: &str = include_str!("../assets/style.css");
+
+pub struct PageInput<'a> {
+    pub tree: &'a Tree,
+    pub built_at: &'a str,
+    pub witness: Option<&'a J>,
+    pub public_texts: Option<&'a J>,
+    pub witness_on: bool,
+    pub window_since: Option<&'a str>,
+}
+
+#[derive(Template)]
+#[template(path = "index.html")]
+struct Page<'a> {
+    built_at: &'a str,
+    witness_on: bool,
+    public_texts_on: bool,
+    window_since: Option<&'a str>,
+    report_html: String,
+    prereg_html: String,
+    style_css: &'a str,
+    verify_js: &'a str,
+    page_js: &'a str,
+    /// `(id, token)`: each token is replaced by the base64 data after minification.
+    data_blocks: Vec<(&'static str, String)>,
+}
+
+/// The data blocks the page reads, by element id (stable hooks, issue 6).
+fn data_blocks(input: &PageInput<'_>) -> Vec<(&'static str, Vec<u8>)> {
+    let file = |p: &str| input.tree.get(p).unwrap_or_default().to_vec();
+    let mut posts = serde_json::Map::new();
+    for (path, bytes) in &input.tree.files {
+        if let Some(name) = path.strip_prefix("ledger/anchors/")
+            && let Some(date) = name.strip_suffix(".txt")
+        {
+            posts.insert(date.to_string(), J::String(String::from_utf8_lossy(bytes).into_owned()));
+        }
+    }
+    let mut blocks = vec![
+        ("ledger-bytes", file("ledger/ledger.jsonl")),
+        ("withheld-json", file("ledger/withheld.json")),
+        ("stats-json", file("ledger/STATS.json")),
+        ("anchors-json", file("ledger/anchors/index.json")),
+        ("anchor-posts-json", serde_json::to_vec(&J::Object(posts)).expect("json")),
+        ("snapshots-jsonl", file("ledger/SNAPSHOTS.jsonl")),
+    ];
+    if let Some(w) = input.witness {
+        blocks.push(("witness-json", serde_json::to_vec(w).expect("json")));
+    }
+    if let Some(t) = input.public_texts {
+        blocks.push(("public-texts-json", serde_json::to_vec(t).expect("json")));
+    }
+    blocks
+}
+
+/// Markdown as HTML with any raw HTML in it escaped, never passed through.
+pub fn markdown_html(md: &str) -> String {
+    use pulldown_cmark::{Event, Parser, html};
+    let events = Parser::new(md).map(|e| match e {
+        Event::Html(s) | Event::InlineHtml(s) => Event::Text(s),
+        other => other,
+    });
+    let mut out = String::new();
+    html::push_html(&mut out, events);
+    out
+}
+
+pub fn page(input: &PageInput<'_>) -> anyhow::Result<Vec<u8>> {
+    for (name, src) in [("verify.js", VERIFY_JS), ("page.js", PAGE_JS), ("style.css", STYLE_CSS)] {
+        anyhow::ensure!(
+            !src.to_ascii_lowercase().contains("</script") && !src.to_ascii_lowercase().contains("</style"),
+            "assets/{name} holds a closing tag; it cannot be inlined"
+        );
+    }
+    let blocks = data_blocks(input);
+    let md = |key: &str| {
+        input
+            .witness
+            .and_then(|w| w.get(key))
+            .and_then(J::as_str)
+            .map(markdown_html)
+            .unwrap_or_default()
+    };
+    let page = Page {
+        built_at: input.built_at,
+        witness_on: input.witness_on,
+        public_texts_on: input.public_texts.is_some(),
+        window_since: input.window_since,
+        report_html: md("report_md"),
+        prereg_html: md("prereg_md"),
+        style_css: STYLE_CSS,
+        verify_js: VERIFY_JS,
+        page_js: PAGE_JS,
+        data_blocks: blocks
+            .iter()
+            .enumerate()
+            .map(|(i, (id, _))| (*id, format!("EXHIBITDATA{i}TOKEN")))
+            .collect(),
+    };
+    let shell = page.render()?;
+    let mut cfg = minify_html::Cfg::new();
+    cfg.minify_css = true;
+    cfg.minify_js = false; // our JS stays readable for the stranger who wants to audit it
+    let minified = minify_html::minify(shell.as_bytes(), &cfg);
+    let mut html = String::from_utf8(minified)?;
+    for (i, (id, bytes)) in blocks.iter().enumerate() {
+        let token = format!("EXHIBITDATA{i}TOKEN");
+        anyhow::ensure!(html.matches(&token).count() == 1, "the page template lost the data block {id}");
+        html = html.replacen(&token, &base64(bytes), 1);
+    }
+    Ok(html.into_bytes())
+}
+
+pub fn base64(bytes: &[u8]) -> String {
+    const T: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let n = (u32::from(chunk[0]) << 16)
+            | (u32::from(*chunk.get(1).unwrap_or(&0)) << 8)
+            | u32::from(*chunk.get(2).unwrap_or(&0));
+        for i in 0..4 {
+            out.push(if i <= chunk.len() { T[(n >> (18 - 6 * i)) as usize & 63] as char } else { '=' });
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn markdown_escapes_raw_html() {
+        let html = markdown_html("# Bars\n\n<script>alert(1)</script>\n\ntext <img src=x onerror=alert(1)>");
+        assert!(!html.contains("<script>") && !html.contains("<img"), "{html}");
+        assert!(html.contains("&lt;script&gt;"), "{html}");
+        assert!(html.contains("<h1>Bars</h1>"));
+    }
+
+    #[test]
+    fn base64_matches_the_standard_alphabet() {
+        assert_eq!(base64(b""), "");
+        assert_eq!(base64(b"f"), "Zg==");
+        assert_eq!(base64(b"fo"), "Zm8=");
+        assert_eq!(base64(b"foo"), "Zm9v");
+        assert_eq!(base64(&[0xfb, 0xff]), "+/8=");
+    }
+}
