@@ -933,6 +933,70 @@ fn cases(base: &Ledger) -> Vec<Case> {
         .problems(vec![(13, "entry_id_mismatch")]),
     );
 
+    let mut lower = Ledger::new("america/new_york", "2026-10-24T13:00:00Z");
+    lower.push_with_day(
+        "started",
+        "2026-10-24T13:00:05Z",
+        "2026-10-24",
+        vec![("version", s("0.9.4"))],
+    );
+    v.push(case("bad-header-zone-case", "a verifier whose zone lookup is case-insensitive (the browser's Intl and the Rust tz database must agree on one spelling)",
+        "a ledger whose header names america/new_york", lower.bytes())
+        .problems(vec![(1, "bad_header")]));
+
+    let mut link = Ledger::new("US/Eastern", "2026-10-24T13:00:00Z");
+    link.push(
+        "exec_scan",
+        "2026-10-25T02:30:00Z",
+        vec![("scanned", Value::Int(1)), ("flagged", Value::Int(0))],
+    );
+    v.push(
+        case(
+            "header-zone-link",
+            "a verifier that knows only canonical zone names, not the tz database's links",
+            "a ledger whose header names US/Eastern (a link to America/New_York)",
+            link.bytes(),
+        )
+        .ok_head(link.head()),
+    );
+
+    let header_no_lf = bl[0].clone();
+    v.push(
+        case(
+            "header-without-lf",
+            "a verifier that reads an unterminated only line as the header",
+            "the header alone, with no LF",
+            header_no_lf,
+        )
+        .problems(vec![(1, "truncated_tail"), (1, "missing_header")]),
+    );
+
+    let mut l = bl.clone();
+    l[0] = [b"\xef\xbb\xbf".as_slice(), &l[0]].concat();
+    v.push(
+        case(
+            "byte-order-mark",
+            "a reader that silently drops a UTF-8 BOM",
+            "the header preceded by EF BB BF",
+            join(&l),
+        )
+        .problems(vec![(1, "unparsable"), (1, "missing_header")]),
+    );
+
+    let mut l = bl.clone();
+    l.drain(8..11);
+    v.push(
+        case(
+            "withheld-list-out-of-order",
+            "a verifier that needs the withheld list sorted by seq",
+            "seqs 8, 9 and 10 removed and listed as 10, 8, 9",
+            join(&l),
+        )
+        .withheld(vec![base.withheld(10), base.withheld(8), base.withheld(9)])
+        .bridged(vec![8, 9, 10])
+        .ok_head(base.head()),
+    );
+
     // --- canonical-form traps -----------------------------------------------------------------
     let mut l = bl.clone();
     l[2] = replace_bytes(
@@ -1310,6 +1374,15 @@ fn cases(base: &Ledger) -> Vec<Case> {
         "seq 6 withheld; the 24th's post names it", join(&l))
         .withheld(vec![base.withheld(6)]).bridged(vec![6]).ok_head(base.head())
         .anchors(vec![post1.clone()], vec![json!({"date": "2026-10-24", "ok": true, "format": "ok", "head": "lab_word", "day_closed": "ok", "ledger_line": "agrees"})]));
+
+    let zero = (
+        String::from("2026-10-23"),
+        format!("gate anchor 2026-10-23 head {} seq 0", base.header_digest),
+    );
+    v.push(case("anchor-seq-0-header-digest", "an anchor check that cannot post the head of a ledger with no line yet (seq 0 names the header digest)",
+        "a post for 2026-10-23 naming seq 0 and the header digest", base.bytes())
+        .ok_head(base.head())
+        .anchors(vec![zero], vec![json!({"date": "2026-10-23", "ok": true, "format": "ok", "head": "ok", "day_closed": "ok", "ledger_line": "absent"})]));
 
     let future = (
         String::from("2026-10-26"),

@@ -84,9 +84,16 @@ pub fn civil_from_days(days: i64) -> String {
     format!("{year:04}-{month:02}-{day:02}")
 }
 
-/// A zone from the compiled-in tz database, or `None` when the database does not know the name.
+/// A zone from the compiled-in tz database, or `None` when the database does not know the name
+/// spelled exactly so. The lookup itself is case-insensitive; we require the database's own
+/// spelling (links such as `US/Eastern` included) so that the page's verifier, which asks the
+/// browser's `Intl`, gives the same answer (docs/verifier.md). `Factory` is no place.
 pub fn zone(name: &str) -> Option<TimeZone> {
-    jiff::tz::db().get(name).ok()
+    let db = jiff::tz::db();
+    if name == "Factory" || !db.available().any(|n| n.as_str() == name) {
+        return None;
+    }
+    db.get(name).ok()
 }
 
 /// Derives calendar days in one zone, remembering the last UTC hour it looked up: ledger lines
@@ -209,6 +216,9 @@ mod tests {
             "2028-02-29"
         );
         assert!(zone("America/Nowhere").is_none());
+        assert!(zone("america/new_york").is_none(), "exact spelling only");
+        assert!(zone("US/Eastern").is_some(), "links are zones");
+        assert!(zone("Factory").is_none());
     }
 
     #[test]
