@@ -115,7 +115,13 @@ pub fn run(plan: &BuildPlan) -> Result<ExitCode> {
         .filter_map(|r| r.withheld.clone())
         .collect();
     let withheld_list = Withheld::from_entries(withheld.clone()).map_err(anyhow::Error::msg)?;
-    let extends = check_extends(&history, &published_ledger, plan, &ledger_name, &mut refusals);
+    let extends = check_extends(
+        &history,
+        &published_ledger,
+        plan,
+        &ledger_name,
+        &mut refusals,
+    );
 
     let anchor_reports = check_anchors(complete, &verified, &withheld_list, loaded.posts.clone());
     let posted_heads: BTreeSet<i64> = anchor_reports
@@ -160,9 +166,15 @@ pub fn run(plan: &BuildPlan) -> Result<ExitCode> {
     for (report, (post, proof)) in anchor_reports.iter().zip(&loaded.posts) {
         // A post whose text is not the exact §5 form may hold anything: withheld, listed.
         if report.check.format == "ok" {
-            tree.put(format!("ledger/anchors/{}.txt", post.date), post.bytes.clone());
+            tree.put(
+                format!("ledger/anchors/{}.txt", post.date),
+                post.bytes.clone(),
+            );
             if let Some(proof) = proof {
-                tree.put(format!("ledger/anchors/{}.txt.ots", post.date), proof.clone());
+                tree.put(
+                    format!("ledger/anchors/{}.txt.ots", post.date),
+                    proof.clone(),
+                );
             }
         }
     }
@@ -172,7 +184,15 @@ pub fn run(plan: &BuildPlan) -> Result<ExitCode> {
             tree.put(path.clone(), bytes.clone());
         }
     }
-    let stats = stats(&verified, &decision, &coverage, &anchor_reports, &loaded, witness.as_ref(), texts.as_ref());
+    let stats = stats(
+        &verified,
+        &decision,
+        &coverage,
+        &anchor_reports,
+        &loaded,
+        witness.as_ref(),
+        texts.as_ref(),
+    );
     tree.put("ledger/STATS.json", pretty(&stats));
 
     let snapshots = snapshots(&previous, &tree, &verified, plan, extends, &stats)?;
@@ -247,7 +267,8 @@ fn refuse(refusals: &[Refusal]) -> ExitCode {
 /// Stage 1: read the box. I/O errors name their path (exit 2).
 fn load(plan: &BuildPlan) -> Result<LoadedBox> {
     let path = &plan.config.ledger;
-    let ledger = std::fs::read(path).with_context(|| format!("{}: cannot read the gate's ledger", path.display()))?;
+    let ledger = std::fs::read(path)
+        .with_context(|| format!("{}: cannot read the gate's ledger", path.display()))?;
     let unterminated_tail = match ledger.iter().rposition(|&b| b == b'\n') {
         Some(i) => ledger.len() - i - 1,
         None => ledger.len(),
@@ -333,7 +354,10 @@ fn verify(
     let header_info = header_info.expect("ok ledgers have a header");
     Ok(VerifiedLedger {
         header,
-        header_digest: header_info.digest.clone().expect("ok headers have a digest"),
+        header_digest: header_info
+            .digest
+            .clone()
+            .expect("ok headers have a digest"),
         anchor_tz: header_info.anchor_tz.clone().unwrap_or_default(),
         head: report.head.expect("ok ledgers have a head"),
         lines,
@@ -359,7 +383,9 @@ fn check_header(
                     ledger_name,
                     "line 1 (header)",
                     format!("header field {f:?} is not in the registry (CONTRACT §4)"),
-                    format!("read it, then add {f} = \"<type>\" under [fields.header] in exhibit.toml"),
+                    format!(
+                        "read it, then add {f} = \"<type>\" under [fields.header] in exhibit.toml"
+                    ),
                 )
             })
             .collect(),
@@ -427,7 +453,11 @@ fn check_extends(
         return true;
     }
     if plan.allow_rewrite.is_none() {
-        let at = old.iter().zip(new).position(|(a, b)| a != b).unwrap_or(new.len().min(old.len()));
+        let at = old
+            .iter()
+            .zip(new)
+            .position(|(a, b)| a != b)
+            .unwrap_or(new.len().min(old.len()));
         let line = old[..at].iter().filter(|&&b| b == b'\n').count() + 1;
         refusals.push(Refusal::new(
             "ledger/ledger.jsonl",
@@ -474,14 +504,21 @@ fn check_anchors(
 
 fn anchors_index(reports: &[AnchorReport], verified: &VerifiedLedger, ledger: &[u8]) -> J {
     let mut lines_by_date: BTreeMap<String, Vec<(i64, Option<bool>)>> = BTreeMap::new();
-    for r in verified.lines.iter().filter(|r| r.kind == "anchor" && r.published()) {
+    for r in verified
+        .lines
+        .iter()
+        .filter(|r| r.kind == "anchor" && r.published())
+    {
         let o = r.object(ledger);
         if let Some(date) = o.get_str("anchor_date") {
             let late = match o.get("late") {
                 Some(canonical::Value::Bool(b)) => Some(*b),
                 _ => None,
             };
-            lines_by_date.entry(date.to_owned()).or_default().push((r.seq, late));
+            lines_by_date
+                .entry(date.to_owned())
+                .or_default()
+                .push((r.seq, late));
         }
     }
     let posted: BTreeSet<&str> = reports.iter().map(|r| r.check.date.as_str()).collect();
@@ -645,7 +682,10 @@ fn snapshots(
         .split(|&b| b == b'\n')
         .filter(|l| !l.is_empty())
         .next_back()
-        .map(|l| serde_json::from_slice(l).context("HEAD:ledger/SNAPSHOTS.jsonl: its last line is not JSON"))
+        .map(|l| {
+            serde_json::from_slice(l)
+                .context("HEAD:ledger/SNAPSHOTS.jsonl: its last line is not JSON")
+        })
         .transpose()?;
     if let Some(last) = &last
         && last.get("digests") == Some(&digests)
@@ -686,7 +726,10 @@ fn snapshots(
 fn self_check(tree: &Tree, verified: &VerifiedLedger) -> Result<()> {
     let withheld = Withheld::from_json(tree.get("ledger/withheld.json").unwrap_or(b"[]"))
         .map_err(anyhow::Error::msg)?;
-    let report = crate::verify::verify_bytes(tree.get("ledger/ledger.jsonl").unwrap_or_default(), &withheld);
+    let report = crate::verify::verify_bytes(
+        tree.get("ledger/ledger.jsonl").unwrap_or_default(),
+        &withheld,
+    );
     if !report.ok || report.head.as_deref() != Some(verified.head.as_str()) {
         anyhow::bail!(
             "self-check failed: the published ledger with withheld.json does not re-derive to the gate's head {} ({} problem(s), head {:?}); nothing was written",

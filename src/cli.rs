@@ -104,7 +104,9 @@ pub fn plan_from_args(args: impl IntoIterator<Item = OsString>) -> Result<Plan, 
             };
             for sha in &allow_text {
                 if !crate::canonical::is_digest(sha) {
-                    return Err(usage(format!("--allow-text {sha:?}: not a sent_sha256 (64 lowercase hex)")));
+                    return Err(usage(format!(
+                        "--allow-text {sha:?}: not a sent_sha256 (64 lowercase hex)"
+                    )));
                 }
             }
             if let Some(bad) = allow_line.iter().find(|s| **s < 0) {
@@ -113,12 +115,16 @@ pub fn plan_from_args(args: impl IntoIterator<Item = OsString>) -> Result<Plan, 
             if let Some(reason) = &allow_rewrite
                 && reason.trim().is_empty()
             {
-                return Err(usage("--allow-rewrite needs a reason a reader can read".into()));
+                return Err(usage(
+                    "--allow-rewrite needs a reason a reader can read".into(),
+                ));
             }
             if let Some(day) = &witness_window_since
                 && !crate::days::is_day(day)
             {
-                return Err(usage(format!("--witness-window-since {day:?}: not a YYYY-MM-DD day")));
+                return Err(usage(format!(
+                    "--witness-window-since {day:?}: not a YYYY-MM-DD day"
+                )));
             }
             let box_config = crate::config::load(&config).map_err(|e| {
                 eprintln!("exhibit: error: {e:#}");

@@ -53,8 +53,8 @@ pub fn load(file: &Path) -> Result<BoxConfig> {
             file.display()
         )
     })?;
-    let raw: RawConfig =
-        toml::from_str(&text).with_context(|| format!("{}: not a valid exhibit.toml", file.display()))?;
+    let raw: RawConfig = toml::from_str(&text)
+        .with_context(|| format!("{}: not a valid exhibit.toml", file.display()))?;
     let base = file.parent().unwrap_or(Path::new("."));
     let resolve = |p: PathBuf| if p.is_absolute() { p } else { base.join(p) };
     let Some(gate) = raw.gate else {

@@ -94,7 +94,8 @@ fn fill(staging: &Path, tree: &Tree) -> Result<()> {
     for (rel, bytes) in &tree.files {
         let path = staging.join(rel);
         if let Some(p) = path.parent() {
-            std::fs::create_dir_all(p).with_context(|| format!("{}: cannot create", p.display()))?;
+            std::fs::create_dir_all(p)
+                .with_context(|| format!("{}: cannot create", p.display()))?;
         }
         let mut f = std::fs::File::create(&path)
             .with_context(|| format!("{}: cannot create", path.display()))?;
@@ -108,12 +109,17 @@ fn fill(staging: &Path, tree: &Tree) -> Result<()> {
 fn swap(dir: &Path, staging: &Path, retired: &Path) -> Result<()> {
     if dir.exists() {
         std::fs::rename(dir, retired).with_context(|| {
-            format!("{}: cannot move aside to {}", dir.display(), retired.display())
+            format!(
+                "{}: cannot move aside to {}",
+                dir.display(),
+                retired.display()
+            )
         })?;
         if let Err(e) = std::fs::rename(staging, dir) {
             // Put the old tree back: DIR must end as it began.
             let _ = std::fs::rename(retired, dir);
-            return Err(e).with_context(|| format!("{}: cannot move the new tree in", dir.display()));
+            return Err(e)
+                .with_context(|| format!("{}: cannot move the new tree in", dir.display()));
         }
         std::fs::remove_dir_all(retired)
             .with_context(|| format!("{}: cannot remove the old tree", retired.display()))?;
@@ -201,8 +207,16 @@ pub fn unified_diff(dir: &str, path: &str, old: &str, new: &str, max_lines: usiz
         .iter()
         .map(|l| format!(" {}", l.trim_end_matches('\n')))
         .collect();
-    lines.extend(removed.iter().map(|l| format!("-{}", l.trim_end_matches('\n'))));
-    lines.extend(added.iter().map(|l| format!("+{}", l.trim_end_matches('\n'))));
+    lines.extend(
+        removed
+            .iter()
+            .map(|l| format!("-{}", l.trim_end_matches('\n'))),
+    );
+    lines.extend(
+        added
+            .iter()
+            .map(|l| format!("+{}", l.trim_end_matches('\n'))),
+    );
     let total = lines.len();
     for line in lines.iter().take(max_lines) {
         let shown: String = line.chars().take(200).collect();
@@ -229,7 +243,11 @@ mod tests {
     fn appended_lines_diff_as_additions_only() {
         let d = unified_diff("site", "f", "a\nb\nc\n", "a\nb\nc\nd\ne\n", 40);
         assert!(d.contains("+d\n+e\n"), "{d}");
-        assert!(!d.lines().any(|l| l.starts_with('-') && !l.starts_with("---")), "{d}");
+        assert!(
+            !d.lines()
+                .any(|l| l.starts_with('-') && !l.starts_with("---")),
+            "{d}"
+        );
     }
 
     #[test]

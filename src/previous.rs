@@ -53,7 +53,10 @@ impl Previous {
             Err(e) if e.code() == ErrorCode::NotFound => return Ok(Previous::none()),
             Err(e) => {
                 return Err(e).with_context(|| {
-                    format!("{}: cannot open the git repository holding it", out_dir.display())
+                    format!(
+                        "{}: cannot open the git repository holding it",
+                        out_dir.display()
+                    )
                 });
             }
         };

@@ -97,6 +97,17 @@ pub fn decide(input: &DecideInput<'_>, lines: &mut [LineRecord]) -> Decision {
             && let Some(earlier) = input.history.withheld.by_seq.get(&record.seq)
             && earlier.entry_id == record.entry_id
         {
+            if input.allow_line.contains(&record.seq) {
+                refusals.push(Refusal::new(
+                    input.ledger_name,
+                    &place,
+                    format!(
+                        "--allow-line {}: seq {} was withheld in an earlier publication and stays withheld (§6: a publication may not publish a seq withheld before)",
+                        record.seq, record.seq
+                    ),
+                    "drop --allow-line for it, or publish it with --allow-rewrite REASON",
+                ));
+            }
             record.withheld = Some(earlier.clone());
             sticky.push(record.seq);
             continue;

@@ -32,7 +32,11 @@ impl Refusal {
 impl std::fmt::Display for Refusal {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         if self.place.is_empty() {
-            write!(f, "{}: {}\n    to accept: {}", self.file, self.rule, self.accept)
+            write!(
+                f,
+                "{}: {}\n    to accept: {}",
+                self.file, self.rule, self.accept
+            )
         } else {
             write!(
                 f,

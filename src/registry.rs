@@ -86,7 +86,11 @@ const BUILT_IN: &[(&str, &[(&str, FieldType)])] = {
         ),
         (
             "delivered",
-            &[("ref_seq", Count), ("status", Text), ("sent_sha256", Digest)],
+            &[
+                ("ref_seq", Count),
+                ("status", Text),
+                ("sent_sha256", Digest),
+            ],
         ),
         ("started", &[("version", Text)]),
         (
@@ -111,7 +115,11 @@ const BUILT_IN: &[(&str, &[(&str, FieldType)])] = {
         ("pin_moved", &[("pin_from", Digest), ("pin_to", Digest)]),
         (
             "deleted",
-            &[("ref_seq", Count), ("sent_sha256", Digest), ("reason", Text)],
+            &[
+                ("ref_seq", Count),
+                ("sent_sha256", Digest),
+                ("reason", Text),
+            ],
         ),
         ("exec_scan", &[("scanned", Count), ("flagged", Count)]),
         ("gate_not_wired", &[("detail", Text)]),
@@ -150,7 +158,10 @@ pub enum Verdict {
         reason: String,
     },
     /// A kind or field nobody has admitted: the whole build is refused until a person reads it.
-    Unknown { kind: String, fields: Vec<String> },
+    Unknown {
+        kind: String,
+        fields: Vec<String>,
+    },
 }
 
 impl Registry {
@@ -311,10 +322,8 @@ fn type_fits(t: FieldType, value: &Value<'_>) -> bool {
 /// timestamps or days — unless the value is not of that type, when it is tested like any
 /// other. Integers of nine or more digits count unless the field is typed as counts.
 fn collect_shapes(t: FieldType, value: &Value<'_>, found: &mut Vec<Shape>) {
-    let exempt_strings = matches!(
-        t,
-        FieldType::Digest | FieldType::Timestamp | FieldType::Day
-    ) && type_fits(t, value);
+    let exempt_strings = matches!(t, FieldType::Digest | FieldType::Timestamp | FieldType::Day)
+        && type_fits(t, value);
     let counts = matches!(t, FieldType::Count | FieldType::Counts);
     walk(value, exempt_strings, counts, found);
 }
@@ -351,7 +360,11 @@ mod tests {
     use super::*;
 
     fn obj(json: &str) -> Object<'static> {
-        match canonical::parse(json.as_bytes()).unwrap().value.into_owned() {
+        match canonical::parse(json.as_bytes())
+            .unwrap()
+            .value
+            .into_owned()
+        {
             Value::Object(o) => o,
             _ => panic!(),
         }
@@ -389,7 +402,9 @@ mod tests {
             }
         }
         let reasons = send("").replace(r#""reasons":[]"#, r#""reasons":["chat 123456789"]"#);
-        assert!(matches!(registry().judge(&obj(&reasons)), Verdict::Withhold { fields_flagged, .. } if fields_flagged == ["reasons"]));
+        assert!(
+            matches!(registry().judge(&obj(&reasons)), Verdict::Withhold { fields_flagged, .. } if fields_flagged == ["reasons"])
+        );
     }
 
     #[test]
@@ -406,7 +421,10 @@ mod tests {
         let chat = obj(&send(r#","chat":123456789"#));
         match r.judge(&chat) {
             Verdict::Withhold { reason, .. } => {
-                assert!(reason.contains("not a text") && reason.contains("nine_digits"), "{reason}")
+                assert!(
+                    reason.contains("not a text") && reason.contains("nine_digits"),
+                    "{reason}"
+                )
             }
             other => panic!("{other:?}"),
         }
@@ -419,9 +437,15 @@ mod tests {
             r#""dest_hash":"@someone""#,
         );
         match registry().judge(&obj(&bad)) {
-            Verdict::Withhold { fields_flagged, reason } => {
+            Verdict::Withhold {
+                fields_flagged,
+                reason,
+            } => {
                 assert_eq!(fields_flagged, ["dest_hash"]);
-                assert!(reason.contains("not a digest") && reason.contains("at_sign"), "{reason}");
+                assert!(
+                    reason.contains("not a digest") && reason.contains("at_sign"),
+                    "{reason}"
+                );
             }
             other => panic!("{other:?}"),
         }
@@ -438,12 +462,17 @@ mod tests {
             }
         );
         let unknown_kind = obj(&send("").replace(r#""kind":"send""#, r#""kind":"sms""#));
-        assert!(matches!(registry().judge(&unknown_kind), Verdict::Unknown { kind, .. } if kind == "sms"));
+        assert!(
+            matches!(registry().judge(&unknown_kind), Verdict::Unknown { kind, .. } if kind == "sms")
+        );
         let admitted = BTreeMap::from([(
             "send".to_string(),
             BTreeMap::from([("note".to_string(), "text".to_string())]),
         )]);
-        assert_eq!(Registry::new(&admitted).unwrap().judge(&unknown_field), Verdict::Publish);
+        assert_eq!(
+            Registry::new(&admitted).unwrap().judge(&unknown_field),
+            Verdict::Publish
+        );
         let retype = BTreeMap::from([(
             "send".to_string(),
             BTreeMap::from([("dest_hash".to_string(), "text".to_string())]),
@@ -454,7 +483,10 @@ mod tests {
     #[test]
     fn counts_object_keys_are_tested() {
         let keyed = send("").replace(r#""bound":2"#, r#""bound":2,"123456789":1"#);
-        assert!(matches!(registry().judge(&obj(&keyed)), Verdict::Withhold { .. }));
+        assert!(matches!(
+            registry().judge(&obj(&keyed)),
+            Verdict::Withhold { .. }
+        ));
     }
 
     #[test]
@@ -466,6 +498,9 @@ mod tests {
         let leaky = obj(
             r#"{"anchor_tz":"America/New_York","certifies":"x","created":"2026-10-24T13:00:00Z","schema":"darkflobi.gate/log/v0","owner":"me@x.org"}"#,
         );
-        assert!(matches!(registry().judge_header(&leaky), Verdict::Unknown { .. }));
+        assert!(matches!(
+            registry().judge_header(&leaky),
+            Verdict::Unknown { .. }
+        ));
     }
 }
