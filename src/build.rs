@@ -66,6 +66,9 @@ pub struct LayerOutput {
     pub refusals: Vec<Refusal>,
     /// Lines for stderr (a person should know, nothing to refuse).
     pub notes: Vec<String>,
+    /// The layer changed or removed something published before (under --allow-rewrite): the
+    /// publication then does not extend the last one.
+    pub rewrote: bool,
 }
 
 /// What the layers may read of the build.
@@ -138,11 +141,11 @@ pub fn run(plan: &BuildPlan) -> Result<ExitCode> {
         previous: &previous,
         ledger_name: &ledger_name,
     };
-    let witness = match &plan.witness {
+    let mut witness = match &plan.witness {
         Some(store) => Some(crate::witness::build(&ctx, store)?),
         None => None,
     };
-    let texts = if plan.public_texts {
+    let mut texts = if plan.public_texts {
         Some(crate::public_texts::build(&ctx)?)
     } else {
         None
@@ -150,6 +153,21 @@ pub fn run(plan: &BuildPlan) -> Result<ExitCode> {
     for layer in witness.iter().chain(texts.iter()) {
         refusals.extend(layer.refusals.iter().cloned());
     }
+    // A layer published before may not vanish because its flag was left off (append-only, §6).
+    for (on, folder, flag) in [
+        (plan.witness.is_some(), "witness", "--witness STORE"),
+        (plan.public_texts, "public_texts", "--public-texts"),
+    ] {
+        if !on && plan.allow_rewrite.is_none() && !previous.list(&format!("ledger/{folder}"))?.is_empty() {
+            refusals.push(Refusal::new(
+                format!("ledger/{folder}/"),
+                "",
+                format!("HEAD publishes ledger/{folder}/ but this build would not: published files stay published (§6)"),
+                format!("{flag} (or [publish] in exhibit.toml), or --allow-rewrite REASON to withdraw the layer"),
+            ));
+        }
+    }
+    let extends = extends && !witness.iter().chain(texts.iter()).any(|l| l.rewrote);
     if !refusals.is_empty() {
         return Ok(refuse(&refusals));
     }
@@ -157,7 +175,7 @@ pub fn run(plan: &BuildPlan) -> Result<ExitCode> {
     let mut tree = Tree::default();
     tree.put(".nojekyll", Vec::new());
     tree.put("ledger/.gitattributes", b"* -text\n".to_vec());
-    tree.put("ledger/ledger.jsonl", published_ledger.clone());
+    tree.put("ledger/ledger.jsonl", published_ledger);
     tree.put("ledger/withheld.json", pretty(&withheld));
     if !decision.readings.lines.is_empty() {
         tree.put("ledger/readings.json", pretty(&decision.readings));
@@ -179,9 +197,10 @@ pub fn run(plan: &BuildPlan) -> Result<ExitCode> {
         }
     }
     tree.put("ledger/anchors/index.json", pretty(&anchors_index));
-    for layer in witness.iter().chain(texts.iter()) {
-        for (path, bytes) in &layer.files {
-            tree.put(path.clone(), bytes.clone());
+    // Moved, not copied: at a million lines the witness proofs alone are large.
+    for layer in witness.iter_mut().chain(texts.iter_mut()) {
+        for (path, bytes) in std::mem::take(&mut layer.files) {
+            tree.put(path, bytes);
         }
     }
     let stats = stats(
@@ -216,6 +235,12 @@ pub fn run(plan: &BuildPlan) -> Result<ExitCode> {
         .chain(anchor_notes(&anchor_reports).iter())
     {
         eprintln!("exhibit: note: {note}");
+    }
+    if !decision.sticky.is_empty() {
+        eprintln!(
+            "exhibit: note: {} seq(s) stay withheld because an earlier publication withheld them",
+            decision.sticky.len()
+        );
     }
     if loaded.unterminated_tail > 0 {
         eprintln!(
@@ -605,7 +630,6 @@ fn stats(
         "lines": {
             "published": of(published, total),
             "withheld": of(withheld, total),
-            "withheld_sticky": of(decision.sticky.len(), withheld),
             "withheld_by_field": by_field.into_iter().map(|(f, n)| (f, of(n, withheld))).collect::<serde_json::Map<_, _>>(),
             "published_on_operator_reading": of(decision.readings.lines.len(), published),
         },
@@ -680,8 +704,7 @@ fn snapshots(
     let digests = J::Object(digests);
     let last: Option<J> = old
         .split(|&b| b == b'\n')
-        .filter(|l| !l.is_empty())
-        .next_back()
+        .rfind(|l| !l.is_empty())
         .map(|l| {
             serde_json::from_slice(l)
                 .context("HEAD:ledger/SNAPSHOTS.jsonl: its last line is not JSON")

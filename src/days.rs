@@ -72,6 +72,33 @@ pub fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
 
 /// The `YYYY-MM-DD` of a day number (days since 1970-01-01).
 pub fn civil_from_days(days: i64) -> String {
+    let (year, month, day) = civil(days);
+    format!("{year:04}-{month:02}-{day:02}")
+}
+
+/// `YYYY-MM-DD` as ten bytes, without formatting machinery (the verifier's hot path), for years
+/// 0000–9999; `None` outside.
+pub fn day_bytes(days: i64) -> Option<[u8; 10]> {
+    let (year, month, day) = civil(days);
+    if !(0..=9999).contains(&year) {
+        return None;
+    }
+    let d = |n: i64| b'0' + n as u8;
+    Some([
+        d(year / 1000),
+        d(year / 100 % 10),
+        d(year / 10 % 10),
+        d(year % 10),
+        b'-',
+        d(month / 10),
+        d(month % 10),
+        b'-',
+        d(day / 10),
+        d(day % 10),
+    ])
+}
+
+fn civil(days: i64) -> (i64, i64, i64) {
     let z = days + 719_468;
     let era = z.div_euclid(146_097);
     let doe = z - era * 146_097;
@@ -81,7 +108,7 @@ pub fn civil_from_days(days: i64) -> String {
     let day = doy - (153 * mp + 2) / 5 + 1;
     let month = if mp < 10 { mp + 3 } else { mp - 9 };
     let year = yoe + era * 400 + i64::from(month <= 2);
-    format!("{year:04}-{month:02}-{day:02}")
+    (year, month, day)
 }
 
 /// A zone from the compiled-in tz database, or `None` when the database does not know the name
@@ -139,8 +166,12 @@ impl DayDeriver {
 
     /// The calendar day (`YYYY-MM-DD`) of `unix_seconds` in this zone.
     pub fn day_of(&mut self, unix_seconds: i64) -> String {
-        let local = unix_seconds + self.offset_at(unix_seconds);
-        civil_from_days(local.div_euclid(86_400))
+        civil_from_days(self.day_number(unix_seconds))
+    }
+
+    /// Days since 1970-01-01 of the local date of `unix_seconds` in this zone.
+    pub fn day_number(&mut self, unix_seconds: i64) -> i64 {
+        (unix_seconds + self.offset_at(unix_seconds)).div_euclid(86_400)
     }
 }
 
@@ -164,6 +195,8 @@ mod tests {
             assert_eq!(days_from_civil(y, m, dd), d, "{s}");
         }
         assert_eq!(civil_from_days(0), "1970-01-01");
+        assert_eq!(day_bytes(20_765), Some(*b"2026-11-08")); // python: date(1970,1,1)+timedelta(20765)
+        assert_eq!(day_bytes(-719_529), None);
     }
 
     #[test]

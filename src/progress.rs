@@ -25,7 +25,7 @@ impl Progress {
         }
         self.last = Instant::now();
         self.shown = true;
-        let pct = if total == 0 { 100 } else { done * 100 / total };
+        let pct = (done * 100).checked_div(total).unwrap_or(100);
         let mut err = std::io::stderr().lock();
         let _ = write!(err, "\r{stage}: {lines} lines ({pct}%)   ");
         let _ = err.flush();

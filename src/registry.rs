@@ -335,10 +335,8 @@ fn walk(value: &Value<'_>, exempt_strings: bool, counts: bool, found: &mut Vec<S
         Value::Int(n) if !counts && shapes::integer_has_nine_digits(*n) => {
             found.push(Shape::NineDigits)
         }
-        Value::OtherNumber(raw) => {
-            if raw.bytes().filter(u8::is_ascii_digit).count() >= 9 {
-                found.push(Shape::NineDigits);
-            }
+        Value::OtherNumber(raw) if raw.bytes().filter(u8::is_ascii_digit).count() >= 9 => {
+            found.push(Shape::NineDigits)
         }
         Value::Array(items) => {
             for item in items {

@@ -119,9 +119,9 @@ pub fn verify_ledger_file(
         line += 1;
         if buf.last() == Some(&b'\n') {
             buf.pop();
-            let entry = verifier.push_line(line, &buf);
-            if anchors_dir.is_some()
-                && let Some(entry) = entry
+            if anchors_dir.is_none() {
+                verifier.push_line_lean(line, &buf);
+            } else if let Some(entry) = verifier.push_line(line, &buf)
                 && let Some(id) = entry.stated_id()
                 && let Some(f) = EntryFacts::from_object(&entry.object, id.to_owned())
             {

@@ -4,7 +4,7 @@
 use std::borrow::Cow;
 
 use exhibit::canonical::{self, Object, Value};
-use exhibit::verify::{Withheld, verify_bytes};
+use exhibit::verify::{Withheld, verify_bytes, verify_bytes_full};
 use proptest::prelude::*;
 
 fn admitted_value() -> impl Strategy<Value = Value<'static>> {
@@ -53,6 +53,9 @@ proptest! {
         bytes[i] ^= mask;
         let report = verify_bytes(&bytes, &Withheld::default());
         prop_assert!(!report.ok, "flipping byte {} with {:#04x} went unnoticed", i, mask);
+        // The fast path and the full reader give the same answer, problem for problem.
+        let full = verify_bytes_full(&bytes, &Withheld::default());
+        prop_assert_eq!(format!("{:?}", report), format!("{:?}", full));
     }
 }
 
@@ -64,9 +67,13 @@ fn every_single_byte_of_the_base_is_guarded() {
         for mask in [0x01u8, 0x20, 0x80] {
             let mut bytes = base.clone();
             bytes[i] ^= mask;
-            assert!(
-                !verify_bytes(&bytes, &Withheld::default()).ok,
-                "byte {i} ^ {mask:#04x} went unnoticed"
+            let lean = verify_bytes(&bytes, &Withheld::default());
+            assert!(!lean.ok, "byte {i} ^ {mask:#04x} went unnoticed");
+            let full = verify_bytes_full(&bytes, &Withheld::default());
+            assert_eq!(
+                format!("{lean:?}"),
+                format!("{full:?}"),
+                "byte {i} ^ {mask:#04x}: the fast path disagrees"
             );
         }
     }

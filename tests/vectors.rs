@@ -60,6 +60,11 @@ fn every_vector_answers_as_the_file_says() {
         };
         let checked = anchors::verify_and_collect(&ledger, &withheld);
         let report = &checked.report;
+        // The streaming fast path (what `exhibit verify` runs) must answer exactly the same.
+        let lean = exhibit::verify::verify_bytes(&ledger, &withheld);
+        if format!("{lean:?}") != format!("{report:?}") {
+            failures.push(format!("{name}: the fast path answers {lean:?}"));
+        }
         let expect = &case["expect"];
         let problems: Vec<(u64, String)> = report
             .problems

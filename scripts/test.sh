@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Runs every test of the project: the Rust tests (unit, integration, the vectors, the headless
+# Chromium page tests), the JavaScript verifier's tests under node, and the check that the
+# conformance vectors are what their generator writes. Installs Chromium from Debian's packages
+# when it is missing and we are root; otherwise says exactly what is missing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+missing=()
+command -v cargo >/dev/null || missing+=("cargo (the Rust toolchain: https://rustup.rs)")
+command -v node >/dev/null || missing+=("node 20 or later (apt-get install -y nodejs)")
+if ! command -v chromium >/dev/null && ! command -v chromium-browser >/dev/null; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    echo "test.sh: installing chromium for the page tests (apt-get install -y chromium)" >&2
+    apt-get update -qq >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  else
+    missing+=("chromium (as root: apt-get install -y chromium) for the page tests")
+  fi
+fi
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "test.sh: cannot run every test; missing:" >&2
+  printf '  - %s\n' "${missing[@]}" >&2
+  exit 2
+fi
+
+echo "== conformance vectors are what gen-vectors writes"
+cargo run -q --example gen-vectors -- vectors --check
+
+echo "== cargo test (Rust: unit, integration, vectors, page in headless Chromium)"
+cargo test --all-targets
+
+echo "== node --test (the page's JavaScript verifier and page logic)"
+node --test tests/js/
