@@ -83,14 +83,48 @@ pub fn check_posts(
     header_digest: Option<&str>,
     posts: &[Post],
 ) -> Vec<AnchorCheck> {
+    // Indexes, so that a ledger of a million lines and years of posts stays linear.
+    let mut by_seq: std::collections::BTreeMap<i64, &EntryFacts> = Default::default();
+    let mut last_seq_of_day: std::collections::BTreeMap<&str, i64> = Default::default();
+    let mut anchor_lines: std::collections::BTreeMap<&str, Vec<&AnchorLine>> = Default::default();
+    for e in entries {
+        by_seq.entry(e.seq).or_insert(e);
+        if let Some(day) = e.day.as_deref() {
+            let last = last_seq_of_day.entry(day).or_insert(e.seq);
+            *last = (*last).max(e.seq);
+        }
+        if let Some(a) = &e.anchor
+            && let Some(date) = a.date.as_deref()
+        {
+            anchor_lines.entry(date).or_default().push(a);
+        }
+    }
+    for w in withheld.by_seq.values() {
+        if let Some(day) = w.day.as_deref() {
+            let last = last_seq_of_day.entry(day).or_insert(w.seq);
+            *last = (*last).max(w.seq);
+        }
+    }
+    let index = Index {
+        by_seq,
+        last_seq_of_day,
+        anchor_lines,
+    };
     posts
         .iter()
-        .map(|post| check_post(entries, withheld, header_digest, post))
+        .map(|post| check_post(&index, withheld, header_digest, post))
         .collect()
 }
 
+struct Index<'e> {
+    by_seq: std::collections::BTreeMap<i64, &'e EntryFacts>,
+    /// The greatest seq, published or withheld, whose `day` is the key.
+    last_seq_of_day: std::collections::BTreeMap<&'e str, i64>,
+    anchor_lines: std::collections::BTreeMap<&'e str, Vec<&'e AnchorLine>>,
+}
+
 fn check_post(
-    entries: &[EntryFacts],
+    index: &Index<'_>,
     withheld: &Withheld,
     header_digest: Option<&str>,
     post: &Post,
@@ -106,7 +140,7 @@ fn check_post(
             posted: None,
         };
     };
-    let published = entries.iter().find(|e| e.seq == posted.seq);
+    let published = index.by_seq.get(&posted.seq);
     let head = if posted.seq == 0 {
         if header_digest == Some(posted.head.as_str()) {
             "ok"
@@ -130,22 +164,17 @@ fn check_post(
         "absent"
     };
 
-    let later_same_day = entries
-        .iter()
-        .filter(|e| e.seq > posted.seq)
-        .any(|e| e.day.as_deref() == Some(post.date.as_str()))
-        || withheld
-            .by_seq
-            .range(posted.seq + 1..)
-            .any(|(_, w)| w.day.as_deref() == Some(post.date.as_str()));
+    let later_same_day = index
+        .last_seq_of_day
+        .get(post.date.as_str())
+        .is_some_and(|&last| last > posted.seq);
     let day_closed = if later_same_day { "fail" } else { "ok" };
 
     let text_sha256 = canonical::sha256_hex(&post.bytes);
-    let lines: Vec<&AnchorLine> = entries
-        .iter()
-        .filter_map(|e| e.anchor.as_ref())
-        .filter(|a| a.date.as_deref() == Some(post.date.as_str()))
-        .collect();
+    let lines: &[&AnchorLine] = index
+        .anchor_lines
+        .get(post.date.as_str())
+        .map_or(&[], Vec::as_slice);
     let ledger_line = if lines.is_empty() {
         "absent"
     } else if lines.iter().all(|a| {
