@@ -91,11 +91,15 @@ pub fn write_tree(dir: &Path, tree: &Tree) -> Result<()> {
 fn fill(staging: &Path, tree: &Tree) -> Result<()> {
     std::fs::create_dir_all(staging)
         .with_context(|| format!("{}: cannot create", staging.display()))?;
+    let mut made: BTreeSet<PathBuf> = BTreeSet::new();
     for (rel, bytes) in &tree.files {
         let path = staging.join(rel);
-        if let Some(p) = path.parent() {
+        if let Some(p) = path.parent()
+            && !made.contains(p)
+        {
             std::fs::create_dir_all(p)
                 .with_context(|| format!("{}: cannot create", p.display()))?;
+            made.insert(p.to_path_buf());
         }
         // No fsync per file (at a million proofs that is most of a build's time): what DIR
         // promises is that a refused or failed build leaves it as it was, which the rename gives.
