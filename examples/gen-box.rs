@@ -23,11 +23,17 @@ fn parse() -> Result<(BoxOptions, PathBuf), String> {
         match arg.as_str() {
             "--lines" => {
                 let v = value("--lines")?;
-                lines = Some(v.parse::<u64>().map_err(|_| format!("--lines {v:?} is not a count"))?);
+                lines = Some(
+                    v.parse::<u64>()
+                        .map_err(|_| format!("--lines {v:?} is not a count"))?,
+                );
             }
             "--seed" => {
                 let v = value("--seed")?;
-                seed = Some(v.parse::<u64>().map_err(|_| format!("--seed {v:?} is not an integer"))?);
+                seed = Some(
+                    v.parse::<u64>()
+                        .map_err(|_| format!("--seed {v:?} is not an integer"))?,
+                );
             }
             "--out" => out = Some(PathBuf::from(value("--out")?)),
             "--start" => opts.start = value("--start")?,
@@ -54,7 +60,10 @@ fn main() -> ExitCode {
     };
     match gen_box::generate(&opts, &out) {
         Ok(summary) => {
-            println!("{}", serde_json::to_string_pretty(&summary).expect("summary serialises"));
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&summary).expect("summary serialises")
+            );
             ExitCode::SUCCESS
         }
         Err(e) => {

@@ -158,7 +158,10 @@ pub fn run(plan: &BuildPlan) -> Result<ExitCode> {
         (plan.witness.is_some(), "witness", "--witness STORE"),
         (plan.public_texts, "public_texts", "--public-texts"),
     ] {
-        if !on && plan.allow_rewrite.is_none() && !previous.list(&format!("ledger/{folder}"))?.is_empty() {
+        if !on
+            && plan.allow_rewrite.is_none()
+            && !previous.list(&format!("ledger/{folder}"))?.is_empty()
+        {
             refusals.push(Refusal::new(
                 format!("ledger/{folder}/"),
                 "",

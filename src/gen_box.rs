@@ -349,7 +349,13 @@ fn anchor_ots(post: &[u8], rng: &mut Rng) -> Vec<u8> {
 
 /// A witness proof: header, nonce, two merkle steps, then one branch per calendar (forks marked
 /// `ff`), and for an upgraded stamp a last branch ending in a bitcoin attestation.
-fn witness_ots(digest: &[u8; 32], calendars: &[&str], bitcoin: Option<u64>, rng: &mut Rng, out: &mut Vec<u8>) {
+fn witness_ots(
+    digest: &[u8; 32],
+    calendars: &[&str],
+    bitcoin: Option<u64>,
+    rng: &mut Rng,
+    out: &mut Vec<u8>,
+) {
     out.clear();
     ots_header(digest, out);
     nonce_op(rng, out);
@@ -380,31 +386,78 @@ fn witness_ots(digest: &[u8; 32], calendars: &[&str], bitcoin: Option<u64>, rng:
 // message texts
 
 const SUBJECTS: &[&str] = &[
-    "The gate", "Our agent", "The canary run", "Today's digest", "The weekly build",
-    "This thread", "The ledger", "The public channel", "The receipts bot", "Our summary",
-    "The night shift", "The review queue",
+    "The gate",
+    "Our agent",
+    "The canary run",
+    "Today's digest",
+    "The weekly build",
+    "This thread",
+    "The ledger",
+    "The public channel",
+    "The receipts bot",
+    "Our summary",
+    "The night shift",
+    "The review queue",
 ];
 const VERBS: &[&str] = &[
-    "checked", "counted", "bound", "held back", "released", "flagged", "matched", "reviewed",
-    "posted", "logged", "compared", "collected",
+    "checked",
+    "counted",
+    "bound",
+    "held back",
+    "released",
+    "flagged",
+    "matched",
+    "reviewed",
+    "posted",
+    "logged",
+    "compared",
+    "collected",
 ];
 const COUNTED: &[&str] = &[
-    "receipts", "figures", "numbers in the draft", "links", "claims", "sources", "replies",
+    "receipts",
+    "figures",
+    "numbers in the draft",
+    "links",
+    "claims",
+    "sources",
+    "replies",
     "open questions",
 ];
 const PLAIN_OBJECTS: &[&str] = &[
-    "every receipt", "the draft", "the weekly figures", "each claim", "the open questions",
-    "the canary message", "the pinned note", "the summary",
+    "every receipt",
+    "the draft",
+    "the weekly figures",
+    "each claim",
+    "the open questions",
+    "the canary message",
+    "the pinned note",
+    "the summary",
 ];
 const TAILS: &[&str] = &[
-    "before posting.", "after review.", "for the record.", "as promised.", "without changes.",
-    "this morning.", "tonight.", "once more.", "on the first pass.",
+    "before posting.",
+    "after review.",
+    "for the record.",
+    "as promised.",
+    "without changes.",
+    "this morning.",
+    "tonight.",
+    "once more.",
+    "on the first pass.",
 ];
 const UNICODE_TAILS: &[&str] = &[
-    "\u{2014} as noted at the café.", "with a naïve first guess.", "per the résumé of the week.",
-    "\u{2014} no more, no less.", "and said so in the fiancé's thread.",
+    "\u{2014} as noted at the café.",
+    "with a naïve first guess.",
+    "per the résumé of the week.",
+    "\u{2014} no more, no less.",
+    "and said so in the fiancé's thread.",
 ];
-const TITLES: &[&str] = &["Weekly notes", "Status", "What the gate saw", "Receipts", "Changelog"];
+const TITLES: &[&str] = &[
+    "Weekly notes",
+    "Status",
+    "What the gate saw",
+    "Receipts",
+    "Changelog",
+];
 
 /// A few sentences of English holding exactly `numerals` small numbers, each inside words.
 fn message_text(rng: &mut Rng, numerals: u64) -> String {
@@ -442,7 +495,12 @@ fn message_text(rng: &mut Rng, numerals: u64) -> String {
         1 => {
             // heading, body, quote
             let quote = parts.pop().expect("sentences");
-            format!("# {}\n\n{}\n\n> {}", rng.pick(TITLES), parts.join(" "), quote)
+            format!(
+                "# {}\n\n{}\n\n> {}",
+                rng.pick(TITLES),
+                parts.join(" "),
+                quote
+            )
         }
         2 => {
             // bold a word of the first sentence
@@ -462,6 +520,82 @@ fn message_text(rng: &mut Rng, numerals: u64) -> String {
         _ => text.push_str("\n\n"),
     }
     text
+}
+
+// ---------------------------------------------------------------------------------------------
+// parallel file writing
+
+/// Writes small files on a worker thread: a big box is a million small files, and creating them
+/// is most of its time. What is written never depends on the order of writing.
+struct FileSink {
+    tx: Option<std::sync::mpsc::SyncSender<(std::path::PathBuf, Vec<u8>)>>,
+    workers: Vec<std::thread::JoinHandle<std::io::Result<()>>>,
+}
+
+impl FileSink {
+    fn new() -> FileSink {
+        // One writer: creating files in one directory serialises on its lock in the kernel, so
+        // more writers only spin; one thread still overlaps the writes with the generating.
+        let threads = 1;
+        let (tx, rx) = std::sync::mpsc::sync_channel::<(std::path::PathBuf, Vec<u8>)>(8192);
+        let rx = std::sync::Arc::new(std::sync::Mutex::new(rx));
+        let workers = (0..threads)
+            .map(|_| {
+                let rx = std::sync::Arc::clone(&rx);
+                std::thread::spawn(move || -> std::io::Result<()> {
+                    loop {
+                        let next = rx.lock().expect("sink lock").recv();
+                        let Ok((path, bytes)) = next else {
+                            return Ok(());
+                        };
+                        fs::write(&path, &bytes).map_err(|e| {
+                            std::io::Error::new(
+                                e.kind(),
+                                format!("writing {}: {e}", path.display()),
+                            )
+                        })?;
+                    }
+                })
+            })
+            .collect();
+        FileSink {
+            tx: Some(tx),
+            workers,
+        }
+    }
+
+    fn write(&self, path: std::path::PathBuf, bytes: Vec<u8>) -> Result<()> {
+        self.tx
+            .as_ref()
+            .expect("open sink")
+            .send((path, bytes))
+            .map_err(|_| anyhow::anyhow!("the file writers stopped (an earlier write failed)"))
+    }
+
+    /// Waits for every write; the first failure is the result.
+    fn finish(mut self) -> Result<()> {
+        self.tx.take();
+        let mut result = Ok(());
+        for worker in self.workers.drain(..) {
+            let r = worker
+                .join()
+                .map_err(|_| anyhow::anyhow!("a file writer panicked"))
+                .and_then(|r| r.map_err(anyhow::Error::from));
+            if result.is_ok() {
+                result = r;
+            }
+        }
+        result
+    }
+}
+
+impl Drop for FileSink {
+    fn drop(&mut self) {
+        self.tx.take();
+        for worker in self.workers.drain(..) {
+            let _ = worker.join();
+        }
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -485,7 +619,12 @@ struct Ledger {
 
 impl Ledger {
     /// Writes one entry: the chain's fields are added here. Returns its entry_id.
-    fn emit(&mut self, ts: i64, kind: &'static str, fields: Vec<(&'static str, Value<'static>)>) -> Result<String> {
+    fn emit(
+        &mut self,
+        ts: i64,
+        kind: &'static str,
+        fields: Vec<(&'static str, Value<'static>)>,
+    ) -> Result<String> {
         self.seq += 1;
         let day = local_day(&mut self.deriver, ts);
         if self.first_day.is_none() || day != self.last_day {
@@ -495,21 +634,32 @@ impl Ledger {
         let mut object = Object {
             members: Vec::with_capacity(fields.len() + 8),
         };
-        object.members.push((Cow::Borrowed("schema"), s(crate::verify::ENTRY_SCHEMA)));
+        object
+            .members
+            .push((Cow::Borrowed("schema"), s(crate::verify::ENTRY_SCHEMA)));
         object.members.push((Cow::Borrowed("seq"), int(self.seq)));
-        object.members.push((Cow::Borrowed("prev"), s(std::mem::take(&mut self.prev))));
+        object
+            .members
+            .push((Cow::Borrowed("prev"), s(std::mem::take(&mut self.prev))));
         object.members.push((Cow::Borrowed("kind"), s(kind)));
-        object.members.push((Cow::Borrowed("timestamp"), s(fmt_ts(ts))));
-        object.members.push((Cow::Borrowed("day"), s(days::civil_from_days(day))));
+        object
+            .members
+            .push((Cow::Borrowed("timestamp"), s(fmt_ts(ts))));
+        object
+            .members
+            .push((Cow::Borrowed("day"), s(days::civil_from_days(day))));
         for (k, v) in fields {
             object.members.push((Cow::Borrowed(k), v));
         }
         self.core.clear();
-        canonical::dump_object_except(&object, None, &mut self.core)
-            .map_err(|e| anyhow::anyhow!("entry {} cannot be canonicalised: {}", self.seq, e.words()))?;
+        canonical::dump_object_except(&object, None, &mut self.core).map_err(|e| {
+            anyhow::anyhow!("entry {} cannot be canonicalised: {}", self.seq, e.words())
+        })?;
         let id_bytes = sha256(&self.core);
         let id = canonical::hex(&id_bytes);
-        object.members.push((Cow::Borrowed("entry_id"), s(id.clone())));
+        object
+            .members
+            .push((Cow::Borrowed("entry_id"), s(id.clone())));
         self.line.clear();
         canonical::dump_object_except(&object, None, &mut self.line).expect("core dumped");
         self.line.push(b'\n');
@@ -614,6 +764,8 @@ struct Gen<'a> {
     text_rng: Rng,
     ledger: Ledger,
     root: &'a Path,
+    sink: &'a FileSink,
+    written_sources: std::collections::BTreeSet<String>,
     config: Config,
     summary: BoxSummary,
     version: (u64, u64, u64),
@@ -670,9 +822,9 @@ impl Gen<'_> {
     }
 
     fn write_source(&mut self, name: &str, bytes: &[u8]) -> Result<()> {
-        let path = self.root.join("gate/sources").join(name);
-        if !path.exists() {
-            fs::write(&path, bytes).with_context(|| format!("writing {}", path.display()))?;
+        if self.written_sources.insert(name.to_string()) {
+            self.sink
+                .write(self.root.join("gate/sources").join(name), bytes.to_vec())?;
             self.summary.source_files += 1;
         }
         Ok(())
@@ -731,7 +883,11 @@ impl Gen<'_> {
             k @ 0..=4 => k as u64,
             _ => 5 + self.rng.below(4),
         };
-        let total = if decision == "hold" { total.max(1) } else { total };
+        let total = if decision == "hold" {
+            total.max(1)
+        } else {
+            total
+        };
         let bound = match decision {
             "pass" => total,
             "hold" => self.rng.below(total),
@@ -767,7 +923,11 @@ impl Gen<'_> {
         let (draft, checked, stripped, sent);
         if mode == SourceMode::None {
             checked = self.rng.digest();
-            draft = if self.rng.chance(600) { checked.clone() } else { self.rng.digest() };
+            draft = if self.rng.chance(600) {
+                checked.clone()
+            } else {
+                self.rng.digest()
+            };
             stripped = checked.clone();
             sent = sent_bytes_needed.then(|| self.rng.digest());
         } else {
@@ -783,7 +943,9 @@ impl Gen<'_> {
                 SourceMode::TwoMarks => {
                     let mut b = with_trailer(&text, &tr);
                     b.push(b'\n');
-                    b.extend_from_slice(format!("[gate: sworn source footer \u{b7} ledger {seq:04}]").as_bytes());
+                    b.extend_from_slice(
+                        format!("[gate: sworn source footer \u{b7} ledger {seq:04}]").as_bytes(),
+                    );
                     Some(b)
                 }
                 SourceMode::CheckedOnly => None,
@@ -855,7 +1017,9 @@ impl Gen<'_> {
                 "no_sent_bytes"
             } else {
                 match mode {
-                    SourceMode::TwoMarks | SourceMode::Missing | SourceMode::None => "unreconstructable",
+                    SourceMode::TwoMarks | SourceMode::Missing | SourceMode::None => {
+                        "unreconstructable"
+                    }
                     _ if self.summary.hard_cases.invalid_utf8 == Some(seq) => "invalid_utf8",
                     _ if self.summary.hard_cases.guard_phone == Some(seq)
                         || self.summary.hard_cases.guard_digits == Some(seq) =>
@@ -865,7 +1029,11 @@ impl Gen<'_> {
                     _ => "published",
                 }
             };
-            *self.summary.public_send_classes.entry(class.to_string()).or_default() += 1;
+            *self
+                .summary
+                .public_send_classes
+                .entry(class.to_string())
+                .or_default() += 1;
             if dest == Dest::AllowListed
                 && let Some(sent) = &sent
             {
@@ -875,8 +1043,9 @@ impl Gen<'_> {
                 }
             }
         }
-        if mode == SourceMode::AsWritten && self.as_written_digests.is_none() {
-            self.as_written_digests = Some([draft, checked, stripped, sent.clone().unwrap_or_default()]);
+        if self.summary.hard_cases.as_written == Some(seq) {
+            self.as_written_digests =
+                Some([draft, checked, stripped, sent.clone().unwrap_or_default()]);
         }
         if let Some(sent) = sent
             && self.rng.chance(920)
@@ -961,7 +1130,11 @@ impl Gen<'_> {
     fn pin_moved(&mut self, ts: i64) -> Result<()> {
         let to = self.rng.digest();
         let from = std::mem::replace(&mut self.pin, to.clone());
-        let fields = vec![("pin_from", s(from)), ("pin_to", s(to)), ("process", self.process())];
+        let fields = vec![
+            ("pin_from", s(from)),
+            ("pin_to", s(to)),
+            ("process", self.process()),
+        ];
         self.ledger.emit(ts, "pin_moved", fields)?;
         // The next start runs the new pin.
         self.version.2 += 1;
@@ -973,8 +1146,16 @@ impl Gen<'_> {
 
     fn exec_scan(&mut self, ts: i64) -> Result<()> {
         let scanned = self.rng.range(40, 5000) as u64;
-        let flagged = if self.rng.chance(800) { 0 } else { self.rng.range(1, 3) as u64 };
-        let fields = vec![("scanned", int(scanned)), ("flagged", int(flagged)), ("process", self.process())];
+        let flagged = if self.rng.chance(800) {
+            0
+        } else {
+            self.rng.range(1, 3) as u64
+        };
+        let fields = vec![
+            ("scanned", int(scanned)),
+            ("flagged", int(flagged)),
+            ("process", self.process()),
+        ];
         self.ledger.emit(ts, "exec_scan", fields)?;
         Ok(())
     }
@@ -983,7 +1164,11 @@ impl Gen<'_> {
         let tokens: &[&'static str] = match kind {
             "gate_not_wired" => &["send_hook_absent", "bridge_bypassed", "hook_not_loaded"],
             "gate_wired" => &["send_hook_restored", "wired_at_boot", "bridge_rewired"],
-            _ => &["stale_lock_removed", "lock_owner_exited", "lock_timeout_recovered"],
+            _ => &[
+                "stale_lock_removed",
+                "lock_owner_exited",
+                "lock_timeout_recovered",
+            ],
         };
         let detail = self.text_field(tokens, identifier);
         let fields = vec![("detail", detail), ("process", self.process())];
@@ -1013,7 +1198,10 @@ impl Gen<'_> {
     fn anchor_anomaly(&mut self, ts: i64, identifier: bool) -> Result<()> {
         let (date, expected) = self.last_anchor.clone().expect("checked by the caller");
         let found = self.rng.digest();
-        let detail = self.text_field(&["channel_post_differs", "post_not_found", "post_edited"], identifier);
+        let detail = self.text_field(
+            &["channel_post_differs", "post_not_found", "post_edited"],
+            identifier,
+        );
         let fields = vec![
             ("anchor_date", s(date)),
             ("expected_head", s(expected)),
@@ -1027,23 +1215,42 @@ impl Gen<'_> {
 
     fn deleted(&mut self, ts: i64, identifier: bool) -> Result<()> {
         let (ref_seq, sent) = self.rng.pick(&self.recent_public).clone();
-        let reason = self.text_field(&["operator_request", "typo_in_figure", "superseded"], identifier);
-        let fields = vec![("ref_seq", int(ref_seq)), ("sent_sha256", s(sent)), ("reason", reason)];
+        let reason = self.text_field(
+            &["operator_request", "typo_in_figure", "superseded"],
+            identifier,
+        );
+        let fields = vec![
+            ("ref_seq", int(ref_seq)),
+            ("sent_sha256", s(sent)),
+            ("reason", reason),
+        ];
         self.ledger.emit(ts, "deleted", fields)?;
         Ok(())
     }
 
-    fn anchor(&mut self, ts: i64, date: String, head: String, head_seq: u64, late: bool) -> Result<()> {
+    fn anchor(
+        &mut self,
+        ts: i64,
+        date: String,
+        head: String,
+        head_seq: u64,
+        late: bool,
+    ) -> Result<()> {
         let post = format!("gate anchor {date} head {head} seq {head_seq}");
         let dir = self.root.join("gate/anchors");
-        fs::write(dir.join(format!("{date}.txt")), post.as_bytes())?;
+        self.sink
+            .write(dir.join(format!("{date}.txt")), post.clone().into_bytes())?;
         let proof = anchor_ots(post.as_bytes(), &mut self.rng);
-        fs::write(dir.join(format!("{date}.txt.ots")), proof)?;
+        self.sink
+            .write(dir.join(format!("{date}.txt.ots")), proof)?;
         let fields = vec![
             ("anchor_date", s(date.clone())),
             ("anchor_head", s(head.clone())),
             ("anchor_head_seq", int(head_seq)),
-            ("anchor_text_sha256", s(canonical::sha256_hex(post.as_bytes()))),
+            (
+                "anchor_text_sha256",
+                s(canonical::sha256_hex(post.as_bytes())),
+            ),
             ("late", Value::Bool(late)),
             ("process", self.process()),
         ];
@@ -1062,7 +1269,14 @@ impl Gen<'_> {
             Forced::ExecScan => self.exec_scan(ts)?,
             Forced::AsWritten => {
                 self.summary.hard_cases.as_written = Some(hc_seq);
-                self.send(ts, Dest::AllowListed, "pass", SourceMode::AsWritten, None, false)?;
+                self.send(
+                    ts,
+                    Dest::AllowListed,
+                    "pass",
+                    SourceMode::AsWritten,
+                    None,
+                    false,
+                )?;
             }
             Forced::DupOffList => {
                 let Some([draft, checked, stripped, sent]) = self.as_written_digests.clone() else {
@@ -1089,37 +1303,88 @@ impl Gen<'_> {
             }
             Forced::TwoMarks => {
                 self.summary.hard_cases.two_marks = Some(hc_seq);
-                self.send(ts, Dest::AllowListed, "pass", SourceMode::TwoMarks, None, false)?;
+                self.send(
+                    ts,
+                    Dest::AllowListed,
+                    "pass",
+                    SourceMode::TwoMarks,
+                    None,
+                    false,
+                )?;
             }
             Forced::MissingSource => {
                 self.summary.hard_cases.missing_source = Some(hc_seq);
-                self.send(ts, Dest::AllowListed, "pass", SourceMode::Missing, None, false)?;
+                self.send(
+                    ts,
+                    Dest::AllowListed,
+                    "pass",
+                    SourceMode::Missing,
+                    None,
+                    false,
+                )?;
             }
             Forced::GuardPhone => {
                 self.summary.hard_cases.guard_phone = Some(hc_seq);
                 let text = "The desk asked us to post the hotline. Call +1 (555) 010-9999 before noon for the 2 open questions.\n";
-                self.send(ts, Dest::AllowListed, "pass", SourceMode::Trailer, Some(text.as_bytes().to_vec()), false)?;
+                self.send(
+                    ts,
+                    Dest::AllowListed,
+                    "pass",
+                    SourceMode::Trailer,
+                    Some(text.as_bytes().to_vec()),
+                    false,
+                )?;
             }
             Forced::GuardDigits => {
                 self.summary.hard_cases.guard_digits = Some(hc_seq);
                 let n = self.nine_digits();
-                let text = format!("Moved the thread to chat {n} as asked. The gate checked 1 receipt there.\n");
-                self.send(ts, Dest::AllowListed, "pass", SourceMode::Trailer, Some(text.into_bytes()), false)?;
+                let text = format!(
+                    "Moved the thread to chat {n} as asked. The gate checked 1 receipt there.\n"
+                );
+                self.send(
+                    ts,
+                    Dest::AllowListed,
+                    "pass",
+                    SourceMode::Trailer,
+                    Some(text.into_bytes()),
+                    false,
+                )?;
             }
             Forced::InvalidUtf8 => {
                 self.summary.hard_cases.invalid_utf8 = Some(hc_seq);
                 let mut text = b"The gate kept this draft byte for byte: ".to_vec();
                 text.extend_from_slice(&[0xED, 0xA0, 0x80]);
                 text.extend_from_slice(b" is a lone surrogate, and 1 figure was bound.\n");
-                self.send(ts, Dest::AllowListed, "pass", SourceMode::Trailer, Some(text), false)?;
+                self.send(
+                    ts,
+                    Dest::AllowListed,
+                    "pass",
+                    SourceMode::Trailer,
+                    Some(text),
+                    false,
+                )?;
             }
             Forced::DraftOnlyMd => {
                 self.summary.hard_cases.draft_only_md = Some(hc_seq);
-                self.send(ts, Dest::AllowListed, "pass", SourceMode::DraftMd, None, false)?;
+                self.send(
+                    ts,
+                    Dest::AllowListed,
+                    "pass",
+                    SourceMode::DraftMd,
+                    None,
+                    false,
+                )?;
             }
             Forced::DraftOnlyDraftMd => {
                 self.summary.hard_cases.draft_only_draft_md = Some(hc_seq);
-                self.send(ts, Dest::AllowListed, "pass", SourceMode::DraftDraftMd, None, false)?;
+                self.send(
+                    ts,
+                    Dest::AllowListed,
+                    "pass",
+                    SourceMode::DraftDraftMd,
+                    None,
+                    false,
+                )?;
             }
             Forced::PinMoved => self.pin_moved(ts)?,
             Forced::Restart => self.started(ts, false)?,
@@ -1137,7 +1402,14 @@ impl Gen<'_> {
             Forced::AnchorAnomaly => self.anchor_anomaly(ts, false)?,
             Forced::BlockedWithSource => {
                 self.summary.hard_cases.blocked_with_source = Some(hc_seq);
-                self.send(ts, Dest::AllowListed, "block", SourceMode::CheckedOnly, None, false)?;
+                self.send(
+                    ts,
+                    Dest::AllowListed,
+                    "block",
+                    SourceMode::CheckedOnly,
+                    None,
+                    false,
+                )?;
             }
             Forced::CanaryWithSource => {
                 self.summary.hard_cases.canary_with_source = Some(hc_seq);
@@ -1194,10 +1466,17 @@ fn gap(rng: &mut Rng) -> i64 {
 pub fn generate(opts: &BoxOptions, out: &Path) -> Result<BoxSummary> {
     let start = days::parse_timestamp(&opts.start)
         .with_context(|| format!("start {:?} is not YYYY-MM-DDTHH:MM:SSZ", opts.start))?;
-    let zone = days::zone(&opts.anchor_tz)
-        .with_context(|| format!("anchor_tz {:?} is not a zone in the tz database", opts.anchor_tz))?;
+    let zone = days::zone(&opts.anchor_tz).with_context(|| {
+        format!(
+            "anchor_tz {:?} is not a zone in the tz database",
+            opts.anchor_tz
+        )
+    })?;
     let given_tail = match &opts.tail_start {
-        Some(t) => Some(days::parse_timestamp(t).with_context(|| format!("tail start {t:?} is not a timestamp"))?),
+        Some(t) => Some(
+            days::parse_timestamp(t)
+                .with_context(|| format!("tail start {t:?} is not a timestamp"))?,
+        ),
         None => None,
     };
     if out.exists() {
@@ -1211,6 +1490,7 @@ pub fn generate(opts: &BoxOptions, out: &Path) -> Result<BoxSummary> {
     for dir in ["gate/sources", "gate/anchors"] {
         fs::create_dir_all(out.join(dir))?;
     }
+    let sink = FileSink::new();
 
     // exhibit.toml
     let mut toml = String::from(
@@ -1254,7 +1534,8 @@ pub fn generate(opts: &BoxOptions, out: &Path) -> Result<BoxSummary> {
     hasher.update(b"\n");
     hasher.update(&header_bytes);
     let header_digest = canonical::hex(&hasher.finalize());
-    let mut ledger_out = BufWriter::with_capacity(1 << 20, File::create(out.join("gate/ledger.jsonl"))?);
+    let mut ledger_out =
+        BufWriter::with_capacity(1 << 20, File::create(out.join("gate/ledger.jsonl"))?);
     ledger_out.write_all(&header_bytes)?;
     ledger_out.write_all(b"\n")?;
 
@@ -1279,6 +1560,8 @@ pub fn generate(opts: &BoxOptions, out: &Path) -> Result<BoxSummary> {
         text_rng: Rng::new(opts.seed, 3),
         ledger,
         root: out,
+        sink: &sink,
+        written_sources: std::collections::BTreeSet::new(),
         config,
         summary: BoxSummary {
             header_digest: header_digest.clone(),
@@ -1311,7 +1594,8 @@ pub fn generate(opts: &BoxOptions, out: &Path) -> Result<BoxSummary> {
                 g.anchor(at, date, head, head_seq, late)?;
                 continue;
             }
-        } else if g.ledger.seq > 0 && local_day(&mut g.ledger.deriver, next_ts) != g.ledger.last_day {
+        } else if g.ledger.seq > 0 && local_day(&mut g.ledger.deriver, next_ts) != g.ledger.last_day
+        {
             // The day of the last line closed: find local midnight, schedule the post.
             let closed = g.ledger.last_day;
             let (mut lo, mut hi) = (g.ledger.last_ts, next_ts);
@@ -1358,7 +1642,11 @@ pub fn generate(opts: &BoxOptions, out: &Path) -> Result<BoxSummary> {
         next_ts = ts + gap(&mut g.rng);
     }
 
-    let Gen { ledger, mut summary, .. } = g;
+    let Gen {
+        ledger,
+        mut summary,
+        ..
+    } = g;
     let Ledger {
         out: mut ledger_out,
         ids,
@@ -1383,8 +1671,17 @@ pub fn generate(opts: &BoxOptions, out: &Path) -> Result<BoxSummary> {
     summary.kinds = kinds.into_iter().map(|(k, v)| (k.to_string(), v)).collect();
 
     if opts.witness {
-        summary.witness = Some(write_witness(opts, start, given_tail, out, &ids, &timestamps)?);
+        summary.witness = Some(write_witness(
+            opts,
+            start,
+            given_tail,
+            out,
+            &ids,
+            &timestamps,
+            &sink,
+        )?);
     }
+    sink.finish()?;
     Ok(summary)
 }
 
@@ -1488,7 +1785,10 @@ impl Serialize for Entries<'_> {
             let with_hash = matches!(r.status, Status::Proof | Status::Mismatch);
             let with_time = r.status == Status::Proof;
             let record = IndexRecord {
-                block_hash: r.block.filter(|_| with_hash).map(|(h, _)| block_hash(self.seed, h)),
+                block_hash: r
+                    .block
+                    .filter(|_| with_hash)
+                    .map(|(h, _)| block_hash(self.seed, h)),
                 block_height: r.block.map(|(h, _)| h),
                 block_time: r.block.filter(|_| with_time).map(|(_, t)| fmt_ts(t)),
                 calendars: calendar_list(r.calendars),
@@ -1538,6 +1838,7 @@ fn write_witness(
     out: &Path,
     ids: &[[u8; 32]],
     ts: &[i64],
+    sink: &FileSink,
 ) -> Result<WitnessSummary> {
     let store = out.join("wt/store");
     let proofs = store.join("proofs");
@@ -1564,7 +1865,11 @@ fn write_witness(
     let mut seen = Vec::with_capacity(n);
     let mut last_seen = i64::MIN;
     for &t in ts {
-        let s = if t <= t0 { t0 } else { (t + rng.range(5, 120)).max(last_seen) };
+        let s = if t <= t0 {
+            t0
+        } else {
+            (t + rng.range(5, 120)).max(last_seen)
+        };
         last_seen = s;
         seen.push(s);
     }
@@ -1642,7 +1947,11 @@ fn write_witness(
             line_record[i] = Some(records.len());
             records.push(Record {
                 seq: i as u64 + 1,
-                status: if b.upgraded_at.is_some() { Status::Proof } else { Status::Pending },
+                status: if b.upgraded_at.is_some() {
+                    Status::Proof
+                } else {
+                    Status::Pending
+                },
                 calendars: b.calendars,
                 line_timestamp: ts[i],
                 seen_at: seen[i],
@@ -1668,7 +1977,11 @@ fn write_witness(
         .filter(|&i| line_record[i].is_some_and(|r| records[r].status == Status::Proof))
         .collect();
     let mut taken: Vec<usize> = Vec::new();
-    let take = |rng: &mut Rng, batches_pref: &[usize], batches: &[Batch], taken: &mut Vec<usize>| -> Option<usize> {
+    let take = |rng: &mut Rng,
+                batches_pref: &[usize],
+                batches: &[Batch],
+                taken: &mut Vec<usize>|
+     -> Option<usize> {
         let free_batches: Vec<usize> = batches_pref
             .iter()
             .copied()
@@ -1677,7 +1990,11 @@ fn write_witness(
         let line = if !free_batches.is_empty() {
             Some(batches[*rng.pick(&free_batches)].first)
         } else {
-            let free: Vec<usize> = upgraded_lines.iter().copied().filter(|i| !taken.contains(i)).collect();
+            let free: Vec<usize> = upgraded_lines
+                .iter()
+                .copied()
+                .filter(|i| !taken.contains(i))
+                .collect();
             (!free.is_empty()).then(|| *rng.pick(&free))
         };
         if let Some(l) = line {
@@ -1747,7 +2064,7 @@ fn write_witness(
     if let Some(o) = orphan {
         sorted.push((o, records.len() - 1));
     }
-    sorted.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    sorted.sort_unstable_by_key(|a| a.0);
 
     let prereg = prereg_text(&fmt_ts(t0));
     let prereg_sha = canonical::sha256_hex(prereg.as_bytes());
@@ -1782,13 +2099,33 @@ fn write_witness(
     for (id, r) in &sorted {
         let rec = &records[*r];
         let bitcoin = match rec.status {
-            Status::Proof | Status::ExplorersDisagree | Status::Mismatch => rec.block.map(|(h, _)| h),
+            Status::Proof | Status::ExplorersDisagree | Status::Mismatch => {
+                rec.block.map(|(h, _)| h)
+            }
             _ => None,
         };
-        witness_ots(id, &calendar_list(rec.calendars), bitcoin, &mut rng, &mut buf);
-        fs::write(proofs.join(format!("{}.ots", canonical::hex(id))), &buf)?;
+        // Each proof's nonces come from its own stream, keyed by its digest.
+        let mut proof_rng = Rng::new(
+            opts.seed ^ u64::from_le_bytes(id[..8].try_into().expect("8")),
+            5,
+        );
+        let mut buf = Vec::with_capacity(512);
+        witness_ots(
+            id,
+            &calendar_list(rec.calendars),
+            bitcoin,
+            &mut proof_rng,
+            &mut buf,
+        );
+        sink.write(proofs.join(format!("{}.ots", canonical::hex(id))), buf)?;
     }
-    witness_ots(&unhex32(&prereg_sha), &CALENDARS[..2], Some(OPENING_BLOCK_HEIGHT), &mut rng, &mut buf);
+    witness_ots(
+        &unhex32(&prereg_sha),
+        &CALENDARS[..2],
+        Some(OPENING_BLOCK_HEIGHT),
+        &mut rng,
+        &mut buf,
+    );
     fs::write(proofs.join(format!("prereg_{prereg_sha}.ots")), &buf)?;
     let stray = rng.bytes32();
     witness_ots(&stray, &CALENDARS[..2], None, &mut rng, &mut buf);
@@ -1800,7 +2137,10 @@ fn write_witness(
         let mut w = BufWriter::with_capacity(1 << 20, File::create(store.join("runs.jsonl"))?);
         for run in &runs {
             let (batch, ok) = match run.batch {
-                Some(k) => (k.to_string(), batches[k as usize - 1].calendars.count_ones()),
+                Some(k) => (
+                    k.to_string(),
+                    batches[k as usize - 1].calendars.count_ones(),
+                ),
                 None => ("null".to_string(), 0),
             };
             writeln!(
@@ -1821,7 +2161,10 @@ fn write_witness(
     }
     let recorded_lines = sorted.len() as u64 - u64::from(orphan.is_some());
     let seen_lines = runs.last().map_or(0, |r| r.lines_seen);
-    let unseen: Vec<u64> = (0..n).filter(|&i| line_record[i].is_none()).map(|i| i as u64 + 1).collect();
+    let unseen: Vec<u64> = (0..n)
+        .filter(|&i| line_record[i].is_none())
+        .map(|i| i as u64 + 1)
+        .collect();
     let retroactive = batches
         .first()
         .filter(|b| b.stamped_at == t0)

@@ -46,7 +46,10 @@ fn data_blocks(input: &PageInput<'_>) -> Vec<(&'static str, Vec<u8>)> {
         if let Some(name) = path.strip_prefix("ledger/anchors/")
             && let Some(date) = name.strip_suffix(".txt")
         {
-            posts.insert(date.to_string(), J::String(String::from_utf8_lossy(bytes).into_owned()));
+            posts.insert(
+                date.to_string(),
+                J::String(String::from_utf8_lossy(bytes).into_owned()),
+            );
         }
     }
     let mut blocks = vec![
@@ -54,7 +57,10 @@ fn data_blocks(input: &PageInput<'_>) -> Vec<(&'static str, Vec<u8>)> {
         ("withheld-json", file("ledger/withheld.json")),
         ("stats-json", file("ledger/STATS.json")),
         ("anchors-json", file("ledger/anchors/index.json")),
-        ("anchor-posts-json", serde_json::to_vec(&J::Object(posts)).expect("json")),
+        (
+            "anchor-posts-json",
+            serde_json::to_vec(&J::Object(posts)).expect("json"),
+        ),
         ("snapshots-jsonl", file("ledger/SNAPSHOTS.jsonl")),
     ];
     if let Some(w) = input.witness {
@@ -79,9 +85,14 @@ pub fn markdown_html(md: &str) -> String {
 }
 
 pub fn page(input: &PageInput<'_>) -> anyhow::Result<Vec<u8>> {
-    for (name, src) in [("verify.js", VERIFY_JS), ("page.js", PAGE_JS), ("style.css", STYLE_CSS)] {
+    for (name, src) in [
+        ("verify.js", VERIFY_JS),
+        ("page.js", PAGE_JS),
+        ("style.css", STYLE_CSS),
+    ] {
         anyhow::ensure!(
-            !src.to_ascii_lowercase().contains("</script") && !src.to_ascii_lowercase().contains("</style"),
+            !src.to_ascii_lowercase().contains("</script")
+                && !src.to_ascii_lowercase().contains("</style"),
             "assets/{name} holds a closing tag; it cannot be inlined"
         );
     }
@@ -118,7 +129,10 @@ pub fn page(input: &PageInput<'_>) -> anyhow::Result<Vec<u8>> {
     let mut html = String::from_utf8(minified)?;
     for (i, (id, bytes)) in blocks.iter().enumerate() {
         let token = format!("EXHIBITDATA{i}TOKEN");
-        anyhow::ensure!(html.matches(&token).count() == 1, "the page template lost the data block {id}");
+        anyhow::ensure!(
+            html.matches(&token).count() == 1,
+            "the page template lost the data block {id}"
+        );
         html = html.replacen(&token, &base64(bytes), 1);
     }
     Ok(html.into_bytes())
@@ -132,7 +146,11 @@ pub fn base64(bytes: &[u8]) -> String {
             | (u32::from(*chunk.get(1).unwrap_or(&0)) << 8)
             | u32::from(*chunk.get(2).unwrap_or(&0));
         for i in 0..4 {
-            out.push(if i <= chunk.len() { T[(n >> (18 - 6 * i)) as usize & 63] as char } else { '=' });
+            out.push(if i <= chunk.len() {
+                T[(n >> (18 - 6 * i)) as usize & 63] as char
+            } else {
+                '='
+            });
         }
     }
     out
@@ -144,8 +162,13 @@ mod tests {
 
     #[test]
     fn markdown_escapes_raw_html() {
-        let html = markdown_html("# Bars\n\n<script>alert(1)</script>\n\ntext <img src=x onerror=alert(1)>");
-        assert!(!html.contains("<script>") && !html.contains("<img"), "{html}");
+        let html = markdown_html(
+            "# Bars\n\n<script>alert(1)</script>\n\ntext <img src=x onerror=alert(1)>",
+        );
+        assert!(
+            !html.contains("<script>") && !html.contains("<img"),
+            "{html}"
+        );
         assert!(html.contains("&lt;script&gt;"), "{html}");
         assert!(html.contains("<h1>Bars</h1>"));
     }

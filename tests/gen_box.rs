@@ -48,7 +48,12 @@ fn tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
         .map(|e| e.unwrap())
         .filter(|e| e.file_type().is_file())
         .map(|e| {
-            let rel = e.path().strip_prefix(dir).unwrap().to_string_lossy().into_owned();
+            let rel = e
+                .path()
+                .strip_prefix(dir)
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
             (rel, std::fs::read(e.path()).unwrap())
         })
         .collect()
@@ -93,7 +98,9 @@ fn trips_text_guard(s: &str) -> bool {
         || s.contains("~/")
         || s.contains(":\\")
         || s.contains("t.me/")
-        || s.as_bytes().windows(2).any(|w| w[0] == b'+' && w[1].is_ascii_digit())
+        || s.as_bytes()
+            .windows(2)
+            .any(|w| w[0] == b'+' && w[1].is_ascii_digit())
 }
 
 fn check_box(dir: &Path, summary: &BoxSummary, lines: u64) {
@@ -102,14 +109,20 @@ fn check_box(dir: &Path, summary: &BoxSummary, lines: u64) {
     assert!(!bytes.contains(&b'\r'));
     assert!(bytes.ends_with(b"\n"));
     let report = verify::verify_bytes(&bytes, &Withheld::default());
-    assert!(report.ok, "{:?}", &report.problems[..report.problems.len().min(5)]);
+    assert!(
+        report.ok,
+        "{:?}",
+        &report.problems[..report.problems.len().min(5)]
+    );
     assert_eq!(report.entries, lines);
     assert_eq!(summary.entries, lines);
     assert_eq!(report.head.as_deref(), Some(summary.head.as_str()));
 
     let entries = entries(dir);
-    let by_seq: BTreeMap<i64, &canonical::Object> =
-        entries.iter().map(|e| (e.get_int("seq").unwrap(), e)).collect();
+    let by_seq: BTreeMap<i64, &canonical::Object> = entries
+        .iter()
+        .map(|e| (e.get_int("seq").unwrap(), e))
+        .collect();
 
     // Every kind appears, and only the registry's fields.
     let kinds: BTreeSet<&str> = entries.iter().map(|e| e.get_str("kind").unwrap()).collect();
@@ -117,16 +130,39 @@ fn check_box(dir: &Path, summary: &BoxSummary, lines: u64) {
         assert!(kinds.contains(kind), "kind {kind} missing");
     }
     assert_eq!(kinds.len(), KINDS.len());
-    let chain = ["schema", "seq", "prev", "kind", "timestamp", "day", "entry_id", "process"];
+    let chain = [
+        "schema",
+        "seq",
+        "prev",
+        "kind",
+        "timestamp",
+        "day",
+        "entry_id",
+        "process",
+    ];
     for e in &entries {
         let allowed: &[&str] = match e.get_str("kind").unwrap() {
             "send" => &[
-                "action", "decision", "dest_class", "dest_hash", "draft_sha256", "checked_sha256",
-                "stripped_sha256", "sent_sha256", "numerals", "reasons",
+                "action",
+                "decision",
+                "dest_class",
+                "dest_hash",
+                "draft_sha256",
+                "checked_sha256",
+                "stripped_sha256",
+                "sent_sha256",
+                "numerals",
+                "reasons",
             ],
             "delivered" => &["ref_seq", "status", "sent_sha256"],
             "started" => &["version"],
-            "anchor" => &["anchor_date", "anchor_head", "anchor_head_seq", "anchor_text_sha256", "late"],
+            "anchor" => &[
+                "anchor_date",
+                "anchor_head",
+                "anchor_head_seq",
+                "anchor_text_sha256",
+                "late",
+            ],
             "anchor_anomaly" => &["anchor_date", "expected_head", "found_head", "detail"],
             "pin_moved" => &["pin_from", "pin_to"],
             "deleted" => &["ref_seq", "sent_sha256", "reason"],
@@ -136,15 +172,26 @@ fn check_box(dir: &Path, summary: &BoxSummary, lines: u64) {
             other => panic!("kind {other}"),
         };
         for k in e.keys() {
-            assert!(chain.contains(&k) || allowed.contains(&k), "field {k} on {:?}", e.get_str("kind"));
+            assert!(
+                chain.contains(&k) || allowed.contains(&k),
+                "field {k} on {:?}",
+                e.get_str("kind")
+            );
         }
         for k in allowed {
             if *k != "sent_sha256" || e.get_str("kind") != Some("send") {
-                assert!(e.get(k).is_some(), "{k} missing on seq {:?}", e.get_int("seq"));
+                assert!(
+                    e.get(k).is_some(),
+                    "{k} missing on seq {:?}",
+                    e.get_int("seq")
+                );
             }
         }
         if e.get_str("kind") == Some("send") {
-            assert_eq!(e.get("sent_sha256").is_some(), e.get_str("action") == Some("send"));
+            assert_eq!(
+                e.get("sent_sha256").is_some(),
+                e.get_str("action") == Some("send")
+            );
         }
         // Identifier shapes only where the summary says, never in a digest/day/timestamp field.
         let seq = e.get_int("seq").unwrap() as u64;
@@ -181,12 +228,20 @@ fn check_box(dir: &Path, summary: &BoxSummary, lines: u64) {
             let posted = anchors::parse_post(date, &post).expect("post format");
             let line = entries
                 .iter()
-                .find(|e| e.get_str("kind") == Some("anchor") && e.get_str("anchor_date") == Some(date))
+                .find(|e| {
+                    e.get_str("kind") == Some("anchor") && e.get_str("anchor_date") == Some(date)
+                })
                 .expect("anchor line");
-            assert_eq!(line.get_str("anchor_text_sha256"), Some(canonical::sha256_hex(&post).as_str()));
+            assert_eq!(
+                line.get_str("anchor_text_sha256"),
+                Some(canonical::sha256_hex(&post).as_str())
+            );
             assert_eq!(line.get_str("anchor_head"), Some(posted.head.as_str()));
             assert_eq!(line.get_int("anchor_head_seq"), Some(posted.seq));
-            assert_eq!(by_seq[&posted.seq].get_str("entry_id"), Some(posted.head.as_str()));
+            assert_eq!(
+                by_seq[&posted.seq].get_str("entry_id"),
+                Some(posted.head.as_str())
+            );
             assert_eq!(by_seq[&posted.seq].get_str("day"), Some(date));
             // The anchor line falls on the next day.
             assert!(line.get_str("day").unwrap() > date);
@@ -276,7 +331,13 @@ fn check_box(dir: &Path, summary: &BoxSummary, lines: u64) {
         }
         if Some(seq) == hc.invalid_utf8 {
             assert_eq!(class, "invalid_utf8");
-            assert!(found.as_ref().unwrap().windows(3).any(|w| w == [0xED, 0xA0, 0x80]));
+            assert!(
+                found
+                    .as_ref()
+                    .unwrap()
+                    .windows(3)
+                    .any(|w| w == [0xED, 0xA0, 0x80])
+            );
         }
         if Some(seq) == hc.guard_phone || Some(seq) == hc.guard_digits {
             assert_eq!(class, "guard_withheld");
@@ -304,10 +365,21 @@ fn check_box(dir: &Path, summary: &BoxSummary, lines: u64) {
         assert!(case.is_some(), "{hc:?}");
     }
     // The draft-only cases: checked_sha256 names bytes that are not on disk.
-    for (seq, suffix) in [(hc.draft_only_md, ".md"), (hc.draft_only_draft_md, ".draft.md")] {
+    for (seq, suffix) in [
+        (hc.draft_only_md, ".md"),
+        (hc.draft_only_draft_md, ".draft.md"),
+    ] {
         let e = by_seq[&(seq.unwrap() as i64)];
-        assert!(!sources.join(format!("{}.md", e.get_str("checked_sha256").unwrap())).exists());
-        assert!(sources.join(format!("{}{suffix}", e.get_str("draft_sha256").unwrap())).exists());
+        assert!(
+            !sources
+                .join(format!("{}.md", e.get_str("checked_sha256").unwrap()))
+                .exists()
+        );
+        assert!(
+            sources
+                .join(format!("{}{suffix}", e.get_str("draft_sha256").unwrap()))
+                .exists()
+        );
     }
     // The off-list duplicate carries the as-written send's sent_sha256.
     let aw = by_seq[&(hc.as_written.unwrap() as i64)];
@@ -333,7 +405,10 @@ fn check_witness(dir: &Path, w: &gen_box::WitnessSummary, entries: &[canonical::
     // Keys in ascending order in the file itself.
     let keys_in_file: Vec<&str> = index_text
         .lines()
-        .filter_map(|l| l.strip_prefix("    \"").and_then(|r| r.strip_suffix("\": {")))
+        .filter_map(|l| {
+            l.strip_prefix("    \"")
+                .and_then(|r| r.strip_suffix("\": {"))
+        })
         .collect();
     assert_eq!(keys_in_file.len(), recs.len());
     assert!(keys_in_file.windows(2).all(|p| p[0] < p[1]));
@@ -357,7 +432,10 @@ fn check_witness(dir: &Path, w: &gen_box::WitnessSummary, entries: &[canonical::
             assert!(cals.len() >= 2);
         }
         assert_eq!(r.get("block_time").is_some(), status == "proof");
-        assert_eq!(r.get("upgraded_at").is_some(), matches!(status, "proof" | "explorers_disagree" | "mismatch"));
+        assert_eq!(
+            r.get("upgraded_at").is_some(),
+            matches!(status, "proof" | "explorers_disagree" | "mismatch")
+        );
         for k in ["line_timestamp", "seen_at", "stamped_at"] {
             assert!(exhibit::days::parse_timestamp(r[k].as_str().unwrap()).is_some());
         }
@@ -366,11 +444,24 @@ fn check_witness(dir: &Path, w: &gen_box::WitnessSummary, entries: &[canonical::
         let has_bitcoin = proof.windows(8).any(|x| x == gen_box::BITCOIN_TAG);
         assert_eq!(has_bitcoin, r.get("block_height").is_some(), "{id}");
     }
-    for s in ["proof", "pending", "explorers_disagree", "stamp_failed", "mismatch"] {
-        assert!(statuses.get(s).copied().unwrap_or(0) >= 1, "no {s}: {statuses:?}");
+    for s in [
+        "proof",
+        "pending",
+        "explorers_disagree",
+        "stamp_failed",
+        "mismatch",
+    ] {
+        assert!(
+            statuses.get(s).copied().unwrap_or(0) >= 1,
+            "no {s}: {statuses:?}"
+        );
     }
     assert_eq!(orphans, vec![w.orphan.clone().unwrap()]);
-    let doubled: Vec<i64> = seqs.iter().filter(|(_, ids)| ids.len() > 1).map(|(s, _)| *s).collect();
+    let doubled: Vec<i64> = seqs
+        .iter()
+        .filter(|(_, ids)| ids.len() > 1)
+        .map(|(s, _)| *s)
+        .collect();
     assert_eq!(doubled, vec![w.duplicate_seq.unwrap() as i64]);
     // Tail lag: the last lines have no record.
     let n = entries.len() as u64;
@@ -383,7 +474,10 @@ fn check_witness(dir: &Path, w: &gen_box::WitnessSummary, entries: &[canonical::
     // Every file under proofs/: named by the index, the prereg's, or the stray.
     let prereg = std::fs::read(store.join("WITNESS_PREREG.md")).unwrap();
     let prereg_sha = canonical::sha256_hex(&prereg);
-    assert_eq!(index["prereg"]["sha256"].as_str(), Some(prereg_sha.as_str()));
+    assert_eq!(
+        index["prereg"]["sha256"].as_str(),
+        Some(prereg_sha.as_str())
+    );
     let seal = std::fs::read_to_string(store.join("seal.jsonl")).unwrap();
     let seal: serde_json::Value = serde_json::from_str(seal.lines().next().unwrap()).unwrap();
     assert_eq!(seal["file"], "WITNESS_PREREG.md");
@@ -411,7 +505,10 @@ fn check_witness(dir: &Path, w: &gen_box::WitnessSummary, entries: &[canonical::
     let mut batches = 0;
     for line in runs.lines() {
         let parsed = canonical::parse(line.as_bytes()).unwrap();
-        assert_eq!(canonical::to_canonical(&parsed.value).unwrap(), line.as_bytes());
+        assert_eq!(
+            canonical::to_canonical(&parsed.value).unwrap(),
+            line.as_bytes()
+        );
         let o = parsed.value.as_object().unwrap();
         for k in ["run_at", "lines_seen", "stamped", "batch", "calendars_ok"] {
             assert!(o.get(k).is_some());
@@ -422,7 +519,11 @@ fn check_witness(dir: &Path, w: &gen_box::WitnessSummary, entries: &[canonical::
     }
     assert_eq!(batches, w.batches);
     assert_eq!(runs.lines().count() as u64, w.runs);
-    assert!(std::fs::read_to_string(store.join("REPORT.md")).unwrap().starts_with("# "));
+    assert!(
+        std::fs::read_to_string(store.join("REPORT.md"))
+            .unwrap()
+            .starts_with("# ")
+    );
 }
 
 #[test]
@@ -430,7 +531,10 @@ fn same_seed_same_tree_other_seed_other_ledger() {
     let (_a, dir_a, sum_a) = make_box(&opts(250, 42));
     let (_b, dir_b, sum_b) = make_box(&opts(250, 42));
     let (tree_a, tree_b) = (tree(&dir_a), tree(&dir_b));
-    assert_eq!(tree_a.keys().collect::<Vec<_>>(), tree_b.keys().collect::<Vec<_>>());
+    assert_eq!(
+        tree_a.keys().collect::<Vec<_>>(),
+        tree_b.keys().collect::<Vec<_>>()
+    );
     for (path, bytes) in &tree_a {
         assert!(tree_b[path] == *bytes, "{path} differs");
     }
@@ -506,6 +610,10 @@ fn no_witness_and_a_non_empty_dir() {
     let (_t, dir, summary) = make_box(&o);
     assert!(summary.witness.is_none());
     assert!(!dir.join("wt").exists());
-    assert!(!std::fs::read_to_string(dir.join("exhibit.toml")).unwrap().contains("witness"));
+    assert!(
+        !std::fs::read_to_string(dir.join("exhibit.toml"))
+            .unwrap()
+            .contains("witness")
+    );
     assert!(gen_box::generate(&o, &dir).is_err());
 }

@@ -1,7 +1,6 @@
 //! `exhibit verify` from the outside: exit codes, JSON shape, and bad input that must get a clear
 //! answer, never a panic (issue: "Bad input gets a clear answer").
 
-use std::path::Path;
 use std::process::{Command, Output};
 
 fn exhibit(args: &[&str]) -> Output {

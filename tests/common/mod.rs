@@ -25,7 +25,10 @@ impl LedgerWriter {
     pub fn new() -> LedgerWriter {
         let mut h = Object::default();
         h.insert("anchor_tz", Value::str("America/New_York"));
-        h.insert("certifies", Value::str("No line holds message text or a chat id."));
+        h.insert(
+            "certifies",
+            Value::str("No line holds message text or a chat id."),
+        );
         h.insert("created", Value::str("2026-10-24T13:00:00Z"));
         h.insert("schema", Value::str("darkflobi.gate/log/v0"));
         let bytes = dump(&h, None);
@@ -42,9 +45,15 @@ impl LedgerWriter {
     /// Appends an entry with the kind's own fields given as a JSON object text.
     pub fn push(&mut self, kind: &str, ts: &str, fields_json: &str) -> String {
         let seq = self.ids.len() as i64 + 1;
-        let prev = self.ids.last().cloned().unwrap_or(self.header_digest.clone());
+        let prev = self
+            .ids
+            .last()
+            .cloned()
+            .unwrap_or(self.header_digest.clone());
         let parsed = canonical::parse(fields_json.as_bytes()).unwrap();
-        let Value::Object(extra) = parsed.value.into_owned() else { panic!("fields") };
+        let Value::Object(extra) = parsed.value.into_owned() else {
+            panic!("fields")
+        };
         let mut o = Object::default();
         o.insert("schema", Value::str("darkflobi.gate/entry/v0"));
         o.insert("seq", Value::Int(seq));
@@ -66,7 +75,11 @@ impl LedgerWriter {
     /// A plain, publishable entry at minute `n` after the start.
     pub fn push_scan(&mut self, n: u32) -> String {
         let ts = exhibit::build::timestamp_of(1_792_846_800 + i64::from(n) * 60); // 2026-10-24T13:00:00Z + n min
-        self.push("exec_scan", &ts, &format!(r#"{{"scanned":{n},"flagged":0}}"#))
+        self.push(
+            "exec_scan",
+            &ts,
+            &format!(r#"{{"scanned":{n},"flagged":0}}"#),
+        )
     }
 
     pub fn bytes(&self) -> Vec<u8> {
@@ -141,13 +154,12 @@ pub fn commit_all(repo: &git2::Repository, message: &str) -> git2::Oid {
     index
         .add_all(["*"].iter(), git2::IndexAddOption::DEFAULT, None)
         .unwrap();
-    index
-        .update_all(["*"].iter(), None)
-        .unwrap();
+    index.update_all(["*"].iter(), None).unwrap();
     index.write().unwrap();
     let tree_id = index.write_tree().unwrap();
     let tree = repo.find_tree(tree_id).unwrap();
-    let sig = git2::Signature::new("t", "t@example.invalid", &git2::Time::new(1_790_000_000, 0)).unwrap();
+    let sig =
+        git2::Signature::new("t", "t@example.invalid", &git2::Time::new(1_790_000_000, 0)).unwrap();
     let parents: Vec<git2::Commit> = repo
         .head()
         .ok()
