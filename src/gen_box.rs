@@ -526,73 +526,81 @@ fn message_text(rng: &mut Rng, numerals: u64) -> String {
 // parallel file writing
 
 /// Writes small files on a worker thread: a big box is a million small files, and creating them
-/// is most of its time. What is written never depends on the order of writing.
+/// is most of its time. Files go over in batches, so the two threads rarely wake each other.
+/// What is written never depends on the order of writing.
 struct FileSink {
-    tx: Option<std::sync::mpsc::SyncSender<(std::path::PathBuf, Vec<u8>)>>,
-    workers: Vec<std::thread::JoinHandle<std::io::Result<()>>>,
+    batch: std::cell::RefCell<Vec<(std::path::PathBuf, Vec<u8>)>>,
+    tx: Option<std::sync::mpsc::SyncSender<Vec<(std::path::PathBuf, Vec<u8>)>>>,
+    worker: Option<std::thread::JoinHandle<std::io::Result<()>>>,
 }
+
+const SINK_BATCH: usize = 1024;
 
 impl FileSink {
     fn new() -> FileSink {
         // One writer: creating files in one directory serialises on its lock in the kernel, so
         // more writers only spin; one thread still overlaps the writes with the generating.
-        let threads = 1;
-        let (tx, rx) = std::sync::mpsc::sync_channel::<(std::path::PathBuf, Vec<u8>)>(8192);
-        let rx = std::sync::Arc::new(std::sync::Mutex::new(rx));
-        let workers = (0..threads)
-            .map(|_| {
-                let rx = std::sync::Arc::clone(&rx);
-                std::thread::spawn(move || -> std::io::Result<()> {
-                    loop {
-                        let next = rx.lock().expect("sink lock").recv();
-                        let Ok((path, bytes)) = next else {
-                            return Ok(());
-                        };
-                        fs::write(&path, &bytes).map_err(|e| {
-                            std::io::Error::new(
-                                e.kind(),
-                                format!("writing {}: {e}", path.display()),
-                            )
-                        })?;
-                    }
-                })
-            })
-            .collect();
+        let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<(std::path::PathBuf, Vec<u8>)>>(16);
+        let worker = std::thread::spawn(move || -> std::io::Result<()> {
+            for batch in rx {
+                for (path, bytes) in batch {
+                    fs::write(&path, &bytes).map_err(|e| {
+                        std::io::Error::new(e.kind(), format!("writing {}: {e}", path.display()))
+                    })?;
+                }
+            }
+            Ok(())
+        });
         FileSink {
+            batch: std::cell::RefCell::new(Vec::with_capacity(SINK_BATCH)),
             tx: Some(tx),
-            workers,
+            worker: Some(worker),
         }
     }
 
     fn write(&self, path: std::path::PathBuf, bytes: Vec<u8>) -> Result<()> {
+        let mut batch = self.batch.borrow_mut();
+        batch.push((path, bytes));
+        if batch.len() >= SINK_BATCH {
+            let full = std::mem::replace(&mut *batch, Vec::with_capacity(SINK_BATCH));
+            self.send(full)?;
+        }
+        Ok(())
+    }
+
+    fn send(&self, batch: Vec<(std::path::PathBuf, Vec<u8>)>) -> Result<()> {
         self.tx
             .as_ref()
             .expect("open sink")
-            .send((path, bytes))
-            .map_err(|_| anyhow::anyhow!("the file writers stopped (an earlier write failed)"))
+            .send(batch)
+            .map_err(|_| anyhow::anyhow!("the file writer stopped (an earlier write failed)"))
     }
 
     /// Waits for every write; the first failure is the result.
     fn finish(mut self) -> Result<()> {
+        let rest = std::mem::take(&mut *self.batch.borrow_mut());
+        let sent = if rest.is_empty() {
+            Ok(())
+        } else {
+            self.send(rest)
+        };
         self.tx.take();
-        let mut result = Ok(());
-        for worker in self.workers.drain(..) {
-            let r = worker
+        let joined = match self.worker.take() {
+            Some(worker) => worker
                 .join()
-                .map_err(|_| anyhow::anyhow!("a file writer panicked"))
-                .and_then(|r| r.map_err(anyhow::Error::from));
-            if result.is_ok() {
-                result = r;
-            }
-        }
-        result
+                .map_err(|_| anyhow::anyhow!("the file writer panicked"))
+                .and_then(|r| r.map_err(anyhow::Error::from)),
+            None => Ok(()),
+        };
+        // A failed write explains a failed send: report it first.
+        joined.and(sent)
     }
 }
 
 impl Drop for FileSink {
     fn drop(&mut self) {
         self.tx.take();
-        for worker in self.workers.drain(..) {
+        if let Some(worker) = self.worker.take() {
             let _ = worker.join();
         }
     }

@@ -364,6 +364,33 @@ fn a_pasted_released_text_matches_and_a_changed_word_is_nearest() {
         "the new word is marked in the diff"
     );
     assert!(dom.contains("NOT a hash match"));
+    assert_eq!(
+        attr(r, "data-verdict"),
+        None,
+        "a changed word is not the same words"
+    );
+
+    // The same words in other case and spacing: its own verdict, not a hash.
+    assert_ne!(
+        text.to_lowercase(),
+        text,
+        "the released text has a capital to fold"
+    );
+    let same: String = text
+        .to_lowercase()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join("   ");
+    let dom = dump_dom(&page, &format!("#paste={}", percent_encode(&same)));
+    let r = tag_of(&dom, "paste-result");
+    assert_eq!(attr(r, "data-match").as_deref(), Some("nearest"), "{r}");
+    assert_eq!(
+        attr(r, "data-verdict").as_deref(),
+        Some("same-words"),
+        "{r}"
+    );
+    assert_eq!(attr(r, "data-seq"), Some(seq.to_string()));
+    assert!(dom.contains("Same words, different bytes"));
 
     // unrelated words
     let dom = dump_dom(&page, "#paste=nothing%20like%20any%20message%20here");
