@@ -96,7 +96,7 @@ pub fn integer_has_nine_digits(n: i64) -> bool {
 /// (Nag Mundari) from 15.0. It includes, among others, Arabic-Indic U+0660, extended
 /// Arabic-Indic U+06F0, Devanagari U+0966, Bengali U+09E6, Thai U+0E50, full-width U+FF10 and
 /// the five mathematical digit sets U+1D7CE–U+1D7FF.
-const ND_ZEROS: [u32; 67] = [
+pub(crate) const ND_ZEROS: [u32; 67] = [
     0x660, 0x6F0, 0x7C0, 0x966, 0x9E6, 0xA66, 0xAE6, 0xB66, 0xBE6, 0xC66, 0xCE6, 0xD66, 0xDE6,
     0xE50, 0xED0, 0xF20, 0x1040, 0x1090, 0x17E0, 0x1810, 0x1946, 0x19D0, 0x1A80, 0x1A90, 0x1B50,
     0x1BB0, 0x1C40, 0x1C50, 0xA620, 0xA8D0, 0xA900, 0xA9D0, 0xA9F0, 0xAA50, 0xABF0, 0xFF10,
@@ -107,7 +107,7 @@ const ND_ZEROS: [u32; 67] = [
 ];
 
 /// Characters that render as nothing and could hide inside a run (see the module doc).
-fn is_invisible(c: char) -> bool {
+pub(crate) fn is_invisible(c: char) -> bool {
     matches!(
         c,
         '\u{00AD}'
@@ -123,7 +123,7 @@ fn is_invisible(c: char) -> bool {
 }
 
 /// A non-ASCII Unicode decimal digit folded to its ASCII twin, if `c` is one.
-fn fold_nd_digit(c: char) -> Option<char> {
+pub(crate) fn fold_nd_digit(c: char) -> Option<char> {
     let cp = c as u32;
     ND_ZEROS
         .iter()
@@ -132,7 +132,7 @@ fn fold_nd_digit(c: char) -> Option<char> {
 }
 
 /// A full-width ASCII form (U+FF01–U+FF5E) folded to ASCII, if `c` is one.
-fn fold_full_width(c: char) -> Option<char> {
+pub(crate) fn fold_full_width(c: char) -> Option<char> {
     let cp = c as u32;
     if (0xFF01..=0xFF5E).contains(&cp) {
         char::from_u32(cp - 0xFEE0)
@@ -163,7 +163,7 @@ fn has_drive_path(t: &[char]) -> bool {
     (0..t.len()).any(|i| is_drive_at(t, i))
 }
 
-fn is_drive_at(t: &[char], i: usize) -> bool {
+pub(crate) fn is_drive_at(t: &[char], i: usize) -> bool {
     let letter_ok = t[i].is_ascii_alphabetic() && (i == 0 || !t[i - 1].is_ascii_alphanumeric());
     letter_ok && t.get(i + 1) == Some(&':') && t.get(i + 2).is_some_and(|&c| is_slash(c))
 }
@@ -179,17 +179,17 @@ fn has_home_path(t: &[char]) -> bool {
     })
 }
 
-fn is_slash(c: char) -> bool {
+pub(crate) fn is_slash(c: char) -> bool {
     c == '/' || c == '\\'
 }
 
 /// "`~/`"
-fn is_tilde_home_at(t: &[char], i: usize) -> bool {
+pub(crate) fn is_tilde_home_at(t: &[char], i: usize) -> bool {
     t[i] == '~' && t.get(i + 1) == Some(&'/')
 }
 
 /// "`/home/`, `/users/` in any case" — either slash on either side.
-fn is_home_dir_at(t: &[char], i: usize, word: &str) -> bool {
+pub(crate) fn is_home_dir_at(t: &[char], i: usize, word: &str) -> bool {
     let n = word.chars().count();
     is_slash(t[i])
         && starts_with_ignore_ascii_case(t, i + 1, word)
@@ -240,7 +240,7 @@ fn has_nine_digit_run(t: &[char]) -> bool {
 // ---------------------------------------------------------------------------------------
 
 /// The index of the first character at or after `from` that fails `keep`.
-fn scan(t: &[char], from: usize, keep: impl Fn(char) -> bool) -> usize {
+pub(crate) fn scan(t: &[char], from: usize, keep: impl Fn(char) -> bool) -> usize {
     let mut i = from;
     while i < t.len() && keep(t[i]) {
         i += 1;
@@ -248,7 +248,7 @@ fn scan(t: &[char], from: usize, keep: impl Fn(char) -> bool) -> usize {
     i
 }
 
-fn starts_with_ignore_ascii_case(t: &[char], at: usize, word: &str) -> bool {
+pub(crate) fn starts_with_ignore_ascii_case(t: &[char], at: usize, word: &str) -> bool {
     word.chars()
         .enumerate()
         .all(|(k, w)| t.get(at + k).is_some_and(|c| c.eq_ignore_ascii_case(&w)))

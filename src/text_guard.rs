@@ -23,7 +23,7 @@
 //!   characters" and their kin (U+00AD, U+034F, U+061C, U+180E, U+200B–U+200F, U+202A–U+202E,
 //!   U+2060–U+2064, U+2066–U+2069, U+FEFF). Then, also before the digit rules, characters are
 //!   folded: full-width ASCII forms U+FF01–U+FF5E to ASCII, and every Unicode decimal digit
-//!   (general category Nd, `ND_ZEROS` below) to its ASCII digit. `char::is_numeric` is not
+//!   (general category Nd, `shapes::ND_ZEROS`) to its ASCII digit. `char::is_numeric` is not
 //!   used: superscripts, fractions and Roman numerals are not digits.
 //! * The other rules read the text twice, folded both times: with invisible characters
 //!   removed, and with each read as a space. A hit in either counts, so an invisible character
@@ -76,6 +76,11 @@
 //! variants outside the full-width block are not folded; digits written as words or as
 //! superscripts are not digits; separators other than the ones listed (commas, slashes,
 //! underscores, line breaks) do not join digit groups.
+
+use crate::shapes::{
+    fold_full_width, fold_nd_digit, is_drive_at, is_home_dir_at, is_invisible, is_slash,
+    is_tilde_home_at, scan, starts_with_ignore_ascii_case,
+};
 
 /// One reason a text is withheld.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -133,57 +138,6 @@ pub fn guard(text: &str) -> Vec<GuardReason> {
 // Normalisation: "zero-width characters are removed before both digit rules" (and more,
 // see the module doc).
 // ---------------------------------------------------------------------------------------
-
-/// The zero of every Unicode decimal-digit (Nd) run except ASCII: each run is the ten code
-/// points `zero..=zero + 9` with values 0–9 (Unicode guarantees Nd digits come in such runs).
-/// Unicode 14.0, generated from the UCD and checked, plus U+11F50 (Kawi) and U+1E4F0
-/// (Nag Mundari) from 15.0. It includes, among others, Arabic-Indic U+0660, extended
-/// Arabic-Indic U+06F0, Devanagari U+0966, Bengali U+09E6, Thai U+0E50, full-width U+FF10 and
-/// the five mathematical digit sets U+1D7CE–U+1D7FF.
-const ND_ZEROS: [u32; 67] = [
-    0x660, 0x6F0, 0x7C0, 0x966, 0x9E6, 0xA66, 0xAE6, 0xB66, 0xBE6, 0xC66, 0xCE6, 0xD66, 0xDE6,
-    0xE50, 0xED0, 0xF20, 0x1040, 0x1090, 0x17E0, 0x1810, 0x1946, 0x19D0, 0x1A80, 0x1A90, 0x1B50,
-    0x1BB0, 0x1C40, 0x1C50, 0xA620, 0xA8D0, 0xA900, 0xA9D0, 0xA9F0, 0xAA50, 0xABF0, 0xFF10,
-    0x104A0, 0x10D30, 0x11066, 0x110F0, 0x11136, 0x111D0, 0x112F0, 0x11450, 0x114D0, 0x11650,
-    0x116C0, 0x11730, 0x118E0, 0x11950, 0x11C50, 0x11D50, 0x11DA0, 0x11F50, 0x16A60, 0x16AC0,
-    0x16B50, 0x1D7CE, 0x1D7D8, 0x1D7E2, 0x1D7EC, 0x1D7F6, 0x1E140, 0x1E2F0, 0x1E4F0, 0x1E950,
-    0x1FBF0,
-];
-
-/// Characters that render as nothing and could hide inside a run (see the module doc).
-fn is_invisible(c: char) -> bool {
-    matches!(
-        c,
-        '\u{00AD}'
-            | '\u{034F}'
-            | '\u{061C}'
-            | '\u{180E}'
-            | '\u{200B}'..='\u{200F}'
-            | '\u{202A}'..='\u{202E}'
-            | '\u{2060}'..='\u{2064}'
-            | '\u{2066}'..='\u{2069}'
-            | '\u{FEFF}'
-    )
-}
-
-/// A non-ASCII Unicode decimal digit folded to its ASCII twin, if `c` is one.
-fn fold_nd_digit(c: char) -> Option<char> {
-    let cp = c as u32;
-    ND_ZEROS
-        .iter()
-        .find(|&&zero| (zero..zero + 10).contains(&cp))
-        .and_then(|&zero| char::from_digit(cp - zero, 10))
-}
-
-/// A full-width ASCII form (U+FF01–U+FF5E) folded to ASCII, if `c` is one.
-fn fold_full_width(c: char) -> Option<char> {
-    let cp = c as u32;
-    if (0xFF01..=0xFF5E).contains(&cp) {
-        char::from_u32(cp - 0xFEE0)
-    } else {
-        None
-    }
-}
 
 /// A full-width form or a decimal digit folded to ASCII; any other character unchanged.
 fn fold(c: char) -> char {
@@ -469,29 +423,6 @@ fn has_drive_or_home_path(t: &[char]) -> bool {
     })
 }
 
-fn is_slash(c: char) -> bool {
-    c == '/' || c == '\\'
-}
-
-/// "a drive letter" — `C:\` or `c:/`, the letter not glued to a preceding letter or digit.
-fn is_drive_at(t: &[char], i: usize) -> bool {
-    let letter_ok = t[i].is_ascii_alphabetic() && (i == 0 || !t[i - 1].is_ascii_alphanumeric());
-    letter_ok && t.get(i + 1) == Some(&':') && t.get(i + 2).is_some_and(|&c| is_slash(c))
-}
-
-/// "`~/`"
-fn is_tilde_home_at(t: &[char], i: usize) -> bool {
-    t[i] == '~' && t.get(i + 1) == Some(&'/')
-}
-
-/// "`/users/` or `/home/` in any case" — either slash on either side.
-fn is_home_dir_at(t: &[char], i: usize, word: &str) -> bool {
-    let n = word.chars().count();
-    is_slash(t[i])
-        && starts_with_ignore_ascii_case(t, i + 1, word)
-        && t.get(i + 1 + n).is_some_and(|&c| is_slash(c))
-}
-
 /// "`%VAR%\`" — `%`, a name of one or more characters, `%`, a slash.
 fn is_env_var_path_at(t: &[char], i: usize) -> bool {
     if t[i] != '%' {
@@ -605,21 +536,6 @@ fn invite_follows(t: &[char], at: usize, marks: &[&str]) -> bool {
 // ---------------------------------------------------------------------------------------
 // Small helpers
 // ---------------------------------------------------------------------------------------
-
-/// The index of the first character at or after `from` that fails `keep`.
-fn scan(t: &[char], from: usize, keep: impl Fn(char) -> bool) -> usize {
-    let mut i = from;
-    while i < t.len() && keep(t[i]) {
-        i += 1;
-    }
-    i
-}
-
-fn starts_with_ignore_ascii_case(t: &[char], at: usize, word: &str) -> bool {
-    word.chars()
-        .enumerate()
-        .all(|(k, w)| t.get(at + k).is_some_and(|c| c.eq_ignore_ascii_case(&w)))
-}
 
 #[cfg(test)]
 mod tests {
@@ -818,17 +734,6 @@ mod tests {
             "telegram_invite",
         ];
         assert_eq!(codes, want);
-    }
-
-    #[test]
-    fn nd_table_is_digits() {
-        for &zero in &ND_ZEROS {
-            for k in 0..10 {
-                let c = char::from_u32(zero + k).unwrap();
-                assert!(c.is_numeric(), "{:X}", zero + k);
-                assert_eq!(fold_nd_digit(c), char::from_digit(k, 10));
-            }
-        }
     }
 
     /// On 200 generated texts: `guard` never panics and returns sorted unique reasons;
