@@ -10,6 +10,8 @@
 //! To accept a deliberate change: `EXHIBIT_BLESS=1 cargo test --test fixtures`, then review the
 //! diff of `site-fixtures/*.expected/` before committing it.
 
+mod common;
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -31,29 +33,7 @@ fn embedded_ledger(html: &[u8]) -> Vec<u8> {
     let body = &html[start..];
     let body = &body[body.find('>').unwrap() + 1..];
     let b64 = &body[..body.find('<').unwrap()];
-    decode_b64(b64.trim())
-}
-
-fn decode_b64(s: &str) -> Vec<u8> {
-    let val = |c: u8| match c {
-        b'A'..=b'Z' => c - b'A',
-        b'a'..=b'z' => c - b'a' + 26,
-        b'0'..=b'9' => c - b'0' + 52,
-        b'+' => 62,
-        b'/' => 63,
-        _ => panic!("bad base64 byte {c}"),
-    };
-    let mut out = Vec::new();
-    for chunk in s.as_bytes().chunks(4) {
-        let pad = chunk.iter().filter(|&&c| c == b'=').count();
-        let n = chunk
-            .iter()
-            .filter(|&&c| c != b'=')
-            .fold(0u32, |a, &c| (a << 6) | u32::from(val(c)))
-            << (6 * pad);
-        out.extend_from_slice(&[(n >> 16) as u8, (n >> 8) as u8, n as u8][..3 - pad]);
-    }
-    out
+    common::unb64(b64.trim())
 }
 
 #[test]

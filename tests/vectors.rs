@@ -2,6 +2,8 @@
 //! hand-written bytes with nothing but sha2 — so the vectors do not merely agree with the code
 //! that wrote them.
 
+mod common;
+
 use exhibit::anchors::{self, Post};
 use exhibit::verify::{Withheld, WithheldEntry};
 use serde_json::Value as J;
@@ -9,29 +11,6 @@ use sha2::{Digest, Sha256};
 
 fn root() -> std::path::PathBuf {
     std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn unb64(s: &str) -> Vec<u8> {
-    let val = |c: u8| match c {
-        b'A'..=b'Z' => c - b'A',
-        b'a'..=b'z' => c - b'a' + 26,
-        b'0'..=b'9' => c - b'0' + 52,
-        b'+' => 62,
-        b'/' => 63,
-        _ => panic!("bad base64"),
-    };
-    let mut out = Vec::new();
-    for chunk in s.as_bytes().chunks(4) {
-        let pad = chunk.iter().filter(|&&c| c == b'=').count();
-        let n = chunk
-            .iter()
-            .filter(|&&c| c != b'=')
-            .fold(0u32, |acc, &c| (acc << 6) | u32::from(val(c)))
-            << (6 * pad);
-        let bytes = [(n >> 16) as u8, (n >> 8) as u8, n as u8];
-        out.extend_from_slice(&bytes[..3 - pad]);
-    }
-    out
 }
 
 fn hex(bytes: &[u8]) -> String {
@@ -50,7 +29,7 @@ fn every_vector_answers_as_the_file_says() {
     let mut failures = Vec::new();
     for case in cases {
         let name = case["name"].as_str().unwrap();
-        let ledger = unb64(case["ledger_b64"].as_str().unwrap());
+        let ledger = common::unb64(case["ledger_b64"].as_str().unwrap());
         let withheld = match case.get("withheld") {
             Some(list) => {
                 let entries: Vec<WithheldEntry> = serde_json::from_value(list.clone()).unwrap();

@@ -1,6 +1,8 @@
 //! `exhibit verify` from the outside: exit codes, JSON shape, and bad input that must get a clear
 //! answer, never a panic (issue: "Bad input gets a clear answer").
 
+mod common;
+
 use std::process::{Command, Output};
 
 fn exhibit(args: &[&str]) -> Output {
@@ -230,7 +232,7 @@ fn day_derivation_ignores_the_hosts_zoneinfo() {
             continue;
         }
         let path = dir.path().join(format!("{name}.jsonl"));
-        std::fs::write(&path, unb64(case["ledger_b64"].as_str().unwrap())).unwrap();
+        std::fs::write(&path, common::unb64(case["ledger_b64"].as_str().unwrap())).unwrap();
         script.push_str(&format!(
             "{} verify --json {} || true\n",
             env!("CARGO_BIN_EXE_exhibit"),
@@ -278,26 +280,4 @@ fn day_derivation_ignores_the_hosts_zoneinfo() {
         assert_eq!(&got["ok"], ok, "{name}");
         assert_eq!(&got["head"], head, "{name}");
     }
-}
-
-fn unb64(s: &str) -> Vec<u8> {
-    let val = |c: u8| match c {
-        b'A'..=b'Z' => c - b'A',
-        b'a'..=b'z' => c - b'a' + 26,
-        b'0'..=b'9' => c - b'0' + 52,
-        b'+' => 62,
-        b'/' => 63,
-        _ => panic!("bad base64"),
-    };
-    let mut out = Vec::new();
-    for chunk in s.as_bytes().chunks(4) {
-        let pad = chunk.iter().filter(|&&c| c == b'=').count();
-        let n = chunk
-            .iter()
-            .filter(|&&c| c != b'=')
-            .fold(0u32, |a, &c| (a << 6) | u32::from(val(c)))
-            << (6 * pad);
-        out.extend_from_slice(&[(n >> 16) as u8, (n >> 8) as u8, n as u8][..3 - pad]);
-    }
-    out
 }

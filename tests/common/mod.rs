@@ -170,3 +170,26 @@ pub fn commit_all(repo: &git2::Repository, message: &str) -> git2::Oid {
     repo.commit(Some("HEAD"), &sig, &sig, message, &tree, &parent_refs)
         .unwrap()
 }
+
+/// Standard base64 decoding (the vectors' `ledger_b64`, the page's data blocks).
+pub fn unb64(s: &str) -> Vec<u8> {
+    let val = |c: u8| match c {
+        b'A'..=b'Z' => c - b'A',
+        b'a'..=b'z' => c - b'a' + 26,
+        b'0'..=b'9' => c - b'0' + 52,
+        b'+' => 62,
+        b'/' => 63,
+        _ => panic!("bad base64 byte {c}"),
+    };
+    let mut out = Vec::new();
+    for chunk in s.as_bytes().chunks(4) {
+        let pad = chunk.iter().filter(|&&c| c == b'=').count();
+        let n = chunk
+            .iter()
+            .filter(|&&c| c != b'=')
+            .fold(0u32, |a, &c| (a << 6) | u32::from(val(c)))
+            << (6 * pad);
+        out.extend_from_slice(&[(n >> 16) as u8, (n >> 8) as u8, n as u8][..3 - pad]);
+    }
+    out
+}
