@@ -528,9 +528,12 @@ fn message_text(rng: &mut Rng, numerals: u64) -> String {
 /// Writes small files on a worker thread: a big box is a million small files, and creating them
 /// is most of its time. Files go over in batches, so the two threads rarely wake each other.
 /// What is written never depends on the order of writing.
+/// Files waiting to be written: path and bytes.
+type FileBatch = Vec<(std::path::PathBuf, Vec<u8>)>;
+
 struct FileSink {
-    batch: std::cell::RefCell<Vec<(std::path::PathBuf, Vec<u8>)>>,
-    tx: Option<std::sync::mpsc::SyncSender<Vec<(std::path::PathBuf, Vec<u8>)>>>,
+    batch: std::cell::RefCell<FileBatch>,
+    tx: Option<std::sync::mpsc::SyncSender<FileBatch>>,
     worker: Option<std::thread::JoinHandle<std::io::Result<()>>>,
 }
 
@@ -540,7 +543,7 @@ impl FileSink {
     fn new() -> FileSink {
         // One writer: creating files in one directory serialises on its lock in the kernel, so
         // more writers only spin; one thread still overlaps the writes with the generating.
-        let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<(std::path::PathBuf, Vec<u8>)>>(16);
+        let (tx, rx) = std::sync::mpsc::sync_channel::<FileBatch>(16);
         let worker = std::thread::spawn(move || -> std::io::Result<()> {
             for batch in rx {
                 for (path, bytes) in batch {
@@ -568,7 +571,7 @@ impl FileSink {
         Ok(())
     }
 
-    fn send(&self, batch: Vec<(std::path::PathBuf, Vec<u8>)>) -> Result<()> {
+    fn send(&self, batch: FileBatch) -> Result<()> {
         self.tx
             .as_ref()
             .expect("open sink")
