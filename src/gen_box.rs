@@ -7,6 +7,7 @@
 //! from `seed`; no clock, no hash-map iteration reaches the output. The conventions the build
 //! relies on are listed in the module's report (`BoxSummary`) and in `site-fixtures/README.md`.
 
+use crate::witness::Status;
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::fs::{self, File};
@@ -1698,27 +1699,6 @@ pub fn generate(opts: &BoxOptions, out: &Path) -> Result<BoxSummary> {
 
 // ---------------------------------------------------------------------------------------------
 // the witness store
-
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Status {
-    Pending,
-    Proof,
-    ExplorersDisagree,
-    StampFailed,
-    Mismatch,
-}
-
-impl Status {
-    fn as_str(self) -> &'static str {
-        match self {
-            Status::Pending => "pending",
-            Status::Proof => "proof",
-            Status::ExplorersDisagree => "explorers_disagree",
-            Status::StampFailed => "stamp_failed",
-            Status::Mismatch => "mismatch",
-        }
-    }
-}
 
 struct Batch {
     /// Line indexes `first..end` (0-based; seq = index + 1).

@@ -38,9 +38,10 @@ pub const HOUR: i64 = 3600;
 /// What the page prints on how to pin one line without it (§5b).
 pub const HOW_TO_PIN: &str = "To pin one line without this page: take its entry_id from ledger/ledger.jsonl (or a withheld line's digest from ledger/withheld.json), fetch ledger/witness/proofs/<entry_id>.ots, and run `ots verify -d <entry_id> <entry_id>.ots` (the python OpenTimestamps client) or `node ots-cli.js verify -i -d <entry_id> <entry_id>.ots` (javascript-opentimestamps 0.4.9). A PENDING file prints \"Pending confirmation in Bitcoin blockchain\": it is a calendar's receipt and pins nothing. A PROOF prints the Bitcoin block; that block's header time is at https://mempool.space/api/block/<hash> and https://blockstream.info/api/block/<hash> (/block-height/<H> gives the hash). The proof shows that the line's digest existed before that block, no more: not that every send got a line, not the words of any message, not who wrote the line, not that the line is true. The header time is the miner's clock, within about two hours of consensus time, so a latency under six hours carries that slop and a negative latency can appear for an honest line. The store was written by the lab's tail; the proofs are what you check.";
 
+/// A store entry's status (CONTRACT §2). Also what the box generator writes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Deserialize)]
 #[serde(rename_all = "snake_case")]
-enum Status {
+pub enum Status {
     Pending,
     Proof,
     ExplorersDisagree,
@@ -49,7 +50,7 @@ enum Status {
 }
 
 impl Status {
-    fn as_str(self) -> &'static str {
+    pub fn as_str(self) -> &'static str {
         match self {
             Status::Pending => "pending",
             Status::Proof => "proof",
