@@ -3,6 +3,8 @@
 //! embedded as base64 inside `<script type="application/octet-stream">` blocks, after
 //! minification, so no minifier touches them and no ledger byte can end a script or run as one.
 
+use std::borrow::Cow;
+
 use askama::Template;
 use serde_json::Value as J;
 
@@ -39,8 +41,9 @@ struct Page<'a> {
 }
 
 /// The data blocks the page reads, by element id (stable hooks, issue 6).
-fn data_blocks(input: &PageInput<'_>) -> Vec<(&'static str, Vec<u8>)> {
-    let file = |p: &str| input.tree.get(p).unwrap_or_default().to_vec();
+fn data_blocks<'t>(input: &PageInput<'t>) -> Vec<(&'static str, Cow<'t, [u8]>)> {
+    // Files are borrowed from the tree, not copied: the ledger can be hundreds of megabytes.
+    let file = |p: &str| Cow::Borrowed(input.tree.get(p).unwrap_or_default());
     let mut posts = serde_json::Map::new();
     for (path, bytes) in &input.tree.files {
         if let Some(name) = path.strip_prefix("ledger/anchors/")
@@ -59,15 +62,21 @@ fn data_blocks(input: &PageInput<'_>) -> Vec<(&'static str, Vec<u8>)> {
         ("anchors-json", file("ledger/anchors/index.json")),
         (
             "anchor-posts-json",
-            serde_json::to_vec(&J::Object(posts)).expect("json"),
+            Cow::Owned(serde_json::to_vec(&J::Object(posts)).expect("json")),
         ),
         ("snapshots-jsonl", file("ledger/SNAPSHOTS.jsonl")),
     ];
     if let Some(w) = input.witness {
-        blocks.push(("witness-json", serde_json::to_vec(w).expect("json")));
+        blocks.push((
+            "witness-json",
+            Cow::Owned(serde_json::to_vec(w).expect("json")),
+        ));
     }
     if let Some(t) = input.public_texts {
-        blocks.push(("public-texts-json", serde_json::to_vec(t).expect("json")));
+        blocks.push((
+            "public-texts-json",
+            Cow::Owned(serde_json::to_vec(t).expect("json")),
+        ));
     }
     blocks
 }
@@ -141,8 +150,8 @@ pub fn page(input: &PageInput<'_>) -> anyhow::Result<Vec<u8>> {
         let at = rest.find(&token).ok_or_else(|| {
             anyhow::anyhow!("the page template put the data block {id} out of order")
         })?;
-        page.extend_from_slice(rest[..at].as_bytes());
-        page.extend_from_slice(base64(bytes).as_bytes());
+        page.extend_from_slice(&rest.as_bytes()[..at]);
+        base64_into(bytes, &mut page);
         rest = &rest[at + token.len()..];
     }
     page.extend_from_slice(rest.as_bytes());
@@ -150,21 +159,27 @@ pub fn page(input: &PageInput<'_>) -> anyhow::Result<Vec<u8>> {
 }
 
 pub fn base64(bytes: &[u8]) -> String {
+    let mut out = Vec::with_capacity(bytes.len().div_ceil(3) * 4);
+    base64_into(bytes, &mut out);
+    String::from_utf8(out).expect("base64 is ASCII")
+}
+
+/// Standard base64 of `bytes`, appended to `out`.
+pub fn base64_into(bytes: &[u8], out: &mut Vec<u8>) {
     const T: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    out.reserve(bytes.len().div_ceil(3) * 4);
     for chunk in bytes.chunks(3) {
         let n = (u32::from(chunk[0]) << 16)
             | (u32::from(*chunk.get(1).unwrap_or(&0)) << 8)
             | u32::from(*chunk.get(2).unwrap_or(&0));
         for i in 0..4 {
             out.push(if i <= chunk.len() {
-                T[(n >> (18 - 6 * i)) as usize & 63] as char
+                T[(n >> (18 - 6 * i)) as usize & 63]
             } else {
-                '='
+                b'='
             });
         }
     }
-    out
 }
 
 #[cfg(test)]
