@@ -270,7 +270,9 @@ fn int(n: u64) -> Value<'static> {
     Value::Int(n as i64)
 }
 
-/// The gate's trailer (§6).
+/// The gate's trailer (§6). Written again here on purpose, not called from `public_texts`: the
+/// generated boxes are the publisher's test oracle, and one shared function would let a wrong
+/// trailer pass on both sides.
 pub fn trailer(bound: u64, total: u64, seq: u64) -> String {
     format!("[gate: {bound} of {total} numerals bound \u{b7} ledger {seq:04}]")
 }
