@@ -139,26 +139,11 @@ impl Previous {
 
     /// The file names directly under `DIR/<rel_dir>` at HEAD, sorted.
     pub fn list(&self, rel_dir: &str) -> Result<Vec<String>> {
-        let (Some(repo), Some(commit)) = (&self.repo, &self.commit) else {
-            return Ok(Vec::new());
-        };
-        let path = self.path_at_head(rel_dir);
-        let tree = repo.find_commit(git2::Oid::from_str(commit)?)?.tree()?;
-        let entry = match tree.get_path(Path::new(&path)) {
-            Ok(e) => e,
-            Err(e) if e.code() == ErrorCode::NotFound => return Ok(Vec::new()),
-            Err(e) => return Err(e).with_context(|| format!("git ls-tree HEAD:{path}")),
-        };
-        let sub = repo
-            .find_tree(entry.id())
-            .with_context(|| format!("HEAD:{path} is not a folder"))?;
-        let mut names: Vec<String> = sub
-            .iter()
-            .filter(|e| e.kind() == Some(ObjectType::Blob))
-            .filter_map(|e| e.name().ok().map(str::to_owned))
-            .collect();
-        names.sort();
-        Ok(names)
+        Ok(self
+            .list_blobs(rel_dir)?
+            .into_iter()
+            .map(|(name, _)| name)
+            .collect())
     }
 
     /// The files directly under `DIR/<rel_dir>` at HEAD with their blob ids, sorted by name: one

@@ -2,6 +2,8 @@
 //! a fixture box with every class of send line, built in a tempdir, with and without a git
 //! checkout around the output folder.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -466,25 +468,6 @@ fn git_init(fx: &Fixture) -> git2::Repository {
     git2::Repository::init(&fx.root).unwrap()
 }
 
-fn commit_site(repo: &git2::Repository) {
-    let mut idx = repo.index().unwrap();
-    idx.add_all(["site"], git2::IndexAddOption::FORCE, None)
-        .unwrap();
-    idx.update_all(["site"], None).unwrap();
-    idx.write().unwrap();
-    let tree = repo.find_tree(idx.write_tree().unwrap()).unwrap();
-    let sig = git2::Signature::new(
-        "test",
-        "test@example.invalid",
-        &git2::Time::new(1_800_000_000, 0),
-    )
-    .unwrap();
-    let parent = repo.head().ok().and_then(|h| h.peel_to_commit().ok());
-    let parents: Vec<&git2::Commit> = parent.iter().collect();
-    repo.commit(Some("HEAD"), &sig, &sig, "publish", &tree, &parents)
-        .unwrap();
-}
-
 // ---- the tests ---------------------------------------------------------------------------------
 
 #[test]
@@ -667,7 +650,7 @@ fn a_reading_committed_at_head_persists_and_a_hand_written_index_counts_for_noth
     let repo = git_init(&fx);
     let sha = fx.cases.phone.1.clone();
     ok(&build(&fx, &[]));
-    commit_site(&repo);
+    common::commit_site(&repo);
     // A hand-written index on disk claiming a reading.
     let forged = json!({"published": [], "allowed_by_operator": [
         {"sent_sha256": sha, "seq": fx.cases.phone.0, "reasons": ["phone"], "read_in": "this build"}]});
@@ -688,7 +671,7 @@ fn a_reading_committed_at_head_persists_and_a_hand_written_index_counts_for_noth
         index(&fx)["allowed_by_operator"][0]["read_in"],
         "this build"
     );
-    commit_site(&repo);
+    common::commit_site(&repo);
     let o = build(&fx, &[]);
     ok(&o);
     let ix = index(&fx);
@@ -706,10 +689,10 @@ fn a_crlf_checkout_copy_is_restored_and_logged() {
     let fx = fixture();
     let repo = git_init(&fx);
     ok(&build(&fx, &[]));
-    commit_site(&repo);
+    common::commit_site(&repo);
     // A second publication settles what depends on HEAD (build.rs's `withheld_sticky` count).
     ok(&build(&fx, &[]));
-    commit_site(&repo);
+    common::commit_site(&repo);
     let path = texts_dir(&fx).join(format!("{}.txt", fx.cases.trailer.1));
     let lf = std::fs::read(&path).unwrap();
     assert!(lf.contains(&b'\n'));
@@ -759,7 +742,7 @@ fn a_published_text_is_carried_forward_when_its_source_is_gone() {
     let fx = fixture();
     let repo = git_init(&fx);
     ok(&build(&fx, &[]));
-    commit_site(&repo);
+    common::commit_site(&repo);
     let (seq, sha) = fx.cases.as_written.clone();
     let bytes = std::fs::read(texts_dir(&fx).join(format!("{sha}.txt"))).unwrap();
     std::fs::remove_file(&fx.cases.as_written_source).unwrap();
@@ -823,7 +806,7 @@ fn a_published_text_that_newly_trips_the_guard_refuses_until_read_or_dropped() {
         serde_json::to_vec_pretty(&ix).unwrap(),
     )
     .unwrap();
-    commit_site(&repo);
+    common::commit_site(&repo);
     let before = read_dir_tree(&fx.site);
     let o = build(&fx, &[]);
     assert_eq!(o.status.code(), Some(1));
@@ -864,7 +847,7 @@ fn a_published_text_that_leaves_the_allow_list_refuses() {
     let fx = fixture();
     let repo = git_init(&fx);
     ok(&build(&fx, &[]));
-    commit_site(&repo);
+    common::commit_site(&repo);
     // The operator removes group-1 from the config: seq of the trailer case is now off the list.
     let path = fx.root.join("box/gate/config.json");
     let mut cfg: J = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();

@@ -1,6 +1,8 @@
 //! The per-line witness layer (protocol-v0 §5b, issue 4), driven through the binary. Every count
 //! is checked against a figure computed by hand from the table in `fixture()`.
 
+mod common;
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -570,25 +572,6 @@ fn of(count: usize, of: usize) -> J {
 
 // ---- git ---------------------------------------------------------------------------------------
 
-fn commit_site(repo: &git2::Repository) {
-    let mut idx = repo.index().unwrap();
-    idx.add_all(["site"], git2::IndexAddOption::FORCE, None)
-        .unwrap();
-    idx.update_all(["site"], None).unwrap();
-    idx.write().unwrap();
-    let tree = repo.find_tree(idx.write_tree().unwrap()).unwrap();
-    let sig = git2::Signature::new(
-        "test",
-        "test@example.invalid",
-        &git2::Time::new(1_800_000_000, 0),
-    )
-    .unwrap();
-    let parent = repo.head().ok().and_then(|h| h.peel_to_commit().ok());
-    let parents: Vec<&git2::Commit> = parent.iter().collect();
-    repo.commit(Some("HEAD"), &sig, &sig, "publish", &tree, &parents)
-        .unwrap();
-}
-
 // ---- the tests ---------------------------------------------------------------------------------
 
 #[test]
@@ -773,7 +756,7 @@ fn a_proof_grows_between_builds_and_is_replaced_one_dropped_is_carried_one_shrun
     let fx = fixture();
     let repo = git2::Repository::init(&fx.root).unwrap();
     ok(&build(&fx, &[]));
-    commit_site(&repo);
+    common::commit_site(&repo);
     let pending_id = fx.ids[5].clone(); // seq 6
     let published = |id: &str| {
         std::fs::read(site(&fx).join(format!("ledger/witness/proofs/{id}.ots"))).unwrap()
@@ -814,7 +797,7 @@ fn a_proof_grows_between_builds_and_is_replaced_one_dropped_is_carried_one_shrun
         ix["publisher"]["carried_not_in_store"],
         json!([format!("{ORPHAN_LATE}.ots")])
     );
-    commit_site(&repo);
+    common::commit_site(&repo);
 
     // Third: seq 6's proof shrinks back to its pending form: refused, DIR untouched.
     std::fs::write(proof_path(&fx, &pending_id), proof(&pending_id, PENDING)).unwrap();

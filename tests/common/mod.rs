@@ -193,3 +193,23 @@ pub fn unb64(s: &str) -> Vec<u8> {
     }
     out
 }
+
+/// Stages `site/` (forced past any ignore) and commits it on HEAD.
+pub fn commit_site(repo: &git2::Repository) {
+    let mut idx = repo.index().unwrap();
+    idx.add_all(["site"], git2::IndexAddOption::FORCE, None)
+        .unwrap();
+    idx.update_all(["site"], None).unwrap();
+    idx.write().unwrap();
+    let tree = repo.find_tree(idx.write_tree().unwrap()).unwrap();
+    let sig = git2::Signature::new(
+        "test",
+        "test@example.invalid",
+        &git2::Time::new(1_800_000_000, 0),
+    )
+    .unwrap();
+    let parent = repo.head().ok().and_then(|h| h.peel_to_commit().ok());
+    let parents: Vec<&git2::Commit> = parent.iter().collect();
+    repo.commit(Some("HEAD"), &sig, &sig, "publish", &tree, &parents)
+        .unwrap();
+}
