@@ -1,19 +1,76 @@
-//! Raw flags parsed into one validated plan before any work starts (ripgrep/fd style).
+//! Raw flags parsed into one validated plan before any work starts (ripgrep/fd style). The
+//! same definitions give `--help`, the shell completions and the man page, so the three cannot
+//! disagree (docs/operator.md#the-command-line).
 
 use std::ffi::OsString;
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
 use crate::build::{self, BuildPlan};
+use crate::init::{self, InitPlan};
 use crate::verify_cmd::{self, VerifyPlan};
+
+/// The exit-code table, shown by every command's `--help` and in the man page.
+const EXIT_STATUS: &str = "\
+Exit status (every command):
+  0  done: built, written, or the ledger or exhibit re-derives
+  1  the inputs have problems: verify found problems, or the build refused
+     (a refusal names the file, the seq or line, the rule and the flag that accepts it)
+  2  usage or I/O error, or init found a file it would overwrite
+A refused or failed build leaves the output folder exactly as it was.";
+
+const TOP_EXAMPLES: &str = "\
+Examples:
+  exhibit init --pages                  write exhibit.toml and the GitHub Pages workflow
+  exhibit build --out docs --dry-run    review what the next publication adds
+  exhibit build --out docs              write it; then: git add docs && git commit
+  exhibit verify docs                   check a built or cloned exhibit as a stranger would
+  exhibit verify --json ledger.jsonl    re-derive a ledger; one JSON object on stdout
+  exhibit completions bash > ~/.local/share/bash-completion/completions/exhibit
+
+README.md and docs/ in the source repository explain the exhibit, GitHub Pages and every rule.";
+
+const BUILD_EXAMPLES: &str = "\
+Examples (in the exhibit branch's checkout, beside exhibit.toml):
+  exhibit build --out docs --dry-run              what would change in docs/, nothing written
+  exhibit build --out docs                        write docs/; then git add docs && git commit
+  exhibit build --out docs --allow-line 42        publish seq 42 as it is, after reading it
+  exhibit build --out docs --allow-rewrite \"gate re-chained after disk loss\"
+
+The previous publication is read from git HEAD, never from the files on disk.
+SOURCE_DATE_EPOCH sets the build time: the same inputs and HEAD give the same bytes.";
+
+const VERIFY_EXAMPLES: &str = "\
+Examples:
+  exhibit verify ledger.jsonl                              re-derive a ledger file
+  exhibit verify --withheld withheld.json ledger.jsonl     bridge the chain across withheld seqs
+  exhibit verify --anchors gate/anchors ledger.jsonl       also check the posted heads
+  exhibit verify docs                                      a built or cloned exhibit
+  exhibit verify --json docs | jq .ok                      for scripts";
+
+const INIT_EXAMPLES: &str = "\
+Examples:
+  exhibit init                          exhibit.toml only
+  exhibit init --pages                  also .github/workflows/exhibit-pages.yml (deploys site/)
+  exhibit init --pages --out docs --branch main
+
+Init writes nothing when a file it would write exists (exit 2).";
 
 #[derive(Parser, Debug)]
 #[command(
     name = "exhibit",
     version,
-    about = "Turns an agent's send ledger into a public exhibit a stranger can re-derive"
+    about = "Turns an agent's send ledger into a public exhibit a stranger can re-derive",
+    long_about = "Turns an AI agent's append-only send ledger into a public exhibit: a folder of \
+plain files for a git branch and GitHub Pages, and one page with which a stranger re-derives \
+every digest of the chain, checks the posted heads and their proofs, and tests whether a message \
+they hold was really sent. No private text, chat id or personal identifier leaves the box.",
+    after_help = format!("{TOP_EXAMPLES}\n\n{EXIT_STATUS}"),
+    subcommand_required = true,
+    arg_required_else_help = true
 )]
 struct Cli {
     #[command(subcommand)]
@@ -22,7 +79,25 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Write a commented exhibit.toml (and, with --pages, the GitHub Pages workflow) here.
+    #[command(after_help = format!("{INIT_EXAMPLES}\n\n{EXIT_STATUS}"))]
+    Init {
+        /// Also write .github/workflows/exhibit-pages.yml, which deploys the committed exhibit
+        /// folder to GitHub Pages (deploy only: the build stays on this box).
+        #[arg(long)]
+        pages: bool,
+        /// The exhibit folder the workflow deploys (the --out of exhibit build).
+        #[arg(long, value_name = "DIR", default_value = "site")]
+        out: String,
+        /// The branch whose pushes deploy.
+        #[arg(long, value_name = "NAME", default_value = "exhibit")]
+        branch: String,
+        /// Print nothing on success (a refusal is still said, on stderr).
+        #[arg(long, short)]
+        quiet: bool,
+    },
     /// Build the exhibit from the box that exhibit.toml describes.
+    #[command(after_help = format!("{BUILD_EXAMPLES}\n\n{EXIT_STATUS}"))]
     Build {
         /// The box's configuration.
         #[arg(long, value_name = "FILE", default_value = "exhibit.toml")]
@@ -53,8 +128,10 @@ enum Command {
         dry_run: bool,
     },
     /// Re-derive a ledger (a .jsonl file) or a built or cloned exhibit (a directory).
+    #[command(after_help = format!("{VERIFY_EXAMPLES}\n\n{EXIT_STATUS}"))]
     Verify {
-        /// One JSON object on stdout (CONTRACT §1) instead of words.
+        /// One JSON object on stdout instead of words:
+        /// {"ok", "entries", "head", "problems": [{"line", "seq", "code", "detail"}], "bridged"}.
         #[arg(long)]
         json: bool,
         /// The withheld list (withheld.json) to bridge the chain across withheld seqs.
@@ -66,13 +143,36 @@ enum Command {
         /// The ledger file, or an exhibit's directory.
         path: PathBuf,
     },
+    /// Print a shell completion script on stdout.
+    #[command(after_help = "\
+Examples:
+  exhibit completions bash > ~/.local/share/bash-completion/completions/exhibit
+  exhibit completions zsh > ~/.zfunc/_exhibit       # with fpath+=(~/.zfunc) in ~/.zshrc
+  exhibit completions fish > ~/.config/fish/completions/exhibit.fish
+  exhibit completions powershell >> $PROFILE")]
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff) on stdout: of exhibit, or of one command.
+    #[command(after_help = "\
+Examples:
+  exhibit man | man -l -
+  exhibit man build > ~/.local/share/man/man1/exhibit-build.1")]
+    Man {
+        /// A command (init, build, verify, completions); without it, the page of exhibit.
+        command: Option<String>,
+    },
 }
 
 /// Everything a command needs, checked.
 #[derive(Debug)]
 pub enum Plan {
+    Init(InitPlan),
     Verify(VerifyPlan),
     Build(Box<BuildPlan>),
+    /// Text generated from the command-line definitions (completions, man page), for stdout.
+    Print(Vec<u8>),
 }
 
 /// Parses the command line. On `--help`, `--version` or a usage error, prints and returns the
@@ -87,6 +187,52 @@ pub fn plan_from_args(args: impl IntoIterator<Item = OsString>) -> Result<Plan, 
         }
     })?;
     Ok(match cli.command {
+        Command::Init {
+            pages,
+            out,
+            branch,
+            quiet,
+        } => {
+            let usage = |msg: String| {
+                eprintln!("exhibit: usage: {msg}");
+                ExitCode::from(2)
+            };
+            let out_path = std::path::Path::new(&out);
+            if out.is_empty()
+                || out_path.is_absolute()
+                || out_path
+                    .components()
+                    .any(|c| !matches!(c, std::path::Component::Normal(_)))
+                || out.contains(['"', '\\', '\n'])
+            {
+                return Err(usage(format!(
+                    "--out {out:?}: the folder the workflow deploys must be a plain relative path inside the repository (e.g. site or docs)"
+                )));
+            }
+            if branch.is_empty() || branch.contains(['"', '\\', '\n', ' ']) {
+                return Err(usage(format!("--branch {branch:?}: not a branch name")));
+            }
+            let dir = std::env::current_dir().map_err(|e| {
+                eprintln!("exhibit: error: the current folder: {e}");
+                ExitCode::from(2)
+            })?;
+            Plan::Init(InitPlan {
+                dir,
+                pages,
+                out,
+                branch,
+                quiet,
+            })
+        }
+        Command::Completions { shell } => {
+            let mut bytes = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "exhibit", &mut bytes);
+            Plan::Print(bytes)
+        }
+        Command::Man { command } => Plan::Print(man_page(command.as_deref()).map_err(|msg| {
+            eprintln!("exhibit: usage: {msg}");
+            ExitCode::from(2)
+        })?),
         Command::Build {
             config,
             out,
@@ -158,9 +304,47 @@ pub fn plan_from_args(args: impl IntoIterator<Item = OsString>) -> Result<Plan, 
     })
 }
 
+/// The man page of `exhibit` or of one of its commands, from the same definitions as `--help`.
+fn man_page(command: Option<&str>) -> Result<Vec<u8>, String> {
+    let top = Cli::command();
+    let cmd = match command {
+        None => top,
+        Some(name) => {
+            let names: Vec<String> = top
+                .get_subcommands()
+                .map(|c| c.get_name().to_string())
+                .collect();
+            let sub = top
+                .find_subcommand(name)
+                .ok_or_else(|| format!("man {name:?}: not a command ({})", names.join(", ")))?;
+            // The page's name, `exhibit-build`; clap takes names as &'static str, and this
+            // runs once per process.
+            let page: &'static str = Box::leak(format!("exhibit-{name}").into_boxed_str());
+            sub.clone()
+                .name(page)
+                .version(env!("CARGO_PKG_VERSION"))
+        }
+    };
+    let mut bytes = Vec::new();
+    clap_mangen::Man::new(cmd)
+        .render(&mut bytes)
+        .map_err(|e| e.to_string())?;
+    Ok(bytes)
+}
+
 pub fn run(plan: Plan) -> anyhow::Result<ExitCode> {
     match plan {
+        Plan::Init(plan) => init::run(&plan),
         Plan::Verify(plan) => verify_cmd::run(&plan),
         Plan::Build(plan) => build::run(&plan),
+        Plan::Print(bytes) => {
+            let mut out = std::io::stdout().lock();
+            // A closed pipe (`exhibit man | head`) is not an error worth a message.
+            match out.write_all(&bytes).and_then(|()| out.flush()) {
+                Ok(()) => Ok(ExitCode::SUCCESS),
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
+                Err(e) => Err(anyhow::Error::new(e).context("stdout")),
+            }
+        }
     }
 }

@@ -1,0 +1,1011 @@
+//! What `--dry-run` shows a reviewer (docs/operator.md#dry-run): first what this publication
+//! adds — the new seqs, lines published and withheld with the reasons, texts released, anchors
+//! and proofs added or replaced, every count that changed as old → new — then the files, with a
+//! minimal line diff for text files and key-level changes for JSON files. The same review is
+//! given as text, as Markdown for a pull request, or as data (`--json`).
+//!
+//! It compares two trees only (what DIR holds, what the build would write), so it says nothing
+//! it did not read in them. Everything shown is escaped: published bytes (a released text) may
+//! hold terminal control sequences, and a review must not run them.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+
+use serde::Serialize;
+use serde_json::Value as J;
+
+use crate::output::Tree;
+
+/// Diff lines shown per file before "… N more".
+const LINES_PER_FILE: usize = 24;
+/// Key-level changes shown per JSON file before "… N more".
+const CHANGES_PER_FILE: usize = 16;
+/// A shown line is cut after this many characters (but never before its `"seq":N`).
+const LINE_CHARS: usize = 120;
+/// Files of one kind in one folder listed one by one, up to this many; more are counted.
+const FILES_PER_FOLDER: usize = 8;
+/// A changed region larger than this (old + new lines, after the common start and end are set
+/// aside) is shown as a replacement rather than diffed, so the review's time stays linear.
+const DIFF_REGION_LINES: usize = 4000;
+
+/// The whole review, as data (`--dry-run --json`).
+#[derive(Debug, Serialize)]
+pub struct Review {
+    pub dir: String,
+    pub summary: Summary,
+    pub files: FileChanges,
+    /// One entry per added, changed or removed file, in path order.
+    pub diffs: Vec<FileDiff>,
+}
+
+#[derive(Debug, Default, Serialize)]
+pub struct Summary {
+    /// The seqs this publication adds (published or withheld), lowest and highest; null when none.
+    pub new_seqs: Option<SeqRange>,
+    /// New lines published in ledger.jsonl.
+    pub published: usize,
+    /// New entries of withheld.json, with their reasons.
+    pub withheld: Vec<WithheldLine>,
+    /// Public texts released by this publication.
+    pub texts_released: Vec<ReleasedText>,
+    /// `<date>` of each posted head newly published.
+    pub anchors_added: Vec<String>,
+    pub anchor_proofs: AddedReplaced,
+    pub witness_proofs: AddedReplaced,
+    /// The head of the published chain, before and after.
+    pub head: Change<Option<String>>,
+    /// SNAPSHOTS.jsonl gains a line.
+    pub snapshot_appended: bool,
+    /// Every count of STATS.json that changed (`{count, of}` and plain numbers), by key path.
+    pub counts: Vec<CountChange>,
+    /// Lists of seqs in STATS.json that changed (e.g. coverage.awaiting_head_seqs).
+    pub seq_lists: Vec<SeqListChange>,
+}
+
+#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
+pub struct SeqRange {
+    pub first: i64,
+    pub last: i64,
+}
+
+#[derive(Debug, Serialize)]
+pub struct WithheldLine {
+    pub seq: i64,
+    pub kind: String,
+    pub fields_flagged: Vec<String>,
+    pub reason: String,
+}
+
+#[derive(Debug, Serialize)]
+pub struct ReleasedText {
+    pub sent_sha256: String,
+    pub seq: Option<i64>,
+    pub bytes: Option<u64>,
+}
+
+#[derive(Debug, Default, Serialize)]
+pub struct AddedReplaced {
+    pub added: usize,
+    pub replaced: usize,
+}
+
+#[derive(Debug, Serialize)]
+pub struct Change<T> {
+    pub old: T,
+    pub new: T,
+}
+
+impl<T: Default> Default for Change<T> {
+    fn default() -> Self {
+        Change {
+            old: T::default(),
+            new: T::default(),
+        }
+    }
+}
+
+#[derive(Debug, Serialize, PartialEq)]
+pub struct CountChange {
+    /// Dotted key path in STATS.json, e.g. `lines.published`.
+    pub key: String,
+    /// `{"count", "of"}`, a number, or null when the key is new or gone.
+    pub old: J,
+    pub new: J,
+}
+
+#[derive(Debug, Serialize)]
+pub struct SeqListChange {
+    pub key: String,
+    pub added: Vec<i64>,
+    pub removed: Vec<i64>,
+}
+
+#[derive(Debug, Default, Serialize)]
+pub struct FileChanges {
+    pub added: Vec<String>,
+    pub changed: Vec<String>,
+    pub removed: Vec<String>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct FileDiff {
+    pub path: String,
+    /// `added`, `changed` or `removed`.
+    pub status: &'static str,
+    #[serde(flatten)]
+    pub body: DiffBody,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(tag = "form", rename_all = "snake_case")]
+pub enum DiffBody {
+    /// A line diff: hunks of context (` `), removed (`-`) and added (`+`) lines, cut.
+    Lines {
+        hunks: Vec<Hunk>,
+        not_shown: usize,
+    },
+    /// Key-level changes of a JSON file.
+    Keys {
+        changes: Vec<KeyChange>,
+        not_shown: usize,
+    },
+    /// Shown elsewhere (STATS.json: the counts of the summary).
+    InSummary,
+    /// Not diffed: the page, or bytes that are not text.
+    Bytes { old: usize, new: usize, why: String },
+}
+
+#[derive(Debug, Serialize)]
+pub struct Hunk {
+    /// 1-based first line in the old and the new file.
+    pub old_start: usize,
+    pub new_start: usize,
+    /// Each line starts with ` `, `-` or `+`; escaped and cut.
+    pub lines: Vec<String>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct KeyChange {
+    pub key: String,
+    /// `added`, `removed`, `changed`.
+    pub change: &'static str,
+    /// Compact JSON, escaped and cut; absent for an added key.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub old: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub new: Option<String>,
+}
+
+/// Compares what DIR holds (`old`) with what the build would write (`new`).
+pub fn review(dir: &str, old: &Tree, new: &Tree) -> Review {
+    let mut files = FileChanges::default();
+    let mut diffs = Vec::new();
+    let paths: BTreeSet<&String> = old.files.keys().chain(new.files.keys()).collect();
+    for path in paths {
+        let (a, b) = (old.files.get(path), new.files.get(path));
+        let status = match (a, b) {
+            (None, Some(_)) => "added",
+            (Some(_), None) => "removed",
+            (Some(x), Some(y)) if x != y => "changed",
+            _ => continue,
+        };
+        match status {
+            "added" => files.added.push(path.clone()),
+            "removed" => files.removed.push(path.clone()),
+            _ => files.changed.push(path.clone()),
+        }
+        let empty = Vec::new();
+        let (x, y) = (a.unwrap_or(&empty), b.unwrap_or(&empty));
+        diffs.push(FileDiff {
+            path: path.clone(),
+            status,
+            body: diff_body(path, x, y),
+        });
+    }
+    Review {
+        dir: dir.trim_end_matches('/').to_string(),
+        summary: summary(old, new),
+        files,
+        diffs,
+    }
+}
+
+fn diff_body(path: &str, old: &[u8], new: &[u8]) -> DiffBody {
+    if path == "ledger/STATS.json" {
+        return DiffBody::InSummary;
+    }
+    if path.ends_with(".html") {
+        return DiffBody::Bytes {
+            old: old.len(),
+            new: new.len(),
+            why: "the page: not diffed".into(),
+        };
+    }
+    let (Ok(x), Ok(y)) = (std::str::from_utf8(old), std::str::from_utf8(new)) else {
+        return DiffBody::Bytes {
+            old: old.len(),
+            new: new.len(),
+            why: "not text".into(),
+        };
+    };
+    if path.ends_with(".json") {
+        let parse = |s: &str| -> Option<J> {
+            if s.is_empty() {
+                Some(J::Null)
+            } else {
+                serde_json::from_str(s).ok()
+            }
+        };
+        if let (Some(a), Some(b)) = (parse(x), parse(y)) {
+            let mut changes = Vec::new();
+            key_changes("", &a, &b, &mut changes);
+            let not_shown = changes.len().saturating_sub(CHANGES_PER_FILE);
+            changes.truncate(CHANGES_PER_FILE);
+            return DiffBody::Keys { changes, not_shown };
+        }
+    }
+    line_diff(x, y)
+}
+
+/// A minimal line diff (Myers, from `similar`) of the changed region, with one line of context.
+fn line_diff(old: &str, new: &str) -> DiffBody {
+    let a: Vec<&str> = old.split_inclusive('\n').collect();
+    let b: Vec<&str> = new.split_inclusive('\n').collect();
+    // The common start and end are set aside first: exhibit's files grow at the end, so what
+    // is left is small, and its diff is exact.
+    let prefix = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
+    let suffix = a[prefix..]
+        .iter()
+        .rev()
+        .zip(b[prefix..].iter().rev())
+        .take_while(|(x, y)| x == y)
+        .count();
+    let (ma, mb) = (&a[prefix..a.len() - suffix], &b[prefix..b.len() - suffix]);
+    let context_before = prefix.min(1);
+    let context_after = suffix.min(1);
+    let mut tagged: Vec<(char, &str, usize, usize)> = Vec::new(); // (tag, line, old_no, new_no)
+    for i in prefix - context_before..prefix {
+        tagged.push((' ', a[i], i, i));
+    }
+    if ma.len() + mb.len() <= DIFF_REGION_LINES {
+        let diff = similar::TextDiff::from_slices(ma, mb);
+        for change in diff.iter_all_changes() {
+            let (oi, ni) = (
+                change.old_index().map_or(usize::MAX, |i| i + prefix),
+                change.new_index().map_or(usize::MAX, |i| i + prefix),
+            );
+            let tag = match change.tag() {
+                similar::ChangeTag::Equal => ' ',
+                similar::ChangeTag::Delete => '-',
+                similar::ChangeTag::Insert => '+',
+            };
+            tagged.push((tag, change.value(), oi, ni));
+        }
+    } else {
+        for (i, l) in ma.iter().enumerate() {
+            tagged.push(('-', l, i + prefix, usize::MAX));
+        }
+        for (i, l) in mb.iter().enumerate() {
+            tagged.push(('+', l, usize::MAX, i + prefix));
+        }
+    }
+    for k in 0..context_after {
+        let (oi, ni) = (a.len() - suffix + k, b.len() - suffix + k);
+        tagged.push((' ', a[oi], oi, ni));
+    }
+    // Hunks: runs of changes with at most one unchanged line of context on each side.
+    let mut hunks: Vec<Hunk> = Vec::new();
+    let mut shown = 0usize;
+    let mut not_shown = 0usize;
+    let keep: Vec<bool> = (0..tagged.len())
+        .map(|i| {
+            tagged[i].0 != ' '
+                || (i > 0 && tagged[i - 1].0 != ' ')
+                || (i + 1 < tagged.len() && tagged[i + 1].0 != ' ')
+        })
+        .collect();
+    let mut open = false;
+    for (i, (tag, line, _, _)) in tagged.iter().enumerate() {
+        if !keep[i] {
+            open = false;
+            continue;
+        }
+        if shown >= LINES_PER_FILE {
+            if *tag != ' ' {
+                not_shown += 1;
+            }
+            continue;
+        }
+        if !open {
+            // First line numbers of the hunk: the next line on each side.
+            let old_start = tagged[i..]
+                .iter()
+                .map(|t| t.2)
+                .find(|&n| n != usize::MAX)
+                .unwrap_or(a.len())
+                + 1;
+            let new_start = tagged[i..]
+                .iter()
+                .map(|t| t.3)
+                .find(|&n| n != usize::MAX)
+                .unwrap_or(b.len())
+                + 1;
+            hunks.push(Hunk {
+                old_start,
+                new_start,
+                lines: Vec::new(),
+            });
+            open = true;
+        }
+        hunks
+            .last_mut()
+            .expect("opened")
+            .lines
+            .push(format!("{tag}{}", shown_line(line.trim_end_matches('\n'))));
+        shown += 1;
+    }
+    DiffBody::Lines { hunks, not_shown }
+}
+
+/// Key-level differences of two JSON values: objects key by key, arrays index by index (an
+/// element only on one side is one change), anything else compared whole.
+fn key_changes(path: &str, a: &J, b: &J, out: &mut Vec<KeyChange>) {
+    if a == b {
+        return;
+    }
+    let child = |k: &str| {
+        if path.is_empty() {
+            k.to_string()
+        } else {
+            format!("{path}.{k}")
+        }
+    };
+    match (a, b) {
+        (J::Object(x), J::Object(y)) => {
+            let keys: BTreeSet<&String> = x.keys().chain(y.keys()).collect();
+            for k in keys {
+                match (x.get(k), y.get(k)) {
+                    (Some(u), Some(v)) => key_changes(&child(k), u, v, out),
+                    (None, Some(v)) => out.push(KeyChange {
+                        key: child(k),
+                        change: "added",
+                        old: None,
+                        new: Some(compact(v)),
+                    }),
+                    (Some(u), None) => out.push(KeyChange {
+                        key: child(k),
+                        change: "removed",
+                        old: Some(compact(u)),
+                        new: None,
+                    }),
+                    (None, None) => {}
+                }
+            }
+        }
+        (J::Array(x), J::Array(y)) => {
+            for i in 0..x.len().max(y.len()) {
+                let key = format!("{path}[{i}]");
+                match (x.get(i), y.get(i)) {
+                    (Some(u), Some(v)) => key_changes(&key, u, v, out),
+                    (None, Some(v)) => out.push(KeyChange {
+                        key,
+                        change: "added",
+                        old: None,
+                        new: Some(compact(v)),
+                    }),
+                    (Some(u), None) => out.push(KeyChange {
+                        key,
+                        change: "removed",
+                        old: Some(compact(u)),
+                        new: None,
+                    }),
+                    (None, None) => {}
+                }
+            }
+        }
+        (J::Null, _) if path.is_empty() => out.push(KeyChange {
+            key: "(file)".into(),
+            change: "added",
+            old: None,
+            new: Some(compact(b)),
+        }),
+        _ => out.push(KeyChange {
+            key: if path.is_empty() { "(file)".into() } else { path.into() },
+            change: "changed",
+            old: Some(compact(a)),
+            new: Some(compact(b)),
+        }),
+    }
+}
+
+fn compact(v: &J) -> String {
+    shown_line(&serde_json::to_string(v).unwrap_or_default())
+}
+
+/// A line as a reviewer sees it: control characters (and the bidi controls that reorder what a
+/// terminal shows) escaped, cut after `LINE_CHARS` characters — but a line holding `"seq":N`
+/// keeps its seq, so the reviewer always knows which line it is.
+pub fn shown_line(line: &str) -> String {
+    let escaped = escape(line);
+    if escaped.chars().count() <= LINE_CHARS + 8 {
+        return escaped;
+    }
+    let cut: String = escaped.chars().take(LINE_CHARS).collect();
+    let mut out = cut.clone();
+    if let Some(at) = escaped.find("\"seq\":")
+        && at + 6 > cut.len()
+    {
+        let digits: String = escaped[at + 6..]
+            .chars()
+            .take_while(|c| c.is_ascii_digit() || *c == '-')
+            .collect();
+        let _ = write!(out, "…\"seq\":{digits}");
+    }
+    let _ = write!(out, "… ({} chars)", escaped.chars().count());
+    out
+}
+
+/// Escapes what a terminal would act on rather than show.
+pub fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        let bidi = matches!(c, '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}');
+        if c.is_control() || bidi {
+            let _ = write!(out, "\\u{{{:x}}}", c as u32);
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------------
+// The summary: read from the files the publication changes.
+
+fn json_of(tree: &Tree, path: &str) -> J {
+    tree.get(path)
+        .and_then(|b| serde_json::from_slice(b).ok())
+        .unwrap_or(J::Null)
+}
+
+/// The seq of each line of a ledger.jsonl (the header has none). Lines are canonical JSON.
+fn seqs_of(ledger: &[u8]) -> BTreeSet<i64> {
+    ledger
+        .split(|&b| b == b'\n')
+        .filter(|l| !l.is_empty())
+        .filter_map(|l| serde_json::from_slice::<J>(l).ok())
+        .filter_map(|v| v.get("seq").and_then(J::as_i64))
+        .collect()
+}
+
+fn summary(old: &Tree, new: &Tree) -> Summary {
+    let mut s = Summary::default();
+    let ledger = "ledger/ledger.jsonl";
+    let (old_ledger, new_ledger) = (
+        old.get(ledger).unwrap_or_default(),
+        new.get(ledger).unwrap_or_default(),
+    );
+    let new_seqs: BTreeSet<i64> = if old_ledger == new_ledger {
+        BTreeSet::new()
+    } else if new_ledger.starts_with(old_ledger) {
+        // The usual day: appended lines only; read just those.
+        seqs_of(&new_ledger[old_ledger.len()..])
+    } else {
+        let (o, n) = (seqs_of(old_ledger), seqs_of(new_ledger));
+        n.difference(&o).copied().collect()
+    };
+    s.published = new_seqs.len();
+
+    let old_withheld: BTreeSet<i64> = json_of(old, "ledger/withheld.json")
+        .as_array()
+        .map(|a| a.iter().filter_map(|e| e["seq"].as_i64()).collect())
+        .unwrap_or_default();
+    if let Some(entries) = json_of(new, "ledger/withheld.json").as_array() {
+        for e in entries {
+            let Some(seq) = e["seq"].as_i64() else {
+                continue;
+            };
+            if old_withheld.contains(&seq) {
+                continue;
+            }
+            s.withheld.push(WithheldLine {
+                seq,
+                kind: e["kind"].as_str().unwrap_or_default().to_string(),
+                fields_flagged: e["fields_flagged"]
+                    .as_array()
+                    .map(|f| {
+                        f.iter()
+                            .filter_map(|x| x.as_str().map(escape))
+                            .collect()
+                    })
+                    .unwrap_or_default(),
+                reason: escape(e["reason"].as_str().unwrap_or_default()),
+            });
+        }
+    }
+    let all_new: BTreeSet<i64> = new_seqs
+        .iter()
+        .copied()
+        .chain(s.withheld.iter().map(|w| w.seq))
+        .collect();
+    s.new_seqs = match (all_new.first(), all_new.last()) {
+        (Some(&first), Some(&last)) => Some(SeqRange { first, last }),
+        _ => None,
+    };
+
+    let published_texts = |t: &Tree| -> BTreeMap<String, J> {
+        json_of(t, "ledger/public_texts/index.json")["published"]
+            .as_array()
+            .map(|a| {
+                a.iter()
+                    .filter_map(|e| Some((e["sent_sha256"].as_str()?.to_string(), e.clone())))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let before = published_texts(old);
+    for (sha, e) in published_texts(new) {
+        if !before.contains_key(&sha) {
+            s.texts_released.push(ReleasedText {
+                sent_sha256: escape(&sha),
+                seq: e["seq"].as_i64(),
+                bytes: e["bytes"].as_u64(),
+            });
+        }
+    }
+
+    for (path, bytes) in &new.files {
+        let was = old.get(path);
+        let replaced = was.is_some_and(|w| w != bytes.as_slice());
+        if let Some(date) = path
+            .strip_prefix("ledger/anchors/")
+            .and_then(|f| f.strip_suffix(".txt"))
+        {
+            if was.is_none() {
+                s.anchors_added.push(escape(date));
+            }
+        } else if path.starts_with("ledger/anchors/") && path.ends_with(".ots") {
+            if was.is_none() {
+                s.anchor_proofs.added += 1;
+            } else if replaced {
+                s.anchor_proofs.replaced += 1;
+            }
+        } else if path.starts_with("ledger/witness/") && path.ends_with(".ots") {
+            if was.is_none() {
+                s.witness_proofs.added += 1;
+            } else if replaced {
+                s.witness_proofs.replaced += 1;
+            }
+        }
+    }
+
+    let (old_stats, new_stats) = (json_of(old, "ledger/STATS.json"), json_of(new, "ledger/STATS.json"));
+    let head = |v: &J| v["ledger"]["head"].as_str().map(escape);
+    s.head = Change {
+        old: head(&old_stats),
+        new: head(&new_stats),
+    };
+    count_changes("", &old_stats, &new_stats, &mut s.counts, &mut s.seq_lists);
+    let snapshots = "ledger/SNAPSHOTS.jsonl";
+    let lines = |t: &Tree| {
+        t.get(snapshots)
+            .map_or(0, |b| b.split(|&c| c == b'\n').filter(|l| !l.is_empty()).count())
+    };
+    s.snapshot_appended = lines(new) > lines(old);
+    s
+}
+
+fn is_count(v: &J) -> bool {
+    v.as_object().is_some_and(|o| {
+        o.len() == 2 && o.get("count").is_some_and(J::is_number) && o.get("of").is_some_and(J::is_number)
+    })
+}
+
+/// Every count in STATS.json that differs: `{count, of}` objects and numbers, by key path;
+/// lists of numbers as seqs added and removed.
+fn count_changes(
+    path: &str,
+    a: &J,
+    b: &J,
+    counts: &mut Vec<CountChange>,
+    lists: &mut Vec<SeqListChange>,
+) {
+    if a == b {
+        return;
+    }
+    let key = |k: &str| {
+        if path.is_empty() {
+            k.to_string()
+        } else {
+            format!("{path}.{k}")
+        }
+    };
+    let leaf = |v: &J| v.is_number() || is_count(v);
+    match (a, b) {
+        (x, y) if (leaf(x) || x.is_null()) && (leaf(y) || y.is_null()) => {
+            counts.push(CountChange {
+                key: escape(path),
+                old: x.clone(),
+                new: y.clone(),
+            });
+        }
+        (J::Object(x), J::Object(y)) => {
+            let keys: BTreeSet<&String> = x.keys().chain(y.keys()).collect();
+            for k in keys {
+                count_changes(
+                    &key(k),
+                    x.get(k).unwrap_or(&J::Null),
+                    y.get(k).unwrap_or(&J::Null),
+                    counts,
+                    lists,
+                );
+            }
+        }
+        (J::Null, J::Object(y)) => {
+            for (k, v) in y {
+                count_changes(&key(k), &J::Null, v, counts, lists);
+            }
+        }
+        (J::Object(x), J::Null) => {
+            for (k, v) in x {
+                count_changes(&key(k), v, &J::Null, counts, lists);
+            }
+        }
+        (x, y) if is_number_list(x) && is_number_list(y) => {
+            let set = |v: &J| -> BTreeSet<i64> {
+                v.as_array()
+                    .map(|a| a.iter().filter_map(J::as_i64).collect())
+                    .unwrap_or_default()
+            };
+            let (x, y) = (set(x), set(y));
+            lists.push(SeqListChange {
+                key: escape(path),
+                added: y.difference(&x).copied().collect(),
+                removed: x.difference(&y).copied().collect(),
+            });
+        }
+        _ => {}
+    }
+}
+
+fn is_number_list(v: &J) -> bool {
+    v.is_null() || v.as_array().is_some_and(|a| a.iter().all(J::is_number))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rendering
+
+fn count_text(v: &J) -> String {
+    if is_count(v) {
+        format!("{} of {}", v["count"], v["of"])
+    } else if v.is_null() {
+        "(none)".into()
+    } else {
+        v.to_string()
+    }
+}
+
+fn short(digest: &Option<String>) -> String {
+    match digest {
+        Some(d) if d.len() > 16 => format!("{}…", &d[..12]),
+        Some(d) => d.clone(),
+        None => "(none)".into(),
+    }
+}
+
+fn seq_list_text(seqs: &[i64]) -> String {
+    const SHOWN: usize = 8;
+    let mut parts: Vec<String> = seqs.iter().take(SHOWN).map(i64::to_string).collect();
+    if seqs.len() > SHOWN {
+        parts.push(format!("… {} more", seqs.len() - SHOWN));
+    }
+    parts.join(", ")
+}
+
+/// The summary's lines, shared by the text and Markdown forms (Markdown adds list markers).
+fn summary_lines(s: &Summary) -> Vec<(usize, String)> {
+    let mut l: Vec<(usize, String)> = Vec::new();
+    match s.new_seqs {
+        Some(r) => l.push((
+            0,
+            format!(
+                "new seqs {}–{}: {} line(s) published, {} withheld",
+                r.first,
+                r.last,
+                s.published,
+                s.withheld.len()
+            ),
+        )),
+        None => l.push((0, "no new lines".into())),
+    }
+    for w in &s.withheld {
+        l.push((1, format!("withheld seq {} ({}): {}", w.seq, w.kind, w.reason)));
+    }
+    if s.head.old != s.head.new {
+        l.push((0, format!("head {} → {}", short(&s.head.old), short(&s.head.new))));
+    }
+    if !s.texts_released.is_empty() {
+        l.push((0, format!("texts released: {}", s.texts_released.len())));
+        for t in &s.texts_released {
+            let seq = t.seq.map_or(String::new(), |q| format!(" (seq {q})"));
+            let bytes = t.bytes.map_or(String::new(), |b| format!(", {b} bytes"));
+            l.push((1, format!("{}{seq}{bytes}", t.sent_sha256)));
+        }
+    }
+    if !s.anchors_added.is_empty() {
+        l.push((0, format!("posted heads added: {}", s.anchors_added.join(", "))));
+    }
+    for (what, p) in [("anchor proofs", &s.anchor_proofs), ("witness proofs", &s.witness_proofs)] {
+        if p.added + p.replaced > 0 {
+            l.push((0, format!("{what}: {} added, {} replaced", p.added, p.replaced)));
+        }
+    }
+    l.push((
+        0,
+        if s.snapshot_appended {
+            "a snapshot line is appended to ledger/SNAPSHOTS.jsonl".into()
+        } else {
+            "no snapshot line appended".into()
+        },
+    ));
+    if !s.counts.is_empty() || !s.seq_lists.is_empty() {
+        l.push((0, "counts (STATS.json), old → new:".into()));
+        for c in &s.counts {
+            l.push((1, format!("{}: {} → {}", c.key, count_text(&c.old), count_text(&c.new))));
+        }
+        for c in &s.seq_lists {
+            let mut parts = Vec::new();
+            if !c.added.is_empty() {
+                parts.push(format!("+ {}", seq_list_text(&c.added)));
+            }
+            if !c.removed.is_empty() {
+                parts.push(format!("− {}", seq_list_text(&c.removed)));
+            }
+            l.push((1, format!("{}: {}", c.key, parts.join("; "))));
+        }
+    }
+    l
+}
+
+/// Files, grouped: a folder with many files of one status is counted, not listed.
+fn file_lines(r: &Review) -> Vec<String> {
+    let mut out = Vec::new();
+    for (status, list) in [
+        ("added", &r.files.added),
+        ("changed", &r.files.changed),
+        ("removed", &r.files.removed),
+    ] {
+        let mut by_folder: BTreeMap<&str, Vec<&String>> = BTreeMap::new();
+        for p in list {
+            let folder = p.rsplit_once('/').map_or("", |(f, _)| f);
+            by_folder.entry(folder).or_default().push(p);
+        }
+        for (folder, paths) in by_folder {
+            if paths.len() > FILES_PER_FOLDER {
+                out.push(format!(
+                    "{status:<8}{}/{}/ ({} files)",
+                    r.dir,
+                    escape(folder),
+                    paths.len()
+                ));
+            } else {
+                for p in paths {
+                    out.push(format!("{status:<8}{}/{}", r.dir, escape(p)));
+                }
+            }
+        }
+    }
+    out
+}
+
+fn body_lines(d: &FileDiff) -> Vec<String> {
+    let mut out = Vec::new();
+    match &d.body {
+        DiffBody::Lines { hunks, not_shown } => {
+            for h in hunks {
+                out.push(format!("@@ -{} +{} @@", h.old_start, h.new_start));
+                out.extend(h.lines.iter().cloned());
+            }
+            if *not_shown > 0 {
+                out.push(format!("… {not_shown} more changed line(s) not shown"));
+            }
+        }
+        DiffBody::Keys { changes, not_shown } => {
+            for c in changes {
+                out.push(match (c.change, &c.old, &c.new) {
+                    ("added", _, Some(n)) => format!("+ {}: {n}", c.key),
+                    ("removed", Some(o), _) => format!("- {}: {o}", c.key),
+                    (_, o, n) => format!(
+                        "~ {}: {} → {}",
+                        c.key,
+                        o.as_deref().unwrap_or(""),
+                        n.as_deref().unwrap_or("")
+                    ),
+                });
+            }
+            if *not_shown > 0 {
+                out.push(format!("… {not_shown} more key change(s) not shown"));
+            }
+        }
+        DiffBody::InSummary => out.push("(its counts are in the summary above)".into()),
+        DiffBody::Bytes { old, new, why } => out.push(format!("({old} → {new} bytes; {why})")),
+    }
+    out
+}
+
+/// Diffs worth showing: per-file proof and text bodies in a crowded folder are counted in the
+/// file list already.
+fn shown_diffs(r: &Review) -> Vec<&FileDiff> {
+    let mut per_folder: BTreeMap<(&str, &str), usize> = BTreeMap::new();
+    for d in &r.diffs {
+        let folder = d.path.rsplit_once('/').map_or("", |(f, _)| f);
+        *per_folder.entry((folder, d.status)).or_default() += 1;
+    }
+    r.diffs
+        .iter()
+        .filter(|d| {
+            let folder = d.path.rsplit_once('/').map_or("", |(f, _)| f);
+            per_folder[&(folder, d.status)] <= FILES_PER_FOLDER
+        })
+        .collect()
+}
+
+impl Review {
+    pub fn file_counts(&self) -> (usize, usize, usize) {
+        (
+            self.files.added.len(),
+            self.files.changed.len(),
+            self.files.removed.len(),
+        )
+    }
+
+    /// For a terminal.
+    pub fn to_text(&self) -> String {
+        let (a, c, r) = self.file_counts();
+        let mut out = format!(
+            "dry run: {a} added, {c} changed, {r} removed in {}/ (nothing written)\n\n",
+            self.dir
+        );
+        out.push_str("what this publication adds:\n");
+        for (depth, line) in summary_lines(&self.summary) {
+            let _ = writeln!(out, "{}{line}", "  ".repeat(depth + 1));
+        }
+        out.push_str("\nfiles:\n");
+        for line in file_lines(self) {
+            let _ = writeln!(out, "  {line}");
+        }
+        for d in shown_diffs(self) {
+            let _ = writeln!(out, "\n{} {}/{}", d.status, self.dir, escape(&d.path));
+            for line in body_lines(d) {
+                let _ = writeln!(out, "  {line}");
+            }
+        }
+        out
+    }
+
+    /// For a pull request: headings, lists, and each diff in a fenced block.
+    pub fn to_markdown(&self) -> String {
+        let (a, c, r) = self.file_counts();
+        let mut out = format!(
+            "### exhibit: what building `{}/` changes\n\n{a} added, {c} changed, {r} removed.\n\n",
+            self.dir
+        );
+        for (depth, line) in summary_lines(&self.summary) {
+            let _ = writeln!(out, "{}- {}", "  ".repeat(depth), md_inline(&line));
+        }
+        out.push_str("\n#### Files\n\n");
+        for line in file_lines(self) {
+            let _ = writeln!(out, "- {}", md_inline(&line));
+        }
+        let diffs = shown_diffs(self);
+        if !diffs.is_empty() {
+            out.push_str("\n#### Changes\n");
+        }
+        for d in diffs {
+            let body = body_lines(d).join("\n");
+            let fence = "`".repeat(3.max(longest_backtick_run(&body) + 1));
+            let lang = if matches!(d.body, DiffBody::Lines { .. }) { "diff" } else { "" };
+            let _ = write!(
+                out,
+                "\n{} `{}/{}`\n\n{fence}{lang}\n{body}\n{fence}\n",
+                d.status,
+                self.dir,
+                escape(&d.path).replace('`', "'")
+            );
+        }
+        out
+    }
+}
+
+/// Text in a Markdown list item: characters Markdown would act on are escaped.
+fn md_inline(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if matches!(c, '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '#' | '|') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+fn longest_backtick_run(s: &str) -> usize {
+    let (mut best, mut run) = (0, 0);
+    for c in s.chars() {
+        run = if c == '`' { run + 1 } else { 0 };
+        best = best.max(run);
+    }
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tree(files: &[(&str, &str)]) -> Tree {
+        let mut t = Tree::default();
+        for (p, b) in files {
+            t.put(*p, b.as_bytes().to_vec());
+        }
+        t
+    }
+
+    #[test]
+    fn a_change_in_the_middle_is_one_line_not_a_region() {
+        let old: String = (0..100).map(|i| format!("line {i}\n")).collect();
+        let new = old.replace("line 50\n", "line fifty\n").replace("line 10\n", "line ten\n");
+        let DiffBody::Lines { hunks, not_shown } = line_diff(&old, &new) else {
+            panic!()
+        };
+        assert_eq!(not_shown, 0);
+        let changed: Vec<&String> = hunks
+            .iter()
+            .flat_map(|h| &h.lines)
+            .filter(|l| !l.starts_with(' '))
+            .collect();
+        assert_eq!(changed, ["-line 10", "+line ten", "-line 50", "+line fifty"]);
+        assert_eq!((hunks.len(), hunks[0].old_start, hunks[1].new_start), (2, 10, 50));
+    }
+
+    #[test]
+    fn long_lines_keep_their_seq_and_controls_are_escaped() {
+        let line = format!(
+            "{{\"entry_id\":\"{}\",\"prev\":\"{}\",\"seq\":1234,\"x\":1}}",
+            "a".repeat(64),
+            "b".repeat(64)
+        );
+        let s = shown_line(&line);
+        assert!(s.contains("\"seq\":1234"), "{s}");
+        assert!(s.chars().count() < line.len(), "{s}");
+        assert_eq!(escape("a\u{1b}[2Jb\u{202e}"), "a\\u{1b}[2Jb\\u{202e}");
+    }
+
+    #[test]
+    fn json_files_show_key_changes_and_stats_counts_old_to_new() {
+        let old = tree(&[
+            ("ledger/STATS.json", r#"{"lines":{"published":{"count":10,"of":10},"withheld":{"count":0,"of":10}},"anchors":{"posts":1},"coverage":{"severed_seqs":[]}}"#),
+            ("ledger/withheld.json", "[]"),
+        ]);
+        let new = tree(&[
+            ("ledger/STATS.json", r#"{"lines":{"published":{"count":14,"of":15},"withheld":{"count":1,"of":15}},"anchors":{"posts":1},"coverage":{"severed_seqs":[12]}}"#),
+            ("ledger/withheld.json", r#"[{"seq":15,"kind":"send","fields_flagged":["note"],"reason":"shape"}]"#),
+        ]);
+        let r = review("site", &old, &new);
+        let keys: Vec<&str> = r.summary.counts.iter().map(|c| c.key.as_str()).collect();
+        assert_eq!(keys, ["lines.published", "lines.withheld"]);
+        assert_eq!(r.summary.seq_lists[0].added, [12]);
+        assert_eq!(r.summary.withheld[0].seq, 15);
+        let text = r.to_text();
+        assert!(text.contains("lines.published: 10 of 10 → 14 of 15"), "{text}");
+        assert!(text.contains("+ [0]: {"), "{text}");
+        assert!(!text.contains("anchors.posts"), "unchanged counts are not listed: {text}");
+    }
+
+    #[test]
+    fn markdown_fences_outlast_backticks_in_the_content() {
+        let old = tree(&[("a.txt", "x\n")]);
+        let new = tree(&[("a.txt", "x\n````\n")]);
+        let md = review("site", &old, &new).to_markdown();
+        assert!(md.contains("\n`````diff\n"), "{md}");
+    }
+}
