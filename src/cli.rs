@@ -320,9 +320,7 @@ fn man_page(command: Option<&str>) -> Result<Vec<u8>, String> {
             // The page's name, `exhibit-build`; clap takes names as &'static str, and this
             // runs once per process.
             let page: &'static str = Box::leak(format!("exhibit-{name}").into_boxed_str());
-            sub.clone()
-                .name(page)
-                .version(env!("CARGO_PKG_VERSION"))
+            sub.clone().name(page).version(env!("CARGO_PKG_VERSION"))
         }
     };
     let mut bytes = Vec::new();

