@@ -261,8 +261,9 @@ fn line_diff(old: &str, new: &str) -> DiffBody {
     let context_before = prefix.min(1);
     let context_after = suffix.min(1);
     let mut tagged: Vec<(char, &str, usize, usize)> = Vec::new(); // (tag, line, old_no, new_no)
-    for i in prefix - context_before..prefix {
-        tagged.push((' ', a[i], i, i));
+    let first = prefix - context_before;
+    for (i, line) in a[first..prefix].iter().enumerate() {
+        tagged.push((' ', line, first + i, first + i));
     }
     if ma.len() + mb.len() <= DIFF_REGION_LINES {
         let diff = similar::TextDiff::from_slices(ma, mb);
