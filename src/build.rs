@@ -13,7 +13,7 @@ use serde_json::{Value as J, json};
 use crate::anchors::{self, EntryFacts};
 use crate::canonical;
 use crate::config::BoxConfig;
-use crate::output::{self, Tree};
+use crate::output::Tree;
 use crate::previous::Previous;
 use crate::progress::Progress;
 use crate::publish::{self, Decision, History, LineRecord, Readings};
@@ -34,6 +34,8 @@ pub struct BuildPlan {
     pub allow_rewrite: Option<String>,
     pub witness_window_since: Option<String>,
     pub dry_run: bool,
+    /// Words, JSON or Markdown; quiet or not (docs/operator.md#build-json).
+    pub voice: crate::report::Voice,
     /// `YYYY-MM-DDTHH:MM:SSZ`, from SOURCE_DATE_EPOCH when set (CONTRACT §4 "Determinism").
     pub built_at: String,
 }
@@ -88,7 +90,7 @@ pub fn run(plan: &BuildPlan) -> Result<ExitCode> {
 
     let verified = match verify(complete, &ledger_name, &mut progress) {
         Ok(v) => v,
-        Err(refusals) => return Ok(refuse(&refusals)),
+        Err(refusals) => return Ok(crate::report::refused(plan.voice, &refusals)),
     };
     let previous = Previous::open(&plan.out)?;
     let history = read_history(&previous)?;
@@ -172,7 +174,7 @@ pub fn run(plan: &BuildPlan) -> Result<ExitCode> {
     }
     let extends = extends && !witness.iter().chain(texts.iter()).any(|l| l.rewrote);
     if !refusals.is_empty() {
-        return Ok(refuse(&refusals));
+        return Ok(crate::report::refused(plan.voice, &refusals));
     }
 
     let mut tree = Tree::default();
@@ -231,65 +233,43 @@ pub fn run(plan: &BuildPlan) -> Result<ExitCode> {
     })?;
     tree.put("index.html", page);
 
-    for note in witness
+    let mut notes: Vec<String> = witness
         .iter()
         .chain(texts.iter())
-        .flat_map(|l| l.notes.iter())
-        .chain(anchor_notes(&anchor_reports).iter())
-    {
-        eprintln!("exhibit: note: {note}");
-    }
+        .flat_map(|l| l.notes.iter().cloned())
+        .chain(anchor_notes(&anchor_reports))
+        .collect();
     if !decision.sticky.is_empty() {
-        eprintln!(
-            "exhibit: note: {} seq(s) stay withheld because an earlier publication withheld them",
+        notes.push(format!(
+            "{} seq(s) stay withheld because an earlier publication withheld them",
             decision.sticky.len()
-        );
+        ));
     }
     if loaded.unterminated_tail > 0 {
-        eprintln!(
-            "exhibit: note: {}: the last {} byte(s) have no LF (the gate may be writing that line); left out of this build",
+        notes.push(format!(
+            "{}: the last {} byte(s) have no LF (the gate may be writing that line); left out of this build",
             ledger_name, loaded.unterminated_tail
-        );
+        ));
     }
     progress.done();
-    let dir_name = plan.out.display().to_string();
-    if plan.dry_run {
-        let on_disk = output::read_tree(&plan.out)?;
-        print!("{}", output::describe_changes(&dir_name, &on_disk, &tree));
-    } else {
-        output::write_tree(&plan.out, &tree)?;
-        println!(
-            "built {dir_name}/: {} of {} lines published, {} withheld; head {}; {}",
-            verified.lines.iter().filter(|r| r.published()).count(),
-            verified.lines.len(),
-            withheld.len(),
-            verified.head,
-            if snapshots.appended {
-                if extends {
-                    "snapshot appended (extends the last)".to_string()
-                } else {
-                    format!(
-                        "snapshot appended (extends: false, reason: {})",
-                        plan.allow_rewrite.as_deref().unwrap_or("")
-                    )
-                }
+    let published = verified.lines.iter().filter(|r| r.published()).count() as u64;
+    let built = crate::report::Built {
+        lines: verified.lines.len() as u64,
+        published,
+        withheld: withheld.len() as u64,
+        head: verified.head.clone(),
+        head_seq: verified.lines.last().map(|r| r.seq),
+        snapshot: crate::report::Snapshot {
+            appended: snapshots.appended,
+            extends,
+            rewrite_reason: if snapshots.appended && !extends {
+                plan.allow_rewrite.clone()
             } else {
-                "published content unchanged: no snapshot appended".to_string()
-            }
-        );
-    }
-    Ok(ExitCode::SUCCESS)
-}
-
-fn refuse(refusals: &[Refusal]) -> ExitCode {
-    eprintln!(
-        "exhibit: build refused ({} reason(s)); the output folder was not touched:",
-        refusals.len()
-    );
-    for r in refusals {
-        eprintln!("  {r}");
-    }
-    ExitCode::from(1)
+                None
+            },
+        },
+    };
+    crate::report::finish(plan, &tree, &built, &notes)
 }
 
 /// Stage 1: read the box. I/O errors name their path (exit 2).

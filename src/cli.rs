@@ -36,7 +36,9 @@ README.md and docs/ in the source repository explain the exhibit, GitHub Pages a
 const BUILD_EXAMPLES: &str = "\
 Examples (in the exhibit branch's checkout, beside exhibit.toml):
   exhibit build --out docs --dry-run              what would change in docs/, nothing written
+  exhibit build --out docs --dry-run --format markdown > review.md    for a pull request
   exhibit build --out docs                        write docs/; then git add docs && git commit
+  exhibit build --out docs --json --quiet | jq .head                  for scripts
   exhibit build --out docs --allow-line 42        publish seq 42 as it is, after reading it
   exhibit build --out docs --allow-rewrite \"gate re-chained after disk loss\"
 
@@ -123,9 +125,24 @@ enum Command {
         /// Day 1 of the witness kill-gate window, once the operator has registered it.
         #[arg(long = "witness-window-since", value_name = "YYYY-MM-DD")]
         witness_window_since: Option<String>,
-        /// Write nothing; print what would change in DIR.
+        /// Write nothing; print what this publication adds, then what would change in DIR.
         #[arg(long)]
         dry_run: bool,
+        /// The dry run's review as text (for a terminal) or Markdown (for a pull request).
+        #[arg(
+            long,
+            value_name = "FORMAT",
+            default_value = "text",
+            requires = "dry_run"
+        )]
+        format: crate::report::ReviewFormat,
+        /// One JSON object on stdout: the summary of the build (with --dry-run, the review too),
+        /// or the refusals, each with its code; notes stay on stderr. Exit codes are unchanged.
+        #[arg(long, conflicts_with = "format")]
+        json: bool,
+        /// Print nothing on success: no notes, no summary line (refusals are still said).
+        #[arg(long, short)]
+        quiet: bool,
     },
     /// Re-derive a ledger (a .jsonl file) or a built or cloned exhibit (a directory).
     #[command(after_help = format!("{VERIFY_EXAMPLES}\n\n{EXIT_STATUS}"))]
@@ -243,6 +260,9 @@ pub fn plan_from_args(args: impl IntoIterator<Item = OsString>) -> Result<Plan, 
             allow_rewrite,
             witness_window_since,
             dry_run,
+            format,
+            json,
+            quiet,
         } => {
             let usage = |msg: String| {
                 eprintln!("exhibit: usage: {msg}");
@@ -274,6 +294,9 @@ pub fn plan_from_args(args: impl IntoIterator<Item = OsString>) -> Result<Plan, 
             }
             let box_config = crate::config::load(&config).map_err(|e| {
                 eprintln!("exhibit: error: {e:#}");
+                if json {
+                    crate::report::error_json(&e);
+                }
                 ExitCode::from(2)
             })?;
             let built_at = build::built_at_from_env().map_err(|e| usage(format!("{e:#}")))?;
@@ -287,6 +310,11 @@ pub fn plan_from_args(args: impl IntoIterator<Item = OsString>) -> Result<Plan, 
                 allow_rewrite,
                 witness_window_since,
                 dry_run,
+                voice: crate::report::Voice {
+                    json,
+                    quiet,
+                    format,
+                },
                 built_at,
             }))
         }
@@ -334,7 +362,11 @@ pub fn run(plan: Plan) -> anyhow::Result<ExitCode> {
     match plan {
         Plan::Init(plan) => init::run(&plan),
         Plan::Verify(plan) => verify_cmd::run(&plan),
-        Plan::Build(plan) => build::run(&plan),
+        Plan::Build(plan) => build::run(&plan).inspect_err(|e| {
+            if plan.voice.json {
+                crate::report::error_json(e);
+            }
+        }),
         Plan::Print(bytes) => {
             let mut out = std::io::stdout().lock();
             // A closed pipe (`exhibit man | head`) is not an error worth a message.

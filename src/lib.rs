@@ -19,6 +19,7 @@ pub mod publish;
 pub mod refusal;
 pub mod registry;
 pub mod render;
+pub mod report;
 pub mod review;
 pub mod shapes;
 pub mod site_check;

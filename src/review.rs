@@ -173,6 +173,25 @@ pub struct KeyChange {
     pub new: Option<String>,
 }
 
+/// The files added, changed and removed, in path order (bytes compared, nothing diffed).
+pub fn file_changes(old: &Tree, new: &Tree) -> FileChanges {
+    let mut files = FileChanges::default();
+    for (path, bytes) in &new.files {
+        match old.files.get(path) {
+            None => files.added.push(path.clone()),
+            Some(was) if was != bytes => files.changed.push(path.clone()),
+            Some(_) => {}
+        }
+    }
+    files.removed = old
+        .files
+        .keys()
+        .filter(|p| !new.files.contains_key(*p))
+        .cloned()
+        .collect();
+    files
+}
+
 /// Compares what DIR holds (`old`) with what the build would write (`new`).
 pub fn review(dir: &str, old: &Tree, new: &Tree) -> Review {
     let mut files = FileChanges::default();
@@ -946,11 +965,9 @@ impl Review {
 /// Text in a Markdown list item: characters Markdown would act on are escaped.
 fn md_inline(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
+    // `_` is left alone: within a word (every key here) it is no emphasis.
     for c in s.chars() {
-        if matches!(
-            c,
-            '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '#' | '|'
-        ) {
+        if matches!(c, '\\' | '`' | '*' | '[' | ']' | '<' | '>' | '#' | '|') {
             out.push('\\');
         }
         out.push(c);

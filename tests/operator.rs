@@ -529,3 +529,365 @@ fn help_texts_match_their_snapshots_and_stand_on_their_own() {
     let o = exhibit_in(Path::new("."), &[]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
 }
+
+// ---------------------------------------------------------------------------------------------
+// build --json, --quiet, and the dry run a reviewer reads
+
+struct Day {
+    _tmp: tempfile::TempDir,
+    b: TestBox,
+    repo: git2::Repository,
+    site: String,
+    w: LedgerWriter,
+}
+
+/// A first publication of ten lines, committed.
+fn first_publication() -> Day {
+    let tmp = tempfile::tempdir().unwrap();
+    let b = TestBox::new(tmp.path());
+    let repo = git2::Repository::init(tmp.path().join("exhibit")).unwrap();
+    let site = tmp.path().join("exhibit/site").display().to_string();
+    let mut w = LedgerWriter::new();
+    for n in 1..=10 {
+        w.push_scan(n);
+    }
+    b.write_ledger(&w.bytes());
+    let o = exhibit(
+        &["build", "--config", &b.config(), "--out", &site],
+        1_790_000_000,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    commit_all(&repo, "first publication");
+    Day {
+        _tmp: tmp,
+        b,
+        repo,
+        site,
+        w,
+    }
+}
+
+fn json_out(o: &Output) -> serde_json::Value {
+    let s = String::from_utf8(o.stdout.clone()).unwrap();
+    assert_eq!(s.lines().count(), 1, "one JSON object on one line: {s}");
+    serde_json::from_str(&s).unwrap_or_else(|e| panic!("{e}: {s}"))
+}
+
+#[test]
+fn build_json_summarises_a_good_build_and_then_an_unchanged_one() {
+    let tmp = tempfile::tempdir().unwrap();
+    let b = TestBox::new(tmp.path());
+    let repo = git2::Repository::init(tmp.path().join("exhibit")).unwrap();
+    let site = tmp.path().join("exhibit/site").display().to_string();
+    let mut w = LedgerWriter::new();
+    for n in 1..=6 {
+        w.push_scan(n);
+    }
+    w.push(
+        "gate_not_wired",
+        "2026-10-24T13:15:00Z",
+        r#"{"detail":"lock held by /home/agent"}"#,
+    );
+    b.write_ledger(&w.bytes());
+    let args = ["build", "--json", "--config", &b.config(), "--out", &site];
+    let o = exhibit(&args, 1_790_000_000);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let v = json_out(&o);
+    assert_eq!(v["ok"], true);
+    assert_eq!(v["dry_run"], false);
+    assert_eq!(
+        (&v["lines"], &v["published"], &v["withheld"]),
+        (&7.into(), &6.into(), &1.into())
+    );
+    assert_eq!(v["head"], w.ids.last().unwrap().as_str());
+    assert_eq!(v["head_seq"], 7);
+    assert_eq!(v["snapshot"]["appended"], true);
+    assert_eq!(v["snapshot"]["extends"], true);
+    let added: Vec<&str> = v["files"]["added"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p.as_str().unwrap())
+        .collect();
+    assert!(added.contains(&"index.html") && added.contains(&"ledger/ledger.jsonl"));
+    assert_eq!(
+        added.len(),
+        snapshot_dir(Path::new(&site)).len(),
+        "every file written"
+    );
+    assert_eq!(v["files"]["changed"], serde_json::json!([]));
+    commit_all(&repo, "first");
+
+    // The same again: nothing appended, no file touched.
+    let o = exhibit(&args, 1_790_100_000);
+    let v = json_out(&o);
+    assert_eq!(v["snapshot"]["appended"], false);
+    assert_eq!(
+        v["files"],
+        serde_json::json!({"added": [], "changed": [], "removed": []})
+    );
+}
+
+#[test]
+fn quiet_prints_nothing_on_success_and_notes_go_to_stderr_otherwise() {
+    let day = first_publication();
+    // A line the gate is still writing: left out, and said in a note.
+    let mut bytes = day.w.bytes();
+    bytes.extend_from_slice(b"{\"partial\":");
+    day.b.write_ledger(&bytes);
+    let o = exhibit(
+        &["build", "--config", &day.b.config(), "--out", &day.site],
+        1_790_100_000,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("note:"),
+        "{}",
+        text(&o)
+    );
+    assert!(String::from_utf8_lossy(&o.stdout).starts_with("built "));
+    let o = exhibit(
+        &[
+            "build",
+            "--quiet",
+            "--config",
+            &day.b.config(),
+            "--out",
+            &day.site,
+        ],
+        1_790_100_000,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(o.stdout.is_empty() && o.stderr.is_empty(), "{}", text(&o));
+    // With --json the note is in the object and on stderr; stdout stays pure JSON.
+    let o = exhibit(
+        &[
+            "build",
+            "--json",
+            "--config",
+            &day.b.config(),
+            "--out",
+            &day.site,
+        ],
+        1_790_100_000,
+    );
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("note:"),
+        "{}",
+        text(&o)
+    );
+    let v = json_out(&o);
+    assert!(v["notes"][0].as_str().unwrap().contains("no LF"), "{v}");
+    // --quiet --json: the object only.
+    let o = exhibit(
+        &[
+            "build",
+            "-q",
+            "--json",
+            "--config",
+            &day.b.config(),
+            "--out",
+            &day.site,
+        ],
+        1_790_100_000,
+    );
+    assert!(o.stderr.is_empty(), "{}", text(&o));
+    assert_eq!(json_out(&o)["ok"], true);
+}
+
+#[test]
+fn build_json_lists_refusals_with_codes_and_exit_codes_are_unchanged() {
+    let day = first_publication();
+    let mut w = LedgerWriter::new();
+    for n in 1..=10 {
+        w.push_scan(n);
+    }
+    // A kind nobody admitted, and a rewrite of what HEAD published.
+    let mut rewritten = LedgerWriter::new();
+    for n in 1..=3 {
+        rewritten.push_scan(n + 100);
+    }
+    rewritten.push("mystery", "2026-10-24T14:00:00Z", r#"{"n":1}"#);
+    day.b.write_ledger(&rewritten.bytes());
+    let before = snapshot_dir(Path::new(&day.site));
+    let o = exhibit(
+        &[
+            "build",
+            "--json",
+            "--config",
+            &day.b.config(),
+            "--out",
+            &day.site,
+        ],
+        1_790_100_000,
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let v = json_out(&o);
+    assert_eq!(v["ok"], false);
+    let refusals = v["refusals"].as_array().unwrap();
+    assert!(refusals.len() >= 2, "{v}");
+    for r in refusals {
+        for key in ["code", "file", "rule", "accept"] {
+            let s = r[key].as_str().unwrap_or_default();
+            assert!(!s.is_empty(), "{key} missing in {r}");
+        }
+    }
+    let codes: Vec<&str> = refusals
+        .iter()
+        .map(|r| r["code"].as_str().unwrap())
+        .collect();
+    assert!(
+        codes
+            .iter()
+            .any(|c| c.contains("registry") || c.contains("unknown")),
+        "{codes:?}"
+    );
+    assert_eq!(snapshot_dir(Path::new(&day.site)), before, "DIR untouched");
+    // The words still say it on stderr.
+    assert!(String::from_utf8_lossy(&o.stderr).contains("build refused"));
+    // An I/O error: exit 2, and the object says so.
+    let o = exhibit(
+        &[
+            "build",
+            "--json",
+            "--config",
+            "/nonexistent/exhibit.toml",
+            "--out",
+            &day.site,
+        ],
+        0,
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    let v = json_out(&o);
+    assert_eq!(v["ok"], false);
+    assert!(
+        v["error"]
+            .as_str()
+            .unwrap()
+            .contains("/nonexistent/exhibit.toml")
+    );
+    let _ = &day.repo;
+}
+
+/// Counts of STATS.json as `key: old → new` (the same words the review uses).
+fn changed_counts(
+    old: &serde_json::Value,
+    new: &serde_json::Value,
+    path: &str,
+    out: &mut Vec<String>,
+) {
+    let show = |v: &serde_json::Value| match (v.get("count"), v.get("of")) {
+        (Some(c), Some(o)) => format!("{c} of {o}"),
+        _ if v.is_null() => "(none)".into(),
+        _ => v.to_string(),
+    };
+    match (old, new) {
+        (a, b) if a == b => {}
+        (serde_json::Value::Object(a), serde_json::Value::Object(b))
+            if !(b.contains_key("count") && b.len() == 2) =>
+        {
+            for (k, v) in b {
+                let key = if path.is_empty() {
+                    k.clone()
+                } else {
+                    format!("{path}.{k}")
+                };
+                changed_counts(a.get(k).unwrap_or(&serde_json::Value::Null), v, &key, out);
+            }
+        }
+        (a, b) if b.is_number() || b.get("count").is_some() => {
+            out.push(format!("{path}: {} → {}", show(a), show(b)));
+        }
+        _ => {}
+    }
+}
+
+#[test]
+fn a_dry_run_after_a_small_day_names_the_new_seqs_and_every_changed_count_and_stays_short() {
+    let day = first_publication();
+    let mut w = day.w;
+    for n in 11..=14 {
+        w.push_scan(n);
+    }
+    w.push(
+        "gate_not_wired",
+        "2026-10-24T13:15:00Z",
+        r#"{"detail":"lock held by /home/agent"}"#,
+    );
+    day.b.write_ledger(&w.bytes());
+    let args = ["build", "--config", &day.b.config(), "--out", &day.site];
+    let dry: Vec<&str> = args.iter().copied().chain(["--dry-run"]).collect();
+    let o = exhibit(&dry, 1_790_100_000);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let review = String::from_utf8(o.stdout).unwrap();
+    let md_args: Vec<&str> = dry
+        .iter()
+        .copied()
+        .chain(["--format", "markdown"])
+        .collect();
+    let md = String::from_utf8(exhibit(&md_args, 1_790_100_000).stdout).unwrap();
+    let json_args: Vec<&str> = dry.iter().copied().chain(["--json"]).collect();
+    let data = json_out(&exhibit(&json_args, 1_790_100_000));
+
+    // Now build for real, and hold the review to what actually changed.
+    let old_stats: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(format!("{}/ledger/STATS.json", day.site)).unwrap())
+            .unwrap();
+    let o = exhibit(&args, 1_790_100_000);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let new_stats: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(format!("{}/ledger/STATS.json", day.site)).unwrap())
+            .unwrap();
+    let mut counts = Vec::new();
+    changed_counts(&old_stats, &new_stats, "", &mut counts);
+    assert!(counts.len() >= 4, "{counts:?}");
+    assert!(
+        counts.contains(&"lines.published: 10 of 10 → 14 of 15".to_string()),
+        "{counts:?}"
+    );
+    for c in &counts {
+        assert!(
+            review.contains(c.as_str()),
+            "the review lacks `{c}`:\n{review}"
+        );
+        assert!(md.contains(c.as_str()), "the Markdown lacks `{c}`:\n{md}");
+    }
+    assert!(
+        review.contains("new seqs 11–15: 4 line(s) published, 1 withheld"),
+        "{review}"
+    );
+    assert!(
+        review.contains("withheld seq 15 (gate_not_wired)"),
+        "{review}"
+    );
+    assert!(review.contains("a snapshot line is appended"), "{review}");
+    // Each new ledger line is shown, cut after its seq, and the old lines are not re-shown.
+    for seq in 11..=14 {
+        assert!(
+            review.contains(&format!("+{{")) && review.contains(&format!("\"seq\":{seq}")),
+            "seq {seq}:\n{review}"
+        );
+    }
+    assert!(
+        !review.contains("\"seq\":5,"),
+        "unchanged lines are not shown:\n{review}"
+    );
+    assert!(!review.contains("more diff line"), "{review}");
+    if std::env::var_os("SHOW_REVIEW").is_some() {
+        eprintln!("{review}\n{md}");
+    }
+    let lines = review.lines().count();
+    assert!(
+        lines <= 80,
+        "the review of a small day is {lines} lines:\n{review}"
+    );
+    assert!(review.lines().all(|l| l.chars().count() <= 200), "{review}");
+    // The same as data, and as Markdown for a pull request.
+    let s = &data["review"]["summary"];
+    assert_eq!(s["new_seqs"], serde_json::json!({"first": 11, "last": 15}));
+    assert_eq!(s["published"], 4);
+    assert_eq!(s["withheld"][0]["seq"], 15);
+    assert_eq!(data["dry_run"], true);
+    assert!(md.starts_with("### exhibit"), "{md}");
+    assert!(md.contains("```diff\n"), "{md}");
+}
