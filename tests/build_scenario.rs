@@ -386,7 +386,7 @@ fn dry_run_writes_nothing_and_shows_the_diff() {
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(
-        out.contains("changed: ") && out.contains("ledger/ledger.jsonl"),
+        out.contains("changed ") && out.contains("ledger/ledger.jsonl"),
         "{out}"
     );
     assert!(
