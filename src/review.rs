@@ -265,6 +265,28 @@ fn diff_body(path: &str, old: &[u8], new: &[u8]) -> DiffBody {
 
 /// A minimal line diff (Myers, from `similar`) of the changed region, with one line of context.
 fn line_diff(old: &str, new: &str) -> DiffBody {
+    // A file added or removed whole: its first lines, and a count of the rest.
+    if old.is_empty() || new.is_empty() {
+        let (tag, text) = if old.is_empty() {
+            ('+', new)
+        } else {
+            ('-', old)
+        };
+        let total = text.split_inclusive('\n').count();
+        let lines = text
+            .split_inclusive('\n')
+            .take(LINES_PER_FILE)
+            .map(|l| format!("{tag}{}", shown_line(l.trim_end_matches('\n'))))
+            .collect();
+        return DiffBody::Lines {
+            hunks: vec![Hunk {
+                old_start: 1,
+                new_start: 1,
+                lines,
+            }],
+            not_shown: total.saturating_sub(LINES_PER_FILE),
+        };
+    }
     let a: Vec<&str> = old.split_inclusive('\n').collect();
     let b: Vec<&str> = new.split_inclusive('\n').collect();
     // The common start and end are set aside first: exhibit's files grow at the end, so what
@@ -439,8 +461,35 @@ fn key_changes(path: &str, a: &J, b: &J, out: &mut Vec<KeyChange>) {
     }
 }
 
+/// A value as one line of compact JSON, cut. Serialising stops after `COMPACT_BYTES`, so a large
+/// subtree (a first publication's witness index) costs no more than a small one.
 fn compact(v: &J) -> String {
-    shown_line(&serde_json::to_string(v).unwrap_or_default())
+    const COMPACT_BYTES: usize = 1024;
+    struct Capped(Vec<u8>);
+    impl std::io::Write for Capped {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            if self.0.len() >= COMPACT_BYTES {
+                return Err(std::io::Error::other("enough"));
+            }
+            self.0.extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut out = Capped(Vec::new());
+    let whole = serde_json::to_writer(&mut out, v).is_ok();
+    let text = String::from_utf8_lossy(&out.0).into_owned();
+    if whole {
+        shown_line(&text)
+    } else {
+        let mut cut = shown_line(&text);
+        if !cut.ends_with('…') && !cut.ends_with(')') {
+            cut.push('…');
+        }
+        cut
+    }
 }
 
 /// A line as a reviewer sees it: control characters (and the bidi controls that reorder what a
@@ -1067,6 +1116,25 @@ mod tests {
         assert!(
             !text.contains("anchors.posts"),
             "unchanged counts are not listed: {text}"
+        );
+    }
+
+    #[test]
+    fn an_added_file_shows_its_first_lines_and_counts_the_rest() {
+        let new: String = (0..1000).map(|i| format!("{i}\n")).collect();
+        let DiffBody::Lines { hunks, not_shown } = line_diff("", &new) else {
+            panic!()
+        };
+        assert_eq!(
+            (hunks[0].lines.len(), not_shown),
+            (LINES_PER_FILE, 1000 - LINES_PER_FILE)
+        );
+        assert_eq!(hunks[0].lines[0], "+0");
+        let big = J::Array((0..100_000).map(J::from).collect());
+        let shown = compact(&big);
+        assert!(
+            shown.chars().count() < 200 && shown.starts_with("[0,1,2"),
+            "{shown}"
         );
     }
 
