@@ -266,6 +266,13 @@ fn diff_body(path: &str, old: &[u8], new: &[u8]) -> DiffBody {
 /// A minimal line diff (Myers, from `similar`) of the changed region, with one line of context.
 fn line_diff(old: &str, new: &str) -> DiffBody {
     // A file added or removed whole: its first lines, and a count of the rest.
+    if old.is_empty() && new.is_empty() {
+        return DiffBody::Bytes {
+            old: 0,
+            new: 0,
+            why: "empty".into(),
+        };
+    }
     if old.is_empty() || new.is_empty() {
         let (tag, text) = if old.is_empty() {
             ('+', new)
@@ -730,6 +737,9 @@ fn count_changes(
                     .unwrap_or_default()
             };
             let (x, y) = (set(x), set(y));
+            if x == y {
+                return; // null → [] says nothing
+            }
             lists.push(SeqListChange {
                 key: escape(path),
                 added: y.difference(&x).copied().collect(),
