@@ -83,67 +83,10 @@ struct Cli {
 enum Command {
     /// Write a commented exhibit.toml (and, with --pages, the GitHub Pages workflow) here.
     #[command(after_help = format!("{INIT_EXAMPLES}\n\n{EXIT_STATUS}"))]
-    Init {
-        /// Also write .github/workflows/exhibit-pages.yml, which deploys the committed exhibit
-        /// folder to GitHub Pages (deploy only: the build stays on this box).
-        #[arg(long)]
-        pages: bool,
-        /// The exhibit folder the workflow deploys (the --out of exhibit build).
-        #[arg(long, value_name = "DIR", default_value = "site")]
-        out: String,
-        /// The branch whose pushes deploy.
-        #[arg(long, value_name = "NAME", default_value = "exhibit")]
-        branch: String,
-        /// Print nothing on success (a refusal is still said, on stderr).
-        #[arg(long, short)]
-        quiet: bool,
-    },
+    Init(InitArgs),
     /// Build the exhibit from the box that exhibit.toml describes.
     #[command(after_help = format!("{BUILD_EXAMPLES}\n\n{EXIT_STATUS}"))]
-    Build {
-        /// The box's configuration.
-        #[arg(long, value_name = "FILE", default_value = "exhibit.toml")]
-        config: PathBuf,
-        /// The output folder (inside the exhibit branch's checkout).
-        #[arg(long, value_name = "DIR")]
-        out: PathBuf,
-        /// Publish the per-line witness layer from this store (overrides [publish] witness).
-        #[arg(long, value_name = "STORE")]
-        witness: Option<PathBuf>,
-        /// Publish the released bytes of allow-listed public sends (overrides [publish]).
-        #[arg(long)]
-        public_texts: bool,
-        /// A person has read this withheld text (its sent_sha256) and releases it.
-        #[arg(long = "allow-text", value_name = "SHA256")]
-        allow_text: Vec<String>,
-        /// A person has read this line (its seq; 0 is the header) and publishes it as it is.
-        #[arg(long = "allow-line", value_name = "SEQ")]
-        allow_line: Vec<i64>,
-        /// Accept a publication that does not extend the last one, for this recorded reason.
-        #[arg(long = "allow-rewrite", value_name = "REASON")]
-        allow_rewrite: Option<String>,
-        /// Day 1 of the witness kill-gate window, once the operator has registered it.
-        #[arg(long = "witness-window-since", value_name = "YYYY-MM-DD")]
-        witness_window_since: Option<String>,
-        /// Write nothing; print what this publication adds, then what would change in DIR.
-        #[arg(long)]
-        dry_run: bool,
-        /// The dry run's review as text (for a terminal) or Markdown (for a pull request).
-        #[arg(
-            long,
-            value_name = "FORMAT",
-            default_value = "text",
-            requires = "dry_run"
-        )]
-        format: crate::report::ReviewFormat,
-        /// One JSON object on stdout: the summary of the build (with --dry-run, the review too),
-        /// or the refusals, each with its code; notes stay on stderr. Exit codes are unchanged.
-        #[arg(long, conflicts_with = "format")]
-        json: bool,
-        /// Print nothing on success: no notes, no summary line (refusals are still said).
-        #[arg(long, short)]
-        quiet: bool,
-    },
+    Build(BuildArgs),
     /// Re-derive a ledger (a .jsonl file) or a built or cloned exhibit (a directory).
     #[command(after_help = format!("{VERIFY_EXAMPLES}\n\n{EXIT_STATUS}"))]
     Verify {
@@ -182,6 +125,69 @@ Examples:
     },
 }
 
+#[derive(clap::Args, Debug)]
+struct InitArgs {
+    /// Also write .github/workflows/exhibit-pages.yml, which deploys the committed exhibit
+    /// folder to GitHub Pages (deploy only: the build stays on this box).
+    #[arg(long)]
+    pages: bool,
+    /// The exhibit folder the workflow deploys (the --out of exhibit build).
+    #[arg(long, value_name = "DIR", default_value = "site")]
+    out: String,
+    /// The branch whose pushes deploy.
+    #[arg(long, value_name = "NAME", default_value = "exhibit")]
+    branch: String,
+    /// Print nothing on success (a refusal is still said, on stderr).
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+#[derive(clap::Args, Debug)]
+struct BuildArgs {
+    /// The box's configuration.
+    #[arg(long, value_name = "FILE", default_value = "exhibit.toml")]
+    config: PathBuf,
+    /// The output folder (inside the exhibit branch's checkout).
+    #[arg(long, value_name = "DIR")]
+    out: PathBuf,
+    /// Publish the per-line witness layer from this store (overrides [publish] witness).
+    #[arg(long, value_name = "STORE")]
+    witness: Option<PathBuf>,
+    /// Publish the released bytes of allow-listed public sends (overrides [publish]).
+    #[arg(long)]
+    public_texts: bool,
+    /// A person has read this withheld text (its sent_sha256) and releases it.
+    #[arg(long = "allow-text", value_name = "SHA256")]
+    allow_text: Vec<String>,
+    /// A person has read this line (its seq; 0 is the header) and publishes it as it is.
+    #[arg(long = "allow-line", value_name = "SEQ")]
+    allow_line: Vec<i64>,
+    /// Accept a publication that does not extend the last one, for this recorded reason.
+    #[arg(long = "allow-rewrite", value_name = "REASON")]
+    allow_rewrite: Option<String>,
+    /// Day 1 of the witness kill-gate window, once the operator has registered it.
+    #[arg(long = "witness-window-since", value_name = "YYYY-MM-DD")]
+    witness_window_since: Option<String>,
+    /// Write nothing; print what this publication adds, then what would change in DIR.
+    #[arg(long)]
+    dry_run: bool,
+    /// The dry run's review as text (for a terminal) or Markdown (for a pull request).
+    #[arg(
+        long,
+        value_name = "FORMAT",
+        default_value = "text",
+        requires = "dry_run"
+    )]
+    format: crate::report::ReviewFormat,
+    /// One JSON object on stdout: the summary of the build (with --dry-run, the review too),
+    /// or the refusals, each with its code; notes stay on stderr. Exit codes are unchanged.
+    #[arg(long, conflicts_with = "format")]
+    json: bool,
+    /// Print nothing on success: no notes, no summary line (refusals are still said).
+    #[arg(long, short)]
+    quiet: bool,
+}
+
 /// Everything a command needs, checked.
 #[derive(Debug)]
 pub enum Plan {
@@ -204,43 +210,7 @@ pub fn plan_from_args(args: impl IntoIterator<Item = OsString>) -> Result<Plan, 
         }
     })?;
     Ok(match cli.command {
-        Command::Init {
-            pages,
-            out,
-            branch,
-            quiet,
-        } => {
-            let usage = |msg: String| {
-                eprintln!("exhibit: usage: {msg}");
-                ExitCode::from(2)
-            };
-            let out_path = std::path::Path::new(&out);
-            if out.is_empty()
-                || out_path.is_absolute()
-                || out_path
-                    .components()
-                    .any(|c| !matches!(c, std::path::Component::Normal(_)))
-                || out.contains(['"', '\\', '\n'])
-            {
-                return Err(usage(format!(
-                    "--out {out:?}: the folder the workflow deploys must be a plain relative path inside the repository (e.g. site or docs)"
-                )));
-            }
-            if branch.is_empty() || branch.contains(['"', '\\', '\n', ' ']) {
-                return Err(usage(format!("--branch {branch:?}: not a branch name")));
-            }
-            let dir = std::env::current_dir().map_err(|e| {
-                eprintln!("exhibit: error: the current folder: {e}");
-                ExitCode::from(2)
-            })?;
-            Plan::Init(InitPlan {
-                dir,
-                pages,
-                out,
-                branch,
-                quiet,
-            })
-        }
+        Command::Init(args) => init_plan(args)?,
         Command::Completions { shell } => {
             let mut bytes = Vec::new();
             clap_complete::generate(shell, &mut Cli::command(), "exhibit", &mut bytes);
@@ -250,74 +220,7 @@ pub fn plan_from_args(args: impl IntoIterator<Item = OsString>) -> Result<Plan, 
             eprintln!("exhibit: usage: {msg}");
             ExitCode::from(2)
         })?),
-        Command::Build {
-            config,
-            out,
-            witness,
-            public_texts,
-            allow_text,
-            allow_line,
-            allow_rewrite,
-            witness_window_since,
-            dry_run,
-            format,
-            json,
-            quiet,
-        } => {
-            let usage = |msg: String| {
-                eprintln!("exhibit: usage: {msg}");
-                ExitCode::from(2)
-            };
-            for sha in &allow_text {
-                if !crate::canonical::is_digest(sha) {
-                    return Err(usage(format!(
-                        "--allow-text {sha:?}: not a sent_sha256 (64 lowercase hex)"
-                    )));
-                }
-            }
-            if let Some(bad) = allow_line.iter().find(|s| **s < 0) {
-                return Err(usage(format!("--allow-line {bad}: not a seq")));
-            }
-            if let Some(reason) = &allow_rewrite
-                && reason.trim().is_empty()
-            {
-                return Err(usage(
-                    "--allow-rewrite needs a reason a reader can read".into(),
-                ));
-            }
-            if let Some(day) = &witness_window_since
-                && !crate::days::is_day(day)
-            {
-                return Err(usage(format!(
-                    "--witness-window-since {day:?}: not a YYYY-MM-DD day"
-                )));
-            }
-            let box_config = crate::config::load(&config).map_err(|e| {
-                eprintln!("exhibit: error: {e:#}");
-                if json {
-                    crate::report::error_json(&e);
-                }
-                ExitCode::from(2)
-            })?;
-            let built_at = build::built_at_from_env().map_err(|e| usage(format!("{e:#}")))?;
-            Plan::Build(Box::new(BuildPlan {
-                witness: witness.or_else(|| box_config.witness.clone()),
-                public_texts: public_texts || box_config.public_texts,
-                config: box_config,
-                out,
-                allow_text: allow_text.into_iter().collect(),
-                allow_line: allow_line.into_iter().collect(),
-                allow_rewrite,
-                witness_window_since,
-                dry_run,
-                voice: crate::report::Voice {
-                    json,
-                    quiet,
-                    format,
-                },
-                built_at,
-            }))
-        }
+        Command::Build(args) => build_plan(args)?,
         Command::Verify {
             json,
             withheld,
@@ -330,6 +233,115 @@ pub fn plan_from_args(args: impl IntoIterator<Item = OsString>) -> Result<Plan, 
             path,
         }),
     })
+}
+
+fn init_plan(args: InitArgs) -> Result<Plan, ExitCode> {
+    let InitArgs {
+        pages,
+        out,
+        branch,
+        quiet,
+    } = args;
+    let usage = |msg: String| {
+        eprintln!("exhibit: usage: {msg}");
+        ExitCode::from(2)
+    };
+    let out_path = std::path::Path::new(&out);
+    if out.is_empty()
+        || out_path.is_absolute()
+        || out_path
+            .components()
+            .any(|c| !matches!(c, std::path::Component::Normal(_)))
+        || out.contains(['"', '\\', '\n'])
+    {
+        return Err(usage(format!(
+            "--out {out:?}: the folder the workflow deploys must be a plain relative path inside the repository (e.g. site or docs)"
+        )));
+    }
+    if branch.is_empty() || branch.contains(['"', '\\', '\n', ' ']) {
+        return Err(usage(format!("--branch {branch:?}: not a branch name")));
+    }
+    let dir = std::env::current_dir().map_err(|e| {
+        eprintln!("exhibit: error: the current folder: {e}");
+        ExitCode::from(2)
+    })?;
+    Ok(Plan::Init(InitPlan {
+        dir,
+        pages,
+        out,
+        branch,
+        quiet,
+    }))
+}
+
+fn build_plan(args: BuildArgs) -> Result<Plan, ExitCode> {
+    let BuildArgs {
+        config,
+        out,
+        witness,
+        public_texts,
+        allow_text,
+        allow_line,
+        allow_rewrite,
+        witness_window_since,
+        dry_run,
+        format,
+        json,
+        quiet,
+    } = args;
+    let usage = |msg: String| {
+        eprintln!("exhibit: usage: {msg}");
+        ExitCode::from(2)
+    };
+    for sha in &allow_text {
+        if !crate::canonical::is_digest(sha) {
+            return Err(usage(format!(
+                "--allow-text {sha:?}: not a sent_sha256 (64 lowercase hex)"
+            )));
+        }
+    }
+    if let Some(bad) = allow_line.iter().find(|s| **s < 0) {
+        return Err(usage(format!("--allow-line {bad}: not a seq")));
+    }
+    if let Some(reason) = &allow_rewrite
+        && reason.trim().is_empty()
+    {
+        return Err(usage(
+            "--allow-rewrite needs a reason a reader can read".into(),
+        ));
+    }
+    if let Some(day) = &witness_window_since
+        && !crate::days::is_day(day)
+    {
+        return Err(usage(format!(
+            "--witness-window-since {day:?}: not a YYYY-MM-DD day"
+        )));
+    }
+    let box_config = crate::config::load(&config).map_err(|e| {
+        eprintln!("exhibit: error: {e:#}");
+        if json {
+            crate::report::error_json(&e);
+        }
+        ExitCode::from(2)
+    })?;
+    let built_at = build::built_at_from_env().map_err(|e| usage(format!("{e:#}")))?;
+    Ok(Plan::Build(Box::new(BuildPlan {
+        witness: witness.or_else(|| box_config.witness.clone()),
+        public_texts: public_texts || box_config.public_texts,
+        config: box_config,
+        out,
+        allow_text: allow_text.into_iter().collect(),
+        allow_line: allow_line.into_iter().collect(),
+        allow_rewrite,
+        witness_window_since,
+        dry_run,
+        voice: crate::report::Voice {
+            json,
+            quiet,
+            format,
+        },
+        built_at,
+    })))
 }
 
 /// The man page of `exhibit` or of one of its commands, from the same definitions as `--help`.
