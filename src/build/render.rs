@@ -208,6 +208,7 @@ pub fn page(input: &PageInput<'_>) -> anyhow::Result<Vec<u8>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::encode::base64;
 
     #[test]
     fn markdown_escapes_raw_html() {

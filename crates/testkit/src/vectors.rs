@@ -1,7 +1,9 @@
 //! Writes `vectors/base.jsonl` and `vectors/vectors.json` (protocol-v0 §8), deterministically.
 //!
-//!     cargo run --example gen-vectors -- vectors          # write
-//!     cargo run --example gen-vectors -- vectors --check  # exit 1 if the files would change
+//! ```text
+//! cargo run --example gen-vectors -- vectors          # write
+//! cargo run --example gen-vectors -- vectors --check  # exit 1 if the files would change
+//! ```
 //!
 //! Every case states its expected answer here, by hand, from the rules in docs/verifier.md; the
 //! generator never runs the verifier, so the vectors cannot merely agree with the code they test.

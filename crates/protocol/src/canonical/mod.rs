@@ -200,6 +200,7 @@ pub fn is_digest(s: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use super::writer::find_special;
     use super::*;
 
     fn canon(line: &str) -> Result<String, String> {

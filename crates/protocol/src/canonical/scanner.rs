@@ -214,6 +214,7 @@ impl<'a> Scanner<'a> {
 #[cfg(test)]
 mod scan_tests {
     use super::*;
+    use crate::canonical::{parse, to_canonical};
 
     /// The scanner may say "not proven" where the full reader finds the line canonical, but never
     /// the reverse: every line it accepts re-dumps to itself.
