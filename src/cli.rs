@@ -178,7 +178,7 @@ struct BuildArgs {
         default_value = "text",
         requires = "dry_run"
     )]
-    format: crate::report::ReviewFormat,
+    format: crate::build::report::ReviewFormat,
     /// One JSON object on stdout: the summary of the build (with --dry-run, the review too),
     /// or the refusals, each with its code; notes stay on stderr. Exit codes are unchanged.
     #[arg(long, conflicts_with = "format")]
@@ -294,7 +294,7 @@ fn build_plan(args: BuildArgs) -> Result<Plan, ExitCode> {
         ExitCode::from(2)
     };
     for sha in &allow_text {
-        if !crate::canonical::is_digest(sha) {
+        if !exhibit_protocol::canonical::is_digest(sha) {
             return Err(usage(format!(
                 "--allow-text {sha:?}: not a sent_sha256 (64 lowercase hex)"
             )));
@@ -311,7 +311,7 @@ fn build_plan(args: BuildArgs) -> Result<Plan, ExitCode> {
         ));
     }
     if let Some(day) = &witness_window_since
-        && !crate::days::is_day(day)
+        && !exhibit_protocol::days::is_day(day)
     {
         return Err(usage(format!(
             "--witness-window-since {day:?}: not a YYYY-MM-DD day"
@@ -320,7 +320,7 @@ fn build_plan(args: BuildArgs) -> Result<Plan, ExitCode> {
     let box_config = crate::config::load(&config).map_err(|e| {
         eprintln!("exhibit: error: {e:#}");
         if json {
-            crate::report::error_json(&e);
+            crate::build::report::error_json(&e);
         }
         ExitCode::from(2)
     })?;
@@ -335,7 +335,7 @@ fn build_plan(args: BuildArgs) -> Result<Plan, ExitCode> {
         allow_rewrite,
         witness_window_since,
         dry_run,
-        voice: crate::report::Voice {
+        voice: crate::build::report::Voice {
             json,
             quiet,
             format,
@@ -376,7 +376,7 @@ pub fn run(plan: Plan) -> anyhow::Result<ExitCode> {
         Plan::Verify(plan) => verify_cmd::run(&plan),
         Plan::Build(plan) => build::run(&plan).inspect_err(|e| {
             if plan.voice.json {
-                crate::report::error_json(e);
+                crate::build::report::error_json(e);
             }
         }),
         Plan::Print(bytes) => {

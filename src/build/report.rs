@@ -1,0 +1,162 @@
+//! What `exhibit build` says when it is done (docs/operator.md#build-json): a line of words, one
+//! JSON object (`--json`) for scripts, or, under `--dry-run`, the review of what would change.
+//! Notes a person should know go to stderr in every form, and `--quiet` drops them and the
+//! success line; a refusal is always said. Exit codes do not depend on the form.
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use anyhow::{Context, Result};
+use serde::Serialize;
+use serde_json::{Value as J, json};
+
+use super::BuildPlan;
+use super::review;
+use crate::output::{self, Tree};
+use crate::refusal::Refusal;
+
+/// How `--dry-run` prints its review in words.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum ReviewFormat {
+    /// For a terminal.
+    #[default]
+    Text,
+    /// For a pull request's description or a comment.
+    Markdown,
+}
+
+/// How the build speaks, from the command line.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Voice {
+    pub json: bool,
+    pub quiet: bool,
+    pub format: ReviewFormat,
+}
+
+/// What a successful build publishes, for the summary line and `--json`.
+#[derive(Debug, Serialize)]
+pub struct Built {
+    /// Lines of the gate's ledger in this build (header excluded), published and withheld.
+    pub lines: u64,
+    pub published: u64,
+    pub withheld: u64,
+    pub head: String,
+    pub head_seq: Option<i64>,
+    pub snapshot: Snapshot,
+}
+
+#[derive(Debug, Serialize)]
+pub struct Snapshot {
+    /// SNAPSHOTS.jsonl gained a line (false when the published content did not change).
+    pub appended: bool,
+    /// The publication byte-extends the last one.
+    pub extends: bool,
+    pub rewrite_reason: Option<String>,
+}
+
+fn print_json(value: &J) -> Result<()> {
+    let mut out = std::io::stdout().lock();
+    serde_json::to_writer(&mut out, value).context("stdout")?;
+    out.write_all(b"\n").context("stdout")?;
+    out.flush().context("stdout")
+}
+
+/// A refused build: every refusal on stderr, and with `--json` also as data on stdout. Exit 1.
+pub fn refused(voice: Voice, refusals: &[Refusal]) -> ExitCode {
+    eprintln!(
+        "exhibit: build refused ({} reason(s)); the output folder was not touched:",
+        refusals.len()
+    );
+    for r in refusals {
+        eprintln!("  {r}");
+    }
+    if voice.json {
+        let _ = print_json(&json!({"ok": false, "refused": true, "refusals": refusals}));
+    }
+    ExitCode::from(1)
+}
+
+/// An error that stops a `--json` build (exit 2): said on stderr by the caller, and as data here
+/// so a script reading stdout is not left with nothing.
+pub fn error_json(error: &anyhow::Error) {
+    let _ = print_json(&json!({"ok": false, "refused": false, "error": format!("{error:#}")}));
+}
+
+/// The end of a build that passed: notes, then the tree written (or reviewed), then the words
+/// or the JSON object.
+pub fn finish(plan: &BuildPlan, tree: &Tree, built: &Built, notes: &[String]) -> Result<ExitCode> {
+    let voice = plan.voice;
+    if !voice.quiet {
+        for note in notes {
+            eprintln!("exhibit: note: {note}");
+        }
+    }
+    let dir = plan.out.display().to_string();
+    let dir = dir.trim_end_matches('/');
+    // Read only when it is shown: at a million proofs DIR is large.
+    let on_disk = if plan.dry_run || voice.json {
+        Some(output::read_tree(&plan.out)?)
+    } else {
+        None
+    };
+    if plan.dry_run {
+        let review = review::review(dir, on_disk.as_ref().expect("read"), tree);
+        if voice.json {
+            let mut v = summary_json(dir, built, &review.files, notes, true);
+            v["review"] = serde_json::to_value(&review)?;
+            print_json(&v)?;
+        } else {
+            let text = match voice.format {
+                ReviewFormat::Text => review.to_text(),
+                ReviewFormat::Markdown => review.to_markdown(),
+            };
+            print!("{text}");
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    let files = on_disk.map(|old| review::file_changes(&old, tree));
+    output::write_tree(&plan.out, tree)?;
+    if let Some(files) = files {
+        print_json(&summary_json(dir, built, &files, notes, false))?;
+    } else if !voice.quiet {
+        println!(
+            "built {dir}/: {} of {} lines published, {} withheld; head {}; {}",
+            built.published,
+            built.lines,
+            built.withheld,
+            built.head,
+            match (&built.snapshot, &plan.allow_rewrite) {
+                (s, _) if !s.appended =>
+                    "published content unchanged: no snapshot appended".to_string(),
+                (s, _) if s.extends => "snapshot appended (extends the last)".to_string(),
+                (_, reason) => format!(
+                    "snapshot appended (extends: false, reason: {})",
+                    reason.as_deref().unwrap_or("")
+                ),
+            }
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn summary_json(
+    dir: &str,
+    built: &Built,
+    files: &review::FileChanges,
+    notes: &[String],
+    dry_run: bool,
+) -> J {
+    json!({
+        "ok": true,
+        "dry_run": dry_run,
+        "out": dir,
+        "lines": built.lines,
+        "published": built.published,
+        "withheld": built.withheld,
+        "head": built.head,
+        "head_seq": built.head_seq,
+        "snapshot": built.snapshot,
+        "files": files,
+        "notes": notes,
+    })
+}

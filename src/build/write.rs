@@ -1,0 +1,71 @@
+//! Stage 8, write: the notes a person should read, then the tree swapped into the output folder
+//! (or, under --dry-run, the review of what would change), said in words or as JSON
+//! (docs/protocol.md#output-tree, docs/operator.md#build-json).
+
+use std::process::ExitCode;
+
+use anyhow::Result;
+
+use super::BuildPlan;
+use super::anchors::anchor_notes;
+use super::assemble::Assembled;
+use super::decide::Decided;
+use super::layers::Layers;
+use super::load::LoadedBox;
+use super::report::{self, Built, Snapshot};
+use crate::progress::Progress;
+
+pub fn run(
+    plan: &BuildPlan,
+    loaded: &LoadedBox,
+    decided: &Decided,
+    layers: &Layers,
+    assembled: &Assembled,
+    progress: &mut Progress,
+) -> Result<ExitCode> {
+    let notes = notes(loaded, decided, layers);
+    progress.done();
+    let verified = &decided.verified;
+    let extends = assembled.extends;
+    let appended = assembled.snapshots.appended;
+    let built = Built {
+        lines: verified.lines.len() as u64,
+        published: verified.lines.iter().filter(|r| r.published()).count() as u64,
+        withheld: decided.withheld.len() as u64,
+        head: verified.head.to_string(),
+        head_seq: verified.lines.last().map(|r| r.seq),
+        snapshot: Snapshot {
+            appended,
+            extends,
+            rewrite_reason: if appended && !extends {
+                plan.allow_rewrite.clone()
+            } else {
+                None
+            },
+        },
+    };
+    report::finish(plan, &assembled.tree, &built, &notes)
+}
+
+/// What a person should know and nothing refuses: layers' notes, anchors that do not check
+/// out, seqs kept withheld, a line the gate is still writing.
+fn notes(loaded: &LoadedBox, decided: &Decided, layers: &Layers) -> Vec<String> {
+    let mut notes: Vec<String> = layers
+        .iter()
+        .flat_map(|l| l.notes.iter().cloned())
+        .chain(anchor_notes(&decided.anchor_reports))
+        .collect();
+    if !decided.decision.sticky.is_empty() {
+        notes.push(format!(
+            "{} seq(s) stay withheld because an earlier publication withheld them",
+            decided.decision.sticky.len()
+        ));
+    }
+    if loaded.unterminated_tail > 0 {
+        notes.push(format!(
+            "{}: the last {} byte(s) have no LF (the gate may be writing that line); left out of this build",
+            loaded.name, loaded.unterminated_tail
+        ));
+    }
+    notes
+}
