@@ -106,6 +106,7 @@ pub fn decide(input: &DecideInput<'_>, lines: &mut [LineRecord]) -> Decision {
         {
             if input.allow_line.contains(&record.seq) {
                 refusals.push(Refusal::new(
+"seq_withheld_before",
                     input.ledger_name,
                     &place,
                     format!(
@@ -123,8 +124,9 @@ pub fn decide(input: &DecideInput<'_>, lines: &mut [LineRecord]) -> Decision {
             Verdict::Publish => {}
             Verdict::Unknown { kind, fields } => {
                 for field in fields {
-                    let (rule, flag) = if field == "kind" {
+                    let (code, rule, flag) = if field == "kind" {
                         (
+                            "unknown_kind",
                             format!("kind {kind:?} is not in the field registry (CONTRACT §3, §4)"),
                             format!(
                                 "read the line, then admit the kind and each of its fields under [fields.{kind}] in exhibit.toml"
@@ -132,6 +134,7 @@ pub fn decide(input: &DecideInput<'_>, lines: &mut [LineRecord]) -> Decision {
                         )
                     } else {
                         (
+                            "unknown_field",
                             format!(
                                 "field {field:?} of kind {kind:?} is not in the field registry (CONTRACT §3, §4)"
                             ),
@@ -140,7 +143,7 @@ pub fn decide(input: &DecideInput<'_>, lines: &mut [LineRecord]) -> Decision {
                             ),
                         )
                     };
-                    refusals.push(Refusal::new(input.ledger_name, &place, rule, flag));
+                    refusals.push(Refusal::new(code, input.ledger_name, &place, rule, flag));
                 }
             }
             Verdict::Withhold {
@@ -159,6 +162,7 @@ pub fn decide(input: &DecideInput<'_>, lines: &mut [LineRecord]) -> Decision {
                     });
                 } else if was_published && !input.allow_rewrite {
                     refusals.push(Refusal::new(
+"published_line_now_withheld",
                         input.ledger_name,
                         &place,
                         format!(
@@ -324,6 +328,7 @@ fn check_header(
             .into_iter()
             .map(|f| {
                 Refusal::new(
+                    "unknown_header_field",
                     ledger_name,
                     "line 1 (header)",
                     format!("header field {f:?} is not in the registry (CONTRACT §4)"),
@@ -334,6 +339,7 @@ fn check_header(
             })
             .collect(),
         Verdict::Withhold { reason, .. } if !plan.allow_line.contains(&0) => vec![Refusal::new(
+            "header_identifier",
             ledger_name,
             "line 1 (header)",
             format!("the header carries {reason}; a header cannot be withheld (§6)"),
@@ -374,6 +380,7 @@ fn check_extends(
             .unwrap_or(new.len().min(old.len()));
         let line = old[..at].iter().filter(|&&b| b == b'\n').count() + 1;
         refusals.push(Refusal::new(
+"not_an_extension",
             "ledger/ledger.jsonl",
             format!("line {line}"),
             format!(

@@ -61,6 +61,7 @@ pub fn verify(
                     None => format!("line {}", p.line),
                 };
                 Refusal::new(
+"ledger_does_not_rederive",
                     ledger_name,
                     place,
                     format!("{}: {} (protocol §4)", p.code, p.detail),

@@ -111,6 +111,7 @@ pub fn run(ctx: &LayerContext<'_>) -> Result<Layers> {
             && !ctx.previous.list(&format!("ledger/{folder}"))?.is_empty()
         {
             layers.refusals.push(Refusal::new(
+"layer_withdrawn",
                 format!("ledger/{folder}/"),
                 "",
                 format!("HEAD publishes ledger/{folder}/ but this build would not: published files stay published (§6)"),

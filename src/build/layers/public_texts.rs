@@ -596,6 +596,7 @@ fn text_of(
                     texts.lines_unrec += lines.len();
                 } else {
                     out.refusals.push(Refusal::new(
+"text_not_rederivable",
                         file_of(dir, sha),
                         format!("seq {seq}"),
                         "the text published at HEAD does not hash to its sent_sha256 (or is not UTF-8) and the gate's sources no longer re-derive it; it cannot be carried forward (§6 append-only)",
@@ -693,6 +694,7 @@ fn guard_and_release(
                     texts.dropped.push(json!({"sent_sha256": sha, "seq": seq, "reason": "newly_trips_text_guard", "rewrite_reason": reason}));
                 } else {
                     out.refusals.push(Refusal::new(
+"text_now_guarded",
                         file_of(dir, sha),
                         format!("seq {seq}"),
                         format!(
@@ -749,6 +751,7 @@ fn no_longer_allow_listed(
             texts.dropped.push(json!({"sent_sha256": sha, "seq": head_seq, "reason": "no_longer_allow_listed", "detail": why, "rewrite_reason": reason}));
         } else {
             out.refusals.push(Refusal::new(
+"text_off_allow_list",
                 file_of(dir, sha),
                 format!("seq {head_seq}"),
                 format!("a text published at HEAD is no longer allow-listed ({why}); a published text is not removed silently (§6)"),
@@ -795,6 +798,7 @@ fn unlisted_files(
             ));
         } else {
             out.refusals.push(Refusal::new(
+"text_stray_file",
                 format!("{dir}/{FOLDER}/{name}"),
                 "",
                 format!("a file under public_texts/ ({place}) that neither HEAD's index nor this build's lists (§6)"),

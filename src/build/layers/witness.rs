@@ -263,6 +263,7 @@ fn read_required(store: &Path, rel: &str, refusals: &mut Vec<Refusal>) -> Result
         Ok(b) => Ok(Some(b)),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             refusals.push(Refusal::new(
+                "witness_file_missing",
                 path.display().to_string(),
                 "",
                 format!("the witness store has no {rel} (§5b: it is published with the proofs)"),
@@ -287,6 +288,7 @@ fn load_store(store: &Path, refusals: &mut Vec<Refusal>) -> Result<Store> {
             Ok(i) => Some(i),
             Err(e) => {
                 refusals.push(Refusal::new(
+"witness_index_invalid",
                     shown(store, "index.json"),
                     "",
                     format!("not the tail's index as CONTRACT §2 describes it: {e}"),
@@ -301,6 +303,7 @@ fn load_store(store: &Path, refusals: &mut Vec<Refusal>) -> Result<Store> {
             Ok(s) => Some(s),
             Err(_) => {
                 refusals.push(Refusal::new(
+                    "witness_report_not_utf8",
                     shown(store, "REPORT.md"),
                     "",
                     "the tail's report is not UTF-8; the page renders it as text",
@@ -326,6 +329,7 @@ fn load_store(store: &Path, refusals: &mut Vec<Refusal>) -> Result<Store> {
             }
         }
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => refusals.push(Refusal::new(
+            "witness_proofs_missing",
             dir.display().to_string(),
             "",
             "the witness store has no proofs/ folder (§5b)",
@@ -359,6 +363,7 @@ fn check_seal(store: &Path, s: &Store, refusals: &mut Vec<Refusal>) -> Option<St
         Some((file, sha)) if file == "WITNESS_PREREG.md" && canonical::is_digest(&sha) => sha,
         _ => {
             refusals.push(Refusal::new(
+"witness_seal_invalid",
                 shown(store, "seal.jsonl"),
                 "line 1",
                 "line 1 of seal.jsonl must be {\"file\":\"WITNESS_PREREG.md\",\"sha256\":\"<64 hex>\",...} (§5b seal)",
@@ -371,6 +376,7 @@ fn check_seal(store: &Path, s: &Store, refusals: &mut Vec<Refusal>) -> Option<St
         let actual = canonical::sha256_hex(prereg);
         if actual != sha {
             refusals.push(Refusal::new(
+"witness_prereg_not_sealed",
                 shown(store, "WITNESS_PREREG.md"),
                 "",
                 format!(
@@ -384,6 +390,7 @@ fn check_seal(store: &Path, s: &Store, refusals: &mut Vec<Refusal>) -> Option<St
         match &index.prereg_sha256 {
             Some(p) if *p == sha => {}
             other => refusals.push(Refusal::new(
+                "witness_prereg_mismatch",
                 shown(store, "index.json"),
                 "prereg.sha256",
                 format!(
@@ -415,6 +422,7 @@ fn read_proof(
     let rel = format!("proofs/{name}");
     if !names.contains(name) {
         refusals.push(Refusal::new(
+            "witness_proof_missing",
             shown(store, &rel),
             "",
             format!("{RULE_PROOF}: the index names this proof and the store has no such file"),
@@ -435,6 +443,7 @@ fn read_proof(
             other => other.to_string(),
         };
         refusals.push(Refusal::new(
+            "witness_proof_invalid",
             path.display().to_string(),
             "",
             format!("{RULE_PROOF}: {what} ({})", problem.code()),
@@ -671,6 +680,7 @@ fn replacement_rule(
             )
         };
         refusals.push(Refusal::new(
+"witness_proof_replacement",
             shown(store, &format!("proofs/{}", p.name)),
             "",
             format!(
@@ -854,6 +864,7 @@ fn read_runs(store: &Path, s: &Store, refusals: &mut Vec<Refusal>) -> Vec<J> {
     if let Some(bytes) = &s.runs {
         if !bytes.is_empty() && !bytes.ends_with(b"\n") {
             refusals.push(Refusal::new(
+"witness_runs_unterminated",
                 shown(store, "runs.jsonl"),
                 format!("line {}", bytes.split(|&b| b == b'\n').count()),
                 "the tail's run log ends in a line without LF (the tail may be writing it); it is copied whole (§5b)",
@@ -867,6 +878,7 @@ fn read_runs(store: &Path, s: &Store, refusals: &mut Vec<Refusal>) -> Vec<J> {
             match serde_json::from_slice::<J>(line) {
                 Ok(v @ J::Object(_)) => runs.push(v),
                 _ => refusals.push(Refusal::new(
+                    "witness_runs_invalid",
                     shown(store, "runs.jsonl"),
                     format!("line {}", no + 1),
                     "not a JSON object; runs.jsonl holds one object per tail run",
@@ -893,6 +905,7 @@ fn guard_tail_texts(store: &Path, s: &Store, refusals: &mut Vec<Refusal>) {
         let reasons = exhibit_protocol::text_guard::guard(&text);
         if !reasons.is_empty() {
             refusals.push(Refusal::new(
+"witness_text_identifier",
                 shown(store, rel),
                 "",
                 format!(
@@ -1175,6 +1188,7 @@ fn check_report_clocks(
         if !shared {
             let seqs: Vec<String> = private[&t].iter().map(i64::to_string).collect();
             refusals.push(Refusal::new(
+"witness_report_withheld_clock",
                 shown(store, "REPORT.md"),
                 format!("withheld seq {}", seqs.join(", ")),
                 format!(
