@@ -1149,6 +1149,52 @@ mod tests {
     }
 
     #[test]
+    fn texts_released_posted_heads_and_proofs_are_named() {
+        let a = "a".repeat(64);
+        let b = "b".repeat(64);
+        let index = |shas: &[(&str, i64)]| {
+            let published: Vec<J> = shas
+                .iter()
+                .map(|(s, q)| serde_json::json!({"sent_sha256": s, "seq": q, "bytes": 5}))
+                .collect();
+            serde_json::json!({ "published": published }).to_string()
+        };
+        let old = tree(&[
+            ("ledger/public_texts/index.json", &index(&[(&a, 3)])),
+            ("ledger/anchors/2026-10-24.txt", "post"),
+            ("ledger/anchors/2026-10-24.txt.ots", "proof v1"),
+            ("ledger/witness/proofs/x.ots", "pending"),
+        ]);
+        let new = tree(&[
+            (
+                "ledger/public_texts/index.json",
+                &index(&[(&a, 3), (&b, 12)]),
+            ),
+            ("ledger/anchors/2026-10-24.txt", "post"),
+            ("ledger/anchors/2026-10-24.txt.ots", "proof v2"),
+            ("ledger/anchors/2026-10-25.txt", "post"),
+            ("ledger/anchors/2026-10-25.txt.ots", "proof"),
+            ("ledger/witness/proofs/x.ots", "upgraded"),
+            ("ledger/witness/proofs/y.ots", "new"),
+        ]);
+        let s = review("site", &old, &new).summary;
+        assert_eq!(s.texts_released.len(), 1);
+        assert_eq!(
+            (
+                s.texts_released[0].sent_sha256.as_str(),
+                s.texts_released[0].seq
+            ),
+            (b.as_str(), Some(12))
+        );
+        assert_eq!(s.anchors_added, ["2026-10-25"]);
+        assert_eq!((s.anchor_proofs.added, s.anchor_proofs.replaced), (1, 1));
+        assert_eq!((s.witness_proofs.added, s.witness_proofs.replaced), (1, 1));
+        let text = review("site", &old, &new).to_text();
+        assert!(text.contains(&format!("{b} (seq 12), 5 bytes")), "{text}");
+        assert!(text.contains("posted heads added: 2026-10-25"), "{text}");
+    }
+
+    #[test]
     fn markdown_fences_outlast_backticks_in_the_content() {
         let old = tree(&[("a.txt", "x\n")]);
         let new = tree(&[("a.txt", "x\n````\n")]);
