@@ -19,8 +19,8 @@ use serde_json::{Value as J, json};
 
 use crate::build::{LayerContext, LayerOutput, pretty};
 use crate::canonical::{Object, Value, is_digest, sha256_hex};
+use crate::guard::{self, Finding};
 use crate::refusal::Refusal;
-use crate::text_guard;
 
 /// Where the layer's files live inside DIR.
 pub const FOLDER: &str = "ledger/public_texts";
@@ -351,8 +351,15 @@ fn read_head(ctx: &LayerContext<'_>) -> Result<HeadState> {
     Ok(head)
 }
 
-fn reason_codes(reasons: &[text_guard::GuardReason]) -> Vec<String> {
-    reasons.iter().map(|r| r.code().to_string()).collect()
+fn reason_codes(findings: &[Finding]) -> Vec<String> {
+    findings.iter().map(|f| f.code().to_string()).collect()
+}
+
+/// The reasons in words a stranger understands (docs/guard.md#reasons), for the index and the
+/// page; like the codes, they never echo what the guard matched.
+fn reason_words(findings: &[Finding]) -> String {
+    let words: Vec<&str> = findings.iter().map(|f| f.words()).collect();
+    format!("the text holds {}", words.join("; and "))
 }
 
 fn of(count: usize, denominator: usize) -> J {
@@ -550,7 +557,8 @@ pub fn build(ctx: &LayerContext<'_>) -> Result<LayerOutput> {
             .map(|l| l.day.clone())
             .unwrap_or_default();
         let text = std::str::from_utf8(&bytes).expect("checked UTF-8");
-        let reasons = reason_codes(&text_guard::guard(text));
+        let findings = guard::scan(text, guard::Context::PublicText);
+        let reasons = reason_codes(&findings);
         if !reasons.is_empty() {
             let read_at_head = head.readings.get(sha).filter(|r| {
                 let read: BTreeSet<&str> = r
@@ -568,7 +576,7 @@ pub fn build(ctx: &LayerContext<'_>) -> Result<LayerOutput> {
                 allow_text_used.insert(sha);
                 allowed.push(json!({"sent_sha256": sha, "seq": seq, "reasons": reasons, "read_in": "this build"}));
             } else {
-                let w = json!({"seq": seq, "sent_sha256": sha, "role": form, "day": day, "reasons": reasons, "other_seqs": other_seqs(seq)});
+                let w = json!({"seq": seq, "sent_sha256": sha, "role": form, "day": day, "reasons": reasons, "why": reason_words(&findings), "other_seqs": other_seqs(seq)});
                 if at_head.is_some_and(|(_, b)| b.is_some()) {
                     // Published before, trips now: the rules grew (§6).
                     if let Some(reason) = rewrite {

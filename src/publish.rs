@@ -89,7 +89,7 @@ pub fn decide(input: &DecideInput<'_>, lines: &mut [LineRecord]) -> Decision {
         let object = record.object(input.ledger);
         let dest_class = object
             .get_str("dest_class")
-            .filter(|c| crate::shapes::shapes_in(c).is_empty())
+            .filter(|c| crate::guard::is_clean(c, crate::guard::Context::LedgerString))
             .map(str::to_owned);
         let place = format!("line {} (seq {})", record.line, record.seq);
         // A seq withheld before stays withheld (§6 "may not publish a seq withheld before").

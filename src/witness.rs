@@ -729,7 +729,7 @@ pub fn build(ctx: &LayerContext<'_>, store: &Path) -> Result<LayerOutput> {
         ),
     ] {
         let Some(text) = text else { continue };
-        let reasons = crate::text_guard::guard(&text);
+        let reasons = crate::guard::scan(&text, crate::guard::Context::PublicText);
         if !reasons.is_empty() {
             refusals.push(Refusal::new(
                 shown(store, rel),
