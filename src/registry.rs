@@ -469,7 +469,7 @@ mod tests {
         match r.judge(&chat) {
             Verdict::Withhold { reason, .. } => {
                 assert!(
-                    reason.contains("not a text") && reason.contains("nine_digits"),
+                    reason.contains("[not_a_text]") && reason.contains("[digit_run]"),
                     "{reason}"
                 )
             }
@@ -490,9 +490,12 @@ mod tests {
             } => {
                 assert_eq!(fields_flagged, ["dest_hash"]);
                 assert!(
-                    reason.contains("not a digest") && reason.contains("at_sign"),
+                    reason.contains("[not_a_digest]") && reason.contains("[at_sign]"),
                     "{reason}"
                 );
+                // Words a stranger understands, never the value.
+                assert!(reason.contains("an @ sign"), "{reason}");
+                assert!(!reason.contains("someone"), "{reason}");
             }
             other => panic!("{other:?}"),
         }
@@ -528,12 +531,48 @@ mod tests {
     }
 
     #[test]
+    fn ten_digit_counts_and_later_ref_seqs_withhold() {
+        let ten = send("").replace(r#""total":3"#, r#""total":1000000000"#);
+        match registry().judge(&obj(&ten)) {
+            Verdict::Withhold {
+                fields_flagged,
+                reason,
+            } => {
+                assert_eq!(fields_flagged, ["numerals"]);
+                assert!(reason.contains("[count_too_large]"), "{reason}");
+            }
+            other => panic!("{other:?}"),
+        }
+        let delivered = |ref_seq: i64| {
+            obj(&format!(
+                r#"{{"schema":"darkflobi.gate/entry/v0","seq":7,"prev":"{H}","kind":"delivered","timestamp":"2026-10-24T14:00:00Z","day":"2026-10-24","entry_id":"{H}","ref_seq":{ref_seq},"status":"ok","sent_sha256":"{H}"}}"#
+            ))
+        };
+        assert_eq!(registry().judge(&delivered(6)), Verdict::Publish);
+        assert_eq!(registry().judge(&delivered(1)), Verdict::Publish);
+        for bad in [7, 8, 0] {
+            match registry().judge(&delivered(bad)) {
+                Verdict::Withhold {
+                    fields_flagged,
+                    reason,
+                } => {
+                    assert_eq!(fields_flagged, ["ref_seq"], "{bad}");
+                    assert!(reason.contains("[ref_seq_not_earlier]"), "{reason}");
+                }
+                other => panic!("ref_seq {bad}: {other:?}"),
+            }
+        }
+    }
+
+    #[test]
     fn counts_object_keys_are_tested() {
-        let keyed = send("").replace(r#""bound":2"#, r#""bound":2,"123456789":1"#);
-        assert!(matches!(
-            registry().judge(&obj(&keyed)),
-            Verdict::Withhold { .. }
-        ));
+        for key in ["123456789", "4111-1111-1111-1111", "owner%40example.com"] {
+            let keyed = send("").replace(r#""bound":2"#, &format!(r#""bound":2,"{key}":1"#));
+            assert!(
+                matches!(registry().judge(&obj(&keyed)), Verdict::Withhold { .. }),
+                "{key}"
+            );
+        }
     }
 
     #[test]
