@@ -459,6 +459,31 @@ mod tests {
         }
     }
 
+    /// The 42 look-alikes of `benches/guard-fold` (docs/guard.md#why-these-crates): each reads as
+    /// its ASCII character.
+    #[test]
+    fn the_measured_look_alikes_all_fold() {
+        #[rustfmt::skip]
+        let must: &[(char, &str)] = &[
+            ('\u{0421}', "C"), ('\u{03BF}', "o"), ('\u{043E}', "o"), ('\u{0435}', "e"), ('\u{04BB}', "h"),
+            ('\u{0455}', "s"), ('\u{0430}', "a"), ('\u{0440}', "p"), ('\u{03C5}', "u"), ('\u{216D}', "C"),
+            ('\u{2215}', "/"), ('\u{2044}', "/"), ('\u{FF0F}', "/"), ('\u{29F5}', "\\"), ('\u{2216}', "\\"),
+            ('\u{FE68}', "\\"), ('\u{FF3C}', "\\"), ('\u{2236}', ":"), ('\u{A789}', ":"), ('\u{FF1A}', ":"),
+            ('\u{FE55}', ":"), ('\u{3002}', "."), ('\u{FF61}', "."), ('\u{FF0E}', "."), ('\u{FE52}', "."),
+            ('\u{FE6B}', "@"), ('\u{FF20}', "@"), ('\u{2460}', "1"), ('\u{2776}', "1"), ('\u{0665}', "5"),
+            ('\u{06F5}', "5"), ('\u{096B}', "5"), ('\u{0E55}', "5"), ('\u{1D7D7}', "9"), ('\u{2075}', "5"),
+            ('\u{FF15}', "5"), ('\u{2010}', "-"), ('\u{2013}', "-"), ('\u{2212}', "-"), ('\u{FF0B}', "+"),
+            ('\u{1369}', "1"), ('\u{24FF}', "0"),
+        ];
+        assert_eq!(must.len(), 42);
+        let wrong: Vec<String> = must
+            .iter()
+            .filter(|(c, want)| !joined(&c.to_string()).eq_ignore_ascii_case(want))
+            .map(|(c, want)| format!("U+{:04X} -> {:?}, want {want:?}", *c as u32, joined(&c.to_string())))
+            .collect();
+        assert!(wrong.is_empty(), "{wrong:?}");
+    }
+
     #[test]
     fn uts39_gaps_are_ours() {
         // If UTS #39 ever folds these itself, `fold_punctuation` can shrink.
