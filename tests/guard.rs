@@ -748,7 +748,7 @@ fn luhn_complete(mut digits: Vec<u32>) -> Vec<u32> {
                 }
             })
             .sum();
-        if sum % 10 == 0 {
+        if sum.is_multiple_of(10) {
             return digits;
         }
         digits.pop();
@@ -790,7 +790,7 @@ fn disguise(class: &Class, rolls: &[u8]) -> String {
     let mut next = move || roll.next().unwrap_or(0);
     let mut out = String::new();
     let invisible = |out: &mut String, next: &mut dyn FnMut() -> u8| {
-        if next() % 4 == 0 {
+        if next().is_multiple_of(4) {
             out.push_str(INVISIBLES[next() as usize % INVISIBLES.len()]);
         }
     };
@@ -827,7 +827,7 @@ fn disguise(class: &Class, rolls: &[u8]) -> String {
             out.push_str(&styled_digit(d, style));
             invisible(out, next);
             since_sep += 1;
-            if k + 1 < digits.len() && since_sep >= 2 && next() % 3 == 0 {
+            if k + 1 < digits.len() && since_sep >= 2 && next().is_multiple_of(3) {
                 out.push_str(DIGIT_SEPARATORS[next() as usize % DIGIT_SEPARATORS.len()]);
                 since_sep = 0;
             }

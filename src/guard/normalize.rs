@@ -479,7 +479,13 @@ mod tests {
         let wrong: Vec<String> = must
             .iter()
             .filter(|(c, want)| !joined(&c.to_string()).eq_ignore_ascii_case(want))
-            .map(|(c, want)| format!("U+{:04X} -> {:?}, want {want:?}", *c as u32, joined(&c.to_string())))
+            .map(|(c, want)| {
+                format!(
+                    "U+{:04X} -> {:?}, want {want:?}",
+                    *c as u32,
+                    joined(&c.to_string())
+                )
+            })
             .collect();
         assert!(wrong.is_empty(), "{wrong:?}");
     }

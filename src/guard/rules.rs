@@ -204,7 +204,7 @@ fn luhn(digits: &[u32]) -> bool {
             }
         })
         .sum();
-    sum % 10 == 0
+    sum.is_multiple_of(10)
 }
 
 /// Grouped like a phone number without a `+`: three to five groups of two to four digits (the
