@@ -384,7 +384,9 @@ fn walk(value: &Value<'_>, exempt_strings: bool, integers: IntegerField, found: 
         Value::OtherNumber(raw) => {
             let digits = raw.bytes().filter(u8::is_ascii_digit).count();
             if digits >= 9 {
-                found.extend(guard::scan_integer(i64::MAX, IntegerField::Other));
+                found.push(Finding {
+                    rule: guard::Rule::DigitRun,
+                });
             }
         }
         Value::Array(items) => {

@@ -877,8 +877,76 @@ fn disguise(class: &Class, rolls: &[u8]) -> String {
     out
 }
 
+/// Pieces that start spellings, folds and rules, to build hostile strings from.
+const PIECES: &[&str] = &[
+    "&#",
+    "&#x",
+    "&",
+    ";",
+    "%",
+    "%4",
+    "%40",
+    "%E2",
+    "(",
+    ")",
+    "[",
+    "]",
+    "{at}",
+    " AT ",
+    " DOT ",
+    "at",
+    "@",
+    ".",
+    "/",
+    "\\",
+    ":",
+    "~",
+    "+",
+    "-",
+    "_",
+    ",",
+    "\n",
+    " ",
+    "0",
+    "9",
+    "12345",
+    "2026-11-08",
+    "21:41",
+    "DE89",
+    "C:",
+    "home",
+    "t.me/",
+    "\u{200B}",
+    "\u{FE0F}",
+    "\u{3164}",
+    "\u{0301}",
+    "\u{2776}",
+    "\u{0665}",
+    "\u{FF20}",
+    "\u{3002}",
+    "\u{0421}",
+    "\u{FDFA}",
+    "\u{1F600}",
+    "\u{E0041}",
+];
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(1024))]
+
+    /// No input makes the guard panic, and it answers the same twice.
+    #[test]
+    fn any_string_is_scanned_without_panic(
+        random in any::<String>(),
+        pieces in prop::collection::vec(prop::sample::select(PIECES), 0..24),
+    ) {
+        for s in [random, pieces.concat()] {
+            for context in [Context::LedgerString, Context::PublicText] {
+                let first = guard::scan(&s, context);
+                prop_assert_eq!(&first, &guard::scan(&s, context));
+                prop_assert!(first.windows(2).all(|w| w[0] < w[1]), "{:?}: not sorted", s);
+            }
+        }
+    }
 
     #[test]
     fn disguised_identifiers_are_withheld(

@@ -311,11 +311,12 @@ fn entity_at(t: &[char], i: usize) -> Option<(Vec<char>, usize)> {
         let hex = matches!(t.get(i + 2), Some('x' | 'X'));
         let start = i + 2 + usize::from(hex);
         let radix = if hex { 16 } else { 10 };
-        let end = (start..t.len().min(start + 8))
+        let limit = t.len().min(start + 8);
+        let end = (start..limit)
             .find(|&k| !t[k].is_digit(radix))
-            .unwrap_or(t.len().min(start + 8));
-        if end == start {
-            return None;
+            .unwrap_or(limit);
+        if end <= start {
+            return None; // no digits, or `&#` / `&#x` at the very end
         }
         let digits: String = t[start..end].iter().collect();
         let c = char::from_u32(u32::from_str_radix(&digits, radix).ok()?)?;
@@ -531,6 +532,20 @@ mod tests {
             "prose is not decoded"
         );
         assert_eq!(all("50% of (a) [b]"), ["50% of (a) [b]"]);
+        for tail in [
+            "&#",
+            "&#x",
+            "&",
+            "%",
+            "%4",
+            "(",
+            "[ at",
+            " AT",
+            "&#1114112;",
+        ] {
+            // Cut-off spellings at the very end: no panic, nothing decoded.
+            assert_eq!(all(&format!("x{tail}")), [format!("x{tail}")], "{tail:?}");
+        }
     }
 
     #[test]
