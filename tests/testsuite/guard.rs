@@ -601,7 +601,7 @@ fn every_ordinary_string_is_published() {
     );
 }
 
-/// Both rates, printed (`cargo test --test guard rates -- --nocapture`), and both 100%.
+/// Both rates, printed (`cargo test --test testsuite guard::rates -- --nocapture`), and both 100%.
 #[test]
 fn rates() {
     let mut evasion_cases = 0;
