@@ -550,7 +550,7 @@
         var v = o[k], shown;
         if (Array.isArray(v)) shown = v.length ? v.length + ' listed' : 'none listed';
         else if (v && typeof v === 'object') shown = countOf(v) || ((depth || 0) < 2 ? countsList(v, (depth || 0) + 1) : plain(v));
-        else shown = String(v);
+        else shown = v === null ? '—' : typeof v === 'boolean' ? (v ? 'yes' : 'no') : String(v);
         append(dl, [el('dt', null, words(k)), el('dd', null, shown)]);
       });
       return dl;
@@ -1129,7 +1129,8 @@
       if (!box || !witness) return;
       var ws = obj(witness.stats) || {};
       var counts = {}, latency = null;
-      Object.keys(ws).forEach(function (k) { if (k === 'outside_latency') latency = ws[k]; else counts[k] = ws[k]; });
+      // the window is said in a sentence below
+      Object.keys(ws).forEach(function (k) { if (k === 'outside_latency') latency = ws[k]; else if (k !== 'window') counts[k] = ws[k]; });
       box.appendChild(el('h3', null, 'Counts (the publisher\'s, from the tail\'s store)'));
       box.appendChild(countsList(counts));
       if (latency) {

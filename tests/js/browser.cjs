@@ -61,10 +61,13 @@ function launch() {
     out.write(JSON.stringify({ id, method, params, sessionId }) + '\0');
   });
   const close = () => new Promise((resolve) => {
-    chrome.on('exit', () => {
-      fs.rmSync(profile, { recursive: true, force: true, maxRetries: 5 });
-      resolve();
-    });
+    // Chromium's helpers may still be writing the profile as the browser exits: retry, and
+    // leave a temporary folder behind rather than fail a test over it.
+    const rm = (left) => {
+      try { fs.rmSync(profile, { recursive: true, force: true, maxRetries: 5 }); resolve(); }
+      catch (e) { if (left > 0) setTimeout(() => rm(left - 1), 300); else resolve(); }
+    };
+    chrome.on('exit', () => rm(5));
     chrome.kill();
   });
   return { send, on: (fn) => listeners.push(fn), close };
