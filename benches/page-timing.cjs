@@ -85,11 +85,12 @@ async function once() {
     }
     after.sort((a, b) => a - b);
     const head = await evaluate("document.getElementById('verdict').dataset.head");
+    const verdict = await evaluate("document.getElementById('verdict').dataset.verdict + ' ' + document.getElementById('verdict').dataset.vouched");
     const ms = await evaluate("document.getElementById('verdict').dataset.ms");
     const phases = await evaluate("JSON.stringify({decode: document.getElementById('verdict').dataset.msDecode, worker: document.getElementById('verdict').dataset.msWorker, domInteractive: performance.timing.domInteractive - performance.timing.navigationStart, domContentLoaded: performance.timing.domContentLoadedEventEnd - performance.timing.navigationStart})");
     console.log('  phases (ms):', phases);
     trips.sort((a, b) => a - b);
-    return { state, head, wall, pageMs: Number(ms), worstTrip: trips[trips.length - 1], medianTrip: trips[trips.length >> 1], polls: trips.length,
+    return { state, verdict, head, wall, pageMs: Number(ms), worstTrip: trips[trips.length - 1], medianTrip: trips[trips.length >> 1], polls: trips.length,
       detailsMs, worstAfter: after[after.length - 1] };
   } finally {
     close();
@@ -100,7 +101,7 @@ async function once() {
   const bytes = fs.statSync(page).size;
   for (let i = 1; i <= runs; i++) {
     const r = await once();
-    console.log(`run ${i}: ${r.state} head ${String(r.head).slice(0, 12)}… page ${(bytes / 1048576).toFixed(1)} MiB; ` +
+    console.log(`run ${i}: ${r.state}, verdict ${r.verdict}, head ${String(r.head).slice(0, 12)}… page ${(bytes / 1048576).toFixed(1)} MiB; ` +
       `navigate→verdict ${r.wall.toFixed(0)} ms (page's own clock ${r.pageMs} ms); ` +
       `main-thread round trip while working: median ${r.medianTrip.toFixed(1)} ms, worst ${r.worstTrip.toFixed(1)} ms over ${r.polls} polls; ` +
       `tables and checks drawn at ${r.detailsMs} ms (worst round trip meanwhile ${r.worstAfter.toFixed(0)} ms)`);

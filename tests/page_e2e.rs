@@ -332,6 +332,25 @@ fn the_page_re_derives_the_same_head_as_exhibit_verify() {
         dom.contains("not vouched for by a posted head"),
         "the gaps are said in words"
     );
+    // what a person reads: no raw JSON, no "undefined", no link to a folder (GitHub Pages
+    // answers 404 for one)
+    let mut shown = String::new();
+    let mut rest = dom.as_str();
+    while let Some(at) = rest.find("<script") {
+        shown.push_str(&rest[..at]);
+        rest = &rest[at + rest[at..].find("</script>").unwrap() + 9..];
+    }
+    shown.push_str(rest);
+    for raw in ["undefined", "{&quot;", "{\"", "null", "[object", "NaN"] {
+        assert!(!shown.contains(raw), "the page shows {raw}");
+    }
+    assert!(!shown.contains("/\">"), "a link to a folder");
+    let certifies = tag_of(&dom, "certifies");
+    assert_eq!(attr(certifies, "data-confirmed").as_deref(), Some("1"));
+    assert!(
+        dom.contains(&format!(">{}</blockquote>", gen_box::HEADER_CERTIFIES)),
+        "the header's certifies sentence, verbatim"
+    );
     assert!(dom.contains("id=\"lines-body\""));
     assert!(dom.contains("data-seq=\"1\""), "the lines table is filled");
     assert!(dom.contains("data-date="), "the anchors table is filled");
