@@ -383,15 +383,9 @@ mod tests {
             format!("ledger/witness/proofs/{}.ots", "07".repeat(32)),
             witness,
         );
-        tree.put("ledger/anchors/2026-10-24.txt.ots".into(), anchor.clone());
-        tree.put(
-            "ledger/anchors/2026-10-25.txt.ots".into(),
-            b"short".to_vec(),
-        );
-        tree.put(
-            "ledger/anchors/2026-10-24.txt".into(),
-            b"not a proof".to_vec(),
-        );
+        tree.put("ledger/anchors/2026-10-24.txt.ots", anchor);
+        tree.put("ledger/anchors/2026-10-25.txt.ots", b"short".to_vec());
+        tree.put("ledger/anchors/2026-10-24.txt", b"not a proof".to_vec());
         let b = proof_headers(&tree);
         assert_eq!(b[0], 1, "version");
         // two distinct prefixes: the OpenTimestamps one and "short"
