@@ -1020,3 +1020,61 @@ fn the_csp_lets_the_page_work_and_blocks_an_injected_script() {
         "no error in the console"
     );
 }
+
+#[test]
+fn the_anchor_faults_fixture_fails_and_names_each_fault() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let site = tmp.path().join("site");
+    let out = exhibit(
+        root,
+        &[
+            "build",
+            "--config",
+            root.join("site-fixtures/anchors-faults/exhibit.toml")
+                .to_str()
+                .unwrap(),
+            "--out",
+            site.to_str().unwrap(),
+        ],
+    );
+    assert!(
+        out.status.success(),
+        "exhibit build: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let dom = dump_dom(&site.join("index.html"), "");
+    let v = tag_of(&dom, "verdict");
+    assert_eq!(
+        attr(v, "data-state").as_deref(),
+        Some("re-derives"),
+        "the chain alone is fine"
+    );
+    assert_eq!(attr(v, "data-verdict").as_deref(), Some("failed"), "{v}");
+    let f = failures(&dom);
+    assert!(
+        f.iter()
+            .any(|x| x.contains("href=\"#anchor-2026-10-24\"")
+                && x.contains("carries another digest")),
+        "the wrong head: {f:?}"
+    );
+    assert!(
+        f.iter()
+            .any(|x| x.contains("2026-10-24") && x.contains("commits to another digest")),
+        "its proof, checked here: {f:?}"
+    );
+    assert!(
+        f.iter()
+            .any(|x| x.contains("2026-10-25") && x.contains("not in the exact posted form")),
+        "the post not in the exact form: {f:?}"
+    );
+    assert!(
+        !f.iter().any(|x| x.contains("2026-10-26")),
+        "a missing proof is not a failure: {f:?}"
+    );
+    let row = &dom[dom.find("id=\"anchor-2026-10-26\"").unwrap()..];
+    assert!(
+        row[..row.find("</tr>").unwrap()].contains("data-proof=\"missing\""),
+        "shown as missing"
+    );
+}
