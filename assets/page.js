@@ -790,7 +790,7 @@
     function anchorWhy(a) {
       var w = [];
       if (a.format !== 'ok') w.push('the post is not in the exact form');
-      if (a.head === 'fail') w.push('the line at seq ' + a.post_seq + ' carries another digest (a line before it was changed)');
+      if (a.head === 'fail') w.push('the line at seq ' + a.post_seq + ' carries another digest than the one posted (the post, or a line up to seq ' + a.post_seq + ', was changed after the head was posted)');
       if (a.head === 'absent') w.push('no line at seq ' + a.post_seq);
       if (a.day_closed === 'fail') w.push('a line of that day sits after the posted seq');
       if (a.ledger_line === 'disagrees') w.push('the ledger\'s own anchor line disagrees with the post');

@@ -1055,7 +1055,7 @@ fn the_anchor_faults_fixture_fails_and_names_each_fault() {
     assert!(
         f.iter()
             .any(|x| x.contains("href=\"#anchor-2026-10-24\"")
-                && x.contains("carries another digest")),
+                && x.contains("carries another digest than the one posted")),
         "the wrong head: {f:?}"
     );
     assert!(
