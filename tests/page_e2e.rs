@@ -23,6 +23,7 @@ struct Look {
     axe: bool,
     inject_script: bool,
     tab_stops: bool,
+    eval: Option<String>,
     screenshot: Option<PathBuf>,
 }
 
@@ -51,6 +52,9 @@ fn probe(page: &Path, look: &Look) -> J {
     }
     if look.tab_stops {
         cmd.arg("--tab-stops");
+    }
+    if let Some(e) = &look.eval {
+        cmd.args(["--eval", e]);
     }
     if let Some(p) = &look.screenshot {
         cmd.arg("--screenshot").arg(p);
@@ -908,6 +912,35 @@ fn a_shared_link_lands_on_its_answer_on_a_phone() {
         facts["pasteBox"]
     );
     assert_eq!(facts["focusedId"], "paste-result", "and focused");
+
+    // The share control shows the link it makes, with a Copy button.
+    let facts = probe(
+        &s.site.join("index.html"),
+        &Look {
+            eval: Some(
+                "(function(){document.getElementById('paste').value='hello world';document.getElementById('paste-link').click();\
+                 var s=document.getElementById('share');return {hidden:s.hidden,url:document.getElementById('share-url').value,\
+                 copy:!!document.getElementById('share-copy'),hash:location.hash,focused:document.activeElement.id}})()"
+                    .into(),
+            ),
+            ..Look::default()
+        },
+    );
+    let r = &facts["evalResult"];
+    assert_eq!(r["hidden"], false, "{r}");
+    assert!(
+        r["url"]
+            .as_str()
+            .unwrap()
+            .ends_with("index.html#paste=hello%20world"),
+        "{r}"
+    );
+    assert_eq!(
+        r["hash"], "#paste=hello%20world",
+        "the address bar too: {r}"
+    );
+    assert_eq!(r["focused"], "share-url", "{r}");
+    assert_eq!(r["copy"], true);
 }
 
 #[test]
@@ -1053,9 +1086,8 @@ fn the_anchor_faults_fixture_fails_and_names_each_fault() {
     assert_eq!(attr(v, "data-verdict").as_deref(), Some("failed"), "{v}");
     let f = failures(&dom);
     assert!(
-        f.iter()
-            .any(|x| x.contains("href=\"#anchor-2026-10-24\"")
-                && x.contains("carries another digest than the one posted")),
+        f.iter().any(|x| x.contains("href=\"#anchor-2026-10-24\"")
+            && x.contains("carries another digest than the one posted")),
         "the wrong head: {f:?}"
     );
     assert!(

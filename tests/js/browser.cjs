@@ -4,7 +4,7 @@
 //
 //   node tests/js/browser.cjs PAGE [--fragment '#paste=…'] [--width 1280] [--height 900]
 //        [--dark] [--axe path/to/axe.min.js] [--screenshot out.png] [--full-page]
-//        [--inject-script] [--tab-stops] [--timeout-ms 120000]
+//        [--inject-script] [--tab-stops] [--eval EXPR] [--timeout-ms 120000]
 //
 // It waits until `#verdict[data-verdict]` is final (intact / gaps / failed: the page posts it
 // only after every check it does has run) and, with a `#paste=` fragment, until
@@ -106,7 +106,7 @@ async function waitFor(evaluate, expression, timeoutMs, what) {
 
 function parseArgs(argv) {
   const o = { page: null, fragment: '', width: 1280, height: 900, dark: false, axe: null, screenshot: null,
-    fullPage: false, injectScript: false, tabStops: false, timeoutMs: 120000 };
+    fullPage: false, injectScript: false, tabStops: false, evalExpr: null, timeoutMs: 120000 };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--fragment') o.fragment = argv[++i];
@@ -118,6 +118,7 @@ function parseArgs(argv) {
     else if (a === '--full-page') o.fullPage = true;
     else if (a === '--inject-script') o.injectScript = true;
     else if (a === '--tab-stops') o.tabStops = true;
+    else if (a === '--eval') o.evalExpr = argv[++i];
     else if (a === '--timeout-ms') o.timeoutMs = Number(argv[++i]);
     else if (!o.page) o.page = a;
     else throw new Error('unknown argument ' + a);
@@ -182,6 +183,7 @@ async function probe(o) {
         return { count: n, kinds: kinds };
       })()`);
     }
+    if (o.evalExpr) facts.evalResult = await evaluate(o.evalExpr);
     if (o.injectScript) {
       facts.injected = await evaluate(`new Promise(function (resolve) {
         var violated = null;
