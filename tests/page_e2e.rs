@@ -815,6 +815,24 @@ fn excerpts_give_each_of_the_three_passage_verdicts() {
         "the added word is listed"
     );
     assert!(dom.contains("<ins>zebraquartz</ins>"));
+    // the answer with its diff, in both schemes, passes axe-core
+    for dark in [false, true] {
+        let facts = probe(
+            &page,
+            &Look {
+                fragment: format!("#paste={}", percent_encode(&near.join(" "))),
+                dark,
+                axe: true,
+                ..Look::default()
+            },
+        );
+        assert_eq!(
+            facts["axe"],
+            J::Array(vec![]),
+            "dark {dark}: {:#}",
+            facts["axe"]
+        );
+    }
 
     // fewer than 60% of the words align: no passage
     let mut far: Vec<String> = words[from..to].iter().map(|w| w.to_string()).collect();
