@@ -246,7 +246,8 @@
   }
   var PROOF_PROBLEM_WORDS = {
     too_short: 'is shorter than an OpenTimestamps header', bad_magic: 'does not start with the OpenTimestamps magic',
-    bad_version: 'is not version 1', not_sha256: 'does not use the sha256 op', digest_mismatch: 'commits to another digest than its name'
+    bad_version: 'is not version 1', not_sha256: 'does not use the sha256 op', digest_mismatch: 'commits to another digest than its name',
+    bad_name: 'has a name that is neither <entry_id>.ots nor prereg_<sha256>.ots'
   };
 
   /**
@@ -604,12 +605,21 @@
           var date = h.name.replace(/\.txt\.ots$/, '');
           var exp = textSha[date];
           P.anchor[date] = { problem: exp ? checkProofHeader(h.header, exp) : 'no_post', length: h.length };
-        } else if (h.kind === 'witness') {
+        } else {
+          // <entry_id>.ots commits to the entry_id; prereg_<sha256>.ots to the sealed
+          // preregistration's sha256 (docs/protocol.md#witness)
+          var m = h.kind === 'witness' ? [null, h.name] : /^prereg_([0-9a-f]{64})\.ots$/.exec(h.name);
           P.witnessAll++;
-          var pr = checkProofHeader(h.header, h.name);
+          var pr = m ? checkProofHeader(h.header, m[1]) : 'bad_name';
           if (pr === 'ok') P.witnessOk++; else P.witnessBad.push({ name: h.name, problem: pr });
+          if (m && h.kind !== 'witness') P.prereg = m[1];
         }
       });
+    }
+    function checkPrereg() {
+      var P = state.proofs;
+      if (!P.prereg || !witness || typeof witness.prereg_md !== 'string' || !witness.prereg_md) return;
+      P.preregBad = V.sha256Hex(V.utf8Encode(witness.prereg_md)) !== P.prereg;
     }
     /** 'ok', 'missing' (no proof carried for this post) or 'bad' (its header fails here). */
     function anchorProof(a) {
@@ -714,6 +724,7 @@
 
       // The page's own check of every proof header it carries.
       checkProofs();
+      checkPrereg();
 
       // coverage, from the page's own answers: a posted head vouches only if its checks pass
       // here, its proof's header included.
@@ -774,6 +785,7 @@
           out.push({ what: 'the head posted for ' + p.date + ' is not in the exact posted form; the publisher withheld its text and lists it as failing', href: '#anchors-h' });
         }
       });
+      if (state.proofs.preregBad) out.push({ what: 'the sealed preregistration (WITNESS_PREREG.md) does not hash to the digest its proof is named for', href: '#witness-h' });
       state.proofs.witnessBad.forEach(function (w) {
         out.push({ what: 'the per-line Bitcoin proof ' + w.name.slice(0, 12) + '… ' + PROOF_PROBLEM_WORDS[w.problem], href: '#witness-h' });
       });
@@ -1119,10 +1131,12 @@
       var p = $('witness-headers'), P = state.proofs;
       if (!p) return;
       if (P.error) { p.textContent = 'The page could not read the proofs\' headers it carries: ' + P.error; p.className = 'bad'; return; }
-      p.className = P.witnessBad.length ? 'bad' : 'muted';
+      p.className = P.witnessBad.length || P.preregBad ? 'bad' : 'muted';
       p.textContent = 'Proof headers checked in your browser (magic, version 1, the sha256 op, the digest each commits to against its name): ' +
         P.witnessOk + ' of ' + P.witnessAll + ' check out' + (P.witnessBad.length ? '; these do not: ' + P.witnessBad.slice(0, 20).map(function (w) {
-          return w.name.slice(0, 12) + '… (' + PROOF_PROBLEM_WORDS[w.problem] + ')'; }).join(', ') : '') + '.';
+          return w.name.slice(0, 12) + '… (' + PROOF_PROBLEM_WORDS[w.problem] + ')'; }).join(', ') : '') + '.' +
+        (P.prereg ? (P.preregBad ? ' WITNESS_PREREG.md as carried here does NOT hash to ' + P.prereg.slice(0, 12) + '…, the digest its proof is named for.'
+          : ' WITNESS_PREREG.md as carried here hashes to ' + P.prereg.slice(0, 12) + '…, the digest its proof is named for.') : '');
     }
     function renderWitness() {
       var box = $('witness-body');
