@@ -1453,6 +1453,11 @@
     function fromHash() {
       var h = location.hash || '';
       if (h.indexOf('#line-') === 0) { showLine(Number(h.slice(6))); return; }
+      if (h.indexOf('#text-') === 0) {
+        var item = $(h.slice(1)), d = item && item.querySelector('details');
+        if (d) { d.open = true; item.scrollIntoView({ block: 'start' }); }
+        return;
+      }
       if (h.indexOf('#paste=') !== 0) return;
       var v;
       try { v = decodeURIComponent(h.slice(7).replace(/\+/g, '%20')); } catch (e) { v = h.slice(7); }
