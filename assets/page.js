@@ -762,6 +762,7 @@
       state.ready = true;
       $('paste-go').disabled = false;
       if (state.queued !== null) { var q = state.queued; state.queued = null; prove(q, state.queuedFromLink); }
+      if (/^#(line|text)-/.test(location.hash)) fromHash();
     }
     function addDigest(hex, rec) {
       if (typeof hex !== 'string') return;
