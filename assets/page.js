@@ -861,6 +861,17 @@
         ' withheld seqs bridged on the lab\'s digests; head ', el('code', { class: 'head' }, r.head), '.']
         : 'The chain does not re-derive: ' + r.problems.length + ' problem' + s(r.problems.length, '', 's') + '.'));
       codes.appendChild(el('p', { class: 'muted' }, 'Re-derived in ' + (ms / 1000).toFixed(2) + ' s, in ' + where + '. Lines vouched for: ' + v.vouched + '.'));
+      // Every check behind the verdict, with its codes.
+      var P = state.proofs, figs = figures(r), anchorProofs = state.anchors.filter(function (a) { return anchorProof(a) !== 'missing'; });
+      var eq = figs.filter(function (x) { return x.theirs === null || x.theirs === undefined || String(x.mine) === String(x.theirs); }).length;
+      codes.appendChild(el('ul', { class: 'checks' },
+        el('li', null, 'Posted heads: ' + state.anchors.filter(function (a) { return a.ok; }).length + ' of ' + state.anchors.length + ' check out (',
+          el('code', null, 'format head day_closed ledger_line'), ': ' + state.anchors.map(function (a) { return a.date + ' ' + [a.format, a.head, a.day_closed, a.ledger_line].join('/'); }).join('; ') + ').'),
+        el('li', null, 'Proof headers of the posts: ' + anchorProofs.filter(function (a) { return anchorProof(a) === 'ok'; }).length + ' of ' + anchorProofs.length + ' check out' +
+          (state.anchors.length > anchorProofs.length ? '; ' + (state.anchors.length - anchorProofs.length) + ' post(s) without a proof yet' : '') + '.'),
+        witness ? el('li', null, 'Per-line proof headers: ' + P.witnessOk + ' of ' + P.witnessAll + ' check out.') : null,
+        publicTexts ? el('li', null, 'Released texts: ' + state.textsOk + ' of ' + state.textsAll + ' hash to their names.') : null,
+        el('li', null, 'The page\'s figures: ' + eq + ' of ' + figs.length + ' equal the publisher\'s STATS.json.')));
       if (!r.ok) {
         var ul = el('ul', { id: 'problems' });
         r.problems.slice(0, 200).forEach(function (p) {
