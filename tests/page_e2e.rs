@@ -1128,3 +1128,56 @@ fn the_anchor_faults_fixture_fails_and_names_each_fault() {
         "shown as missing"
     );
 }
+
+#[test]
+fn prove_one_message_leads_with_the_lines_standing() {
+    let s = demo();
+    let stats = stats_of(&s.site);
+    let ledger = std::fs::read_to_string(s.site.join("ledger/ledger.jsonl")).unwrap();
+    let id_of = |seq: u64| {
+        ledger
+            .lines()
+            .skip(1)
+            .map(|l| serde_json::from_str::<J>(l).unwrap())
+            .find(|o| o["seq"].as_u64() == Some(seq))
+            .map(|o| o["entry_id"].as_str().unwrap().to_string())
+            .unwrap()
+    };
+    let first = |key: &str| stats["coverage"][key][0].as_u64().expect(key);
+    let severed = first("severed_seqs");
+    let awaiting = first("awaiting_head_seqs");
+    let pinned = (1..)
+        .find(|q| {
+            ![severed, awaiting].contains(q)
+                && !stats["coverage"]["severed_seqs"]
+                    .as_array()
+                    .unwrap()
+                    .contains(&J::from(*q))
+                && ledger.contains(&format!("\"seq\":{q},"))
+        })
+        .unwrap();
+    for (seq, standing, words) in [
+        (severed, "severed", "Severed by a withheld line"),
+        (awaiting, "awaiting", "Awaiting the next posted head"),
+        (pinned, "vouched", "Vouched for by the head posted for"),
+    ] {
+        let dom = dump_dom(
+            &s.site.join("index.html"),
+            &format!("#paste={}", id_of(seq)),
+        );
+        let r = tag_of(&dom, "paste-result");
+        assert_eq!(attr(r, "data-seq"), Some(seq.to_string()), "{r}");
+        assert_eq!(
+            attr(r, "data-standing").as_deref(),
+            Some(standing),
+            "seq {seq}: {r}"
+        );
+        let body = &dom[dom.find("id=\"paste-result\"").unwrap()..];
+        let h3 = &body[body.find("<h3").unwrap()..];
+        assert!(
+            h3[..h3.find("</h3>").unwrap()].contains(words),
+            "the standing comes first: {}",
+            &h3[..h3.find("</h3>").unwrap()]
+        );
+    }
+}
