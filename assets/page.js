@@ -1134,6 +1134,9 @@
         });
         list.appendChild(el('li', { id: 'text-' + sha, 'data-sent-sha256': sha, 'data-seq': String(p.seq) }, d));
       });
+      var sum = $('texts-browse-summary');
+      if (sum) sum.textContent = 'Browse the ' + pub.length + ' released text' + (pub.length === 1 ? '' : 's') + ' (seq, day, first line; open one for the whole text and its digests)';
+      if (state.textsBad.length) $('texts-browse').open = true;
       if (pub.length > SHOW) list.appendChild(el('li', { class: 'muted' }, (pub.length - SHOW) + ' more are in ', link('ledger/public_texts/index.json', 'index.json'), '.'));
       if (!pub.length) list.appendChild(el('li', { class: 'muted' }, 'No released text yet.'));
     }
@@ -1467,7 +1470,7 @@
       if (h.indexOf('#line-') === 0) { showLine(Number(h.slice(6))); return; }
       if (h.indexOf('#text-') === 0) {
         var item = $(h.slice(1)), d = item && item.querySelector('details');
-        if (d) { d.open = true; item.scrollIntoView({ block: 'start' }); }
+        if (d) { $('texts-browse').open = true; d.open = true; item.scrollIntoView({ block: 'start' }); }
         return;
       }
       if (h.indexOf('#paste=') !== 0) return;

@@ -177,7 +177,8 @@ async function probe(o) {
         var n = 0, kinds = {};
         document.querySelectorAll('a[href], button, input, select, textarea, summary, [tabindex]').forEach(function (e) {
           if (e.disabled || e.tabIndex < 0) return;
-          var b = e.getBoundingClientRect(); if (!b.width && !b.height && e.tagName !== 'A') return;
+          // what a Tab key reaches: not inside a closed <details>, not hidden
+          if (e.checkVisibility ? !e.checkVisibility({ contentVisibilityAuto: true, visibilityProperty: true }) : !e.getClientRects().length) return;
           n++; var k = e.tagName.toLowerCase(); kinds[k] = (kinds[k] || 0) + 1;
         });
         return { count: n, kinds: kinds };
