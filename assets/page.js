@@ -226,7 +226,7 @@
     return m ? m[1].toLowerCase() : null;
   }
 
-  // An OpenTimestamps proof's header (docs/page.md "Proof headers"): magic, version, file hash
+  // An OpenTimestamps proof's header (docs/protocol.md#ots-header): magic, version, file hash
   // op, then the 32-byte digest it commits to.
   var OTS_MAGIC = [0x00, 0x4f, 0x70, 0x65, 0x6e, 0x54, 0x69, 0x6d, 0x65, 0x73, 0x74, 0x61, 0x6d, 0x70, 0x73, 0x00,
     0x00, 0x50, 0x72, 0x6f, 0x6f, 0x66, 0x00, 0xbf, 0x89, 0xe2, 0xe8, 0x84, 0xe8, 0x92, 0x94];
@@ -251,7 +251,7 @@
   };
 
   /**
-   * The `proof-headers` block (written by src/render.rs): the first 65 bytes of every proof the
+   * The `proof-headers` block (written by src/build/render.rs): the first 65 bytes of every proof the
    * site carries, losslessly packed. Returns [{kind: 'anchor'|'witness'|'other', name, length,
    * header: Uint8Array}]. Layout (big-endian): u8 version 1; u16 n, then n prefixes (u8 len, bytes:
    * a file's first min(len, 33) bytes); u32 records, each: u8 kind (0 anchor, 1 witness, 2 other),

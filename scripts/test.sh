@@ -18,8 +18,8 @@ if ! command -v chromium >/dev/null && ! command -v chromium-browser >/dev/null;
     missing+=("chromium (as root: apt-get install -y chromium) for the page tests")
   fi
 fi
-# axe-core (the page's accessibility check in tests/page_e2e.rs), from npm, into a cache dir
-# outside the repository; EXHIBIT_AXE names another copy.
+# axe-core (the page's accessibility check in tests/testsuite/page_e2e.rs), from npm, into a
+# cache dir outside the repository; EXHIBIT_AXE names another copy.
 AXE_VERSION=4.10.3
 axe_dir="${XDG_CACHE_HOME:-$HOME/.cache}/exhibit-axe"
 if [ -z "${EXHIBIT_AXE:-}" ] && [ ! -f "$axe_dir/node_modules/axe-core/axe.min.js" ]; then
@@ -40,7 +40,9 @@ fi
 echo "== conformance vectors are what gen-vectors writes"
 cargo run -q --example gen-vectors -- vectors --check
 
-echo "== cargo test (Rust: unit, integration, vectors, page in headless Chromium)"
+# Every crate of the workspace (default-members); tests/testsuite/ is one binary and holds
+# fn_length, the check that no product function is over 150 lines.
+echo "== cargo test (Rust: unit, integration, vectors, page in headless Chromium, function lengths)"
 cargo test --all-targets
 
 echo "== node --test (the page's JavaScript verifier and page logic)"

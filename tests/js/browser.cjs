@@ -1,6 +1,6 @@
 // The page in a real browser, in real time: drives Debian's headless Chromium over the DevTools
 // protocol on a pipe (--remote-debugging-pipe: no port, no npm package, no virtual time, no user-
-// agent switch in the page). tests/page_e2e.rs runs it once per page load and reads its JSON.
+// agent switch in the page). tests/testsuite/page_e2e.rs runs it once per page load and reads its JSON.
 //
 //   node tests/js/browser.cjs PAGE [--fragment '#paste=…'] [--width 1280] [--height 900]
 //        [--dark] [--axe path/to/axe.min.js] [--screenshot out.png] [--full-page]
