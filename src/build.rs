@@ -80,7 +80,28 @@ pub struct LayerContext<'a> {
     pub ledger_name: &'a str,
 }
 
+/// The box's pieces as exhibit.toml names them: DIR may be none of them, contain none, and lie
+/// inside none of the folders (docs/build.md#safety).
+fn box_paths(plan: &BuildPlan) -> Vec<(&'static str, &Path)> {
+    let c = &plan.config;
+    let mut paths: Vec<(&'static str, &Path)> =
+        vec![("config", c.file.as_path()), ("ledger", c.ledger.as_path())];
+    for (what, p) in [
+        ("gate config", &c.gate_config),
+        ("sources folder", &c.sources),
+        ("anchors folder", &c.anchors),
+        ("witness store", &plan.witness),
+    ] {
+        if let Some(p) = p {
+            paths.push((what, p.as_path()));
+        }
+    }
+    paths
+}
+
 pub fn run(plan: &BuildPlan) -> Result<ExitCode> {
+    // Before anything is read or written: is DIR exhibit's to write? (exit 2 when not)
+    output::check_out_dir(&plan.out, &box_paths(plan))?;
     let mut progress = Progress::new();
     let loaded = load(plan)?;
     let ledger_name = plan.config.ledger.display().to_string();
@@ -91,7 +112,20 @@ pub fn run(plan: &BuildPlan) -> Result<ExitCode> {
         Err(refusals) => return Ok(refuse(&refusals)),
     };
     let previous = Previous::open(&plan.out)?;
-    let history = read_history(&previous)?;
+    let head = crate::head_check::check(&previous)?;
+    if !head.hard.is_empty() || (!head.edited.is_empty() && plan.allow_rewrite.is_none()) {
+        let mut all = head.hard.clone();
+        all.extend(head.edited.iter().cloned());
+        return Ok(refuse(&all));
+    }
+    let head_trusted = head.trusted();
+    if !head_trusted {
+        crate::say!(
+            "exhibit: note: HEAD's published files do not re-derive to its last snapshot ({} file(s)); published over them on --allow-rewrite, and HEAD's readings.json is not taken on trust",
+            head.edited.len()
+        );
+    }
+    let history = read_history(&previous, head_trusted)?;
     let registry = Registry::new(&plan.config.fields)
         .map_err(|e| anyhow::anyhow!("{}: {e}", plan.config.file.display()))?;
 
@@ -170,7 +204,7 @@ pub fn run(plan: &BuildPlan) -> Result<ExitCode> {
             ));
         }
     }
-    let extends = extends && !witness.iter().chain(texts.iter()).any(|l| l.rewrote);
+    let extends = extends && head_trusted && !witness.iter().chain(texts.iter()).any(|l| l.rewrote);
     if !refusals.is_empty() {
         return Ok(refuse(&refusals));
     }
@@ -191,7 +225,10 @@ pub fn run(plan: &BuildPlan) -> Result<ExitCode> {
                 format!("ledger/anchors/{}.txt", post.date),
                 post.bytes.clone(),
             );
-            if let Some(proof) = proof {
+            // A proof is published only when its header check passes (docs/build.md#safety).
+            if let Some(proof) = proof
+                && report.proof == "ok"
+            {
                 tree.put(
                     format!("ledger/anchors/{}.txt.ots", post.date),
                     proof.clone(),
@@ -237,29 +274,35 @@ pub fn run(plan: &BuildPlan) -> Result<ExitCode> {
         .flat_map(|l| l.notes.iter())
         .chain(anchor_notes(&anchor_reports).iter())
     {
-        eprintln!("exhibit: note: {note}");
+        crate::say!("exhibit: note: {note}");
     }
     if !decision.sticky.is_empty() {
-        eprintln!(
+        crate::say!(
             "exhibit: note: {} seq(s) stay withheld because an earlier publication withheld them",
             decision.sticky.len()
         );
     }
     if loaded.unterminated_tail > 0 {
-        eprintln!(
+        crate::say!(
             "exhibit: note: {}: the last {} byte(s) have no LF (the gate may be writing that line); left out of this build",
-            ledger_name, loaded.unterminated_tail
+            ledger_name,
+            loaded.unterminated_tail
         );
     }
     progress.done();
     let dir_name = plan.out.display().to_string();
+    for line in output::clean_leftovers(&plan.out, plan.dry_run)? {
+        crate::say!("exhibit: note: {line}");
+    }
     if plan.dry_run {
         let on_disk = output::read_tree(&plan.out)?;
-        print!("{}", output::describe_changes(&dir_name, &on_disk, &tree));
+        crate::terminal::to_stdout(&output::describe_changes(&dir_name, &on_disk, &tree))
+            .context("stdout: cannot write the dry run's report")?;
     } else {
         output::write_tree(&plan.out, &tree)?;
-        println!(
-            "built {dir_name}/: {} of {} lines published, {} withheld; head {}; {}",
+        crate::terminal::to_stdout(&format!(
+            "built {}/: {} of {} lines published, {} withheld; head {}; {}\n",
+            crate::terminal::escape(&dir_name),
             verified.lines.iter().filter(|r| r.published()).count(),
             verified.lines.len(),
             withheld.len(),
@@ -276,18 +319,19 @@ pub fn run(plan: &BuildPlan) -> Result<ExitCode> {
             } else {
                 "published content unchanged: no snapshot appended".to_string()
             }
-        );
+        ))
+        .context("stdout: cannot write the build's summary (the tree was written)")?;
     }
     Ok(ExitCode::SUCCESS)
 }
 
 fn refuse(refusals: &[Refusal]) -> ExitCode {
-    eprintln!(
+    crate::say!(
         "exhibit: build refused ({} reason(s)); the output folder was not touched:",
         refusals.len()
     );
     for r in refusals {
-        eprintln!("  {r}");
+        crate::say!("  {r}");
     }
     ExitCode::from(1)
 }
@@ -295,8 +339,9 @@ fn refuse(refusals: &[Refusal]) -> ExitCode {
 /// Stage 1: read the box. I/O errors name their path (exit 2).
 fn load(plan: &BuildPlan) -> Result<LoadedBox> {
     let path = &plan.config.ledger;
-    let ledger = std::fs::read(path)
-        .with_context(|| format!("{}: cannot read the gate's ledger", path.display()))?;
+    let ledger = crate::box_read::read_named(path, crate::box_read::FileClass::Ledger)
+        .with_context(|| format!("{}: cannot read the gate's ledger", path.display()))?
+        .with_context(|| format!("{}: the gate's ledger does not exist", path.display()))?;
     let unterminated_tail = match ledger.iter().rposition(|&b| b == b'\n') {
         Some(i) => ledger.len() - i - 1,
         None => ledger.len(),
@@ -330,11 +375,12 @@ fn verify(
     let mut start = 0usize;
     let mut line_no = 0u64;
     while start < complete.len() {
+        // `complete` ends in LF, so every line has one; the length is a safe bound regardless.
         let end = start
             + complete[start..]
                 .iter()
                 .position(|&b| b == b'\n')
-                .expect("complete lines end in LF");
+                .unwrap_or(complete.len() - start);
         line_no += 1;
         if line_no == 1 {
             header = (start, end);
@@ -379,15 +425,27 @@ fn verify(
             })
             .collect());
     }
-    let header_info = header_info.expect("ok ledgers have a header");
+    let (Some(header_info), Some(head)) = (header_info, report.head) else {
+        return Err(vec![Refusal::new(
+            ledger_name,
+            "",
+            "the ledger has no header line and no head (protocol §4)",
+            "no flag publishes a ledger that does not re-derive; repair the gate's ledger first",
+        )]);
+    };
+    let Some(header_digest) = header_info.digest.clone() else {
+        return Err(vec![Refusal::new(
+            ledger_name,
+            "line 1 (header)",
+            "the header has no digest (protocol §4)",
+            "no flag publishes a ledger that does not re-derive; repair the gate's ledger first",
+        )]);
+    };
     Ok(VerifiedLedger {
         header,
-        header_digest: header_info
-            .digest
-            .clone()
-            .expect("ok headers have a digest"),
+        header_digest,
         anchor_tz: header_info.anchor_tz.clone().unwrap_or_default(),
-        head: report.head.expect("ok ledgers have a head"),
+        head,
         lines,
     })
 }
@@ -400,8 +458,15 @@ fn check_header(
     plan: &BuildPlan,
     ledger_name: &str,
 ) -> Vec<Refusal> {
-    let parsed = canonical::parse(&ledger[verified.header.0..verified.header.1]).expect("verified");
-    let header = parsed.value.as_object().expect("verified header");
+    let parsed = canonical::parse(&ledger[verified.header.0..verified.header.1]);
+    let Some(header) = parsed.as_ref().ok().and_then(|p| p.value.as_object()) else {
+        return vec![Refusal::new(
+            ledger_name,
+            "line 1 (header)",
+            "the header is not a canonical JSON object (protocol §4)",
+            "repair the gate's ledger first",
+        )];
+    };
     match registry.judge_header(header) {
         Verdict::Publish => vec![],
         Verdict::Unknown { fields, .. } => fields
@@ -428,7 +493,7 @@ fn check_header(
 }
 
 /// What HEAD's publication binds this build to.
-fn read_history(previous: &Previous) -> Result<History> {
+fn read_history(previous: &Previous, head_trusted: bool) -> Result<History> {
     let mut history = History::default();
     if let Some(bytes) = previous.read("ledger/withheld.json")? {
         history.withheld = Withheld::from_json(&bytes)
@@ -444,8 +509,9 @@ fn read_history(previous: &Previous) -> Result<History> {
         }
         history.ledger = Some(bytes);
     }
-    // Readings count only as committed (CONTRACT §4 "Operator readings"): from HEAD, never disk.
-    if let Some(bytes) = previous.read("ledger/readings.json")? {
+    // Readings count only as committed (CONTRACT §4 "Operator readings"): from HEAD, never disk;
+    // and only from a HEAD exhibit built (docs/build.md#safety): a forged reading publishes.
+    if head_trusted && let Some(bytes) = previous.read("ledger/readings.json")? {
         let readings: Readings = serde_json::from_slice(&bytes)
             .context("HEAD:ledger/readings.json is not a readings file")?;
         history.readings = readings
@@ -559,7 +625,7 @@ fn anchors_index(reports: &[AnchorReport], verified: &VerifiedLedger, ledger: &[
                 "date": c.date,
                 "published": c.format == "ok",
                 "text_file": (c.format == "ok").then(|| format!("{}.txt", c.date)),
-                "proof_file": (c.format == "ok" && r.proof != "missing").then(|| format!("{}.txt.ots", c.date)),
+                "proof_file": (c.format == "ok" && r.proof == "ok").then(|| format!("{}.txt.ots", c.date)),
                 "head": c.posted.as_ref().map(|p| p.head.clone()),
                 "seq": c.posted.as_ref().map(|p| p.seq),
                 "ok": r.ok(),
@@ -667,19 +733,6 @@ struct Snapshots {
     last_built_at: String,
 }
 
-/// sha256 of a folder's files as `sha256sum` lists them, sorted by path: a stranger re-derives
-/// it with `(cd ledger/X && find . -type f | sort | xargs sha256sum) | sha256sum`.
-fn folder_digest(tree: &Tree, prefix: &str) -> Option<String> {
-    let mut listing = String::new();
-    for (path, bytes) in tree.files.range(prefix.to_string()..) {
-        let Some(rel) = path.strip_prefix(prefix) else {
-            break;
-        };
-        listing.push_str(&format!("{}  ./{rel}\n", canonical::sha256_hex(bytes)));
-    }
-    (!listing.is_empty()).then(|| canonical::sha256_hex(listing.as_bytes()))
-}
-
 /// SNAPSHOTS.jsonl (§6): HEAD's lines, plus one for this publication when its content changed.
 fn snapshots(
     previous: &Previous,
@@ -690,21 +743,13 @@ fn snapshots(
     stats: &J,
 ) -> Result<Snapshots> {
     let old = previous.read("ledger/SNAPSHOTS.jsonl")?.unwrap_or_default();
-    let mut digests = serde_json::Map::new();
-    for (path, bytes) in &tree.files {
-        if let Some(rel) = path.strip_prefix("ledger/")
-            && !rel.contains('/')
-            && rel != "SNAPSHOTS.jsonl"
-        {
-            digests.insert(rel.to_string(), J::String(canonical::sha256_hex(bytes)));
-        }
-    }
-    for folder in ["anchors/", "witness/", "public_texts/"] {
-        if let Some(d) = folder_digest(tree, &format!("ledger/{folder}")) {
-            digests.insert(folder.to_string(), J::String(d));
-        }
-    }
-    let digests = J::Object(digests);
+    // The same computation checks HEAD before it is trusted (crate::head_check).
+    let digests = J::Object(crate::head_check::snapshot_digests(
+        tree.files
+            .range("ledger/".to_string()..)
+            .take_while(|(p, _)| p.starts_with("ledger/"))
+            .map(|(p, b)| (p.as_str(), canonical::sha256_hex(b))),
+    ));
     let last: Option<J> = old
         .split(|&b| b == b'\n')
         .rfind(|l| !l.is_empty())
@@ -768,7 +813,8 @@ fn self_check(tree: &Tree, verified: &VerifiedLedger) -> Result<()> {
 }
 
 pub fn pretty<T: serde::Serialize>(value: &T) -> Vec<u8> {
-    let mut bytes = serde_json::to_vec_pretty(value).expect("serialisable");
+    // Values and derive(Serialize) structs with string keys: serialising cannot fail.
+    let mut bytes = serde_json::to_vec_pretty(value).unwrap_or_else(|_| b"null".to_vec());
     bytes.push(b'\n');
     bytes
 }

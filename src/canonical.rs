@@ -448,7 +448,8 @@ impl<'a> Reader<'a> {
                                             let c = 0x10000
                                                 + ((u32::from(unit) - 0xD800) << 10)
                                                 + (u32::from(low) - 0xDC00);
-                                            out.push(char::from_u32(c).expect("valid pair"));
+                                            // A high and a low surrogate always make a scalar value.
+                                            out.push(char::from_u32(c).unwrap_or('\u{FFFD}'));
                                             continue;
                                         }
                                         self.pos = save;
@@ -460,7 +461,10 @@ impl<'a> Reader<'a> {
                                     lone = true;
                                     out.push('\u{FFFD}');
                                 }
-                                _ => out.push(char::from_u32(u32::from(unit)).expect("BMP")),
+                                // Outside the surrogates, every BMP unit is a scalar value.
+                                _ => {
+                                    out.push(char::from_u32(u32::from(unit)).unwrap_or('\u{FFFD}'))
+                                }
                             }
                         }
                         _ => {
@@ -472,7 +476,9 @@ impl<'a> Reader<'a> {
                 Some(&b) if b < 0x20 => return Err(self.syntax("no raw control character")),
                 Some(_) => {
                     // Copy one whole UTF-8 character (the line is valid UTF-8).
-                    let c = self.text[self.pos..].chars().next().expect("in bounds");
+                    let Some(c) = self.text[self.pos..].chars().next() else {
+                        return Err(self.syntax("a complete string"));
+                    };
                     out.push(c);
                     self.pos += c.len_utf8();
                 }
@@ -631,7 +637,9 @@ fn find_special(bytes: &[u8]) -> Option<usize> {
     let has_zero = |v: u64| v.wrapping_sub(ONES) & !v & HIGHS;
     let mut i = 0;
     while i + 8 <= bytes.len() {
-        let x = u64::from_le_bytes(bytes[i..i + 8].try_into().expect("8 bytes"));
+        let mut word = [0u8; 8];
+        word.copy_from_slice(&bytes[i..i + 8]);
+        let x = u64::from_le_bytes(word);
         let below_0x20 = x.wrapping_sub(ONES * 0x20) & !x & HIGHS;
         let quote = has_zero(x ^ (ONES * u64::from(b'"')));
         let backslash = has_zero(x ^ (ONES * u64::from(b'\\')));
@@ -697,7 +705,8 @@ pub fn hex(bytes: &[u8]) -> String {
         out.push(HEX[(b >> 4) as usize]);
         out.push(HEX[(b & 0xf) as usize]);
     }
-    String::from_utf8(out).expect("hex is ASCII")
+    // The alphabet is ASCII, so every byte is a char.
+    out.into_iter().map(char::from).collect()
 }
 
 /// True when `s` is exactly 64 lowercase hex characters (a digest as the ledger writes it).
@@ -959,7 +968,12 @@ impl<'a> Scanner<'a> {
                 b'"' => {
                     let raw = &self.b[start..self.pos];
                     self.pos += 1;
-                    return Some(plain.then(|| std::str::from_utf8(raw).expect("checked")));
+                    // The line was checked as UTF-8; a failure here reads as "not canonical".
+                    return if plain {
+                        std::str::from_utf8(raw).ok().map(Some)
+                    } else {
+                        Some(None)
+                    };
                 }
                 b'\\' => {
                     plain = false;

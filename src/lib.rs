@@ -1,14 +1,24 @@
 //! exhibit: turns an agent's append-only send ledger into a public exhibit a stranger can
 //! re-derive (protocol-v0). The stages of `exhibit build` are modules of their own; the
 //! verifier and the checks it shares with the page touch no file, clock or git.
+//!
+//! No input may make exhibit panic (docs/build.md#safety): outside tests, `unwrap`, `expect` and
+//! `panic!` are denied, so every failure is an error with a path, or a refusal.
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
+)]
 
 pub mod anchors;
+pub mod box_read;
 pub mod build;
 pub mod canonical;
 pub mod cli;
 pub mod config;
 pub mod days;
 pub mod gen_box;
+pub mod head_check;
+pub mod layout;
 pub mod ots;
 pub mod output;
 pub mod previous;
@@ -19,7 +29,9 @@ pub mod refusal;
 pub mod registry;
 pub mod render;
 pub mod shapes;
+pub mod side_channels;
 pub mod site_check;
+pub mod terminal;
 pub mod text_guard;
 pub mod verify;
 pub mod verify_cmd;

@@ -32,7 +32,8 @@ impl LineRecord {
     pub fn object<'a>(&self, ledger: &'a [u8]) -> Object<'a> {
         match canonical::parse(&ledger[self.start..self.end]).map(|p| p.value) {
             Ok(Value::Object(o)) => o,
-            _ => unreachable!("verified lines re-read"),
+            // A verified line re-read is always an object; an empty one judges as nothing.
+            _ => Object::default(),
         }
     }
 
@@ -87,10 +88,7 @@ pub fn decide(input: &DecideInput<'_>, lines: &mut [LineRecord]) -> Decision {
     let mut sticky = Vec::new();
     for record in lines.iter_mut() {
         let object = record.object(input.ledger);
-        let dest_class = object
-            .get_str("dest_class")
-            .filter(|c| crate::shapes::shapes_in(c).is_empty())
-            .map(str::to_owned);
+        let dest_class = crate::registry::published_dest_class(object.get_str("dest_class"));
         let place = format!("line {} (seq {})", record.line, record.seq);
         // A seq withheld before stays withheld (§6 "may not publish a seq withheld before").
         if !input.allow_rewrite

@@ -40,6 +40,11 @@ struct Page<'a> {
     data_blocks: Vec<(&'static str, String)>,
 }
 
+/// A JSON value's bytes (a `Value` with string keys: serialising cannot fail).
+fn json_bytes(v: &J) -> Vec<u8> {
+    serde_json::to_vec(v).unwrap_or_else(|_| b"null".to_vec())
+}
+
 /// The data blocks the page reads, by element id (stable hooks, issue 6).
 fn data_blocks<'t>(input: &PageInput<'t>) -> Vec<(&'static str, Cow<'t, [u8]>)> {
     // Files are borrowed from the tree, not copied: the ledger can be hundreds of megabytes.
@@ -62,34 +67,118 @@ fn data_blocks<'t>(input: &PageInput<'t>) -> Vec<(&'static str, Cow<'t, [u8]>)> 
         ("anchors-json", file("ledger/anchors/index.json")),
         (
             "anchor-posts-json",
-            Cow::Owned(serde_json::to_vec(&J::Object(posts)).expect("json")),
+            Cow::Owned(json_bytes(&J::Object(posts))),
         ),
         ("snapshots-jsonl", file("ledger/SNAPSHOTS.jsonl")),
     ];
     if let Some(w) = input.witness {
-        blocks.push((
-            "witness-json",
-            Cow::Owned(serde_json::to_vec(w).expect("json")),
-        ));
+        blocks.push(("witness-json", Cow::Owned(json_bytes(w))));
     }
     if let Some(t) = input.public_texts {
-        blocks.push((
-            "public-texts-json",
-            Cow::Owned(serde_json::to_vec(t).expect("json")),
-        ));
+        blocks.push(("public-texts-json", Cow::Owned(json_bytes(t))));
     }
     blocks
 }
 
-/// Markdown as HTML with any raw HTML in it escaped, never passed through.
+/// How deep blocks and inline elements may nest in a rendered text (a blockquote in a list in
+/// a blockquote is 3). Deeper input is shown as plain preformatted text: no input can make the
+/// renderer, the minifier or a browser recurse without bound (docs/build.md#safety).
+pub const MAX_MARKDOWN_NESTING: usize = 32;
+
+/// A link target the page may carry: `http(s)` or relative to the page — never another scheme
+/// (`javascript:`, `data:`, `vbscript:`, `file:`...), never `//host` (another host, relative to
+/// the scheme), never with a control character or a backslash a browser would reinterpret.
+pub fn safe_link(url: &str) -> bool {
+    if url.is_empty()
+        || url.starts_with("//")
+        || url
+            .chars()
+            .any(|c| c.is_control() || c.is_whitespace() || c == '\\')
+    {
+        return false;
+    }
+    let lower = url.to_ascii_lowercase();
+    if lower.starts_with("https://") || lower.starts_with("http://") {
+        return true;
+    }
+    // Relative: no scheme, i.e. no ':' before the first '/', '?' or '#'.
+    let head = url.split(['/', '?', '#']).next().unwrap_or_default();
+    !head.contains(':')
+}
+
+/// Markdown (REPORT.md, WITNESS_PREREG.md) as HTML of a safe subset (docs/build.md#safety): raw
+/// HTML is escaped, never passed through; a link is kept only when [`safe_link`] allows it (else
+/// its text is shown with the target as text); an image is never loaded — it is shown as text
+/// naming its address; nesting deeper than [`MAX_MARKDOWN_NESTING`] shows the whole text as
+/// preformatted text.
 pub fn markdown_html(md: &str) -> String {
-    use pulldown_cmark::{Event, Parser, html};
-    let events = Parser::new(md).map(|e| match e {
-        Event::Html(s) | Event::InlineHtml(s) => Event::Text(s),
-        other => other,
-    });
+    use pulldown_cmark::{Event, Parser, Tag, TagEnd, html};
+    let mut depth = 0usize;
+    let mut deepest = 0usize;
+    for e in Parser::new(md) {
+        match e {
+            Event::Start(_) => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            Event::End(_) => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        if deepest > MAX_MARKDOWN_NESTING {
+            return format!(
+                "<p>(this text nests deeper than {MAX_MARKDOWN_NESTING} levels; shown as written)</p><pre>{}</pre>",
+                escape_html(md)
+            );
+        }
+    }
+    let mut links: Vec<Option<String>> = Vec::new();
+    let mut images: Vec<String> = Vec::new();
+    let mut events = Vec::new();
+    for e in Parser::new(md) {
+        match e {
+            Event::Html(s) | Event::InlineHtml(s) => events.push(Event::Text(s)),
+            Event::Start(Tag::Link { dest_url, .. }) if !safe_link(&dest_url) => {
+                links.push(Some(dest_url.to_string()));
+            }
+            Event::Start(t @ Tag::Link { .. }) => {
+                links.push(None);
+                events.push(Event::Start(t));
+            }
+            Event::End(TagEnd::Link) => match links.pop() {
+                Some(Some(url)) => events.push(Event::Text(
+                    format!(" ⟨{url}: not made a link — only http(s) and relative links are⟩")
+                        .into(),
+                )),
+                _ => events.push(Event::End(TagEnd::Link)),
+            },
+            Event::Start(Tag::Image { dest_url, .. }) => {
+                images.push(dest_url.to_string());
+                events.push(Event::Text("[image, not loaded: ".into()));
+            }
+            Event::End(TagEnd::Image) => {
+                let url = images.pop().unwrap_or_default();
+                events.push(Event::Text(format!(" — {url}]").into()));
+            }
+            other => events.push(other),
+        }
+    }
     let mut out = String::new();
-    html::push_html(&mut out, events);
+    html::push_html(&mut out, events.into_iter());
+    out
+}
+
+fn escape_html(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 16);
+    for c in s.chars() {
+        match c {
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '&' => out.push_str("&amp;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
     out
 }
 
@@ -161,7 +250,8 @@ pub fn page(input: &PageInput<'_>) -> anyhow::Result<Vec<u8>> {
 pub fn base64(bytes: &[u8]) -> String {
     let mut out = Vec::with_capacity(bytes.len().div_ceil(3) * 4);
     base64_into(bytes, &mut out);
-    String::from_utf8(out).expect("base64 is ASCII")
+    // The alphabet is ASCII, so every byte is a char.
+    out.into_iter().map(char::from).collect()
 }
 
 /// Standard base64 of `bytes`, appended to `out`.
@@ -197,6 +287,39 @@ mod tests {
         );
         assert!(html.contains("&lt;script&gt;"), "{html}");
         assert!(html.contains("<h1>Bars</h1>"));
+    }
+
+    #[test]
+    fn links_and_images_are_made_safe() {
+        let html = markdown_html(
+            "[a](javascript:alert(1)) [b](JaVaScRiPt:x) [c](data:text/html,x) [d](//evil.example/) \
+             [e](https://ok.example/) [f](notes/x.md) [g](#top) ![h](https://t.example/p.png)",
+        );
+        for bad in [
+            "href=\"javascript",
+            "href=\"JaVa",
+            "href=\"data:",
+            "href=\"//",
+            "<img",
+        ] {
+            assert!(!html.contains(bad), "{bad}: {html}");
+        }
+        for good in [
+            "href=\"https://ok.example/\"",
+            "href=\"notes/x.md\"",
+            "href=\"#top\"",
+            "[image, not loaded: h — https://t.example/p.png]",
+        ] {
+            assert!(html.contains(good), "{good}: {html}");
+        }
+    }
+
+    #[test]
+    fn deep_nesting_is_shown_as_text() {
+        let html = markdown_html(&">".repeat(10_000));
+        assert!(html.contains("<pre>&gt;&gt;&gt;"), "{}", &html[..200]);
+        let html = markdown_html("> > quoted twice");
+        assert!(html.contains("<blockquote>"), "{html}");
     }
 
     #[test]

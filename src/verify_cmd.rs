@@ -1,6 +1,5 @@
 //! `exhibit verify`: a ledger file, streamed (CONTRACT §1), or a whole exhibit directory.
 
-use std::fs::File;
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -9,6 +8,7 @@ use anyhow::{Context, Result, bail};
 use serde::Serialize;
 
 use crate::anchors::{self, AnchorCheck, EntryFacts, Post};
+use crate::box_read::{BoxFolder, FileClass};
 use crate::canonical;
 use crate::ots;
 use crate::verify::{Problem, Report, Verifier, Withheld};
@@ -77,13 +77,16 @@ pub fn run(plan: &VerifyPlan) -> Result<ExitCode> {
         };
         verify_ledger_file(&plan.path, &withheld, plan.anchors.as_deref())?
     };
-    let mut stdout = std::io::stdout().lock();
+    let mut report = Vec::new();
     if plan.json {
-        serde_json::to_writer(&mut stdout, &outcome)?;
-        writeln!(stdout)?;
+        serde_json::to_writer(&mut report, &outcome)?;
+        writeln!(report)?;
     } else {
-        write_words(&mut stdout, &plan.path, &outcome)?;
+        write_words(&mut report, &plan.path, &outcome)?;
     }
+    // Words quote inputs (a file name, a field): printed with control characters escaped.
+    crate::terminal::to_stdout(&String::from_utf8_lossy(&report))
+        .context("stdout: cannot write the report")?;
     Ok(if outcome.ok {
         ExitCode::SUCCESS
     } else {
@@ -92,7 +95,8 @@ pub fn run(plan: &VerifyPlan) -> Result<ExitCode> {
 }
 
 pub fn read_withheld(path: &Path) -> Result<Withheld> {
-    let bytes = std::fs::read(path).with_context(|| format!("{}: cannot read", path.display()))?;
+    let bytes = crate::box_read::read_named(path, FileClass::Withheld)?
+        .with_context(|| format!("{}: no such file", path.display()))?;
     Withheld::from_json(&bytes).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
 }
 
@@ -102,7 +106,7 @@ pub fn verify_ledger_file(
     withheld: &Withheld,
     anchors_dir: Option<&Path>,
 ) -> Result<Outcome> {
-    let file = File::open(path).with_context(|| format!("{}: cannot open", path.display()))?;
+    let file = crate::box_read::open_named(path, FileClass::Ledger)?;
     let mut reader = BufReader::with_capacity(1 << 20, file);
     let mut verifier = Verifier::new(withheld);
     let mut facts = Vec::new();
@@ -165,35 +169,32 @@ pub fn outcome(
     }
 }
 
-/// Reads `<date>.txt` posts (and their `.txt.ots` proofs) from a folder, in date order.
+/// Reads `<date>.txt` posts (and their `.txt.ots` proofs) from a folder, in date order — through
+/// [`BoxFolder`]: no symlink followed, regular files only, each within its ceiling
+/// (docs/build.md#safety).
 pub fn read_posts(dir: &Path) -> Result<Vec<(Post, Option<Vec<u8>>)>> {
-    let mut names = Vec::new();
-    for entry in
-        std::fs::read_dir(dir).with_context(|| format!("{}: cannot list", dir.display()))?
-    {
-        let entry = entry.with_context(|| format!("{}: cannot list", dir.display()))?;
-        let name = entry.file_name().to_string_lossy().into_owned();
-        if let Some(date) = name.strip_suffix(".txt")
-            && crate::days::is_day(date)
-        {
-            names.push(date.to_owned());
-        }
-    }
-    names.sort();
+    let Some(folder) = BoxFolder::named(dir)? else {
+        bail!("{}: no such folder", dir.display());
+    };
     let mut posts = Vec::new();
-    for date in names {
-        let text_path = dir.join(format!("{date}.txt"));
-        let bytes = std::fs::read(&text_path)
-            .with_context(|| format!("{}: cannot read", text_path.display()))?;
-        let proof_path = dir.join(format!("{date}.txt.ots"));
-        let proof = match std::fs::read(&proof_path) {
-            Ok(b) => Some(b),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-            Err(e) => {
-                return Err(e).with_context(|| format!("{}: cannot read", proof_path.display()));
-            }
+    for listed in folder.list()? {
+        let Some(date) = listed.name.strip_suffix(".txt") else {
+            continue;
         };
-        posts.push((Post { date, bytes }, proof));
+        if !listed.utf8 || !crate::days::is_day(date) {
+            continue;
+        }
+        let Some(bytes) = folder.read(&listed.name, FileClass::AnchorPost)? else {
+            continue;
+        };
+        let proof = folder.read(&format!("{date}.txt.ots"), FileClass::Proof)?;
+        posts.push((
+            Post {
+                date: date.to_owned(),
+                bytes,
+            },
+            proof,
+        ));
     }
     Ok(posts)
 }

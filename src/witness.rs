@@ -17,16 +17,18 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::path::Path;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use serde::Deserialize;
 use serde::de::{self, DeserializeSeed, MapAccess, Visitor};
 use serde_json::{Map, Value as J, json};
 
+use crate::box_read::{BoxFolder, FileClass};
 use crate::build::{LayerContext, LayerOutput, pretty, timestamp_of};
 use crate::canonical;
 use crate::days;
 use crate::ots;
 use crate::refusal::Refusal;
+use crate::side_channels::{self, DayCut};
 
 /// The rule a proof refusal names.
 pub const RULE_PROOF: &str = "§5b proof header/digest";
@@ -250,11 +252,6 @@ fn parse_index(bytes: &[u8]) -> Result<StoreIndex, String> {
     Ok(index)
 }
 
-/// `YYYY-MM-DD` of a moment (UTC).
-fn utc_day(secs: i64) -> String {
-    days::civil_from_days(secs.div_euclid(86_400))
-}
-
 /// `HH:MM:SS` of a moment (UTC).
 fn time_of_day(secs: i64) -> String {
     timestamp_of(secs)[11..19].to_string()
@@ -271,6 +268,7 @@ fn shown(store: &Path, rel: &str) -> String {
 
 /// What a stats/page reader needs to know about a store read at build.
 struct Store {
+    proofs: Option<BoxFolder>,
     index: Option<StoreIndex>,
     report: Option<String>,
     prereg: Option<Vec<u8>>,
@@ -281,11 +279,17 @@ struct Store {
     unreadable_names: usize,
 }
 
-fn read_required(store: &Path, rel: &str, refusals: &mut Vec<Refusal>) -> Result<Option<Vec<u8>>> {
-    let path = store.join(rel);
-    match std::fs::read(&path) {
-        Ok(b) => Ok(Some(b)),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+fn read_required(
+    folder: &BoxFolder,
+    rel: &str,
+    class: FileClass,
+    refusals: &mut Vec<Refusal>,
+) -> Result<Option<Vec<u8>>> {
+    let path = folder.path().join(rel);
+    // No symlink followed, regular files only, within the class's ceiling (docs/build.md#safety).
+    match folder.read(rel, class)? {
+        Some(b) => Ok(Some(b)),
+        None => {
             refusals.push(Refusal::new(
                 path.display().to_string(),
                 "",
@@ -294,17 +298,18 @@ fn read_required(store: &Path, rel: &str, refusals: &mut Vec<Refusal>) -> Result
             ));
             Ok(None)
         }
-        Err(e) => Err(e).with_context(|| format!("{}: cannot read", path.display())),
     }
 }
 
 fn load_store(store: &Path, refusals: &mut Vec<Refusal>) -> Result<Store> {
-    anyhow::ensure!(
-        store.is_dir(),
-        "{}: the witness store is not a folder (--witness STORE)",
-        store.display()
-    );
-    let index_bytes = read_required(store, "index.json", refusals)?;
+    let folder = match BoxFolder::named(store) {
+        Ok(Some(f)) => f,
+        _ => anyhow::bail!(
+            "{}: the witness store is not a folder (--witness STORE)",
+            store.display()
+        ),
+    };
+    let index_bytes = read_required(&folder, "index.json", FileClass::WitnessIndex, refusals)?;
     let index = match index_bytes {
         None => None,
         Some(bytes) => match parse_index(&bytes) {
@@ -321,44 +326,51 @@ fn load_store(store: &Path, refusals: &mut Vec<Refusal>) -> Result<Store> {
         },
     };
     let report =
-        read_required(store, "REPORT.md", refusals)?.and_then(|b| match String::from_utf8(b) {
-            Ok(s) => Some(s),
-            Err(_) => {
-                refusals.push(Refusal::new(
-                    shown(store, "REPORT.md"),
-                    "",
-                    "the tail's report is not UTF-8; the page renders it as text",
-                    "fix the tail's report",
-                ));
-                None
+        read_required(&folder, "REPORT.md", FileClass::WitnessText, refusals)?.and_then(|b| {
+            match String::from_utf8(b) {
+                Ok(s) => Some(s),
+                Err(_) => {
+                    refusals.push(Refusal::new(
+                        shown(store, "REPORT.md"),
+                        "",
+                        "the tail's report is not UTF-8; the page renders it as text",
+                        "fix the tail's report",
+                    ));
+                    None
+                }
             }
         });
-    let prereg = read_required(store, "WITNESS_PREREG.md", refusals)?;
-    let seal = read_required(store, "seal.jsonl", refusals)?;
-    let runs = read_required(store, "runs.jsonl", refusals)?;
+    let prereg = read_required(
+        &folder,
+        "WITNESS_PREREG.md",
+        FileClass::WitnessText,
+        refusals,
+    )?;
+    let seal = read_required(&folder, "seal.jsonl", FileClass::Seal, refusals)?;
+    let runs = read_required(&folder, "runs.jsonl", FileClass::RunLog, refusals)?;
     let dir = store.join("proofs");
     let mut proof_names = Vec::new();
     let mut unreadable_names = 0;
-    match std::fs::read_dir(&dir) {
-        Ok(entries) => {
-            for entry in entries {
-                let entry = entry.with_context(|| format!("{}: cannot list", dir.display()))?;
-                match entry.file_name().into_string() {
-                    Ok(n) => proof_names.push(n),
-                    Err(_) => unreadable_names += 1,
+    let proofs = folder.sub("proofs")?;
+    match &proofs {
+        Some(proofs) => {
+            for listed in proofs.list()? {
+                if listed.utf8 {
+                    proof_names.push(listed.name);
+                } else {
+                    unreadable_names += 1;
                 }
             }
         }
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => refusals.push(Refusal::new(
+        None => refusals.push(Refusal::new(
             dir.display().to_string(),
             "",
             "the witness store has no proofs/ folder (§5b)",
             "let the tail write its proofs, or build without --witness",
         )),
-        Err(e) => return Err(e).with_context(|| format!("{}: cannot list", dir.display())),
     }
-    proof_names.sort();
     Ok(Store {
+        proofs,
         index,
         report,
         prereg,
@@ -431,6 +443,7 @@ struct StoreProof {
 
 fn read_proof(
     store: &Path,
+    proofs: Option<&BoxFolder>,
     name: &str,
     expected: &str,
     names: &BTreeSet<&str>,
@@ -447,7 +460,13 @@ fn read_proof(
         return Ok(None);
     }
     let path = store.join(&rel);
-    let bytes = std::fs::read(&path).with_context(|| format!("{}: cannot read", path.display()))?;
+    let Some(bytes) = proofs
+        .map(|p| p.read(name, FileClass::Proof))
+        .transpose()?
+        .flatten()
+    else {
+        return Ok(None);
+    };
     if let Err(problem) = ots::check(&bytes, expected) {
         let what = match problem {
             ots::OtsProblem::DigestMismatch => format!(
@@ -486,7 +505,9 @@ pub fn build(ctx: &LayerContext<'_>, store: &Path) -> Result<LayerOutput> {
     for r in &index.records {
         let hex = canonical::hex(&r.id);
         let name = format!("{hex}.ots");
-        if let Some(bytes) = read_proof(store, &name, &hex, &names, &mut refusals)? {
+        if let Some(bytes) =
+            read_proof(store, s.proofs.as_ref(), &name, &hex, &names, &mut refusals)?
+        {
             store_proofs.push(StoreProof {
                 name: name.clone(),
                 bytes,
@@ -496,7 +517,9 @@ pub fn build(ctx: &LayerContext<'_>, store: &Path) -> Result<LayerOutput> {
     }
     if let Some(sha) = &sealed {
         let name = format!("prereg_{sha}.ots");
-        if let Some(bytes) = read_proof(store, &name, sha, &names, &mut refusals)? {
+        if let Some(bytes) =
+            read_proof(store, s.proofs.as_ref(), &name, sha, &names, &mut refusals)?
+        {
             store_proofs.push(StoreProof {
                 name: name.clone(),
                 bytes,
@@ -564,12 +587,41 @@ pub fn build(ctx: &LayerContext<'_>, store: &Path) -> Result<LayerOutput> {
         files.push((format!("ledger/witness/proofs/{}", p.name), p.bytes));
     }
     let mut carried: Vec<String> = Vec::new();
+    let mut dropped_from_head = false;
     for (name, oid) in &head {
         if !expected.contains(name) {
-            files.push((
-                format!("ledger/witness/proofs/{name}"),
-                ctx.previous.read_blob(*oid)?,
-            ));
+            // Names are data until checked, and a carried proof is header-checked like a new
+            // one (docs/build.md#safety): HEAD's bytes are published again only when they
+            // commit to the digest their name gives.
+            let digest = name
+                .strip_suffix(".ots")
+                .map(|n| n.strip_prefix("prereg_").unwrap_or(n))
+                .filter(|_| crate::layout::is_witness_proof(name));
+            let bytes = ctx.previous.read_blob(*oid)?;
+            let problem = match digest {
+                None => Some("its name is not <entry_id>.ots or prereg_<sha256>.ots".to_string()),
+                Some(d) => ots::check(&bytes, d)
+                    .err()
+                    .map(|p| format!("{p} ({})", p.code())),
+            };
+            if let Some(problem) = problem {
+                if ctx.plan.allow_rewrite.is_some() && digest.is_some() {
+                    notes.push(format!(
+                        "witness/proofs/{}: published at HEAD but fails its header check ({problem}); dropped on --allow-rewrite",
+                        crate::terminal::escape(name)
+                    ));
+                    dropped_from_head = true;
+                } else {
+                    refusals.push(Refusal::new(
+                        format!("HEAD:ledger/witness/proofs/{name}"),
+                        "",
+                        format!("{RULE_PROOF}: a proof HEAD published, carried forward, fails its header check: {problem}"),
+                        "replace it in the store with a proof that commits to its name, or --allow-rewrite REASON to drop it",
+                    ));
+                }
+                continue;
+            }
+            files.push((format!("ledger/witness/proofs/{name}"), bytes));
             carried.push(name.clone());
         }
     }
@@ -692,9 +744,83 @@ pub fn build(ctx: &LayerContext<'_>, store: &Path) -> Result<LayerOutput> {
     stamped_moments.sort_unstable();
     stamped_moments.dedup();
 
+    // ---- the side channels: runs.jsonl, seal.jsonl, calendars (docs/build.md#safety) ----
+    // A withheld seq's clocks are cut to its day in the anchor zone wherever the tail's files
+    // print them; then every line must pass the identifier guard.
+    // A moment a published line's record also prints (an opening batch shared by thousands of
+    // lines) names nothing the published index does not: it is left as it is.
+    let private = private_moments(ctx, index, &cut);
+    let public = public_moments(ctx, index, &cut);
+    let private_set: BTreeSet<i64> = private
+        .keys()
+        .filter(|t| !public.contains(t))
+        .copied()
+        .collect();
+    let mut daycut = DayCut::new(&ctx.verified.anchor_tz);
+    let mut cut_file = |bytes: &Option<Vec<u8>>| -> Option<Vec<u8>> {
+        bytes.as_ref().map(|b| match std::str::from_utf8(b) {
+            Ok(text) => match side_channels::cut_moments(text, &private_set, &mut daycut) {
+                Cow::Borrowed(_) => b.clone(),
+                Cow::Owned(o) => o.into_bytes(),
+            },
+            Err(_) => b.clone(),
+        })
+    };
+    let runs_published = cut_file(&s.runs);
+    let seal_published = cut_file(&s.seal);
+    for (rel, bytes) in [
+        ("runs.jsonl", &runs_published),
+        ("seal.jsonl", &seal_published),
+    ] {
+        let Some(bytes) = bytes else { continue };
+        let Ok(text) = std::str::from_utf8(bytes) else {
+            refusals.push(Refusal::new(
+                shown(store, rel),
+                "",
+                "not UTF-8 text; the tail's logs are JSON lines",
+                "repair the tail's file",
+            ));
+            continue;
+        };
+        for (line, codes) in side_channels::guard_lines(text) {
+            refusals.push(Refusal::new(
+                shown(store, rel),
+                format!("line {line}"),
+                format!(
+                    "the tail's {rel} carries an identifier's shape ({}); every published byte passes the guard (docs/build.md#safety)",
+                    codes.join(", ")
+                ),
+                "repair the tail's file (no flag publishes an identifier from the store)",
+            ));
+        }
+    }
+    for (k, list) in index.calendars.iter().enumerate() {
+        for cal in list {
+            let codes = side_channels::guard_codes(cal);
+            if codes.is_empty() {
+                continue;
+            }
+            let entry = index
+                .records
+                .iter()
+                .find(|r| r.calendars as usize == k)
+                .map(|r| canonical::hex(&r.id))
+                .unwrap_or_default();
+            refusals.push(Refusal::new(
+                shown(store, "index.json"),
+                format!("entry {entry} calendars"),
+                format!(
+                    "a calendar string carries an identifier's shape ({}); every published byte passes the guard (docs/build.md#safety)",
+                    codes.join(", ")
+                ),
+                "repair the tail's index (a calendar is a public calendar server's URL)",
+            ));
+        }
+    }
+
     // ---- runs.jsonl, REPORT.md, WITNESS_PREREG.md ----
     let mut runs: Vec<J> = Vec::new();
-    if let Some(bytes) = &s.runs {
+    if let Some(bytes) = &runs_published {
         if !bytes.is_empty() && !bytes.ends_with(b"\n") {
             refusals.push(Refusal::new(
                 shown(store, "runs.jsonl"),
@@ -747,7 +873,7 @@ pub fn build(ctx: &LayerContext<'_>, store: &Path) -> Result<LayerOutput> {
         }
     }
     if let Some(report) = &s.report {
-        check_report_clocks(store, report, ctx, index, &cut, &mut refusals);
+        check_report_clocks(store, report, ctx, &private, &public, &mut refusals);
     }
 
     // ---- the published index ----
@@ -768,7 +894,14 @@ pub fn build(ctx: &LayerContext<'_>, store: &Path) -> Result<LayerOutput> {
             "calendars".into(),
             json!(index.calendars[r.calendars as usize]),
         );
-        let clock = |t: i64| J::String(if private { utc_day(t) } else { timestamp_of(t) });
+        // Cut to the day in the header's anchor_tz, as withheld.json gives it (docs/build.md#safety).
+        let mut clock = |t: i64| {
+            J::String(if private {
+                daycut.day(t)
+            } else {
+                timestamp_of(t)
+            })
+        };
         o.insert(
             "line_timestamp".into(),
             if private {
@@ -814,7 +947,7 @@ pub fn build(ctx: &LayerContext<'_>, store: &Path) -> Result<LayerOutput> {
     };
     let publisher = json!({
         "withheld_seqs": withheld_seqs,
-        "withheld_clocks": "for a record whose entry_id or seq is a withheld line's, line_timestamp is null and seen_at, stamped_at, upgraded_at are cut to the UTC day (protocol §5b); block_time, block_height, block_hash and status are copied",
+        "withheld_clocks": "for a record whose entry_id or seq is a withheld line's, line_timestamp is null and seen_at, stamped_at, upgraded_at are cut to the day in the header's anchor_tz, the day withheld.json gives (protocol §5b); runs.jsonl and seal.jsonl print such a moment as that day; block_time, block_height, block_hash and status are copied",
         "orphans": orphans.iter().map(|&k| json!({"entry_id": canonical::hex(&index.records[k].id), "seq": index.records[k].seq})).collect::<Vec<_>>(),
         "multi_entry_seqs": multi,
         "seq_disagrees": seq_disagrees,
@@ -901,8 +1034,8 @@ pub fn build(ctx: &LayerContext<'_>, store: &Path) -> Result<LayerOutput> {
             "REPORT.md",
             s.report.as_ref().map(|r| r.as_bytes().to_vec()),
         ),
-        ("runs.jsonl", s.runs.clone()),
-        ("seal.jsonl", s.seal.clone()),
+        ("runs.jsonl", runs_published),
+        ("seal.jsonl", seal_published),
         ("WITNESS_PREREG.md", s.prereg.clone()),
     ] {
         if let Some(bytes) = bytes {
@@ -928,97 +1061,119 @@ pub fn build(ctx: &LayerContext<'_>, store: &Path) -> Result<LayerOutput> {
         page_data,
         refusals,
         notes,
-        rewrote: !rewritten.is_empty(),
+        rewrote: !rewritten.is_empty() || dropped_from_head,
     })
 }
 
-/// Beyond §5b: REPORT.md is the tail's words, copied as written; it must not print a withheld
-/// seq's clocks (the line's timestamp, or the tail's seen_at, stamped_at, upgraded_at for it),
-/// in full or as a time of day, unless the same moment is also a clock of a published line's
-/// record (then it names nothing the published index does not). See docs/witness.md.
-fn check_report_clocks(
-    store: &Path,
-    report: &str,
+/// A withheld seq's moments: the line's timestamp, and the tail's clocks of its records (by
+/// entry_id or seq), each with the seqs it belongs to.
+fn private_moments(
     ctx: &LayerContext<'_>,
     index: &StoreIndex,
     cut: &dyn Fn(&Record) -> bool,
-    refusals: &mut Vec<Refusal>,
-) {
-    let mut private: BTreeMap<i64, BTreeSet<i64>> = BTreeMap::new(); // moment → seqs
+) -> BTreeMap<i64, BTreeSet<i64>> {
+    let mut private: BTreeMap<i64, BTreeSet<i64>> = BTreeMap::new();
     for l in ctx.verified.lines.iter().filter(|l| l.withheld.is_some()) {
         if let Some(t) = days::parse_timestamp(&l.timestamp) {
             private.entry(t).or_default().insert(l.seq);
         }
     }
     for r in index.records.iter().filter(|r| cut(r)) {
-        for t in [
-            Some(r.line_timestamp),
-            Some(r.seen_at),
-            Some(r.stamped_at),
-            r.upgraded_at,
-        ]
-        .into_iter()
-        .flatten()
-        {
+        for t in record_clocks(r) {
             private.entry(t).or_default().insert(r.seq);
         }
     }
-    if private.is_empty() {
-        return;
-    }
-    let mut found: Vec<(i64, bool)> = Vec::new(); // (moment, full form found)
-    for &t in private.keys() {
-        if report.contains(&timestamp_of(t)) {
-            found.push((t, true));
-        } else if report.contains(&time_of_day(t)) {
-            found.push((t, false));
-        }
-    }
-    if found.is_empty() {
-        return;
-    }
-    // Moments a published line's record or timestamp already prints.
-    let mut public_full: BTreeSet<i64> = BTreeSet::new();
-    let mut public_tod: BTreeSet<i64> = BTreeSet::new();
-    let mut add = |t: i64| {
-        public_full.insert(t);
-        public_tod.insert(t.rem_euclid(86_400));
-    };
+    private
+}
+
+/// The moments a published line or its records print: its timestamp, the tail's clocks.
+fn public_moments(
+    ctx: &LayerContext<'_>,
+    index: &StoreIndex,
+    cut: &dyn Fn(&Record) -> bool,
+) -> BTreeSet<i64> {
+    let mut public: BTreeSet<i64> = BTreeSet::new();
     for l in ctx.verified.lines.iter().filter(|l| l.published()) {
         if let Some(t) = days::parse_timestamp(&l.timestamp) {
-            add(t);
+            public.insert(t);
         }
     }
     for r in index.records.iter().filter(|r| !cut(r)) {
-        for t in [
-            Some(r.line_timestamp),
-            Some(r.seen_at),
-            Some(r.stamped_at),
-            r.upgraded_at,
-        ]
-        .into_iter()
-        .flatten()
-        {
-            add(t);
-        }
+        public.extend(record_clocks(r));
     }
-    for (t, full) in found {
-        let shared = if full {
-            public_full.contains(&t)
+    public
+}
+
+fn record_clocks(r: &Record) -> impl Iterator<Item = i64> {
+    [
+        Some(r.line_timestamp),
+        Some(r.seen_at),
+        Some(r.stamped_at),
+        r.upgraded_at,
+    ]
+    .into_iter()
+    .flatten()
+}
+
+/// Beyond §5b: REPORT.md is the tail's words, copied as written; it must not print a withheld
+/// seq's clocks (the line's timestamp, or the tail's seen_at, stamped_at, upgraded_at for it),
+/// in full, as a time of day, or as a minute (`HH:MM`, in UTC or the anchor zone), unless the
+/// same moment (time, minute) is also a clock of a published line's record (then it names
+/// nothing the published index does not). See docs/witness.md.
+fn check_report_clocks(
+    store: &Path,
+    report: &str,
+    ctx: &LayerContext<'_>,
+    private: &BTreeMap<i64, BTreeSet<i64>>,
+    public: &BTreeSet<i64>,
+    refusals: &mut Vec<Refusal>,
+) {
+    if private.is_empty() {
+        return;
+    }
+    let public_tod: BTreeSet<i64> = public.iter().map(|t| t.rem_euclid(86_400)).collect();
+    let seqs_of = |t: &i64| -> String {
+        private
+            .get(t)
+            .map(|s| s.iter().map(i64::to_string).collect::<Vec<_>>().join(", "))
+            .unwrap_or_default()
+    };
+    let mut named: BTreeSet<i64> = BTreeSet::new();
+    for &t in private.keys() {
+        let what = if report.contains(&timestamp_of(t)) && !public.contains(&t) {
+            "a withheld seq's moment in full"
+        } else if report.contains(&time_of_day(t)) && !public_tod.contains(&t.rem_euclid(86_400)) {
+            "a withheld seq's time of day"
         } else {
-            public_tod.contains(&t.rem_euclid(86_400))
+            continue;
         };
-        if !shared {
-            let seqs: Vec<String> = private[&t].iter().map(i64::to_string).collect();
-            refusals.push(Refusal::new(
-                shown(store, "REPORT.md"),
-                format!("withheld seq {}", seqs.join(", ")),
-                format!(
-                    "the tail's report prints {} — a clock of a withheld seq finer than the UTC day, which the publisher keeps off the page (§5b)",
-                    if full { "a withheld seq's moment in full" } else { "a withheld seq's time of day" }
-                ),
-                "fix the tail's report so it prints no withheld seq's clock finer than the day",
-            ));
+        named.insert(t);
+        refusals.push(Refusal::new(
+            shown(store, "REPORT.md"),
+            format!("withheld seq {}", seqs_of(&t)),
+            format!(
+                "the tail's report prints {what} — a clock of a withheld seq finer than the day, which the publisher keeps off the page (§5b)"
+            ),
+            "fix the tail's report so it prints no withheld seq's clock finer than the day",
+        ));
+    }
+    let private_set: BTreeSet<i64> = private.keys().copied().collect();
+    let mut daycut = DayCut::new(&ctx.verified.anchor_tz);
+    for (minute, moments) in side_channels::private_minutes(&private_set, public, &mut daycut) {
+        if moments.iter().all(|t| named.contains(t))
+            || !side_channels::prints_minute(report, &minute)
+        {
+            continue;
         }
+        named.extend(moments.iter().copied());
+        let seqs: BTreeSet<String> = moments.iter().map(seqs_of).collect();
+        refusals.push(Refusal::new(
+            shown(store, "REPORT.md"),
+            format!("withheld seq {}", seqs.into_iter().collect::<Vec<_>>().join(", ")),
+            format!(
+                "the tail's report prints {minute}, the minute of a withheld seq's clock (in UTC or the anchor zone) that no published line shares — finer than the day, which the publisher keeps off the page (docs/build.md#safety)"
+            ),
+            "fix the tail's report so it prints no withheld seq's clock finer than the day",
+        ));
     }
 }
