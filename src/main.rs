@@ -3,6 +3,8 @@
 //! 1 the inputs have problems, 2 usage or I/O error — and 2 when a report could not be written
 //! to stdout or stderr (docs/build.md#safety: no input makes exhibit panic).
 
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 use std::process::ExitCode;
 
 fn main() -> ExitCode {

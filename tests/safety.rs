@@ -1092,3 +1092,224 @@ fn control_characters_are_escaped_wherever_they_are_printed() {
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert_no_controls("error", &o.stderr);
 }
+
+// ---- exit status: only 0, 1 or 2, on every input constructed here ----------------------------
+
+/// Deterministic junk: every byte value, runs of controls, invalid UTF-8.
+fn junk(n: usize, seed: u64) -> Vec<u8> {
+    let mut x = seed | 1;
+    (0..n)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x as u8
+        })
+        .collect()
+}
+
+#[test]
+fn build_and_verify_exit_only_0_1_or_2_on_hostile_inputs() {
+    let h = Hostile::new();
+    let store = h.store().display().to_string();
+    h.publish(&["--witness", &store]);
+    let dir = h.root().join("inputs");
+    std::fs::create_dir(&dir).unwrap();
+    // verify FILE on malformed ledgers.
+    let deep = format!("{}{}\n", "[".repeat(100_000), "]".repeat(100_000));
+    let long = format!("{{\"a\":\"{}\"}}", "x".repeat(3 << 20));
+    let files: Vec<(&str, Vec<u8>)> = vec![
+        ("empty", vec![]),
+        ("newline", b"\n".to_vec()),
+        ("junk", junk(4096, 1)),
+        (
+            "junk-lines",
+            junk(4096, 2)
+                .iter()
+                .map(|b| if b % 7 == 0 { b'\n' } else { *b })
+                .collect(),
+        ),
+        ("deep", deep.into_bytes()),
+        ("long-no-lf", long.into_bytes()),
+        ("bad-utf8", b"{\"schema\":\"\xff\xfe\"}\n".to_vec()),
+        (
+            "header-only",
+            std::fs::read(h.b.dir.join("gate/ledger.jsonl"))
+                .unwrap()
+                .split(|&b| b == b'\n')
+                .next()
+                .unwrap()
+                .to_vec(),
+        ),
+    ];
+    for (name, bytes) in &files {
+        let p = dir.join(name);
+        std::fs::write(&p, bytes).unwrap();
+        let p = p.display().to_string();
+        run(&["verify", &p]);
+        run(&["verify", "--json", &p]);
+        run(&[
+            "verify",
+            "--withheld",
+            &p,
+            &h.b.dir.join("gate/ledger.jsonl").display().to_string(),
+        ]);
+        run(&["verify", "--anchors", &dir.display().to_string(), &p]);
+    }
+    run(&["verify", &dir.display().to_string()]);
+    run(&["verify", "/nonexistent"]);
+    // verify SITE on damaged clones.
+    type Hurt = Box<dyn Fn(&Path)>;
+    let damage: Vec<(&str, Hurt)> = vec![
+        (
+            "withheld junk",
+            Box::new(|s: &Path| {
+                std::fs::write(s.join("ledger/withheld.json"), junk(300, 3)).unwrap()
+            }),
+        ),
+        (
+            "withheld a folder",
+            Box::new(|s: &Path| {
+                std::fs::remove_file(s.join("ledger/withheld.json")).unwrap();
+                std::fs::create_dir(s.join("ledger/withheld.json")).unwrap();
+            }),
+        ),
+        (
+            "ledger a folder",
+            Box::new(|s: &Path| {
+                std::fs::remove_file(s.join("ledger/ledger.jsonl")).unwrap();
+                std::fs::create_dir(s.join("ledger/ledger.jsonl")).unwrap();
+            }),
+        ),
+        (
+            "a post that is a folder",
+            Box::new(|s: &Path| {
+                std::fs::create_dir_all(s.join("ledger/anchors/2026-10-23.txt")).unwrap()
+            }),
+        ),
+        (
+            "a proof that is a folder",
+            Box::new(|s: &Path| {
+                std::fs::create_dir_all(
+                    s.join(format!("ledger/witness/proofs/{}.ots", "a".repeat(64))),
+                )
+                .unwrap()
+            }),
+        ),
+        (
+            "a junk proof",
+            Box::new(|s: &Path| {
+                std::fs::write(
+                    s.join(format!("ledger/witness/proofs/{}.ots", "b".repeat(64))),
+                    junk(10, 4),
+                )
+                .unwrap()
+            }),
+        ),
+        (
+            "ledger junk",
+            Box::new(|s: &Path| {
+                std::fs::write(s.join("ledger/ledger.jsonl"), junk(5000, 5)).unwrap()
+            }),
+        ),
+    ];
+    for (what, hurt) in damage {
+        let copy = h.root().join(format!("clone-{}", what.replace(' ', "-")));
+        copy_tree(&h.site(), &copy);
+        hurt(&copy);
+        let o = run(&["verify", &copy.display().to_string()]);
+        assert_ne!(o.status.code(), Some(0), "{what}: {}", text(&o));
+        run(&["verify", "--json", &copy.display().to_string()]);
+    }
+    // build on damaged boxes.
+    type Spoil = Box<dyn Fn(&Hostile)>;
+    let boxes: Vec<(&str, Spoil)> = vec![
+        (
+            "ledger junk",
+            Box::new(|h: &Hostile| h.b.write_ledger(&junk(5000, 6))),
+        ),
+        (
+            "ledger empty",
+            Box::new(|h: &Hostile| h.b.write_ledger(b"")),
+        ),
+        (
+            "config junk",
+            Box::new(|h: &Hostile| {
+                std::fs::write(h.b.dir.join("exhibit.toml"), junk(200, 7)).unwrap()
+            }),
+        ),
+        (
+            "index junk",
+            Box::new(|h: &Hostile| {
+                std::fs::write(h.store().join("index.json"), junk(900, 8)).unwrap()
+            }),
+        ),
+        (
+            "index deep",
+            Box::new(|h: &Hostile| {
+                std::fs::write(h.store().join("index.json"), "[".repeat(100_000)).unwrap()
+            }),
+        ),
+        (
+            "seal empty",
+            Box::new(|h: &Hostile| std::fs::write(h.store().join("seal.jsonl"), "").unwrap()),
+        ),
+        (
+            "runs junk",
+            Box::new(|h: &Hostile| {
+                std::fs::write(h.store().join("runs.jsonl"), junk(700, 9)).unwrap()
+            }),
+        ),
+        (
+            "report not utf-8",
+            Box::new(|h: &Hostile| {
+                std::fs::write(h.store().join("REPORT.md"), junk(700, 10)).unwrap()
+            }),
+        ),
+        (
+            "a proof that is a folder",
+            Box::new(|h: &Hostile| {
+                let p = h.store().join(format!("proofs/{}.ots", h.ids[0]));
+                std::fs::remove_file(&p).unwrap();
+                std::fs::create_dir(&p).unwrap();
+            }),
+        ),
+        (
+            "a post that is a folder",
+            Box::new(|h: &Hostile| {
+                std::fs::create_dir(h.b.dir.join("gate/anchors/2026-10-24.txt")).unwrap()
+            }),
+        ),
+        (
+            "a post of junk",
+            Box::new(|h: &Hostile| {
+                std::fs::write(h.b.dir.join("gate/anchors/2026-10-24.txt"), junk(100, 11)).unwrap()
+            }),
+        ),
+    ];
+    for (what, hurt) in boxes {
+        let h = Hostile::new();
+        hurt(&h);
+        for extra in [&[][..], &["--dry-run"][..]] {
+            let o = h.build_witness(extra);
+            assert!(
+                matches!(o.status.code(), Some(0..=2)),
+                "{what}: {}",
+                text(&o)
+            );
+        }
+    }
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    for entry in walkdir::WalkDir::new(from) {
+        let entry = entry.unwrap();
+        let rel = entry.path().strip_prefix(from).unwrap();
+        let dest = to.join(rel);
+        if entry.file_type().is_dir() {
+            std::fs::create_dir_all(&dest).unwrap();
+        } else {
+            std::fs::copy(entry.path(), &dest).unwrap();
+        }
+    }
+}
