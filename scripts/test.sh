@@ -27,7 +27,9 @@ fi
 echo "== conformance vectors are what gen-vectors writes"
 cargo run -q --example gen-vectors -- vectors --check
 
-echo "== cargo test (Rust: unit, integration, vectors, page in headless Chromium)"
+# Every crate of the workspace (default-members); tests/testsuite/ is one binary and holds
+# fn_length, the check that no product function is over 150 lines.
+echo "== cargo test (Rust: unit, integration, vectors, page in headless Chromium, function lengths)"
 cargo test --all-targets
 
 echo "== node --test (the page's JavaScript verifier and page logic)"

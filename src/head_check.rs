@@ -16,9 +16,9 @@ use std::collections::BTreeMap;
 use anyhow::Result;
 use serde_json::{Map, Value as J};
 
-use crate::canonical;
 use crate::previous::Previous;
 use crate::refusal::Refusal;
+use exhibit_protocol::canonical;
 
 /// The folders under `ledger/` whose digest is one line of their `sha256sum` listing.
 pub const DIGESTED_FOLDERS: [&str; 3] = ["anchors/", "witness/", "public_texts/"];

@@ -3,7 +3,7 @@
 //! anchors folder before that name becomes a path, must be one of these forms. A name that is not
 //! is refused, naming it — never joined to a folder.
 
-use crate::canonical::is_digest;
+use exhibit_protocol::canonical::is_digest;
 
 /// `<64 hex>` followed by `suffix`.
 fn digest_then<'a>(name: &'a str, suffix: &str) -> Option<&'a str> {
@@ -24,7 +24,7 @@ pub fn is_anchor_file(name: &str) -> bool {
     let date = name
         .strip_suffix(".txt.ots")
         .or_else(|| name.strip_suffix(".txt"));
-    date.is_some_and(crate::days::is_day)
+    date.is_some_and(exhibit_protocol::days::is_day)
 }
 
 /// `<sent_sha256>.txt`: a released public text.

@@ -9,30 +9,20 @@
     deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
 )]
 
-pub mod anchors;
 pub mod box_read;
 pub mod build;
-pub mod canonical;
 pub mod cli;
 pub mod config;
-pub mod days;
-pub mod gen_box;
+pub mod encode;
 pub mod head_check;
 pub mod layout;
-pub mod ots;
+pub mod outcome;
 pub mod output;
+pub mod posts;
 pub mod previous;
 pub mod progress;
-pub mod public_texts;
-pub mod publish;
 pub mod refusal;
-pub mod registry;
-pub mod render;
-pub mod shapes;
 pub mod side_channels;
 pub mod site_check;
 pub mod terminal;
-pub mod text_guard;
-pub mod verify;
 pub mod verify_cmd;
-pub mod witness;

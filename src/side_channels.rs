@@ -11,11 +11,11 @@
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::days::{self, DayDeriver};
+use exhibit_protocol::days::{self, DayDeriver};
 
 /// The codes of every identifier's shape `text` carries (empty: it may be published).
 pub fn guard_codes(text: &str) -> Vec<&'static str> {
-    crate::text_guard::guard(text)
+    exhibit_protocol::text_guard::guard(text)
         .into_iter()
         .map(|r| r.code())
         .collect()

@@ -7,10 +7,11 @@ use std::path::Path;
 use anyhow::{Context, Result, bail};
 
 use crate::box_read::{BoxFolder, FileClass};
-use crate::canonical;
-use crate::ots;
-use crate::verify::Withheld;
-use crate::verify_cmd::{self, FileProblem, Outcome};
+use crate::outcome::{self, FileProblem, Outcome};
+use crate::posts;
+use exhibit_protocol::canonical;
+use exhibit_protocol::ots;
+use exhibit_protocol::verify::Withheld;
 
 pub fn check_site(dir: &Path) -> Result<Outcome> {
     // A stranger's clone may hold anything: reads follow no symlink, take regular files only,
@@ -41,14 +42,14 @@ pub fn check_site(dir: &Path) -> Result<Outcome> {
         None => Withheld::default(),
     };
 
-    let crate::anchors::Checked {
+    let exhibit_protocol::anchors::Checked {
         report,
         facts,
         header_digest,
-    } = crate::anchors::verify_and_collect(&bytes, &withheld);
+    } = exhibit_protocol::anchors::verify_and_collect(&bytes, &withheld);
 
     let anchors = match ledger_dir.sub("anchors")? {
-        Some(a) => Some(verify_cmd::check_anchor_dir(
+        Some(a) => Some(posts::check_anchor_dir(
             a.path(),
             &facts,
             &withheld,
@@ -66,7 +67,7 @@ pub fn check_site(dir: &Path) -> Result<Outcome> {
     if let Some(texts) = ledger_dir.sub("public_texts")? {
         check_public_texts(&texts, &mut files)?;
     }
-    Ok(verify_cmd::outcome(report, anchors, Some(files)))
+    Ok(outcome::outcome(report, anchors, Some(files)))
 }
 
 /// Every published proof must commit to the digest its name gives (§5b).
