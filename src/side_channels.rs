@@ -5,20 +5,63 @@
 //! `withheld.json` make, so no two published files together pin a withheld line finer than its
 //! day.
 //!
-//! The identifier guard is reached through [`guard_codes`] only, one wrapper to switch when the
-//! guard's API changes.
+//! The tail's files are machine-written JSON lines, read as a ledger line is (docs/guard.md,
+//! context `LedgerString`): every key and every string is scanned, except a string that *is* a
+//! digest, a timestamp or a day (typed values, as the registry's digest and clock fields are
+//! not scanned — a digest's digits are not an identifier), and every integer is held to the
+//! identifier-sized rule.
 
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 
 use exhibit_protocol::days::{self, DayDeriver};
 
-/// The codes of every identifier's shape `text` carries (empty: it may be published).
+use exhibit_protocol::guard::{self, Context, Finding, IntegerField};
+
+/// A string that is a typed value: a digest, a timestamp or a day.
+fn typed(s: &str) -> bool {
+    exhibit_protocol::canonical::is_digest(s)
+        || days::parse_timestamp(s).is_some()
+        || days::is_day(s)
+}
+
+/// The codes of every identifier's shape a store file's string carries (empty: it may be
+/// published): a typed value passes, anything else is a ledger string.
 pub fn guard_codes(text: &str) -> Vec<&'static str> {
-    exhibit_protocol::text_guard::guard(text)
+    if typed(text) {
+        return Vec::new();
+    }
+    guard::scan(text, Context::LedgerString)
         .into_iter()
-        .map(|r| r.code())
+        .map(Finding::code)
         .collect()
+}
+
+/// Every finding in one JSON value of a store file (keys, strings, integers, at any depth).
+fn scan_value(value: &serde_json::Value, out: &mut BTreeSet<Finding>) {
+    match value {
+        serde_json::Value::String(s) if !typed(s) => {
+            out.extend(guard::scan(s, Context::LedgerString));
+        }
+        serde_json::Value::Number(n) => {
+            let integer = n
+                .as_i64()
+                .or_else(|| n.as_u64().map(|u| i64::try_from(u).unwrap_or(i64::MAX)));
+            match integer {
+                Some(i) => out.extend(guard::scan_integer(i, IntegerField::Other)),
+                // A float: its digits are read as text.
+                None => out.extend(guard::scan(&n.to_string(), Context::LedgerString)),
+            }
+        }
+        serde_json::Value::Array(items) => items.iter().for_each(|v| scan_value(v, out)),
+        serde_json::Value::Object(map) => {
+            for (k, v) in map {
+                out.extend(guard::scan(k, Context::LedgerString));
+                scan_value(v, out);
+            }
+        }
+        _ => {}
+    }
 }
 
 /// The day cut of the anchor zone: the day a moment falls on in the header's `anchor_tz`
@@ -102,12 +145,19 @@ pub fn cut_moments<'t>(text: &'t str, private: &BTreeSet<i64>, cut: &mut DayCut)
     }
 }
 
-/// Each line of a JSON-lines file that trips the guard: (line number from 1, codes).
+/// Each line of a JSON-lines file that trips the guard: (line number from 1, codes). A line
+/// that is not JSON is scanned whole as one ledger string.
 pub fn guard_lines(text: &str) -> Vec<(usize, Vec<&'static str>)> {
     text.split('\n')
         .enumerate()
+        .filter(|(_, line)| !line.is_empty())
         .filter_map(|(i, line)| {
-            let codes = guard_codes(line);
+            let mut found = BTreeSet::new();
+            match serde_json::from_str::<serde_json::Value>(line) {
+                Ok(v) => scan_value(&v, &mut found),
+                Err(_) => found.extend(guard::scan(line, Context::LedgerString)),
+            }
+            let codes: Vec<&'static str> = found.into_iter().map(Finding::code).collect();
             (!codes.is_empty()).then_some((i + 1, codes))
         })
         .collect()
@@ -173,6 +223,25 @@ mod tests {
             Cow::Borrowed(_)
         ));
         assert_eq!(cut.local_minute(t), "23:04");
+    }
+
+    #[test]
+    fn store_lines_are_guarded_and_typed_values_pass() {
+        let digest = "1234567890".repeat(6) + "abcd";
+        let ok = format!(
+            r#"{{"file":"WITNESS_PREREG.md","sha256":"{digest}","sealed_at":"2026-10-30T13:21:32Z","day":"2026-10-30","n":321}}"#
+        );
+        assert!(guard_lines(&ok).is_empty(), "{:?}", guard_lines(&ok));
+        for bad in [
+            r#"{"note":"ops@example.com"}"#,
+            r#"{"chat":-1001234567890}"#,
+            r#"{"to":"+1 415 555 0100"}"#,
+            r#"{"ops@example.com":1}"#,
+        ] {
+            assert_eq!(guard_lines(bad).len(), 1, "{bad}");
+        }
+        assert!(guard_codes("https://alice.btc.calendar.opentimestamps.org").is_empty());
+        assert!(!guard_codes("https://alice.example/ops@example.com").is_empty());
     }
 
     #[test]

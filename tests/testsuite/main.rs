@@ -8,6 +8,7 @@ mod build_scenario;
 mod fixtures;
 mod fn_length;
 mod gen_box;
+mod guard;
 mod page_e2e;
 mod properties;
 mod public_texts;
