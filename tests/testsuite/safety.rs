@@ -1311,3 +1311,37 @@ fn copy_tree(from: &Path, to: &Path) {
         }
     }
 }
+
+/// A proof HEAD published under a valid name, whose bytes do not commit to that name (a hostile
+/// commit): refused as an edit of HEAD; on --allow-rewrite it is dropped, never carried forward.
+#[test]
+fn a_carried_proof_is_header_checked_like_a_new_one() {
+    let h = Hostile::new();
+    let store = h.store().display().to_string();
+    h.publish(&["--witness", &store]);
+    let name = format!("{}.ots", "c".repeat(64));
+    commit_hostile_proof_name(&h.repo, name.as_bytes(), b"<script>alert(1)</script>");
+    let before = state(h.root());
+    let o = h.build_witness(&[]);
+    refused_untouched(&h, &o, &before, 1);
+    assert!(
+        stderr(&o).contains("edited since exhibit built it"),
+        "{}",
+        text(&o)
+    );
+    let o = h.build_witness(&["--allow-rewrite", "a hostile proof was pushed"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(
+        stderr(&o).contains(&name),
+        "says it dropped it: {}",
+        text(&o)
+    );
+    assert!(
+        !h.site()
+            .join(format!("ledger/witness/proofs/{name}"))
+            .exists()
+    );
+    let snaps = std::fs::read_to_string(h.site().join("ledger/SNAPSHOTS.jsonl")).unwrap();
+    let last: J = serde_json::from_str(snaps.lines().last().unwrap()).unwrap();
+    assert_eq!(last["extends"], false);
+}
