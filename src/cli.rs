@@ -202,8 +202,7 @@ pub enum Plan {
 /// exit code to use (0 for help, 2 for a usage error).
 pub fn plan_from_args(args: impl IntoIterator<Item = OsString>) -> Result<Plan, ExitCode> {
     let cli = Cli::try_parse_from(args).map_err(|e| {
-        let _ = e.print();
-        if e.use_stderr() {
+        if e.print().is_err() || e.use_stderr() {
             ExitCode::from(2)
         } else {
             ExitCode::SUCCESS
@@ -217,7 +216,7 @@ pub fn plan_from_args(args: impl IntoIterator<Item = OsString>) -> Result<Plan, 
             Plan::Print(bytes)
         }
         Command::Man { command } => Plan::Print(man_page(command.as_deref()).map_err(|msg| {
-            eprintln!("exhibit: usage: {msg}");
+            crate::say!("exhibit: usage: {msg}");
             ExitCode::from(2)
         })?),
         Command::Build(args) => build_plan(args)?,
@@ -243,7 +242,7 @@ fn init_plan(args: InitArgs) -> Result<Plan, ExitCode> {
         quiet,
     } = args;
     let usage = |msg: String| {
-        eprintln!("exhibit: usage: {msg}");
+        crate::say!("exhibit: usage: {msg}");
         ExitCode::from(2)
     };
     let out_path = std::path::Path::new(&out);
@@ -262,7 +261,7 @@ fn init_plan(args: InitArgs) -> Result<Plan, ExitCode> {
         return Err(usage(format!("--branch {branch:?}: not a branch name")));
     }
     let dir = std::env::current_dir().map_err(|e| {
-        eprintln!("exhibit: error: the current folder: {e}");
+        crate::say!("exhibit: error: the current folder: {e}");
         ExitCode::from(2)
     })?;
     Ok(Plan::Init(InitPlan {
@@ -290,7 +289,7 @@ fn build_plan(args: BuildArgs) -> Result<Plan, ExitCode> {
         quiet,
     } = args;
     let usage = |msg: String| {
-        eprintln!("exhibit: usage: {msg}");
+        crate::say!("exhibit: usage: {}", crate::terminal::escape(&msg));
         ExitCode::from(2)
     };
     for sha in &allow_text {
@@ -318,7 +317,10 @@ fn build_plan(args: BuildArgs) -> Result<Plan, ExitCode> {
         )));
     }
     let box_config = crate::config::load(&config).map_err(|e| {
-        eprintln!("exhibit: error: {e:#}");
+        crate::say!(
+            "exhibit: error: {}",
+            crate::terminal::escape(&format!("{e:#}"))
+        );
         if json {
             crate::build::report::error_json(&e);
         }

@@ -53,19 +53,25 @@ fn number_after<T: std::str::FromStr>(place: &str, word: &str) -> Option<T> {
     digits.parse().ok()
 }
 
+/// Printed with every control character of its parts escaped (docs/build.md#safety): a file
+/// name or a rule quoting an input cannot steer the terminal or forge a line. The code follows
+/// the rule in brackets (docs/operator.md#refusal-codes).
 impl std::fmt::Display for Refusal {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        if self.place.is_empty() {
-            write!(
-                f,
-                "{}: {} [{}]\n    to accept: {}",
-                self.file, self.rule, self.code, self.accept
-            )
+        use crate::terminal::escape;
+        let (file, place, rule, accept) = (
+            escape(&self.file),
+            escape(&self.place),
+            escape(&self.rule),
+            escape(&self.accept),
+        );
+        let code = self.code;
+        if place.is_empty() {
+            write!(f, "{file}: {rule} [{code}]\n    to accept: {accept}")
         } else {
             write!(
                 f,
-                "{} {}: {} [{}]\n    to accept: {}",
-                self.file, self.place, self.rule, self.code, self.accept
+                "{file} {place}: {rule} [{code}]\n    to accept: {accept}"
             )
         }
     }

@@ -63,12 +63,12 @@ fn print_json(value: &J) -> Result<()> {
 
 /// A refused build: every refusal on stderr, and with `--json` also as data on stdout. Exit 1.
 pub fn refused(voice: Voice, refusals: &[Refusal]) -> ExitCode {
-    eprintln!(
+    crate::say!(
         "exhibit: build refused ({} reason(s)); the output folder was not touched:",
         refusals.len()
     );
     for r in refusals {
-        eprintln!("  {r}");
+        crate::say!("  {r}");
     }
     if voice.json {
         let _ = print_json(&json!({"ok": false, "refused": true, "refusals": refusals}));
@@ -88,7 +88,7 @@ pub fn finish(plan: &BuildPlan, tree: &Tree, built: &Built, notes: &[String]) ->
     let voice = plan.voice;
     if !voice.quiet {
         for note in notes {
-            eprintln!("exhibit: note: {note}");
+            crate::say!("exhibit: note: {note}");
         }
     }
     let dir = plan.out.display().to_string();
@@ -110,7 +110,8 @@ pub fn finish(plan: &BuildPlan, tree: &Tree, built: &Built, notes: &[String]) ->
                 ReviewFormat::Text => review.to_text(),
                 ReviewFormat::Markdown => review.to_markdown(),
             };
-            print!("{text}");
+            crate::terminal::to_stdout(&text)
+                .context("stdout: cannot write the dry run's review")?;
         }
         return Ok(ExitCode::SUCCESS);
     }
@@ -119,8 +120,9 @@ pub fn finish(plan: &BuildPlan, tree: &Tree, built: &Built, notes: &[String]) ->
     if let Some(files) = files {
         print_json(&summary_json(dir, built, &files, notes, false))?;
     } else if !voice.quiet {
-        println!(
-            "built {dir}/: {} of {} lines published, {} withheld; head {}; {}",
+        let line = format!(
+            "built {}/: {} of {} lines published, {} withheld; head {}; {}\n",
+            crate::terminal::escape(dir),
             built.published,
             built.lines,
             built.withheld,
@@ -135,6 +137,8 @@ pub fn finish(plan: &BuildPlan, tree: &Tree, built: &Built, notes: &[String]) ->
                 ),
             }
         );
+        crate::terminal::to_stdout(&line)
+            .context("stdout: cannot write the build's summary (the tree was written)")?;
     }
     Ok(ExitCode::SUCCESS)
 }

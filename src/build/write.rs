@@ -23,8 +23,10 @@ pub fn run(
     assembled: &Assembled,
     progress: &mut Progress,
 ) -> Result<ExitCode> {
-    let notes = notes(loaded, decided, layers);
+    let mut notes = notes(loaded, decided, layers);
     progress.done();
+    // Staging folders a killed build left beside DIR (docs/build.md#safety).
+    notes.extend(crate::output::clean_leftovers(&plan.out, plan.dry_run)?);
     let verified = &decided.verified;
     let extends = assembled.extends;
     let appended = assembled.snapshots.appended;
