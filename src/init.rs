@@ -143,12 +143,12 @@ pub fn run(plan: &InitPlan) -> Result<ExitCode> {
         .collect();
     if !existing.is_empty() {
         for path in existing {
-            eprintln!(
+            crate::say!(
                 "exhibit: init: {} exists; it is left as it is (move it aside to start anew)",
-                path.display()
+                crate::terminal::escape(&path.display().to_string())
             );
         }
-        eprintln!("exhibit: init wrote nothing");
+        crate::say!("exhibit: init wrote nothing");
         return Ok(ExitCode::from(2));
     }
     let mut written = Vec::new();

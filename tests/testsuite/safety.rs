@@ -1071,7 +1071,7 @@ fn control_characters_are_escaped_wherever_they_are_printed() {
     let o = h.build_witness(&["--dry-run"]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     assert!(
-        String::from_utf8_lossy(&o.stdout).contains("removed:"),
+        String::from_utf8_lossy(&o.stdout).contains("removed "),
         "{}",
         text(&o)
     );
