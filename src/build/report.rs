@@ -100,7 +100,8 @@ pub fn finish(plan: &BuildPlan, tree: &Tree, built: &Built, notes: &[String]) ->
         None
     };
     if plan.dry_run {
-        let review = review::review(dir, on_disk.as_ref().expect("read"), tree);
+        let empty = Tree::default();
+        let review = review::review(dir, on_disk.as_ref().unwrap_or(&empty), tree);
         if voice.json {
             let mut v = summary_json(dir, built, &review.files, notes, true);
             v["review"] = serde_json::to_value(&review)?;

@@ -383,11 +383,10 @@ fn line_diff(old: &str, new: &str) -> DiffBody {
             });
             open = true;
         }
-        hunks
-            .last_mut()
-            .expect("opened")
-            .lines
-            .push(format!("{tag}{}", shown_line(line.trim_end_matches('\n'))));
+        if let Some(hunk) = hunks.last_mut() {
+            hunk.lines
+                .push(format!("{tag}{}", shown_line(line.trim_end_matches('\n'))));
+        }
         shown += 1;
     }
     DiffBody::Lines { hunks, not_shown }
