@@ -8,6 +8,7 @@
 //! verifier allocates little per line.
 
 use std::borrow::Cow;
+use std::collections::HashMap;
 
 use sha2::{Digest, Sha256};
 
@@ -30,11 +31,33 @@ pub enum Value<'a> {
     /// kept as written.
     OtherNumber(Cow<'a, str>),
     Str(Cow<'a, str>),
-    /// A string that held a lone surrogate escape; the surrogate is replaced by U+FFFD here,
-    /// and the value cannot be canonicalised.
-    LoneSurrogateStr(String),
+    /// A string that held a lone surrogate escape; the value cannot be canonicalised.
+    LoneSurrogateStr(LoneStr),
     Array(Vec<Value<'a>>),
     Object(Object<'a>),
+}
+
+/// A string holding a lone surrogate (`"\ud800"`). It reads as `lossy` (each lone surrogate
+/// replaced by U+FFFD, for words and scans) but *is* its UTF-16 code units: `"\ud800"` and
+/// `"\udc00"` are two different strings (and two different keys), as they are to `JSON.parse`
+/// (docs/verifier.md "Reading a line").
+#[derive(Debug, Clone)]
+pub struct LoneStr {
+    pub lossy: String,
+    pub units: Vec<u16>,
+}
+
+impl PartialEq for LoneStr {
+    fn eq(&self, other: &Self) -> bool {
+        self.units == other.units
+    }
+}
+
+impl std::ops::Deref for LoneStr {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.lossy
+    }
 }
 
 /// An object's members in input order.
@@ -262,14 +285,23 @@ impl<'a> Reader<'a> {
             self.pos += 1;
             return Ok(Value::Object(object));
         }
+        // A key's identity is its UTF-8 bytes, or for a key holding a lone surrogate its UTF-16
+        // units (never equal to a well-formed key): `"\ud800"` and `"\udc00"` are two keys, as
+        // they are to `JSON.parse`. While keys arrive in strictly ascending order (every
+        // canonical line) none can repeat one seen before; from the first key out of order on,
+        // an index of every key seen finds a repeat in constant time. So an object of n keys is
+        // read in O(n) whatever their order (docs/verifier.md "Reading a line").
+        // Members whose key held a lone surrogate, with its units (rare: such a line is refused).
+        let mut lone: Vec<(usize, Vec<u16>)> = Vec::new();
+        let mut index: Option<HashMap<KeyId, usize>> = None;
         loop {
             self.skip_ws();
             if self.bytes.get(self.pos) != Some(&b'"') {
                 return Err(self.syntax("a string key"));
             }
-            let key = match self.string()? {
-                Value::Str(s) => s,
-                Value::LoneSurrogateStr(s) => Cow::Owned(s),
+            let (key, units) = match self.string()? {
+                Value::Str(s) => (s, None),
+                Value::LoneSurrogateStr(s) => (Cow::Owned(s.lossy), Some(s.units)),
                 _ => unreachable!("string() returns strings"),
             };
             if !key.is_ascii() {
@@ -279,23 +311,37 @@ impl<'a> Reader<'a> {
             self.eat(b':', "':'")?;
             self.skip_ws();
             let value = self.value(depth)?;
-            // Keys arriving in strictly increasing order cannot repeat one already seen (every
-            // canonical line): only an out-of-order key needs the scan.
-            let ascending = object
-                .members
-                .last()
-                .is_none_or(|(last, _)| last.as_bytes() < key.as_bytes());
+            let new = KeyRef::of(&key, units.as_deref());
+            let n = object.members.len();
+            let ascending = index.is_none() && (n == 0 || key_ref(&object, &lone, n - 1) < new);
             if ascending {
+                if let Some(units) = units {
+                    lone.push((n, units));
+                }
                 object.members.push((key, value));
             } else {
-                match object.members.iter_mut().find(|(k, _)| *k == key) {
-                    Some((_, old)) => {
+                let index = index.get_or_insert_with(|| {
+                    let mut map = HashMap::with_capacity(2 * n + 2);
+                    for i in 0..n {
+                        map.insert(key_ref(&object, &lone, i).to_owned(), i);
+                    }
+                    map
+                });
+                let id = KeyRef::of(&key, units.as_deref()).to_owned();
+                match index.get(&id) {
+                    Some(&at) => {
                         if self.duplicate_key.is_none() {
                             self.duplicate_key = Some(key.into_owned());
                         }
-                        *old = value;
+                        object.members[at].1 = value;
                     }
-                    None => object.members.push((key, value)),
+                    None => {
+                        index.insert(id, n);
+                        if let Some(units) = units {
+                            lone.push((n, units));
+                        }
+                        object.members.push((key, value));
+                    }
                 }
             }
             self.skip_ws();
@@ -480,7 +526,8 @@ impl<'a> Reader<'a> {
         }
         if lone {
             self.note(NotAdmitted::LoneSurrogate);
-            Ok(Value::LoneSurrogateStr(out))
+            let units = utf16_units(&self.text[start..self.pos - 1]);
+            Ok(Value::LoneSurrogateStr(LoneStr { lossy: out, units }))
         } else {
             Ok(Value::Str(Cow::Owned(out)))
         }
@@ -500,6 +547,76 @@ impl<'a> Reader<'a> {
         self.pos += 4;
         Ok(unit)
     }
+}
+
+/// A key's identity, borrowed: its UTF-8 bytes, or the UTF-16 units of a key holding a lone
+/// surrogate. The order is only used to see that keys are strictly ascending (so none repeats).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum KeyRef<'k> {
+    Utf8(&'k [u8]),
+    Utf16(&'k [u16]),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+enum KeyId {
+    Utf8(Vec<u8>),
+    Utf16(Vec<u16>),
+}
+
+impl<'k> KeyRef<'k> {
+    fn of(key: &'k str, units: Option<&'k [u16]>) -> Self {
+        match units {
+            Some(u) => KeyRef::Utf16(u),
+            None => KeyRef::Utf8(key.as_bytes()),
+        }
+    }
+
+    fn to_owned(self) -> KeyId {
+        match self {
+            KeyRef::Utf8(b) => KeyId::Utf8(b.to_vec()),
+            KeyRef::Utf16(u) => KeyId::Utf16(u.to_vec()),
+        }
+    }
+}
+
+/// The identity of member `i`; `lone` lists the members whose key held a lone surrogate, in
+/// member order.
+fn key_ref<'k>(object: &'k Object<'_>, lone: &'k [(usize, Vec<u16>)], i: usize) -> KeyRef<'k> {
+    match lone.binary_search_by_key(&i, |(at, _)| *at) {
+        Ok(j) => KeyRef::Utf16(&lone[j].1),
+        Err(_) => KeyRef::Utf8(object.members[i].0.as_bytes()),
+    }
+}
+
+/// The UTF-16 code units of a JSON string's contents as written (escapes decoded, a surrogate
+/// escape kept as its unit): the identity `JSON.parse` gives the string.
+fn utf16_units(raw: &str) -> Vec<u16> {
+    let mut units = Vec::with_capacity(raw.len());
+    let mut chars = raw.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            let mut buf = [0u16; 2];
+            units.extend_from_slice(c.encode_utf16(&mut buf));
+            continue;
+        }
+        let unit = match chars.next() {
+            Some('"') => b'"' as u16,
+            Some('\\') => b'\\' as u16,
+            Some('/') => b'/' as u16,
+            Some('b') => 8,
+            Some('f') => 12,
+            Some('n') => 10,
+            Some('r') => 13,
+            Some('t') => 9,
+            Some('u') => {
+                let hex: String = chars.by_ref().take(4).collect();
+                u16::from_str_radix(&hex, 16).expect("the reader checked the escape")
+            }
+            _ => unreachable!("the reader checked the escape"),
+        };
+        units.push(unit);
+    }
+    units
 }
 
 /// Appends the canonical dump of `value` (§2) to `out`.
@@ -828,6 +945,72 @@ mod tests {
     }
 
     #[test]
+    fn a_duplicate_after_an_out_of_order_key_is_found() {
+        // `b` sits out of order between the two copies of `c` (issue 15, class 2).
+        let parsed = parse(br#"{"a":1,"c":2,"b":3,"c":4}"#).unwrap();
+        assert_eq!(parsed.duplicate_key.as_deref(), Some("c"));
+        assert_eq!(
+            to_canonical(&parsed.value).unwrap(),
+            br#"{"a":1,"b":3,"c":4}"#.to_vec()
+        );
+        // Out of order from the start, the repeat far away.
+        let parsed = parse(br#"{"z":1,"a":2,"m":3,"y":4,"a":5}"#).unwrap();
+        assert_eq!(parsed.duplicate_key.as_deref(), Some("a"));
+        let parsed = parse(br#"{"z":1,"a":2,"m":3,"y":4}"#).unwrap();
+        assert_eq!(parsed.duplicate_key, None);
+    }
+
+    #[test]
+    fn lone_surrogate_keys_are_their_units() {
+        // Two different lone surrogates are two keys (class 3): not a duplicate, not admitted.
+        let parsed = parse(br#"{"\ud800":1,"\udc00":2}"#).unwrap();
+        assert_eq!(parsed.duplicate_key, None);
+        assert_eq!(parsed.not_admitted, Some(NotAdmitted::LoneSurrogate));
+        let parsed = parse(br#"{"\udc00":1,"\ud800":2}"#).unwrap();
+        assert_eq!(parsed.duplicate_key, None);
+        // The same one twice (any spelling of the escape) is a duplicate, in either order.
+        for line in [
+            br#"{"\ud800":1,"\uD800":2}"#.as_slice(),
+            br#"{"\ud800":1,"b":0,"\ud800":2}"#,
+            br#"{"b":0,"\ud800":1,"a":0,"\ud800":2}"#,
+        ] {
+            let parsed = parse(line).unwrap();
+            assert!(
+                parsed.duplicate_key.is_some(),
+                "{}",
+                String::from_utf8_lossy(line)
+            );
+        }
+        // A lone surrogate key is never the U+FFFD key.
+        let parsed = parse("{\"\\ud800\":1,\"\u{fffd}\":2}".as_bytes()).unwrap();
+        assert_eq!(parsed.duplicate_key, None);
+        // Strings compare by units too.
+        let a = parse(br#""\ud800""#).unwrap().value;
+        let b = parse(br#""\udc00""#).unwrap().value;
+        assert_ne!(a, b);
+        assert_eq!(a, parse(br#""\uD800""#).unwrap().value);
+    }
+
+    #[test]
+    fn the_scanner_and_the_reader_share_one_depth_limit() {
+        let nest = |n: usize| "{\"a\":".repeat(n) + "1" + &"}".repeat(n);
+        assert!(scan_entry(nest(MAX_DEPTH).as_bytes()).is_some());
+        assert!(parse(nest(MAX_DEPTH).as_bytes()).is_ok());
+        assert!(scan_entry(nest(MAX_DEPTH + 1).as_bytes()).is_none());
+        assert_eq!(
+            parse(nest(MAX_DEPTH + 1).as_bytes()).unwrap_err(),
+            ParseError::TooDeep
+        );
+        let arrays = |n: usize| format!("{{\"a\":{}{}}}", "[".repeat(n - 1), "]".repeat(n - 1));
+        assert!(scan_entry(arrays(MAX_DEPTH).as_bytes()).is_some());
+        assert!(scan_entry(arrays(MAX_DEPTH + 1).as_bytes()).is_none());
+        assert_eq!(
+            parse(arrays(MAX_DEPTH + 1).as_bytes()).unwrap_err(),
+            ParseError::TooDeep
+        );
+    }
+
+    #[test]
     fn entry_dump_marks_the_entry_id_member() {
         for line in [
             r#"{"a":"b","entry_id":"x","seq":1}"#,
@@ -888,7 +1071,8 @@ pub fn scan_entry(bytes: &[u8]) -> Option<EntryScan<'_>> {
     std::str::from_utf8(bytes).ok()?;
     let mut scan = EntryScan::default();
     let mut s = Scanner { b: bytes, pos: 0 };
-    s.object(0, Some(&mut scan))?;
+    // The root object is depth 1, as in the full reader: 1000 levels pass, 1001 do not.
+    s.object(1, Some(&mut scan))?;
     (s.pos == bytes.len()).then_some(scan)
 }
 
