@@ -277,6 +277,10 @@
       try { return JSON.parse(V.utf8Decode(b)); } catch (e) { return { __error: String(e) }; }
     }
     function obj(x) { return x && typeof x === 'object' && !x.__error ? x : null; }
+    function withheldList(bytes) {
+      if (!bytes) return null;
+      try { return V.parseWithheld(bytes); } catch (e) { return { __error: String(e && e.message || e) }; }
+    }
 
     // A digest shown short; click (or Enter) shows it whole and selects it; it is copied when the
     // browser allows.
@@ -321,8 +325,14 @@
 
     // ---- the data
     var ledgerBytes = block('ledger-bytes') || new Uint8Array(0);
-    var withheldRaw = jsonBlock('withheld-json');
+    // The withheld list is read from its bytes by the verifier's own JSON reader (never
+    // JSON.parse, which rounds a seq past 2^53 and merges a key written twice); the verifier is
+    // handed the same bytes. The tz rules are the anchor zone's, from the binary's tz database.
+    var withheldBytes = block('withheld-json');
+    if (withheldBytes && !withheldBytes.length) withheldBytes = null;
+    var withheldRaw = withheldList(withheldBytes);
     var withheld = Array.isArray(withheldRaw) ? withheldRaw : [];
+    var tzRules = obj(jsonBlock('tz-rules-json'));
     var stats = obj(jsonBlock('stats-json')) || {};
     var anchorsIndex = obj(jsonBlock('anchors-json')) || {};
     var postsRaw = obj(jsonBlock('anchor-posts-json')) || {};
@@ -350,7 +360,7 @@
       if (source && typeof Worker === 'function' && typeof Blob === 'function') {
         var shim = '\n;var compactResult = ' + compactResult.toString() + ';\n' +
           'self.onmessage = function (e) { var d = e.data; try {' +
-          ' var w0 = performance.now(); var r = self.ExhibitVerify.verifyLedger(new Uint8Array(d.bytes), d.withheld, function (n, b) { self.postMessage({ type: "progress", bytes: b }); });' +
+          ' var w0 = performance.now(); var r = self.ExhibitVerify.verifyLedger(new Uint8Array(d.bytes), d.withheld, function (n, b) { self.postMessage({ type: "progress", bytes: b }); }, d.tzRules);' +
           // The verdict first (a few fields), the tables' data after: a reader sees the answer
           // as soon as the chain is re-derived.
           ' self.postMessage({ type: "verdict", ok: r.ok, head: r.head, entries: r.entries, problems: r.problems.length, ms: performance.now() - w0 });' +
@@ -379,7 +389,7 @@
           onMainThread();
         };
         var copy = ledgerBytes.slice();
-        worker.postMessage({ bytes: copy.buffer, withheld: withheldRaw === null ? null : withheld, posts: posts }, [copy.buffer]);
+        worker.postMessage({ bytes: copy.buffer, withheld: withheldBytes, posts: posts, tzRules: tzRules }, [copy.buffer]);
       } else onMainThread();
     }
     // Headless Chromium's --virtual-time-budget (the tests and the bench drive the page that way)
@@ -397,8 +407,8 @@
     function onMainThread() {
       setTimeout(function () {
         try {
-          var r = V.verifyLedger(ledgerBytes, withheldRaw === null ? null : withheld, null);
-          finish(compactResult(r), V.checkAnchors(r, withheldRaw === null ? null : withheld, posts), 'the page itself');
+          var r = V.verifyLedger(ledgerBytes, withheldBytes, null, tzRules);
+          finish(compactResult(r), V.checkAnchors(r, withheldBytes, posts), 'the page itself');
         } catch (err) { fail(String(err && err.message || err)); }
       }, 30);
     }
