@@ -454,3 +454,70 @@ fn ledger_strings_render_as_text_never_markup() {
         "no script injected"
     );
 }
+
+/// Issue 15, class 10: the page derives days from the anchor zone's rules it carries (the
+/// binary's tz database), not from Chromium's own ICU data. With tzdb 2026f, Vancouver keeps
+/// UTC-7 after 2026-11-01; ICU 2025c returns to UTC-8 and put lines of the evening on the day
+/// before, so the page said problems where `exhibit verify` re-derived.
+#[test]
+fn days_come_from_the_tz_rules_the_page_carries() {
+    let tmp = tempfile::tempdir().unwrap();
+    let box_dir = tmp.path().join("box");
+    let opts = BoxOptions {
+        lines: 300,
+        seed: 7,
+        witness: false,
+        start: "2026-10-30T13:00:00Z".to_string(),
+        anchor_tz: "America/Vancouver".to_string(),
+        ..BoxOptions::default()
+    };
+    gen_box::generate(&opts, &box_dir).expect("generate a box");
+    let s = Site {
+        _tmp: tmp,
+        box_dir,
+        site: PathBuf::new(),
+    };
+    let s = Site {
+        site: s.box_dir.join("site"),
+        ..s
+    };
+    let out = build(&s, &[]);
+    assert!(
+        out.status.success(),
+        "exhibit build: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let head = verify_head(&s.site);
+    // The ledger has lines whose day only the 2026f rules give: local 00:00-00:59 at UTC-7 after
+    // 2026-11-01, which UTC-8 would put on the day before.
+    let ledger = std::fs::read_to_string(s.site.join("ledger/ledger.jsonl")).unwrap();
+    let late = ledger
+        .lines()
+        .skip(1)
+        .filter_map(|l| serde_json::from_str::<J>(l).ok())
+        .filter(|o| {
+            let ts = o["timestamp"].as_str().unwrap_or_default();
+            ts > "2026-11-02" && &ts[11..13] == "07"
+        })
+        .count();
+    assert!(
+        late > 0,
+        "the box has lines between 07:00Z and 08:00Z after 2026-11-02"
+    );
+    let html = std::fs::read_to_string(s.site.join("index.html")).unwrap();
+    let (a, b) = block_span(&html, "tz-rules-json");
+    let rules: J = serde_json::from_slice(&b64_decode(&html[a..b])).unwrap();
+    assert_eq!(rules["zone"], "America/Vancouver");
+    assert_eq!(rules["tzdb"], exhibit::days::tzdb_version());
+    let stats: J =
+        serde_json::from_slice(&std::fs::read(s.site.join("ledger/STATS.json")).unwrap()).unwrap();
+    assert_eq!(stats["ledger"]["tzdb"], exhibit::days::tzdb_version());
+    let dom = dump_dom(&s.site.join("index.html"), "");
+    let v = tag_of(&dom, "verdict");
+    assert_eq!(attr(v, "data-state").as_deref(), Some("re-derives"), "{v}");
+    assert_eq!(attr(v, "data-head"), Some(head));
+    assert!(
+        dom.contains(&format!("tz database {}", exhibit::days::tzdb_version())),
+        "the page names the tz database version"
+    );
+}
