@@ -27,7 +27,9 @@ fi
 echo "== conformance vectors are what gen-vectors writes"
 cargo run -q --example gen-vectors -- vectors --check
 
-echo "== cargo test (Rust: unit, integration, vectors, page in headless Chromium)"
+# tests/differential.rs is among them: 5,000 mutated ledgers through the Rust fast path, the Rust
+# full reader and verify.js under node, fixed seed (FUZZ_CASES=200000 for the long local run).
+echo "== cargo test (Rust: unit, integration, vectors, differential fuzzing, page in headless Chromium)"
 cargo test --all-targets
 
 echo "== node --test (the page's JavaScript verifier and page logic)"
