@@ -851,6 +851,13 @@ fn both_verifiers_give_one_answer_on_mutated_ledgers() {
         }
         done += n;
         batch_no += 1;
+        if cases > BATCH {
+            eprintln!(
+                "differential: {done} of {cases} cases, {} disagreement(s), {:.0} s",
+                failures.len(),
+                started.elapsed().as_secs_f64()
+            );
+        }
     }
     eprintln!(
         "differential: {cases} cases (seed {seed}) in {:.1} s, {} disagreement(s)",
