@@ -1764,6 +1764,17 @@ fn cases(base: &Ledger) -> Vec<Case> {
         format!("Vancouver entries after 2026-11-01; days by tz database {}: {}", days::tzdb_version(), van.days.join(",")), van.bytes())
         .ok_head(van.head()));
 
+    // Killed by mutation testing (cargo-mutants on the reader): an exponent with its sign, and
+    // the escape of the backslash itself.
+    v.push(case("exponent-signed", "a reader that mis-steps over the sign of an exponent (1E+2 is a number outside the admitted types, not a syntax error)",
+        "entry 2's scanned written 1E+2; entry_id is the digest a float-casting reader derives",
+        mini_with_raw_value("1E+2", Value::Int(100)))
+        .problems(vec![(3, "not_canonicalisable")]));
+    let backslash = mini_with_detail("C:\\gate\\log \"quoted\"");
+    v.push(case("escaped-backslash-and-quote-canonical", "a reader that refuses or drops the escapes \\\\ and \\\" (they are the canonical form of a backslash and a quote)",
+        "entry 2's detail holds backslashes and quotes, written \\\\ and \\\"", backslash.bytes())
+        .ok_head(backslash.head()));
+
     v
 }
 
