@@ -934,6 +934,14 @@ mod tests {
             parse(b"\"\xff\""),
             Err(ParseError::NotUtf8 { .. })
         ));
+        // The words name the byte a person must look at: the letter after the backslash.
+        assert_eq!(
+            parse(br#""a\x""#).unwrap_err(),
+            ParseError::Syntax {
+                byte: 3,
+                expected: "a valid escape"
+            }
+        );
     }
 
     #[test]
