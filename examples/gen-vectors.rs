@@ -1775,6 +1775,17 @@ fn cases(base: &Ledger) -> Vec<Case> {
         "entry 2's detail holds backslashes and quotes, written \\\\ and \\\"", backslash.bytes())
         .ok_head(backslash.head()));
 
+    let sur = mini_with_detail("x");
+    let mut l = sur.lines.clone();
+    l[2] = replace_bytes(
+        &l[2],
+        "\"detail\":\"x\"",
+        "\"detail\":\"\\/\\\"\\\\\\b\\f\\n\\r\\t\\u0041\\ud800\"",
+    );
+    v.push(case("lone-surrogate-among-every-escape", "a reader that stumbles (or panics) on the other escapes of a string holding a lone surrogate",
+        "entry 2's detail is \"\\/\\\"\\\\\\b\\f\\n\\r\\t\\u0041\\ud800\"", join(&l))
+        .problems(vec![(3, "not_canonicalisable")]));
+
     v
 }
 

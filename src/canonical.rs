@@ -989,6 +989,25 @@ mod tests {
                 String::from_utf8_lossy(line)
             );
         }
+        // Every escape is decoded into the key's units: the same units are one key, others two.
+        let parsed =
+            parse(br#"{"\ud800\/\"\\\b\f\n\r\t":1,"\ud800/\"\\\u0008\u000c\u000a\u000d\u0009":2}"#)
+                .unwrap();
+        assert!(parsed.duplicate_key.is_some());
+        for (a, b) in [
+            ("\\n", "\\t"),
+            ("\\b", "\\f"),
+            ("\\r", "\\n"),
+            ("\\/", "\\\\"),
+            ("\\\"", "\\/"),
+        ] {
+            let line = format!(r#"{{"\ud800{a}":1,"\ud800{b}":2}}"#);
+            assert_eq!(
+                parse(line.as_bytes()).unwrap().duplicate_key,
+                None,
+                "{line}"
+            );
+        }
         // A lone surrogate key is never the U+FFFD key.
         let parsed = parse("{\"\\ud800\":1,\"\u{fffd}\":2}".as_bytes()).unwrap();
         assert_eq!(parsed.duplicate_key, None);
