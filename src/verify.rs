@@ -907,10 +907,7 @@ pub fn tz_rules_for_ledger(bytes: &[u8]) -> Option<days::TzRules> {
             continue;
         };
         if line == 1 {
-            zone = object.get_str("anchor_tz").map(str::to_owned);
-            if zone.is_none() {
-                return None;
-            }
+            zone = Some(object.get_str("anchor_tz")?.to_owned());
         } else if let Some(t) = object.get_str("timestamp").and_then(days::parse_timestamp) {
             from = from.min(t);
             until = until.max(t + 1);

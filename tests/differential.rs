@@ -470,20 +470,16 @@ fn mutate(rng: &mut Rng, input: &mut Input, zones: &[String]) -> Option<usize> {
                 2 => "america/new_york".into(),
                 _ => "Factory".into(),
             };
-            members_of(&input.lines[0])
-                .map(|mut m| {
-                    let v = canonical::to_canonical(&Value::str(zone.clone())).unwrap();
-                    match m.iter_mut().find(|(k, _)| k == "anchor_tz") {
-                        Some(member) => member.1 = v,
-                        None => m.push(("anchor_tz".into(), v)),
-                    }
-                    m.sort();
-                    input.what.push(format!("header zone {zone}"));
-                    write_members(&m)
-                })
-                .map(|l| {
-                    input.lines[0] = l;
-                });
+            if let Some(mut m) = members_of(&input.lines[0]) {
+                let v = canonical::to_canonical(&Value::str(zone.clone())).unwrap();
+                match m.iter_mut().find(|(k, _)| k == "anchor_tz") {
+                    Some(member) => member.1 = v,
+                    None => m.push(("anchor_tz".into(), v)),
+                }
+                m.sort();
+                input.what.push(format!("header zone {zone}"));
+                input.lines[0] = write_members(&m);
+            }
             return Some(0);
         }
         12 => {
