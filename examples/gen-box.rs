@@ -1,4 +1,4 @@
-//! Writes a deterministic gate box (see `exhibit::gen_box`):
+//! Writes a deterministic gate box (see `exhibit_testkit::gen_box`):
 //!
 //!     cargo run --release --example gen-box -- --lines N --seed S --out DIR [--no-witness]
 //!         [--start YYYY-MM-DDTHH:MM:SSZ] [--anchor-tz ZONE] [--tail-start YYYY-MM-DDTHH:MM:SSZ]
@@ -8,7 +8,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use exhibit::gen_box::{self, BoxOptions};
+use exhibit_testkit::gen_box::{self, BoxOptions};
 
 const USAGE: &str = "usage: gen-box --lines N --seed S --out DIR [--no-witness] [--start TS] [--anchor-tz ZONE] [--tail-start TS]";
 

@@ -103,7 +103,7 @@ pub fn plan_from_args(args: impl IntoIterator<Item = OsString>) -> Result<Plan, 
                 ExitCode::from(2)
             };
             for sha in &allow_text {
-                if !crate::canonical::is_digest(sha) {
+                if !exhibit_protocol::canonical::is_digest(sha) {
                     return Err(usage(format!(
                         "--allow-text {sha:?}: not a sent_sha256 (64 lowercase hex)"
                     )));
@@ -120,7 +120,7 @@ pub fn plan_from_args(args: impl IntoIterator<Item = OsString>) -> Result<Plan, 
                 ));
             }
             if let Some(day) = &witness_window_since
-                && !crate::days::is_day(day)
+                && !exhibit_protocol::days::is_day(day)
             {
                 return Err(usage(format!(
                     "--witness-window-since {day:?}: not a YYYY-MM-DD day"

@@ -6,10 +6,11 @@ use std::path::Path;
 
 use anyhow::{Context, Result, bail};
 
-use crate::canonical;
-use crate::ots;
-use crate::verify::Withheld;
-use crate::verify_cmd::{self, FileProblem, Outcome};
+use crate::outcome::{self, FileProblem, Outcome};
+use crate::posts;
+use exhibit_protocol::canonical;
+use exhibit_protocol::ots;
+use exhibit_protocol::verify::Withheld;
 
 pub fn check_site(dir: &Path) -> Result<Outcome> {
     let ledger_dir = dir.join("ledger");
@@ -23,22 +24,22 @@ pub fn check_site(dir: &Path) -> Result<Outcome> {
     }
     let withheld_path = ledger_dir.join("withheld.json");
     let withheld = if withheld_path.exists() {
-        verify_cmd::read_withheld(&withheld_path)?
+        outcome::read_withheld(&withheld_path)?
     } else {
         Withheld::default()
     };
     let bytes = std::fs::read(&ledger_path)
         .with_context(|| format!("{}: cannot read", ledger_path.display()))?;
 
-    let crate::anchors::Checked {
+    let exhibit_protocol::anchors::Checked {
         report,
         facts,
         header_digest,
-    } = crate::anchors::verify_and_collect(&bytes, &withheld);
+    } = exhibit_protocol::anchors::verify_and_collect(&bytes, &withheld);
 
     let anchors_dir = ledger_dir.join("anchors");
     let anchors = if anchors_dir.is_dir() {
-        Some(verify_cmd::check_anchor_dir(
+        Some(posts::check_anchor_dir(
             &anchors_dir,
             &facts,
             &withheld,
@@ -51,7 +52,7 @@ pub fn check_site(dir: &Path) -> Result<Outcome> {
     let mut files = Vec::new();
     check_witness_proofs(&ledger_dir.join("witness"), &mut files)?;
     check_public_texts(&ledger_dir.join("public_texts"), &mut files)?;
-    Ok(verify_cmd::outcome(report, anchors, Some(files)))
+    Ok(outcome::outcome(report, anchors, Some(files)))
 }
 
 /// Every published proof must commit to the digest its name gives (§5b).

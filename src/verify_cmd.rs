@@ -1,17 +1,16 @@
 //! `exhibit verify`: a ledger file, streamed (CONTRACT §1), or a whole exhibit directory.
 
 use std::fs::File;
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
-use serde::Serialize;
 
-use crate::anchors::{self, AnchorCheck, EntryFacts, Post};
-use crate::canonical;
-use crate::ots;
-use crate::verify::{Problem, Report, Verifier, Withheld};
+use crate::outcome::{Outcome, outcome, read_withheld};
+use crate::posts::check_anchor_dir;
+use exhibit_protocol::anchors::EntryFacts;
+use exhibit_protocol::verify::{Entry, Pass, Withheld, verify_reader};
 
 #[derive(Debug)]
 pub struct VerifyPlan {
@@ -19,46 +18,6 @@ pub struct VerifyPlan {
     pub withheld: Option<PathBuf>,
     pub anchors: Option<PathBuf>,
     pub path: PathBuf,
-}
-
-/// The anchor checks plus the proof's header, for one post.
-#[derive(Debug, Clone, Serialize)]
-pub struct AnchorReport {
-    #[serde(flatten)]
-    pub check: AnchorCheck,
-    /// `ok`, `missing`, or the header problem's code (`bad_magic`, `digest_mismatch`, ...).
-    pub proof: String,
-}
-
-impl AnchorReport {
-    /// A missing proof is shown, not failed (the post may not be stamped yet); a proof whose
-    /// header or digest is wrong fails.
-    pub fn ok(&self) -> bool {
-        self.check.ok && matches!(self.proof.as_str(), "ok" | "missing")
-    }
-}
-
-/// Problems a site check finds beyond the ledger's own (a proof or text whose bytes do not
-/// match its name, a missing file).
-#[derive(Debug, Clone, Serialize)]
-pub struct FileProblem {
-    pub file: String,
-    pub code: String,
-    pub detail: String,
-}
-
-/// Everything `verify` found.
-#[derive(Debug, Serialize)]
-pub struct Outcome {
-    pub ok: bool,
-    pub entries: u64,
-    pub head: Option<String>,
-    pub problems: Vec<Problem>,
-    pub bridged: Vec<i64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub anchors: Option<Vec<AnchorReport>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub files: Option<Vec<FileProblem>>,
 }
 
 pub fn run(plan: &VerifyPlan) -> Result<ExitCode> {
@@ -91,11 +50,6 @@ pub fn run(plan: &VerifyPlan) -> Result<ExitCode> {
     })
 }
 
-pub fn read_withheld(path: &Path) -> Result<Withheld> {
-    let bytes = std::fs::read(path).with_context(|| format!("{}: cannot read", path.display()))?;
-    Withheld::from_json(&bytes).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
-}
-
 /// Streams a ledger file through the verifier: one line in memory at a time.
 pub fn verify_ledger_file(
     path: &Path,
@@ -103,36 +57,22 @@ pub fn verify_ledger_file(
     anchors_dir: Option<&Path>,
 ) -> Result<Outcome> {
     let file = File::open(path).with_context(|| format!("{}: cannot open", path.display()))?;
-    let mut reader = BufReader::with_capacity(1 << 20, file);
-    let mut verifier = Verifier::new(withheld);
+    let reader = BufReader::with_capacity(1 << 20, file);
     let mut facts = Vec::new();
-    let mut buf = Vec::with_capacity(4096);
-    let mut line = 0u64;
-    loop {
-        buf.clear();
-        let n = reader
-            .read_until(b'\n', &mut buf)
-            .with_context(|| format!("{}: cannot read line {}", path.display(), line + 1))?;
-        if n == 0 {
-            break;
+    let mut collect = |entry: &Entry<'_>, _| {
+        if let Some(f) = EntryFacts::of_entry(entry) {
+            facts.push(f);
         }
-        line += 1;
-        if buf.last() == Some(&b'\n') {
-            buf.pop();
-            if anchors_dir.is_none() {
-                verifier.push_line_lean(line, &buf);
-            } else if let Some(entry) = verifier.push_line(line, &buf)
-                && let Some(id) = entry.stated_id()
-                && let Some(f) = EntryFacts::from_object(&entry.object, id.to_owned())
-            {
-                facts.push(f);
-            }
-        } else {
-            verifier.push_truncated_tail(line, &buf);
-        }
-    }
-    let header_digest = verifier.header().and_then(|h| h.digest.clone());
-    let report = verifier.finish();
+    };
+    // Without anchors to check, the lean pass proves canonical lines without building objects.
+    let pass = match anchors_dir {
+        None => Pass::Lean,
+        Some(_) => Pass::Entries(&mut collect),
+    };
+    let verified = verify_reader(reader, withheld, pass)
+        .with_context(|| format!("{}: cannot read", path.display()))?;
+    let header_digest = verified.header.and_then(|h| h.digest);
+    let report = verified.report;
     let anchors = match anchors_dir {
         Some(dir) => Some(check_anchor_dir(
             dir,
@@ -143,103 +83,6 @@ pub fn verify_ledger_file(
         None => None,
     };
     Ok(outcome(report, anchors, None))
-}
-
-/// Joins a ledger report with the anchor and file checks; `ok` only when all are.
-pub fn outcome(
-    report: Report,
-    anchors: Option<Vec<AnchorReport>>,
-    files: Option<Vec<FileProblem>>,
-) -> Outcome {
-    let ok = report.ok
-        && anchors.iter().flatten().all(AnchorReport::ok)
-        && files.iter().flatten().next().is_none();
-    Outcome {
-        ok,
-        entries: report.entries,
-        head: if ok { report.head } else { None },
-        problems: report.problems,
-        bridged: report.bridged,
-        anchors,
-        files,
-    }
-}
-
-/// Reads `<date>.txt` posts (and their `.txt.ots` proofs) from a folder, in date order.
-pub fn read_posts(dir: &Path) -> Result<Vec<(Post, Option<Vec<u8>>)>> {
-    let mut names = Vec::new();
-    for entry in
-        std::fs::read_dir(dir).with_context(|| format!("{}: cannot list", dir.display()))?
-    {
-        let entry = entry.with_context(|| format!("{}: cannot list", dir.display()))?;
-        let name = entry.file_name().to_string_lossy().into_owned();
-        if let Some(date) = name.strip_suffix(".txt")
-            && crate::days::is_day(date)
-        {
-            names.push(date.to_owned());
-        }
-    }
-    names.sort();
-    let mut posts = Vec::new();
-    for date in names {
-        let text_path = dir.join(format!("{date}.txt"));
-        let bytes = std::fs::read(&text_path)
-            .with_context(|| format!("{}: cannot read", text_path.display()))?;
-        let proof_path = dir.join(format!("{date}.txt.ots"));
-        let proof = match std::fs::read(&proof_path) {
-            Ok(b) => Some(b),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-            Err(e) => {
-                return Err(e).with_context(|| format!("{}: cannot read", proof_path.display()));
-            }
-        };
-        posts.push((Post { date, bytes }, proof));
-    }
-    Ok(posts)
-}
-
-/// The anchor checks of §5 plus each proof's header against the post's bytes.
-pub fn check_anchor_dir(
-    dir: &Path,
-    facts: &[EntryFacts],
-    withheld: &Withheld,
-    header_digest: Option<&str>,
-) -> Result<Vec<AnchorReport>> {
-    let posts = read_posts(dir)?;
-    Ok(check_posts_with_proofs(
-        facts,
-        withheld,
-        header_digest,
-        posts,
-    ))
-}
-
-pub fn check_posts_with_proofs(
-    facts: &[EntryFacts],
-    withheld: &Withheld,
-    header_digest: Option<&str>,
-    posts: Vec<(Post, Option<Vec<u8>>)>,
-) -> Vec<AnchorReport> {
-    let (posts, proofs): (Vec<Post>, Vec<Option<Vec<u8>>>) = posts.into_iter().unzip();
-    let checks = anchors::check_posts(facts, withheld, header_digest, &posts);
-    checks
-        .into_iter()
-        .zip(posts.iter().zip(proofs))
-        .map(|(check, (post, proof))| AnchorReport {
-            check,
-            proof: proof_state(proof.as_deref(), &post.bytes),
-        })
-        .collect()
-}
-
-pub fn proof_state(proof: Option<&[u8]>, post: &[u8]) -> String {
-    match proof {
-        None => "missing".into(),
-        Some(bytes) => match ots::check(bytes, &canonical::sha256_hex(post)) {
-            Ok(()) => "ok".into(),
-            Err(p) => p.code().into(),
-        },
-    }
 }
 
 fn write_words(out: &mut impl Write, path: &Path, outcome: &Outcome) -> Result<()> {

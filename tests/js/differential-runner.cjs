@@ -1,4 +1,4 @@
-// The JavaScript side of the differential fuzz harness (tests/differential.rs): reads a batch of
+// The JavaScript side of the differential fuzz harness (tests/testsuite/differential.rs): reads a batch of
 // cases, one JSON object a line, from the file named on the command line, runs each through
 // assets/verify.js exactly as the page does (the ledger's bytes, the withheld list's bytes, the
 // anchor zone's rules as data), and writes one answer a line to stdout, in order:

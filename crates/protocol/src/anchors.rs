@@ -1,0 +1,285 @@
+//! The anchor checks a stranger does with a posted head (protocol-v0 §5; docs/verifier.md
+//! "The anchor checks"). Pure: the caller hands in the entries and the posts' bytes.
+
+use serde::Serialize;
+
+use crate::canonical;
+use crate::verify::Withheld;
+
+/// What the anchor checks need of one published entry.
+#[derive(Debug, Clone)]
+pub struct EntryFacts {
+    pub seq: i64,
+    pub entry_id: String,
+    pub day: Option<String>,
+    /// For `anchor` entries: (anchor_date, anchor_head, anchor_head_seq, anchor_text_sha256).
+    pub anchor: Option<AnchorLine>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AnchorLine {
+    pub date: Option<String>,
+    pub head: Option<String>,
+    pub head_seq: Option<i64>,
+    pub text_sha256: Option<String>,
+    pub late: Option<bool>,
+}
+
+/// One posted text: the date from its file name and its exact bytes.
+#[derive(Debug, Clone)]
+pub struct Post {
+    pub date: String,
+    pub bytes: Vec<u8>,
+}
+
+/// A post's parsed fields, when its format is right.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PostedHead {
+    pub head: String,
+    pub seq: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct AnchorCheck {
+    pub date: String,
+    pub ok: bool,
+    pub format: &'static str,
+    pub head: &'static str,
+    pub day_closed: &'static str,
+    pub ledger_line: &'static str,
+    #[serde(skip)]
+    pub posted: Option<PostedHead>,
+}
+
+/// Parses `gate anchor <D> head <64 hex> seq <n>` exactly (§5), with `D` the file's date.
+pub fn parse_post(date: &str, bytes: &[u8]) -> Option<PostedHead> {
+    let text = std::str::from_utf8(bytes).ok()?;
+    let rest = text.strip_prefix("gate anchor ")?;
+    let rest = rest.strip_prefix(date)?;
+    let rest = rest.strip_prefix(" head ")?;
+    let (head, rest) = rest.split_at_checked(64)?;
+    if !canonical::is_digest(head) {
+        return None;
+    }
+    let digits = rest.strip_prefix(" seq ")?;
+    let canonical_number = digits == "0"
+        || (!digits.is_empty()
+            && !digits.starts_with('0')
+            && digits.len() <= 16
+            && digits.bytes().all(|b| b.is_ascii_digit()));
+    if !canonical_number {
+        return None;
+    }
+    Some(PostedHead {
+        head: head.to_owned(),
+        seq: digits.parse().ok()?,
+    })
+}
+
+/// Runs the four checks for every post. `header_digest` is the head when `seq 0` is posted.
+pub fn check_posts(
+    entries: &[EntryFacts],
+    withheld: &Withheld,
+    header_digest: Option<&str>,
+    posts: &[Post],
+) -> Vec<AnchorCheck> {
+    // Indexes, so that a ledger of a million lines and years of posts stays linear.
+    let mut by_seq: std::collections::BTreeMap<i64, &EntryFacts> = Default::default();
+    let mut last_seq_of_day: std::collections::BTreeMap<&str, i64> = Default::default();
+    let mut anchor_lines: std::collections::BTreeMap<&str, Vec<&AnchorLine>> = Default::default();
+    for e in entries {
+        by_seq.entry(e.seq).or_insert(e);
+        if let Some(day) = e.day.as_deref() {
+            let last = last_seq_of_day.entry(day).or_insert(e.seq);
+            *last = (*last).max(e.seq);
+        }
+        if let Some(a) = &e.anchor
+            && let Some(date) = a.date.as_deref()
+        {
+            anchor_lines.entry(date).or_default().push(a);
+        }
+    }
+    for w in withheld.by_seq.values() {
+        if let Some(day) = w.day.as_deref() {
+            let last = last_seq_of_day.entry(day).or_insert(w.seq);
+            *last = (*last).max(w.seq);
+        }
+    }
+    let index = Index {
+        by_seq,
+        last_seq_of_day,
+        anchor_lines,
+    };
+    posts
+        .iter()
+        .map(|post| check_post(&index, withheld, header_digest, post))
+        .collect()
+}
+
+struct Index<'e> {
+    by_seq: std::collections::BTreeMap<i64, &'e EntryFacts>,
+    /// The greatest seq, published or withheld, whose `day` is the key.
+    last_seq_of_day: std::collections::BTreeMap<&'e str, i64>,
+    anchor_lines: std::collections::BTreeMap<&'e str, Vec<&'e AnchorLine>>,
+}
+
+fn check_post(
+    index: &Index<'_>,
+    withheld: &Withheld,
+    header_digest: Option<&str>,
+    post: &Post,
+) -> AnchorCheck {
+    let Some(posted) = parse_post(&post.date, &post.bytes) else {
+        return AnchorCheck {
+            date: post.date.clone(),
+            ok: false,
+            format: "fail",
+            head: "skipped",
+            day_closed: "skipped",
+            ledger_line: "skipped",
+            posted: None,
+        };
+    };
+    let published = index.by_seq.get(&posted.seq);
+    let head = if posted.seq == 0 {
+        if header_digest == Some(posted.head.as_str()) {
+            "ok"
+        } else {
+            "fail"
+        }
+    } else if let Some(entry) = published {
+        if entry.entry_id == posted.head {
+            "ok"
+        } else {
+            "fail"
+        }
+    } else if let Some(digest) = withheld.digest(posted.seq) {
+        // The digest of a withheld line is the lab's word, not the reader's derivation (§6).
+        if digest == posted.head {
+            "lab_word"
+        } else {
+            "fail"
+        }
+    } else {
+        "absent"
+    };
+
+    let later_same_day = index
+        .last_seq_of_day
+        .get(post.date.as_str())
+        .is_some_and(|&last| last > posted.seq);
+    let day_closed = if later_same_day { "fail" } else { "ok" };
+
+    let text_sha256 = canonical::sha256_hex(&post.bytes);
+    let lines: &[&AnchorLine] = index
+        .anchor_lines
+        .get(post.date.as_str())
+        .map_or(&[], Vec::as_slice);
+    let ledger_line = if lines.is_empty() {
+        "absent"
+    } else if lines.iter().all(|a| {
+        a.head.as_deref() == Some(posted.head.as_str())
+            && a.head_seq == Some(posted.seq)
+            && a.text_sha256.as_deref() == Some(text_sha256.as_str())
+    }) {
+        "agrees"
+    } else {
+        "disagrees"
+    };
+
+    AnchorCheck {
+        date: post.date.clone(),
+        ok: matches!(head, "ok" | "lab_word")
+            && day_closed == "ok"
+            && matches!(ledger_line, "agrees" | "absent"),
+        format: "ok",
+        head,
+        day_closed,
+        ledger_line,
+        posted: Some(posted),
+    }
+}
+
+/// A ledger held in memory, verified, with the facts the anchor checks need of each entry.
+pub struct Checked {
+    pub report: crate::verify::Report,
+    pub facts: Vec<EntryFacts>,
+    pub header_digest: Option<String>,
+}
+
+pub fn verify_and_collect(bytes: &[u8], withheld: &Withheld) -> Checked {
+    let mut facts = Vec::new();
+    let verified = crate::verify::verify_reader(
+        bytes,
+        withheld,
+        crate::verify::Pass::Entries(&mut |entry, _| {
+            if let Some(f) = EntryFacts::of_entry(entry) {
+                facts.push(f);
+            }
+        }),
+    )
+    .expect("reading from memory cannot fail");
+    Checked {
+        report: verified.report,
+        facts,
+        header_digest: verified.header.and_then(|h| h.digest),
+    }
+}
+
+impl EntryFacts {
+    /// Facts of a readable entry, when it states its entry_id.
+    pub fn of_entry(entry: &crate::verify::Entry<'_>) -> Option<EntryFacts> {
+        EntryFacts::from_object(&entry.object, entry.stated_id()?.to_owned())
+    }
+
+    /// Facts of a readable entry object.
+    pub fn from_object(object: &canonical::Object<'_>, entry_id: String) -> Option<EntryFacts> {
+        let seq = object.get_int("seq")?;
+        let anchor = (object.get_str("kind") == Some("anchor")).then(|| AnchorLine {
+            date: object.get_str("anchor_date").map(str::to_owned),
+            head: object.get_str("anchor_head").map(str::to_owned),
+            head_seq: object.get_int("anchor_head_seq"),
+            text_sha256: object.get_str("anchor_text_sha256").map(str::to_owned),
+            late: match object.get("late") {
+                Some(canonical::Value::Bool(b)) => Some(*b),
+                _ => None,
+            },
+        });
+        Some(EntryFacts {
+            seq,
+            entry_id,
+            day: object.get_str("day").map(str::to_owned),
+            anchor,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const H: &str = "a3f1c2d4e5b60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f90";
+
+    #[test]
+    fn post_format_is_exact() {
+        let good = format!("gate anchor 2026-11-08 head {H} seq 42");
+        assert_eq!(
+            parse_post("2026-11-08", good.as_bytes()),
+            Some(PostedHead {
+                head: H.into(),
+                seq: 42
+            })
+        );
+        for bad in [
+            format!("{good}\n"),
+            format!("gate anchor 2026-11-09 head {H} seq 42"),
+            format!("gate anchor 2026-11-08 head {} seq 42", H.to_uppercase()),
+            format!("gate anchor 2026-11-08 head {H} seq 042"),
+            format!("gate anchor 2026-11-08 head {H} seq -1"),
+            format!("gate anchor 2026-11-08  head {H} seq 42"),
+            format!("Gate anchor 2026-11-08 head {H} seq 42"),
+        ] {
+            assert_eq!(parse_post("2026-11-08", bad.as_bytes()), None, "{bad:?}");
+        }
+    }
+}

@@ -1,0 +1,22 @@
+//! exhibit-protocol: the protocol as exhibit implements it (docs/protocol.md), pure — no file,
+//! clock or git, so another crate (or a WebAssembly build) can reuse the verifier without the
+//! build's dependencies.
+//!
+//! - [`canonical`]: the canonical form of a line (reader, writer, fast scanner).
+//! - [`verify`]: the chain verifier; [`verify::verify_reader`] is its one streaming entry point.
+//! - [`days`]: timestamps and the anchor day of an entry.
+//! - [`anchors`]: posted heads checked against the ledger.
+//! - [`ots`]: the OpenTimestamps header check of a proof.
+//! - [`registry`]: the field registry (which fields publish, which are withheld).
+//! - [`shapes`], [`text_guard`]: the identifier guard.
+//! - [`witness`]: the states of a witness proof.
+
+pub mod anchors;
+pub mod canonical;
+pub mod days;
+pub mod ots;
+pub mod registry;
+pub mod shapes;
+pub mod text_guard;
+pub mod verify;
+pub mod witness;

@@ -1,0 +1,996 @@
+//! The ledger verifier (protocol-v0 §3, §4; CONTRACT §1; docs/verifier.md).
+//!
+//! A pure function over bytes: no file, clock or git. It streams — the caller feeds one line at
+//! a time and the verifier keeps only the previous entry's seq and digest (plus the withheld
+//! list), so memory does not grow with the ledger. Every problem is returned with a stable code.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+
+use crate::canonical::{self, NotAdmitted, Object, Value};
+use crate::days::{self, DayDeriver};
+
+pub const HEADER_SCHEMA: &str = "darkflobi.gate/log/v0";
+pub const ENTRY_SCHEMA: &str = "darkflobi.gate/entry/v0";
+
+/// The stable problem codes of CONTRACT §1, in the order problems on one line are reported.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Code {
+    CrByte,
+    Unparsable,
+    NotObject,
+    DuplicateKey,
+    NotCanonicalisable,
+    NotCanonical,
+    TruncatedTail,
+    MissingHeader,
+    BadHeader,
+    BadSchema,
+    EntryIdMismatch,
+    PrevMismatch,
+    SeqMismatch,
+    BadTimestamp,
+    DayMismatch,
+    WithheldConflict,
+    WithheldUnreachable,
+}
+
+impl Code {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Code::CrByte => "cr_byte",
+            Code::Unparsable => "unparsable",
+            Code::NotObject => "not_object",
+            Code::DuplicateKey => "duplicate_key",
+            Code::NotCanonicalisable => "not_canonicalisable",
+            Code::NotCanonical => "not_canonical",
+            Code::TruncatedTail => "truncated_tail",
+            Code::MissingHeader => "missing_header",
+            Code::BadHeader => "bad_header",
+            Code::BadSchema => "bad_schema",
+            Code::EntryIdMismatch => "entry_id_mismatch",
+            Code::PrevMismatch => "prev_mismatch",
+            Code::SeqMismatch => "seq_mismatch",
+            Code::BadTimestamp => "bad_timestamp",
+            Code::DayMismatch => "day_mismatch",
+            Code::WithheldConflict => "withheld_conflict",
+            Code::WithheldUnreachable => "withheld_unreachable",
+        }
+    }
+}
+
+impl std::fmt::Display for Code {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One problem: where, which rule, and words a person can act on.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Problem {
+    /// 1-based line of the ledger; 0 for a problem of the withheld list itself.
+    pub line: u64,
+    pub seq: Option<i64>,
+    pub code: Code,
+    pub detail: String,
+}
+
+/// One entry of `withheld.json` (protocol §6): the verifier needs `seq` and `entry_id`; the
+/// anchor checks use `day`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub struct WithheldEntry {
+    pub seq: i64,
+    pub entry_id: String,
+    #[serde(default)]
+    pub kind: Option<String>,
+    #[serde(default)]
+    pub dest_class: Option<String>,
+    #[serde(default)]
+    pub day: Option<String>,
+    #[serde(default)]
+    pub fields_flagged: Vec<String>,
+    #[serde(default)]
+    pub reason: Option<String>,
+}
+
+/// The withheld list by seq.
+#[derive(Debug, Clone, Default)]
+pub struct Withheld {
+    pub by_seq: BTreeMap<i64, WithheldEntry>,
+}
+
+impl Withheld {
+    /// Reads `withheld.json` with the ledger's own JSON reader, so that `2.0`, an integer past
+    /// 2^53 and a key written twice are seen as written (docs/verifier.md "The withheld list");
+    /// a list that breaks a rule is the caller's usage error, not a ledger problem.
+    pub fn from_json(bytes: &[u8]) -> Result<Withheld, String> {
+        let parsed = canonical::parse(bytes).map_err(|e| format!("not one JSON value: {e}"))?;
+        if let Some(key) = parsed.duplicate_key {
+            return Err(format!("key {key:?} is written twice in one object"));
+        }
+        if let Some(why) = parsed.not_admitted {
+            return Err(format!("the list {}", why.words()));
+        }
+        let Value::Array(items) = parsed.value else {
+            return Err("not a JSON array of {seq, entry_id, ...} objects".to_string());
+        };
+        let mut entries = Vec::with_capacity(items.len());
+        for (i, item) in items.iter().enumerate() {
+            let Value::Object(o) = item else {
+                return Err(format!("item {i} is not an object"));
+            };
+            let seq = match o.get("seq") {
+                Some(Value::Int(n)) => *n,
+                _ => {
+                    return Err(format!(
+                        "item {i}: seq is not an integer within 1..2^53 written without fraction or exponent"
+                    ));
+                }
+            };
+            let entry_id = match o.get("entry_id") {
+                Some(Value::Str(s)) => s.to_string(),
+                _ => return Err(format!("item {i}: entry_id is not a string")),
+            };
+            // Optional words: absent, null or a string.
+            let words = |key: &str| match o.get(key) {
+                None | Some(Value::Null) => Ok(None),
+                Some(Value::Str(s)) => Ok(Some(s.to_string())),
+                Some(_) => Err(format!("item {i}: {key} is not a string or null")),
+            };
+            let day = words("day")?;
+            if let Some(d) = &day
+                && !days::is_day(d)
+            {
+                return Err(format!(
+                    "item {i}: day {d:?} is not a YYYY-MM-DD date that exists"
+                ));
+            }
+            let fields_flagged = match o.get("fields_flagged") {
+                None => Vec::new(),
+                Some(Value::Array(fields)) => fields
+                    .iter()
+                    .map(|f| f.as_str().map(str::to_owned))
+                    .collect::<Option<Vec<String>>>()
+                    .ok_or_else(|| format!("item {i}: fields_flagged holds a non-string"))?,
+                Some(_) => return Err(format!("item {i}: fields_flagged is not an array")),
+            };
+            entries.push(WithheldEntry {
+                seq,
+                entry_id,
+                kind: words("kind")?,
+                dest_class: words("dest_class")?,
+                day,
+                fields_flagged,
+                reason: words("reason")?,
+            });
+        }
+        Withheld::from_entries(entries)
+    }
+
+    pub fn from_entries(entries: Vec<WithheldEntry>) -> Result<Withheld, String> {
+        let mut by_seq = BTreeMap::new();
+        for e in entries {
+            if e.seq < 1 {
+                return Err(format!("seq {} is not a positive integer", e.seq));
+            }
+            if !canonical::is_digest(&e.entry_id) {
+                return Err(format!(
+                    "seq {}: entry_id is not 64 lowercase hex characters",
+                    e.seq
+                ));
+            }
+            let seq = e.seq;
+            if by_seq.insert(seq, e).is_some() {
+                return Err(format!("seq {seq} is listed twice"));
+            }
+        }
+        Ok(Withheld { by_seq })
+    }
+
+    pub fn contains(&self, seq: i64) -> bool {
+        self.by_seq.contains_key(&seq)
+    }
+
+    pub fn digest(&self, seq: i64) -> Option<&str> {
+        self.by_seq.get(&seq).map(|e| e.entry_id.as_str())
+    }
+
+    pub fn len(&self) -> usize {
+        self.by_seq.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.by_seq.is_empty()
+    }
+
+    /// True when every seq in `from..to` is listed (false for an empty or absurd range).
+    fn lists_all(&self, from: i64, to: i64) -> bool {
+        to > from
+            && (to - from) as u128 <= self.by_seq.len() as u128
+            && (from..to).all(|q| self.contains(q))
+    }
+}
+
+/// What the verifier concluded (CONTRACT §1 `verify --json`).
+#[derive(Debug, Clone, Serialize)]
+pub struct Report {
+    pub ok: bool,
+    pub entries: u64,
+    pub head: Option<String>,
+    pub problems: Vec<Problem>,
+    pub bridged: Vec<i64>,
+}
+
+/// The header as read from line 1.
+#[derive(Debug, Clone)]
+pub struct Header {
+    pub object: Object<'static>,
+    /// `sha256("darkflobi.gate/log/v0\n" + JCS(header))`, when the header can be canonicalised.
+    pub digest: Option<String>,
+    pub anchor_tz: Option<String>,
+}
+
+/// A readable entry line, handed back to the caller (the build reads its fields).
+#[derive(Debug)]
+pub struct Entry<'a> {
+    pub line: u64,
+    pub bytes: &'a [u8],
+    pub object: Object<'a>,
+    pub seq: Option<i64>,
+    /// `sha256(JCS(core))`, when the line can be canonicalised.
+    pub derived_id: Option<String>,
+    /// True when any problem was reported at this line.
+    pub has_problem: bool,
+}
+
+impl Entry<'_> {
+    pub fn stated_id(&self) -> Option<&str> {
+        self.object.get_str("entry_id")
+    }
+}
+
+/// What the next entry is measured against.
+struct Previous {
+    /// The previous entry's stated seq, or its expected seq when it stated none.
+    seq: i64,
+    /// The previous entry's stated entry_id, else its derived one; `None`: nothing to expect.
+    id: Option<PrevId>,
+}
+
+/// The `prev` the next entry must state.
+#[derive(Debug, Clone)]
+enum PrevId {
+    Text(String),
+    /// A stated entry_id holding a lone surrogate is still a string (docs/verifier.md "Chaining
+    /// entries": the stated entry_id when it is a string): only the same string, unit for unit,
+    /// matches it.
+    Lone(Vec<u16>),
+}
+
+impl PrevId {
+    fn text(&self) -> Option<&str> {
+        match self {
+            PrevId::Text(t) => Some(t),
+            PrevId::Lone(_) => None,
+        }
+    }
+
+    fn matches(&self, prev: Option<&Value<'_>>) -> bool {
+        match (self, prev) {
+            (PrevId::Text(t), Some(Value::Str(s))) => s.as_ref() == t,
+            (PrevId::Lone(u), Some(Value::LoneSurrogateStr(l))) => &l.units == u,
+            _ => false,
+        }
+    }
+
+    /// What the entry after `object` must name: its stated entry_id when that is a string (one
+    /// holding a lone surrogate included), else its derived one.
+    fn after(object: &Object<'_>, derived_id: Option<&str>) -> Option<PrevId> {
+        match object.get("entry_id") {
+            Some(Value::Str(s)) => Some(PrevId::Text(s.to_string())),
+            Some(Value::LoneSurrogateStr(l)) => Some(PrevId::Lone(l.units.clone())),
+            _ => derived_id.map(|d| PrevId::Text(d.to_owned())),
+        }
+    }
+
+    fn words(&self) -> String {
+        match self {
+            PrevId::Text(t) => t.clone(),
+            PrevId::Lone(_) => "a string holding a lone surrogate".to_string(),
+        }
+    }
+}
+
+/// The streaming verifier. Feed every line with [`Verifier::push_line`] (and an unterminated
+/// last piece with [`Verifier::push_truncated_tail`]), then call [`Verifier::finish`].
+pub struct Verifier<'w> {
+    withheld: &'w Withheld,
+    header_seen: bool,
+    header: Option<Header>,
+    deriver: Option<DayDeriver>,
+    previous: Option<Previous>,
+    entries: u64,
+    problems: Vec<Problem>,
+    bridged: Vec<i64>,
+    /// Listed seqs that the file publishes (conflicts) — so they are not called unreachable.
+    listed_published: BTreeSet<i64>,
+    dump: Vec<u8>,
+    /// Where `entry_id` sits in `dump` (see `canonical::dump_entry`).
+    entry_id_range: Option<std::ops::Range<usize>>,
+}
+
+impl<'w> Verifier<'w> {
+    pub fn new(withheld: &'w Withheld) -> Self {
+        Verifier {
+            withheld,
+            header_seen: false,
+            header: None,
+            deriver: None,
+            previous: None,
+            entries: 0,
+            problems: Vec::new(),
+            bridged: Vec::new(),
+            listed_published: BTreeSet::new(),
+            dump: Vec::with_capacity(1024),
+            entry_id_range: None,
+        }
+    }
+
+    pub fn header(&self) -> Option<&Header> {
+        self.header.as_ref()
+    }
+
+    /// The problems found so far.
+    pub fn problems(&self) -> &[Problem] {
+        &self.problems
+    }
+
+    fn problem(&mut self, line: u64, seq: Option<i64>, code: Code, detail: impl Into<String>) {
+        self.problems.push(Problem {
+            line,
+            seq,
+            code,
+            detail: detail.into(),
+        });
+    }
+
+    /// An unterminated last piece (no LF after it): reported and otherwise ignored (§4, CONTRACT
+    /// `truncated_tail`).
+    pub fn push_truncated_tail(&mut self, line: u64, bytes: &[u8]) {
+        self.problem(
+            line,
+            None,
+            Code::TruncatedTail,
+            format!(
+                "the last line ({} bytes) has no LF: it may still be being written, and is not chained",
+                bytes.len()
+            ),
+        );
+    }
+
+    /// Reads one line (§2). Returns the object when the line is readable.
+    fn read<'a>(&mut self, line: u64, bytes: &'a [u8]) -> Option<(Object<'a>, bool)> {
+        if let Some(at) = bytes.iter().position(|&b| b == b'\r') {
+            let count = bytes.iter().filter(|&&b| b == b'\r').count();
+            self.problem(
+                line,
+                None,
+                Code::CrByte,
+                format!(
+                    "{count} CR byte(s), the first at byte {}; the file must be LF only",
+                    at + 1
+                ),
+            );
+            return None;
+        }
+        let parsed = match canonical::parse(bytes) {
+            Ok(p) => p,
+            Err(e) => {
+                self.problem(line, None, Code::Unparsable, e.to_string());
+                return None;
+            }
+        };
+        let Value::Object(object) = parsed.value else {
+            self.problem(
+                line,
+                None,
+                Code::NotObject,
+                "a JSON value that is not an object",
+            );
+            return None;
+        };
+        let seq = object.get_int("seq");
+        // One dump per line: compared with the bytes here, cut to the core in `chain`. With a
+        // key written twice, the object kept (last value wins) decides whether a digest can be
+        // derived: a dropped value outside the admitted types does not disable the entry_id
+        // check (docs/verifier.md "Reading a line", rule 4).
+        self.dump.clear();
+        let dumped = if parsed.not_admitted.is_none() || parsed.duplicate_key.is_some() {
+            canonical::dump_entry(&object, &mut self.dump).ok()
+        } else {
+            None
+        };
+        let admitted = dumped.is_some();
+        self.entry_id_range = dumped.flatten();
+        if let Some(key) = parsed.duplicate_key {
+            self.problem(
+                line,
+                seq,
+                Code::DuplicateKey,
+                format!("key {key:?} is written twice; the last value is kept, as JSON.parse does"),
+            );
+        } else if let Some(why) = parsed.not_admitted {
+            self.problem(line, seq, Code::NotCanonicalisable, why.words());
+        } else if self.dump != bytes {
+            {
+                let at = self
+                    .dump
+                    .iter()
+                    .zip(bytes)
+                    .position(|(a, b)| a != b)
+                    .unwrap_or(self.dump.len().min(bytes.len()));
+                self.problem(
+                    line,
+                    seq,
+                    Code::NotCanonical,
+                    format!(
+                        "the bytes are not the canonical dump of the object (first difference at byte {})",
+                        at + 1
+                    ),
+                );
+            }
+        }
+        Some((object, admitted))
+    }
+
+    /// Feeds one complete line (without its LF). `line` is 1-based and counts blank lines.
+    pub fn push_line<'a>(&mut self, line: u64, bytes: &'a [u8]) -> Option<Entry<'a>> {
+        if line == 1 {
+            self.header_line(bytes);
+            return None;
+        }
+        if bytes.is_empty() {
+            return None; // blank lines are skipped (CONTRACT §1)
+        }
+        self.entries += 1;
+        let problems_before = self.problems.len();
+        let (object, admitted) = self.read(line, bytes)?;
+        let entry = self.chain(line, bytes, object, admitted);
+        Some(Entry {
+            has_problem: self.problems.len() > problems_before,
+            ..entry
+        })
+    }
+
+    /// Like [`Verifier::push_line`], without handing back the object: a line the canonical
+    /// scanner proves canonical, and whose chain checks all pass, is taken in one pass; any other
+    /// line goes through the full reader, which finds and words its problems. Same answers —
+    /// `tests/testsuite/properties.rs` holds the two paths to it.
+    pub fn push_line_lean(&mut self, line: u64, bytes: &[u8]) {
+        if line == 1 || bytes.is_empty() || !self.fast_entry(line, bytes) {
+            self.push_line(line, bytes);
+        }
+    }
+
+    /// The fast path: true when the line was canonical and chained with no problem (state
+    /// updated); false with no state touched otherwise.
+    fn fast_entry(&mut self, _line: u64, bytes: &[u8]) -> bool {
+        let Some(scan) = canonical::scan_entry(bytes) else {
+            return false;
+        };
+        let (Some(seq), Some(stated_id), Some(prev), Some(ts), Some(day)) =
+            (scan.seq, scan.entry_id, scan.prev, scan.timestamp, scan.day)
+        else {
+            return false;
+        };
+        if scan.schema != Some(ENTRY_SCHEMA) || self.withheld.contains(seq) {
+            return false;
+        }
+        let (mut expected_seq, mut expected_prev) = match &self.previous {
+            Some(Previous {
+                id: Some(PrevId::Lone(_)),
+                ..
+            }) => return false, // no plain string matches it: the full reader words it
+            Some(p) => (p.seq + 1, p.id.as_ref().and_then(PrevId::text)),
+            None => (1, self.header.as_ref().and_then(|h| h.digest.as_deref())),
+        };
+        let bridge = seq > expected_seq && self.withheld.lists_all(expected_seq, seq);
+        let bridge_from = expected_seq;
+        if bridge {
+            expected_seq = seq;
+            expected_prev = self.withheld.digest(seq - 1);
+        }
+        if seq != expected_seq || expected_prev.is_some_and(|e| e != prev) {
+            return false;
+        }
+        let Some(secs) = days::parse_timestamp(ts) else {
+            return false;
+        };
+        if let Some(deriver) = &mut self.deriver {
+            let derived = days::day_bytes(deriver.day_number(secs));
+            if derived.is_none_or(|d| d.as_slice() != day.as_bytes()) {
+                return false;
+            }
+        }
+        let mut hasher = Sha256::new();
+        match &scan.entry_id_range {
+            Some(r) => {
+                hasher.update(&bytes[..r.start]);
+                hasher.update(&bytes[r.end..]);
+            }
+            None => hasher.update(bytes),
+        }
+        let digest = hasher.finalize();
+        let mut derived = [0u8; 64];
+        const HEX: &[u8; 16] = b"0123456789abcdef";
+        for (i, b) in digest.iter().enumerate() {
+            derived[2 * i] = HEX[(b >> 4) as usize];
+            derived[2 * i + 1] = HEX[(b & 0xf) as usize];
+        }
+        if derived.as_slice() != stated_id.as_bytes() {
+            return false;
+        }
+        // Every check passed: commit.
+        self.entries += 1;
+        if bridge {
+            self.bridged.extend(bridge_from..seq);
+        }
+        match &mut self.previous {
+            Some(p) => {
+                p.seq = seq;
+                match &mut p.id {
+                    Some(PrevId::Text(t)) => {
+                        t.clear();
+                        t.push_str(stated_id);
+                    }
+                    id => *id = Some(PrevId::Text(stated_id.to_owned())),
+                }
+            }
+            None => {
+                self.previous = Some(Previous {
+                    seq,
+                    id: Some(PrevId::Text(stated_id.to_owned())),
+                })
+            }
+        }
+        true
+    }
+
+    fn header_line(&mut self, bytes: &[u8]) {
+        self.header_seen = true;
+        let read = if bytes.is_empty() {
+            None
+        } else {
+            self.read(1, bytes)
+        };
+        let Some((object, admitted)) = read else {
+            self.problem(
+                1,
+                None,
+                Code::MissingHeader,
+                "line 1 is blank or unreadable; it must be the header",
+            );
+            return;
+        };
+        if object.get_str("schema") != Some(HEADER_SCHEMA) {
+            self.problem(
+                1,
+                None,
+                Code::MissingHeader,
+                format!("line 1 is not a header: its schema is not {HEADER_SCHEMA:?}"),
+            );
+            return;
+        }
+        let digest = admitted.then(|| {
+            let mut hasher = Sha256::new();
+            hasher.update(HEADER_SCHEMA.as_bytes());
+            hasher.update(b"\n");
+            self.dump.clear();
+            canonical::dump_object_except(&object, None, &mut self.dump)
+                .expect("admitted values dump");
+            hasher.update(&self.dump);
+            canonical::hex(&hasher.finalize())
+        });
+        let anchor_tz = object.get_str("anchor_tz").map(str::to_owned);
+        match anchor_tz.as_deref().map(|name| (name, days::zone(name))) {
+            Some((_, Some(zone))) => self.deriver = Some(DayDeriver::new(zone)),
+            Some((name, None)) => self.problem(
+                1,
+                None,
+                Code::BadHeader,
+                format!(
+                    "anchor_tz {name:?} is not a zone in the tz database; no day can be checked"
+                ),
+            ),
+            None => self.problem(
+                1,
+                None,
+                Code::BadHeader,
+                "the header has no anchor_tz string; no day can be checked",
+            ),
+        }
+        self.header = Some(Header {
+            object: match Value::Object(object).into_owned() {
+                Value::Object(o) => o,
+                _ => unreachable!(),
+            },
+            digest,
+            anchor_tz,
+        });
+    }
+
+    fn chain<'a>(
+        &mut self,
+        line: u64,
+        bytes: &'a [u8],
+        object: Object<'a>,
+        admitted: bool,
+    ) -> Entry<'a> {
+        let seq = object.get_int("seq");
+        let (mut expected_seq, mut expected_prev, prev_named) = match &self.previous {
+            Some(p) => (
+                p.seq + 1,
+                p.id.clone(),
+                format!("the entry_id of seq {}", p.seq),
+            ),
+            None => (
+                1,
+                self.header
+                    .as_ref()
+                    .and_then(|h| h.digest.clone())
+                    .map(PrevId::Text),
+                "the header digest".to_string(),
+            ),
+        };
+        let mut prev_named = prev_named;
+        // Withheld bridging (§6): a gap whose every seq is listed is crossed on the listed digest.
+        if let Some(s) = seq
+            && self.withheld.lists_all(expected_seq, s)
+        {
+            self.bridged.extend(expected_seq..s);
+            expected_seq = s;
+            expected_prev = self
+                .withheld
+                .digest(s - 1)
+                .map(|d| PrevId::Text(d.to_owned()));
+            prev_named = format!("the withheld digest of seq {}", s - 1);
+        }
+
+        if object.get_str("schema") != Some(ENTRY_SCHEMA) {
+            self.problem(
+                line,
+                seq,
+                Code::BadSchema,
+                format!("schema is not {ENTRY_SCHEMA:?}"),
+            );
+        }
+
+        let derived_id = admitted.then(|| {
+            // `self.dump` still holds this line's dump from `read`.
+            let mut hasher = Sha256::new();
+            match &self.entry_id_range {
+                Some(r) => {
+                    hasher.update(&self.dump[..r.start]);
+                    hasher.update(&self.dump[r.end..]);
+                }
+                None => hasher.update(&self.dump),
+            }
+            canonical::hex(&hasher.finalize())
+        });
+        let stated_id = object.get_str("entry_id");
+        if let Some(derived) = &derived_id
+            && stated_id != Some(derived.as_str())
+        {
+            let detail = match stated_id {
+                Some(s) => format!("entry_id is {s}, but the core re-derives to {derived}"),
+                None => format!("no entry_id string; the core re-derives to {derived}"),
+            };
+            self.problem(line, seq, Code::EntryIdMismatch, detail);
+        }
+
+        if let Some(expected) = &expected_prev
+            && !expected.matches(object.get("prev"))
+        {
+            let detail = format!(
+                "prev is {}, expected {} ({prev_named})",
+                describe(object.get("prev")),
+                expected.words()
+            );
+            self.problem(line, seq, Code::PrevMismatch, detail);
+        }
+
+        if seq != Some(expected_seq) {
+            let detail = format!(
+                "seq is {}, expected {expected_seq}",
+                describe(object.get("seq"))
+            );
+            self.problem(line, seq, Code::SeqMismatch, detail);
+        }
+
+        match object.get_str("timestamp").and_then(days::parse_timestamp) {
+            None => {
+                let detail = format!(
+                    "timestamp is {}, not YYYY-MM-DDTHH:MM:SSZ naming a real instant",
+                    describe(object.get("timestamp"))
+                );
+                self.problem(line, seq, Code::BadTimestamp, detail);
+            }
+            Some(secs) => {
+                if let Some(deriver) = &mut self.deriver {
+                    let day_number = deriver.day_number(secs);
+                    let stated = object.get_str("day").map(str::as_bytes);
+                    let matches =
+                        days::day_bytes(day_number).is_some_and(|d| stated == Some(d.as_slice()));
+                    if !matches {
+                        let derived_day = days::civil_from_days(day_number);
+                        let tz = self
+                            .header
+                            .as_ref()
+                            .and_then(|h| h.anchor_tz.clone())
+                            .unwrap_or_default();
+                        // The version is named so that an operator whose gate runs older (or
+                        // newer) tz data can see why the days differ.
+                        let detail = format!(
+                            "day is {}, but the timestamp falls on {derived_day} in {tz} by tz database {} (compiled into this exhibit binary)",
+                            describe(object.get("day")),
+                            days::tzdb_version()
+                        );
+                        self.problem(line, seq, Code::DayMismatch, detail);
+                    }
+                }
+            }
+        }
+
+        if let Some(s) = seq
+            && self.withheld.contains(s)
+        {
+            self.listed_published.insert(s);
+            self.problem(
+                line,
+                seq,
+                Code::WithheldConflict,
+                format!("seq {s} is published here and also listed as withheld"),
+            );
+        }
+
+        self.previous = Some(Previous {
+            seq: seq.unwrap_or(expected_seq),
+            id: PrevId::after(&object, derived_id.as_deref()),
+        });
+        Entry {
+            line,
+            bytes,
+            object,
+            seq,
+            derived_id,
+            has_problem: false,
+        }
+    }
+
+    /// Closes the pass: missing header, tail bridging, unreachable listed seqs, and the head.
+    pub fn finish(mut self) -> Report {
+        if !self.header_seen {
+            self.problem(1, None, Code::MissingHeader, "the file has no line 1");
+        }
+        // Listed seqs after the last line extend the head (CONTRACT §1).
+        let mut next = self.previous.as_ref().map_or(1, |p| p.seq + 1);
+        let mut tail_head = None;
+        while let Some(digest) = self.withheld.digest(next) {
+            self.bridged.push(next);
+            tail_head = Some(digest.to_owned());
+            next += 1;
+        }
+        let reached: BTreeSet<i64> = self.bridged.iter().copied().collect();
+        let unreachable: Vec<i64> = self
+            .withheld
+            .by_seq
+            .keys()
+            .copied()
+            .filter(|s| !reached.contains(s) && !self.listed_published.contains(s))
+            .collect();
+        for s in unreachable {
+            self.problem(
+                0,
+                Some(s),
+                Code::WithheldUnreachable,
+                format!(
+                    "withheld list: seq {s} is listed but no published line bridges to it and it does not extend the tail"
+                ),
+            );
+        }
+        // Line 0 (the withheld list's own problems) goes last; then by line and code rank.
+        self.problems.sort_by_key(|p| (p.line == 0, p.line, p.code));
+        // A gap can be crossed twice (a seq stated again after a bridge): each seq is bridged
+        // once (docs/verifier.md "The answer").
+        self.bridged.sort_unstable();
+        self.bridged.dedup();
+        let ok = self.problems.is_empty();
+        let head = ok.then(|| {
+            tail_head
+                .or_else(|| self.previous.and_then(|p| p.id?.text().map(str::to_owned)))
+                .or_else(|| self.header.and_then(|h| h.digest))
+        });
+        Report {
+            ok,
+            entries: self.entries,
+            head: head.flatten(),
+            problems: self.problems,
+            bridged: self.bridged,
+        }
+    }
+}
+
+/// A value named in a problem's words, kept short.
+fn describe(value: Option<&Value<'_>>) -> String {
+    match value {
+        None => "missing".to_string(),
+        Some(v) => match canonical::to_canonical(v) {
+            Ok(bytes) => {
+                let s = String::from_utf8_lossy(&bytes);
+                if s.chars().count() > 80 {
+                    format!("{}…", s.chars().take(80).collect::<String>())
+                } else {
+                    s.into_owned()
+                }
+            }
+            Err(NotAdmitted::Number) => "a number outside the admitted types".to_string(),
+            Err(_) => "a value outside the admitted types".to_string(),
+        },
+    }
+}
+
+/// Splits ledger bytes into `(line number, bytes, terminated)`; the piece after the last LF is
+/// returned (unterminated) only when it is non-empty.
+pub fn lines(bytes: &[u8]) -> impl Iterator<Item = (u64, &[u8], bool)> {
+    let ends_with_lf = bytes.last() == Some(&b'\n');
+    let mut pieces: Vec<&[u8]> = bytes.split(|&b| b == b'\n').collect();
+    if ends_with_lf || bytes.is_empty() {
+        pieces.pop();
+    }
+    let last = pieces.len();
+    pieces
+        .into_iter()
+        .enumerate()
+        .map(move |(i, piece)| (i as u64 + 1, piece, ends_with_lf || i + 1 < last))
+}
+
+/// Verifies a whole ledger held in memory (tests, the build, vectors).
+pub fn verify_bytes(bytes: &[u8], withheld: &Withheld) -> Report {
+    verify_reader(bytes, withheld, Pass::Lean)
+        .expect("reading from memory cannot fail")
+        .report
+}
+
+/// The same, through the full reader only (no fast path): the yardstick the fast path is held
+/// to in the property tests.
+pub fn verify_bytes_full(bytes: &[u8], withheld: &Withheld) -> Report {
+    verify_reader(bytes, withheld, Pass::Entries(&mut |_, _| {}))
+        .expect("reading from memory cannot fail")
+        .report
+}
+
+/// How [`verify_reader`] reads each line.
+pub enum Pass<'f> {
+    /// Only the report: lines the fast scanner proves canonical are never built into objects.
+    Lean,
+    /// Every readable entry is handed to the callback, with the byte offset its line starts at.
+    Entries(&'f mut dyn FnMut(&Entry<'_>, u64)),
+}
+
+/// What one pass over a ledger concluded.
+#[derive(Debug, Clone)]
+pub struct Verified {
+    pub report: Report,
+    /// The header as read from line 1, when there was one.
+    pub header: Option<Header>,
+}
+
+/// A line that could not be read from the source (the ledger itself was not judged).
+#[derive(Debug)]
+pub struct ReadError {
+    /// The 1-based line being read.
+    pub line: u64,
+    pub source: std::io::Error,
+}
+
+impl std::fmt::Display for ReadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "cannot read line {}: {}", self.line, self.source)
+    }
+}
+
+impl std::error::Error for ReadError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.source)
+    }
+}
+
+/// The verifier's one streaming entry point (docs/protocol.md#chain): reads `reader` line by
+/// line, keeping one line in memory, and verifies the chain against `withheld`. A last piece
+/// without LF is reported as `truncated_tail` and not chained.
+pub fn verify_reader<R: std::io::BufRead>(
+    mut reader: R,
+    withheld: &Withheld,
+    mut pass: Pass<'_>,
+) -> Result<Verified, ReadError> {
+    let mut verifier = Verifier::new(withheld);
+    let mut buf = Vec::with_capacity(4096);
+    let mut line = 0u64;
+    let mut offset = 0u64;
+    loop {
+        buf.clear();
+        let n = reader
+            .read_until(b'\n', &mut buf)
+            .map_err(|source| ReadError {
+                line: line + 1,
+                source,
+            })?;
+        if n == 0 {
+            break;
+        }
+        line += 1;
+        if buf.last() == Some(&b'\n') {
+            buf.pop();
+            match &mut pass {
+                Pass::Lean => verifier.push_line_lean(line, &buf),
+                Pass::Entries(on_entry) => {
+                    if let Some(entry) = verifier.push_line(line, &buf) {
+                        on_entry(&entry, offset);
+                    }
+                }
+            }
+        } else {
+            verifier.push_truncated_tail(line, &buf);
+        }
+        offset += n as u64;
+    }
+    let header = verifier.header().cloned();
+    Ok(Verified {
+        report: verifier.finish(),
+        header,
+    })
+}
+
+/// The anchor zone's rules covering every instant at which a verifier of `bytes` derives a day:
+/// the header's `anchor_tz` over the span from the earliest to the latest `timestamp` of the
+/// lines after line 1 that read as objects. The page carries this table so that it derives the
+/// days `exhibit verify` derives (docs/verifier.md "Days and the tz database"). `None` when line
+/// 1 names no zone this binary's tz database knows.
+pub fn tz_rules_for_ledger(bytes: &[u8]) -> Option<days::TzRules> {
+    let mut zone = None;
+    let (mut from, mut until) = (i64::MAX, i64::MIN);
+    for (line, piece, terminated) in lines(bytes) {
+        if !terminated {
+            continue;
+        }
+        if line > 1
+            && let Some(scan) = canonical::scan_entry(piece)
+        {
+            // The common case, a canonical line, without building its object.
+            if let Some(t) = scan.timestamp.and_then(days::parse_timestamp) {
+                from = from.min(t);
+                until = until.max(t + 1);
+            }
+            continue;
+        }
+        let Ok(parsed) = canonical::parse(piece) else {
+            continue;
+        };
+        let Some(object) = parsed.value.as_object() else {
+            continue;
+        };
+        if line == 1 {
+            zone = Some(object.get_str("anchor_tz")?.to_owned());
+        } else if let Some(t) = object.get_str("timestamp").and_then(days::parse_timestamp) {
+            from = from.min(t);
+            until = until.max(t + 1);
+        }
+    }
+    if from > until {
+        (from, until) = (0, 0);
+    }
+    days::TzRules::for_span(&zone?, from, until)
+}

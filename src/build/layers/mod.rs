@@ -1,0 +1,122 @@
+//! Stage 5, layers: what `--witness STORE` and `--public-texts` add to the tree. Each layer
+//! implements [`Layer`] and reads the build only through [`LayerContext`], defined here, so a
+//! layer never imports the orchestrator (docs/protocol.md#witness, #public-texts).
+
+pub mod public_texts;
+pub mod witness;
+
+use std::path::Path;
+
+use anyhow::Result;
+use serde_json::Value as J;
+
+use super::BuildPlan;
+use super::verify::VerifiedLedger;
+use crate::previous::Previous;
+use crate::refusal::Refusal;
+
+/// What a layer (witness, public texts) adds to the tree.
+#[derive(Debug, Default)]
+pub struct LayerOutput {
+    pub files: Vec<(String, Vec<u8>)>,
+    /// Counts with denominators, for STATS.json and SNAPSHOTS.jsonl.
+    pub stats: J,
+    /// Data the page embeds (already privacy-cut).
+    pub page_data: J,
+    pub refusals: Vec<Refusal>,
+    /// Lines for stderr (a person should know, nothing to refuse).
+    pub notes: Vec<String>,
+    /// The layer changed or removed something published before (under --allow-rewrite): the
+    /// publication then does not extend the last one.
+    pub rewrote: bool,
+}
+
+/// What the layers may read of the build.
+pub struct LayerContext<'a> {
+    pub plan: &'a BuildPlan,
+    pub ledger: &'a [u8],
+    pub verified: &'a VerifiedLedger,
+    pub previous: &'a Previous,
+    pub ledger_name: &'a str,
+}
+
+/// One optional layer of the exhibit, published under `ledger/<folder>/`.
+pub trait Layer {
+    /// The folder under `ledger/` the layer publishes.
+    fn folder(&self) -> &'static str;
+    /// The flag that turns the layer on, as a refusal names it.
+    fn flag(&self) -> &'static str;
+    /// The layer's files, counts, page data, refusals and notes.
+    fn build(&self, ctx: &LayerContext<'_>) -> Result<LayerOutput>;
+}
+
+/// The layers a build ran, in the order they run.
+#[derive(Debug, Default)]
+pub struct Layers {
+    pub witness: Option<LayerOutput>,
+    pub public_texts: Option<LayerOutput>,
+    /// Every layer's refusals, then the refusals of layers that would vanish.
+    pub refusals: Vec<Refusal>,
+}
+
+impl Layers {
+    pub fn iter(&self) -> impl Iterator<Item = &LayerOutput> {
+        self.witness.iter().chain(self.public_texts.iter())
+    }
+
+    pub fn iter_mut(&mut self) -> impl Iterator<Item = &mut LayerOutput> {
+        self.witness.iter_mut().chain(self.public_texts.iter_mut())
+    }
+
+    /// A layer changed or removed something published before (under --allow-rewrite).
+    pub fn rewrote(&self) -> bool {
+        self.iter().any(|l| l.rewrote)
+    }
+}
+
+/// Runs the layers the plan turns on, and refuses a layer published before that this build
+/// would leave off (published files stay published: docs/protocol.md#publication).
+pub fn run(ctx: &LayerContext<'_>) -> Result<Layers> {
+    let plan = ctx.plan;
+    let witness = plan
+        .witness
+        .as_deref()
+        .map(|store| witness::Witness { store });
+    let mut layers = Layers {
+        witness: witness.as_ref().map(|w| w.build(ctx)).transpose()?,
+        public_texts: plan
+            .public_texts
+            .then(|| public_texts::PublicTexts.build(ctx))
+            .transpose()?,
+        refusals: Vec::new(),
+    };
+    let refusals: Vec<Refusal> = layers
+        .iter()
+        .flat_map(|l| l.refusals.iter().cloned())
+        .collect();
+    layers.refusals = refusals;
+    let off: [(bool, &dyn Layer); 2] = [
+        (
+            plan.witness.is_some(),
+            &witness::Witness {
+                store: Path::new(""),
+            },
+        ),
+        (plan.public_texts, &public_texts::PublicTexts),
+    ];
+    for (on, layer) in off {
+        let folder = layer.folder();
+        if !on
+            && plan.allow_rewrite.is_none()
+            && !ctx.previous.list(&format!("ledger/{folder}"))?.is_empty()
+        {
+            layers.refusals.push(Refusal::new(
+                format!("ledger/{folder}/"),
+                "",
+                format!("HEAD publishes ledger/{folder}/ but this build would not: published files stay published (§6)"),
+                format!("{} (or [publish] in exhibit.toml), or --allow-rewrite REASON to withdraw the layer", layer.flag()),
+            ));
+        }
+    }
+    Ok(layers)
+}

@@ -1,0 +1,1025 @@
+//! Public texts (protocol-v0 §6 `public_texts/`, §6b; issue 5): the released bytes of the
+//! allow-listed public sends, re-derived from the gate's own copies, guarded, append-only.
+//!
+//! The stages, in order: read the gate's `config.json`; classify every `send` line (allow-listed,
+//! or one class of `off_allow_list`); group the allow-listed lines by `sent_sha256` and re-derive
+//! each text from `sources/` (as written, or with the gate's single trailer); fall back to HEAD's
+//! copy for a text published before; run the text guard, honouring operator readings from HEAD's
+//! committed index and `--allow-text`; refuse what would rewrite history (a published text that
+//! newly trips the guard or left the allow-list, a file under `public_texts/` no index lists)
+//! unless `--allow-rewrite`; then emit the files, the index, the stats and the page data.
+//!
+//! Every decision where §6 is silent is written in `docs/public-texts.md`.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, bail};
+use serde_json::{Value as J, json};
+
+use super::{Layer, LayerContext, LayerOutput};
+use crate::encode::{base64, of, pretty};
+use crate::refusal::Refusal;
+use exhibit_protocol::canonical::{Object, Value, is_digest, sha256_hex};
+use exhibit_protocol::text_guard;
+
+/// Where the layer's files live inside DIR.
+pub const FOLDER: &str = "ledger/public_texts";
+pub const INDEX: &str = "ledger/public_texts/index.json";
+pub const SCHEMA: &str = "exhibit/public_texts/v1";
+pub const NOTE: &str = "These texts are the agent's bytes as they left the gate (each file is named by the sha256 of its own bytes), released because their lines are allow-listed public sends. They are not statements of the lab: the publisher changes none of them, and a word inside one is the agent's, not a claim of the protocol or of this page.";
+
+/// Off-list classes, in the order a line is tested against them.
+pub const OFF_CLASSES: [&str; 5] = [
+    "canary",
+    "operator_dm",
+    "not_in_config",
+    "dest_class_not_public",
+    "no_sent_bytes",
+];
+
+/// The gate's `config.json`, as far as the allow-list needs it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GateConfig {
+    pub anchor_channel_hash: String,
+    pub canary_hash: String,
+    pub group_hashes: BTreeSet<String>,
+    pub operator_dm_hash: String,
+}
+
+impl GateConfig {
+    /// Parses `config.json`. Keys other than the four are the gate's own and are ignored.
+    pub fn parse(bytes: &[u8]) -> std::result::Result<GateConfig, String> {
+        let v: J = serde_json::from_slice(bytes).map_err(|e| format!("not JSON ({e})"))?;
+        let o = v.as_object().ok_or("not a JSON object")?;
+        let digest = |key: &str| -> std::result::Result<String, String> {
+            match o.get(key) {
+                None => Err(format!("no {key:?}")),
+                Some(J::String(s)) if is_digest(s) => Ok(s.clone()),
+                Some(_) => Err(format!("{key:?} is not a 64-lowercase-hex digest")),
+            }
+        };
+        let anchor_channel_hash = digest("anchor_channel_hash")?;
+        let canary_hash = digest("canary_hash")?;
+        let operator_dm_hash = digest("operator_dm_hash")?;
+        let groups = match o.get("group_hashes") {
+            None => return Err("no \"group_hashes\"".into()),
+            Some(J::Array(a)) => a,
+            Some(_) => return Err("\"group_hashes\" is not a list".into()),
+        };
+        let mut group_hashes = BTreeSet::new();
+        for g in groups {
+            match g {
+                J::String(s) if is_digest(s) => {
+                    group_hashes.insert(s.clone());
+                }
+                _ => {
+                    return Err(
+                        "\"group_hashes\" holds a value that is not a 64-lowercase-hex digest"
+                            .into(),
+                    );
+                }
+            }
+        }
+        let listed = |h: &str| group_hashes.contains(h) || h == anchor_channel_hash;
+        if listed(&canary_hash) {
+            return Err("the canary chat is listed as a public destination (group_hashes or anchor_channel_hash); it may never be".into());
+        }
+        if listed(&operator_dm_hash) {
+            return Err("the operator's dm is listed as a public destination (group_hashes or anchor_channel_hash); it may never be".into());
+        }
+        Ok(GateConfig {
+            anchor_channel_hash,
+            canary_hash,
+            group_hashes,
+            operator_dm_hash,
+        })
+    }
+
+    pub fn load(path: &Path) -> Result<GateConfig> {
+        let bytes = std::fs::read(path).with_context(|| {
+            format!(
+                "{}: cannot read the gate's config.json (needed by --public-texts)",
+                path.display()
+            )
+        })?;
+        GateConfig::parse(&bytes).map_err(|e| {
+            anyhow::anyhow!(
+                "{}: not a usable gate config.json for --public-texts: {e}",
+                path.display()
+            )
+        })
+    }
+
+    /// A destination a text may be released to: a listed group or the anchor channel.
+    pub fn allows(&self, dest_hash: &str) -> bool {
+        dest_hash != self.canary_hash
+            && dest_hash != self.operator_dm_hash
+            && (self.group_hashes.contains(dest_hash) || dest_hash == self.anchor_channel_hash)
+    }
+}
+
+/// The gate's trailer (§6, §6b): `[gate: b of n numerals bound · ledger NNNN]`.
+pub fn trailer(bound: i64, total: i64, seq: i64) -> String {
+    format!("[gate: {bound} of {total} numerals bound \u{b7} ledger {seq:04}]")
+}
+
+/// The bytes with trailing `\n` removed, two newlines, then the trailer (§6).
+pub fn with_trailer(text: &[u8], trailer: &str) -> Vec<u8> {
+    let mut end = text.len();
+    while end > 0 && text[end - 1] == b'\n' {
+        end -= 1;
+    }
+    let mut out = Vec::with_capacity(end + 2 + trailer.len());
+    out.extend_from_slice(&text[..end]);
+    out.extend_from_slice(b"\n\n");
+    out.extend_from_slice(trailer.as_bytes());
+    out
+}
+
+/// Where a send line stands with respect to the allow-list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Class {
+    AllowListed,
+    Off(&'static str),
+}
+
+/// The allow-list rule (§6), then the off-list class of a line that fails it. Every `send` line
+/// falls in exactly one class; `public` says whether its `dest_class` is `public`.
+pub fn classify(o: &Object<'_>, cfg: &GateConfig) -> (Class, bool) {
+    let dest_class = o.get_str("dest_class");
+    let public = dest_class == Some("public");
+    let dest = o.get_str("dest_hash").unwrap_or_default();
+    let class = if dest == cfg.canary_hash || dest_class == Some("canary") {
+        Class::Off("canary")
+    } else if dest == cfg.operator_dm_hash {
+        Class::Off("operator_dm")
+    } else if !cfg.allows(dest) {
+        Class::Off("not_in_config")
+    } else if !public {
+        Class::Off("dest_class_not_public")
+    } else if o.get_str("action") != Some("send")
+        || !o.get_str("sent_sha256").is_some_and(is_digest)
+    {
+        Class::Off("no_sent_bytes")
+    } else {
+        Class::AllowListed
+    };
+    (class, public)
+}
+
+/// A `send` line, as this layer needs it.
+#[derive(Debug, Clone)]
+struct SendLine {
+    seq: i64,
+    day: String,
+    checked: Option<String>,
+    draft: Option<String>,
+    /// `numerals.bound`, `numerals.total`.
+    numerals: Option<(i64, i64)>,
+}
+
+fn digest_field(o: &Object<'_>, key: &str) -> Option<String> {
+    o.get_str(key).filter(|s| is_digest(s)).map(str::to_owned)
+}
+
+fn numerals(o: &Object<'_>) -> Option<(i64, i64)> {
+    match o.get("numerals") {
+        Some(Value::Object(n)) => Some((n.get_int("bound")?, n.get_int("total")?)),
+        _ => None,
+    }
+}
+
+/// A text re-derived from the gate's copies.
+#[derive(Debug, Clone)]
+struct Derived {
+    bytes: Vec<u8>,
+    /// `checked`, `checked+trailer`, `draft`, `draft+trailer`, `draft_file`, `draft_file+trailer`.
+    role: String,
+    /// `sources/<name>`.
+    source: String,
+    seq: i64,
+}
+
+/// Why a line's text does not re-derive.
+#[derive(Debug, Clone)]
+struct Failure {
+    reason: &'static str,
+    detail: String,
+}
+
+fn read_source(dir: &Path, name: &str) -> Result<Option<Vec<u8>>> {
+    let path = dir.join(name);
+    match std::fs::read(&path) {
+        Ok(b) => Ok(Some(b)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => {
+            Err(e).with_context(|| format!("{}: cannot read the gate's source", path.display()))
+        }
+    }
+}
+
+/// The recipe (§6): each candidate file, as written, then with the single trailer.
+fn rederive(
+    sources: &Path,
+    line: &SendLine,
+    sent: &str,
+) -> Result<std::result::Result<Derived, Failure>> {
+    let mut files: Vec<(&str, String)> = Vec::new();
+    if let Some(c) = &line.checked {
+        files.push(("checked", format!("{c}.md")));
+    }
+    if let Some(d) = &line.draft {
+        if line.checked.as_deref() != Some(d.as_str()) {
+            files.push(("draft", format!("{d}.md")));
+        }
+        files.push(("draft_file", format!("{d}.draft.md")));
+    }
+    let trailer = line.numerals.map(|(b, n)| trailer(b, n, line.seq));
+    let mut found = Vec::new();
+    for (role, name) in &files {
+        let Some(bytes) = read_source(sources, name)? else {
+            continue;
+        };
+        found.push(name.clone());
+        if sha256_hex(&bytes) == sent {
+            return Ok(Ok(Derived {
+                bytes,
+                role: role.to_string(),
+                source: format!("sources/{name}"),
+                seq: line.seq,
+            }));
+        }
+        if let Some(t) = &trailer {
+            let form = with_trailer(&bytes, t);
+            if sha256_hex(&form) == sent {
+                return Ok(Ok(Derived {
+                    bytes: form,
+                    role: format!("{role}+trailer"),
+                    source: format!("sources/{name}"),
+                    seq: line.seq,
+                }));
+            }
+        }
+    }
+    Ok(Err(if found.is_empty() {
+        Failure {
+            reason: "no_source_file",
+            detail: format!(
+                "none of {} is in the gate's sources",
+                if files.is_empty() {
+                    "the candidates (the line carries no checked_sha256 or draft_sha256)"
+                        .to_string()
+                } else {
+                    files
+                        .iter()
+                        .map(|(_, n)| n.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                }
+            ),
+        }
+    } else {
+        Failure {
+            reason: "no_form_matches",
+            detail: format!(
+                "no form of {} hashes to sent_sha256 ({}; only the single-trailer form is re-derived: a send with more than one gate mark re-derives from nothing)",
+                found.join(", "),
+                if trailer.is_some() {
+                    "tried as written and with the trailer"
+                } else {
+                    "tried as written only: the line carries no numerals bound/total for the trailer"
+                }
+            ),
+        }
+    }))
+}
+
+/// What HEAD's committed publication says (never the disk: §6, CONTRACT §4).
+#[derive(Debug, Default)]
+struct HeadState {
+    /// sent_sha256 → (seq in HEAD's index, HEAD's bytes when the file is present at HEAD).
+    published: BTreeMap<String, (i64, Option<Vec<u8>>)>,
+    /// sent_sha256 → the reading entry as committed.
+    readings: BTreeMap<String, J>,
+    /// File names under public_texts/ at HEAD.
+    files: Vec<String>,
+}
+
+fn read_head(ctx: &LayerContext<'_>) -> Result<HeadState> {
+    let mut head = HeadState {
+        files: ctx.previous.list(FOLDER)?,
+        ..HeadState::default()
+    };
+    let Some(bytes) = ctx.previous.read(INDEX)? else {
+        return Ok(head);
+    };
+    let bad = |what: &str| {
+        anyhow::anyhow!(
+            "HEAD:{INDEX} (under the output folder) is not a public-texts index: {what}"
+        )
+    };
+    let index: J = serde_json::from_slice(&bytes).map_err(|e| bad(&e.to_string()))?;
+    let list = |key: &str| -> Result<Vec<J>> {
+        match index.get(key) {
+            None => Ok(Vec::new()),
+            Some(J::Array(a)) => Ok(a.clone()),
+            Some(_) => Err(bad(&format!("{key} is not a list"))),
+        }
+    };
+    for p in list("published")? {
+        let sha = p
+            .get("sent_sha256")
+            .and_then(J::as_str)
+            .filter(|s| is_digest(s));
+        let Some(sha) = sha else {
+            return Err(bad("a published entry without a sent_sha256"));
+        };
+        let seq = p.get("seq").and_then(J::as_i64).unwrap_or_default();
+        let file = ctx.previous.read(&format!("{FOLDER}/{sha}.txt"))?;
+        head.published.insert(sha.to_string(), (seq, file));
+    }
+    for r in list("allowed_by_operator")? {
+        let sha = r
+            .get("sent_sha256")
+            .and_then(J::as_str)
+            .filter(|s| is_digest(s));
+        let Some(sha) = sha else {
+            return Err(bad("an allowed_by_operator entry without a sent_sha256"));
+        };
+        head.readings.insert(sha.to_string(), r.clone());
+    }
+    Ok(head)
+}
+
+fn reason_codes(reasons: &[text_guard::GuardReason]) -> Vec<String> {
+    reasons.iter().map(|r| r.code().to_string()).collect()
+}
+
+/// One text this build publishes.
+struct Release {
+    sha: String,
+    bytes: Vec<u8>,
+    entry: J,
+}
+
+/// The public-texts layer: `--public-texts`.
+pub struct PublicTexts;
+
+impl Layer for PublicTexts {
+    fn folder(&self) -> &'static str {
+        "public_texts"
+    }
+
+    fn flag(&self) -> &'static str {
+        "--public-texts"
+    }
+
+    fn build(&self, ctx: &LayerContext<'_>) -> Result<LayerOutput> {
+        build(ctx)
+    }
+}
+
+pub fn build(ctx: &LayerContext<'_>) -> Result<LayerOutput> {
+    let plan = ctx.plan;
+    let (cfg, sources) = gate_inputs(plan)?;
+    let head = read_head(ctx)?;
+    let dir = plan.out.display().to_string();
+    let rewrite = plan.allow_rewrite.as_deref();
+
+    let classes = classify_lines(ctx, &cfg);
+    let mut out = LayerOutput::default();
+    let mut texts = Texts::default();
+    for (sha, lines) in &classes.groups {
+        if let Some(found) = text_of(
+            sources, &head, sha, lines, &dir, rewrite, &mut texts, &mut out,
+        )? {
+            guard_and_release(
+                ctx, &head, &classes, sha, lines, found, &dir, &mut texts, &mut out,
+            );
+        }
+    }
+    no_longer_allow_listed(&head, &classes, &dir, rewrite, &mut texts, &mut out);
+    let disk = unlisted_files(plan, &head, &dir, rewrite, &mut texts, &mut out)?;
+    disk_copies(&disk, &head, &dir, &texts, &mut out);
+    for sha in &plan.allow_text {
+        if !texts.allow_text_used.contains(sha.as_str()) {
+            out.notes.push(format!(
+                "public texts: --allow-text {sha} names no text this build withholds; nothing to release on it"
+            ));
+        }
+    }
+    Ok(finish(
+        ctx.verified.lines.len(),
+        &classes,
+        texts,
+        rewrite,
+        out,
+    ))
+}
+
+/// The gate's config.json and sources folder, which --public-texts needs.
+fn gate_inputs(plan: &crate::build::BuildPlan) -> Result<(GateConfig, &Path)> {
+    let toml = plan.config.file.display().to_string();
+    let Some(config_path) = &plan.config.gate_config else {
+        bail!(
+            "{toml}: --public-texts needs the gate's config.json: add `config = \"...\"` under [gate]"
+        );
+    };
+    let cfg = GateConfig::load(config_path)?;
+    let Some(sources) = &plan.config.sources else {
+        bail!(
+            "{toml}: --public-texts needs the gate's sources folder: add `sources = \"...\"` under [gate]"
+        );
+    };
+    if !sources.is_dir() {
+        bail!(
+            "{}: the sources folder named in {toml} does not exist (needed by --public-texts)",
+            sources.display()
+        );
+    }
+    Ok((cfg, sources))
+}
+
+fn file_of(dir: &str, sha: &str) -> String {
+    format!("{dir}/{FOLDER}/{sha}.txt")
+}
+
+/// Every seq of the group but `seq`.
+fn other_seqs(lines: &[SendLine], seq: i64) -> Vec<i64> {
+    lines.iter().map(|l| l.seq).filter(|s| *s != seq).collect()
+}
+
+/// Step 1: every send line classified.
+#[derive(Default)]
+struct Classes {
+    send_lines: usize,
+    line_withheld: usize,
+    public_lines: usize,
+    off: BTreeMap<&'static str, Vec<i64>>,
+    /// sent_sha256 → off-list seqs carrying it (published lines only).
+    off_by_sha: BTreeMap<String, Vec<i64>>,
+    /// sent_sha256 → allow-listed lines carrying it, in seq order.
+    groups: BTreeMap<String, Vec<SendLine>>,
+    /// sent_sha256 → the class of the first non-allow-listed line carrying it (for refusals).
+    class_of_sha: BTreeMap<String, String>,
+}
+
+fn classify_lines(ctx: &LayerContext<'_>, cfg: &GateConfig) -> Classes {
+    let mut c = Classes {
+        off: OFF_CLASSES.iter().map(|c| (*c, Vec::new())).collect(),
+        ..Classes::default()
+    };
+    for record in &ctx.verified.lines {
+        if record.kind != "send" {
+            continue;
+        }
+        c.send_lines += 1;
+        let o = record.object(ctx.ledger);
+        let sent = digest_field(&o, "sent_sha256");
+        if record.withheld.is_some() {
+            // Never a candidate; its fields are not published, so it is counted, not named.
+            c.line_withheld += 1;
+            if let Some(s) = &sent {
+                c.class_of_sha
+                    .entry(s.clone())
+                    .or_insert_with(|| "its line is withheld by the line rules".into());
+            }
+            continue;
+        }
+        let (class, public) = classify(&o, cfg);
+        if public {
+            c.public_lines += 1;
+        }
+        match class {
+            Class::AllowListed => {
+                let sent = sent.expect("allow-listed lines carry a sent_sha256");
+                c.groups.entry(sent).or_default().push(SendLine {
+                    seq: record.seq,
+                    day: record.day.clone(),
+                    checked: digest_field(&o, "checked_sha256"),
+                    draft: digest_field(&o, "draft_sha256"),
+                    numerals: numerals(&o),
+                });
+            }
+            Class::Off(class) => {
+                c.off.get_mut(class).expect("known class").push(record.seq);
+                if let Some(s) = sent {
+                    c.off_by_sha.entry(s.clone()).or_default().push(record.seq);
+                    c.class_of_sha.entry(s).or_insert_with(|| {
+                        format!("seq {} is off the allow-list ({class})", record.seq)
+                    });
+                }
+            }
+        }
+    }
+    c
+}
+
+/// What steps 2 to 5 decide of the allow-listed texts.
+#[derive(Default)]
+struct Texts {
+    releases: Vec<Release>,
+    withheld: Vec<J>,
+    unreconstructable: Vec<J>,
+    allowed: Vec<J>,
+    dropped: Vec<J>,
+    lines_published: usize,
+    lines_withheld: usize,
+    lines_unrec: usize,
+    allow_text_used: BTreeSet<String>,
+}
+
+/// A group's text: re-derived from the sources, or carried forward from HEAD.
+struct Found {
+    bytes: Vec<u8>,
+    form: String,
+    source: String,
+    seq: i64,
+}
+
+/// Step 2a: re-derive a group's text, or carry HEAD's copy forward (docs/public-texts.md);
+/// `None` when there is nothing to publish (listed, refused or dropped on the way).
+#[allow(clippy::too_many_arguments)]
+fn text_of(
+    sources: &Path,
+    head: &HeadState,
+    sha: &String,
+    lines: &[SendLine],
+    dir: &str,
+    rewrite: Option<&str>,
+    texts: &mut Texts,
+    out: &mut LayerOutput,
+) -> Result<Option<Found>> {
+    let first = &lines[0];
+    let mut derived = None;
+    let mut failures: Vec<(i64, Failure)> = Vec::new();
+    for line in lines {
+        match rederive(sources, line, sha)? {
+            Ok(d) => {
+                derived = Some(d);
+                break;
+            }
+            Err(f) => failures.push((line.seq, f)),
+        }
+    }
+    let at_head = head.published.get(sha);
+    // A re-derived text that is not UTF-8 is never written.
+    let mut not_utf8 = None;
+    if let Some(d) = &derived
+        && std::str::from_utf8(&d.bytes).is_err()
+    {
+        not_utf8 = derived.take().map(|d| d.seq);
+    }
+    let found = match (derived, at_head) {
+        (Some(d), _) => Found {
+            bytes: d.bytes,
+            form: d.role,
+            source: d.source,
+            seq: d.seq,
+        },
+        (None, Some((head_seq, Some(head_bytes)))) => {
+            // Carried forward (§6): HEAD's bytes, re-checked against the digest.
+            let seq = lines
+                .iter()
+                .map(|l| l.seq)
+                .find(|s| s == head_seq)
+                .unwrap_or(first.seq);
+            let ok = sha256_hex(head_bytes) == *sha && std::str::from_utf8(head_bytes).is_ok();
+            if !ok {
+                if let Some(reason) = rewrite {
+                    texts.dropped.push(json!({"sent_sha256": sha, "seq": seq, "reason": "head_copy_mismatch", "rewrite_reason": reason}));
+                    for l in lines {
+                        texts.unreconstructable.push(json!({"seq": l.seq, "sent_sha256": sha, "reason": "head_copy_mismatch",
+                            "detail": "the copy at HEAD does not hash to sent_sha256 (or is not UTF-8), and the sources do not re-derive it; dropped with --allow-rewrite"}));
+                    }
+                    texts.lines_unrec += lines.len();
+                } else {
+                    out.refusals.push(Refusal::new(
+                        file_of(dir, sha),
+                        format!("seq {seq}"),
+                        "the text published at HEAD does not hash to its sent_sha256 (or is not UTF-8) and the gate's sources no longer re-derive it; it cannot be carried forward (§6 append-only)",
+                        "restore its source under the gate's sources folder, or --allow-rewrite REASON to drop it",
+                    ));
+                }
+                return Ok(None);
+            }
+            Found {
+                bytes: head_bytes.clone(),
+                form: "carried_from_previous_build".to_string(),
+                source: "HEAD".to_string(),
+                seq,
+            }
+        }
+        (None, _) => {
+            for l in lines {
+                let entry = if Some(l.seq) == not_utf8 {
+                    json!({"seq": l.seq, "sent_sha256": sha, "reason": "not_utf8",
+                        "detail": "the bytes re-derive but are not valid UTF-8 (a lone surrogate the gate keeps and hashes); never written"})
+                } else if not_utf8.is_some() {
+                    json!({"seq": l.seq, "sent_sha256": sha, "reason": "not_utf8",
+                        "detail": format!("the same bytes as seq {}: they re-derive but are not valid UTF-8; never written", not_utf8.unwrap_or_default())})
+                } else {
+                    let f = &failures
+                        .iter()
+                        .find(|(s, _)| *s == l.seq)
+                        .expect("every line tried")
+                        .1;
+                    json!({"seq": l.seq, "sent_sha256": sha, "reason": f.reason, "detail": f.detail})
+                };
+                texts.unreconstructable.push(entry);
+            }
+            texts.lines_unrec += lines.len();
+            if let Some((head_seq, None)) = at_head {
+                out.notes.push(format!(
+                    "public texts: HEAD's index lists {sha} (seq {head_seq}) but its file is absent at HEAD; nothing to carry forward, listed as unreconstructable"
+                ));
+            }
+            return Ok(None);
+        }
+    };
+    Ok(Some(found))
+}
+
+/// Step 2b: the guard reads the text; it is released, allowed on a reading, or withheld.
+#[allow(clippy::too_many_arguments)]
+fn guard_and_release(
+    ctx: &LayerContext<'_>,
+    head: &HeadState,
+    classes: &Classes,
+    sha: &String,
+    lines: &[SendLine],
+    found: Found,
+    dir: &str,
+    texts: &mut Texts,
+    out: &mut LayerOutput,
+) {
+    let rewrite = ctx.plan.allow_rewrite.as_deref();
+    let at_head = head.published.get(sha);
+    let Found {
+        bytes,
+        form,
+        source,
+        seq,
+    } = found;
+    let day = lines
+        .iter()
+        .find(|l| l.seq == seq)
+        .map(|l| l.day.clone())
+        .unwrap_or_default();
+    let text = std::str::from_utf8(&bytes).expect("checked UTF-8");
+    let reasons = reason_codes(&text_guard::guard(text));
+    if !reasons.is_empty() {
+        let read_at_head = head.readings.get(sha).filter(|r| {
+            let read: BTreeSet<&str> = r
+                .get("reasons")
+                .and_then(J::as_array)
+                .map(|a| a.iter().filter_map(J::as_str).collect())
+                .unwrap_or_default();
+            reasons.iter().all(|x| read.contains(x.as_str()))
+        });
+        if let Some(r) = read_at_head {
+            let mut r = r.clone();
+            r["read_in"] = J::String("HEAD".into());
+            texts.allowed.push(r);
+        } else if ctx.plan.allow_text.contains(sha) {
+            texts.allow_text_used.insert(sha.to_string());
+            texts.allowed.push(json!({"sent_sha256": sha, "seq": seq, "reasons": reasons, "read_in": "this build"}));
+        } else {
+            let w = json!({"seq": seq, "sent_sha256": sha, "role": form, "day": day, "reasons": reasons, "other_seqs": other_seqs(lines, seq)});
+            if at_head.is_some_and(|(_, b)| b.is_some()) {
+                // Published before, trips now: the rules grew (§6).
+                if let Some(reason) = rewrite {
+                    texts.dropped.push(json!({"sent_sha256": sha, "seq": seq, "reason": "newly_trips_text_guard", "rewrite_reason": reason}));
+                } else {
+                    out.refusals.push(Refusal::new(
+                        file_of(dir, sha),
+                        format!("seq {seq}"),
+                        format!(
+                            "a text published at HEAD now trips the text guard ({}); the rules grew, and a published text is not removed silently (§6)",
+                            reasons.join(", ")
+                        ),
+                        format!("--allow-text {sha} after a person has read it, or --allow-rewrite REASON to drop it"),
+                    ));
+                    return;
+                }
+            }
+            texts.withheld.push(w);
+            texts.lines_withheld += lines.len();
+            return;
+        }
+    }
+    texts.lines_published += lines.len();
+    texts.releases.push(Release {
+        sha: sha.clone(),
+        entry: json!({
+            "sent_sha256": sha,
+            "seq": seq,
+            "day": day,
+            "form": form,
+            "source": source,
+            "file": format!("{sha}.txt"),
+            "bytes": bytes.len(),
+            "other_seqs": other_seqs(lines, seq),
+            "off_list_seqs": classes.off_by_sha.get(sha).cloned().unwrap_or_default(),
+        }),
+        bytes,
+    });
+}
+
+/// Step 3: texts published at HEAD that no allow-listed line carries now.
+fn no_longer_allow_listed(
+    head: &HeadState,
+    classes: &Classes,
+    dir: &str,
+    rewrite: Option<&str>,
+    texts: &mut Texts,
+    out: &mut LayerOutput,
+) {
+    for (sha, (head_seq, file)) in &head.published {
+        if classes.groups.contains_key(sha) || file.is_none() {
+            continue;
+        }
+        let why = classes
+            .class_of_sha
+            .get(sha)
+            .cloned()
+            .unwrap_or_else(|| "no line of the ledger carries it now".to_string());
+        if let Some(reason) = rewrite {
+            texts.dropped.push(json!({"sent_sha256": sha, "seq": head_seq, "reason": "no_longer_allow_listed", "detail": why, "rewrite_reason": reason}));
+        } else {
+            out.refusals.push(Refusal::new(
+                file_of(dir, sha),
+                format!("seq {head_seq}"),
+                format!("a text published at HEAD is no longer allow-listed ({why}); a published text is not removed silently (§6)"),
+                "put its destination back in the gate's config.json, or --allow-rewrite REASON to drop it",
+            ));
+        }
+    }
+}
+
+/// Step 4: files under public_texts/ that no index lists (on disk, or at HEAD). Returns the
+/// files on disk.
+fn unlisted_files(
+    plan: &crate::build::BuildPlan,
+    head: &HeadState,
+    dir: &str,
+    rewrite: Option<&str>,
+    texts: &mut Texts,
+    out: &mut LayerOutput,
+) -> Result<BTreeMap<String, Vec<u8>>> {
+    let new_names: BTreeSet<String> = texts
+        .releases
+        .iter()
+        .map(|r| format!("{}.txt", r.sha))
+        .collect();
+    let head_names: BTreeSet<String> = head.published.keys().map(|s| format!("{s}.txt")).collect();
+    let listed =
+        |name: &str| name == "index.json" || new_names.contains(name) || head_names.contains(name);
+    let disk_dir = plan.out.join(FOLDER);
+    let disk = disk_files(&disk_dir)?;
+    let mut strays: BTreeSet<(String, &'static str)> = BTreeSet::new();
+    for name in disk.keys().filter(|n| !listed(n)) {
+        strays.insert((name.clone(), "on disk"));
+    }
+    for name in head.files.iter().filter(|n| !listed(n)) {
+        strays.insert((name.clone(), "at HEAD"));
+    }
+    for (name, place) in &strays {
+        if let Some(reason) = rewrite {
+            if *place == "at HEAD" {
+                texts.dropped.push(json!({"file": name, "reason": "not_listed_by_any_index", "rewrite_reason": reason}));
+            }
+            out.notes.push(format!(
+                "public texts: {dir}/{FOLDER}/{name} ({place}) is listed by no index; removed (--allow-rewrite)"
+            ));
+        } else {
+            out.refusals.push(Refusal::new(
+                format!("{dir}/{FOLDER}/{name}"),
+                "",
+                format!("a file under public_texts/ ({place}) that neither HEAD's index nor this build's lists (§6)"),
+                "remove the file, or --allow-rewrite REASON",
+            ));
+        }
+    }
+    Ok(disk)
+}
+
+/// Step 5: disk copies that differ from the released bytes are rewritten from memory, said.
+fn disk_copies(
+    disk: &BTreeMap<String, Vec<u8>>,
+    head: &HeadState,
+    dir: &str,
+    texts: &Texts,
+    out: &mut LayerOutput,
+) {
+    for r in &texts.releases {
+        let name = format!("{}.txt", r.sha);
+        let Some(on_disk) = disk.get(&name) else {
+            continue;
+        };
+        if *on_disk == r.bytes {
+            continue;
+        }
+        let head_blob = head.published.get(&r.sha).and_then(|(_, b)| b.as_ref());
+        if head_blob == Some(&r.bytes) && crlf_to_lf(on_disk) == r.bytes {
+            out.notes.push(format!(
+                "public texts: {dir}/{FOLDER}/{name} had CRLF line endings on disk (a checkout converted it); restored from HEAD's bytes, not a rewrite"
+            ));
+        } else {
+            out.notes.push(format!(
+                "public texts: {dir}/{FOLDER}/{name} on disk differed from the released bytes; rewritten from the released bytes"
+            ));
+        }
+    }
+}
+
+/// Step 6: the index, counts, files and page data.
+fn finish(
+    entries: usize,
+    classes: &Classes,
+    mut texts: Texts,
+    rewrite: Option<&str>,
+    mut out: LayerOutput,
+) -> LayerOutput {
+    let considered = classes.send_lines - classes.line_withheld;
+    let allow_listed: usize = classes.groups.values().map(Vec::len).sum();
+    texts
+        .releases
+        .sort_by(|a, b| (a.entry["seq"].as_i64(), &a.sha).cmp(&(b.entry["seq"].as_i64(), &b.sha)));
+    let by_seq_sha = |a: &J, b: &J| {
+        (
+            a["seq"].as_i64(),
+            a["sent_sha256"].as_str(),
+            a["file"].as_str(),
+        )
+            .cmp(&(
+                b["seq"].as_i64(),
+                b["sent_sha256"].as_str(),
+                b["file"].as_str(),
+            ))
+    };
+    texts.withheld.sort_by(by_seq_sha);
+    texts.unreconstructable.sort_by(by_seq_sha);
+    texts.allowed.sort_by(by_seq_sha);
+    texts.dropped.sort_by(by_seq_sha);
+    let text_count = texts.releases.len();
+    let carried = texts
+        .releases
+        .iter()
+        .filter(|r| r.entry["form"] == "carried_from_previous_build")
+        .count();
+    let dropped_texts = texts
+        .dropped
+        .iter()
+        .filter(|d| d.get("sent_sha256").is_some())
+        .count();
+    let mut counts = json!({
+        "send_lines": of(classes.send_lines, entries),
+        "send_lines_withheld_by_line_rules": of(classes.line_withheld, classes.send_lines),
+        "public_send_lines": of(classes.public_lines, considered),
+        "allow_listed": of(allow_listed, classes.public_lines),
+        "published": of(texts.lines_published, allow_listed),
+        "withheld": of(texts.lines_withheld, allow_listed),
+        "unreconstructable": of(texts.lines_unrec, allow_listed),
+        "off_allow_list": classes.off.iter().map(|(c, s)| (c.to_string(), json!(of(s.len(), considered)))).collect::<serde_json::Map<_, _>>(),
+        "texts": {
+            "published": text_count,
+            "carried_from_previous_build": of(carried, text_count),
+            "allowed_by_operator": of(texts.allowed.len(), text_count),
+            // Of the texts this build would have published without --allow-rewrite; not of
+            // HEAD's count, which would change the stats (and append a snapshot) after a commit.
+            "dropped": of(dropped_texts, text_count + dropped_texts),
+        },
+    });
+    if !texts.dropped.is_empty()
+        && let Some(reason) = rewrite
+    {
+        counts["rewrite_reason"] = J::String(reason.to_string());
+        out.rewrote = true;
+    }
+    let index = json!({
+        "schema": SCHEMA,
+        "note": NOTE,
+        "published": texts.releases.iter().map(|r| r.entry.clone()).collect::<Vec<_>>(),
+        "withheld": texts.withheld,
+        "unreconstructable": texts.unreconstructable,
+        "off_allow_list": classes.off.iter().map(|(c, s)| (c.to_string(), json!({"count": s.len(), "seqs": s}))).collect::<serde_json::Map<_, _>>(),
+        "allowed_by_operator": texts.allowed,
+        "dropped": texts.dropped,
+        "counts": counts,
+    });
+    let mut page_texts = serde_json::Map::new();
+    for r in &texts.releases {
+        debug_assert_eq!(sha256_hex(&r.bytes), r.sha);
+        page_texts.insert(r.sha.clone(), J::String(base64(&r.bytes)));
+        out.files
+            .push((format!("{FOLDER}/{}.txt", r.sha), r.bytes.clone()));
+    }
+    out.files.push((INDEX.to_string(), pretty(&index)));
+    out.stats = counts;
+    out.page_data = json!({"index": index, "texts": J::Object(page_texts)});
+    out
+}
+
+fn crlf_to_lf(bytes: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'\r' && bytes.get(i + 1) == Some(&b'\n') {
+            i += 1;
+            continue;
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    out
+}
+
+/// Every file under `dir` on disk (relative names with `/`), with its bytes.
+fn disk_files(dir: &Path) -> Result<BTreeMap<String, Vec<u8>>> {
+    let mut files = BTreeMap::new();
+    if !dir.is_dir() {
+        return Ok(files);
+    }
+    for entry in walkdir::WalkDir::new(dir).sort_by_file_name() {
+        let entry = entry.with_context(|| format!("{}: cannot list", dir.display()))?;
+        if entry.file_type().is_dir() {
+            continue;
+        }
+        let rel: PathBuf = entry
+            .path()
+            .strip_prefix(dir)
+            .expect("under dir")
+            .to_path_buf();
+        let name = rel
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect::<Vec<_>>()
+            .join("/");
+        let bytes = if entry.file_type().is_file() {
+            std::fs::read(entry.path())
+                .with_context(|| format!("{}: cannot read", entry.path().display()))?
+        } else {
+            Vec::new()
+        };
+        files.insert(name, bytes);
+    }
+    Ok(files)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn h(c: char) -> String {
+        std::iter::repeat_n(c, 64).collect()
+    }
+
+    #[test]
+    fn trailer_form_is_the_gates() {
+        assert_eq!(
+            with_trailer(b"hi\n\n", &trailer(1, 2, 7)),
+            "hi\n\n[gate: 1 of 2 numerals bound \u{b7} ledger 0007]".as_bytes()
+        );
+        assert_eq!(
+            trailer(0, 0, 12345),
+            "[gate: 0 of 0 numerals bound \u{b7} ledger 12345]"
+        );
+    }
+
+    #[test]
+    fn config_rejects_the_canary_or_dm_as_a_group() {
+        let ok = format!(
+            r#"{{"anchor_channel_hash":"{}","canary_hash":"{}","group_hashes":["{}"],"operator_dm_hash":"{}","words":[1]}}"#,
+            h('a'),
+            h('c'),
+            h('b'),
+            h('d')
+        );
+        let cfg = GateConfig::parse(ok.as_bytes()).unwrap();
+        assert!(
+            cfg.allows(&h('a'))
+                && cfg.allows(&h('b'))
+                && !cfg.allows(&h('c'))
+                && !cfg.allows(&h('e'))
+        );
+        let bad = ok.replace(&format!("[\"{}\"]", h('b')), &format!("[\"{}\"]", h('c')));
+        assert!(
+            GateConfig::parse(bad.as_bytes())
+                .unwrap_err()
+                .contains("canary")
+        );
+        assert!(
+            GateConfig::parse(b"{}")
+                .unwrap_err()
+                .contains("anchor_channel_hash")
+        );
+        assert!(GateConfig::parse(b"[").is_err());
+    }
+
+    #[test]
+    fn crlf_is_folded() {
+        assert_eq!(crlf_to_lf(b"a\r\nb\rc\r\n"), b"a\nb\rc\n");
+    }
+}

@@ -1,0 +1,1188 @@
+//! The per-line witness layer (protocol-v0 §5b; issue 4): `exhibit build --witness STORE`.
+//!
+//! Reads the tail's store (CONTRACT §2) and adds to the tree, under `ledger/witness/`:
+//! `proofs/<entry_id>.ots` for every entry of the store's index (bytes copied, each checked for
+//! its OpenTimestamps header and the digest it commits to against its name), the sealed
+//! `proofs/prereg_<sha256>.ots`, the proofs HEAD published that the store no longer names
+//! (carried forward, never deleted), `index.json` (the tail's latest state per entry_id, a
+//! withheld seq's clocks cut to the UTC day, plus a `publisher` object), and `REPORT.md`,
+//! `runs.jsonl`, `seal.jsonl`, `WITNESS_PREREG.md` as the tail wrote them. Counts with
+//! denominators go to `STATS.json` / `SNAPSHOTS.jsonl` under `witness`.
+//!
+//! Every decision where §5b is silent is written down in `docs/witness.md`. Iteration is over
+//! sorted vectors and BTreeMaps only; no clock is read.
+
+use std::borrow::Cow;
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+use std::path::Path;
+
+use anyhow::{Context, Result};
+use serde::Deserialize;
+use serde::de::{self, DeserializeSeed, MapAccess, Visitor};
+use serde_json::{Map, Value as J, json};
+
+use super::{Layer, LayerContext, LayerOutput};
+use crate::build::decide::LineRecord;
+use crate::encode::{of, pretty, timestamp_of};
+use crate::refusal::Refusal;
+use exhibit_protocol::canonical;
+use exhibit_protocol::days;
+use exhibit_protocol::ots;
+pub use exhibit_protocol::witness::Status;
+
+/// The rule a proof refusal names.
+pub const RULE_PROOF: &str = "§5b proof header/digest";
+/// "Lines the tail saw more than an hour after their own timestamp were stamped retroactively."
+pub const RETROACTIVE_AFTER: i64 = 3600;
+/// Outside-latency limits (cumulative buckets: within 1 h ⊆ within 6 h ⊆ within 24 h).
+pub const HOUR: i64 = 3600;
+
+/// What the page prints on how to pin one line without it (§5b).
+pub const HOW_TO_PIN: &str = "To pin one line without this page: take its entry_id from ledger/ledger.jsonl (or a withheld line's digest from ledger/withheld.json), fetch ledger/witness/proofs/<entry_id>.ots, and run `ots verify -d <entry_id> <entry_id>.ots` (the python OpenTimestamps client) or `node ots-cli.js verify -i -d <entry_id> <entry_id>.ots` (javascript-opentimestamps 0.4.9). A PENDING file prints \"Pending confirmation in Bitcoin blockchain\": it is a calendar's receipt and pins nothing. A PROOF prints the Bitcoin block; that block's header time is at https://mempool.space/api/block/<hash> and https://blockstream.info/api/block/<hash> (/block-height/<H> gives the hash). The proof shows that the line's digest existed before that block, no more: not that every send got a line, not the words of any message, not who wrote the line, not that the line is true. The header time is the miner's clock, within about two hours of consensus time, so a latency under six hours carries that slop and a negative latency can appear for an honest line. The store was written by the lab's tail; the proofs are what you check.";
+
+/// One record of the store's index, compact (a million of them stay small).
+#[derive(Debug, Clone)]
+struct Record {
+    id: [u8; 32],
+    seq: i64,
+    status: Status,
+    /// Index into `StoreIndex::calendars` (interned lists).
+    calendars: u32,
+    line_timestamp: i64,
+    seen_at: i64,
+    stamped_at: i64,
+    upgraded_at: Option<i64>,
+    block_height: Option<u64>,
+    block_hash: Option<[u8; 32]>,
+    block_time: Option<i64>,
+}
+
+/// The store's `index.json`, parsed.
+#[derive(Debug, Default)]
+struct StoreIndex {
+    /// Sorted by id.
+    records: Vec<Record>,
+    calendars: Vec<Vec<String>>,
+    calendar_ids: BTreeMap<Vec<String>, u32>,
+    prereg_sha256: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawRecord<'a> {
+    seq: i64,
+    status: Status,
+    #[serde(borrow)]
+    calendars: Vec<Cow<'a, str>>,
+    #[serde(borrow)]
+    line_timestamp: Cow<'a, str>,
+    #[serde(borrow)]
+    seen_at: Cow<'a, str>,
+    #[serde(borrow)]
+    stamped_at: Cow<'a, str>,
+    #[serde(borrow, default)]
+    upgraded_at: Option<Cow<'a, str>>,
+    #[serde(default)]
+    block_height: Option<u64>,
+    #[serde(borrow, default)]
+    block_hash: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    block_time: Option<Cow<'a, str>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawPrereg {
+    sha256: String,
+}
+
+fn unhex32(s: &str) -> Option<[u8; 32]> {
+    if !canonical::is_digest(s) {
+        return None;
+    }
+    let mut out = [0u8; 32];
+    for (i, pair) in s.as_bytes().chunks(2).enumerate() {
+        let v = |c: u8| match c {
+            b'0'..=b'9' => c - b'0',
+            _ => c - b'a' + 10,
+        };
+        out[i] = v(pair[0]) << 4 | v(pair[1]);
+    }
+    Some(out)
+}
+
+fn clock<E: de::Error>(id: &str, field: &str, s: &str) -> Result<i64, E> {
+    days::parse_timestamp(s).ok_or_else(|| {
+        E::custom(format!(
+            "entry {id}: {field} {s:?} is not a YYYY-MM-DDTHH:MM:SSZ timestamp"
+        ))
+    })
+}
+
+struct EntriesSeed<'s>(&'s mut StoreIndex);
+
+impl<'de> DeserializeSeed<'de> for EntriesSeed<'_> {
+    type Value = ();
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for EntriesSeed<'_> {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("an object of entry_id → record")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let index = self.0;
+        while let Some(key) = map.next_key::<Cow<'de, str>>()? {
+            let id = unhex32(&key).ok_or_else(|| {
+                de::Error::custom(format!(
+                    "entry key {key:?} is not an entry_id (64 lowercase hex)"
+                ))
+            })?;
+            let raw: RawRecord<'de> = map.next_value()?;
+            if raw.seq < 1 {
+                return Err(de::Error::custom(format!(
+                    "entry {key}: seq {} is not a seq (1 or more)",
+                    raw.seq
+                )));
+            }
+            let cals: Vec<String> = raw.calendars.iter().map(|c| c.to_string()).collect();
+            let next = index.calendars.len() as u32;
+            let calendars = *index.calendar_ids.entry(cals.clone()).or_insert_with(|| {
+                index.calendars.push(cals);
+                next
+            });
+            let opt = |field: &str, v: &Option<Cow<'de, str>>| -> Result<Option<i64>, A::Error> {
+                v.as_deref().map(|s| clock(&key, field, s)).transpose()
+            };
+            let block_hash = match raw.block_hash.as_deref() {
+                None => None,
+                Some(h) => Some(unhex32(h).ok_or_else(|| {
+                    de::Error::custom(format!(
+                        "entry {key}: block_hash {h:?} is not 64 lowercase hex"
+                    ))
+                })?),
+            };
+            index.records.push(Record {
+                id,
+                seq: raw.seq,
+                status: raw.status,
+                calendars,
+                line_timestamp: clock(&key, "line_timestamp", &raw.line_timestamp)?,
+                seen_at: clock(&key, "seen_at", &raw.seen_at)?,
+                stamped_at: clock(&key, "stamped_at", &raw.stamped_at)?,
+                upgraded_at: opt("upgraded_at", &raw.upgraded_at)?,
+                block_height: raw.block_height,
+                block_hash,
+                block_time: opt("block_time", &raw.block_time)?,
+            });
+        }
+        Ok(())
+    }
+}
+
+struct IndexVisitor<'s>(&'s mut StoreIndex);
+
+impl<'de> Visitor<'de> for IndexVisitor<'_> {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("the tail's index: {\"entries\": {...}, \"prereg\": {\"sha256\": ...}}")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let index = self.0;
+        let mut saw_entries = false;
+        while let Some(key) = map.next_key::<Cow<'de, str>>()? {
+            match &*key {
+                "entries" if !saw_entries => {
+                    map.next_value_seed(EntriesSeed(&mut *index))?;
+                    saw_entries = true;
+                }
+                "prereg" if index.prereg_sha256.is_none() => {
+                    index.prereg_sha256 = Some(map.next_value::<RawPrereg>()?.sha256);
+                }
+                "entries" | "prereg" => return Err(de::Error::duplicate_field("entries/prereg")),
+                other => return Err(de::Error::unknown_field(other, &["entries", "prereg"])),
+            }
+        }
+        if !saw_entries {
+            return Err(de::Error::missing_field("entries"));
+        }
+        Ok(())
+    }
+}
+
+fn parse_index(bytes: &[u8]) -> Result<StoreIndex, String> {
+    let mut index = StoreIndex::default();
+    let mut d = serde_json::Deserializer::from_slice(bytes);
+    de::Deserializer::deserialize_map(&mut d, IndexVisitor(&mut index))
+        .map_err(|e| e.to_string())?;
+    d.end().map_err(|e| e.to_string())?;
+    index.records.sort_by_key(|r| r.id);
+    if let Some(w) = index.records.windows(2).find(|w| w[0].id == w[1].id) {
+        return Err(format!(
+            "entry {} is written twice",
+            canonical::hex(&w[0].id)
+        ));
+    }
+    Ok(index)
+}
+
+/// `YYYY-MM-DD` of a moment (UTC).
+fn utc_day(secs: i64) -> String {
+    days::civil_from_days(secs.div_euclid(86_400))
+}
+
+/// `HH:MM:SS` of a moment (UTC).
+fn time_of_day(secs: i64) -> String {
+    timestamp_of(secs)[11..19].to_string()
+}
+
+/// A store file's name as messages print it.
+fn shown(store: &Path, rel: &str) -> String {
+    store.join(rel).display().to_string()
+}
+
+/// What a stats/page reader needs to know about a store read at build.
+struct Store {
+    index: Option<StoreIndex>,
+    report: Option<String>,
+    prereg: Option<Vec<u8>>,
+    seal: Option<Vec<u8>>,
+    runs: Option<Vec<u8>>,
+    /// File names in `proofs/`, sorted (non-UTF-8 names counted as stray).
+    proof_names: Vec<String>,
+    unreadable_names: usize,
+}
+
+fn read_required(store: &Path, rel: &str, refusals: &mut Vec<Refusal>) -> Result<Option<Vec<u8>>> {
+    let path = store.join(rel);
+    match std::fs::read(&path) {
+        Ok(b) => Ok(Some(b)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            refusals.push(Refusal::new(
+                path.display().to_string(),
+                "",
+                format!("the witness store has no {rel} (§5b: it is published with the proofs)"),
+                "let the tail write it, or build without --witness",
+            ));
+            Ok(None)
+        }
+        Err(e) => Err(e).with_context(|| format!("{}: cannot read", path.display())),
+    }
+}
+
+fn load_store(store: &Path, refusals: &mut Vec<Refusal>) -> Result<Store> {
+    anyhow::ensure!(
+        store.is_dir(),
+        "{}: the witness store is not a folder (--witness STORE)",
+        store.display()
+    );
+    let index_bytes = read_required(store, "index.json", refusals)?;
+    let index = match index_bytes {
+        None => None,
+        Some(bytes) => match parse_index(&bytes) {
+            Ok(i) => Some(i),
+            Err(e) => {
+                refusals.push(Refusal::new(
+                    shown(store, "index.json"),
+                    "",
+                    format!("not the tail's index as CONTRACT §2 describes it: {e}"),
+                    "repair the tail's index.json (every field known, every clock YYYY-MM-DDTHH:MM:SSZ, every key an entry_id)",
+                ));
+                None
+            }
+        },
+    };
+    let report =
+        read_required(store, "REPORT.md", refusals)?.and_then(|b| match String::from_utf8(b) {
+            Ok(s) => Some(s),
+            Err(_) => {
+                refusals.push(Refusal::new(
+                    shown(store, "REPORT.md"),
+                    "",
+                    "the tail's report is not UTF-8; the page renders it as text",
+                    "fix the tail's report",
+                ));
+                None
+            }
+        });
+    let prereg = read_required(store, "WITNESS_PREREG.md", refusals)?;
+    let seal = read_required(store, "seal.jsonl", refusals)?;
+    let runs = read_required(store, "runs.jsonl", refusals)?;
+    let dir = store.join("proofs");
+    let mut proof_names = Vec::new();
+    let mut unreadable_names = 0;
+    match std::fs::read_dir(&dir) {
+        Ok(entries) => {
+            for entry in entries {
+                let entry = entry.with_context(|| format!("{}: cannot list", dir.display()))?;
+                match entry.file_name().into_string() {
+                    Ok(n) => proof_names.push(n),
+                    Err(_) => unreadable_names += 1,
+                }
+            }
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => refusals.push(Refusal::new(
+            dir.display().to_string(),
+            "",
+            "the witness store has no proofs/ folder (§5b)",
+            "let the tail write its proofs, or build without --witness",
+        )),
+        Err(e) => return Err(e).with_context(|| format!("{}: cannot list", dir.display())),
+    }
+    proof_names.sort();
+    Ok(Store {
+        index,
+        report,
+        prereg,
+        seal,
+        runs,
+        proof_names,
+        unreadable_names,
+    })
+}
+
+/// The seal (§5b): line 1 of seal.jsonl names WITNESS_PREREG.md's sha256; the file must hash to
+/// it and the index must agree. Returns the sealed digest when it could be read.
+fn check_seal(store: &Path, s: &Store, refusals: &mut Vec<Refusal>) -> Option<String> {
+    let seal = s.seal.as_ref()?;
+    let line1 = seal.split(|&b| b == b'\n').next().unwrap_or_default();
+    let sealed = serde_json::from_slice::<J>(line1).ok().and_then(|v| {
+        let file = v.get("file")?.as_str()?.to_owned();
+        let sha = v.get("sha256")?.as_str()?.to_owned();
+        Some((file, sha))
+    });
+    let sha = match sealed {
+        Some((file, sha)) if file == "WITNESS_PREREG.md" && canonical::is_digest(&sha) => sha,
+        _ => {
+            refusals.push(Refusal::new(
+                shown(store, "seal.jsonl"),
+                "line 1",
+                "line 1 of seal.jsonl must be {\"file\":\"WITNESS_PREREG.md\",\"sha256\":\"<64 hex>\",...} (§5b seal)",
+                "restore the seal the tail wrote when it opened the store",
+            ));
+            return None;
+        }
+    };
+    if let Some(prereg) = &s.prereg {
+        let actual = canonical::sha256_hex(prereg);
+        if actual != sha {
+            refusals.push(Refusal::new(
+                shown(store, "WITNESS_PREREG.md"),
+                "",
+                format!(
+                    "§5b seal: the file hashes to {actual}, the seal (seal.jsonl line 1) names {sha}; the preregistration is not the one sealed"
+                ),
+                "restore the sealed WITNESS_PREREG.md (no flag publishes an edited kill gate)",
+            ));
+        }
+    }
+    if let Some(index) = &s.index {
+        match &index.prereg_sha256 {
+            Some(p) if *p == sha => {}
+            other => refusals.push(Refusal::new(
+                shown(store, "index.json"),
+                "prereg.sha256",
+                format!(
+                    "§5b seal: index.json's prereg.sha256 is {}, the seal names {sha}",
+                    other
+                        .as_deref()
+                        .map_or("absent".to_string(), |p| format!("{p:?}"))
+                ),
+                "repair the tail's index so it names the sealed digest",
+            )),
+        }
+    }
+    Some(sha)
+}
+
+/// A store proof that passed its header check, with its published name.
+struct StoreProof {
+    name: String,
+    bytes: Vec<u8>,
+}
+
+fn read_proof(
+    store: &Path,
+    name: &str,
+    expected: &str,
+    names: &BTreeSet<&str>,
+    refusals: &mut Vec<Refusal>,
+) -> Result<Option<Vec<u8>>> {
+    let rel = format!("proofs/{name}");
+    if !names.contains(name) {
+        refusals.push(Refusal::new(
+            shown(store, &rel),
+            "",
+            format!("{RULE_PROOF}: the index names this proof and the store has no such file"),
+            "replace the proof in the store (or let the tail write it)",
+        ));
+        return Ok(None);
+    }
+    let path = store.join(&rel);
+    let bytes = std::fs::read(&path).with_context(|| format!("{}: cannot read", path.display()))?;
+    if let Err(problem) = ots::check(&bytes, expected) {
+        let what = match problem {
+            ots::OtsProblem::DigestMismatch => format!(
+                "commits to {}, not to {expected} (its name)",
+                ots::committed_digest(&bytes)
+                    .map(|d| canonical::hex(&d))
+                    .unwrap_or_default()
+            ),
+            other => other.to_string(),
+        };
+        refusals.push(Refusal::new(
+            path.display().to_string(),
+            "",
+            format!("{RULE_PROOF}: {what} ({})", problem.code()),
+            "replace the proof in the store with the one that commits to its name",
+        ));
+        return Ok(None);
+    }
+    Ok(Some(bytes))
+}
+
+/// The witness layer: `--witness STORE`.
+pub struct Witness<'s> {
+    pub store: &'s Path,
+}
+
+impl Layer for Witness<'_> {
+    fn folder(&self) -> &'static str {
+        "witness"
+    }
+
+    fn flag(&self) -> &'static str {
+        "--witness STORE"
+    }
+
+    fn build(&self, ctx: &LayerContext<'_>) -> Result<LayerOutput> {
+        build(ctx, self.store)
+    }
+}
+
+pub fn build(ctx: &LayerContext<'_>, store: &Path) -> Result<LayerOutput> {
+    let mut refusals = Vec::new();
+    let mut notes = Vec::new();
+    let s = load_store(store, &mut refusals)?;
+    let sealed = check_seal(store, &s, &mut refusals);
+    let empty = StoreIndex::default();
+    let index = s.index.as_ref().unwrap_or(&empty);
+    let lines = &ctx.verified.lines;
+
+    let mut proofs = proofs(
+        ctx,
+        store,
+        &s,
+        index,
+        sealed.as_deref(),
+        &mut refusals,
+        &mut notes,
+    )?;
+    let chain = Chain::of(lines, index);
+    let counts = Counts::of(lines, index, &chain);
+    let runs = read_runs(store, &s, &mut refusals);
+    guard_tail_texts(store, &s, &mut refusals);
+    if let Some(report) = &s.report {
+        check_report_clocks(store, report, ctx, index, &|r| chain.cut(r), &mut refusals);
+    }
+
+    let tail_last_run = runs.last().cloned();
+    let window = window(ctx, &mut notes);
+    let published_index =
+        published_index(ctx, index, &chain, &counts, &proofs, tail_last_run.as_ref());
+    let stats = stats(
+        lines.len(),
+        index,
+        &chain,
+        &counts,
+        &proofs,
+        runs.len(),
+        window,
+    );
+    add_notes(store, &chain, &proofs, &mut notes);
+
+    let mut files = std::mem::take(&mut proofs.files);
+    // The tail's files, as written.
+    for (rel, bytes) in [
+        (
+            "REPORT.md",
+            s.report.as_ref().map(|r| r.as_bytes().to_vec()),
+        ),
+        ("runs.jsonl", s.runs.clone()),
+        ("seal.jsonl", s.seal.clone()),
+        ("WITNESS_PREREG.md", s.prereg.clone()),
+    ] {
+        if let Some(bytes) = bytes {
+            files.push((format!("ledger/witness/{rel}"), bytes));
+        }
+    }
+    files.push(("ledger/witness/index.json".into(), pretty(&published_index)));
+    files.sort_by(|a, b| a.0.cmp(&b.0));
+
+    let page_data = json!({
+        "index": published_index,
+        "stats": stats,
+        "report_md": s.report.clone().unwrap_or_default(),
+        "prereg_md": s.prereg.as_ref().map(|b| String::from_utf8_lossy(b).into_owned()).unwrap_or_default(),
+        "runs": runs.len(),
+        "tail_last_run": tail_last_run,
+        "window": stats["window"],
+        "how_to_pin": HOW_TO_PIN,
+    });
+    Ok(LayerOutput {
+        files,
+        stats,
+        page_data,
+        refusals,
+        notes,
+        rewrote: !proofs.rewritten.is_empty(),
+    })
+}
+
+/// The store's proofs, checked, held to the replacement rule against HEAD's, and HEAD's proofs
+/// the store no longer names, carried forward.
+struct Proofs {
+    /// `ledger/witness/proofs/*` to publish (store proofs that passed, then carried ones).
+    files: Vec<(String, Vec<u8>)>,
+    replaced: Vec<String>,
+    rewritten: Vec<String>,
+    carried: Vec<String>,
+    head_proofs: usize,
+    stray_files: usize,
+    store_files: usize,
+}
+
+fn proofs(
+    ctx: &LayerContext<'_>,
+    store: &Path,
+    s: &Store,
+    index: &StoreIndex,
+    sealed: Option<&str>,
+    refusals: &mut Vec<Refusal>,
+    notes: &mut Vec<String>,
+) -> Result<Proofs> {
+    let names: BTreeSet<&str> = s.proof_names.iter().map(String::as_str).collect();
+    let mut expected: BTreeSet<String> = BTreeSet::new();
+    let mut store_proofs: Vec<StoreProof> = Vec::with_capacity(index.records.len() + 1);
+    for r in &index.records {
+        let hex = canonical::hex(&r.id);
+        let name = format!("{hex}.ots");
+        if let Some(bytes) = read_proof(store, &name, &hex, &names, refusals)? {
+            store_proofs.push(StoreProof {
+                name: name.clone(),
+                bytes,
+            });
+        }
+        expected.insert(name);
+    }
+    if let Some(sha) = sealed {
+        let name = format!("prereg_{sha}.ots");
+        if let Some(bytes) = read_proof(store, &name, sha, &names, refusals)? {
+            store_proofs.push(StoreProof {
+                name: name.clone(),
+                bytes,
+            });
+        }
+        expected.insert(name);
+    }
+    let stray_files = s
+        .proof_names
+        .iter()
+        .filter(|n| !expected.contains(*n))
+        .count()
+        + s.unreadable_names;
+    let store_files = s.proof_names.len() + s.unreadable_names;
+
+    let head: BTreeMap<String, git2::Oid> = ctx
+        .previous
+        .list_blobs("ledger/witness/proofs")?
+        .into_iter()
+        .collect();
+    let mut proofs = Proofs {
+        files: Vec::with_capacity(store_proofs.len() + 16),
+        replaced: Vec::new(),
+        rewritten: Vec::new(),
+        carried: Vec::new(),
+        head_proofs: head.len(),
+        stray_files,
+        store_files,
+    };
+    for p in store_proofs {
+        if let Some(oid) = head.get(&p.name) {
+            replacement_rule(ctx, store, &p, *oid, &mut proofs, refusals, notes)?;
+        }
+        proofs
+            .files
+            .push((format!("ledger/witness/proofs/{}", p.name), p.bytes));
+    }
+    for (name, oid) in &head {
+        if !expected.contains(name) {
+            proofs.files.push((
+                format!("ledger/witness/proofs/{name}"),
+                ctx.previous.read_blob(*oid)?,
+            ));
+            proofs.carried.push(name.clone());
+        }
+    }
+    Ok(proofs)
+}
+
+/// A proof HEAD published may only grow (same header, more bytes), unless --allow-rewrite.
+fn replacement_rule(
+    ctx: &LayerContext<'_>,
+    store: &Path,
+    p: &StoreProof,
+    oid: git2::Oid,
+    proofs: &mut Proofs,
+    refusals: &mut Vec<Refusal>,
+    notes: &mut Vec<String>,
+) -> Result<()> {
+    if git2::Oid::hash_object(git2::ObjectType::Blob, &p.bytes)? == oid {
+        return Ok(());
+    }
+    let old = ctx.previous.read_blob(oid)?;
+    let grows = old.len() >= ots::HEADER_LEN
+        && p.bytes.len() > old.len()
+        && p.bytes[..ots::HEADER_LEN] == old[..ots::HEADER_LEN];
+    if grows {
+        proofs.replaced.push(p.name.clone());
+    } else if ctx.plan.allow_rewrite.is_some() {
+        notes.push(format!(
+            "witness/proofs/{}: replaced by a form that does not extend HEAD's ({} → {} bytes), on --allow-rewrite",
+            p.name,
+            old.len(),
+            p.bytes.len()
+        ));
+        proofs.rewritten.push(p.name.clone());
+    } else {
+        let why = if old.len() >= ots::HEADER_LEN
+            && p.bytes[..ots::HEADER_LEN] != old[..ots::HEADER_LEN]
+        {
+            "commits elsewhere than the proof HEAD published".to_string()
+        } else {
+            format!(
+                "is not longer than the proof HEAD published ({} bytes at HEAD, {} in the store); a proof only grows",
+                old.len(),
+                p.bytes.len()
+            )
+        };
+        refusals.push(Refusal::new(
+            shown(store, &format!("proofs/{}", p.name)),
+            "",
+            format!(
+                "§5b replacement rule: the store's proof {why}; a published proof's commitment never changes and its bytes never shrink"
+            ),
+            "restore the store's proof to the grown form of the published one, or --allow-rewrite REASON",
+        ));
+    }
+    Ok(())
+}
+
+/// The chain against the store: which record is which line's, and what does not fit.
+struct Chain {
+    withheld_ids: BTreeSet<[u8; 32]>,
+    withheld_seqs: BTreeSet<i64>,
+    /// For each line, the index of its store record.
+    record_of: Vec<Option<usize>>,
+    orphans: Vec<usize>,
+    seq_disagrees: Vec<J>,
+    multi: Vec<J>,
+    store_seqs: usize,
+}
+
+impl Chain {
+    fn of(lines: &[LineRecord], index: &StoreIndex) -> Chain {
+        let withheld_ids: BTreeSet<[u8; 32]> = lines
+            .iter()
+            .filter(|l| l.withheld.is_some())
+            .filter_map(|l| unhex32(&l.entry_id))
+            .collect();
+        let withheld_seqs: BTreeSet<i64> = lines
+            .iter()
+            .filter(|l| l.withheld.is_some())
+            .map(|l| l.seq)
+            .collect();
+        let chain: BTreeMap<[u8; 32], usize> = lines
+            .iter()
+            .enumerate()
+            .filter_map(|(i, l)| unhex32(&l.entry_id).map(|id| (id, i)))
+            .collect();
+        let mut record_of: Vec<Option<usize>> = vec![None; lines.len()];
+        let mut orphans: Vec<usize> = Vec::new();
+        let mut seq_disagrees: Vec<J> = Vec::new();
+        for (k, r) in index.records.iter().enumerate() {
+            match chain.get(&r.id) {
+                Some(&i) => {
+                    record_of[i] = Some(k);
+                    if lines[i].seq != r.seq {
+                        seq_disagrees.push(json!({"entry_id": canonical::hex(&r.id), "store_seq": r.seq, "chain_seq": lines[i].seq}));
+                    }
+                }
+                None => orphans.push(k),
+            }
+        }
+        let mut by_seq: Vec<(i64, usize)> = index
+            .records
+            .iter()
+            .enumerate()
+            .map(|(k, r)| (r.seq, k))
+            .collect();
+        by_seq.sort_by_key(|&(seq, k)| (seq, index.records[k].id));
+        let store_seqs = {
+            let mut v: Vec<i64> = by_seq.iter().map(|x| x.0).collect();
+            v.dedup();
+            v.len()
+        };
+        let mut multi: Vec<J> = Vec::new();
+        for group in by_seq.chunk_by(|a, b| a.0 == b.0) {
+            if group.len() > 1 {
+                multi.push(json!({
+                    "seq": group[0].0,
+                    "entry_ids": group.iter().map(|(_, k)| canonical::hex(&index.records[*k].id)).collect::<Vec<_>>(),
+                }));
+            }
+        }
+        Chain {
+            withheld_ids,
+            withheld_seqs,
+            record_of,
+            orphans,
+            seq_disagrees,
+            multi,
+            store_seqs,
+        }
+    }
+
+    /// A record of a withheld line (by digest or by seq): its clocks are cut.
+    fn cut(&self, r: &Record) -> bool {
+        self.withheld_ids.contains(&r.id) || self.withheld_seqs.contains(&r.seq)
+    }
+}
+
+/// The per-line counts: statuses, latency buckets, lag.
+#[derive(Default)]
+struct Counts {
+    status_count: BTreeMap<Status, usize>,
+    no_record: usize,
+    retroactive: usize,
+    ts_disagree: Vec<i64>,
+    w1: usize,
+    w6: usize,
+    w24: usize,
+    over24: usize,
+    proof_no_time: usize,
+    negative: Vec<J>,
+    tail_lag: usize,
+    stamp_batches: usize,
+}
+
+impl Counts {
+    fn of(lines: &[LineRecord], index: &StoreIndex, chain: &Chain) -> Counts {
+        let n = lines.len();
+        let mut c = Counts::default();
+        let mut last_seen: Option<usize> = None;
+        for (i, line) in lines.iter().enumerate() {
+            let Some(k) = chain.record_of[i] else {
+                c.no_record += 1;
+                continue;
+            };
+            last_seen = Some(i);
+            c.line(line, &index.records[k]);
+        }
+        c.tail_lag = match last_seen {
+            Some(i) => n - 1 - i,
+            None => n,
+        };
+        let mut stamped_moments: Vec<i64> = index.records.iter().map(|r| r.stamped_at).collect();
+        stamped_moments.sort_unstable();
+        stamped_moments.dedup();
+        c.stamp_batches = stamped_moments.len();
+        c
+    }
+
+    fn line(&mut self, line: &LineRecord, r: &Record) {
+        *self.status_count.entry(r.status).or_default() += 1;
+        let Some(ts) = days::parse_timestamp(&line.timestamp) else {
+            return;
+        };
+        if r.line_timestamp != ts {
+            self.ts_disagree.push(line.seq);
+        }
+        if r.seen_at - ts > RETROACTIVE_AFTER {
+            self.retroactive += 1;
+        }
+        if r.status != Status::Proof {
+            return;
+        }
+        let Some(bt) = r.block_time else {
+            self.proof_no_time += 1;
+            return;
+        };
+        let lat = bt - ts;
+        if lat <= HOUR {
+            self.w1 += 1;
+        }
+        if lat <= 6 * HOUR {
+            self.w6 += 1;
+        }
+        if lat <= 24 * HOUR {
+            self.w24 += 1;
+        } else {
+            self.over24 += 1;
+        }
+        if lat < 0 {
+            self.negative.push(if line.withheld.is_some() {
+                json!({"seq": line.seq, "seconds": J::Null, "withheld": true})
+            } else {
+                json!({"seq": line.seq, "seconds": lat})
+            });
+        }
+    }
+
+    fn status(&self, x: Status) -> usize {
+        self.status_count.get(&x).copied().unwrap_or(0)
+    }
+}
+
+/// runs.jsonl: one object per tail run; the last is the moment REPORT.md speaks of.
+fn read_runs(store: &Path, s: &Store, refusals: &mut Vec<Refusal>) -> Vec<J> {
+    let mut runs: Vec<J> = Vec::new();
+    if let Some(bytes) = &s.runs {
+        if !bytes.is_empty() && !bytes.ends_with(b"\n") {
+            refusals.push(Refusal::new(
+                shown(store, "runs.jsonl"),
+                format!("line {}", bytes.split(|&b| b == b'\n').count()),
+                "the tail's run log ends in a line without LF (the tail may be writing it); it is copied whole (§5b)",
+                "rebuild once the tail's run has finished",
+            ));
+        }
+        for (no, line) in bytes.split(|&b| b == b'\n').enumerate() {
+            if line.is_empty() {
+                continue;
+            }
+            match serde_json::from_slice::<J>(line) {
+                Ok(v @ J::Object(_)) => runs.push(v),
+                _ => refusals.push(Refusal::new(
+                    shown(store, "runs.jsonl"),
+                    format!("line {}", no + 1),
+                    "not a JSON object; runs.jsonl holds one object per tail run",
+                    "repair the tail's run log",
+                )),
+            }
+        }
+    }
+    runs
+}
+
+/// REPORT.md and WITNESS_PREREG.md are published as written and rendered: the guard reads them.
+fn guard_tail_texts(store: &Path, s: &Store, refusals: &mut Vec<Refusal>) {
+    for (rel, text) in [
+        ("REPORT.md", s.report.clone()),
+        (
+            "WITNESS_PREREG.md",
+            s.prereg
+                .as_ref()
+                .map(|b| String::from_utf8_lossy(b).into_owned()),
+        ),
+    ] {
+        let Some(text) = text else { continue };
+        let reasons = exhibit_protocol::text_guard::guard(&text);
+        if !reasons.is_empty() {
+            refusals.push(Refusal::new(
+                shown(store, rel),
+                "",
+                format!(
+                    "the tail's text carries an identifier's shape ({}); it is published as written and the page renders it (docs/witness.md)",
+                    reasons.iter().map(|r| r.code()).collect::<Vec<_>>().join(", ")
+                ),
+                if rel == "REPORT.md" {
+                    "fix the tail's report"
+                } else {
+                    "a person reads the preregistration; a sealed file cannot be edited, so the witness layer stays off until it is re-sealed"
+                },
+            ));
+        }
+    }
+}
+
+/// `index.json`: the tail's latest state per entry_id (a withheld line's clocks cut to the UTC
+/// day), the prereg digest, and the `publisher` object.
+fn published_index(
+    ctx: &LayerContext<'_>,
+    index: &StoreIndex,
+    chain: &Chain,
+    counts: &Counts,
+    proofs: &Proofs,
+    tail_last_run: Option<&J>,
+) -> J {
+    let lines = &ctx.verified.lines;
+    let n = lines.len();
+    let mut entries = Map::new();
+    for r in &index.records {
+        entries.insert(
+            canonical::hex(&r.id),
+            J::Object(published_record(index, r, chain.cut(r))),
+        );
+    }
+    let published = lines.iter().filter(|l| l.published()).count();
+    let tail_read = tail_last_run.map(|run| {
+        json!({
+            "source": "runs.jsonl, last line (the tail's clock); REPORT.md's figures are of this moment",
+            "run_at": run.get("run_at"),
+            "lines_seen": run.get("lines_seen"),
+        })
+    });
+    let page_carries = json!({
+        "lines": n,
+        "published": published,
+        "withheld": n - published,
+        "head_seq": lines.last().map(|l| l.seq),
+        "head": ctx.verified.head,
+    });
+    let publisher = json!({
+        "withheld_seqs": chain.withheld_seqs,
+        "withheld_clocks": "for a record whose entry_id or seq is a withheld line's, line_timestamp is null and seen_at, stamped_at, upgraded_at are cut to the UTC day (protocol §5b); block_time, block_height, block_hash and status are copied",
+        "orphans": chain.orphans.iter().map(|&k| json!({"entry_id": canonical::hex(&index.records[k].id), "seq": index.records[k].seq})).collect::<Vec<_>>(),
+        "multi_entry_seqs": chain.multi,
+        "seq_disagrees": chain.seq_disagrees,
+        "line_timestamp_disagrees_seqs": counts.ts_disagree,
+        "stray_files": proofs.stray_files,
+        "replaced": proofs.replaced,
+        "rewritten": proofs.rewritten,
+        "carried_not_in_store": proofs.carried,
+        "tail_read": tail_read,
+        "page_carries": page_carries,
+        "clocks": "seen_at, stamped_at, upgraded_at are the tail's clock (the lab's word); line_timestamp is the gate's statement; block_time is the block header's (the miner's clock)",
+    });
+    let mut published_index = Map::new();
+    published_index.insert("entries".into(), J::Object(entries));
+    if let Some(p) = &index.prereg_sha256 {
+        published_index.insert("prereg".into(), json!({"sha256": p}));
+    }
+    published_index.insert("publisher".into(), publisher);
+    J::Object(published_index)
+}
+
+/// One record of the published index.
+fn published_record(index: &StoreIndex, r: &Record, private: bool) -> Map<String, J> {
+    let mut o = Map::new();
+    if let Some(h) = &r.block_hash {
+        o.insert("block_hash".into(), J::String(canonical::hex(h)));
+    }
+    if let Some(h) = r.block_height {
+        o.insert("block_height".into(), json!(h));
+    }
+    if let Some(t) = r.block_time {
+        o.insert("block_time".into(), J::String(timestamp_of(t)));
+    }
+    o.insert(
+        "calendars".into(),
+        json!(index.calendars[r.calendars as usize]),
+    );
+    let clock = |t: i64| J::String(if private { utc_day(t) } else { timestamp_of(t) });
+    o.insert(
+        "line_timestamp".into(),
+        if private {
+            J::Null
+        } else {
+            J::String(timestamp_of(r.line_timestamp))
+        },
+    );
+    o.insert("seen_at".into(), clock(r.seen_at));
+    o.insert("seq".into(), json!(r.seq));
+    o.insert("stamped_at".into(), clock(r.stamped_at));
+    o.insert("status".into(), J::String(r.status.as_str().into()));
+    if let Some(t) = r.upgraded_at {
+        o.insert("upgraded_at".into(), clock(t));
+    }
+    o
+}
+
+/// The kill-gate window, when the operator has registered it.
+fn window(ctx: &LayerContext<'_>, notes: &mut Vec<String>) -> J {
+    match &ctx.plan.witness_window_since {
+        Some(since) => {
+            let day1 =
+                days::parse_timestamp(&format!("{since}T00:00:00Z")).unwrap_or_default() / 86_400;
+            json!({"registered": true, "since": since, "day_9_closes": days::civil_from_days(day1 + 8)})
+        }
+        None => {
+            notes.push("witness: the kill-gate window is not registered (--witness-window-since YYYY-MM-DD names day 1 once the operator has registered it)".into());
+            json!({"registered": false, "since": J::Null, "day_9_closes": J::Null})
+        }
+    }
+}
+
+/// The layer's counts, each with its denominator (`STATS.json` under `witness`).
+fn stats(
+    n: usize,
+    index: &StoreIndex,
+    chain: &Chain,
+    counts: &Counts,
+    proofs: &Proofs,
+    runs: usize,
+    window: J,
+) -> J {
+    let st = |x: Status| counts.status(x);
+    let with_commitment = n - counts.no_record - st(Status::StampFailed);
+    let store_entries = index.records.len();
+    let head_proofs = proofs.head_proofs;
+    json!({
+        "lines": n,
+        "with_commitment": of(with_commitment, n),
+        "pending": of(st(Status::Pending), n),
+        "proof": of(st(Status::Proof), n),
+        "explorers_disagree": of(st(Status::ExplorersDisagree), n),
+        "mismatch": of(st(Status::Mismatch), n),
+        "stamp_failed": of(st(Status::StampFailed), n),
+        "no_record": of(counts.no_record, n),
+        "tail_lag": of(counts.tail_lag, n),
+        "retroactive": of(counts.retroactive, n),
+        "outside_latency": {
+            "buckets": "cumulative: within_1h ⊆ within_6h ⊆ within_24h; within_24h + over_24h + none_yet = n; a negative latency is in within_1h and counted in negative",
+            "within_1h": of(counts.w1, n),
+            "within_6h": of(counts.w6, n),
+            "within_24h": of(counts.w24, n),
+            "over_24h": of(counts.over24, n),
+            "none_yet": of(n - counts.w24 - counts.over24, n),
+            "negative": of(counts.negative.len(), n),
+            "negative_seqs": counts.negative,
+            "proof_without_block_time": of(counts.proof_no_time, n),
+        },
+        "orphans": of(chain.orphans.len(), store_entries),
+        "multi_entry_seqs": of(chain.multi.len(), chain.store_seqs),
+        "stamp_batches": of(counts.stamp_batches, store_entries),
+        "replaced": of(proofs.replaced.len(), head_proofs),
+        "rewritten": of(proofs.rewritten.len(), head_proofs),
+        "carried_not_in_store": of(proofs.carried.len(), head_proofs),
+        "stray_files": of(proofs.stray_files, proofs.store_files),
+        "proofs_published": proofs.files.len(),
+        "store_entries": store_entries,
+        "runs": runs,
+        "window": window,
+    })
+}
+
+/// What a person should know and nothing refuses.
+fn add_notes(store: &Path, chain: &Chain, proofs: &Proofs, notes: &mut Vec<String>) {
+    if !chain.orphans.is_empty() {
+        notes.push(format!(
+            "witness: {} orphan(s) in the store (digest not in the chain); published with their list, never hidden",
+            chain.orphans.len()
+        ));
+    }
+    if proofs.stray_files > 0 {
+        notes.push(format!(
+            "witness: {} file(s) in {} that the index does not name; counted, not copied",
+            proofs.stray_files,
+            store.join("proofs").display()
+        ));
+    }
+    if !chain.seq_disagrees.is_empty() {
+        notes.push(format!(
+            "witness: {} store record(s) name a chain entry_id with another seq (listed under publisher.seq_disagrees)",
+            chain.seq_disagrees.len()
+        ));
+    }
+    if !proofs.carried.is_empty() {
+        notes.push(format!(
+            "witness: {} proof(s) published at HEAD are no longer in the store; carried forward unchanged",
+            proofs.carried.len()
+        ));
+    }
+}
+
+/// Beyond §5b: REPORT.md is the tail's words, copied as written; it must not print a withheld
+/// seq's clocks (the line's timestamp, or the tail's seen_at, stamped_at, upgraded_at for it),
+/// in full or as a time of day, unless the same moment is also a clock of a published line's
+/// record (then it names nothing the published index does not). See docs/witness.md.
+fn check_report_clocks(
+    store: &Path,
+    report: &str,
+    ctx: &LayerContext<'_>,
+    index: &StoreIndex,
+    cut: &dyn Fn(&Record) -> bool,
+    refusals: &mut Vec<Refusal>,
+) {
+    let mut private: BTreeMap<i64, BTreeSet<i64>> = BTreeMap::new(); // moment → seqs
+    for l in ctx.verified.lines.iter().filter(|l| l.withheld.is_some()) {
+        if let Some(t) = days::parse_timestamp(&l.timestamp) {
+            private.entry(t).or_default().insert(l.seq);
+        }
+    }
+    for r in index.records.iter().filter(|r| cut(r)) {
+        for t in [
+            Some(r.line_timestamp),
+            Some(r.seen_at),
+            Some(r.stamped_at),
+            r.upgraded_at,
+        ]
+        .into_iter()
+        .flatten()
+        {
+            private.entry(t).or_default().insert(r.seq);
+        }
+    }
+    if private.is_empty() {
+        return;
+    }
+    let mut found: Vec<(i64, bool)> = Vec::new(); // (moment, full form found)
+    for &t in private.keys() {
+        if report.contains(&timestamp_of(t)) {
+            found.push((t, true));
+        } else if report.contains(&time_of_day(t)) {
+            found.push((t, false));
+        }
+    }
+    if found.is_empty() {
+        return;
+    }
+    // Moments a published line's record or timestamp already prints.
+    let mut public_full: BTreeSet<i64> = BTreeSet::new();
+    let mut public_tod: BTreeSet<i64> = BTreeSet::new();
+    let mut add = |t: i64| {
+        public_full.insert(t);
+        public_tod.insert(t.rem_euclid(86_400));
+    };
+    for l in ctx.verified.lines.iter().filter(|l| l.published()) {
+        if let Some(t) = days::parse_timestamp(&l.timestamp) {
+            add(t);
+        }
+    }
+    for r in index.records.iter().filter(|r| !cut(r)) {
+        for t in [
+            Some(r.line_timestamp),
+            Some(r.seen_at),
+            Some(r.stamped_at),
+            r.upgraded_at,
+        ]
+        .into_iter()
+        .flatten()
+        {
+            add(t);
+        }
+    }
+    for (t, full) in found {
+        let shared = if full {
+            public_full.contains(&t)
+        } else {
+            public_tod.contains(&t.rem_euclid(86_400))
+        };
+        if !shared {
+            let seqs: Vec<String> = private[&t].iter().map(i64::to_string).collect();
+            refusals.push(Refusal::new(
+                shown(store, "REPORT.md"),
+                format!("withheld seq {}", seqs.join(", ")),
+                format!(
+                    "the tail's report prints {} — a clock of a withheld seq finer than the UTC day, which the publisher keeps off the page (§5b)",
+                    if full { "a withheld seq's moment in full" } else { "a withheld seq's time of day" }
+                ),
+                "fix the tail's report so it prints no withheld seq's clock finer than the day",
+            ));
+        }
+    }
+}

@@ -1,0 +1,101 @@
+//! `exhibit build`: the box becomes an exhibit through eight stages, one module each —
+//! [`load`] → [`verify`] → [`history`] → [`decide`] → [`layers`] → [`assemble`] → [`render`] →
+//! [`write`] (docs/protocol.md#publication, docs/build.md). Each stage takes what the ones before
+//! it produced and returns a typed value; refusals from every stage are gathered so one run
+//! names them all, and a refused build writes nothing.
+
+pub mod anchors;
+pub mod assemble;
+pub mod decide;
+pub mod history;
+pub mod layers;
+pub mod load;
+pub mod render;
+pub mod verify;
+pub mod write;
+
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Context, Result};
+
+use crate::config::BoxConfig;
+use crate::encode::timestamp_of;
+use crate::previous::Previous;
+use crate::progress::Progress;
+use crate::refusal::Refusal;
+use layers::LayerContext;
+
+/// Everything `build` needs, validated before any work starts.
+#[derive(Debug, Clone)]
+pub struct BuildPlan {
+    pub config: BoxConfig,
+    pub out: PathBuf,
+    pub witness: Option<PathBuf>,
+    pub public_texts: bool,
+    pub allow_text: BTreeSet<String>,
+    pub allow_line: BTreeSet<i64>,
+    pub allow_rewrite: Option<String>,
+    pub witness_window_since: Option<String>,
+    pub dry_run: bool,
+    /// `YYYY-MM-DDTHH:MM:SSZ`, from SOURCE_DATE_EPOCH when set (CONTRACT §4 "Determinism").
+    pub built_at: String,
+}
+
+pub fn run(plan: &BuildPlan) -> Result<ExitCode> {
+    let mut progress = Progress::new();
+    let loaded = load::load(plan)?;
+    let verified = match verify::verify(loaded.complete(), &loaded.name, &mut progress) {
+        Ok(v) => v,
+        Err(refusals) => return Ok(refuse(&refusals)),
+    };
+    let previous = Previous::open(&plan.out)?;
+    let history = history::read_history(&previous)?;
+    let decided = decide::run(plan, &loaded, verified, &history)?;
+    let mut layers = layers::run(&LayerContext {
+        plan,
+        ledger: loaded.complete(),
+        verified: &decided.verified,
+        previous: &previous,
+        ledger_name: &loaded.name,
+    })?;
+    let refusals: Vec<Refusal> = decided
+        .refusals
+        .iter()
+        .chain(&layers.refusals)
+        .cloned()
+        .collect();
+    if !refusals.is_empty() {
+        return Ok(refuse(&refusals));
+    }
+    let mut assembled = assemble::run(plan, &loaded, &decided, &mut layers, &previous)?;
+    render::run(&mut assembled, &decided.verified, &layers, plan)?;
+    write::run(plan, &loaded, &decided, &layers, &assembled, &mut progress)
+}
+
+fn refuse(refusals: &[Refusal]) -> ExitCode {
+    eprintln!(
+        "exhibit: build refused ({} reason(s)); the output folder was not touched:",
+        refusals.len()
+    );
+    for r in refusals {
+        eprintln!("  {r}");
+    }
+    ExitCode::from(1)
+}
+
+/// `SOURCE_DATE_EPOCH` as a UTC timestamp, or the clock when unset (read once, in the plan).
+pub fn built_at_from_env() -> Result<String> {
+    let secs = match std::env::var("SOURCE_DATE_EPOCH") {
+        Ok(v) => v
+            .trim()
+            .parse::<i64>()
+            .with_context(|| format!("SOURCE_DATE_EPOCH={v:?} is not a whole number of seconds"))?,
+        Err(_) => std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .context("the clock is before 1970")?
+            .as_secs() as i64,
+    };
+    Ok(timestamp_of(secs))
+}

@@ -1,0 +1,83 @@
+//! Stage 2, verify: the gate's ledger must re-derive before anything is published
+//! (docs/protocol.md#chain).
+
+use super::decide::LineRecord;
+use crate::progress::Progress;
+use crate::refusal::Refusal;
+use exhibit_protocol::verify::{Pass, Withheld, verify_reader};
+
+/// The gate's ledger, verified.
+pub struct VerifiedLedger {
+    pub header: (usize, usize),
+    pub header_digest: String,
+    pub anchor_tz: String,
+    pub lines: Vec<LineRecord>,
+    pub head: String,
+}
+
+/// Stage 2: the gate's ledger must re-derive before anything is published (§4).
+pub fn verify(
+    complete: &[u8],
+    ledger_name: &str,
+    progress: &mut Progress,
+) -> Result<VerifiedLedger, Vec<Refusal>> {
+    let none = Withheld::default();
+    let header = (0, complete.iter().position(|&b| b == b'\n').unwrap_or(0));
+    let mut lines = Vec::new();
+    let verified = verify_reader(
+        complete,
+        &none,
+        Pass::Entries(&mut |entry, offset| {
+            let start = offset as usize;
+            let end = start + entry.bytes.len();
+            if !entry.has_problem {
+                let o = &entry.object;
+                lines.push(LineRecord {
+                    line: entry.line,
+                    seq: entry.seq.unwrap_or_default(),
+                    entry_id: entry.stated_id().unwrap_or_default().to_owned(),
+                    kind: o.get_str("kind").unwrap_or_default().to_owned(),
+                    day: o.get_str("day").unwrap_or_default().to_owned(),
+                    timestamp: o.get_str("timestamp").unwrap_or_default().to_owned(),
+                    start,
+                    end,
+                    withheld: None,
+                    read_by_operator: false,
+                });
+            }
+            progress.tick("verifying", entry.line, start as u64, complete.len() as u64);
+        }),
+    )
+    .expect("reading from memory cannot fail");
+    let header_info = verified.header;
+    let report = verified.report;
+    if !report.ok {
+        return Err(report
+            .problems
+            .iter()
+            .map(|p| {
+                let place = match p.seq {
+                    Some(s) => format!("line {} (seq {s})", p.line),
+                    None => format!("line {}", p.line),
+                };
+                Refusal::new(
+                    ledger_name,
+                    place,
+                    format!("{}: {} (protocol §4)", p.code, p.detail),
+                    "no flag publishes a ledger that does not re-derive; `exhibit verify` shows the same problems — repair the gate's ledger first",
+                )
+            })
+            .collect());
+    }
+    let header_info = header_info.expect("ok ledgers have a header");
+    Ok(VerifiedLedger {
+        header,
+        header_digest: header_info
+            .digest
+            .clone()
+            .expect("ok headers have a digest"),
+        anchor_tz: header_info.anchor_tz.clone().unwrap_or_default(),
+        head: report.head.expect("ok ledgers have a head"),
+        lines,
+    })
+}

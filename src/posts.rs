@@ -1,0 +1,107 @@
+//! The operator's posted heads on disk (`<date>.txt`, `<date>.txt.ots`), read and checked
+//! against a ledger's facts: shared by `exhibit build` and `exhibit verify`
+//! (docs/protocol.md#anchors).
+
+use std::path::Path;
+
+use anyhow::{Context, Result};
+use serde::Serialize;
+
+use exhibit_protocol::anchors::{self, AnchorCheck, EntryFacts, Post};
+use exhibit_protocol::canonical;
+use exhibit_protocol::ots;
+use exhibit_protocol::verify::Withheld;
+
+/// The anchor checks plus the proof's header, for one post.
+#[derive(Debug, Clone, Serialize)]
+pub struct AnchorReport {
+    #[serde(flatten)]
+    pub check: AnchorCheck,
+    /// `ok`, `missing`, or the header problem's code (`bad_magic`, `digest_mismatch`, ...).
+    pub proof: String,
+}
+
+impl AnchorReport {
+    /// A missing proof is shown, not failed (the post may not be stamped yet); a proof whose
+    /// header or digest is wrong fails.
+    pub fn ok(&self) -> bool {
+        self.check.ok && matches!(self.proof.as_str(), "ok" | "missing")
+    }
+}
+
+/// Reads `<date>.txt` posts (and their `.txt.ots` proofs) from a folder, in date order.
+pub fn read_posts(dir: &Path) -> Result<Vec<(Post, Option<Vec<u8>>)>> {
+    let mut names = Vec::new();
+    for entry in
+        std::fs::read_dir(dir).with_context(|| format!("{}: cannot list", dir.display()))?
+    {
+        let entry = entry.with_context(|| format!("{}: cannot list", dir.display()))?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if let Some(date) = name.strip_suffix(".txt")
+            && exhibit_protocol::days::is_day(date)
+        {
+            names.push(date.to_owned());
+        }
+    }
+    names.sort();
+    let mut posts = Vec::new();
+    for date in names {
+        let text_path = dir.join(format!("{date}.txt"));
+        let bytes = std::fs::read(&text_path)
+            .with_context(|| format!("{}: cannot read", text_path.display()))?;
+        let proof_path = dir.join(format!("{date}.txt.ots"));
+        let proof = match std::fs::read(&proof_path) {
+            Ok(b) => Some(b),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+            Err(e) => {
+                return Err(e).with_context(|| format!("{}: cannot read", proof_path.display()));
+            }
+        };
+        posts.push((Post { date, bytes }, proof));
+    }
+    Ok(posts)
+}
+
+/// The anchor checks of §5 plus each proof's header against the post's bytes.
+pub fn check_anchor_dir(
+    dir: &Path,
+    facts: &[EntryFacts],
+    withheld: &Withheld,
+    header_digest: Option<&str>,
+) -> Result<Vec<AnchorReport>> {
+    let posts = read_posts(dir)?;
+    Ok(check_posts_with_proofs(
+        facts,
+        withheld,
+        header_digest,
+        posts,
+    ))
+}
+
+pub fn check_posts_with_proofs(
+    facts: &[EntryFacts],
+    withheld: &Withheld,
+    header_digest: Option<&str>,
+    posts: Vec<(Post, Option<Vec<u8>>)>,
+) -> Vec<AnchorReport> {
+    let (posts, proofs): (Vec<Post>, Vec<Option<Vec<u8>>>) = posts.into_iter().unzip();
+    let checks = anchors::check_posts(facts, withheld, header_digest, &posts);
+    checks
+        .into_iter()
+        .zip(posts.iter().zip(proofs))
+        .map(|(check, (post, proof))| AnchorReport {
+            check,
+            proof: proof_state(proof.as_deref(), &post.bytes),
+        })
+        .collect()
+}
+
+pub fn proof_state(proof: Option<&[u8]>, post: &[u8]) -> String {
+    match proof {
+        None => "missing".into(),
+        Some(bytes) => match ots::check(bytes, &canonical::sha256_hex(post)) {
+            Ok(()) => "ok".into(),
+            Err(p) => p.code().into(),
+        },
+    }
+}

@@ -1,0 +1,215 @@
+//! Shared by the integration tests: a tiny ledger writer (canonical lines, chained), a box on
+//! disk, and a way to run the binary.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use exhibit_protocol::canonical::{self, Object, Value};
+use exhibit_protocol::days::{self, DayDeriver};
+
+pub struct LedgerWriter {
+    pub lines: Vec<Vec<u8>>,
+    pub ids: Vec<String>,
+    pub header_digest: String,
+    deriver: DayDeriver,
+}
+
+fn dump(o: &Object<'_>, except: Option<&str>) -> Vec<u8> {
+    let mut out = Vec::new();
+    canonical::dump_object_except(o, except, &mut out).unwrap();
+    out
+}
+
+impl LedgerWriter {
+    pub fn new() -> LedgerWriter {
+        let mut h = Object::default();
+        h.insert("anchor_tz", Value::str("America/New_York"));
+        h.insert(
+            "certifies",
+            Value::str("No line holds message text or a chat id."),
+        );
+        h.insert("created", Value::str("2026-10-24T13:00:00Z"));
+        h.insert("schema", Value::str("darkflobi.gate/log/v0"));
+        let bytes = dump(&h, None);
+        let mut domain = b"darkflobi.gate/log/v0\n".to_vec();
+        domain.extend_from_slice(&bytes);
+        LedgerWriter {
+            header_digest: canonical::sha256_hex(&domain),
+            lines: vec![bytes],
+            ids: vec![],
+            deriver: DayDeriver::new(days::zone("America/New_York").unwrap()),
+        }
+    }
+
+    /// Appends an entry with the kind's own fields given as a JSON object text.
+    pub fn push(&mut self, kind: &str, ts: &str, fields_json: &str) -> String {
+        let seq = self.ids.len() as i64 + 1;
+        let prev = self
+            .ids
+            .last()
+            .cloned()
+            .unwrap_or(self.header_digest.clone());
+        let parsed = canonical::parse(fields_json.as_bytes()).unwrap();
+        let Value::Object(extra) = parsed.value.into_owned() else {
+            panic!("fields")
+        };
+        let mut o = Object::default();
+        o.insert("schema", Value::str("darkflobi.gate/entry/v0"));
+        o.insert("seq", Value::Int(seq));
+        o.insert("prev", Value::str(prev));
+        o.insert("kind", Value::str(kind.to_owned()));
+        o.insert("timestamp", Value::str(ts.to_owned()));
+        let day = self.deriver.day_of(days::parse_timestamp(ts).unwrap());
+        o.insert("day", Value::str(day));
+        for (k, v) in extra.members {
+            o.insert(k, v);
+        }
+        let id = canonical::sha256_hex(&dump(&o, Some("entry_id")));
+        o.insert("entry_id", Value::str(id.clone()));
+        self.lines.push(dump(&o, None));
+        self.ids.push(id.clone());
+        id
+    }
+
+    /// A plain, publishable entry at minute `n` after the start.
+    pub fn push_scan(&mut self, n: u32) -> String {
+        let ts = exhibit::encode::timestamp_of(1_792_846_800 + i64::from(n) * 60); // 2026-10-24T13:00:00Z + n min
+        self.push(
+            "exec_scan",
+            &ts,
+            &format!(r#"{{"scanned":{n},"flagged":0}}"#),
+        )
+    }
+
+    pub fn bytes(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        for l in &self.lines {
+            out.extend_from_slice(l);
+            out.push(b'\n');
+        }
+        out
+    }
+}
+
+/// A box folder with exhibit.toml, the ledger and (optionally) anchors.
+pub struct TestBox {
+    pub dir: PathBuf,
+}
+
+impl TestBox {
+    pub fn new(root: &Path) -> TestBox {
+        let dir = root.join("box");
+        std::fs::create_dir_all(dir.join("gate/anchors")).unwrap();
+        std::fs::write(
+            dir.join("exhibit.toml"),
+            "[gate]\nledger = \"gate/ledger.jsonl\"\nanchors = \"gate/anchors\"\n",
+        )
+        .unwrap();
+        TestBox { dir }
+    }
+
+    pub fn write_ledger(&self, bytes: &[u8]) {
+        std::fs::write(self.dir.join("gate/ledger.jsonl"), bytes).unwrap();
+    }
+
+    pub fn post_anchor(&self, date: &str, head: &str, seq: usize) {
+        std::fs::write(
+            self.dir.join(format!("gate/anchors/{date}.txt")),
+            format!("gate anchor {date} head {head} seq {seq}"),
+        )
+        .unwrap();
+    }
+
+    pub fn config(&self) -> String {
+        self.dir.join("exhibit.toml").display().to_string()
+    }
+}
+
+pub fn exhibit(args: &[&str], epoch: u64) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_exhibit"))
+        .args(args)
+        .env("SOURCE_DATE_EPOCH", epoch.to_string())
+        .env_remove("CI")
+        .output()
+        .expect("run exhibit")
+}
+
+pub fn text(o: &Output) -> String {
+    format!(
+        "stdout:\n{}\nstderr:\n{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+/// Every file under `dir` (relative path → bytes).
+pub fn snapshot_dir(dir: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
+    exhibit::output::read_tree(dir).unwrap().files
+}
+
+/// Stages everything under the repository and commits it.
+pub fn commit_all(repo: &git2::Repository, message: &str) -> git2::Oid {
+    let mut index = repo.index().unwrap();
+    index
+        .add_all(["*"].iter(), git2::IndexAddOption::DEFAULT, None)
+        .unwrap();
+    index.update_all(["*"].iter(), None).unwrap();
+    index.write().unwrap();
+    let tree_id = index.write_tree().unwrap();
+    let tree = repo.find_tree(tree_id).unwrap();
+    let sig =
+        git2::Signature::new("t", "t@example.invalid", &git2::Time::new(1_790_000_000, 0)).unwrap();
+    let parents: Vec<git2::Commit> = repo
+        .head()
+        .ok()
+        .and_then(|h| h.peel_to_commit().ok())
+        .into_iter()
+        .collect();
+    let parent_refs: Vec<&git2::Commit> = parents.iter().collect();
+    repo.commit(Some("HEAD"), &sig, &sig, message, &tree, &parent_refs)
+        .unwrap()
+}
+
+/// Standard base64 decoding (the vectors' `ledger_b64`, the page's data blocks).
+pub fn unb64(s: &str) -> Vec<u8> {
+    let val = |c: u8| match c {
+        b'A'..=b'Z' => c - b'A',
+        b'a'..=b'z' => c - b'a' + 26,
+        b'0'..=b'9' => c - b'0' + 52,
+        b'+' => 62,
+        b'/' => 63,
+        _ => panic!("bad base64 byte {c}"),
+    };
+    let mut out = Vec::new();
+    for chunk in s.as_bytes().chunks(4) {
+        let pad = chunk.iter().filter(|&&c| c == b'=').count();
+        let n = chunk
+            .iter()
+            .filter(|&&c| c != b'=')
+            .fold(0u32, |a, &c| (a << 6) | u32::from(val(c)))
+            << (6 * pad);
+        out.extend_from_slice(&[(n >> 16) as u8, (n >> 8) as u8, n as u8][..3 - pad]);
+    }
+    out
+}
+
+/// Stages `site/` (forced past any ignore) and commits it on HEAD.
+pub fn commit_site(repo: &git2::Repository) {
+    let mut idx = repo.index().unwrap();
+    idx.add_all(["site"], git2::IndexAddOption::FORCE, None)
+        .unwrap();
+    idx.update_all(["site"], None).unwrap();
+    idx.write().unwrap();
+    let tree = repo.find_tree(idx.write_tree().unwrap()).unwrap();
+    let sig = git2::Signature::new(
+        "test",
+        "test@example.invalid",
+        &git2::Time::new(1_800_000_000, 0),
+    )
+    .unwrap();
+    let parent = repo.head().ok().and_then(|h| h.peel_to_commit().ok());
+    let parents: Vec<&git2::Commit> = parent.iter().collect();
+    repo.commit(Some("HEAD"), &sig, &sig, "publish", &tree, &parents)
+        .unwrap();
+}

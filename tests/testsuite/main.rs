@@ -1,0 +1,17 @@
+//! Every integration test in one binary (mdBook's `tests/testsuite` pattern): the product and
+//! libgit2 are linked once instead of once per file. Run one module with
+//! `cargo test --test testsuite MODULE::` (e.g. `cargo test --test testsuite fixtures::`).
+
+mod common;
+
+mod build_scenario;
+mod differential;
+mod fixtures;
+mod fn_length;
+mod gen_box;
+mod page_e2e;
+mod properties;
+mod public_texts;
+mod vectors;
+mod verify_cli;
+mod witness;

@@ -1,0 +1,871 @@
+//! `exhibit build --public-texts` through the binary (protocol-v0 §6 `public_texts/`, issue 5):
+//! a fixture box with every class of send line, built in a tempdir, with and without a git
+//! checkout around the output folder.
+
+use crate::common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use exhibit_protocol::canonical::{self, Object, Value, sha256_hex};
+use exhibit_protocol::days::{self, DayDeriver};
+use serde_json::{Value as J, json};
+
+// ---- a ledger writer (canonical, chained) ---------------------------------------------------
+
+struct Ledger {
+    lines: Vec<Vec<u8>>,
+    ids: Vec<String>,
+    header_digest: String,
+    deriver: DayDeriver,
+}
+
+fn dump(o: &Object<'_>, except: Option<&str>) -> Vec<u8> {
+    let mut out = Vec::new();
+    canonical::dump_object_except(o, except, &mut out).unwrap();
+    out
+}
+
+impl Ledger {
+    fn new() -> Ledger {
+        let mut h = Object::default();
+        h.insert("anchor_tz", Value::str("America/New_York"));
+        h.insert(
+            "certifies",
+            Value::str("No line holds message text or a chat id."),
+        );
+        h.insert("created", Value::str("2026-10-24T13:00:00Z"));
+        h.insert("schema", Value::str("darkflobi.gate/log/v0"));
+        let bytes = dump(&h, None);
+        let mut domain = b"darkflobi.gate/log/v0\n".to_vec();
+        domain.extend_from_slice(&bytes);
+        Ledger {
+            header_digest: sha256_hex(&domain),
+            lines: vec![bytes],
+            ids: vec![],
+            deriver: DayDeriver::new(days::zone("America/New_York").unwrap()),
+        }
+    }
+
+    fn seq(&self) -> i64 {
+        self.ids.len() as i64
+    }
+
+    fn push(&mut self, kind: &str, fields: J) -> i64 {
+        let seq = self.seq() + 1;
+        let ts = exhibit::encode::timestamp_of(1_792_846_800 + seq * 600);
+        let prev = self
+            .ids
+            .last()
+            .cloned()
+            .unwrap_or(self.header_digest.clone());
+        let text = serde_json::to_vec(&fields).unwrap();
+        let parsed = canonical::parse(&text).unwrap();
+        let Value::Object(extra) = parsed.value.into_owned() else {
+            panic!("fields")
+        };
+        let mut o = Object::default();
+        o.insert("schema", Value::str("darkflobi.gate/entry/v0"));
+        o.insert("seq", Value::Int(seq));
+        o.insert("prev", Value::str(prev));
+        o.insert("kind", Value::str(kind.to_owned()));
+        o.insert("timestamp", Value::str(ts.clone()));
+        let day = self.deriver.day_of(days::parse_timestamp(&ts).unwrap());
+        o.insert("day", Value::str(day));
+        for (k, v) in extra.members {
+            o.insert(k, v);
+        }
+        let id = sha256_hex(&dump(&o, Some("entry_id")));
+        o.insert("entry_id", Value::str(id.clone()));
+        self.lines.push(dump(&o, None));
+        self.ids.push(id);
+        seq
+    }
+
+    fn bytes(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        for l in &self.lines {
+            out.extend_from_slice(l);
+            out.push(b'\n');
+        }
+        out
+    }
+}
+
+// ---- the fixture box -------------------------------------------------------------------------
+
+fn h(name: &str) -> String {
+    sha256_hex(name.as_bytes())
+}
+
+fn trailer(bound: i64, total: i64, seq: i64) -> String {
+    format!("[gate: {bound} of {total} numerals bound \u{b7} ledger {seq:04}]")
+}
+
+fn with_trailer(text: &[u8], t: &str) -> Vec<u8> {
+    let mut end = text.len();
+    while end > 0 && text[end - 1] == b'\n' {
+        end -= 1;
+    }
+    let mut out = text[..end].to_vec();
+    out.extend_from_slice(b"\n\n");
+    out.extend_from_slice(t.as_bytes());
+    out
+}
+
+/// The seqs of each case in the fixture box.
+#[derive(Debug, Default, Clone)]
+struct Cases {
+    as_written: (i64, String),
+    trailer: (i64, String),
+    draft_md: (i64, String),
+    draft_draft_md: (i64, String),
+    canary: i64,
+    operator_dm: i64,
+    not_in_config: i64,
+    no_sent_bytes: i64,
+    not_public: i64,
+    two_marks: i64,
+    not_utf8: (i64, String),
+    phone: (i64, String),
+    missing: i64,
+    dup_off_list: i64,
+    line_withheld: i64,
+    /// The source file of the as-written text.
+    as_written_source: PathBuf,
+    /// The released bytes of the trailer case (holds LF).
+    trailer_bytes: Vec<u8>,
+}
+
+struct Fixture {
+    _tmp: tempfile::TempDir,
+    root: PathBuf,
+    toml: PathBuf,
+    site: PathBuf,
+    cases: Cases,
+}
+
+fn send_fields(
+    dest_class: &str,
+    dest: &str,
+    checked: &str,
+    draft: &str,
+    sent: Option<&str>,
+    nb: (i64, i64),
+) -> J {
+    let mut f = json!({
+        "action": if sent.is_some() { "send" } else { "draft_only" },
+        "decision": if sent.is_some() { "pass" } else { "hold" },
+        "dest_class": dest_class,
+        "dest_hash": dest,
+        "draft_sha256": draft,
+        "checked_sha256": checked,
+        "stripped_sha256": checked,
+        "numerals": {"bound": nb.0, "total": nb.1},
+        "reasons": [],
+    });
+    if let Some(s) = sent {
+        f["sent_sha256"] = J::String(s.to_string());
+    }
+    f
+}
+
+fn fixture() -> Fixture {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().to_path_buf();
+    let gate = root.join("box/gate");
+    let sources = gate.join("sources");
+    std::fs::create_dir_all(&sources).unwrap();
+    let put = |name: &str, bytes: &[u8]| std::fs::write(sources.join(name), bytes).unwrap();
+    let config = json!({
+        "anchor_channel_hash": h("anchor"),
+        "canary_hash": h("canary"),
+        "group_hashes": [h("group-1"), h("group-2")],
+        "operator_dm_hash": h("operator-dm"),
+        "word_list": ["ignored", "by", "exhibit"],
+    });
+    std::fs::write(
+        gate.join("config.json"),
+        serde_json::to_vec_pretty(&config).unwrap(),
+    )
+    .unwrap();
+
+    let mut l = Ledger::new();
+    let mut c = Cases::default();
+    l.push("started", json!({"version": "1.0.0"}));
+
+    // As written: sources/<checked>.md == sent bytes.
+    let a = b"Two of the 3 checks passed today.".to_vec();
+    let sa = sha256_hex(&a);
+    put(&format!("{sa}.md"), &a);
+    c.as_written_source = sources.join(format!("{sa}.md"));
+    let seq = l.push(
+        "send",
+        send_fields("public", &h("anchor"), &sa, &sa, Some(&sa), (1, 1)),
+    );
+    c.as_written = (seq, sa.clone());
+
+    // With the trailer.
+    let b = b"The queue held 4 items at noon.\nNothing else moved.\n".to_vec();
+    let cb = sha256_hex(&b);
+    put(&format!("{cb}.md"), &b);
+    let seq = l.seq() + 1;
+    let sent_b = with_trailer(&b, &trailer(1, 1, seq));
+    let sb = sha256_hex(&sent_b);
+    l.push(
+        "send",
+        send_fields("public", &h("group-1"), &cb, &cb, Some(&sb), (1, 1)),
+    );
+    c.trailer = (seq, sb);
+    c.trailer_bytes = sent_b;
+
+    // From sources/<draft>.md (checked names bytes not on disk).
+    let d = b"A draft with 2 numbers and 1 more.\n".to_vec();
+    let dd = sha256_hex(&d);
+    put(&format!("{dd}.md"), &d);
+    let seq = l.seq() + 1;
+    let sd = sha256_hex(&with_trailer(&d, &trailer(2, 2, seq)));
+    l.push(
+        "send",
+        send_fields(
+            "public",
+            &h("group-2"),
+            &h("not on disk"),
+            &dd,
+            Some(&sd),
+            (2, 2),
+        ),
+    );
+    c.draft_md = (seq, sd);
+
+    // From sources/<draft>.draft.md, as written.
+    let e = b"Only the draft file holds this one.".to_vec();
+    let de = sha256_hex(&e);
+    put(&format!("{de}.draft.md"), &e);
+    let seq = l.push(
+        "send",
+        send_fields(
+            "public",
+            &h("anchor"),
+            &h("elsewhere"),
+            &de,
+            Some(&de),
+            (0, 0),
+        ),
+    );
+    c.draft_draft_md = (seq, de);
+
+    // Off the list, each with a source that would re-derive.
+    let off = |l: &mut Ledger, text: &str, class: &str, dest: &str| {
+        let s = sha256_hex(text.as_bytes());
+        put(&format!("{s}.md"), text.as_bytes());
+        l.push("send", send_fields(class, dest, &s, &s, Some(&s), (0, 0)))
+    };
+    c.canary = off(&mut l, "canary words", "canary", &h("canary"));
+    c.operator_dm = off(&mut l, "a word for the operator", "dm", &h("operator-dm"));
+    c.not_in_config = off(&mut l, "to a private group", "public", &h("private-group"));
+    c.not_public = off(
+        &mut l,
+        "group-class send to a listed group",
+        "group",
+        &h("group-1"),
+    );
+    let ns = sha256_hex(b"held back");
+    put(&format!("{ns}.md"), b"held back");
+    c.no_sent_bytes = l.push(
+        "send",
+        send_fields("public", &h("group-1"), &ns, &ns, None, (0, 1)),
+    );
+
+    // Two marks: re-derives from nothing.
+    let f = b"Sworn source text.\n".to_vec();
+    let cf = sha256_hex(&f);
+    put(&format!("{cf}.md"), &f);
+    let seq = l.seq() + 1;
+    let mut two = with_trailer(&f, &trailer(0, 0, seq));
+    two.extend_from_slice(
+        format!("\n[gate: sworn source footer \u{b7} ledger {seq:04}]").as_bytes(),
+    );
+    l.push(
+        "send",
+        send_fields(
+            "public",
+            &h("anchor"),
+            &cf,
+            &cf,
+            Some(&sha256_hex(&two)),
+            (0, 0),
+        ),
+    );
+    c.two_marks = seq;
+
+    // Not UTF-8: ED A0 80 (a lone surrogate) in the source, hashing to sent_sha256.
+    let g = b"bad \xED\xA0\x80 bytes".to_vec();
+    let sg = sha256_hex(&g);
+    put(&format!("{sg}.md"), &g);
+    let seq = l.push(
+        "send",
+        send_fields("public", &h("group-2"), &sg, &sg, Some(&sg), (0, 0)),
+    );
+    c.not_utf8 = (seq, sg);
+
+    // The text guard: a phone number.
+    let p = b"Call +1 (555) 010-9999 before noon.".to_vec();
+    let sp = sha256_hex(&p);
+    put(&format!("{sp}.md"), &p);
+    let seq = l.push(
+        "send",
+        send_fields("public", &h("anchor"), &sp, &sp, Some(&sp), (0, 0)),
+    );
+    c.phone = (seq, sp.clone());
+
+    // No source at all.
+    c.missing = l.push(
+        "send",
+        send_fields(
+            "public",
+            &h("group-1"),
+            &h("m1"),
+            &h("m2"),
+            Some(&h("m3")),
+            (0, 0),
+        ),
+    );
+
+    // An off-list twin of the as-written text (a dm to someone not in the config).
+    c.dup_off_list = l.push(
+        "send",
+        send_fields("dm", &h("someone"), &sa, &sa, Some(&sa), (1, 1)),
+    );
+
+    // A send withheld by the line rules (a reason with a nine-digit run): never a candidate.
+    let mut w = send_fields("public", &h("anchor"), &sp, &sp, Some(&sp), (0, 0));
+    w["reasons"] = json!(["chat 123456789"]);
+    c.line_withheld = l.push("send", w);
+
+    l.push("exec_scan", json!({"scanned": 3, "flagged": 0}));
+    let ledger = l.bytes();
+    let report = exhibit_protocol::verify::verify_bytes(
+        &ledger,
+        &exhibit_protocol::verify::Withheld::default(),
+    );
+    assert!(
+        report.ok,
+        "the fixture ledger must re-derive: {:?}",
+        report.problems
+    );
+    std::fs::write(gate.join("ledger.jsonl"), &ledger).unwrap();
+    let toml = root.join("box/exhibit.toml");
+    std::fs::write(
+        &toml,
+        "[gate]\nledger = \"gate/ledger.jsonl\"\nconfig = \"gate/config.json\"\nsources = \"gate/sources\"\n",
+    )
+    .unwrap();
+    Fixture {
+        site: root.join("site"),
+        root,
+        toml,
+        cases: c,
+        _tmp: tmp,
+    }
+}
+
+// ---- running and reading ---------------------------------------------------------------------
+
+fn build(fx: &Fixture, extra: &[&str]) -> Output {
+    let mut args = vec![
+        "build",
+        "--config",
+        fx.toml.to_str().unwrap(),
+        "--out",
+        fx.site.to_str().unwrap(),
+        "--public-texts",
+    ];
+    args.extend_from_slice(extra);
+    let o = Command::new(env!("CARGO_BIN_EXE_exhibit"))
+        .args(&args)
+        .env("SOURCE_DATE_EPOCH", "1800000000")
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .output()
+        .expect("run exhibit");
+    assert!(!stderr(&o).contains("panicked"), "{}", stderr(&o));
+    o
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn ok(o: &Output) {
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "stderr: {}\nstdout: {}",
+        stderr(o),
+        String::from_utf8_lossy(&o.stdout)
+    );
+}
+
+fn texts_dir(fx: &Fixture) -> PathBuf {
+    fx.site.join("ledger/public_texts")
+}
+
+fn index(fx: &Fixture) -> J {
+    serde_json::from_slice(&std::fs::read(texts_dir(fx).join("index.json")).unwrap()).unwrap()
+}
+
+fn published(ix: &J) -> Vec<(i64, String, String)> {
+    ix["published"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            (
+                p["seq"].as_i64().unwrap(),
+                p["sent_sha256"].as_str().unwrap().to_string(),
+                p["form"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+fn withheld_shas(ix: &J) -> Vec<String> {
+    ix["withheld"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w["sent_sha256"].as_str().unwrap().to_string())
+        .collect()
+}
+
+fn read_dir_tree(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    for e in walkdir::WalkDir::new(dir).sort_by_file_name() {
+        let e = e.unwrap();
+        if e.file_type().is_file() {
+            out.push((
+                e.path().display().to_string(),
+                std::fs::read(e.path()).unwrap(),
+            ));
+        }
+    }
+    out
+}
+
+/// Every file under public_texts/ except the index is named by the sha256 of its bytes.
+fn names_are_digests(fx: &Fixture) {
+    for e in std::fs::read_dir(texts_dir(fx)).unwrap() {
+        let e = e.unwrap();
+        let name = e.file_name().into_string().unwrap();
+        if name == "index.json" {
+            continue;
+        }
+        let bytes = std::fs::read(e.path()).unwrap();
+        assert_eq!(format!("{}.txt", sha256_hex(&bytes)), name);
+    }
+}
+
+// ---- git ---------------------------------------------------------------------------------------
+
+fn git_init(fx: &Fixture) -> git2::Repository {
+    git2::Repository::init(&fx.root).unwrap()
+}
+
+// ---- the tests ---------------------------------------------------------------------------------
+
+#[test]
+fn every_class_is_published_listed_or_counted() {
+    let fx = fixture();
+    let c = &fx.cases;
+    let o = build(&fx, &[]);
+    ok(&o);
+    let ix = index(&fx);
+    assert_eq!(
+        published(&ix),
+        vec![
+            (c.as_written.0, c.as_written.1.clone(), "checked".into()),
+            (c.trailer.0, c.trailer.1.clone(), "checked+trailer".into()),
+            (c.draft_md.0, c.draft_md.1.clone(), "draft+trailer".into()),
+            (
+                c.draft_draft_md.0,
+                c.draft_draft_md.1.clone(),
+                "draft_file".into()
+            ),
+        ]
+    );
+    // The off-list twin of the as-written text is named beside it, the text rendered once.
+    assert_eq!(ix["published"][0]["off_list_seqs"], json!([c.dup_off_list]));
+    assert_eq!(
+        ix["published"][0]["source"],
+        format!("sources/{}.md", c.as_written.1)
+    );
+    // Withheld by the guard: listed with seq, digest, role, day, reasons; not written.
+    assert_eq!(ix["withheld"].as_array().unwrap().len(), 1);
+    let w = &ix["withheld"][0];
+    assert_eq!(w["seq"], c.phone.0);
+    assert_eq!(w["sent_sha256"], c.phone.1.as_str());
+    assert_eq!(w["role"], "checked");
+    assert!(w["day"].as_str().unwrap().starts_with("2026-"));
+    assert!(
+        w["reasons"].as_array().unwrap().contains(&json!("phone")),
+        "{w}"
+    );
+    assert!(!texts_dir(&fx).join(format!("{}.txt", c.phone.1)).exists());
+    // Unreconstructable, each with its reason; the non-UTF-8 bytes never written.
+    let unrec: Vec<(i64, String)> = ix["unreconstructable"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|u| {
+            (
+                u["seq"].as_i64().unwrap(),
+                u["reason"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        unrec,
+        vec![
+            (c.two_marks, "no_form_matches".into()),
+            (c.not_utf8.0, "not_utf8".into()),
+            (c.missing, "no_source_file".into()),
+        ]
+    );
+    assert!(
+        !texts_dir(&fx)
+            .join(format!("{}.txt", c.not_utf8.1))
+            .exists()
+    );
+    // Off the list, by class.
+    let off = &ix["off_allow_list"];
+    assert_eq!(off["canary"], json!({"count": 1, "seqs": [c.canary]}));
+    assert_eq!(
+        off["operator_dm"],
+        json!({"count": 1, "seqs": [c.operator_dm]})
+    );
+    assert_eq!(
+        off["not_in_config"],
+        json!({"count": 2, "seqs": [c.not_in_config, c.dup_off_list]})
+    );
+    assert_eq!(
+        off["dest_class_not_public"],
+        json!({"count": 1, "seqs": [c.not_public]})
+    );
+    assert_eq!(
+        off["no_sent_bytes"],
+        json!({"count": 1, "seqs": [c.no_sent_bytes]})
+    );
+    // Counts with denominators; they add up.
+    let k = &ix["counts"];
+    assert_eq!(k["send_lines"]["count"], 15);
+    assert_eq!(
+        k["send_lines_withheld_by_line_rules"],
+        json!({"count": 1, "of": 15})
+    );
+    assert_eq!(k["public_send_lines"], json!({"count": 10, "of": 14}));
+    assert_eq!(k["allow_listed"], json!({"count": 8, "of": 10}));
+    assert_eq!(k["published"], json!({"count": 4, "of": 8}));
+    assert_eq!(k["withheld"], json!({"count": 1, "of": 8}));
+    assert_eq!(k["unreconstructable"], json!({"count": 3, "of": 8}));
+    assert_eq!(k["off_allow_list"]["canary"], json!({"count": 1, "of": 14}));
+    // No off-list text is written; every file's name is its digest; nothing added or removed.
+    let files: Vec<String> = std::fs::read_dir(texts_dir(&fx))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    assert_eq!(files.len(), 5, "{files:?}");
+    names_are_digests(&fx);
+    assert_eq!(
+        std::fs::read(texts_dir(&fx).join(format!("{}.txt", c.trailer.1))).unwrap(),
+        c.trailer_bytes
+    );
+    assert!(
+        ix["note"]
+            .as_str()
+            .unwrap()
+            .contains("not statements of the lab")
+    );
+    // The counts land in STATS.json and SNAPSHOTS.jsonl under public_texts.
+    let stats: J =
+        serde_json::from_slice(&std::fs::read(fx.site.join("ledger/STATS.json")).unwrap()).unwrap();
+    assert_eq!(stats["public_texts"], ix["counts"]);
+    let snaps = std::fs::read_to_string(fx.site.join("ledger/SNAPSHOTS.jsonl")).unwrap();
+    let last: J = serde_json::from_str(snaps.lines().last().unwrap()).unwrap();
+    assert_eq!(last["public_texts"], ix["counts"]);
+    // The page embeds the index and the bytes.
+    let page = std::fs::read_to_string(fx.site.join("index.html")).unwrap();
+    assert!(page.contains("public-texts-json"));
+    // Deterministic: a second build changes nothing.
+    let before = read_dir_tree(&fx.site);
+    ok(&build(&fx, &[]));
+    assert_eq!(before, read_dir_tree(&fx.site));
+}
+
+#[test]
+fn a_missing_or_invalid_gate_config_is_a_usage_error_naming_the_path() {
+    let fx = fixture();
+    let path = fx.root.join("box/gate/config.json");
+    std::fs::write(&path, b"{\"anchor_channel_hash\": 1}").unwrap();
+    let o = build(&fx, &[]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("config.json"), "{}", stderr(&o));
+    std::fs::remove_file(&path).unwrap();
+    let o = build(&fx, &[]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("config.json"), "{}", stderr(&o));
+    assert!(!fx.site.exists());
+}
+
+#[test]
+fn outside_a_checkout_a_reading_lasts_for_its_build() {
+    let fx = fixture();
+    let sha = fx.cases.phone.1.clone();
+    ok(&build(&fx, &["--allow-text", &sha]));
+    let ix = index(&fx);
+    assert!(published(&ix).iter().any(|p| p.1 == sha));
+    assert_eq!(ix["allowed_by_operator"][0]["read_in"], "this build");
+    assert_eq!(ix["allowed_by_operator"][0]["seq"], fx.cases.phone.0);
+    assert!(
+        ix["allowed_by_operator"][0]["reasons"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("phone"))
+    );
+    names_are_digests(&fx);
+    // No HEAD: the reading is gone. The file on disk is now listed by no index, so the next
+    // build refuses until a person removes it or accepts the rewrite; then it is withheld again.
+    let o = build(&fx, &[]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains(&format!("{sha}.txt")), "{}", stderr(&o));
+    ok(&build(
+        &fx,
+        &["--allow-rewrite", "the reading was for one build"],
+    ));
+    let ix = index(&fx);
+    assert_eq!(withheld_shas(&ix), vec![sha.clone()]);
+    assert!(ix["allowed_by_operator"].as_array().unwrap().is_empty());
+    assert!(!texts_dir(&fx).join(format!("{sha}.txt")).exists());
+}
+
+#[test]
+fn a_reading_committed_at_head_persists_and_a_hand_written_index_counts_for_nothing() {
+    let fx = fixture();
+    let repo = git_init(&fx);
+    let sha = fx.cases.phone.1.clone();
+    ok(&build(&fx, &[]));
+    common::commit_site(&repo);
+    // A hand-written index on disk claiming a reading.
+    let forged = json!({"published": [], "allowed_by_operator": [
+        {"sent_sha256": sha, "seq": fx.cases.phone.0, "reasons": ["phone"], "read_in": "this build"}]});
+    std::fs::write(
+        texts_dir(&fx).join("index.json"),
+        serde_json::to_vec(&forged).unwrap(),
+    )
+    .unwrap();
+    ok(&build(&fx, &[]));
+    assert_eq!(
+        withheld_shas(&index(&fx)),
+        vec![sha.clone()],
+        "the disk index must not count"
+    );
+    // The operator reads it; the reading is committed.
+    ok(&build(&fx, &["--allow-text", &sha]));
+    assert_eq!(
+        index(&fx)["allowed_by_operator"][0]["read_in"],
+        "this build"
+    );
+    common::commit_site(&repo);
+    let o = build(&fx, &[]);
+    ok(&o);
+    let ix = index(&fx);
+    assert!(
+        published(&ix).iter().any(|p| p.1 == sha),
+        "HEAD records the reading"
+    );
+    assert_eq!(ix["allowed_by_operator"][0]["read_in"], "HEAD");
+    assert!(withheld_shas(&ix).is_empty());
+    names_are_digests(&fx);
+}
+
+#[test]
+fn a_crlf_checkout_copy_is_restored_and_logged() {
+    let fx = fixture();
+    let repo = git_init(&fx);
+    ok(&build(&fx, &[]));
+    common::commit_site(&repo);
+    // A second publication settles what depends on HEAD (build.rs's `withheld_sticky` count).
+    ok(&build(&fx, &[]));
+    common::commit_site(&repo);
+    let path = texts_dir(&fx).join(format!("{}.txt", fx.cases.trailer.1));
+    let lf = std::fs::read(&path).unwrap();
+    assert!(lf.contains(&b'\n'));
+    let crlf = String::from_utf8(lf.clone()).unwrap().replace('\n', "\r\n");
+    std::fs::write(&path, crlf).unwrap();
+    let o = build(&fx, &[]);
+    ok(&o);
+    assert!(
+        stderr(&o).contains("CRLF") && stderr(&o).contains("restored"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(std::fs::read(&path).unwrap(), lf);
+    let out = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(out.contains("no snapshot appended"), "not a rewrite: {out}");
+    assert_eq!(
+        std::fs::read(fx.site.join("ledger/.gitattributes")).unwrap(),
+        b"* -text\n"
+    );
+}
+
+#[test]
+fn a_stray_file_under_public_texts_refuses_and_leaves_dir_untouched() {
+    let fx = fixture();
+    ok(&build(&fx, &[]));
+    std::fs::write(texts_dir(&fx).join("notes.txt"), b"a person's notes").unwrap();
+    let before = read_dir_tree(&fx.site);
+    let o = build(&fx, &[]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("notes.txt")
+            && err.contains("--allow-rewrite")
+            && err.contains("remove the file"),
+        "{err}"
+    );
+    assert_eq!(before, read_dir_tree(&fx.site), "DIR untouched");
+    // Accepted: the file is removed by the build.
+    let o = build(&fx, &["--allow-rewrite", "remove a stray notes file"]);
+    ok(&o);
+    assert!(!texts_dir(&fx).join("notes.txt").exists());
+    assert!(stderr(&o).contains("notes.txt"));
+}
+
+#[test]
+fn a_published_text_is_carried_forward_when_its_source_is_gone() {
+    let fx = fixture();
+    let repo = git_init(&fx);
+    ok(&build(&fx, &[]));
+    common::commit_site(&repo);
+    let (seq, sha) = fx.cases.as_written.clone();
+    let bytes = std::fs::read(texts_dir(&fx).join(format!("{sha}.txt"))).unwrap();
+    std::fs::remove_file(&fx.cases.as_written_source).unwrap();
+    ok(&build(&fx, &[]));
+    let ix = index(&fx);
+    let entry = ix["published"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["sent_sha256"] == sha.as_str())
+        .unwrap()
+        .clone();
+    assert_eq!(entry["form"], "carried_from_previous_build");
+    assert_eq!(entry["seq"], seq);
+    assert_eq!(
+        std::fs::read(texts_dir(&fx).join(format!("{sha}.txt"))).unwrap(),
+        bytes
+    );
+    assert_eq!(
+        ix["counts"]["texts"]["carried_from_previous_build"],
+        json!({"count": 1, "of": 4})
+    );
+    names_are_digests(&fx);
+}
+
+#[test]
+fn without_head_a_text_whose_source_is_gone_is_unreconstructable() {
+    let fx = fixture();
+    ok(&build(&fx, &[]));
+    std::fs::remove_file(&fx.cases.as_written_source).unwrap();
+    // Outside a checkout there is no HEAD to carry it from: the old file on disk is listed by
+    // no index, and the build refuses until the rewrite is accepted.
+    let o = build(&fx, &[]);
+    assert_eq!(o.status.code(), Some(1));
+    ok(&build(
+        &fx,
+        &["--allow-rewrite", "source lost outside a checkout"],
+    ));
+    let ix = index(&fx);
+    assert!(!published(&ix).iter().any(|p| p.1 == fx.cases.as_written.1));
+    assert!(
+        ix["unreconstructable"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|u| u["seq"] == fx.cases.as_written.0 && u["reason"] == "no_source_file")
+    );
+}
+
+#[test]
+fn a_published_text_that_newly_trips_the_guard_refuses_until_read_or_dropped() {
+    let fx = fixture();
+    let repo = git_init(&fx);
+    let (seq, sha) = fx.cases.phone.clone();
+    ok(&build(&fx, &["--allow-text", &sha]));
+    // As if an older build, with narrower rules, had published it without a reading.
+    let mut ix = index(&fx);
+    ix["allowed_by_operator"] = json!([]);
+    std::fs::write(
+        texts_dir(&fx).join("index.json"),
+        serde_json::to_vec_pretty(&ix).unwrap(),
+    )
+    .unwrap();
+    common::commit_site(&repo);
+    let before = read_dir_tree(&fx.site);
+    let o = build(&fx, &[]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(
+        err.contains(&format!("{sha}.txt")) && err.contains(&format!("seq {seq}")),
+        "{err}"
+    );
+    assert!(
+        err.contains(&format!("--allow-text {sha}")) && err.contains("--allow-rewrite"),
+        "{err}"
+    );
+    assert!(err.contains("phone"), "{err}");
+    assert_eq!(before, read_dir_tree(&fx.site));
+    // Read by a person.
+    ok(&build(&fx, &["--allow-text", &sha]));
+    assert!(published(&index(&fx)).iter().any(|p| p.1 == sha));
+    // Or dropped, with the reason recorded.
+    let o = build(&fx, &["--allow-rewrite", "the text names a phone number"]);
+    ok(&o);
+    let ix = index(&fx);
+    assert!(!published(&ix).iter().any(|p| p.1 == sha));
+    assert_eq!(ix["dropped"][0]["sent_sha256"], sha.as_str());
+    assert_eq!(
+        ix["dropped"][0]["rewrite_reason"],
+        "the text names a phone number"
+    );
+    assert_eq!(
+        ix["counts"]["rewrite_reason"],
+        "the text names a phone number"
+    );
+    assert_eq!(withheld_shas(&ix), vec![sha.clone()]);
+    assert!(!texts_dir(&fx).join(format!("{sha}.txt")).exists());
+}
+
+#[test]
+fn a_published_text_that_leaves_the_allow_list_refuses() {
+    let fx = fixture();
+    let repo = git_init(&fx);
+    ok(&build(&fx, &[]));
+    common::commit_site(&repo);
+    // The operator removes group-1 from the config: seq of the trailer case is now off the list.
+    let path = fx.root.join("box/gate/config.json");
+    let mut cfg: J = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    cfg["group_hashes"] = json!([h("group-2")]);
+    std::fs::write(&path, serde_json::to_vec(&cfg).unwrap()).unwrap();
+    let o = build(&fx, &[]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("no longer allow-listed") && stderr(&o).contains(&fx.cases.trailer.1),
+        "{}",
+        stderr(&o)
+    );
+    let o = build(&fx, &["--allow-rewrite", "group-1 went private"]);
+    ok(&o);
+    let ix = index(&fx);
+    assert!(!published(&ix).iter().any(|p| p.1 == fx.cases.trailer.1));
+    assert_eq!(ix["dropped"][0]["reason"], "no_longer_allow_listed");
+}

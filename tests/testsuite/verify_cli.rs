@@ -1,0 +1,283 @@
+//! `exhibit verify` from the outside: exit codes, JSON shape, and bad input that must get a clear
+//! answer, never a panic (issue: "Bad input gets a clear answer").
+
+use crate::common;
+
+use std::process::{Command, Output};
+
+fn exhibit(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_exhibit"))
+        .args(args)
+        .output()
+        .expect("run exhibit")
+}
+
+fn base() -> String {
+    format!("{}/vectors/base.jsonl", env!("CARGO_MANIFEST_DIR"))
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn no_panic(o: &Output) {
+    assert!(!stderr(o).contains("panicked"), "panic: {}", stderr(o));
+}
+
+#[test]
+fn a_valid_ledger_re_derives_in_words_and_json() {
+    let words = exhibit(&["verify", &base()]);
+    assert_eq!(words.status.code(), Some(0), "{}", stderr(&words));
+    assert!(stdout(&words).contains("re-derives"));
+    let json = exhibit(&["verify", "--json", &base()]);
+    assert_eq!(json.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(v["ok"], true);
+    assert_eq!(v["entries"], 18);
+    assert_eq!(v["problems"], serde_json::json!([]));
+    assert_eq!(v["bridged"], serde_json::json!([]));
+    let head = v["head"].as_str().unwrap();
+    assert!(stdout(&words).contains(head), "the words name the head");
+    let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+    assert_eq!(keys, ["bridged", "entries", "head", "ok", "problems"]);
+}
+
+#[test]
+fn problems_exit_1_and_name_line_seq_and_code() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("l.jsonl");
+    let mut bytes = std::fs::read(base()).unwrap();
+    // Rewrite one digit of seq 4's timestamp.
+    let text = String::from_utf8(bytes.clone()).unwrap();
+    let at = text.find("2026-10-24T20:45:10Z").unwrap();
+    bytes[at + 18] = b'9';
+    std::fs::write(&path, &bytes).unwrap();
+    let o = exhibit(&["verify", path.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    let out = stdout(&o);
+    assert!(out.contains("line 5 (seq 4): entry_id_mismatch"), "{out}");
+    let j = exhibit(&["verify", "--json", path.to_str().unwrap()]);
+    let v: serde_json::Value = serde_json::from_slice(&j.stdout).unwrap();
+    assert_eq!(v["ok"], false);
+    assert_eq!(v["head"], serde_json::Value::Null);
+    assert_eq!(v["problems"][0]["line"], 5);
+    assert_eq!(v["problems"][0]["seq"], 4);
+    assert_eq!(v["problems"][0]["code"], "entry_id_mismatch");
+}
+
+#[test]
+fn missing_file_and_usage_errors_exit_2_naming_the_path() {
+    let o = exhibit(&["verify", "/nonexistent/ledger.jsonl"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("/nonexistent/ledger.jsonl"),
+        "{}",
+        stderr(&o)
+    );
+    let o = exhibit(&["verify"]);
+    assert_eq!(o.status.code(), Some(2));
+    let o = exhibit(&["frobnicate"]);
+    assert_eq!(o.status.code(), Some(2));
+    let o = exhibit(&["verify", "--withheld", "/nonexistent/w.json", &base()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("/nonexistent/w.json"));
+}
+
+#[test]
+fn a_directory_that_is_not_an_exhibit_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = exhibit(&["verify", dir.path().to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("ledger.jsonl"), "{}", stderr(&o));
+    no_panic(&o);
+}
+
+fn verify_bytes_file(bytes: &[u8]) -> (Output, serde_json::Value) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("in.jsonl");
+    std::fs::write(&path, bytes).unwrap();
+    let o = exhibit(&["verify", "--json", path.to_str().unwrap()]);
+    no_panic(&o);
+    let v = serde_json::from_slice(&o.stdout).unwrap_or(serde_json::Value::Null);
+    (o, v)
+}
+
+fn codes(v: &serde_json::Value) -> Vec<String> {
+    v["problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["code"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn bad_input_gets_a_problem_list() {
+    let (o, v) = verify_bytes_file(b"");
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(codes(&v), ["missing_header"]);
+
+    let (o, v) = verify_bytes_file(&[b'\n'; 1000]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(codes(&v), ["missing_header"]);
+    assert_eq!(v["entries"], 0);
+
+    let binary: Vec<u8> = (0..4096u32)
+        .map(|i| (i.wrapping_mul(2_654_435_761) >> 24) as u8)
+        .collect();
+    let (o, v) = verify_bytes_file(&binary);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(codes(&v).contains(&"missing_header".to_string()));
+
+    let deep = "[".repeat(100_000) + &"]".repeat(100_000) + "\n";
+    let (o, v) = verify_bytes_file(deep.as_bytes());
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(codes(&v), ["unparsable", "missing_header"]);
+}
+
+#[test]
+fn a_single_100_mb_line_is_answered() {
+    let mut line = Vec::with_capacity(100 << 20);
+    line.extend_from_slice(b"{\"schema\":\"darkflobi.gate/log/v0\",\"x\":\"");
+    line.resize(100 << 20, b'a');
+    line.extend_from_slice(b"\"}\n");
+    let (o, v) = verify_bytes_file(&line);
+    // A header with no anchor_tz: readable, canonical, but a bad header.
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(codes(&v), ["bad_header"]);
+}
+
+#[test]
+fn withheld_list_bridges_from_the_command_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let base_text = std::fs::read_to_string(base()).unwrap();
+    let mut lines: Vec<&str> = base_text.lines().collect();
+    let removed: serde_json::Value = serde_json::from_str(lines.remove(7)).unwrap();
+    let ledger = dir.path().join("l.jsonl");
+    std::fs::write(&ledger, lines.join("\n") + "\n").unwrap();
+    let withheld = dir.path().join("w.json");
+    std::fs::write(
+        &withheld,
+        serde_json::json!([{"seq": 7, "entry_id": removed["entry_id"], "kind": "anchor",
+            "dest_class": null, "day": removed["day"], "fields_flagged": [], "reason": "test"}])
+        .to_string(),
+    )
+    .unwrap();
+    let o = exhibit(&["verify", "--json", ledger.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    let o = exhibit(&[
+        "verify",
+        "--json",
+        "--withheld",
+        withheld.to_str().unwrap(),
+        ledger.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["bridged"], serde_json::json!([7]));
+
+    std::fs::write(&withheld, b"{\"not\": \"a list\"}").unwrap();
+    let o = exhibit(&[
+        "verify",
+        "--withheld",
+        withheld.to_str().unwrap(),
+        ledger.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("w.json"));
+}
+
+fn is_root() -> bool {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("Uid:"))
+                .map(|l| l.split_whitespace().nth(1) == Some("0"))
+        })
+        .unwrap_or(false)
+}
+
+/// The tz database is compiled in: with `/usr/share/zoneinfo` hidden (an empty tmpfs mounted
+/// over it in a private mount namespace) every vector whose answer depends on days — both DST
+/// changes in New York, the leap day, Kolkata, a link zone — gets the same answer.
+#[test]
+fn day_derivation_ignores_the_hosts_zoneinfo() {
+    let doc: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(format!(
+            "{}/vectors/vectors.json",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .unwrap(),
+    )
+    .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let mut script = String::from(
+        "mount -t tmpfs none /usr/share/zoneinfo && [ -z \"$(ls /usr/share/zoneinfo)\" ] || exit 99\n",
+    );
+    let mut expected = Vec::new();
+    for case in doc["cases"].as_array().unwrap() {
+        let name = case["name"].as_str().unwrap();
+        if !(name.starts_with("dst-")
+            || name.starts_with("leap")
+            || name.contains("zone")
+            || name == "day-in-utc"
+            || name == "identity")
+            || case.get("withheld").is_some()
+        {
+            continue;
+        }
+        let path = dir.path().join(format!("{name}.jsonl"));
+        std::fs::write(&path, common::unb64(case["ledger_b64"].as_str().unwrap())).unwrap();
+        script.push_str(&format!(
+            "{} verify --json {} || true\n",
+            env!("CARGO_BIN_EXE_exhibit"),
+            path.display()
+        ));
+        expected.push((
+            name.to_string(),
+            case["expect"]["ok"].clone(),
+            case["expect"]["head"].clone(),
+        ));
+    }
+    assert!(expected.len() >= 8, "{} day cases", expected.len());
+    let o = if is_root() {
+        Command::new("unshare")
+            .args(["-m", "sh", "-c", &script])
+            .output()
+            .expect("unshare (util-linux)")
+    } else {
+        // Without root no mount namespace: the host's zoneinfo is pointed away instead.
+        eprintln!("not root: hiding zoneinfo with TZDIR/TZ only (run as root for the full check)");
+        let plain = script.lines().skip(1).collect::<Vec<_>>().join("\n");
+        Command::new("sh")
+            .args(["-c", &plain])
+            .env("TZDIR", dir.path())
+            .env("TZ", "Pacific/Chatham")
+            .output()
+            .unwrap()
+    };
+    assert_ne!(
+        o.status.code(),
+        Some(99),
+        "the tmpfs did not hide /usr/share/zoneinfo"
+    );
+    let answers: Vec<serde_json::Value> = String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(
+        answers.len(),
+        expected.len(),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    for ((name, ok, head), got) in expected.iter().zip(&answers) {
+        assert_eq!(&got["ok"], ok, "{name}");
+        assert_eq!(&got["head"], head, "{name}");
+    }
+}
