@@ -994,3 +994,109 @@ pub fn tz_rules_for_ledger(bytes: &[u8]) -> Option<days::TzRules> {
     }
     days::TzRules::for_span(&zone?, from, until)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A chained ledger of `n` canonical entries (New York, a minute apart).
+    fn ledger(n: i64) -> Vec<Vec<u8>> {
+        let mut header = Object::default();
+        header.insert("anchor_tz", Value::str("America/New_York"));
+        header.insert("schema", Value::str(HEADER_SCHEMA));
+        let mut line = Vec::new();
+        canonical::dump_object_except(&header, None, &mut line).unwrap();
+        let mut prev =
+            canonical::sha256_hex(&[b"darkflobi.gate/log/v0\n".as_slice(), &line].concat());
+        let mut lines = vec![line];
+        for seq in 1..=n {
+            let ts = format!("2026-10-25T14:{:02}:00Z", seq);
+            let mut o = Object::default();
+            o.insert("schema", Value::str(ENTRY_SCHEMA));
+            o.insert("seq", Value::Int(seq));
+            o.insert("prev", Value::str(prev.clone()));
+            o.insert("timestamp", Value::str(ts));
+            o.insert("day", Value::str("2026-10-25"));
+            let mut core = Vec::new();
+            canonical::dump_object_except(&o, None, &mut core).unwrap();
+            prev = canonical::sha256_hex(&core);
+            o.insert("entry_id", Value::str(prev.clone()));
+            let mut out = Vec::new();
+            canonical::dump_object_except(&o, None, &mut out).unwrap();
+            lines.push(out);
+        }
+        lines
+    }
+
+    /// The fast path takes every line of a good ledger itself: a fast path that always falls back
+    /// to the full reader gives the same answers, slowly, and only this test sees it.
+    #[test]
+    fn the_fast_path_takes_good_lines() {
+        let lines = ledger(5);
+        let withheld = Withheld::default();
+        let mut v = Verifier::new(&withheld);
+        v.push_line(1, &lines[0]);
+        for (i, line) in lines.iter().enumerate().skip(1) {
+            assert!(v.fast_entry(i as u64 + 1, line), "line {} fell back", i + 1);
+        }
+        let report = v.finish();
+        assert!(report.ok, "{:?}", report.problems);
+        assert_eq!(report.entries, 5);
+    }
+
+    /// The reading problems say where: how many CR bytes and where the first is, and the first
+    /// byte that differs from the canonical dump.
+    #[test]
+    fn reading_problems_say_where() {
+        let lines = ledger(2);
+        let mut cr = lines[1].clone();
+        cr.insert(10, b'\r');
+        cr.insert(20, b'\r');
+        let mut spaced = lines[2].clone();
+        spaced.insert(1, b' ');
+        let mut bytes = [lines[0].clone(), cr, spaced].join(&b'\n');
+        bytes.push(b'\n');
+        let report = verify_bytes(&bytes, &Withheld::default());
+        let cr = report
+            .problems
+            .iter()
+            .find(|p| p.code == Code::CrByte)
+            .unwrap();
+        assert!(
+            cr.detail.starts_with("2 CR byte(s), the first at byte 11;"),
+            "{}",
+            cr.detail
+        );
+        let nc = report
+            .problems
+            .iter()
+            .find(|p| p.code == Code::NotCanonical)
+            .unwrap();
+        assert!(
+            nc.detail.contains("first difference at byte 2"),
+            "{}",
+            nc.detail
+        );
+    }
+
+    /// A prev_mismatch says what was expected, so a person can find the line it should name.
+    #[test]
+    fn a_prev_mismatch_names_the_expected_digest() {
+        let mut lines = ledger(2);
+        let expected = String::from_utf8(lines[1].clone()).unwrap();
+        let id1 = expected.split("\"entry_id\":\"").nth(1).unwrap()[..64].to_owned();
+        lines[2] = String::from_utf8(lines[2].clone())
+            .unwrap()
+            .replace(&id1, &"0".repeat(64))
+            .into_bytes();
+        let mut bytes = lines.join(&b'\n');
+        bytes.push(b'\n');
+        let report = verify_bytes(&bytes, &Withheld::default());
+        let p = report
+            .problems
+            .iter()
+            .find(|p| p.code == Code::PrevMismatch)
+            .unwrap();
+        assert!(p.detail.contains(&id1), "{}", p.detail);
+    }
+}
