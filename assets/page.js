@@ -574,7 +574,7 @@
         var tr;
         if (x.withheld) {
           tr = el('tr', { class: 'withheld', 'data-seq': String(x.seq) }, el('td', null, String(x.seq)), el('td', null, String(x.day || '')),
-            el('td', null, '—'), el('td', null, 'withheld'), el('td', { colspan: '2', class: 'muted' }, 'digest and day only: the lab\'s word'),
+            el('td', null, '—'), el('td', null, 'withheld'), el('td', { colspan: '2', class: 'muted' }, 'digest and day only: the lab\'s word' + (typeof x.withheld.reason === 'string' ? ' (' + x.withheld.reason + ')' : '')),
             el('td', null, digest(x.withheld.entry_id, 'entry_id (the lab\'s word)')), otsCell(x.withheld.entry_id));
         } else {
           var dig = [digest(x.id, 'entry_id')];

@@ -96,7 +96,9 @@ pub fn decide(input: &DecideInput<'_>, lines: &mut [LineRecord]) -> Decision {
         let object = record.object(input.ledger);
         let dest_class = object
             .get_str("dest_class")
-            .filter(|c| exhibit_protocol::shapes::shapes_in(c).is_empty())
+            .filter(|c| {
+                exhibit_protocol::guard::is_clean(c, exhibit_protocol::guard::Context::LedgerString)
+            })
             .map(str::to_owned);
         let place = format!("line {} (seq {})", record.line, record.seq);
         // A seq withheld before stays withheld (§6 "may not publish a seq withheld before").

@@ -9,6 +9,7 @@ mod differential;
 mod fixtures;
 mod fn_length;
 mod gen_box;
+mod guard;
 mod page_e2e;
 mod properties;
 mod public_texts;

@@ -8,15 +8,14 @@
 //! - [`anchors`]: posted heads checked against the ledger.
 //! - [`ots`]: the OpenTimestamps header check of a proof.
 //! - [`registry`]: the field registry (which fields publish, which are withheld).
-//! - [`shapes`], [`text_guard`]: the identifier guard.
+//! - [`guard`]: the one identifier guard every published string passes (docs/guard.md).
 //! - [`witness`]: the states of a witness proof.
 
 pub mod anchors;
 pub mod canonical;
 pub mod days;
+pub mod guard;
 pub mod ots;
 pub mod registry;
-pub mod shapes;
-pub mod text_guard;
 pub mod verify;
 pub mod witness;

@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 
 use crate::canonical::{self, Object, Value};
 use crate::days;
-use crate::shapes::{self, Shape};
+use crate::guard::{self, Context, Finding, IntegerField};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum FieldType {
@@ -268,20 +268,23 @@ fn judge_fields(
     fields: &BTreeMap<String, FieldType>,
     exempt: Option<&str>,
 ) -> Verdict {
-    let mut flagged: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    let mut flagged: BTreeMap<String, Vec<Why>> = BTreeMap::new();
     for (key, value) in &object.members {
         let key = key.as_ref();
         let t = fields[key];
         let mut why = Vec::new();
         if !type_fits(t, value) {
-            why.push(format!("not a {}", t.name()));
+            why.push(Why::NotA(t));
         }
         if Some(key) != exempt {
             let mut found = Vec::new();
-            collect_shapes(t, value, &mut found);
+            collect_findings(t, value, &mut found);
             found.sort();
             found.dedup();
-            why.extend(found.iter().map(|s| s.code().to_string()));
+            why.extend(found.into_iter().map(Why::Guard));
+        }
+        if key == "ref_seq" && !names_an_earlier_seq(object, value) {
+            why.push(Why::NotAnEarlierSeq);
         }
         if !why.is_empty() {
             flagged.insert(key.to_string(), why);
@@ -292,12 +295,50 @@ fn judge_fields(
     }
     let reason = flagged
         .iter()
-        .map(|(f, why)| format!("{f}: {}", why.join(", ")))
+        .map(|(f, why)| {
+            let words: Vec<String> = why.iter().map(Why::describe).collect();
+            format!("{f}: {}", words.join("; "))
+        })
         .collect::<Vec<_>>()
-        .join("; ");
+        .join(" | ");
     Verdict::Withhold {
         fields_flagged: flagged.into_keys().collect(),
-        reason: format!("identifier shape or wrong type ({reason})"),
+        reason: format!("withheld because {reason}"),
+    }
+}
+
+/// One reason a field withholds its line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Why {
+    /// The value is not of the field's type.
+    NotA(FieldType),
+    /// The identifier guard fired (docs/guard.md).
+    Guard(Finding),
+    /// `ref_seq` does not name a line before this one (docs/guard.md#counts).
+    NotAnEarlierSeq,
+}
+
+impl Why {
+    /// Words a stranger understands, then the stable code in brackets; never the value.
+    fn describe(&self) -> String {
+        match self {
+            Why::NotA(t) => format!("it is not a {} [not_a_{}]", t.name(), t.name()),
+            Why::Guard(f) => format!("it holds {} [{}]", f.words(), f.code()),
+            Why::NotAnEarlierSeq => {
+                "it does not name an earlier line, as a reference must [ref_seq_not_earlier]"
+                    .to_string()
+            }
+        }
+    }
+}
+
+/// `ref_seq` names a line before this one: an integer from 1 to `seq - 1`. (A value of the
+/// wrong type is already withheld as such.)
+fn names_an_earlier_seq(object: &Object<'_>, value: &Value<'_>) -> bool {
+    match (value, object.get_int("seq")) {
+        (Value::Int(r), Some(seq)) => *r >= 1 && *r < seq,
+        (Value::Int(_), None) => false,
+        _ => true,
     }
 }
 
@@ -320,33 +361,43 @@ fn type_fits(t: FieldType, value: &Value<'_>) -> bool {
 
 /// Every string at any depth (object keys included), except in fields typed as digests,
 /// timestamps or days — unless the value is not of that type, when it is tested like any
-/// other. Integers of nine or more digits count unless the field is typed as counts.
-fn collect_shapes(t: FieldType, value: &Value<'_>, found: &mut Vec<Shape>) {
+/// other. Integers: nine or more digits outside count fields, ten or more in them
+/// (docs/guard.md#counts).
+fn collect_findings(t: FieldType, value: &Value<'_>, found: &mut Vec<Finding>) {
     let exempt_strings = matches!(t, FieldType::Digest | FieldType::Timestamp | FieldType::Day)
         && type_fits(t, value);
-    let counts = matches!(t, FieldType::Count | FieldType::Counts);
-    walk(value, exempt_strings, counts, found);
+    let integers = if matches!(t, FieldType::Count | FieldType::Counts) {
+        IntegerField::Count
+    } else {
+        IntegerField::Other
+    };
+    walk(value, exempt_strings, integers, found);
 }
 
-fn walk(value: &Value<'_>, exempt_strings: bool, counts: bool, found: &mut Vec<Shape>) {
+fn walk(value: &Value<'_>, exempt_strings: bool, integers: IntegerField, found: &mut Vec<Finding>) {
+    let scan =
+        |s: &str, found: &mut Vec<Finding>| found.extend(guard::scan(s, Context::LedgerString));
     match value {
-        Value::Str(s) if !exempt_strings => found.extend(shapes::shapes_in(s)),
-        Value::LoneSurrogateStr(s) => found.extend(shapes::shapes_in(s)),
-        Value::Int(n) if !counts && shapes::integer_has_nine_digits(*n) => {
-            found.push(Shape::NineDigits)
-        }
-        Value::OtherNumber(raw) if raw.bytes().filter(u8::is_ascii_digit).count() >= 9 => {
-            found.push(Shape::NineDigits)
+        Value::Str(s) if !exempt_strings => scan(s, found),
+        Value::LoneSurrogateStr(s) => scan(s, found),
+        Value::Int(n) => found.extend(guard::scan_integer(*n, integers)),
+        Value::OtherNumber(raw) => {
+            let digits = raw.bytes().filter(u8::is_ascii_digit).count();
+            if digits >= 9 {
+                found.push(Finding {
+                    rule: guard::Rule::DigitRun,
+                });
+            }
         }
         Value::Array(items) => {
             for item in items {
-                walk(item, exempt_strings, counts, found);
+                walk(item, exempt_strings, integers, found);
             }
         }
         Value::Object(o) => {
             for (k, v) in &o.members {
-                found.extend(shapes::shapes_in(k));
-                walk(v, exempt_strings, counts, found);
+                scan(k, found);
+                walk(v, exempt_strings, integers, found);
             }
         }
         _ => {}
@@ -420,7 +471,7 @@ mod tests {
         match r.judge(&chat) {
             Verdict::Withhold { reason, .. } => {
                 assert!(
-                    reason.contains("not a text") && reason.contains("nine_digits"),
+                    reason.contains("[not_a_text]") && reason.contains("[digit_run]"),
                     "{reason}"
                 )
             }
@@ -441,9 +492,12 @@ mod tests {
             } => {
                 assert_eq!(fields_flagged, ["dest_hash"]);
                 assert!(
-                    reason.contains("not a digest") && reason.contains("at_sign"),
+                    reason.contains("[not_a_digest]") && reason.contains("[at_sign]"),
                     "{reason}"
                 );
+                // Words a stranger understands, never the value.
+                assert!(reason.contains("an @ sign"), "{reason}");
+                assert!(!reason.contains("someone"), "{reason}");
             }
             other => panic!("{other:?}"),
         }
@@ -479,12 +533,48 @@ mod tests {
     }
 
     #[test]
+    fn ten_digit_counts_and_later_ref_seqs_withhold() {
+        let ten = send("").replace(r#""total":3"#, r#""total":1000000000"#);
+        match registry().judge(&obj(&ten)) {
+            Verdict::Withhold {
+                fields_flagged,
+                reason,
+            } => {
+                assert_eq!(fields_flagged, ["numerals"]);
+                assert!(reason.contains("[count_too_large]"), "{reason}");
+            }
+            other => panic!("{other:?}"),
+        }
+        let delivered = |ref_seq: i64| {
+            obj(&format!(
+                r#"{{"schema":"darkflobi.gate/entry/v0","seq":7,"prev":"{H}","kind":"delivered","timestamp":"2026-10-24T14:00:00Z","day":"2026-10-24","entry_id":"{H}","ref_seq":{ref_seq},"status":"ok","sent_sha256":"{H}"}}"#
+            ))
+        };
+        assert_eq!(registry().judge(&delivered(6)), Verdict::Publish);
+        assert_eq!(registry().judge(&delivered(1)), Verdict::Publish);
+        for bad in [7, 8, 0] {
+            match registry().judge(&delivered(bad)) {
+                Verdict::Withhold {
+                    fields_flagged,
+                    reason,
+                } => {
+                    assert_eq!(fields_flagged, ["ref_seq"], "{bad}");
+                    assert!(reason.contains("[ref_seq_not_earlier]"), "{reason}");
+                }
+                other => panic!("ref_seq {bad}: {other:?}"),
+            }
+        }
+    }
+
+    #[test]
     fn counts_object_keys_are_tested() {
-        let keyed = send("").replace(r#""bound":2"#, r#""bound":2,"123456789":1"#);
-        assert!(matches!(
-            registry().judge(&obj(&keyed)),
-            Verdict::Withhold { .. }
-        ));
+        for key in ["123456789", "4111-1111-1111-1111", "owner%40example.com"] {
+            let keyed = send("").replace(r#""bound":2"#, &format!(r#""bound":2,"{key}":1"#));
+            assert!(
+                matches!(registry().judge(&obj(&keyed)), Verdict::Withhold { .. }),
+                "{key}"
+            );
+        }
     }
 
     #[test]

@@ -21,7 +21,7 @@ use super::{Layer, LayerContext, LayerOutput};
 use crate::encode::{base64, of, pretty};
 use crate::refusal::Refusal;
 use exhibit_protocol::canonical::{Object, Value, is_digest, sha256_hex};
-use exhibit_protocol::text_guard;
+use exhibit_protocol::guard::{self, Finding};
 
 /// Where the layer's files live inside DIR.
 pub const FOLDER: &str = "ledger/public_texts";
@@ -352,8 +352,15 @@ fn read_head(ctx: &LayerContext<'_>) -> Result<HeadState> {
     Ok(head)
 }
 
-fn reason_codes(reasons: &[text_guard::GuardReason]) -> Vec<String> {
-    reasons.iter().map(|r| r.code().to_string()).collect()
+fn reason_codes(findings: &[Finding]) -> Vec<String> {
+    findings.iter().map(|f| f.code().to_string()).collect()
+}
+
+/// The reasons in words a stranger understands (docs/guard.md#reasons), for the index and the
+/// page; like the codes, they never echo what the guard matched.
+fn reason_words(findings: &[Finding]) -> String {
+    let words: Vec<&str> = findings.iter().map(|f| f.words()).collect();
+    format!("the text holds {}", words.join("; and "))
 }
 
 /// One text this build publishes.
@@ -668,7 +675,8 @@ fn guard_and_release(
         .map(|l| l.day.clone())
         .unwrap_or_default();
     let text = std::str::from_utf8(&bytes).expect("checked UTF-8");
-    let reasons = reason_codes(&text_guard::guard(text));
+    let findings = guard::scan(text, guard::Context::PublicText);
+    let reasons = reason_codes(&findings);
     if !reasons.is_empty() {
         let read_at_head = head.readings.get(sha).filter(|r| {
             let read: BTreeSet<&str> = r
@@ -686,7 +694,7 @@ fn guard_and_release(
             texts.allow_text_used.insert(sha.to_string());
             texts.allowed.push(json!({"sent_sha256": sha, "seq": seq, "reasons": reasons, "read_in": "this build"}));
         } else {
-            let w = json!({"seq": seq, "sent_sha256": sha, "role": form, "day": day, "reasons": reasons, "other_seqs": other_seqs(lines, seq)});
+            let w = json!({"seq": seq, "sent_sha256": sha, "role": form, "day": day, "reasons": reasons, "why": reason_words(&findings), "other_seqs": other_seqs(lines, seq)});
             if at_head.is_some_and(|(_, b)| b.is_some()) {
                 // Published before, trips now: the rules grew (§6).
                 if let Some(reason) = rewrite {

@@ -890,7 +890,8 @@ fn guard_tail_texts(store: &Path, s: &Store, refusals: &mut Vec<Refusal>) {
         ),
     ] {
         let Some(text) = text else { continue };
-        let reasons = exhibit_protocol::text_guard::guard(&text);
+        let reasons =
+            exhibit_protocol::guard::scan(&text, exhibit_protocol::guard::Context::PublicText);
         if !reasons.is_empty() {
             refusals.push(Refusal::new(
                 shown(store, rel),

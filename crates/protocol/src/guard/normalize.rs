@@ -1,0 +1,560 @@
+//! The one normalisation every string goes through before any rule reads it
+//! (docs/guard.md#normalisation).
+//!
+//! A string is read as up to four *views*, and every rule runs on each view it needs; a hit in
+//! any view counts. The views differ in two choices:
+//!
+//! * **invisible characters** (default-ignorable code points, fillers, controls) are either
+//!   removed, so that they cannot split a token (`1234<ZWSP>56789`), or read as a space, so that
+//!   they cannot glue a token to a boundary (`x<ZWSP>C:\`);
+//! * **spellings of `@` and `.`** (`%40`, `&#64;`, `&commat;`, `(at)`, `[dot]`, …) are either left
+//!   as written or decoded, so that decoding can neither hide nor invent a token without the
+//!   other view seeing it.
+//!
+//! Each character of each view is folded the same way: invisible characters as above;
+//! decimal digits of every script and style to ASCII digits by value (`digit_table.rs`);
+//! everything else by its Unicode compatibility decomposition (NFKD, the decomposition step of
+//! NFKC: full-width forms, superscripts, circled and mathematical digits, `﹫`, `︰`) with
+//! combining marks dropped, then, for a character still outside ASCII, by the confusable data
+//! of Unicode's UTS #39 (`unicode-security`'s skeleton) when that gives one ASCII character
+//! (Cyrillic `С`, Greek `ο`, `∕`, `⧵`, `∶`), then by a short list of the punctuation UTS #39 does
+//! not fold (`。`, `｡`, `۔`: see [`fold_punctuation`]). ASCII is never folded: `m` is not `rn`,
+//! `0` is not `O`.
+
+use super::digit_table::DIGIT_LIKE;
+
+/// One way of reading a string: its characters after folding, and for each whether it is the
+/// original ASCII character unchanged (a hex digest is set aside only when every character of it
+/// is: folding must never turn a run into a digest).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct View {
+    pub chars: Vec<char>,
+    pub pristine: Vec<bool>,
+}
+
+impl View {
+    fn push(&mut self, c: char, pristine: bool) {
+        self.chars.push(c);
+        self.pristine.push(pristine);
+    }
+}
+
+/// Every distinct view of one string, and what the folding saw on the way.
+#[derive(Debug)]
+pub(crate) struct Views {
+    pub views: Vec<View>,
+    /// The string held an invisible character (a reason in ledger strings).
+    pub had_invisible: bool,
+}
+
+/// How an invisible character is read in a view.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Invisible {
+    Removed,
+    Space,
+}
+
+/// The views of `s` (see the module doc). Plain ASCII without `%`, `&` or a bracket, the common
+/// case, has exactly one view and costs one pass.
+pub(crate) fn views(s: &str) -> Views {
+    let mut had_invisible = false;
+    let joined = fold_str(s, Invisible::Removed, &mut had_invisible);
+    let mut views = vec![];
+    let spaced = had_invisible.then(|| fold_str(s, Invisible::Space, &mut false));
+    for literal in std::iter::once(joined).chain(spaced) {
+        let decoded = decode(&literal);
+        views.push(literal);
+        views.extend(decoded);
+    }
+    views.dedup();
+    Views {
+        views,
+        had_invisible,
+    }
+}
+
+fn fold_str(s: &str, invisible: Invisible, had_invisible: &mut bool) -> View {
+    let mut out = View::default();
+    out.chars.reserve(s.len());
+    out.pristine.reserve(s.len());
+    for c in s.chars() {
+        fold_char(c, invisible, had_invisible, &mut out);
+    }
+    out
+}
+
+/// Folds one character into `out` (see the module doc).
+fn fold_char(c: char, invisible: Invisible, had_invisible: &mut bool, out: &mut View) {
+    if c.is_ascii() && !is_invisible(c) {
+        out.push(c, true);
+        return;
+    }
+    if is_invisible(c) {
+        *had_invisible = true;
+        if invisible == Invisible::Space {
+            out.push(' ', false);
+        }
+        return;
+    }
+    if let Some(value) = digit_value(c) {
+        for d in value.to_string().chars() {
+            out.push(d, false);
+        }
+        return;
+    }
+    unicode_normalization::char::decompose_compatible(c, |d| {
+        if unicode_normalization::char::is_combining_mark(d) {
+            return;
+        }
+        if is_invisible(d) {
+            *had_invisible = true;
+            if invisible == Invisible::Space {
+                out.push(' ', false);
+            }
+            return;
+        }
+        let folded = if d.is_ascii() {
+            d
+        } else if let Some(v) = digit_value(d) {
+            // A decomposition may end in a digit of another script (none do in Unicode 16,
+            // but the table is the one place that knows).
+            char::from_digit(u32::from(v % 10), 10).unwrap_or(d)
+        } else {
+            fold_confusable(d)
+        };
+        out.push(folded, false);
+    });
+}
+
+/// The value of a character that is, or is drawn as, a decimal digit of another script or style.
+pub(crate) fn digit_value(c: char) -> Option<u8> {
+    let cp = c as u32;
+    let i = DIGIT_LIKE.partition_point(|&(_, last, _)| last < cp);
+    let &(first, last, value) = DIGIT_LIKE.get(i)?;
+    (first..=last)
+        .contains(&cp)
+        .then(|| value + (cp - first) as u8)
+}
+
+/// A non-ASCII character folded to the ASCII character it is confusable with, if there is one.
+fn fold_confusable(c: char) -> char {
+    if let Some(p) = fold_punctuation(c) {
+        return p;
+    }
+    let mut buf = [0u8; 4];
+    let mut skeleton = unicode_security::confusable_detection::skeleton(c.encode_utf8(&mut buf));
+    match (skeleton.next(), skeleton.next()) {
+        (Some(a), None) if a.is_ascii() && !a.is_ascii_control() => a,
+        _ => c,
+    }
+}
+
+/// Punctuation that separates the parts of an address or path and that UTS #39 leaves unfolded
+/// (checked in `tests::uts39_gaps_are_ours`): the ideographic and half-width full stops, the
+/// Arabic and Ethiopic full stops and the stenographic full stop, all read as `.`.
+fn fold_punctuation(c: char) -> Option<char> {
+    match c {
+        '\u{3002}' | '\u{FF61}' | '\u{06D4}' | '\u{1362}' | '\u{2E3C}' => Some('.'),
+        _ => None,
+    }
+}
+
+/// Characters that render as nothing: Unicode's default-ignorable code points (zero-width
+/// spaces and joiners, bidi controls, variation selectors, the combining grapheme joiner, the
+/// Hangul fillers U+115F, U+1160, U+3164, U+FFA0, tags), the braille blank U+2800 (not
+/// default-ignorable, but drawn as a blank), and controls other than the whitespace ones.
+pub(crate) fn is_invisible(c: char) -> bool {
+    matches!(
+        c,
+        '\u{00}'..='\u{08}'
+            | '\u{0E}'..='\u{1F}'
+            | '\u{7F}'..='\u{84}'
+            | '\u{86}'..='\u{9F}'
+            | '\u{00AD}'
+            | '\u{034F}'
+            | '\u{061C}'
+            | '\u{115F}'..='\u{1160}'
+            | '\u{17B4}'..='\u{17B5}'
+            | '\u{180B}'..='\u{180F}'
+            | '\u{200B}'..='\u{200F}'
+            | '\u{202A}'..='\u{202E}'
+            | '\u{2060}'..='\u{206F}'
+            | '\u{2800}'
+            | '\u{3164}'
+            | '\u{FE00}'..='\u{FE0F}'
+            | '\u{FEFF}'
+            | '\u{FFA0}'
+            | '\u{FFF0}'..='\u{FFF8}'
+            | '\u{1BCA0}'..='\u{1BCA3}'
+            | '\u{1D173}'..='\u{1D17A}'
+            | '\u{E0000}'..='\u{E0FFF}'
+    )
+}
+
+// ---------------------------------------------------------------------------------------
+// Decoding the spellings of `@` and `.` (and of any character, for `%XX` and `&#NN;`)
+// ---------------------------------------------------------------------------------------
+
+/// How many times percent-encoding is undone (`%2540` is `%40` is `@`).
+const DECODE_ROUNDS: usize = 3;
+
+/// The view with every spelling decoded, or `None` when nothing was decoded.
+fn decode(view: &View) -> Option<View> {
+    if !view.chars.iter().any(|&c| may_start_spelling(c)) {
+        return None;
+    }
+    let mut current = view.clone();
+    let mut changed = false;
+    for _ in 0..DECODE_ROUNDS {
+        match decode_once(&current) {
+            Some(next) => {
+                current = next;
+                changed = true;
+            }
+            None => break,
+        }
+    }
+    changed.then_some(current)
+}
+
+fn may_start_spelling(c: char) -> bool {
+    matches!(c, '%' | '&' | '(' | '[' | '{' | '<' | ' ' | 'A' | 'D')
+}
+
+/// One pass of decoding; `None` when nothing matched.
+fn decode_once(view: &View) -> Option<View> {
+    let t = &view.chars;
+    let mut out = View::default();
+    let mut changed = false;
+    let mut i = 0;
+    while i < t.len() {
+        let decoded = percent_at(t, i)
+            .or_else(|| entity_at(t, i))
+            .or_else(|| bracket_word_at(t, i))
+            .or_else(|| shouted_word_at(t, i));
+        match decoded {
+            Some((chars, len)) => {
+                let mut ignored = false;
+                for c in chars {
+                    fold_char(c, Invisible::Removed, &mut ignored, &mut out);
+                }
+                i += len;
+                changed = true;
+            }
+            None => {
+                out.push(t[i], view.pristine[i]);
+                i += 1;
+            }
+        }
+    }
+    changed.then_some(out)
+}
+
+fn hex_value(c: char) -> Option<u8> {
+    c.to_digit(16).map(|v| v as u8)
+}
+
+/// `%XX` (one or more in a row, read as UTF-8): the characters and the length consumed.
+fn percent_at(t: &[char], i: usize) -> Option<(Vec<char>, usize)> {
+    let mut bytes = Vec::new();
+    let mut j = i;
+    while t.get(j) == Some(&'%') {
+        let (Some(hi), Some(lo)) = (
+            t.get(j + 1).copied().and_then(hex_value),
+            t.get(j + 2).copied().and_then(hex_value),
+        ) else {
+            break;
+        };
+        bytes.push(hi * 16 + lo);
+        j += 3;
+    }
+    if bytes.is_empty() {
+        return None;
+    }
+    // The longest prefix of the bytes that is valid UTF-8 (a lone `%E2` stays as written).
+    let valid = match std::str::from_utf8(&bytes) {
+        Ok(s) => s,
+        Err(e) => std::str::from_utf8(&bytes[..e.valid_up_to()]).ok()?,
+    };
+    if valid.is_empty() {
+        return None;
+    }
+    Some((valid.chars().collect(), 3 * valid.len()))
+}
+
+/// The named character references decoded (the ones that spell the characters identifiers are
+/// made of; any character at all can be written numerically).
+const NAMED_ENTITIES: &[(&str, char)] = &[
+    ("commat", '@'),
+    ("period", '.'),
+    ("sol", '/'),
+    ("bsol", '\\'),
+    ("colon", ':'),
+    ("plus", '+'),
+    ("lowbar", '_'),
+    ("hyphen", '-'),
+    ("dash", '-'),
+    ("num", '#'),
+    ("percnt", '%'),
+    ("tilde", '~'),
+    ("nbsp", ' '),
+    ("amp", '&'),
+];
+
+/// `&#64;`, `&#x40;`, `&commat;` (the final `;` may be left out, as browsers allow).
+fn entity_at(t: &[char], i: usize) -> Option<(Vec<char>, usize)> {
+    if t[i] != '&' {
+        return None;
+    }
+    let semicolon = |end: usize| usize::from(t.get(end) == Some(&';'));
+    if t.get(i + 1) == Some(&'#') {
+        let hex = matches!(t.get(i + 2), Some('x' | 'X'));
+        let start = i + 2 + usize::from(hex);
+        let radix = if hex { 16 } else { 10 };
+        let limit = t.len().min(start + 8);
+        let end = (start..limit)
+            .find(|&k| !t[k].is_digit(radix))
+            .unwrap_or(limit);
+        if end <= start {
+            return None; // no digits, or `&#` / `&#x` at the very end
+        }
+        let digits: String = t[start..end].iter().collect();
+        let c = char::from_u32(u32::from_str_radix(&digits, radix).ok()?)?;
+        return Some((vec![c], end + semicolon(end) - i));
+    }
+    NAMED_ENTITIES.iter().find_map(|&(name, c)| {
+        let end = i + 1 + name.len();
+        let matches = name
+            .chars()
+            .enumerate()
+            .all(|(k, n)| t.get(i + 1 + k).is_some_and(|x| x.eq_ignore_ascii_case(&n)));
+        (matches && !t.get(end).is_some_and(|c| c.is_ascii_alphanumeric()))
+            .then(|| (vec![c], end + semicolon(end) - i))
+    })
+}
+
+fn closer(open: char) -> Option<char> {
+    match open {
+        '(' => Some(')'),
+        '[' => Some(']'),
+        '{' => Some('}'),
+        '<' => Some('>'),
+        _ => None,
+    }
+}
+
+/// `(at)`, `[at]`, `{at}`, `<at>`, `(dot)`, `[dot]`, `(@)`, `[.]`, any case, with spaces inside
+/// the brackets and around them absorbed (`owner [at] example [dot] com`).
+fn bracket_word_at(t: &[char], i: usize) -> Option<(Vec<char>, usize)> {
+    let mut j = skip_spaces(t, i);
+    let close = closer(*t.get(j)?)?;
+    j = skip_spaces(t, j + 1);
+    let (c, word_len) = word_at(t, j)?;
+    j = skip_spaces(t, j + word_len);
+    if t.get(j) != Some(&close) {
+        return None;
+    }
+    let end = skip_spaces(t, j + 1);
+    Some((vec![c], end - i))
+}
+
+/// `at`, `dot`, `@` or `.` at `j`: the character it spells and its length.
+fn word_at(t: &[char], j: usize) -> Option<(char, usize)> {
+    let word = |w: &str| {
+        w.chars()
+            .enumerate()
+            .all(|(k, n)| t.get(j + k).is_some_and(|x| x.eq_ignore_ascii_case(&n)))
+    };
+    if word("at") {
+        Some(('@', 2))
+    } else if word("dot") {
+        Some(('.', 3))
+    } else {
+        match t.get(j) {
+            Some('@') => Some(('@', 1)),
+            Some('.') => Some(('.', 1)),
+            _ => None,
+        }
+    }
+}
+
+/// ` AT ` and ` DOT `, upper case only and with whitespace on both sides (`OWNER AT EXAMPLE DOT
+/// COM`); lower-case `at` and `dot` are ordinary words and are never decoded.
+fn shouted_word_at(t: &[char], i: usize) -> Option<(Vec<char>, usize)> {
+    if !t[i].is_whitespace() {
+        return None;
+    }
+    let j = skip_spaces(t, i);
+    for (word, c) in [("AT", '@'), ("DOT", '.')] {
+        let n = word.len();
+        let matches = word
+            .chars()
+            .enumerate()
+            .all(|(k, w)| t.get(j + k) == Some(&w));
+        if matches && t.get(j + n).is_some_and(|c| c.is_whitespace()) {
+            return Some((vec![c], skip_spaces(t, j + n) - i));
+        }
+    }
+    None
+}
+
+fn skip_spaces(t: &[char], mut i: usize) -> usize {
+    while i < t.len() && t[i] == ' ' {
+        i += 1;
+    }
+    i
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn joined(s: &str) -> String {
+        views(s).views[0].chars.iter().collect()
+    }
+
+    fn all(s: &str) -> Vec<String> {
+        views(s)
+            .views
+            .iter()
+            .map(|v| v.chars.iter().collect())
+            .collect()
+    }
+
+    #[test]
+    fn digit_table_is_numeric_and_sorted() {
+        for w in DIGIT_LIKE.windows(2) {
+            assert!(w[0].1 < w[1].0, "{:X} overlaps {:X}", w[0].1, w[1].0);
+        }
+        for &(first, last, value) in DIGIT_LIKE {
+            for cp in first..=last {
+                let c = char::from_u32(cp).unwrap();
+                assert!(c.is_numeric(), "U+{cp:X} is not numeric");
+                assert_eq!(digit_value(c), Some(value + (cp - first) as u8));
+            }
+        }
+    }
+
+    #[test]
+    fn folding() {
+        #[rustfmt::skip]
+        let rows: &[(&str, &str, &str)] = &[
+            ("owner\u{FE6B}example.com", "owner@example.com", "small commercial at, by NFKC"),
+            ("\u{FF20}", "@", "full-width at"),
+            ("a\u{3002}b\u{FF61}c", "a.b.c", "ideographic and half-width full stops (our list)"),
+            ("\u{2460}\u{2461}\u{2462}", "123", "circled digits, by NFKC"),
+            ("\u{2776}\u{277F}", "110", "dingbat negative circled one and ten (our table)"),
+            ("\u{00B9}\u{00B2}\u{00B3}", "123", "superscripts, by NFKC"),
+            ("\u{0661}\u{06F2}\u{0967}", "121", "Arabic-Indic, extended, Devanagari (our table)"),
+            ("\u{1D7D9}", "1", "mathematical double-struck one, by NFKC"),
+            ("1\u{FE0F}2\u{20E3}3", "123", "variation selector removed, keycap mark dropped"),
+            ("a\u{3164}b\u{2800}c\u{034F}d", "abcd", "Hangul filler, braille blank, CGJ removed"),
+            ("\u{0421}:\\", "C:\\", "Cyrillic capital es, by UTS #39"),
+            ("/h\u{03BF}me/", "/home/", "Greek omicron, by UTS #39"),
+            ("a\u{2215}b\u{29F5}c\u{2236}", "a/b\\c:", "division slash, reverse solidus operator, ratio"),
+            ("h\u{00E9}", "he", "a combining mark is dropped after decomposition"),
+            ("m0", "m0", "ASCII is never folded (m is not rn, 0 is not O)"),
+        ];
+        for (input, want, why) in rows {
+            assert_eq!(joined(input), *want, "{input:?}: {why}");
+        }
+    }
+
+    /// The 42 look-alikes of `benches/guard-fold` (docs/guard.md#why-these-crates): each reads as
+    /// its ASCII character.
+    #[test]
+    fn the_measured_look_alikes_all_fold() {
+        #[rustfmt::skip]
+        let must: &[(char, &str)] = &[
+            ('\u{0421}', "C"), ('\u{03BF}', "o"), ('\u{043E}', "o"), ('\u{0435}', "e"), ('\u{04BB}', "h"),
+            ('\u{0455}', "s"), ('\u{0430}', "a"), ('\u{0440}', "p"), ('\u{03C5}', "u"), ('\u{216D}', "C"),
+            ('\u{2215}', "/"), ('\u{2044}', "/"), ('\u{FF0F}', "/"), ('\u{29F5}', "\\"), ('\u{2216}', "\\"),
+            ('\u{FE68}', "\\"), ('\u{FF3C}', "\\"), ('\u{2236}', ":"), ('\u{A789}', ":"), ('\u{FF1A}', ":"),
+            ('\u{FE55}', ":"), ('\u{3002}', "."), ('\u{FF61}', "."), ('\u{FF0E}', "."), ('\u{FE52}', "."),
+            ('\u{FE6B}', "@"), ('\u{FF20}', "@"), ('\u{2460}', "1"), ('\u{2776}', "1"), ('\u{0665}', "5"),
+            ('\u{06F5}', "5"), ('\u{096B}', "5"), ('\u{0E55}', "5"), ('\u{1D7D7}', "9"), ('\u{2075}', "5"),
+            ('\u{FF15}', "5"), ('\u{2010}', "-"), ('\u{2013}', "-"), ('\u{2212}', "-"), ('\u{FF0B}', "+"),
+            ('\u{1369}', "1"), ('\u{24FF}', "0"),
+        ];
+        assert_eq!(must.len(), 42);
+        let wrong: Vec<String> = must
+            .iter()
+            .filter(|(c, want)| !joined(&c.to_string()).eq_ignore_ascii_case(want))
+            .map(|(c, want)| {
+                format!(
+                    "U+{:04X} -> {:?}, want {want:?}",
+                    *c as u32,
+                    joined(&c.to_string())
+                )
+            })
+            .collect();
+        assert!(wrong.is_empty(), "{wrong:?}");
+    }
+
+    #[test]
+    fn uts39_gaps_are_ours() {
+        // If UTS #39 ever folds these itself, `fold_punctuation` can shrink.
+        for c in ['\u{3002}', '\u{FF61}', '\u{06D4}'] {
+            let mut buf = [0u8; 4];
+            let s: String =
+                unicode_security::confusable_detection::skeleton(c.encode_utf8(&mut buf)).collect();
+            assert_ne!(s, ".", "U+{:X}", c as u32);
+        }
+    }
+
+    #[test]
+    fn decoding() {
+        #[rustfmt::skip]
+        let rows: &[(&str, &str, &str)] = &[
+            ("owner%40example.com", "owner@example.com", "percent"),
+            ("owner%2540example.com", "owner@example.com", "percent twice"),
+            ("owner&#64;example.com", "owner@example.com", "decimal reference"),
+            ("owner&#x40;example.com", "owner@example.com", "hex reference"),
+            ("owner&#64example.com", "owner@example.com", "decimal reference without ;"),
+            ("owner&commat;example&period;com", "owner@example.com", "named references"),
+            ("owner(at)example(dot)com", "owner@example.com", "parentheses"),
+            ("owner [at] example [dot] com", "owner@example.com", "spaced brackets"),
+            ("owner{ AT }example[.]com", "owner@example.com", "braces, spaces inside, [.]"),
+            ("OWNER AT EXAMPLE DOT COM", "OWNER@EXAMPLE.COM", "shouted words"),
+            ("%E2%80%8B", "", "an encoded invisible character is removed"),
+            ("%E2", "%E2", "a lone byte stays as written"),
+        ];
+        for (input, want, why) in rows {
+            assert!(
+                all(input).contains(&want.to_string()),
+                "{input:?}: {why}: {:?}",
+                all(input)
+            );
+        }
+        assert_eq!(
+            all("meet at noon, dot the i"),
+            ["meet at noon, dot the i"],
+            "prose is not decoded"
+        );
+        assert_eq!(all("50% of (a) [b]"), ["50% of (a) [b]"]);
+        for tail in [
+            "&#",
+            "&#x",
+            "&",
+            "%",
+            "%4",
+            "(",
+            "[ at",
+            " AT",
+            "&#1114112;",
+        ] {
+            // Cut-off spellings at the very end: no panic, nothing decoded.
+            assert_eq!(all(&format!("x{tail}")), [format!("x{tail}")], "{tail:?}");
+        }
+    }
+
+    #[test]
+    fn views_keep_both_readings() {
+        let v = all("x\u{200B}C:\\ 1%32");
+        assert!(v.contains(&"xC:\\ 1%32".to_string()), "{v:?}");
+        assert!(v.contains(&"x C:\\ 12".to_string()), "{v:?}");
+        assert_eq!(views("plain ascii").views.len(), 1);
+        assert!(views("a\u{200B}").had_invisible);
+        assert!(!views("a b").had_invisible);
+    }
+}

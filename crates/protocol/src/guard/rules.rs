@@ -1,0 +1,643 @@
+//! The rules, run on one normalised view (docs/guard.md#rules). Every function here reads
+//! folded characters: ASCII digits, `@`, `.`, `/`, `\`, `:` and Latin letters stand for every
+//! character that looks or counts like them.
+
+use std::collections::BTreeSet;
+
+use super::normalize::View;
+use super::{Policy, Rule};
+
+/// Runs every rule of `policy` on `view`, adding what fires to `hits`.
+pub(crate) fn scan_view(view: &View, policy: Policy, hits: &mut BTreeSet<Rule>) {
+    let t = &view.chars;
+    if t.iter().any(char::is_ascii_digit) {
+        let digest = if policy.digests_set_aside {
+            digest_mask(view)
+        } else {
+            vec![false; t.len()]
+        };
+        if has_digit_run(t, &digest) {
+            hits.insert(Rule::DigitRun);
+        }
+        digit_chains(t, &digest, hits);
+        if has_plus_phone(t) {
+            hits.insert(Rule::Phone);
+        }
+        if has_iban(t) {
+            hits.insert(Rule::Iban);
+        }
+    }
+    if t.contains(&'@') && has_email(t) {
+        hits.insert(Rule::Email);
+    }
+    if has_drive_or_home_path(t) {
+        hits.insert(Rule::DriveOrHomePath);
+    }
+    if has_telegram_invite(t) {
+        hits.insert(Rule::TelegramInvite);
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Digests: exactly 64, 40 or 32 hex characters with a letter, bounded by non-hex, every one
+// the original ASCII character (folding never makes a digest).
+// ---------------------------------------------------------------------------------------
+
+fn digest_mask(view: &View) -> Vec<bool> {
+    let t = &view.chars;
+    let mut mask = vec![false; t.len()];
+    let mut i = 0;
+    while i < t.len() {
+        let end = scan(t, i, |c| c.is_ascii_hexdigit());
+        let run = &t[i..end];
+        if matches!(run.len(), 64 | 40 | 32)
+            && run.iter().any(|c| c.is_ascii_alphabetic())
+            && view.pristine[i..end].iter().all(|&p| p)
+        {
+            mask[i..end].fill(true);
+        }
+        i = end.max(i + 1);
+    }
+    mask
+}
+
+// ---------------------------------------------------------------------------------------
+// Digit runs
+// ---------------------------------------------------------------------------------------
+
+fn has_digit_run(t: &[char], digest: &[bool]) -> bool {
+    let mut i = 0;
+    while i < t.len() {
+        let end = scan(t, i, |c| c.is_ascii_digit());
+        // A digit run lies wholly inside or wholly outside a digest (both are maximal).
+        if end - i >= 9 && !digest[i] {
+            return true;
+        }
+        i = end.max(i + 1);
+    }
+    false
+}
+
+// ---------------------------------------------------------------------------------------
+// Digit chains: grouped digits, cards, phones without `+`
+// ---------------------------------------------------------------------------------------
+
+/// The most separator characters allowed between two groups (`123 - 456` has three).
+const MAX_SEPARATOR: usize = 3;
+
+/// Characters that join digit groups: whitespace (line breaks too), dashes, dots, slashes,
+/// backslashes, underscores, commas, apostrophes and parentheses.
+fn is_group_separator(c: char) -> bool {
+    c.is_whitespace() || is_dash(c) || matches!(c, '.' | '/' | '\\' | '_' | ',' | '\'' | '(' | ')')
+}
+
+/// Separators a phone number is written with (no commas, underscores or line breaks).
+fn is_phone_separator(c: char) -> bool {
+    is_horizontal_space(c) || is_dash(c) || matches!(c, '.' | '/' | '(' | ')')
+}
+
+fn is_horizontal_space(c: char) -> bool {
+    c.is_whitespace()
+        && !matches!(
+            c,
+            '\n' | '\r' | '\u{0B}' | '\u{0C}' | '\u{85}' | '\u{2028}' | '\u{2029}'
+        )
+}
+
+/// ASCII hyphen-minus and the Unicode hyphens, dashes and minus signs.
+fn is_dash(c: char) -> bool {
+    matches!(
+        c,
+        '-' | '\u{2010}'..='\u{2015}' | '\u{2212}' | '\u{FE58}' | '\u{FE63}' | '\u{30FC}'
+    )
+}
+
+/// One chain: its groups as (start, end) index ranges of digits.
+struct Chain {
+    groups: Vec<(usize, usize)>,
+}
+
+impl Chain {
+    fn digits(&self) -> usize {
+        self.groups.iter().map(|(a, b)| b - a).sum()
+    }
+}
+
+/// Walks every chain of digit groups (dates and clock times set aside first, digests where the
+/// policy sets them aside) and reports grouped digits, card numbers and phones.
+fn digit_chains(t: &[char], digest: &[bool], hits: &mut BTreeSet<Rule>) {
+    let aside = set_aside_dates_and_times(t);
+    let counts = |i: usize| t[i].is_ascii_digit() && !digest[i] && !aside[i];
+    let joins = |i: usize| is_group_separator(t[i]) && !aside[i];
+    let mut i = 0;
+    while i < t.len() {
+        if !counts(i) {
+            i += 1;
+            continue;
+        }
+        let chain = walk_chain(t.len(), i, &counts, &joins);
+        let end = chain.groups.last().map_or(i + 1, |g| g.1);
+        if chain.groups.len() >= 2 && chain.digits() >= 9 {
+            hits.insert(Rule::GroupedDigits);
+        }
+        if has_card(t, &chain) {
+            hits.insert(Rule::CardNumber);
+        }
+        if is_phone_shaped(t, &chain) {
+            hits.insert(Rule::Phone);
+        }
+        i = end;
+    }
+}
+
+fn walk_chain(
+    n: usize,
+    start: usize,
+    counts: &impl Fn(usize) -> bool,
+    joins: &impl Fn(usize) -> bool,
+) -> Chain {
+    let mut groups = Vec::new();
+    let mut i = start;
+    loop {
+        let group_end = (i..n).find(|&k| !counts(k)).unwrap_or(n);
+        groups.push((i, group_end));
+        let sep_end = (group_end..n)
+            .take(MAX_SEPARATOR)
+            .find(|&k| !joins(k))
+            .unwrap_or((group_end + MAX_SEPARATOR).min(n));
+        if sep_end == group_end || sep_end >= n || !counts(sep_end) {
+            return Chain { groups };
+        }
+        i = sep_end;
+    }
+}
+
+/// 13 to 19 digits passing the Luhn check, starting at a group's start and ending at a group's
+/// end (a card is written in whole groups, whatever their sizes).
+fn has_card(t: &[char], chain: &Chain) -> bool {
+    let digits_of = |(a, b): (usize, usize)| t[a..b].iter().map(|c| c.to_digit(10).unwrap_or(0));
+    for first in 0..chain.groups.len() {
+        let mut digits: Vec<u32> = Vec::new();
+        for &group in &chain.groups[first..] {
+            digits.extend(digits_of(group));
+            if digits.len() > 19 {
+                break;
+            }
+            if digits.len() >= 13 && luhn(&digits) {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+fn luhn(digits: &[u32]) -> bool {
+    let sum: u32 = digits
+        .iter()
+        .rev()
+        .enumerate()
+        .map(|(k, &d)| {
+            if k % 2 == 1 {
+                if d * 2 > 9 { d * 2 - 9 } else { d * 2 }
+            } else {
+                d
+            }
+        })
+        .sum();
+    sum.is_multiple_of(10)
+}
+
+/// Grouped like a phone number without a `+`: three to five groups of two to four digits (the
+/// first may be parenthesised, `(555) 010-9999`), nine to thirteen digits in all, joined only by
+/// the separators a phone is written with.
+fn is_phone_shaped(t: &[char], chain: &Chain) -> bool {
+    let g = &chain.groups;
+    let digits = chain.digits();
+    (3..=5).contains(&g.len())
+        && (9..=13).contains(&digits)
+        && g.iter().all(|(a, b)| (2..=4).contains(&(b - a)))
+        && g.windows(2)
+            .all(|w| t[w[0].1..w[1].0].iter().all(|&c| is_phone_separator(c)))
+}
+
+/// `+`, a digit, then seven or more characters of digits and phone separators ending on a digit
+/// (`+1 (555) 010-9999`, `+15550109999`, `+44 20 7946`).
+fn has_plus_phone(t: &[char]) -> bool {
+    (0..t.len()).any(|i| {
+        t[i] == '+' && t.get(i + 1).is_some_and(|c| c.is_ascii_digit()) && {
+            let from = i + 2;
+            let end = scan(t, from, |c| c.is_ascii_digit() || is_phone_separator(c));
+            t[from..end]
+                .iter()
+                .rposition(|c| c.is_ascii_digit())
+                .map_or(0, |p| p + 1)
+                >= 7
+        }
+    })
+}
+
+// ---------------------------------------------------------------------------------------
+// Dates and clock times, set aside before the chains
+// ---------------------------------------------------------------------------------------
+
+/// `true` over every date or clock time: ISO dates `YYYY-MM-DD` (or `.` `/`), day- or
+/// month-first dates `DD.MM.YYYY` (or `-` `/`), and clock times `H:MM[:SS[.fff]]`, each with no
+/// digit directly before or after and not glued to another digit group ([`glued_to_digits`]).
+fn set_aside_dates_and_times(t: &[char]) -> Vec<bool> {
+    let mut spans = Vec::new();
+    let mut candidate = vec![false; t.len()];
+    for i in 0..t.len() {
+        if !t[i].is_ascii_digit() || (i > 0 && t[i - 1].is_ascii_digit()) {
+            continue;
+        }
+        let len = [iso_date_at(t, i), dmy_date_at(t, i), time_at(t, i)]
+            .into_iter()
+            .flatten()
+            .max();
+        if let Some(len) = len {
+            candidate[i..i + len].fill(true);
+            spans.push((i, i + len));
+        }
+    }
+    let mut aside = vec![false; t.len()];
+    for (start, end) in spans {
+        if !glued_to_digits(t, start, end, &candidate) {
+            aside[start..end].fill(true);
+        }
+    }
+    aside
+}
+
+/// A date or time joined to another digit group by a separator other than whitespace
+/// (`2026-11-08-4567`, `12-2026-11-08`) is part of a longer number, not a date: an id written
+/// to look like one is not set aside. Glued to another date or time (`2026-11-08/2026-11-09`,
+/// `09:00-17:30`) it is a range, and both are.
+fn glued_to_digits(t: &[char], start: usize, end: usize, candidate: &[bool]) -> bool {
+    let glue = |c: char| is_group_separator(c) && !c.is_whitespace();
+    let digit_outside = |k: usize| t[k].is_ascii_digit() && !candidate[k];
+    let after = t.get(end).is_some_and(|&c| glue(c)) && end + 1 < t.len() && digit_outside(end + 1);
+    let before = start >= 2 && glue(t[start - 1]) && digit_outside(start - 2);
+    after || before
+}
+
+/// The digits at `i` as (value, count), at most `max` of them.
+fn number_at(t: &[char], i: usize, max: usize) -> (u32, usize) {
+    if i >= t.len() {
+        return (0, 0);
+    }
+    let end = scan(t, i, |c| c.is_ascii_digit()).min(i + max);
+    let value = t[i..end]
+        .iter()
+        .fold(0, |v, c| v * 10 + c.to_digit(10).unwrap_or(0));
+    (value, end - i)
+}
+
+fn is_date_separator(c: char) -> bool {
+    matches!(c, '-' | '.' | '/')
+}
+
+fn not_followed_by_digit(t: &[char], end: usize) -> bool {
+    !t.get(end).is_some_and(|c| c.is_ascii_digit())
+}
+
+fn is_year(value: u32, count: usize) -> bool {
+    count == 4 && (1900..=2099).contains(&value)
+}
+
+/// `YYYY-MM-DD` (or `.`/`/`, the same both times); its length.
+fn iso_date_at(t: &[char], i: usize) -> Option<usize> {
+    let (year, year_len) = number_at(t, i, 4);
+    let sep = *t.get(i + 4)?;
+    let (month, month_len) = number_at(t, i + 5, 2);
+    let second = *t.get(i + 7)?;
+    let (day, day_len) = number_at(t, i + 8, 2);
+    let ok = is_year(year, year_len)
+        && is_date_separator(sep)
+        && month_len == 2
+        && (1..=12).contains(&month)
+        && second == sep
+        && day_len == 2
+        && (1..=31).contains(&day)
+        && not_followed_by_digit(t, i + 10);
+    ok.then_some(10)
+}
+
+/// `DD.MM.YYYY` or `MM-DD-YYYY` (one or two digits each; `.`, `-` or `/`); its length.
+fn dmy_date_at(t: &[char], i: usize) -> Option<usize> {
+    let (a, a_len) = number_at(t, i, 2);
+    let sep = *t.get(i + a_len)?;
+    let j = i + a_len + 1;
+    let (b, b_len) = number_at(t, j, 2);
+    let second = *t.get(j + b_len)?;
+    let k = j + b_len + 1;
+    let (year, year_len) = number_at(t, k, 4);
+    let ok = a_len > 0
+        && b_len > 0
+        && is_date_separator(sep)
+        && second == sep
+        && (1..=31).contains(&a)
+        && (1..=31).contains(&b)
+        && a.min(b) <= 12
+        && is_year(year, year_len)
+        && not_followed_by_digit(t, k + 4);
+    ok.then_some(k + 4 - i)
+}
+
+/// `H:MM`, `HH:MM`, optionally `:SS`, optionally a fraction `.d…` or `,d…`; its length.
+fn time_at(t: &[char], i: usize) -> Option<usize> {
+    let (hour, hour_len) = number_at(t, i, 2);
+    let mut end = clock_pair_at(t, i + hour_len, 59)?;
+    if hour_len == 0 || hour > 23 {
+        return None;
+    }
+    if let Some(after_seconds) = clock_pair_at(t, end, 60) {
+        end = after_seconds;
+        end = fraction_at(t, end).unwrap_or(end);
+    }
+    not_followed_by_digit(t, end).then_some(end - i)
+}
+
+/// `:NN` with NN at most `max`; the index after it.
+fn clock_pair_at(t: &[char], i: usize, max: u32) -> Option<usize> {
+    let (value, len) = number_at(t, i + 1, 2);
+    (t.get(i) == Some(&':') && len == 2 && value <= max && not_followed_by_digit(t, i + 3))
+        .then_some(i + 3)
+}
+
+/// `.ddd` or `,ddd` after seconds; the index after it.
+fn fraction_at(t: &[char], i: usize) -> Option<usize> {
+    let mark = *t.get(i)?;
+    let end = scan(t, i + 1, |c| c.is_ascii_digit());
+    (matches!(mark, '.' | ',') && end > i + 1).then_some(end)
+}
+
+// ---------------------------------------------------------------------------------------
+// IBAN: a country code, two check digits, the country's length in alphanumerics (separators
+// between them allowed), more digits than letters after the check digits, mod 97 = 1.
+// ---------------------------------------------------------------------------------------
+
+/// ISO 13616 countries and their IBAN lengths (the SWIFT registry, release 2024).
+#[rustfmt::skip]
+const IBAN_LENGTHS: &[(&str, usize)] = &[
+    ("AD", 24), ("AE", 23), ("AL", 28), ("AT", 20), ("AZ", 28), ("BA", 20), ("BE", 16),
+    ("BG", 22), ("BH", 22), ("BI", 27), ("BR", 29), ("BY", 28), ("CH", 21), ("CR", 22),
+    ("CY", 28), ("CZ", 24), ("DE", 22), ("DJ", 27), ("DK", 18), ("DO", 28), ("EE", 20),
+    ("EG", 29), ("ES", 24), ("FI", 18), ("FK", 18), ("FO", 18), ("FR", 27), ("GB", 22),
+    ("GE", 22), ("GI", 23), ("GL", 18), ("GR", 27), ("GT", 28), ("HN", 28), ("HR", 21),
+    ("HU", 28), ("IE", 22), ("IL", 23), ("IQ", 23), ("IS", 26), ("IT", 27), ("JO", 30),
+    ("KW", 30), ("KZ", 20), ("LB", 28), ("LC", 32), ("LI", 21), ("LT", 20), ("LU", 20),
+    ("LV", 21), ("LY", 25), ("MC", 27), ("MD", 24), ("ME", 22), ("MK", 19), ("MN", 20),
+    ("MR", 27), ("MT", 31), ("MU", 30), ("NI", 28), ("NL", 18), ("NO", 15), ("OM", 23),
+    ("PK", 24), ("PL", 28), ("PS", 29), ("PT", 25), ("QA", 29), ("RO", 24), ("RS", 22),
+    ("RU", 33), ("SA", 24), ("SC", 31), ("SD", 18), ("SE", 24), ("SI", 19), ("SK", 24),
+    ("SM", 27), ("SO", 23), ("ST", 25), ("SV", 28), ("TL", 23), ("TN", 24), ("TR", 26),
+    ("UA", 29), ("VA", 22), ("VG", 24), ("XK", 20), ("YE", 30),
+];
+
+/// Separators between the characters of an IBAN (printed in groups of four).
+fn is_iban_separator(c: char) -> bool {
+    is_horizontal_space(c) || is_dash(c) || matches!(c, '.' | '/' | '_')
+}
+
+fn has_iban(t: &[char]) -> bool {
+    (0..t.len()).any(|i| iban_at(t, i))
+}
+
+fn iban_at(t: &[char], i: usize) -> bool {
+    let letter = |k: usize| t.get(k).is_some_and(|c| c.is_ascii_alphabetic());
+    if !letter(i) || !letter(i + 1) || (i > 0 && t[i - 1].is_ascii_alphanumeric()) {
+        return false;
+    }
+    let country: String = t[i..i + 2].iter().map(|c| c.to_ascii_uppercase()).collect();
+    let Some(&(_, length)) = IBAN_LENGTHS.iter().find(|(c, _)| *c == country) else {
+        return false;
+    };
+    // Collect `length` alphanumerics, at most two separators between two of them.
+    let mut chars = Vec::with_capacity(length);
+    let mut k = i;
+    while chars.len() < length {
+        let mut gap = 0;
+        while k < t.len() && is_iban_separator(t[k]) && !chars.is_empty() && gap < 2 {
+            k += 1;
+            gap += 1;
+        }
+        match t.get(k) {
+            Some(c) if c.is_ascii_alphanumeric() => chars.push(c.to_ascii_uppercase()),
+            _ => return false,
+        }
+        k += 1;
+    }
+    if t.get(k).is_some_and(|c| c.is_ascii_alphanumeric()) {
+        return false; // longer than the country's IBAN
+    }
+    let check_digits = chars[2].is_ascii_digit() && chars[3].is_ascii_digit();
+    let bban = &chars[4..];
+    let digits = bban.iter().filter(|c| c.is_ascii_digit()).count();
+    check_digits && digits * 2 > bban.len() && iban_mod97(&chars) == 1
+}
+
+fn iban_mod97(chars: &[char]) -> u32 {
+    let rearranged = chars[4..].iter().chain(&chars[..4]);
+    rearranged.fold(0u32, |acc, &c| {
+        let v = c.to_digit(36).unwrap_or(0);
+        if v >= 10 {
+            (acc * 100 + v) % 97
+        } else {
+            (acc * 10 + v) % 97
+        }
+    })
+}
+
+// ---------------------------------------------------------------------------------------
+// Email: a local-part character directly before `@`, then a domain holding a dot and a letter
+// ---------------------------------------------------------------------------------------
+
+fn has_email(t: &[char]) -> bool {
+    (0..t.len()).any(|i| t[i] == '@' && has_local_part(t, i) && has_letter_domain(t, i + 1))
+}
+
+/// A local-part character directly before the `@` (a bare `@handle` has none).
+fn has_local_part(t: &[char], at: usize) -> bool {
+    at > 0 && {
+        let c = t[at - 1];
+        c.is_alphanumeric() || ".!#$%&'*+/=?^_`{|}~-".contains(c)
+    }
+}
+
+/// A domain holding a dot and a letter, after trimming `.` and `-` at both ends
+/// (`name@7.49.0` is a version, not an address).
+fn has_letter_domain(t: &[char], from: usize) -> bool {
+    let end = scan(t, from, |c| c.is_alphanumeric() || c == '-' || c == '.');
+    let trim = |c: &char| *c == '.' || *c == '-';
+    let domain = &t[from..end];
+    let start = domain.iter().position(|c| !trim(c)).unwrap_or(domain.len());
+    let stop = domain
+        .iter()
+        .rposition(|c| !trim(c))
+        .map_or(start, |p| p + 1);
+    let domain = &domain[start..stop];
+    domain.contains(&'.') && domain.iter().any(|c| c.is_alphabetic())
+}
+
+// ---------------------------------------------------------------------------------------
+// Drive and home paths: a drive letter, `~/`, `%VAR%\`, a `\\server\` path, `/users/` or
+// `/home/` in any case, either slash
+// ---------------------------------------------------------------------------------------
+
+fn has_drive_or_home_path(t: &[char]) -> bool {
+    if !t.iter().any(|&c| is_slash(c)) {
+        return false;
+    }
+    (0..t.len()).any(|i| {
+        is_drive_at(t, i)
+            || is_tilde_home_at(t, i)
+            || is_home_dir_at(t, i, "home")
+            || is_home_dir_at(t, i, "users")
+            || is_env_var_path_at(t, i)
+            || is_unc_path_at(t, i)
+    })
+}
+
+fn is_slash(c: char) -> bool {
+    c == '/' || c == '\\'
+}
+
+/// An ASCII letter, `:`, a slash. Before `:/` the letter must not be glued to a preceding letter
+/// or digit (so `https://` is not a drive); before `:\` it may (no scheme is written so, and
+/// `xC:\` is a drive with a letter glued on).
+fn is_drive_at(t: &[char], i: usize) -> bool {
+    let glued = i > 0 && t[i - 1].is_alphanumeric();
+    t[i].is_ascii_alphabetic()
+        && t.get(i + 1) == Some(&':')
+        && match t.get(i + 2) {
+            Some('\\') => true,
+            Some('/') => !glued,
+            _ => false,
+        }
+}
+
+fn is_tilde_home_at(t: &[char], i: usize) -> bool {
+    t[i] == '~' && t.get(i + 1).is_some_and(|&c| is_slash(c))
+}
+
+fn is_home_dir_at(t: &[char], i: usize, word: &str) -> bool {
+    let n = word.len();
+    is_slash(t[i])
+        && starts_with_ignore_ascii_case(t, i + 1, word)
+        && t.get(i + 1 + n).is_some_and(|&c| is_slash(c))
+}
+
+/// `%`, a name of ASCII letters, digits, `_`, `(`, `)`, `%`, a slash.
+fn is_env_var_path_at(t: &[char], i: usize) -> bool {
+    if t[i] != '%' {
+        return false;
+    }
+    let end = scan(t, i + 1, |c| c.is_ascii_alphanumeric() || "_()".contains(c));
+    end > i + 1 && t.get(end) == Some(&'%') && t.get(end + 1).is_some_and(|&c| is_slash(c))
+}
+
+/// Two backslashes, a name of alphanumerics and `-._$`, a backslash.
+fn is_unc_path_at(t: &[char], i: usize) -> bool {
+    if t[i] != '\\' || t.get(i + 1) != Some(&'\\') {
+        return false;
+    }
+    let end = scan(t, i + 2, |c| c.is_alphanumeric() || "-._$".contains(c));
+    end > i + 2 && t.get(end) == Some(&'\\')
+}
+
+// ---------------------------------------------------------------------------------------
+// Telegram invites: `t.me/+…`, `t.me/joinchat/…` (also `telegram.me`, `telegram.dog`, `%2B`),
+// `tg://join?invite=…`
+// ---------------------------------------------------------------------------------------
+
+const TELEGRAM_HOSTS: [&str; 3] = ["t.me/", "telegram.me/", "telegram.dog/"];
+const INVITE_MARKS: [&str; 3] = ["+", "%2b", "joinchat/"];
+
+fn has_telegram_invite(t: &[char]) -> bool {
+    (0..t.len()).any(|i| is_telegram_invite_at(t, i) || is_tg_join_at(t, i))
+}
+
+fn is_telegram_invite_at(t: &[char], i: usize) -> bool {
+    if i > 0 && (t[i - 1].is_ascii_alphanumeric() || t[i - 1] == '-') {
+        return false;
+    }
+    TELEGRAM_HOSTS.iter().any(|host| {
+        starts_with_ignore_ascii_case(t, i, host)
+            && invite_follows(t, i + host.len(), &INVITE_MARKS)
+    })
+}
+
+fn is_tg_join_at(t: &[char], i: usize) -> bool {
+    invite_follows(t, i, &["tg://join?invite="])
+}
+
+fn invite_follows(t: &[char], at: usize, marks: &[&str]) -> bool {
+    marks.iter().any(|mark| {
+        starts_with_ignore_ascii_case(t, at, mark)
+            && t.get(at + mark.len())
+                .is_some_and(|&c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+    })
+}
+
+// ---------------------------------------------------------------------------------------
+// Small helpers
+// ---------------------------------------------------------------------------------------
+
+/// The index of the first character at or after `from` that fails `keep`.
+fn scan(t: &[char], from: usize, keep: impl Fn(char) -> bool) -> usize {
+    let mut i = from;
+    while i < t.len() && keep(t[i]) {
+        i += 1;
+    }
+    i
+}
+
+fn starts_with_ignore_ascii_case(t: &[char], at: usize, word: &str) -> bool {
+    word.chars()
+        .enumerate()
+        .all(|(k, w)| t.get(at + k).is_some_and(|c| c.eq_ignore_ascii_case(&w)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn chars(s: &str) -> Vec<char> {
+        s.chars().collect()
+    }
+
+    #[test]
+    fn luhn_and_mod97() {
+        let d = |s: &str| {
+            s.chars()
+                .map(|c| c.to_digit(10).unwrap())
+                .collect::<Vec<_>>()
+        };
+        assert!(luhn(&d("4111111111111111")));
+        assert!(
+            !luhn(&d("4111111111111112")),
+            "catches a check that ignores the last digit"
+        );
+        assert!(luhn(&d("5500000000000004")));
+        assert!(luhn(&d("378282246310005")), "15-digit Amex");
+        assert_eq!(iban_mod97(&chars("DE89370400440532013000")), 1);
+        assert_eq!(iban_mod97(&chars("GB82WEST12345698765432")), 1);
+        assert_ne!(iban_mod97(&chars("DE89370400440532013001")), 1);
+    }
+
+    #[test]
+    fn iban_shapes() {
+        for (s, want) in [
+            ("DE89 3704 0044 0532 0130 00", true),
+            ("de89-3704-0044-0532-0130-00", true),
+            ("GB82 WEST 1234 5698 7654 32", true),
+            ("NO93 8601 1117 947", true),
+            ("DE89 3704 0044 0532 0130 01", false),
+            ("DE89 3704 0044 0532 0130 000", false),
+            ("XDE89370400440532013000", false),
+            ("at 10 we met our friends", false),
+        ] {
+            assert_eq!(has_iban(&chars(s)), want, "{s}");
+        }
+    }
+}
