@@ -35,6 +35,8 @@
   // The gate's trailer as the last thing in a text, with the blank line the gate puts before it.
   var FINAL_TRAILER = /(?:^|\n\n)\[gate: [^\]\n]*· ledger [0-9]+\]$/;
   var ANY_TRAILER = /\[gate: [^\]\n]*· ledger [0-9]+\]/g;
+  // The trailer after a single newline (a messenger's rendering of the gate's blank line).
+  var MESSENGER_TRAILER = /(?:^|[^\n])\n(\[gate: [^\]\n]*· ledger [0-9]+\])$/;
   // For "same words": a channel may re-space or re-case the trailer too.
   var LOOSE_TRAILER = /\[\s*gate:[^\]]*?ledger\s*[0-9]+\s*\]/gi;
 
@@ -64,7 +66,17 @@
       .join('\n').replace(/\n{3,}/g, '\n\n').trim();
     add('whitespace runs collapsed within lines', collapsedLines);
     add('all whitespace collapsed to single spaces', p.replace(/\s+/g, ' ').trim());
+    // A messenger shows the gate's blank line before the trailer as one newline; a copy taken
+    // from it has "body\n[gate: …]". The gate hashed "body\n\n[gate: …]".
+    var single = MESSENGER_TRAILER.exec(trimmed);
+    if (single) {
+      var cut = single.index + single[0].length - single[1].length - 1;
+      var rebuilt = trimmed.slice(0, cut) + '\n\n' + single[1];
+      add('the trailer re-separated by a blank line, as the gate writes it', rebuilt);
+      add('the trailer re-separated by a blank line, with one trailing newline', rebuilt + '\n');
+    }
     var bare = stripTrailer(trimmed);
+    if (bare === null && single) bare = trimmed.slice(0, cut);
     if (bare !== null) {
       add('the gate trailer and the blank line before it removed', bare);
       add('the gate trailer removed, with one trailing newline', bare + '\n');
@@ -99,13 +111,196 @@
     return (2 * inter) / (a.length + b.length);
   }
 
-  /** The "same words" key: tokens case-folded, punctuation and markdown removed, whitespace collapsed. */
-  function wordsKey(s) {
-    var t = toLF(s);
+  /** Case, diacritics, punctuation and symbols (markdown among them) set aside. */
+  function fold(s) {
+    var t = String(s);
+    if (t.normalize) t = t.normalize('NFD');
+    try { t = t.replace(/\p{M}+/gu, '').replace(/[\p{P}\p{S}]+/gu, ' '); }
+    catch (e) { t = t.replace(/[\u0300-\u036f]+/g, '').replace(/[!-\/:-@\[-`{-~\u2010-\u2027\u00a1-\u00bf]+/g, ' '); }
+    t = t.toLowerCase();
     if (t.normalize) t = t.normalize('NFC');
-    t = t.replace(LOOSE_TRAILER, ' ').toLowerCase();
-    try { t = t.replace(/[\p{P}\p{S}]+/gu, ' '); } catch (e) { t = t.replace(/[!-\/:-@\[-`{-~\u2010-\u2027\u00a1-\u00bf]+/g, ' '); }
-    return t.split(/\s+/).filter(Boolean).join(' ');
+    return t;
+  }
+
+  /** The "same words" key: the gate trailer removed, each word folded, whitespace collapsed. */
+  function wordsKey(s) {
+    var t = toLF(s).replace(LOOSE_TRAILER, ' ');
+    return fold(t).split(/\s+/).filter(Boolean).join(' ');
+  }
+
+  /**
+   * The words of a text for the passage search: [{w: the word as written, k: its folded key}],
+   * the gate trailer removed; a word that folds to nothing (a lone "—") is left out, and a word
+   * that folds to two ("it’s" → "it s") counts as two.
+   */
+  function passageWords(s) {
+    var t = toLF(s).replace(LOOSE_TRAILER, ' ');
+    var out = [], parts = t.split(/\s+/);
+    for (var i = 0; i < parts.length; i++) {
+      if (!parts[i]) continue;
+      var ks = fold(parts[i]).split(/\s+/).filter(Boolean);
+      for (var j = 0; j < ks.length; j++) out.push({ w: ks.length === 1 ? parts[i] : ks[j], k: ks[j] });
+    }
+    return out;
+  }
+
+  var ALIGN_CAP = 8e6; // cells of the alignment table: a paste of 2,000 words against 4,000
+  /**
+   * Word-level semi-global alignment (docs/page.md "Passages"): the whole paste `p` aligns, the
+   * released text `t` has free ends. Both are arrays of folded keys. Scores: a word in both +1,
+   * a word changed −1, a word dropped or added −1. Returns null when the table would exceed
+   * ALIGN_CAP, else {matched, start, end, ops: [{op: 'same'|'sub'|'del'|'add', t: i, p: j}]}:
+   * `del` is a released word the paste lacks, `add` a paste word the released text lacks,
+   * [start, end) the span of `t` the paste aligns to.
+   */
+  function align(p, t) {
+    var m = p.length, n = t.length, w = n + 1;
+    if (!m || (m + 1) * w > ALIGN_CAP) return null;
+    var D = new Int32Array((m + 1) * w);
+    var i, j;
+    for (i = 1; i <= m; i++) {
+      D[i * w] = -i;
+      var pi = p[i - 1], row = i * w, up = (i - 1) * w;
+      for (j = 1; j <= n; j++) {
+        var diag = D[up + j - 1] + (pi === t[j - 1] ? 1 : -1);
+        var a = D[up + j] - 1, b = D[row + j - 1] - 1;
+        D[row + j] = diag >= a ? (diag >= b ? diag : b) : (a >= b ? a : b);
+      }
+    }
+    var best = 0;
+    for (j = 1; j <= n; j++) if (D[m * w + j] > D[m * w + best]) best = j;
+    var ops = [], matched = 0;
+    i = m; j = best;
+    var end = best;
+    while (i > 0) {
+      var here = D[i * w + j];
+      if (j > 0 && here === D[(i - 1) * w + j - 1] + (p[i - 1] === t[j - 1] ? 1 : -1)) {
+        if (p[i - 1] === t[j - 1]) { ops.push({ op: 'same', t: j - 1, p: i - 1 }); matched++; }
+        else ops.push({ op: 'sub', t: j - 1, p: i - 1 });
+        i--; j--;
+      } else if (here === D[(i - 1) * w + j] - 1) { ops.push({ op: 'add', t: j, p: i - 1 }); i--; }
+      else { ops.push({ op: 'del', t: j - 1, p: i }); j--; }
+    }
+    ops.reverse();
+    // Released words dropped at the span's edges are not part of the passage.
+    while (ops.length && ops[0].op === 'del') ops.shift();
+    while (ops.length && ops[ops.length - 1].op === 'del') ops.pop();
+    var start = j;
+    for (var k = 0; k < ops.length; k++) if (ops[k].op !== 'add') { start = ops[k].t; break; }
+    for (k = ops.length - 1; k >= 0; k--) if (ops[k].op !== 'add') { end = ops[k].t + 1; break; }
+    return { matched: matched, start: start, end: end, ops: ops };
+  }
+
+  var PASSAGE_MIN_WORDS = 3;
+  /**
+   * A paste against one released text, as a passage (docs/page.md "Passages"):
+   * `passage-verbatim` — the paste, trimmed, is a run of the released bytes;
+   * `passage-same-words` — every word of the paste aligns, in order, with nothing between;
+   * `passage-nearest` — at least NEAR_THRESHOLD of the paste's words align;
+   * null otherwise, or when the paste has fewer than PASSAGE_MIN_WORDS words.
+   * `pw`, `tw`: passageWords of the paste and of the text (passed in so a caller can cache).
+   */
+  function passageMatch(paste, text, pw, tw) {
+    pw = pw || passageWords(paste);
+    tw = tw || passageWords(text);
+    if (pw.length < PASSAGE_MIN_WORDS) return null;
+    var trimmed = toLF(paste).trim();
+    if (trimmed && toLF(text).indexOf(trimmed) >= 0) {
+      return { verdict: 'passage-verbatim', score: 1, matched: pw.length, words: pw.length, ops: null };
+    }
+    var al = align(pw.map(function (x) { return x.k; }), tw.map(function (x) { return x.k; }));
+    if (!al) return null;
+    var score = al.matched / pw.length;
+    var clean = al.matched === pw.length && al.ops.every(function (o) { return o.op === 'same'; });
+    var verdict = clean ? 'passage-same-words' : score >= NEAR_THRESHOLD ? 'passage-nearest' : null;
+    return { verdict: verdict, score: score, matched: al.matched, words: pw.length, ops: al.ops, start: al.start, end: al.end };
+  }
+
+  /**
+   * A paste that is a digest: 64 hex digits alone (any case), or a `sha256sum` output line
+   * ("<64 hex>  name" or "<64 hex> *name"). Returns the lower-case hex, or null.
+   */
+  function digestOf(paste) {
+    var t = toLF(paste).trim();
+    var m = /^\\?([0-9a-fA-F]{64})(?:(?: [ *]|\t)[^\n]*)?$/.exec(t);
+    return m ? m[1].toLowerCase() : null;
+  }
+
+  // An OpenTimestamps proof's header (docs/protocol.md#ots-header): magic, version, file hash
+  // op, then the 32-byte digest it commits to.
+  var OTS_MAGIC = [0x00, 0x4f, 0x70, 0x65, 0x6e, 0x54, 0x69, 0x6d, 0x65, 0x73, 0x74, 0x61, 0x6d, 0x70, 0x73, 0x00,
+    0x00, 0x50, 0x72, 0x6f, 0x6f, 0x66, 0x00, 0xbf, 0x89, 0xe2, 0xe8, 0x84, 0xe8, 0x92, 0x94];
+  /** 'ok', or the first thing wrong: too_short, bad_magic, bad_version, not_sha256, digest_mismatch. */
+  function checkProofHeader(bytes, expectedHex) {
+    var i;
+    for (i = 0; i < OTS_MAGIC.length; i++) {
+      if (i >= bytes.length) return 'too_short';
+      if (bytes[i] !== OTS_MAGIC[i]) return 'bad_magic';
+    }
+    if (bytes.length < 65) return 'too_short';
+    if (bytes[31] !== 0x01) return 'bad_version';
+    if (bytes[32] !== 0x08) return 'not_sha256';
+    var hex = '';
+    for (i = 33; i < 65; i++) hex += (bytes[i] < 16 ? '0' : '') + bytes[i].toString(16);
+    return hex === expectedHex ? 'ok' : 'digest_mismatch';
+  }
+  var PROOF_PROBLEM_WORDS = {
+    too_short: 'is shorter than an OpenTimestamps header', bad_magic: 'does not start with the OpenTimestamps magic',
+    bad_version: 'is not version 1', not_sha256: 'does not use the sha256 op', digest_mismatch: 'commits to another digest than its name',
+    bad_name: 'has a name that is neither <entry_id>.ots nor prereg_<sha256>.ots'
+  };
+
+  /**
+   * The `proof-headers` block (written by src/build/render.rs): the first 65 bytes of every proof the
+   * site carries, losslessly packed. Returns [{kind: 'anchor'|'witness'|'other', name, length,
+   * header: Uint8Array}]. Layout (big-endian): u8 version 1; u16 n, then n prefixes (u8 len, bytes:
+   * a file's first min(len, 33) bytes); u32 records, each: u8 kind (0 anchor, 1 witness, 2 other),
+   * the name (kind 1: 32 bytes, the digest its name spells; else u8 len + ASCII), u32 file length,
+   * u16 prefix index, u8 tail: 0 = the file's bytes 33..min(len, 65) follow, 1 = those 32 bytes
+   * are the name's own digest.
+   */
+  function decodeProofHeaders(b) {
+    var pos = 0, out = [];
+    function u8() { if (pos >= b.length) throw new Error('proof-headers: truncated'); return b[pos++]; }
+    function u16() { return (u8() << 8) | u8(); }
+    function u32() { return ((u16() * 65536) + u16()); }
+    function take(n) { if (pos + n > b.length) throw new Error('proof-headers: truncated'); var x = b.subarray(pos, pos + n); pos += n; return x; }
+    function hex(x) { var s = ''; for (var i = 0; i < x.length; i++) s += (x[i] < 16 ? '0' : '') + x[i].toString(16); return s; }
+    function ascii(x) { var s = ''; for (var i = 0; i < x.length; i++) s += String.fromCharCode(x[i]); return s; }
+    if (!b || !b.length) return out;
+    if (u8() !== 1) throw new Error('proof-headers: unknown version');
+    var np = u16(), prefixes = [];
+    for (var i = 0; i < np; i++) prefixes.push(take(u8()));
+    var nr = u32();
+    for (var r = 0; r < nr; r++) {
+      var kind = u8(), nameBytes = kind === 1 ? take(32) : take(u8());
+      var name = kind === 1 ? hex(nameBytes) : ascii(nameBytes);
+      var length = u32(), prefix = prefixes[u16()];
+      if (!prefix) throw new Error('proof-headers: bad prefix index');
+      var tailFlag = u8();
+      var tail = tailFlag === 1 ? nameBytes : take(Math.max(0, Math.min(length, 65) - prefix.length));
+      var header = new Uint8Array(prefix.length + tail.length);
+      header.set(prefix, 0); header.set(tail, prefix.length);
+      out.push({ kind: kind === 0 ? 'anchor' : kind === 1 ? 'witness' : 'other', name: name, length: length, header: header });
+    }
+    return out;
+  }
+
+  /**
+   * The headline verdict (docs/page.md "The verdict"), from what the page re-derived:
+   * `failed` when anything it checks failed (each failure {what, href} in plain words), else
+   * `gaps` when some published line is not vouched for by a posted head (or some posted head has
+   * no proof yet), else `intact`. `f`: {chainOk, failures: [{what, href}], published, pinned,
+   * severed, awaiting, unproven: [dates]}.
+   */
+  function computeVerdict(f) {
+    var failures = (f.failures || []).slice();
+    if (!f.chainOk) failures.unshift({ what: 'the chain does not re-derive: a line was changed, added, removed or reordered (the codes are in the detail)', href: '#verdict-detail' });
+    var gaps = [];
+    if (f.severed) gaps.push({ what: f.severed + ' severed by a withheld line before the next posted head', href: '#coverage-h' });
+    if (f.awaiting) gaps.push({ what: f.awaiting + ' awaiting the next posted head', href: '#coverage-h' });
+    var verdict = failures.length ? 'failed' : (gaps.length || (f.unproven && f.unproven.length) || f.pinned < f.published) ? 'gaps' : 'intact';
+    return { verdict: verdict, failures: failures, gaps: gaps, vouched: f.pinned + '/' + f.published, unproven: f.unproven || [] };
   }
 
   var DIFF_CAP = 2500;
@@ -113,7 +308,17 @@
    * Word diff from `from` (the released text's tokens) to `to` (the paste's): an array of
    * {op: 'same'|'del'|'add', word}. LCS over words, after the common head and tail are set aside.
    */
-  function wordDiff(from, to) {
+  function wordDiff(from, to, key) {
+    if (key) {
+      // Compare folded keys (an all-caps paste is the same words); show the paste's spelling.
+      var fk = from.map(key), tk = to.map(key);
+      var d = wordDiff(fk, tk), fi = 0, ti = 0;
+      return d.map(function (x) {
+        if (x.op === 'same') { fi++; return { op: 'same', word: to[ti++] }; }
+        if (x.op === 'del') return { op: 'del', word: from[fi++] };
+        return { op: 'add', word: to[ti++] };
+      });
+    }
     var head = 0;
     while (head < from.length && head < to.length && from[head] === to[head]) head++;
     var tail = 0;
@@ -236,7 +441,10 @@
   var pure = {
     toLF: toLF, stripTrailer: stripTrailer, variants: variants, tokens: tokens, dice: dice,
     wordsKey: wordsKey, wordDiff: wordDiff, coverage: coverage, ranges: ranges, b64ToBytes: b64ToBytes,
-    compactResult: compactResult, NEAR_THRESHOLD: NEAR_THRESHOLD, DIGEST_FIELDS: DIGEST_FIELDS
+    compactResult: compactResult, NEAR_THRESHOLD: NEAR_THRESHOLD, DIGEST_FIELDS: DIGEST_FIELDS,
+    fold: fold, passageWords: passageWords, align: align, passageMatch: passageMatch, digestOf: digestOf,
+    checkProofHeader: checkProofHeader, decodeProofHeaders: decodeProofHeaders, computeVerdict: computeVerdict,
+    PASSAGE_MIN_WORDS: PASSAGE_MIN_WORDS
   };
 
   // ------------------------------------------------------------------------------------------
@@ -282,16 +490,36 @@
       try { return V.parseWithheld(bytes); } catch (e) { return { __error: String(e && e.message || e) }; }
     }
 
-    // A digest shown short; click (or Enter) shows it whole and selects it; it is copied when the
-    // browser allows.
+    // A digest shown short; a click shows it whole and selects it. It is not a tab stop: the
+    // places a reader copies a digest from (a match, a released text) carry a Copy button.
     function digest(hex, label) {
       if (typeof hex !== 'string' || !hex) return el('span', { class: 'muted' }, '—');
-      var c = el('code', { class: 'digest', tabindex: '0', title: (label ? label + ' ' : '') + hex, 'data-full': hex },
+      var c = el('code', { class: 'digest', title: (label ? label + ' ' : '') + hex, 'data-full': hex },
         hex.length > 16 ? hex.slice(0, 12) + '…' : hex);
       return c;
     }
+    // A digest in full with a button that copies it.
+    function fullDigest(hex, label) {
+      return el('span', { class: 'fulldigest' }, el('code', { class: 'full' }, hex), ' ', copyButton(hex, 'Copy' + (label ? ' ' + label : '')));
+    }
+    function copyButton(text, label) {
+      var b = el('button', { type: 'button', class: 'copy', 'aria-label': label || 'Copy' }, 'Copy');
+      b.addEventListener('click', function () {
+        var done = function () { b.textContent = 'Copied'; setTimeout(function () { b.textContent = 'Copy'; }, 1500); };
+        try {
+          if (navigator.clipboard && navigator.clipboard.writeText) { navigator.clipboard.writeText(text).then(done, function () { selectText(b.previousSibling); }); return; }
+        } catch (e) { /* fall through */ }
+        selectText(b.previousSibling);
+      });
+      return b;
+    }
+    function selectText(node) {
+      try {
+        var range = document.createRange(); range.selectNodeContents(node);
+        var sel = window.getSelection(); sel.removeAllRanges(); sel.addRange(range);
+      } catch (e) { /* selection is a convenience */ }
+    }
     document.addEventListener('click', function (ev) { toggleDigest(ev.target); });
-    document.addEventListener('keydown', function (ev) { if (ev.key === 'Enter') toggleDigest(ev.target); });
     function toggleDigest(t) {
       if (!t || !t.classList || !t.classList.contains('digest')) return;
       var full = t.getAttribute('data-full');
@@ -306,7 +534,18 @@
     }
     function countOf(c) {
       if (!c || typeof c !== 'object' || c.count === undefined) return null;
-      return c.count + ' of ' + c.of;
+      return c.of === undefined ? String(c.count) : c.count + ' of ' + c.of;
+    }
+    // A value from the lab's JSON as plain words: never raw JSON, never "undefined".
+    function plain(v) {
+      if (v === null || v === undefined) return '—';
+      if (Array.isArray(v)) return v.length ? v.map(plain).join(', ') : 'none';
+      if (typeof v === 'object') {
+        var c = countOf(v);
+        if (c) return c;
+        return Object.keys(v).map(function (k) { return words(k) + ' ' + plain(v[k]); }).join('; ');
+      }
+      return String(v);
     }
     function words(k) { return String(k).replace(/_/g, ' '); }
     function countsList(o, depth) {
@@ -315,8 +554,8 @@
       Object.keys(o).forEach(function (k) {
         var v = o[k], shown;
         if (Array.isArray(v)) shown = v.length ? v.length + ' listed' : 'none listed';
-        else if (v && typeof v === 'object') shown = countOf(v) || ((depth || 0) < 2 ? countsList(v, (depth || 0) + 1) : JSON.stringify(v));
-        else shown = String(v);
+        else if (v && typeof v === 'object') shown = countOf(v) || ((depth || 0) < 2 ? countsList(v, (depth || 0) + 1) : plain(v));
+        else shown = v === null ? '—' : typeof v === 'boolean' ? (v ? 'yes' : 'no') : String(v);
         append(dl, [el('dt', null, words(k)), el('dd', null, shown)]);
       });
       return dl;
@@ -341,15 +580,74 @@
     var snapshotsText = (function () { var b = block('snapshots-jsonl'); return b ? V.utf8Decode(b) : ''; })();
     var posts = Object.keys(postsRaw).sort().map(function (d) { return { date: d, text: String(postsRaw[d]) }; });
     var wIndex = witness && obj(witness.index) && obj(witness.index.entries) ? witness.index.entries : null;
-    var state = { result: null, anchors: null, cov: null, bySeq: new Map(), byDigest: new Map(), ready: false, queued: null };
+    var proofHeaders = (function () {
+      try { return decodeProofHeaders(block('proof-headers') || new Uint8Array(0)); } catch (e) { return { __error: String(e) }; }
+    })();
+    var state = { result: null, anchors: null, cov: null, bySeq: new Map(), byDigest: new Map(), ready: false, queued: null,
+      textsBad: [], proofs: { anchor: {}, witnessBad: [], witnessOk: 0, witnessAll: 0 } };
+
+    // ---- who: the header's own sentence, verbatim (read now for the first screen; the
+    // re-derivation confirms it is line 1's)
+    function showCertifies(text, confirmed) {
+      var q = $('certifies');
+      if (!q) return;
+      if (typeof text !== 'string' || !text) { q.textContent = 'The ledger\'s header carries no certifies sentence.'; q.classList.add('muted'); return; }
+      q.textContent = text;
+      if (confirmed) q.setAttribute('data-confirmed', '1');
+    }
+    (function () {
+      var nl = ledgerBytes.indexOf(10);
+      try { var h = JSON.parse(V.utf8Decode(ledgerBytes.subarray(0, nl < 0 ? ledgerBytes.length : nl))); showCertifies(h && h.certifies, false); }
+      catch (e) { showCertifies(null, false); }
+    })();
+
+    // ---- the proofs' headers, checked here against their names
+    function checkProofs() {
+      var P = state.proofs;
+      if (proofHeaders && proofHeaders.__error) {
+        P.error = proofHeaders.__error;
+        return;
+      }
+      var textSha = {};
+      state.anchors.forEach(function (a) { textSha[a.date] = a.text_sha256; });
+      proofHeaders.forEach(function (h) {
+        if (h.kind === 'anchor') {
+          var date = h.name.replace(/\.txt\.ots$/, '');
+          var exp = textSha[date];
+          P.anchor[date] = { problem: exp ? checkProofHeader(h.header, exp) : 'no_post', length: h.length };
+        } else {
+          // <entry_id>.ots commits to the entry_id; prereg_<sha256>.ots to the sealed
+          // preregistration's sha256 (docs/protocol.md#witness)
+          var m = h.kind === 'witness' ? [null, h.name] : /^prereg_([0-9a-f]{64})\.ots$/.exec(h.name);
+          P.witnessAll++;
+          var pr = m ? checkProofHeader(h.header, m[1]) : 'bad_name';
+          if (pr === 'ok') P.witnessOk++; else P.witnessBad.push({ name: h.name, problem: pr });
+          if (m && h.kind !== 'witness') P.prereg = m[1];
+        }
+      });
+    }
+    function checkPrereg() {
+      var P = state.proofs;
+      if (!P.prereg || !witness || typeof witness.prereg_md !== 'string' || !witness.prereg_md) return;
+      P.preregBad = V.sha256Hex(V.utf8Encode(witness.prereg_md)) !== P.prereg;
+    }
+    /** 'ok', 'missing' (no proof carried for this post) or 'bad' (its header fails here). */
+    function anchorProof(a) {
+      var p = state.proofs.anchor[a.date];
+      if (!p) return 'missing';
+      return p.problem === 'ok' ? 'ok' : p.problem === 'no_post' ? 'missing' : 'bad';
+    }
 
     // ---- the verdict
     var verdict = $('verdict');
+    function status(text) { var s = $('status'); if (s) s.textContent = text; }
     function setProgress(done, total) {
       var p = $('progress');
       if (p) { p.max = total || 1; p.value = done; }
       var s = $('verdict-text');
-      if (s) s.textContent = 'Re-deriving the chain in your browser… ' + (total ? Math.floor(100 * done / total) + '% of ' + total.toLocaleString('en') + ' bytes' : '');
+      if (s && verdict.getAttribute('data-state') === 'working') {
+        s.textContent = 'Re-deriving the ledger in your browser… ' + (total ? Math.floor(100 * done / total) + '% of ' + total.toLocaleString('en') + ' bytes' : '');
+      }
     }
 
     function run() {
@@ -361,10 +659,9 @@
         var shim = '\n;var compactResult = ' + compactResult.toString() + ';\n' +
           'self.onmessage = function (e) { var d = e.data; try {' +
           ' var w0 = performance.now(); var r = self.ExhibitVerify.verifyLedger(new Uint8Array(d.bytes), d.withheld, function (n, b) { self.postMessage({ type: "progress", bytes: b }); }, d.tzRules);' +
-          // The verdict first (a few fields), the tables' data after: a reader sees the answer
-          // as soon as the chain is re-derived.
+          // The chain's answer first (a few fields), the tables' data after.
           ' self.postMessage({ type: "verdict", ok: r.ok, head: r.head, entries: r.entries, problems: r.problems.length, ms: performance.now() - w0 });' +
-          ' var a = self.ExhibitVerify.checkAnchors(r, d.withheld, d.posts); var c = compactResult(r);' +
+          ' var a = self.ExhibitVerify.checkAnchors(r, d.withheld, d.posts); var c = compactResult(r); c.certifies = r.header && typeof r.header.certifies === "string" ? r.header.certifies : null;' +
           ' self.postMessage({ type: "done", result: c, anchors: a, ms: performance.now() - w0 });' +
           ' } catch (err) { self.postMessage({ type: "error", message: String(err && err.message || err) }); } };\n';
         try {
@@ -374,7 +671,6 @@
       }
       if (worker) {
         var settled = false;
-        keepAwake(function () { return settled; });
         worker.onmessage = function (e) {
           var m = e.data;
           if (m.type === 'progress') setProgress(m.bytes, ledgerBytes.length);
@@ -392,40 +688,36 @@
         worker.postMessage({ bytes: copy.buffer, withheld: withheldBytes, posts: posts, tzRules: tzRules }, [copy.buffer]);
       } else onMainThread();
     }
-    // Headless Chromium's --virtual-time-budget (the tests and the bench drive the page that way)
-    // lets virtual time run out while the main thread sits idle waiting for the worker, and then
-    // dumps the page before the verdict. Only there, the main thread keeps a task queued (a
-    // MessageChannel ping) until the worker answers, so virtual time stands still meanwhile.
-    function keepAwake(done) {
-      // `?realtime` (benches/page-timing.cjs) measures headless as a person's browser runs.
-      if (!/HeadlessChrome/.test(navigator.userAgent) || typeof MessageChannel !== 'function' ||
-          /[?&]realtime\b/.test(location.search)) return;
-      var ch = new MessageChannel();
-      ch.port1.onmessage = function () { if (!done()) ch.port2.postMessage(0); else ch.port1.close(); };
-      ch.port2.postMessage(0);
-    }
     function onMainThread() {
       setTimeout(function () {
         try {
           var r = V.verifyLedger(ledgerBytes, withheldBytes, null, tzRules);
-          finish(compactResult(r), V.checkAnchors(r, withheldBytes, posts), 'the page itself');
+          var c = compactResult(r);
+          c.certifies = r.header && typeof r.header.certifies === 'string' ? r.header.certifies : null;
+          finish(c, V.checkAnchors(r, withheldBytes, posts), 'the page itself');
         } catch (err) { fail(String(err && err.message || err)); }
       }, 30);
     }
     function fail(msg) {
       verdict.setAttribute('data-state', 'problems');
+      verdict.setAttribute('data-verdict', 'failed');
       verdict.setAttribute('data-ms', String(Math.round(performance.now())));
+      $('badge').textContent = 'Failed';
       clear($('verdict-text')).textContent = 'The page could not re-derive the ledger: ' + msg;
+      $('progress') && $('progress').remove();
+      status('Verdict: failed. The page could not re-derive the ledger.');
     }
 
-    // The chain's answer, shown as soon as the worker has it; `finish` fills in the rest.
+    // The chain's answer, shown as soon as the worker has it; the headline verdict waits for
+    // every other check (`finish`).
     function earlyVerdict(m) {
       verdict.setAttribute('data-ms', String(Math.round(performance.now())));
       verdict.setAttribute('data-head', m.ok ? (m.head || '') : '');
       verdict.setAttribute('data-state', m.ok ? 're-derives' : 'problems');
       var vt = clear($('verdict-text'));
-      if (m.ok) append(vt, ['The ledger re-derives in your browser: ', String(m.entries), ' entries read; head ', el('code', { class: 'head' }, m.head), '. Tables and checks follow…']);
-      else append(vt, ['The ledger does NOT re-derive in your browser: ', String(m.problems), ' problem(s); the list follows…']);
+      if (m.ok) vt.textContent = 'The chain re-derives: ' + m.entries.toLocaleString('en') + ' entries. Checking the posted heads, proofs and texts…';
+      else vt.textContent = 'The chain does NOT re-derive: ' + m.problems + ' problem' + (m.problems === 1 ? '' : 's') + '. Listing them…';
+      status(m.ok ? 'The chain re-derives; checking the rest.' : 'The chain does not re-derive.');
     }
 
     function finish(r, anchorChecks, where) {
@@ -438,59 +730,170 @@
         if (L.d) for (var f in L.d) addDigest(L.d[f], { field: f, line: L });
       }
       withheld.forEach(function (w) { if (w && typeof w.entry_id === 'string') addDigest(w.entry_id, { field: 'entry_id', withheld: w }); });
+      if (r.certifies !== undefined) showCertifies(r.certifies, true);
 
-      // coverage, from the page's own answers
+      // The page's own check of every proof header it carries.
+      checkProofs();
+      checkPrereg();
+
+      // coverage, from the page's own answers: a posted head vouches only if its checks pass
+      // here, its proof's header included.
       var heads = new Set();
       anchorChecks.forEach(function (a) {
-        if (a.format === 'ok' && (a.head === 'ok' || a.head === 'lab_word')) heads.add(Number(a.post_seq));
+        if (a.ok && anchorProof(a) !== 'bad') heads.add(Number(a.post_seq));
       });
       var all = [];
       r.lines.forEach(function (L) { if (L.seq !== null) all.push({ seq: L.seq, published: true }); });
       withheld.forEach(function (w) { if (typeof w.seq === 'number') all.push({ seq: w.seq, published: false }); });
       all.sort(function (a, b) { return a.seq - b.seq; });
       state.cov = coverage(all, heads);
+      state.pinnedSet = new Set(state.cov.pinned);
+      state.severedSet = new Set(state.cov.severed);
       state.heads = Array.from(heads).sort(function (a, b) { return a - b; });
+      state.posted = anchorChecks.filter(function (a) { return a.post_seq !== null; })
+        .map(function (a) { return { seq: Number(a.post_seq), a: a }; }).sort(function (x, y) { return x.seq - y.seq; });
 
+      renderTextsCheck();
       renderLines();
       renderAnchors();
       renderCoverage();
       renderTiles();
-      renderTextsCheck();
+      renderTextsList();
+      renderWitnessHeaders();
 
       var ms = Math.round(performance.now() - t0);
-      if (!verdict.hasAttribute('data-ms')) verdict.setAttribute('data-ms', String(Math.round(performance.now())));
-      verdict.setAttribute('data-ms-details', String(Math.round(performance.now())));
+      if (!verdict.hasAttribute('data-ms') || !verdict.getAttribute('data-ms')) verdict.setAttribute('data-ms', String(Math.round(performance.now())));
       verdict.setAttribute('data-ms-decode', String(Math.round(t0 - tStart)));
-      var vt = clear($('verdict-text'));
+      verdict.setAttribute('data-head', r.ok ? (r.head || '') : '');
+      verdict.setAttribute('data-state', r.ok ? 're-derives' : 'problems');
       $('progress') && $('progress').remove();
-      if (r.ok) {
-        verdict.setAttribute('data-head', r.head || '');
-        verdict.setAttribute('data-state', 're-derives');
-        append(vt, ['The ledger re-derives in your browser: ', String(r.entries), ' entries read, ',
-          String(r.bridged.length), ' withheld seqs bridged on the lab\'s digests; head ', el('code', { class: 'head' }, r.head),
-          '. (', (ms / 1000).toFixed(2), ' s, in ', where, '.)']);
-      } else {
-        verdict.setAttribute('data-head', '');
-        verdict.setAttribute('data-state', 'problems');
-        append(vt, ['The ledger does NOT re-derive in your browser: ', String(r.problems.length), ' problem',
-          r.problems.length === 1 ? '' : 's', ' found (', (ms / 1000).toFixed(2), ' s).']);
-        var ul = el('ul', { id: 'problems' });
-        r.problems.slice(0, 200).forEach(function (p) {
-          ul.appendChild(el('li', { 'data-line': String(p.line) }, 'line ' + p.line + (p.seq !== null ? ' (seq ' + p.seq + ')' : '') + ': ',
-            el('code', null, p.code), ' — ' + p.detail));
-        });
-        if (r.problems.length > 200) ul.appendChild(el('li', null, '… and ' + (r.problems.length - 200) + ' more.'));
-        vt.appendChild(ul);
-      }
+      renderVerdict(r, ms, where);
+      verdict.setAttribute('data-ms-details', String(Math.round(performance.now())));
       state.ready = true;
       $('paste-go').disabled = false;
-      if (state.queued !== null) { var q = state.queued; state.queued = null; prove(q); }
+      if (state.queued !== null) { var q = state.queued; state.queued = null; prove(q, state.queuedFromLink); }
+      if (/^#(line|text)-/.test(location.hash)) fromHash();
     }
     function addDigest(hex, rec) {
       if (typeof hex !== 'string') return;
       var a = state.byDigest.get(hex);
       if (!a) state.byDigest.set(hex, a = []);
       a.push(rec);
+    }
+
+    // Everything the page checked that failed, in plain words, each linked to its row.
+    function collectFailures(r) {
+      var out = [];
+      state.anchors.forEach(function (a) {
+        if (!a.ok) out.push({ what: 'the head posted for ' + a.date + (a.post_seq !== null ? ' (seq ' + a.post_seq + ')' : '') + ' does not check out against the ledger: ' + anchorWhy(a), href: '#anchor-' + a.date });
+        var pr = anchorProof(a);
+        if (pr === 'bad') out.push({ what: 'the Bitcoin proof of the post for ' + a.date + ' ' + PROOF_PROBLEM_WORDS[state.proofs.anchor[a.date].problem], href: '#anchor-' + a.date });
+      });
+      var checkedDates = {};
+      state.anchors.forEach(function (a) { checkedDates[a.date] = 1; });
+      (Array.isArray(anchorsIndex.posts) ? anchorsIndex.posts : []).forEach(function (p) {
+        if (p && p.date && !checkedDates[p.date] && p.ok === false) {
+          out.push({ what: 'the head posted for ' + p.date + ' is not in the exact posted form; the publisher withheld its text and lists it as failing', href: '#anchors-h' });
+        }
+      });
+      if (state.proofs.preregBad) out.push({ what: 'the sealed preregistration (WITNESS_PREREG.md) does not hash to the digest its proof is named for', href: '#witness-h' });
+      state.proofs.witnessBad.forEach(function (w) {
+        out.push({ what: 'the per-line Bitcoin proof ' + w.name.slice(0, 12) + '… ' + PROOF_PROBLEM_WORDS[w.problem], href: '#witness-h' });
+      });
+      state.textsBad.forEach(function (t) {
+        out.push({ what: 'the released text filed under ' + t.sha.slice(0, 12) + '…' + (t.seq !== undefined ? ' (seq ' + t.seq + ')' : '') + ' does not hash to its name: its words were changed after the gate hashed them', href: '#text-' + t.sha });
+      });
+      figures(r).forEach(function (x) {
+        if (x.theirs !== null && x.theirs !== undefined && String(x.mine) !== String(x.theirs)) {
+          out.push({ what: x.what + ': this page counts ' + x.mine + ', the publisher\'s STATS.json says ' + x.theirs, href: '#tiles-h' });
+        }
+      });
+      return out;
+    }
+    function anchorWhy(a) {
+      var w = [];
+      if (a.format !== 'ok') w.push('the post is not in the exact form');
+      if (a.head === 'fail') w.push('the line at seq ' + a.post_seq + ' carries another digest than the one posted (the post, or a line up to seq ' + a.post_seq + ', was changed after the head was posted)');
+      if (a.head === 'absent') w.push('no line at seq ' + a.post_seq);
+      if (a.day_closed === 'fail') w.push('a line of that day sits after the posted seq');
+      if (a.ledger_line === 'disagrees') w.push('the ledger\'s own anchor line disagrees with the post');
+      return w.join('; ') || 'its checks fail';
+    }
+    // The page's figure beside the publisher's, for every count both have.
+    function figures(r) {
+      var L = stats.lines || {}, C = stats.coverage || {}, A = stats.anchors || {}, P = stats.public_texts || {};
+      var n = function (c) { return c && typeof c === 'object' && c.count !== undefined ? c.count : null; };
+      var list = [
+        { what: 'published lines', mine: r.lines.length, theirs: n(L.published) },
+        { what: 'withheld lines', mine: withheld.length, theirs: n(L.withheld) },
+        { what: 'lines vouched for by a posted head', mine: state.cov.pinned.length, theirs: n(C.pinned) },
+        { what: 'lines severed by a withheld line', mine: state.cov.severed.length, theirs: n(C.severed) },
+        { what: 'lines awaiting the next posted head', mine: state.cov.awaiting.length, theirs: n(C.awaiting_head) },
+        { what: 'posted heads that check out', mine: state.anchors.filter(function (a) { return a.ok && anchorProof(a) !== 'bad'; }).length, theirs: n(A.ok) }
+      ];
+      if (r.ok && stats.ledger && typeof stats.ledger.head === 'string') list.push({ what: 'the head', mine: r.head, theirs: stats.ledger.head });
+      if (publicTexts) list.push({ what: 'released texts', mine: state.textsAll, theirs: P.texts && typeof P.texts.published === 'number' ? P.texts.published : n(P.published) });
+      return list;
+    }
+
+    function renderVerdict(r, ms, where) {
+      var v = computeVerdict({
+        chainOk: r.ok, failures: collectFailures(r),
+        published: r.lines.length, pinned: state.cov.pinned.length, severed: state.cov.severed.length,
+        awaiting: state.cov.awaiting.length, unproven: state.anchors.filter(function (a) { return a.ok && anchorProof(a) === 'missing'; }).map(function (a) { return a.date; })
+      });
+      state.verdict = v;
+      var badge = $('badge'), vt = clear($('verdict-text')), why = clear($('verdict-why'));
+      var pub = r.lines.length, pinned = state.cov.pinned.length;
+      var s = function (k, one, many) { return k === 1 ? one : many; };
+      if (v.verdict === 'failed') {
+        badge.textContent = 'Failed';
+        vt.textContent = v.failures.length + s(v.failures.length, ' check', ' checks') + ' failed. Do not rely on this ledger until the publisher explains:';
+        why.appendChild(el('ul', { id: 'failures' }, v.failures.slice(0, 50).map(function (x) {
+          return el('li', null, el('a', { href: x.href }, x.what.charAt(0).toUpperCase() + x.what.slice(1)), '.');
+        })));
+        if (v.failures.length > 50) why.appendChild(el('p', null, '… and ' + (v.failures.length - 50) + ' more.'));
+      } else if (v.verdict === 'gaps') {
+        badge.textContent = 'Gaps';
+        vt.textContent = 'Everything this page checks holds, but ' + (pub - pinned).toLocaleString('en') + ' of ' + pub.toLocaleString('en') +
+          ' published lines are not vouched for by a posted head (yet): ' + pinned.toLocaleString('en') + ' are.';
+        why.appendChild(el('ul', null, v.gaps.map(function (g) { return el('li', null, el('a', { href: g.href }, g.what), '.'); }),
+          v.unproven.length ? el('li', null, el('a', { href: '#anchors-h' }, 'posted heads without a Bitcoin proof yet: ' + v.unproven.join(', ')), '.') : null));
+        why.appendChild(el('p', { class: 'muted' }, 'A line before a withheld line cannot be pinned by a later head: the chain runs through the withheld line, whose digest is the lab\'s word. A line after the last posted head waits for the next one.'));
+      } else {
+        badge.textContent = 'Intact';
+        vt.textContent = 'Everything this page checks holds, and every one of the ' + pub.toLocaleString('en') + ' published lines is vouched for by a posted head.';
+      }
+      verdict.setAttribute('data-vouched', v.vouched);
+      // The codes and the figures, one click away.
+      var codes = clear($('verdict-codes'));
+      codes.appendChild(el('p', null, r.ok ? ['The chain re-derives: ', String(r.entries), ' entries read, ', String(r.bridged.length),
+        ' withheld seqs bridged on the lab\'s digests; head ', el('code', { class: 'head' }, r.head), '.']
+        : 'The chain does not re-derive: ' + r.problems.length + ' problem' + s(r.problems.length, '', 's') + '.'));
+      codes.appendChild(el('p', { class: 'muted' }, 'Re-derived in ' + (ms / 1000).toFixed(2) + ' s, in ' + where + '. Lines vouched for: ' + v.vouched + '.'));
+      // Every check behind the verdict, with its codes.
+      var P = state.proofs, figs = figures(r), anchorProofs = state.anchors.filter(function (a) { return anchorProof(a) !== 'missing'; });
+      var eq = figs.filter(function (x) { return x.theirs === null || x.theirs === undefined || String(x.mine) === String(x.theirs); }).length;
+      codes.appendChild(el('ul', { class: 'checks' },
+        el('li', null, 'Posted heads: ' + state.anchors.filter(function (a) { return a.ok; }).length + ' of ' + state.anchors.length + ' check out (',
+          el('code', null, 'format head day_closed ledger_line'), ': ' + state.anchors.map(function (a) { return a.date + ' ' + [a.format, a.head, a.day_closed, a.ledger_line].join('/'); }).join('; ') + ').'),
+        el('li', null, 'Proof headers of the posts: ' + anchorProofs.filter(function (a) { return anchorProof(a) === 'ok'; }).length + ' of ' + anchorProofs.length + ' check out' +
+          (state.anchors.length > anchorProofs.length ? '; ' + (state.anchors.length - anchorProofs.length) + ' post(s) without a proof yet' : '') + '.'),
+        witness ? el('li', null, 'Per-line proof headers: ' + P.witnessOk + ' of ' + P.witnessAll + ' check out.') : null,
+        publicTexts ? el('li', null, 'Released texts: ' + state.textsOk + ' of ' + state.textsAll + ' hash to their names.') : null,
+        el('li', null, 'The page\'s figures: ' + eq + ' of ' + figs.length + ' equal the publisher\'s STATS.json.')));
+      if (!r.ok) {
+        var ul = el('ul', { id: 'problems' });
+        r.problems.slice(0, 200).forEach(function (p) {
+          ul.appendChild(el('li', { 'data-line': String(p.line) }, 'line ' + p.line + (p.seq !== null ? ' (seq ' + p.seq + ')' : '') + ': ',
+            el('code', null, p.code), ' — ' + p.detail));
+        });
+        if (r.problems.length > 200) ul.appendChild(el('li', null, '… and ' + (r.problems.length - 200) + ' more.'));
+        codes.appendChild(ul);
+        $('verdict-detail').open = true;
+      }
+      verdict.setAttribute('data-verdict', v.verdict);
+      status('Verdict: ' + v.verdict + '. ' + (v.verdict === 'failed' ? v.failures.length + ' failed.' : v.vouched.replace('/', ' of ') + ' lines vouched for.'));
     }
 
     // ---- tiles
@@ -507,15 +910,16 @@
         countOf(L.published) ? countOf(L.published) + ' published' : null));
       t.appendChild(tile('Head', r.ok ? digest(r.head, 'head') : 'none: the ledger has problems',
         stats.ledger && stats.ledger.head ? [digest(stats.ledger.head, 'head'), ' at seq ' + stats.ledger.head_seq] : null));
-      t.appendChild(tile('Verdict', r.ok ? 're-derives' : r.problems.length + ' problems', null, r.ok ? 'good' : 'bad'));
+      t.appendChild(tile('Chain', r.ok ? 're-derives' : r.problems.length + ' problems', null, r.ok ? 'good' : 'bad'));
       t.appendChild(tile('Withheld', withheld.length + ' of ' + total + ' seqs, as digest and day only (' + r.bridged.length + ' bridged)',
         countOf(L.withheld)));
-      t.appendChild(tile('Coverage', state.cov.pinned.length + ' pinned, ' + state.cov.severed.length + ' severed, ' +
+      t.appendChild(tile('Vouched for', state.cov.pinned.length + ' pinned by a posted head, ' + state.cov.severed.length + ' severed, ' +
         state.cov.awaiting.length + ' awaiting a head, of ' + published,
         C.pinned ? countOf(C.pinned) + ' pinned, ' + countOf(C.severed) + ' severed, ' + countOf(C.awaiting_head) + ' awaiting' : null));
-      var aok = state.anchors.filter(function (a) { return a.ok; }).length;
-      t.appendChild(tile('Anchors', aok + ' of ' + state.anchors.length + ' posted heads check out',
-        countOf(A.ok) ? countOf(A.ok) + ' ok' : null));
+      var aok = state.anchors.filter(function (a) { return a.ok && anchorProof(a) !== 'bad'; }).length;
+      var nPosts = Array.isArray(anchorsIndex.posts) ? Math.max(anchorsIndex.posts.length, state.anchors.length) : state.anchors.length;
+      t.appendChild(tile('Posted heads', aok + ' of ' + nPosts + ' check out here, proof headers included',
+        countOf(A.ok) ? countOf(A.ok) + ' ok' : null, aok === nPosts ? null : 'bad'));
       if (witness) {
         var ws = obj(witness.stats) || {}, known = 0;
         if (wIndex) {
@@ -524,13 +928,13 @@
         }
         var first = Object.keys(ws).filter(function (k) { return countOf(ws[k]); }).slice(0, 3)
           .map(function (k) { return words(k) + ' ' + countOf(ws[k]); }).join('; ');
-        t.appendChild(tile('Witness', known + ' of ' + total + ' lines have a record in the copied store (the page parses no proof)',
-          first || null));
+        t.appendChild(tile('Witness', known + ' of ' + total + ' lines have a record in the copied store; ' + state.proofs.witnessOk + ' of ' +
+          state.proofs.witnessAll + ' proof headers check out here', first || null, state.proofs.witnessBad.length ? 'bad' : null));
       }
       if (publicTexts) {
         var pts = stats.public_texts || {};
-        t.appendChild(tile('Public texts', state.textsOk === undefined ? null : state.textsOk + ' of ' + state.textsAll + ' released texts re-hash to their digest',
-          countOf(pts.published) ? countOf(pts.published) + ' published' : null));
+        t.appendChild(tile('Released texts', state.textsOk + ' of ' + state.textsAll + ' re-hash here to their digest',
+          countOf(pts.published) ? countOf(pts.published) + ' published' : null, state.textsBad.length ? 'bad' : null));
       }
     }
 
@@ -573,13 +977,16 @@
       slice.forEach(function (x) {
         var tr;
         if (x.withheld) {
-          tr = el('tr', { class: 'withheld', 'data-seq': String(x.seq) }, el('td', null, String(x.seq)), el('td', null, String(x.day || '')),
+          tr = el('tr', { class: 'withheld', 'data-seq': String(x.seq), id: 'line-' + x.seq }, el('td', null, String(x.seq)), el('td', null, String(x.day || '')),
             el('td', null, '—'), el('td', null, 'withheld'), el('td', { colspan: '2', class: 'muted' }, 'digest and day only: the lab\'s word' + (typeof x.withheld.reason === 'string' ? ' (' + x.withheld.reason + ')' : '')),
             el('td', null, digest(x.withheld.entry_id, 'entry_id (the lab\'s word)')), otsCell(x.withheld.entry_id));
         } else {
           var dig = [digest(x.id, 'entry_id')];
-          if (x.d && x.d.sent_sha256) dig.push(' sent ', digest(x.d.sent_sha256, 'sent_sha256'));
-          tr = el('tr', { 'data-seq': String(x.seq), class: x.codes ? 'bad' : null },
+          if (x.d && x.d.sent_sha256) {
+            dig.push(' sent ', digest(x.d.sent_sha256, 'sent_sha256'));
+            if (isAllowListed(x.d.sent_sha256, x.seq) && textBytes(x.d.sent_sha256)) dig.push(' ', link('#text-' + x.d.sent_sha256, 'its text'));
+          }
+          tr = el('tr', { 'data-seq': String(x.seq), id: x.seq !== null ? 'line-' + x.seq : null, class: x.codes ? 'bad' : null },
             el('td', null, String(x.seq)), el('td', null, x.day || ''), el('td', null, x.ts ? x.ts.slice(11) : ''),
             el('td', null, x.kind || ''), el('td', null, x.dec), el('td', { class: 'note' }, x.num, x.num && x.note ? ' · ' : '', x.note),
             el('td', null, dig, x.codes ? el('div', { class: 'bad' }, 'problems: ' + x.codes.join(', ')) : null), otsCell(x.id));
@@ -590,6 +997,17 @@
         ' of ' + data.length + (data.length !== rows.length ? ' (filtered from ' + rows.length + ')' : '') + '; page ' + (filter.page + 1) + ' of ' + pages + '.' : 'No rows.';
       $('p-prev').disabled = filter.page === 0;
       $('p-next').disabled = filter.page >= pages - 1;
+    }
+    function showLine(seq) {
+      if (!state.ready) return;
+      filter.day = ''; filter.kind = ''; $('f-day').value = ''; $('f-kind').value = '';
+      var data = allRows(), at = -1;
+      for (var i = 0; i < data.length; i++) if (data[i].seq === seq) { at = i; break; }
+      if (at < 0) return;
+      filter.page = Math.floor(at / PAGE_SIZE);
+      renderLines();
+      var row = $('line-' + seq);
+      if (row) { row.classList.add('target'); row.scrollIntoView({ block: 'center' }); }
     }
     $('f-day').addEventListener('change', function () { filter.day = this.value; filter.page = 0; renderLines(); });
     $('f-kind').addEventListener('change', function () { filter.kind = this.value; filter.page = 0; renderLines(); });
@@ -605,17 +1023,33 @@
         var p = theirs[a.date] || {};
         var checks = el('td', null, 'format ' + a.format + ', head ' + a.head + ', day closed ' + a.day_closed + ', ledger line ' + a.ledger_line);
         var pc = p.checks ? Object.keys(p.checks).map(function (k) { return words(k) + ' ' + p.checks[k]; }).join(', ') : 'not in the index';
-        var agree = p.ok === undefined ? '' : (p.ok === a.ok ? 'agrees' : 'DISAGREES');
-        tb.appendChild(el('tr', { 'data-date': a.date, class: a.ok ? null : 'bad' },
+        var agree = p.ok === undefined ? '' : (p.ok === (a.ok && anchorProof(a) !== 'bad') ? 'agrees' : 'DISAGREES');
+        var pr = state.proofs.anchor[a.date], prState = anchorProof(a);
+        var good = a.ok && prState !== 'bad';
+        var proofCell = el('td', { class: prState === 'ok' ? 'ok' : prState === 'bad' ? 'bad' : 'muted', 'data-proof': prState },
+          prState === 'ok' ? 'ok: OpenTimestamps v1, sha256, commits to the post' : prState === 'bad' ? 'FAILS: the proof ' + PROOF_PROBLEM_WORDS[pr.problem]
+            : 'no proof carried');
+        tb.appendChild(el('tr', { 'data-date': a.date, id: 'anchor-' + a.date, class: good ? null : 'bad' },
           el('td', null, a.date), el('td', null, a.post_seq !== null ? String(a.post_seq) : '—'),
           el('td', null, digest(a.post_head, 'posted head')),
-          el('td', { class: a.ok ? 'ok' : 'bad' }, a.ok ? 'checks out' : 'FAILS'), checks,
+          el('td', { class: good ? 'ok' : 'bad' }, good ? 'checks out' : 'FAILS'), checks, proofCell,
           el('td', null, (p.ok === undefined ? '' : (p.ok ? 'ok' : 'not ok') + (p.late ? ', late' : '') + ' — ') + pc, agree ? el('div', null, 'page and publisher: ' + agree) : null),
-          el('td', null, link('ledger/anchors/' + a.date + '.txt', 'post'), ' · ', link('ledger/anchors/' + a.date + '.txt.ots', 'proof (.ots)'))));
+          el('td', null, link('ledger/anchors/' + a.date + '.txt', 'post'), prState !== 'missing' ? [' · ', link('ledger/anchors/' + a.date + '.txt.ots', 'proof (.ots)')] : null)));
       });
-      if (!state.anchors.length) tb.appendChild(el('tr', null, el('td', { colspan: '7' }, 'No posted head yet.')));
+      var checked = {};
+      state.anchors.forEach(function (a) { checked[a.date] = 1; });
+      (Array.isArray(anchorsIndex.posts) ? anchorsIndex.posts : []).forEach(function (p) {
+        if (!p || !p.date || checked[p.date]) return;
+        tb.appendChild(el('tr', { 'data-date': p.date, id: 'anchor-' + p.date, class: p.ok === false ? 'bad' : null },
+          el('td', null, String(p.date)), el('td', null, p.seq === null || p.seq === undefined ? '—' : String(p.seq)), el('td', null, '—'),
+          el('td', { class: 'bad' }, 'not checked here'), el('td', { colspan: '2' }, 'The post is not in the exact form, so its text is withheld; the page has nothing to check.'),
+          el('td', null, p.checks ? plain(p.checks) : '—'), el('td', null, '—')));
+      });
+      if (!tb.firstChild) tb.appendChild(el('tr', null, el('td', { colspan: '8' }, 'No posted head yet.')));
       var without = anchorsIndex.anchor_lines_without_post;
-      if (Array.isArray(without) && without.length) $('anchors-extra').textContent = 'Anchor lines without a post (publisher\'s list): ' + without.map(String).join(', ') + '.';
+      if (Array.isArray(without) && without.length) $('anchors-extra').textContent = 'Anchor lines without a post (the publisher\'s list): ' + without.map(function (x) {
+        return x && typeof x === 'object' ? String(x.anchor_date) + ' (seq ' + plain(x.anchor_line_seqs) + ')' : String(x);
+      }).join('; ') + '.';
     }
 
     // ---- coverage
@@ -646,39 +1080,96 @@
     function renderTextsCheck() {
       if (!publicTexts) return;
       var texts = obj(publicTexts.texts) || {}, ok = 0, all = 0, bad = [];
+      var seqOf = {};
+      var ix = obj(publicTexts.index) || {};
+      (Array.isArray(ix.published) ? ix.published : []).forEach(function (p) { if (p && typeof p.sent_sha256 === 'string') seqOf[p.sent_sha256] = p.seq; });
       Object.keys(texts).forEach(function (sha) {
         all++;
         var b = textBytes(sha);
-        if (b && V.sha256Hex(b) === sha) ok++; else bad.push(sha);
+        if (b && V.sha256Hex(b) === sha) ok++; else bad.push({ sha: sha, seq: seqOf[sha] });
       });
-      state.textsOk = ok; state.textsAll = all;
+      state.textsOk = ok; state.textsAll = all; state.textsBad = bad;
+      var chk = $('texts-check');
+      if (chk) {
+        clear(chk).appendChild(el('p', { class: bad.length ? 'bad' : 'ok' }, ok + ' of ' + all + ' released texts re-hash in your browser to the sent_sha256 they are filed under.' +
+          (bad.length ? ' ' + bad.length + ' do not: they are marked below.' : '')));
+      }
       var box = $('texts-body');
       if (!box) return;
       clear(box);
-      box.appendChild(el('p', null, ok + ' of ' + all + ' released texts re-hash in your browser to the sent_sha256 they are filed under.' +
-        (bad.length ? ' These do not: ' + bad.join(', ') : '')));
-      var ix = obj(publicTexts.index) || {};
       if (ix.counts) box.appendChild(el('div', null, el('h3', null, 'The publisher\'s counts'), countsList(ix.counts)));
-      ['withheld', 'unreconstructable', 'allowed_by_operator'].forEach(function (k) {
-        var list = ix[k];
+      [['withheld', 'Withheld by the text guard'], ['unreconstructable', 'Not re-derivable from the box\'s sources'], ['allowed_by_operator', 'Released on the operator\'s word']].forEach(function (kv) {
+        var list = ix[kv[0]];
         if (!Array.isArray(list)) return;
-        box.appendChild(el('h3', null, words(k) + ': ' + list.length));
+        box.appendChild(el('h3', null, kv[1] + ': ' + list.length));
         if (list.length) box.appendChild(el('ul', null, list.slice(0, 200).map(function (x) {
-          return el('li', null, typeof x === 'object' ? Object.keys(x).map(function (k2) {
-            var v = x[k2]; return k2 + ' ' + (typeof v === 'object' ? JSON.stringify(v) : String(v));
-          }).join(' · ') : String(x));
+          if (!x || typeof x !== 'object') return el('li', null, String(x));
+          return el('li', null, 'seq ' + plain(x.seq) + (x.day ? ', ' + x.day : '') + ': ' + words(plain(x.reason || x.reasons || x.role || '')),
+            x.detail ? ' — ' + plain(x.detail) : '', x.sent_sha256 ? [' (sent_sha256 ', digest(x.sent_sha256, 'sent_sha256'), ')'] : null);
         })));
       });
       if (ix.off_allow_list) box.appendChild(el('div', null, el('h3', null, 'Off the allow-list (hash only)'), countsList(ix.off_allow_list)));
     }
 
-    // ---- witness (the tail's store, copied at build)
+    // The released texts, one item each: seq, day, first line; open for the whole text and its
+    // digests. Bodies are filled when an item opens (a long list stays light).
+    function renderTextsList() {
+      var list = $('texts-list');
+      if (!list || !publicTexts) return;
+      var ix = obj(publicTexts.index) || {};
+      var pub = (Array.isArray(ix.published) ? ix.published : []).filter(function (p) { return p && typeof p.sent_sha256 === 'string'; })
+        .slice().sort(function (a, b) { return Number(a.seq) - Number(b.seq); });
+      var bad = {};
+      state.textsBad.forEach(function (t) { bad[t.sha] = 1; });
+      var SHOW = 300;
+      pub.slice(0, SHOW).forEach(function (p) {
+        var sha = p.sent_sha256, b = textBytes(sha);
+        var text = b ? V.utf8Decode(b) : '';
+        var first = text.split('\n').filter(function (x) { return x.trim(); })[0] || '(empty)';
+        if (first.length > 120) first = first.slice(0, 117) + '…';
+        var d = el('details', { class: 'text-item' + (bad[sha] ? ' bad' : '') },
+          el('summary', null, el('span', { class: 'tseq' }, 'seq ' + plain(p.seq)), ' ', el('span', { class: 'muted' }, String(p.day || '')), ' ',
+            bad[sha] ? el('strong', { class: 'bad' }, 'DOES NOT HASH TO ITS NAME — ') : null, first));
+        d.addEventListener('toggle', function () {
+          if (!d.open || d.getAttribute('data-filled')) return;
+          d.setAttribute('data-filled', '1');
+          var again = b ? V.sha256Hex(b) : '';
+          var pre = el('pre', { class: 'released' });
+          pre.textContent = text;
+          var L = state.bySeq.get(Number(p.seq));
+          append(d, [pre, el('p', null, 'sent_sha256 on the line: ', fullDigest(sha, 'sent_sha256')),
+            el('p', { class: again === sha ? 'ok' : 'bad' }, 'these bytes, re-hashed in your browser: ', el('code', { class: 'full' }, again),
+              again === sha ? ' — the same' : ' — DIFFERENT: these are not the bytes the gate hashed'),
+            el('p', null, link('ledger/public_texts/' + sha + '.txt', 'the file'), L ? [' · ', link('#line-' + L.seq, 'its line (seq ' + L.seq + ')')] : null)]);
+        });
+        list.appendChild(el('li', { id: 'text-' + sha, 'data-sent-sha256': sha, 'data-seq': String(p.seq) }, d));
+      });
+      var sum = $('texts-browse-summary');
+      if (sum) sum.textContent = 'Browse the ' + pub.length + ' released text' + (pub.length === 1 ? '' : 's') + ' (seq, day, first line; open one for the whole text and its digests)';
+      if (state.textsBad.length) $('texts-browse').open = true;
+      if (pub.length > SHOW) list.appendChild(el('li', { class: 'muted' }, (pub.length - SHOW) + ' more are in ', link('ledger/public_texts/index.json', 'index.json'), '.'));
+      if (!pub.length) list.appendChild(el('li', { class: 'muted' }, 'No released text yet.'));
+    }
+
+    // ---- witness (the tail's store, copied at build; the proofs' headers checked here)
+    function renderWitnessHeaders() {
+      var p = $('witness-headers'), P = state.proofs;
+      if (!p) return;
+      if (P.error) { p.textContent = 'The page could not read the proofs\' headers it carries: ' + P.error; p.className = 'bad'; return; }
+      p.className = P.witnessBad.length || P.preregBad ? 'bad' : 'muted';
+      p.textContent = 'Proof headers checked in your browser (magic, version 1, the sha256 op, the digest each commits to against its name): ' +
+        P.witnessOk + ' of ' + P.witnessAll + ' check out' + (P.witnessBad.length ? '; these do not: ' + P.witnessBad.slice(0, 20).map(function (w) {
+          return w.name.slice(0, 12) + '… (' + PROOF_PROBLEM_WORDS[w.problem] + ')'; }).join(', ') : '') + '.' +
+        (P.prereg ? (P.preregBad ? ' WITNESS_PREREG.md as carried here does NOT hash to ' + P.prereg.slice(0, 12) + '…, the digest its proof is named for.'
+          : ' WITNESS_PREREG.md as carried here hashes to ' + P.prereg.slice(0, 12) + '…, the digest its proof is named for.') : '');
+    }
     function renderWitness() {
       var box = $('witness-body');
       if (!box || !witness) return;
       var ws = obj(witness.stats) || {};
       var counts = {}, latency = null;
-      Object.keys(ws).forEach(function (k) { if (k === 'outside_latency') latency = ws[k]; else counts[k] = ws[k]; });
+      // the window is said in a sentence below
+      Object.keys(ws).forEach(function (k) { if (k === 'outside_latency') latency = ws[k]; else if (k !== 'window') counts[k] = ws[k]; });
       box.appendChild(el('h3', null, 'Counts (the publisher\'s, from the tail\'s store)'));
       box.appendChild(countsList(counts));
       if (latency) {
@@ -688,7 +1179,8 @@
       var win = obj(witness.window);
       box.appendChild(el('p', null, win && win.registered ? 'The kill-gate window is registered: day 1 is ' + String(win.since) + '.'
         : 'The kill-gate window is not registered yet: the operator has not named its day 1.'));
-      if (witness.tail_last_run) box.appendChild(el('p', null, 'The tail last ran at ' + String(typeof witness.tail_last_run === 'object' ? JSON.stringify(witness.tail_last_run) : witness.tail_last_run) +
+      var run = witness.tail_last_run;
+      if (run) box.appendChild(el('p', null, 'The tail last ran at ' + (typeof run === 'object' ? plain(run.run_at) + (run.lines_seen !== undefined ? ', having seen ' + plain(run.lines_seen) + ' lines' : '') : String(run)) +
         ' (the tail\'s clock); its report\'s denominators are the chain as it read it then, the page\'s are the lines it carries.'));
       if (typeof witness.how_to_pin === 'string') {
         $('how-to-pin').textContent = witness.how_to_pin;
@@ -696,24 +1188,44 @@
     }
 
     // ---- prove one message
-    function proofLinesFor(L) {
-      // the first posted head at or after the line, as the page re-checked it
-      var out = [];
-      var a = null;
-      for (var i = 0; i < state.anchors.length; i++) {
-        var x = state.anchors[i];
-        if (x.post_seq !== null && Number(x.post_seq) >= L.seq && (!a || Number(x.post_seq) < Number(a.post_seq))) a = x;
+    // The first posted head at or after seq `seq` (any, as the page re-checked it), or null.
+    function headAfter(seq) {
+      var P = state.posted || [];
+      for (var i = 0; i < P.length; i++) if (P[i].seq >= seq) return P[i].a;
+      return null;
+    }
+    /**
+     * A published line's standing (docs/page.md "The verdict"): {key, title, cls, detail}, key
+     * one of failed-chain, failing-head, severed, awaiting, vouched.
+     */
+    function standingOf(L) {
+      var a = headAfter(L.seq);
+      if (!state.result.ok) return { key: 'failed-chain', cls: 'bad', title: 'The ledger on this page does NOT re-derive',
+        detail: 'so no line of it can be relied on until the publisher explains: see the verdict above.' };
+      if (a && !(a.ok && anchorProof(a) !== 'bad')) return { key: 'failing-head', cls: 'bad', title: 'On a day whose posted head FAILS',
+        detail: 'the head posted for ' + a.date + ' (seq ' + a.post_seq + ') does not check out against this ledger: a line up to it may have been changed after the head was posted.' };
+      if (state.severedSet.has(L.seq)) {
+        var w = state.cov.severedBy[L.seq];
+        return { key: 'severed', cls: 'near', title: 'Severed by a withheld line: not vouched for by a posted head',
+          detail: 'withheld seq ' + w + ' lies between this line and the next posted head' + (a ? ' (' + a.date + ')' : '') + '; the chain through it rests on the lab\'s digest.' };
       }
-      var status = state.cov.pinned.indexOf(L.seq) >= 0 ? 'pinned' : state.cov.severed.indexOf(L.seq) >= 0 ? 'severed by a withheld line before the head' : 'awaiting a posted head';
+      if (!a || !state.pinnedSet.has(L.seq)) return { key: 'awaiting', cls: 'near', title: 'Awaiting the next posted head: not vouched for yet',
+        detail: 'no head has been posted at or after seq ' + L.seq + ' yet; the next one will pin it if no line before it is withheld.' };
+      return { key: 'vouched', cls: 'ok', title: 'Vouched for by the head posted for ' + a.date,
+        detail: 'every line from this one to seq ' + a.post_seq + ' is published and re-derives here, and the head posted outside the box for ' + a.date + ' is the digest this page computes at seq ' + a.post_seq + '.' };
+    }
+    function proofLinesFor(L) {
+      var out = [];
+      var a = headAfter(L.seq);
       if (a) {
         out.push(el('li', null, 'Posted head: ', a.date, ' (seq ', String(a.post_seq), ', ', digest(a.post_head, 'posted head'), ') — ',
-          a.ok ? 'its checks re-derive in this browser' : 'its checks FAIL in this browser', '; this line is ', status, '. ',
-          link('ledger/anchors/' + a.date + '.txt', 'post'), ' · ', link('ledger/anchors/' + a.date + '.txt.ots', 'bitcoin proof of the post (.ots)')));
-      } else out.push(el('li', null, 'Posted head: none yet at or after seq ' + L.seq + '; the line is awaiting a posted head.'));
+          a.ok && anchorProof(a) !== 'bad' ? 'its checks pass in this browser. ' : 'its checks FAIL in this browser. ',
+          link('ledger/anchors/' + a.date + '.txt', 'the post'), anchorProof(a) !== 'missing' ? [' · ', link('ledger/anchors/' + a.date + '.txt.ots', 'its Bitcoin proof (.ots)')] : ' (no proof of the post yet)'));
+      } else out.push(el('li', null, 'Posted head: none yet at or after seq ' + L.seq + '.'));
       if (witness) {
         var rec = wIndex && L.id ? wIndex[L.id] : null;
         if (rec) {
-          out.push(el('li', null, 'Per-line witness (the tail\'s store as copied at build; the page parses no proof): ', String(rec.status),
+          out.push(el('li', null, 'Per-line witness (the tail\'s store as copied at build): ', String(rec.status),
             rec.block_height !== undefined ? ', block ' + rec.block_height : '', rec.block_time ? ', block header time ' + rec.block_time : '',
             rec.status === 'pending' ? ' — a PENDING file pins nothing yet' : ''));
           out.push(el('li', null, 'Pin it without this page: ', link('ledger/witness/proofs/' + L.id + '.ots', L.id.slice(0, 12) + '….ots'),
@@ -724,10 +1236,11 @@
     }
     function lineFacts(L) {
       return el('ul', { class: 'facts' },
-        el('li', null, 'seq ' + L.seq + ', ' + (L.kind || '') + ', timestamp ' + (L.ts || '?') + ' (the gate\'s clock), day ' + (L.day || '?')),
+        el('li', null, 'seq ' + L.seq + ', ' + (L.kind || '') + ', timestamp ' + (L.ts || '?') + ' (the gate\'s clock), day ' + (L.day || '?'),
+          ' · ', link('#line-' + L.seq, 'its row')),
         L.dec ? el('li', null, 'decision: ' + L.dec) : null,
         L.num ? el('li', null, 'numerals: ' + L.num) : null,
-        el('li', null, 'entry_id ', digest(L.id, 'entry_id')),
+        el('li', null, 'entry_id ', fullDigest(L.id, 'entry_id')),
         proofLinesFor(L));
     }
     function releasedBlock(sha, heading) {
@@ -736,8 +1249,8 @@
       var again = V.sha256Hex(b);
       var pre = el('pre', { class: 'released' });
       pre.textContent = V.utf8Decode(b);
-      return el('div', { class: 'released-box' }, el('h4', null, heading),
-        el('p', null, 'sent_sha256 on the line: ', el('code', { class: 'full' }, sha)),
+      return el('details', { class: 'released-box' }, el('summary', null, heading),
+        el('p', null, 'sent_sha256 on the line: ', fullDigest(sha, 'sent_sha256')),
         el('p', null, 'these bytes, re-hashed in your browser: ', el('code', { class: 'full' }, again), again === sha ? ' — the same' : ' — DIFFERENT'),
         pre);
     }
@@ -747,26 +1260,27 @@
       for (var i = 0; i < pub.length; i++) if (pub[i].sent_sha256 === sha && (seq === undefined || pub[i].seq === seq)) return true;
       return false;
     }
+    function pasteStatus(text) { var s = $('paste-status'); if (s) s.textContent = text; }
 
-    function prove(text) {
+    function prove(text, fromLink) {
       var out = $('paste-result');
       if (!state.ready) {
         state.queued = text;
+        state.queuedFromLink = !!fromLink;
         out.setAttribute('data-match', '');
         clear(out).textContent = 'Waiting for the page to finish re-deriving the ledger…';
         return;
       }
       clear(out);
-      out.removeAttribute('data-seq');
-      out.removeAttribute('data-verdict');
+      ['data-seq', 'data-verdict', 'data-standing'].forEach(function (a) { out.removeAttribute(a); });
       var t = toLF(text);
       if (!t.trim()) { out.setAttribute('data-match', ''); out.textContent = 'Paste a message or a digest first.'; return; }
-      var hex = t.trim().toLowerCase();
-      var found = [];
-      if (HEX64.test(hex) && state.byDigest.has(hex)) {
-        found.push({ variant: 'a pasted digest', sha: hex, hits: state.byDigest.get(hex) });
+      var hex = digestOf(t), found = [], vs = [];
+      if (hex !== null) {
+        if (state.byDigest.has(hex)) found.push({ variant: 'a pasted digest', sha: hex, hits: state.byDigest.get(hex) });
+        else showUnknownDigest(out, hex);
       } else {
-        var vs = variants(t);
+        vs = variants(t);
         for (var i = 0; i < vs.length; i++) {
           var sha = V.sha256Hex(V.utf8Encode(vs[i].text));
           vs[i].sha = sha;
@@ -774,9 +1288,25 @@
           if (hits.length) found.push({ variant: vs[i].name, sha: sha, hits: hits });
         }
       }
-      var ownSha = V.sha256Hex(V.utf8Encode(t));
-      if (found.length) return showMatch(out, found[0], found);
-      return showMiss(out, t, ownSha, vs || []);
+      if (found.length) showMatch(out, found[0], found);
+      else if (hex === null) showMiss(out, t, V.sha256Hex(V.utf8Encode(t)), vs);
+      var seq = out.getAttribute('data-seq');
+      pasteStatus('Result: ' + (out.getAttribute('data-match') === 'hash' ? 'found' : out.getAttribute('data-match') === 'nearest' ? 'not a hash match; nearest words shown' : 'not found') +
+        (seq ? ', seq ' + seq : '') + (out.getAttribute('data-standing') ? ', ' + out.getAttribute('data-standing').replace('-', ' ') : '') + '.');
+      if (fromLink) {
+        // A shared link lands on its answer, not on the page's top.
+        out.scrollIntoView({ block: 'start' });
+        try { out.focus({ preventScroll: true }); } catch (e) { out.focus(); }
+      }
+    }
+
+    function showUnknownDigest(out, hex) {
+      out.setAttribute('data-match', 'none');
+      out.setAttribute('data-verdict', 'unknown-digest');
+      out.appendChild(el('h3', { class: 'none' }, 'No line on this page carries this digest'));
+      out.appendChild(el('p', null, 'Your paste was read as a digest (64 hex digits), ', fullDigest(hex, 'digest'),
+        ', and looked up against every line\'s sent_sha256, checked_sha256, stripped_sha256, draft_sha256 and entry_id, and every withheld line\'s digest. None carries it.'));
+      out.appendChild(missCaveat());
     }
 
     function showMatch(out, f, all) {
@@ -784,15 +1314,17 @@
       var first = f.hits[0];
       if (first.line) out.setAttribute('data-seq', String(first.line.seq));
       else if (first.withheld) out.setAttribute('data-seq', String(first.withheld.seq));
-      var okLedger = state.result.ok;
-      out.appendChild(el('h3', { class: okLedger ? 'ok' : 'bad' }, f.variant === 'a pasted digest' ? 'FOUND: a line carries the pasted digest'
-        : 'FOUND: your text (' + f.variant + ') hashes to a digest a line carries'));
-      if (!okLedger) out.appendChild(el('p', { class: 'bad' }, 'But the ledger on this page does not re-derive: see the verdict above.'));
-      out.appendChild(el('p', null, 'sha256 ', el('code', { class: 'full' }, f.sha)));
+      var lead = first.line ? standingOf(first.line) : { key: 'withheld', cls: 'near', title: 'The digest of a withheld line: the lab\'s word',
+        detail: 'its line is not published, so the page cannot re-derive it; only its digest and day are shown.' };
+      out.setAttribute('data-standing', lead.key);
+      out.appendChild(el('h3', { class: lead.cls }, lead.title));
+      out.appendChild(el('p', null, lead.detail.charAt(0).toUpperCase() + lead.detail.slice(1)));
+      out.appendChild(el('p', null, el('strong', null, f.variant === 'a pasted digest' ? 'Found: a line carries the pasted digest.'
+        : 'Found: your text (' + f.variant + ') hashes to a digest a line carries.'), ' sha256 ', fullDigest(f.sha, 'sha256')));
       f.hits.forEach(function (h) {
         if (h.withheld) {
           out.appendChild(el('div', { class: 'hit' }, el('h4', null, 'Withheld seq ' + h.withheld.seq + ' (day ' + h.withheld.day + ')'),
-            el('p', null, 'This is the entry_id of a withheld line: the lab\'s word, shown as digest and day only. Its line is not published, so the page cannot re-derive it.')));
+            el('p', null, 'This is the entry_id of a withheld line: the lab\'s word, shown as digest and day only.')));
           return;
         }
         var L = h.line;
@@ -803,78 +1335,140 @@
         }
         out.appendChild(box);
       });
-      out.appendChild(el('p', { class: 'caveat' }, 'What a match proves: these exact bytes left the gate at that second under that verdict. It does not prove who typed them, or that they are true.'));
+      out.appendChild(el('p', { class: 'caveat' }, lead.key === 'vouched'
+        ? 'What a match proves: these exact bytes left the gate at that second under that verdict, and a head posted outside the box pins the line. It does not prove who typed them, or that they are true.'
+        : 'What a match proves here: the ledger on this page carries this digest. Until a posted head pins the line, the line rests on the publisher\'s word. It never proves who typed the text, or that it is true.'));
       if (all.length > 1) out.appendChild(el('p', { class: 'muted' }, 'Other forms that also matched: ' + all.slice(1).map(function (x) { return x.variant; }).join('; ') + '.'));
     }
 
+    // The released texts, read once: [{p, text, key, tokens, words, keys: Set}].
+    function corpus() {
+      if (state.corpus) return state.corpus;
+      var c = [];
+      var pub = publicTexts && obj(publicTexts.index) && Array.isArray(publicTexts.index.published) ? publicTexts.index.published : [];
+      pub.forEach(function (p) {
+        var sha = p && p.sent_sha256;
+        if (typeof sha !== 'string') return;
+        var b = textBytes(sha);
+        if (!b) return;
+        var s = V.utf8Decode(b), w = passageWords(s);
+        c.push({ p: p, text: s, key: wordsKey(s), tokens: tokens(s), words: w, keys: new Set(w.map(function (x) { return x.k; })) });
+      });
+      return (state.corpus = c);
+    }
+    var RANK = { 'passage-verbatim': 3, 'passage-same-words': 2, 'passage-nearest': 1 };
+    // The best passage of any released text for this paste, or null.
+    function bestPassage(t) {
+      var pw = passageWords(t);
+      if (pw.length < PASSAGE_MIN_WORDS) return null;
+      var cands = corpus().map(function (c) {
+        var hit = 0;
+        for (var i = 0; i < pw.length; i++) if (c.keys.has(pw[i].k)) hit++;
+        return { c: c, overlap: hit / pw.length };
+      }).filter(function (x) { return x.overlap >= NEAR_THRESHOLD; })
+        .sort(function (a, b) { return b.overlap - a.overlap; }).slice(0, 8);
+      var best = null;
+      cands.forEach(function (x) {
+        var m = passageMatch(t, x.c.text, pw, x.c.words);
+        if (!m || !m.verdict) return;
+        if (!best || RANK[m.verdict] > RANK[best.m.verdict] || (RANK[m.verdict] === RANK[best.m.verdict] && m.score > best.m.score)) best = { c: x.c, m: m, pw: pw };
+      });
+      return best;
+    }
+
     function showMiss(out, t, ownSha, vs) {
-      var tried = el('details', null, el('summary', null, 'The forms tried (' + vs.length + ') and their digests'),
+      var tried = el('details', null, el('summary', null, 'The forms hashed (' + vs.length + ') and their digests'),
         el('ul', null, vs.map(function (v) { return el('li', null, v.name + ': ', el('code', { class: 'full' }, v.sha || V.sha256Hex(V.utf8Encode(v.text)))); })));
       var texts = publicTexts && obj(publicTexts.texts) ? publicTexts.texts : null;
-      var pub = publicTexts && obj(publicTexts.index) && Array.isArray(publicTexts.index.published) ? publicTexts.index.published : [];
       var key = wordsKey(t), pasteTokens = tokens(t);
       var same = null, best = null;
-      if (texts) {
-        state.tokCache = state.tokCache || {};
-        pub.forEach(function (p) {
-          var sha = p && p.sent_sha256;
-          if (typeof sha !== 'string') return;
-          var c = state.tokCache[sha];
-          if (!c) {
-            var b = textBytes(sha);
-            if (!b) return;
-            var s = V.utf8Decode(b);
-            c = state.tokCache[sha] = { text: s, key: wordsKey(s), tokens: tokens(s) };
-          }
-          if (!same && c.key === key && key) same = { p: p, c: c };
-          var score = dice(pasteTokens, c.tokens);
-          if (!best || score > best.score) best = { p: p, c: c, score: score };
-        });
-      }
-      var noLine = el('p', null, 'Your paste\'s own sha256 is ', el('code', { class: 'full' }, ownSha), ', and no send line on this page carries it (nor any of the forms tried).');
-      var target = same || (best && best.score >= NEAR_THRESHOLD ? best : null);
-      if (same) {
-        // The stable hook keeps three values (hash, nearest, none); this verdict is a kind of
-        // nearest and says so in its own attribute.
-        out.setAttribute('data-match', 'nearest');
-        out.setAttribute('data-verdict', 'same-words');
-        out.appendChild(el('h3', { class: 'near' }, 'Same words, different bytes — NOT a hash match'));
-        out.appendChild(el('p', null, 'The released text of seq ' + same.p.seq + ' has the same words as your paste once case, punctuation, markdown and whitespace are set aside; its bytes differ from your paste\'s.'));
-      } else if (target) {
-        out.setAttribute('data-match', 'nearest');
-        out.appendChild(el('h3', { class: 'near' }, 'Nearest published released text — NOT a hash match'));
-        out.appendChild(el('p', null, 'Token similarity (Dice over the word multisets, after the §6b normalisation) of your paste to the released text of seq ' +
-          target.p.seq + ': ' + target.score.toFixed(2) + ', at or above the threshold ' + NEAR_THRESHOLD + '.'));
-      } else {
+      if (texts) corpus().forEach(function (c) {
+        if (!same && c.key === key && key) same = c;
+        var score = dice(pasteTokens, c.tokens);
+        if (!best || score > best.score) best = { c: c, score: score };
+      });
+      var passage = texts && !same ? bestPassage(t) : null;
+      var noLine = el('p', null, 'Your paste\'s own sha256 is ', el('code', { class: 'full' }, ownSha), '; no send line on this page carries it, nor any of the forms tried.');
+      var whole = !same && best && best.score >= NEAR_THRESHOLD ? best : null;
+      if (passage && passage.m.verdict === 'passage-nearest' && whole) passage = null; // the whole message is nearer
+      var target = same || (passage ? passage.c : null) || (whole ? whole.c : null);
+      if (!target) {
         out.setAttribute('data-match', 'none');
         out.appendChild(el('h3', { class: 'none' }, 'No line on this page carries your text\'s digest'));
         out.appendChild(noLine);
-        out.appendChild(el('p', null, texts ? (best ? 'The closest published released text scores ' + best.score.toFixed(2) + ', under the threshold ' + NEAR_THRESHOLD + '; none is shown.' : 'No published released text to compare with.')
+        out.appendChild(el('p', null, texts ? (best ? 'No released text holds your words: the closest whole text scores ' + best.score.toFixed(2) +
+          ' (Dice), and no passage of one aligns with ' + Math.round(NEAR_THRESHOLD * 100) + '% of your words.' : 'No published released text to compare with.')
           : 'This page carries no released texts, so there is nothing to compare your words with.'));
         out.appendChild(tried);
         out.appendChild(missCaveat());
         return;
       }
+      out.setAttribute('data-match', 'nearest');
       out.setAttribute('data-seq', String(target.p.seq));
+      var L = state.bySeq.get(Number(target.p.seq));
+      var lead = L ? standingOf(L) : null;
+      if (lead) out.setAttribute('data-standing', lead.key);
+      if (same) {
+        // The stable hook keeps three values (hash, nearest, none); this verdict is a kind of
+        // nearest and says so in its own attribute.
+        out.setAttribute('data-verdict', 'same-words');
+        out.appendChild(el('h3', { class: 'near' }, 'Same words, different bytes — NOT a hash match'));
+        out.appendChild(el('p', null, 'The released text of seq ' + target.p.seq + ' has the same words as your paste once case, punctuation, markdown, diacritics and spacing are set aside; its bytes differ from your paste\'s.'));
+      } else if (passage) {
+        var m = passage.m;
+        out.setAttribute('data-verdict', m.verdict);
+        out.appendChild(el('h3', { class: m.verdict === 'passage-nearest' ? 'near' : 'ok' },
+          m.verdict === 'passage-verbatim' ? 'A passage of the released text of seq ' + target.p.seq + ', word for word — NOT a hash match'
+            : m.verdict === 'passage-same-words' ? 'The same words as a passage of seq ' + target.p.seq + '\'s released text — NOT a hash match'
+              : 'Nearest passage: ' + m.matched + ' of your ' + m.words + ' words align with seq ' + target.p.seq + '\'s released text — NOT a hash match'));
+        out.appendChild(el('p', null, m.verdict === 'passage-verbatim' ? 'Your paste is a run of the released bytes, exactly as released.'
+          : m.verdict === 'passage-same-words' ? 'Every word of your paste is there, in order, with nothing between; case, punctuation, markdown, diacritics or spacing differ.'
+            : 'At least ' + Math.round(NEAR_THRESHOLD * 100) + '% of your words align, in order, with a stretch of the released text; the changes are listed below.'));
+        if (m.ops) out.appendChild(passageDiff(m.ops, passage.pw, target.words));
+      } else {
+        out.appendChild(el('h3', { class: 'near' }, 'Nearest released text — NOT a hash match'));
+        out.appendChild(el('p', null, 'Token similarity (Dice over the word multisets, after the §6b normalisation) of your paste to the released text of seq ' +
+          target.p.seq + ': ' + whole.score.toFixed(2) + ', at or above the threshold ' + NEAR_THRESHOLD + '.'));
+        var diff = wordDiff(target.tokens, pasteTokens, function (w) { return fold(w).replace(/\s+/g, ''); });
+        var dv = el('p', { class: 'diff', id: 'paste-diff' });
+        diff.forEach(function (d, i) {
+          if (i) dv.appendChild(document.createTextNode(' '));
+          dv.appendChild(d.op === 'same' ? document.createTextNode(d.word) : el(d.op === 'del' ? 'del' : 'ins', null, d.word));
+        });
+        out.appendChild(el('h4', null, 'Word diff: struck words are in the released text and not in your paste; underlined words are in your paste and not in the released text'));
+        out.appendChild(dv);
+      }
+      if (lead) out.appendChild(el('p', { class: 'standing ' + lead.cls }, el('strong', null, 'Its line: ' + lead.title + '. '), lead.detail));
       out.appendChild(noLine);
-      var diff = wordDiff(target.c.tokens, pasteTokens);
-      var dv = el('p', { class: 'diff', id: 'paste-diff' });
-      diff.forEach(function (d, i) {
-        if (i) dv.appendChild(document.createTextNode(' '));
-        dv.appendChild(d.op === 'same' ? document.createTextNode(d.word) : el(d.op === 'del' ? 'del' : 'ins', null, d.word));
-      });
-      out.appendChild(el('h4', null, 'Word diff: struck words are in the released text and not in your paste; underlined words are in your paste and not in the released text'));
-      out.appendChild(dv);
-      out.appendChild(releasedBlock(target.p.sent_sha256, 'The released text of seq ' + target.p.seq + ' re-hashes to its own digest (this is about the released text, not your paste)'));
-      var L = state.bySeq.get(target.p.seq);
+      out.appendChild(releasedBlock(target.p.sent_sha256, 'The released text of seq ' + target.p.seq + ', which re-hashes to its own digest (about the released text, not your paste)'));
       if (L) {
         var facts = lineFacts(L);
         facts.classList.add('neutral');
-        out.appendChild(el('div', { class: 'hit near' }, el('h4', null, 'The nearest line\'s record, head and bitcoin proof — the nearest line\'s, not your paste\'s'), facts));
+        out.appendChild(el('div', { class: 'hit near' }, el('h4', null, 'That line\'s record, head and Bitcoin proof — that line\'s, not your paste\'s'), facts));
       }
-      out.appendChild(el('p', { class: 'caveat' }, 'A telegram-rendered copy need not hash to the gate\'s bytes; the released bytes are what the gate hashed. A near match proves nothing by itself: it is a search aid that hands you the bytes to re-hash, not a verdict. A paste holding only part of a text can reach the threshold.'));
+      out.appendChild(el('p', { class: 'caveat' }, 'A copy from a messenger need not hash to the gate\'s bytes; the released bytes are what the gate hashed. Words that match prove nothing by themselves: this is a search aid that hands you the bytes to re-hash, not a verdict.'));
       out.appendChild(tried);
       out.appendChild(missCaveat());
+    }
+    // The passage's changes: the aligned stretch with struck and underlined words, then each
+    // change in words.
+    function passageDiff(ops, pw, tw) {
+      var dv = el('p', { class: 'diff', id: 'paste-diff' }), changes = [];
+      ops.forEach(function (o, i) {
+        if (i) dv.appendChild(document.createTextNode(' '));
+        if (o.op === 'same') dv.appendChild(document.createTextNode(pw[o.p].w));
+        else if (o.op === 'sub') {
+          append(dv, [el('del', null, tw[o.t].w), ' ', el('ins', null, pw[o.p].w)]);
+          changes.push(['changed', '“' + tw[o.t].w + '” → “' + pw[o.p].w + '”']);
+        } else if (o.op === 'del') { dv.appendChild(el('del', null, tw[o.t].w)); changes.push(['dropped', '“' + tw[o.t].w + '”']); }
+        else { dv.appendChild(el('ins', null, pw[o.p].w)); changes.push(['added', '“' + pw[o.p].w + '”']); }
+      });
+      var box = el('div', { class: 'passage' }, el('h4', null, 'The passage: struck words are the released text\'s, underlined words are yours'), dv);
+      if (changes.length) {
+        box.appendChild(el('ul', { class: 'changes' }, changes.slice(0, 60).map(function (c) { return el('li', { 'data-change': c[0] }, c[0] + ': ' + c[1]); })));
+        if (changes.length > 60) box.appendChild(el('p', null, '… and ' + (changes.length - 60) + ' more changes.'));
+      }
+      return box;
     }
     function missCaveat() {
       return el('p', { class: 'caveat' }, 'A miss, near or far, does not show that the agent did not send the text: its line may be withheld, its destination off the allow-list, its text not re-derivable, or it may be newer than this page.');
@@ -883,17 +1477,39 @@
     $('paste-form').addEventListener('submit', function (ev) { ev.preventDefault(); prove($('paste').value); });
     function fromHash() {
       var h = location.hash || '';
+      if (h.indexOf('#line-') === 0) { showLine(Number(h.slice(6))); return; }
+      if (h.indexOf('#text-') === 0) {
+        var item = $(h.slice(1)), d = item && item.querySelector('details');
+        if (d) { $('texts-browse').open = true; d.open = true; item.scrollIntoView({ block: 'start' }); }
+        return;
+      }
       if (h.indexOf('#paste=') !== 0) return;
       var v;
       try { v = decodeURIComponent(h.slice(7).replace(/\+/g, '%20')); } catch (e) { v = h.slice(7); }
       $('paste').value = v;
-      prove(v);
+      prove(v, true);
     }
     window.addEventListener('hashchange', fromHash);
     $('paste-link').addEventListener('click', function () {
       var v = $('paste').value;
       if (!v) return;
-      location.hash = 'paste=' + encodeURIComponent(v);
+      var url = location.href.replace(/#.*$/, '') + '#paste=' + encodeURIComponent(v);
+      // The address bar shows the link too, without re-running the box.
+      try { history.replaceState(null, '', url); } catch (e) { /* file:// in some browsers */ }
+      $('share').hidden = false;
+      var input = $('share-url');
+      input.value = url;
+      input.focus();
+      input.select();
+    });
+    $('share-copy').addEventListener('click', function () {
+      var input = $('share-url'), b = this;
+      var done = function () { b.textContent = 'Copied'; setTimeout(function () { b.textContent = 'Copy'; }, 1500); };
+      input.select();
+      try {
+        if (navigator.clipboard && navigator.clipboard.writeText) { navigator.clipboard.writeText(input.value).then(done, function () { document.execCommand && document.execCommand('copy'); done(); }); return; }
+      } catch (e) { /* fall through */ }
+      try { document.execCommand('copy'); done(); } catch (e) { /* the text is selected: the reader copies it */ }
     });
 
     // snapshots

@@ -18,6 +18,19 @@ if ! command -v chromium >/dev/null && ! command -v chromium-browser >/dev/null;
     missing+=("chromium (as root: apt-get install -y chromium) for the page tests")
   fi
 fi
+# axe-core (the page's accessibility check in tests/testsuite/page_e2e.rs), from npm, into a
+# cache dir outside the repository; EXHIBIT_AXE names another copy.
+AXE_VERSION=4.10.3
+axe_dir="${XDG_CACHE_HOME:-$HOME/.cache}/exhibit-axe"
+if [ -z "${EXHIBIT_AXE:-}" ] && [ ! -f "$axe_dir/node_modules/axe-core/axe.min.js" ]; then
+  if command -v npm >/dev/null; then
+    echo "test.sh: installing axe-core@$AXE_VERSION into $axe_dir (npm)" >&2
+    mkdir -p "$axe_dir"
+    npm install --prefix "$axe_dir" --no-audit --no-fund --no-save "axe-core@$AXE_VERSION" >/dev/null
+  else
+    missing+=("npm, to install axe-core for the page's accessibility test (or set EXHIBIT_AXE to axe.min.js)")
+  fi
+fi
 if [ ${#missing[@]} -gt 0 ]; then
   echo "test.sh: cannot run every test; missing:" >&2
   printf '  - %s\n' "${missing[@]}" >&2

@@ -2,6 +2,8 @@
 //! JavaScript from `assets/` — is rendered with askama and minified; the published bytes are then
 //! embedded as base64 inside `<script type="application/octet-stream">` blocks, after
 //! minification, so no minifier touches them and no ledger byte can end a script or run as one.
+//! A Content-Security-Policy `<meta>` allows the page's own inline script and style by their
+//! sha256, computed here after minification, and nothing from any host (docs/page.md "CSP").
 
 use std::borrow::Cow;
 
@@ -145,14 +147,120 @@ fn data_blocks<'t>(
             Cow::Owned(serde_json::to_vec(t).expect("json")),
         ));
     }
+    blocks.push(("proof-headers", Cow::Owned(proof_headers(input.tree))));
     blocks
 }
 
-/// Markdown as HTML with any raw HTML in it escaped, never passed through.
+/// What the page needs to check every proof's header itself: the first 65 bytes (magic,
+/// version, op, committed digest) of each `.ots` file the site carries, packed losslessly
+/// (docs/page.md "Proof headers"; the layout is read by `decodeProofHeaders` in assets/page.js).
+/// Prefixes (a file's first 33 bytes) are stored once; a per-line witness proof whose committed
+/// digest is the digest its own name spells stores a flag instead of those 32 bytes, so the
+/// block costs 39 bytes per line, not 97.
+pub fn proof_headers(tree: &Tree) -> Vec<u8> {
+    const PREFIX: usize = 33;
+    const HEADER: usize = 65;
+    let mut prefixes: Vec<&[u8]> = Vec::new();
+    let mut records = Vec::new();
+    let mut count: u32 = 0;
+    for (path, bytes) in &tree.files {
+        let (kind, name) = if let Some(n) = path.strip_prefix("ledger/anchors/")
+            && n.ends_with(".txt.ots")
+            && !n.contains('/')
+        {
+            (0u8, n)
+        } else if let Some(n) = path.strip_prefix("ledger/witness/proofs/")
+            && n.ends_with(".ots")
+            && !n.contains('/')
+        {
+            let stem = &n[..n.len() - 4];
+            if stem.len() == 64 && stem.bytes().all(|c| matches!(c, b'0'..=b'9' | b'a'..=b'f')) {
+                (1, stem)
+            } else {
+                (2, n)
+            }
+        } else {
+            continue;
+        };
+        let prefix = &bytes[..bytes.len().min(PREFIX)];
+        let index = match prefixes.iter().position(|p| *p == prefix) {
+            Some(i) => i,
+            None => {
+                prefixes.push(prefix);
+                prefixes.len() - 1
+            }
+        };
+        let Ok(index) = u16::try_from(index) else {
+            // More than 65,535 distinct headers: the rest are left out, and the page says how
+            // many proofs it checked.
+            continue;
+        };
+        records.push(kind);
+        let name_bytes: Vec<u8> = if kind == 1 {
+            (0..32)
+                .map(|i| u8::from_str_radix(&name[2 * i..2 * i + 2], 16).expect("hex"))
+                .collect()
+        } else {
+            let b = name.as_bytes();
+            let b = &b[..b.len().min(255)];
+            let mut v = vec![b.len() as u8];
+            v.extend_from_slice(b);
+            v
+        };
+        records.extend_from_slice(&name_bytes);
+        records.extend_from_slice(&u32::try_from(bytes.len()).unwrap_or(u32::MAX).to_be_bytes());
+        records.extend_from_slice(&index.to_be_bytes());
+        let tail = if bytes.len() > PREFIX {
+            &bytes[PREFIX..bytes.len().min(HEADER)]
+        } else {
+            &[][..]
+        };
+        if kind == 1 && tail == name_bytes.as_slice() {
+            records.push(1);
+        } else {
+            records.push(0);
+            records.extend_from_slice(tail);
+        }
+        count += 1;
+    }
+    let mut out = vec![1u8];
+    out.extend_from_slice(&(prefixes.len() as u16).to_be_bytes());
+    for p in &prefixes {
+        out.push(p.len() as u8);
+        out.extend_from_slice(p);
+    }
+    out.extend_from_slice(&count.to_be_bytes());
+    out.extend_from_slice(&records);
+    out
+}
+
+/// Markdown as HTML with any raw HTML in it escaped, never passed through; tables rendered;
+/// headings demoted two levels (an `#` becomes `<h3>`), so a file's outline sits under the
+/// page section (an `<h2>`) that shows it.
 pub fn markdown_html(md: &str) -> String {
-    use pulldown_cmark::{Event, Parser, html};
-    let events = Parser::new(md).map(|e| match e {
+    use pulldown_cmark::{Event, HeadingLevel, Options, Parser, Tag, TagEnd, html};
+    fn demote(level: HeadingLevel) -> HeadingLevel {
+        match level {
+            HeadingLevel::H1 => HeadingLevel::H3,
+            HeadingLevel::H2 => HeadingLevel::H4,
+            HeadingLevel::H3 => HeadingLevel::H5,
+            _ => HeadingLevel::H6,
+        }
+    }
+    let events = Parser::new_ext(md, Options::ENABLE_TABLES).map(|e| match e {
         Event::Html(s) | Event::InlineHtml(s) => Event::Text(s),
+        Event::Start(Tag::Heading {
+            level,
+            id,
+            classes,
+            attrs,
+        }) => Event::Start(Tag::Heading {
+            level: demote(level),
+            id,
+            classes,
+            attrs,
+        }),
+        Event::End(TagEnd::Heading(level)) => Event::End(TagEnd::Heading(demote(level))),
         other => other,
     });
     let mut out = String::new();
@@ -218,7 +326,7 @@ pub fn page(input: &PageInput<'_>) -> anyhow::Result<Vec<u8>> {
     cfg.minify_css = true;
     cfg.minify_js = false; // our JS stays readable for the stranger who wants to audit it
     let minified = minify_html::minify(shell.as_bytes(), &cfg);
-    let html = String::from_utf8(minified)?;
+    let html = with_csp(&String::from_utf8(minified)?)?;
     // One pass, each block encoded straight into the page: at a million lines a block is
     // hundreds of megabytes, and a copy of the page per block would multiply that.
     let total: usize = blocks.iter().map(|(_, b)| b.len().div_ceil(3) * 4).sum();
@@ -241,6 +349,53 @@ pub fn page(input: &PageInput<'_>) -> anyhow::Result<Vec<u8>> {
     Ok(page)
 }
 
+/// The page with its Content-Security-Policy filled in: no host at all, and inline script and
+/// style only where their sha256 is listed — the page's own, hashed here after minification.
+/// The data blocks (`type=application/octet-stream`) are never run, so they need no hash.
+fn with_csp(html: &str) -> anyhow::Result<String> {
+    use sha2::{Digest, Sha256};
+    let hash = |body: &str| {
+        format!(
+            "'sha256-{}'",
+            crate::encode::base64(&Sha256::digest(body.as_bytes()))
+        )
+    };
+    let bodies = |open: &str, close: &str| -> Vec<String> {
+        let mut out = Vec::new();
+        let mut rest = html;
+        while let Some(at) = rest.find(open) {
+            let after = &rest[at..];
+            let Some(gt) = after.find('>') else { break };
+            let tag = &after[..gt];
+            let body_start = gt + 1;
+            let Some(len) = after[body_start..].find(close) else {
+                break;
+            };
+            if !tag.contains("application/octet-stream") {
+                out.push(hash(&after[body_start..body_start + len]));
+            }
+            rest = &after[body_start + len..];
+        }
+        out
+    };
+    let scripts = bodies("<script", "</script");
+    let styles = bodies("<style", "</style");
+    anyhow::ensure!(
+        !scripts.is_empty() && !styles.is_empty(),
+        "the page template lost its script or style"
+    );
+    let policy = format!(
+        "default-src 'none'; script-src {}; style-src {}; worker-src blob:; base-uri 'none'; form-action 'none'",
+        scripts.join(" "),
+        styles.join(" ")
+    );
+    let token = ["content=\"EXHIBITCSPTOKEN\"", "content=EXHIBITCSPTOKEN"]
+        .into_iter()
+        .find(|t| html.matches(t).count() == 1)
+        .ok_or_else(|| anyhow::anyhow!("the page template lost its Content-Security-Policy"))?;
+    Ok(html.replacen(token, &format!("content=\"{policy}\""), 1))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -256,7 +411,72 @@ mod tests {
             "{html}"
         );
         assert!(html.contains("&lt;script&gt;"), "{html}");
-        assert!(html.contains("<h1>Bars</h1>"));
+        assert!(
+            html.contains("<h3>Bars</h3>"),
+            "demoted under the section: {html}"
+        );
+    }
+
+    #[test]
+    fn markdown_renders_tables_and_demotes_every_heading() {
+        let html = markdown_html("# A\n\n## B\n\n#### C\n\n| x | y |\n|---|---|\n| 1 | 2 |\n");
+        assert!(
+            html.contains("<h3>A</h3>")
+                && html.contains("<h4>B</h4>")
+                && html.contains("<h6>C</h6>"),
+            "{html}"
+        );
+        assert!(
+            html.contains("<table>") && html.contains("<td>1</td>"),
+            "{html}"
+        );
+        assert!(!html.contains("| x |"), "no raw pipes: {html}");
+    }
+
+    #[test]
+    fn proof_headers_are_packed_losslessly() {
+        let mut tree = Tree::default();
+        let mut good = exhibit_protocol::ots::MAGIC.to_vec();
+        good.extend_from_slice(&[
+            exhibit_protocol::ots::VERSION,
+            exhibit_protocol::ots::OP_SHA256,
+        ]);
+        let named = [7u8; 32];
+        let mut witness = good.clone();
+        witness.extend_from_slice(&named);
+        witness.extend_from_slice(b"rest of the proof");
+        let mut anchor = good.clone();
+        anchor.extend_from_slice(&[9u8; 32]);
+        tree.put(
+            format!("ledger/witness/proofs/{}.ots", "07".repeat(32)),
+            witness,
+        );
+        tree.put("ledger/anchors/2026-10-24.txt.ots", anchor);
+        tree.put("ledger/anchors/2026-10-25.txt.ots", b"short".to_vec());
+        tree.put("ledger/anchors/2026-10-24.txt", b"not a proof".to_vec());
+        let b = proof_headers(&tree);
+        assert_eq!(b[0], 1, "version");
+        // two distinct prefixes: the OpenTimestamps one and "short"
+        assert_eq!(u16::from_be_bytes([b[1], b[2]]), 2);
+        let body = &b[3 + 1 + 33 + 1 + 5..];
+        assert_eq!(
+            u32::from_be_bytes(body[..4].try_into().unwrap()),
+            3,
+            "three proofs"
+        );
+        // the anchor proof's committed digest is carried whole; the witness proof's is the
+        // flag that it equals its name
+        assert!(b.windows(32).any(|w| w == [9u8; 32]));
+        assert_eq!(
+            b.windows(32).filter(|w| *w == named).count(),
+            1,
+            "the witness digest is carried once, as its name"
+        );
+        assert_eq!(
+            *b.last().unwrap(),
+            1,
+            "the witness record ends with the same-as-name flag"
+        );
     }
 
     #[test]

@@ -78,3 +78,116 @@ test('ranges and base64', () => {
   assert.strictEqual(P.ranges([1, 2, 3, 5, 7, 8]), '1–3, 5, 7–8');
   assert.deepStrictEqual(Array.from(P.b64ToBytes('Zm9v')), [102, 111, 111]);
 });
+
+test('variants: a messenger copy (one newline before the trailer) is re-separated as the gate wrote it', () => {
+  const v = P.variants('Hello world\n' + TRAILER);
+  const texts = v.map((x) => x.text);
+  assert.ok(texts.includes('Hello world\n\n' + TRAILER), texts.join(' | '));
+  assert.ok(texts.includes('Hello world'), 'and the trailer-less form');
+  // a trailer not at the end is not re-separated
+  assert.ok(!P.variants(TRAILER + '\nmore').some((x) => x.text.startsWith(TRAILER + '\n\n')));
+});
+
+test('digestOf: a bare digest in any case, a sha256sum line; text is not a digest', () => {
+  const h = 'ab'.repeat(32);
+  assert.strictEqual(P.digestOf(h), h);
+  assert.strictEqual(P.digestOf('  ' + h.toUpperCase() + '\n'), h);
+  assert.strictEqual(P.digestOf(h + '  message.txt'), h);
+  assert.strictEqual(P.digestOf(h + ' *message.txt\n'), h);
+  assert.strictEqual(P.digestOf(h + 'a'), null, '65 hex');
+  assert.strictEqual(P.digestOf(h + ' is the digest of my text'), null, 'a sentence, not a sha256sum line');
+  assert.strictEqual(P.digestOf('hello'), null);
+});
+
+test('fold and wordsKey: case, diacritics, punctuation and markdown set aside', () => {
+  assert.strictEqual(P.fold('Café'), 'cafe');
+  assert.strictEqual(P.wordsKey('**HELLO**, Wörld!'), P.wordsKey('hello world'));
+  assert.strictEqual(P.wordsKey('x\n\n' + TRAILER), 'x');
+});
+
+const TEXT = 'The quick brown fox jumps over the lazy dog. Then it ran away into the forest, never to be seen again.';
+test('passageMatch: verbatim, same words, nearest, none', () => {
+  assert.strictEqual(P.passageMatch('jumps over the lazy dog.', TEXT).verdict, 'passage-verbatim');
+  assert.strictEqual(P.passageMatch('JUMPS over the LAZY dog', TEXT).verdict, 'passage-same-words');
+  assert.strictEqual(P.passageMatch('jumps  over the lazy\ndog', TEXT).verdict, 'passage-same-words', 'spacing');
+  const near = P.passageMatch('jumps over a lazy cat then it ran', TEXT);
+  assert.strictEqual(near.verdict, 'passage-nearest');
+  assert.strictEqual(near.matched, 6);
+  assert.deepStrictEqual(near.ops.filter((o) => o.op === 'sub').length, 2);
+  const gap = P.passageMatch('fox jumps over lazy dog', TEXT);
+  assert.strictEqual(gap.verdict, 'passage-nearest', 'a dropped word is not the same words');
+  assert.deepStrictEqual(gap.ops.filter((o) => o.op === 'del').map((o) => o.t), [6]);
+  assert.strictEqual(P.passageMatch('purple elephants dance tonight quietly', TEXT).verdict, null);
+  assert.strictEqual(P.passageMatch('the dog', TEXT), null, 'too short to be a passage');
+});
+
+test('align: the whole paste aligns; the released text has free ends', () => {
+  const a = P.align(['c', 'd', 'e'], ['a', 'b', 'c', 'd', 'e', 'f', 'g']);
+  assert.strictEqual(a.matched, 3);
+  assert.strictEqual(a.start, 2);
+  assert.strictEqual(a.end, 5);
+  assert.ok(a.ops.every((o) => o.op === 'same'), 'no penalty for the text around the passage');
+  const b = P.align(['x', 'c', 'd'], ['a', 'c', 'd', 'f']);
+  assert.deepStrictEqual(b.ops.map((o) => o.op), ['sub', 'same', 'same']);
+  const c = P.align(['c', 'y', 'd'], ['c', 'd']);
+  assert.deepStrictEqual(c.ops.map((o) => o.op), ['same', 'add', 'same']);
+});
+
+test('wordDiff with a key compares folded words (a shouted paste strikes nothing)', () => {
+  const d = P.wordDiff(['Hello', 'world'], ['HELLO', 'WORLD!'], (w) => P.fold(w).replace(/\s+/g, ''));
+  assert.deepStrictEqual(d.map((x) => x.op), ['same', 'same']);
+  assert.deepStrictEqual(d.map((x) => x.word), ['HELLO', 'WORLD!'], 'shown as pasted');
+});
+
+const MAGIC = Buffer.from('004f70656e54696d657374616d7073000050726f6f6600bf89e2e884e89294', 'hex');
+function header(version, op, digest) { return new Uint8Array(Buffer.concat([MAGIC, Buffer.from([version, op]), Buffer.from(digest, 'hex')])); }
+test('checkProofHeader: magic, version 1, the sha256 op, the committed digest', () => {
+  const d = 'cd'.repeat(32);
+  assert.strictEqual(P.checkProofHeader(header(1, 8, d), d), 'ok');
+  assert.strictEqual(P.checkProofHeader(header(1, 8, d), 'ab'.repeat(32)), 'digest_mismatch');
+  assert.strictEqual(P.checkProofHeader(header(2, 8, d), d), 'bad_version');
+  assert.strictEqual(P.checkProofHeader(header(1, 2, d), d), 'not_sha256');
+  const bad = header(1, 8, d); bad[3] ^= 1;
+  assert.strictEqual(P.checkProofHeader(bad, d), 'bad_magic');
+  assert.strictEqual(P.checkProofHeader(header(1, 8, d).subarray(0, 40), d), 'too_short');
+  assert.strictEqual(P.checkProofHeader(MAGIC.subarray(0, 10), d), 'too_short');
+});
+
+test('decodeProofHeaders reads what src/build/render.rs packs', () => {
+  const name = 'cd'.repeat(32), other = 'ef'.repeat(32);
+  const prefix = Buffer.concat([MAGIC, Buffer.from([1, 8])]);
+  const u32 = (n) => { const b = Buffer.alloc(4); b.writeUInt32BE(n); return b; };
+  const date = Buffer.from('2026-10-24.txt.ots');
+  const block = Buffer.concat([
+    Buffer.from([1, 0, 1, prefix.length]), prefix, u32(3),
+    // a witness proof whose digest is its name: the flag
+    Buffer.from([1]), Buffer.from(name, 'hex'), u32(200), Buffer.from([0, 0, 1]),
+    // a witness proof committing to another digest: the bytes
+    Buffer.from([1]), Buffer.from(name, 'hex'), u32(200), Buffer.from([0, 0, 0]), Buffer.from(other, 'hex'),
+    // an anchor proof
+    Buffer.from([0, date.length]), date, u32(65), Buffer.from([0, 0, 0]), Buffer.from(other, 'hex'),
+  ]);
+  const h = P.decodeProofHeaders(new Uint8Array(block));
+  assert.strictEqual(h.length, 3);
+  assert.deepStrictEqual(h.map((x) => x.kind), ['witness', 'witness', 'anchor']);
+  assert.strictEqual(P.checkProofHeader(h[0].header, h[0].name), 'ok');
+  assert.strictEqual(P.checkProofHeader(h[1].header, h[1].name), 'digest_mismatch');
+  assert.strictEqual(h[2].name, '2026-10-24.txt.ots');
+  assert.strictEqual(P.checkProofHeader(h[2].header, other), 'ok');
+  assert.throws(() => P.decodeProofHeaders(new Uint8Array(block.subarray(0, block.length - 3))), /truncated/);
+});
+
+test('computeVerdict: failed beats gaps beats intact; vouched is pinned/published', () => {
+  const base = { chainOk: true, failures: [], published: 10, pinned: 10, severed: 0, awaiting: 0, unproven: [] };
+  assert.strictEqual(P.computeVerdict(base).verdict, 'intact');
+  assert.strictEqual(P.computeVerdict(base).vouched, '10/10');
+  const g = P.computeVerdict({ ...base, pinned: 7, severed: 2, awaiting: 1 });
+  assert.strictEqual(g.verdict, 'gaps');
+  assert.strictEqual(g.vouched, '7/10');
+  assert.strictEqual(g.gaps.length, 2);
+  assert.strictEqual(P.computeVerdict({ ...base, unproven: ['2026-10-24'] }).verdict, 'gaps', 'a head without its proof yet');
+  const f = P.computeVerdict({ ...base, pinned: 7, severed: 3, failures: [{ what: 'x', href: '#a' }] });
+  assert.strictEqual(f.verdict, 'failed', 'a failure is never outweighed');
+  assert.strictEqual(P.computeVerdict({ ...base, chainOk: false }).verdict, 'failed');
+  assert.strictEqual(P.computeVerdict({ ...base, chainOk: false }).failures.length, 1);
+});
