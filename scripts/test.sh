@@ -18,6 +18,16 @@ if ! command -v chromium >/dev/null && ! command -v chromium-browser >/dev/null;
     missing+=("chromium (as root: apt-get install -y chromium) for the page tests")
   fi
 fi
+# The safety suite watches the swap of DIR through strace (one renameat2 RENAME_EXCHANGE).
+if ! command -v strace >/dev/null; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    echo "test.sh: installing strace for the safety tests (apt-get install -y strace)" >&2
+    apt-get update -qq >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq strace >/dev/null
+  else
+    missing+=("strace (as root: apt-get install -y strace) for the safety tests")
+  fi
+fi
 # axe-core (the page's accessibility check in tests/testsuite/page_e2e.rs), from npm, into a
 # cache dir outside the repository; EXHIBIT_AXE names another copy.
 AXE_VERSION=4.10.3

@@ -79,8 +79,7 @@ pub enum Plan {
 /// exit code to use (0 for help, 2 for a usage error).
 pub fn plan_from_args(args: impl IntoIterator<Item = OsString>) -> Result<Plan, ExitCode> {
     let cli = Cli::try_parse_from(args).map_err(|e| {
-        let _ = e.print();
-        if e.use_stderr() {
+        if e.print().is_err() || e.use_stderr() {
             ExitCode::from(2)
         } else {
             ExitCode::SUCCESS
@@ -99,7 +98,7 @@ pub fn plan_from_args(args: impl IntoIterator<Item = OsString>) -> Result<Plan, 
             dry_run,
         } => {
             let usage = |msg: String| {
-                eprintln!("exhibit: usage: {msg}");
+                crate::say!("exhibit: usage: {}", crate::terminal::escape(&msg));
                 ExitCode::from(2)
             };
             for sha in &allow_text {
@@ -127,7 +126,10 @@ pub fn plan_from_args(args: impl IntoIterator<Item = OsString>) -> Result<Plan, 
                 )));
             }
             let box_config = crate::config::load(&config).map_err(|e| {
-                eprintln!("exhibit: error: {e:#}");
+                crate::say!(
+                    "exhibit: error: {}",
+                    crate::terminal::escape(&format!("{e:#}"))
+                );
                 ExitCode::from(2)
             })?;
             let built_at = build::built_at_from_env().map_err(|e| usage(format!("{e:#}")))?;

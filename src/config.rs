@@ -47,12 +47,17 @@ pub struct BoxConfig {
 }
 
 pub fn load(file: &Path) -> Result<BoxConfig> {
-    let text = std::fs::read_to_string(file).with_context(|| {
+    let cannot = || {
         format!(
             "{}: cannot read the box's configuration (run in the folder holding exhibit.toml, or give --config)",
             file.display()
         )
-    })?;
+    };
+    let bytes = crate::box_read::read_named(file, crate::box_read::FileClass::Config)
+        .with_context(cannot)?
+        .with_context(cannot)?;
+    let text = String::from_utf8(bytes)
+        .map_err(|_| anyhow::anyhow!("{}: not UTF-8 text", file.display()))?;
     let raw: RawConfig = toml::from_str(&text)
         .with_context(|| format!("{}: not a valid exhibit.toml", file.display()))?;
     let base = file.parent().unwrap_or(Path::new("."));

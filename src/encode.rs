@@ -18,7 +18,8 @@ pub fn of(count: usize, of: usize) -> Count {
 
 /// A JSON file as the exhibit writes it: pretty, with a final LF.
 pub fn pretty<T: serde::Serialize>(value: &T) -> Vec<u8> {
-    let mut bytes = serde_json::to_vec_pretty(value).expect("serialisable");
+    // Values and derive(Serialize) structs with string keys: serialising cannot fail.
+    let mut bytes = serde_json::to_vec_pretty(value).unwrap_or_else(|_| b"null".to_vec());
     bytes.push(b'\n');
     bytes
 }
@@ -34,7 +35,8 @@ pub fn timestamp_of(secs: i64) -> String {
 pub fn base64(bytes: &[u8]) -> String {
     let mut out = Vec::with_capacity(bytes.len().div_ceil(3) * 4);
     base64_into(bytes, &mut out);
-    String::from_utf8(out).expect("base64 is ASCII")
+    // The alphabet is ASCII, so every byte is a char.
+    out.into_iter().map(char::from).collect()
 }
 
 /// Standard base64 of `bytes`, appended to `out`.

@@ -1,16 +1,28 @@
 //! exhibit: turns an agent's append-only send ledger into a public exhibit a stranger can
 //! re-derive (protocol-v0). The stages of `exhibit build` are modules of their own; the
 //! verifier and the checks it shares with the page touch no file, clock or git.
+//!
+//! No input may make exhibit panic (docs/build.md#safety): outside tests, `unwrap`, `expect` and
+//! `panic!` are denied, so every failure is an error with a path, or a refusal.
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
+)]
 
+pub mod box_read;
 pub mod build;
 pub mod cli;
 pub mod config;
 pub mod encode;
+pub mod head_check;
+pub mod layout;
 pub mod outcome;
 pub mod output;
 pub mod posts;
 pub mod previous;
 pub mod progress;
 pub mod refusal;
+pub mod side_channels;
 pub mod site_check;
+pub mod terminal;
 pub mod verify_cmd;

@@ -1,19 +1,28 @@
 //! `exhibit`: the command line. Flags become one validated plan before any work starts
 //! (`cli`), then the plan runs. Exit status, every command (CONTRACT §1): 0 done / re-derives,
-//! 1 the inputs have problems, 2 usage or I/O error.
+//! 1 the inputs have problems, 2 usage or I/O error — and 2 when a report could not be written
+//! to stdout or stderr (docs/build.md#safety: no input makes exhibit panic).
+
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    let plan = match exhibit::cli::plan_from_args(std::env::args_os()) {
-        Ok(plan) => plan,
-        Err(exit) => return exit,
+    let code = match exhibit::cli::plan_from_args(std::env::args_os()) {
+        Err(exit) => exit,
+        Ok(plan) => match exhibit::cli::run(plan) {
+            Ok(code) => code,
+            Err(error) => {
+                exhibit::say!(
+                    "exhibit: error: {}",
+                    exhibit::terminal::escape(&format!("{error:#}"))
+                );
+                ExitCode::from(2)
+            }
+        },
     };
-    match exhibit::cli::run(plan) {
-        Ok(code) => code,
-        Err(error) => {
-            eprintln!("exhibit: error: {error:#}");
-            ExitCode::from(2)
-        }
+    if exhibit::terminal::output_failed() {
+        return ExitCode::from(2);
     }
+    code
 }

@@ -33,7 +33,8 @@ pub struct Outcome {
 }
 
 pub fn read_withheld(path: &Path) -> Result<Withheld> {
-    let bytes = std::fs::read(path).with_context(|| format!("{}: cannot read", path.display()))?;
+    let bytes = crate::box_read::read_named(path, crate::box_read::FileClass::Withheld)?
+        .with_context(|| format!("{}: no such file", path.display()))?;
     Withheld::from_json(&bytes).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
 }
 

@@ -10,6 +10,8 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 use walkdir::WalkDir;
 
+use crate::box_read::{BoxFolder, FileClass};
+
 /// Relative path (with `/`) → bytes. A BTreeMap, so every listing is in sorted order.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct Tree {
@@ -26,7 +28,8 @@ impl Tree {
     }
 }
 
-/// Reads every file under `dir` (a missing DIR is an empty tree).
+/// Reads every file under `dir` (a missing DIR is an empty tree). DIR has passed
+/// [`check_out_dir`]: it is exhibit's; symlinks and special files in it are not read.
 pub fn read_tree(dir: &Path) -> Result<Tree> {
     let mut tree = Tree::default();
     if !dir.exists() {
@@ -40,7 +43,7 @@ pub fn read_tree(dir: &Path) -> Result<Tree> {
         let rel = entry
             .path()
             .strip_prefix(dir)
-            .expect("under dir")
+            .with_context(|| format!("{}: outside {}", entry.path().display(), dir.display()))?
             .components()
             .map(|c| c.as_os_str().to_string_lossy().into_owned())
             .collect::<Vec<_>>()
@@ -48,49 +51,344 @@ pub fn read_tree(dir: &Path) -> Result<Tree> {
         if rel.starts_with(".git/") || rel == ".git" {
             continue;
         }
-        let bytes = std::fs::read(entry.path())
-            .with_context(|| format!("{}: cannot read", entry.path().display()))?;
+        let folder = entry.path().parent().unwrap_or(dir);
+        let name = entry.file_name().to_string_lossy();
+        let Some(bytes) = BoxFolder::named(folder)?
+            .with_context(|| format!("{}: vanished", folder.display()))?
+            .read(&name, FileClass::OutputFile)?
+        else {
+            continue;
+        };
         tree.put(rel, bytes);
     }
     Ok(tree)
 }
 
-/// Writes `tree` as DIR: a temporary sibling is filled, then renamed over DIR.
-pub fn write_tree(dir: &Path, tree: &Tree) -> Result<()> {
+/// The name of the file a temporary tree holds while exhibit owns it (never in DIR).
+const TEMP_MARKER: &str = ".exhibit-temporary";
+
+/// Where a build's temporary tree lives: beside DIR, named so that a person (and the next build)
+/// knows whose it is: `.<DIR name>.exhibit-new-<pid>`.
+fn temp_name(dir_name: &str, pid: u32) -> String {
+    format!(".{dir_name}.exhibit-new-{pid}")
+}
+
+/// `.<dir_name>.exhibit-{new,old}-<pid>` → the pid.
+fn leftover_pid(dir_name: &str, entry: &str) -> Option<u32> {
+    let rest = entry.strip_prefix(&format!(".{dir_name}.exhibit-"))?;
+    let pid = rest
+        .strip_prefix("new-")
+        .or_else(|| rest.strip_prefix("old-"))?;
+    (!pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit()))
+        .then(|| pid.parse().ok())
+        .flatten()
+}
+
+/// A folder that is an exhibit's tree: its `ledger/SNAPSHOTS.jsonl` is a regular file of JSON
+/// lines, each a snapshot (an object with `built_at` and `digests`).
+pub fn holds_exhibit(dir: &Path) -> bool {
+    let Ok(Some(ledger)) = BoxFolder::named(dir).and_then(|d| match d {
+        Some(d) => d.sub("ledger"),
+        None => Ok(None),
+    }) else {
+        return false;
+    };
+    let Ok(Some(bytes)) = ledger.read("SNAPSHOTS.jsonl", FileClass::OutputFile) else {
+        return false;
+    };
+    let mut lines = bytes
+        .split(|&b| b == b'\n')
+        .filter(|l| !l.is_empty())
+        .peekable();
+    lines.peek().is_some()
+        && lines.all(|l| {
+            serde_json::from_slice::<serde_json::Value>(l).is_ok_and(|v| {
+                v.get("built_at").is_some_and(serde_json::Value::is_string)
+                    && v.get("digests").is_some_and(serde_json::Value::is_object)
+            })
+        })
+}
+
+/// An absolute, lexically normalised form of `path`, resolved through its nearest existing
+/// ancestor (so symlinked ancestors compare as what they are).
+fn resolved(path: &Path) -> Result<PathBuf> {
+    let absolute = if path.is_absolute() {
+        path.to_path_buf()
+    } else {
+        std::env::current_dir()
+            .context("cannot read the current directory")?
+            .join(path)
+    };
+    let mut normal = PathBuf::new();
+    for c in absolute.components() {
+        match c {
+            std::path::Component::ParentDir => {
+                normal.pop();
+            }
+            std::path::Component::CurDir => {}
+            other => normal.push(other.as_os_str()),
+        }
+    }
+    let mut existing = normal.as_path();
+    let mut rest = Vec::new();
+    while std::fs::symlink_metadata(existing).is_err() {
+        let Some(parent) = existing.parent() else {
+            break;
+        };
+        if let Some(name) = existing.file_name() {
+            rest.push(name.to_owned());
+        }
+        existing = parent;
+    }
+    let mut out = existing
+        .canonicalize()
+        .unwrap_or_else(|_| existing.to_path_buf());
+    for name in rest.into_iter().rev() {
+        out.push(name);
+    }
+    Ok(out)
+}
+
+/// A sample of what a folder holds, for a refusal: up to five names, and the count.
+fn sample(dir: &Path) -> String {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return "(cannot list it)".into();
+    };
+    let mut names: Vec<String> = entries
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    let shown: Vec<String> = names
+        .iter()
+        .take(5)
+        .map(|n| crate::terminal::escape(n).into_owned())
+        .collect();
+    format!(
+        "{}{} ({} entr{})",
+        shown.join(", "),
+        if names.len() > 5 { ", …" } else { "" },
+        names.len(),
+        if names.len() == 1 { "y" } else { "ies" }
+    )
+}
+
+const OUT_RULE: &str = "--out must name a folder that is absent, empty, or an exhibit this tool wrote, outside the box and any .git (docs/build.md#safety)";
+
+/// DIR is exhibit's only when exhibit made it (docs/build.md#safety): absent, empty, or holding an
+/// exhibit (a valid `ledger/SNAPSHOTS.jsonl`), and neither a symlink, nor a `.git`, nor inside
+/// one, nor holding one, nor the box or any part of it (`box_paths`: what exhibit.toml names),
+/// nor inside a box folder. Checked before anything is read from or written to DIR.
+pub fn check_out_dir(dir: &Path, box_paths: &[(&str, &Path)]) -> Result<()> {
+    let shown = crate::terminal::escape(&dir.display().to_string()).into_owned();
+    let meta = std::fs::symlink_metadata(dir);
+    if let Ok(m) = &meta {
+        if m.file_type().is_symlink() {
+            bail!(
+                "{shown}: is a symlink (to {}); exhibit writes only into a real folder; {OUT_RULE}",
+                std::fs::read_link(dir)
+                    .map(|t| crate::terminal::escape(&t.display().to_string()).into_owned())
+                    .unwrap_or_default()
+            );
+        }
+        if !m.is_dir() {
+            bail!("{shown}: exists and is not a folder; {OUT_RULE}");
+        }
+    }
+    let full = resolved(dir)?;
+    if full.components().any(|c| c.as_os_str() == ".git") {
+        bail!("{shown}: is or lies inside a .git folder (a repository's own store); {OUT_RULE}");
+    }
+    if full.parent().is_none() {
+        bail!("{shown}: is the root folder; {OUT_RULE}");
+    }
+    for (what, path) in box_paths {
+        let p = resolved(path)?;
+        if p.starts_with(&full) {
+            bail!(
+                "{shown}: is or contains the box's {what} ({}); exhibit never writes over its own inputs; {OUT_RULE}",
+                crate::terminal::escape(&path.display().to_string())
+            );
+        }
+        if p.is_dir() && full.starts_with(&p) {
+            bail!(
+                "{shown}: lies inside the box's {what} ({}); {OUT_RULE}",
+                crate::terminal::escape(&path.display().to_string())
+            );
+        }
+    }
+    if meta.is_err() {
+        return Ok(());
+    }
+    let mut entries = std::fs::read_dir(dir).with_context(|| format!("{shown}: cannot list"))?;
+    if entries.next().is_none() {
+        return Ok(());
+    }
+    if std::fs::symlink_metadata(dir.join(".git")).is_ok() {
+        bail!(
+            "{shown}: holds a .git (a repository: {}); --out must be a folder inside the checkout, not the checkout itself; {OUT_RULE}",
+            sample(dir)
+        );
+    }
+    if !holds_exhibit(dir) {
+        bail!(
+            "{shown}: holds files exhibit did not write (no valid ledger/SNAPSHOTS.jsonl): {}; {OUT_RULE}",
+            sample(dir)
+        );
+    }
+    // An exhibit's tree is exhibit's size: walk it for a repository hidden inside.
+    for entry in WalkDir::new(dir).follow_links(false) {
+        let entry = entry.with_context(|| format!("{shown}: cannot list"))?;
+        if entry.file_name() == ".git" {
+            bail!(
+                "{shown}: holds a repository ({}); exhibit never removes a .git; {OUT_RULE}",
+                crate::terminal::escape(&entry.path().display().to_string())
+            );
+        }
+    }
+    Ok(())
+}
+
+/// The pid names a process that is running (a concurrent build's temporary tree is its own).
+fn alive(pid: u32) -> bool {
+    Path::new(&format!("/proc/{pid}")).exists()
+}
+
+/// Removes the temporary trees an interrupted build of this DIR left beside it — only folders
+/// named `.<DIR>.exhibit-{new,old}-<pid>` whose process is gone and that are exhibit's (its
+/// marker, an exhibit tree, or empty) — and says so. Returns the lines said.
+pub fn clean_leftovers(dir: &Path, dry_run: bool) -> Result<Vec<String>> {
+    let (parent, name) = parent_and_name(dir)?;
+    let mut said = Vec::new();
+    let Ok(entries) = std::fs::read_dir(&parent) else {
+        return Ok(said);
+    };
+    let mut found: Vec<(String, u32)> = entries
+        .filter_map(|e| e.ok())
+        .filter_map(|e| e.file_name().into_string().ok())
+        .filter_map(|n| leftover_pid(&name, &n).map(|pid| (n, pid)))
+        .collect();
+    found.sort();
+    for (entry, pid) in found {
+        if pid == std::process::id() || alive(pid) {
+            continue;
+        }
+        let path = parent.join(&entry);
+        let shown = crate::terminal::escape(&path.display().to_string()).into_owned();
+        let is_dir = std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_dir());
+        let ours = is_dir
+            && (path.join(TEMP_MARKER).is_file()
+                || holds_exhibit(&path)
+                || std::fs::read_dir(&path).is_ok_and(|mut d| d.next().is_none()));
+        if !ours {
+            said.push(format!(
+                "{shown}: named like exhibit's temporary tree but holds files exhibit did not write; left as it is"
+            ));
+        } else if dry_run {
+            said.push(format!(
+                "{shown}: a temporary tree an interrupted build left (process {pid} is gone); a build would remove it"
+            ));
+        } else {
+            remove_temp_tree(&path)
+                .with_context(|| format!("{shown}: cannot remove a leftover temporary tree"))?;
+            said.push(format!(
+                "{shown}: removed a temporary tree an interrupted build left (process {pid} is gone)"
+            ));
+        }
+    }
+    Ok(said)
+}
+
+/// Removes a temporary tree with its marker last, so a removal cut short is still recognised.
+fn remove_temp_tree(path: &Path) -> Result<()> {
+    std::fs::write(
+        path.join(TEMP_MARKER),
+        b"a temporary tree of exhibit build\n",
+    )
+    .with_context(|| format!("{}: cannot mark", path.display()))?;
+    for entry in
+        std::fs::read_dir(path).with_context(|| format!("{}: cannot list", path.display()))?
+    {
+        let entry = entry.with_context(|| format!("{}: cannot list", path.display()))?;
+        if entry.file_name() == TEMP_MARKER {
+            continue;
+        }
+        let p = entry.path();
+        let is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
+        if is_dir {
+            std::fs::remove_dir_all(&p)
+        } else {
+            std::fs::remove_file(&p)
+        }
+        .with_context(|| format!("{}: cannot remove", p.display()))?;
+    }
+    std::fs::remove_file(path.join(TEMP_MARKER))
+        .with_context(|| format!("{}: cannot remove", path.display()))?;
+    std::fs::remove_dir(path).with_context(|| format!("{}: cannot remove", path.display()))
+}
+
+fn parent_and_name(dir: &Path) -> Result<(PathBuf, String)> {
     let parent = match dir.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
     };
-    std::fs::create_dir_all(&parent)
-        .with_context(|| format!("{}: cannot create", parent.display()))?;
     let name = dir
         .file_name()
         .with_context(|| format!("{}: not a folder name", dir.display()))?
         .to_string_lossy()
         .into_owned();
-    if dir.exists() && !dir.is_dir() {
+    Ok((parent, name))
+}
+
+/// A path of the tree must be one of the output's own forms (crate::layout): checked again here,
+/// the last step before a name becomes a file, so no name can lead outside DIR.
+fn check_paths(tree: &Tree) -> Result<()> {
+    for rel in tree.files.keys() {
+        if !crate::layout::is_output_path(rel) {
+            bail!(
+                "{:?}: not a path of the output tree (docs/build.md#safety); nothing was written",
+                crate::terminal::escape(rel)
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Writes `tree` as DIR: a temporary sibling is filled, then exchanged with DIR in one step.
+/// DIR must have passed [`check_out_dir`].
+pub fn write_tree(dir: &Path, tree: &Tree) -> Result<()> {
+    check_paths(tree)?;
+    let (parent, name) = parent_and_name(dir)?;
+    std::fs::create_dir_all(&parent)
+        .with_context(|| format!("{}: cannot create", parent.display()))?;
+    if let Ok(m) = std::fs::symlink_metadata(dir)
+        && (m.file_type().is_symlink() || !m.is_dir())
+    {
         bail!("{}: exists and is not a folder", dir.display());
     }
-    if dir.join(".git").exists() {
-        bail!(
-            "{}: holds a .git folder; --out must be a folder inside the checkout, not the checkout itself",
-            dir.display()
-        );
+    let staging = parent.join(temp_name(&name, std::process::id()));
+    if std::fs::symlink_metadata(&staging).is_ok() {
+        remove_temp_tree(&staging)
+            .with_context(|| format!("{}: cannot clear", staging.display()))?;
     }
-    let pid = std::process::id();
-    let staging = parent.join(format!(".{name}.exhibit-new-{pid}"));
-    let retired = parent.join(format!(".{name}.exhibit-old-{pid}"));
-    let _ = std::fs::remove_dir_all(&staging);
-    let result = fill(&staging, tree).and_then(|()| swap(dir, &staging, &retired));
-    if result.is_err() {
-        let _ = std::fs::remove_dir_all(&staging);
+    let result = fill(&staging, tree).and_then(|()| swap(dir, &staging));
+    if result.is_err() && std::fs::symlink_metadata(&staging).is_ok() {
+        let _ = remove_temp_tree(&staging);
     }
     result
 }
 
 fn fill(staging: &Path, tree: &Tree) -> Result<()> {
-    std::fs::create_dir_all(staging)
+    std::fs::create_dir(staging)
         .with_context(|| format!("{}: cannot create", staging.display()))?;
+    std::fs::write(
+        staging.join(TEMP_MARKER),
+        format!(
+            "a temporary tree of exhibit build (process {}); the next build removes it\n",
+            std::process::id()
+        ),
+    )
+    .with_context(|| format!("{}: cannot create", staging.display()))?;
     let mut made: BTreeSet<PathBuf> = BTreeSet::new();
     for (rel, bytes) in &tree.files {
         let path = staging.join(rel);
@@ -102,43 +400,52 @@ fn fill(staging: &Path, tree: &Tree) -> Result<()> {
             made.insert(p.to_path_buf());
         }
         // No fsync per file (at a million proofs that is most of a build's time): what DIR
-        // promises is that a refused or failed build leaves it as it was, which the rename gives.
-        // Durability across a power cut is the commit's job, not the build's.
-        let mut f = std::fs::File::create(&path)
+        // promises is that a refused or failed build leaves it as it was, which the exchange
+        // gives. Durability across a power cut is the commit's job, not the build's.
+        let mut f = std::fs::File::create_new(&path)
             .with_context(|| format!("{}: cannot create", path.display()))?;
         f.write_all(bytes)
             .with_context(|| format!("{}: cannot write", path.display()))?;
     }
+    std::fs::remove_file(staging.join(TEMP_MARKER))
+        .with_context(|| format!("{}: cannot finish", staging.display()))?;
     Ok(())
 }
 
-fn swap(dir: &Path, staging: &Path, retired: &Path) -> Result<()> {
-    if dir.exists() {
-        std::fs::rename(dir, retired).with_context(|| {
-            format!(
-                "{}: cannot move aside to {}",
-                dir.display(),
-                retired.display()
-            )
-        })?;
-        if let Err(e) = std::fs::rename(staging, dir) {
-            // Put the old tree back: DIR must end as it began.
-            let _ = std::fs::rename(retired, dir);
-            return Err(e)
-                .with_context(|| format!("{}: cannot move the new tree in", dir.display()));
-        }
-        std::fs::remove_dir_all(retired)
-            .with_context(|| format!("{}: cannot remove the old tree", retired.display()))?;
-    } else {
-        std::fs::rename(staging, dir)
-            .with_context(|| format!("{}: cannot move the new tree in", dir.display()))?;
+/// Puts the filled tree at DIR. On Linux, when DIR exists, the two are exchanged with one
+/// `renameat2(RENAME_EXCHANGE)`, so DIR exists at every instant; the old tree, now at the
+/// temporary name, is then removed (marker last).
+fn swap(dir: &Path, staging: &Path) -> Result<()> {
+    if std::fs::symlink_metadata(dir).is_err() {
+        return std::fs::rename(staging, dir)
+            .with_context(|| format!("{}: cannot move the new tree in", dir.display()));
     }
-    Ok(())
+    exchange(staging, dir)
+        .with_context(|| format!("{}: cannot exchange the new tree with it", dir.display()))?;
+    remove_temp_tree(staging)
+        .with_context(|| format!("{}: cannot remove the old tree", staging.display()))
+}
+
+#[cfg(target_os = "linux")]
+fn exchange(a: &Path, b: &Path) -> std::io::Result<()> {
+    use rustix::fs::{CWD, RenameFlags, renameat_with};
+    renameat_with(CWD, a, CWD, b, RenameFlags::EXCHANGE).map_err(std::io::Error::from)
+}
+
+#[cfg(not(target_os = "linux"))]
+fn exchange(a: &Path, b: &Path) -> std::io::Result<()> {
+    // No atomic exchange here: two renames, the old tree parked at `a` meanwhile.
+    let parked = a.with_extension("exchanging");
+    std::fs::rename(b, &parked)?;
+    std::fs::rename(a, b)?;
+    std::fs::rename(&parked, a)
 }
 
 /// What `--dry-run` prints: the files added, changed and removed, and a unified diff of text
-/// files, cut to a readable length.
+/// files, cut to a readable length. Names and diff lines are printed with control characters
+/// escaped (docs/build.md#safety): a store file's cursor moves cannot hide a "removed:" line.
 pub fn describe_changes(dir_name: &str, old: &Tree, new: &Tree) -> String {
+    let dir_name = &crate::terminal::escape(dir_name).into_owned();
     const LINES_PER_FILE: usize = 40;
     let mut out = String::new();
     let paths: BTreeSet<&String> = old.files.keys().chain(new.files.keys()).collect();
@@ -161,12 +468,21 @@ pub fn describe_changes(dir_name: &str, old: &Tree, new: &Tree) -> String {
             }
             _ => continue,
         };
-        body.push_str(&format!("{label}: {dir_name}/{path}\n"));
+        body.push_str(&format!(
+            "{label}: {dir_name}/{}\n",
+            crate::terminal::escape(path)
+        ));
         let empty = Vec::new();
         let (x, y) = (a.unwrap_or(&empty), b.unwrap_or(&empty));
         match (std::str::from_utf8(x), std::str::from_utf8(y)) {
             (Ok(x), Ok(y)) if !path.ends_with(".html") => {
-                body.push_str(&unified_diff(dir_name, path, x, y, LINES_PER_FILE));
+                body.push_str(&unified_diff(
+                    dir_name,
+                    &crate::terminal::escape(path),
+                    x,
+                    y,
+                    LINES_PER_FILE,
+                ));
             }
             _ => body.push_str(&format!(
                 "  ({} bytes -> {} bytes{})\n",
@@ -226,7 +542,7 @@ pub fn unified_diff(dir: &str, path: &str, old: &str, new: &str, max_lines: usiz
     let total = lines.len();
     for line in lines.iter().take(max_lines) {
         let shown: String = line.chars().take(200).collect();
-        out.push_str(&shown);
+        out.push_str(&crate::terminal::escape(&shown));
         if shown.len() < line.len() {
             out.push('…');
         }

@@ -4,9 +4,10 @@
 
 use std::path::Path;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use serde::Serialize;
 
+use crate::box_read::{BoxFolder, FileClass};
 use exhibit_protocol::anchors::{self, AnchorCheck, EntryFacts, Post};
 use exhibit_protocol::canonical;
 use exhibit_protocol::ots;
@@ -29,35 +30,32 @@ impl AnchorReport {
     }
 }
 
-/// Reads `<date>.txt` posts (and their `.txt.ots` proofs) from a folder, in date order.
+/// Reads `<date>.txt` posts (and their `.txt.ots` proofs) from a folder, in date order — through
+/// [`BoxFolder`]: no symlink followed, regular files only, each within its ceiling
+/// (docs/build.md#safety).
 pub fn read_posts(dir: &Path) -> Result<Vec<(Post, Option<Vec<u8>>)>> {
-    let mut names = Vec::new();
-    for entry in
-        std::fs::read_dir(dir).with_context(|| format!("{}: cannot list", dir.display()))?
-    {
-        let entry = entry.with_context(|| format!("{}: cannot list", dir.display()))?;
-        let name = entry.file_name().to_string_lossy().into_owned();
-        if let Some(date) = name.strip_suffix(".txt")
-            && exhibit_protocol::days::is_day(date)
-        {
-            names.push(date.to_owned());
-        }
-    }
-    names.sort();
+    let Some(folder) = BoxFolder::named(dir)? else {
+        anyhow::bail!("{}: no such folder", dir.display());
+    };
     let mut posts = Vec::new();
-    for date in names {
-        let text_path = dir.join(format!("{date}.txt"));
-        let bytes = std::fs::read(&text_path)
-            .with_context(|| format!("{}: cannot read", text_path.display()))?;
-        let proof_path = dir.join(format!("{date}.txt.ots"));
-        let proof = match std::fs::read(&proof_path) {
-            Ok(b) => Some(b),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-            Err(e) => {
-                return Err(e).with_context(|| format!("{}: cannot read", proof_path.display()));
-            }
+    for listed in folder.list()? {
+        let Some(date) = listed.name.strip_suffix(".txt") else {
+            continue;
         };
-        posts.push((Post { date, bytes }, proof));
+        if !listed.utf8 || !exhibit_protocol::days::is_day(date) {
+            continue;
+        }
+        let Some(bytes) = folder.read(&listed.name, FileClass::AnchorPost)? else {
+            continue;
+        };
+        let proof = folder.read(&format!("{date}.txt.ots"), FileClass::Proof)?;
+        posts.push((
+            Post {
+                date: date.to_owned(),
+                bytes,
+            },
+            proof,
+        ));
     }
     Ok(posts)
 }

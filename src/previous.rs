@@ -163,13 +163,94 @@ impl Previous {
         let sub = repo
             .find_tree(entry.id())
             .with_context(|| format!("HEAD:{path} is not a folder"))?;
-        let mut blobs: Vec<(String, git2::Oid)> = sub
-            .iter()
-            .filter(|e| e.kind() == Some(ObjectType::Blob))
-            .filter_map(|e| e.name().ok().map(|n| (n.to_owned(), e.id())))
-            .collect();
+        let mut blobs: Vec<(String, git2::Oid)> = Vec::new();
+        for e in sub.iter() {
+            // Names are data until checked: the build checked HEAD's whole tree against the
+            // output's grammar before trusting it (crate::head_check); this is the second lock.
+            let name = String::from_utf8_lossy(e.name_bytes()).into_owned();
+            let plain = e.kind() == Some(ObjectType::Blob)
+                && matches!(e.filemode(), 0o100644 | 0o100755)
+                && !name.is_empty()
+                && name != "."
+                && name != ".."
+                && !name.contains(['/', '\\', '\0']);
+            if !plain {
+                bail!(
+                    "HEAD:{path}/{}: not a plain file name (docs/build.md#safety)",
+                    crate::terminal::escape(&name)
+                );
+            }
+            blobs.push((name, e.id()));
+        }
         blobs.sort();
         Ok(blobs)
+    }
+
+    /// Every entry under `DIR/<rel_dir>` at HEAD, recursively (one tree walk), as paths relative
+    /// to DIR. Names are returned as git holds them — data, not yet paths: the caller checks them
+    /// against the output's grammar (crate::layout) before any is used.
+    pub fn walk(&self, rel_dir: &str) -> Result<Vec<HeadEntry>> {
+        let (Some(repo), Some(commit)) = (&self.repo, &self.commit) else {
+            return Ok(Vec::new());
+        };
+        let root = repo.find_commit(git2::Oid::from_str(commit)?)?.tree()?;
+        let path = self.path_at_head(rel_dir);
+        let tree = if path.is_empty() {
+            root
+        } else {
+            let entry = match root.get_path(Path::new(&path)) {
+                Ok(e) => e,
+                Err(e) if e.code() == ErrorCode::NotFound => return Ok(Vec::new()),
+                Err(e) => return Err(e).with_context(|| format!("git ls-tree HEAD:{path}")),
+            };
+            if entry.kind() != Some(ObjectType::Tree) {
+                bail!("HEAD:{path} is not a folder");
+            }
+            repo.find_tree(entry.id())
+                .with_context(|| format!("git ls-tree HEAD:{path}"))?
+        };
+        let base = if rel_dir.is_empty() {
+            String::new()
+        } else {
+            format!("{rel_dir}/")
+        };
+        let mut out = Vec::new();
+        tree.walk(git2::TreeWalkMode::PreOrder, |root, entry| {
+            let kind = entry.kind();
+            if kind == Some(ObjectType::Tree) {
+                // A folder's name is checked through the paths of the files under it.
+                if entry.name().is_err() || entry.name_bytes().contains(&b'/') {
+                    out.push(HeadEntry {
+                        path: format!(
+                            "{base}{root}{}",
+                            String::from_utf8_lossy(entry.name_bytes())
+                        ),
+                        id: entry.id(),
+                        regular_file: false,
+                    });
+                    return git2::TreeWalkResult::Skip;
+                }
+                return git2::TreeWalkResult::Ok;
+            }
+            out.push(HeadEntry {
+                path: format!(
+                    "{base}{root}{}",
+                    String::from_utf8_lossy(entry.name_bytes())
+                ),
+                id: entry.id(),
+                regular_file: kind == Some(ObjectType::Blob)
+                    && matches!(entry.filemode(), 0o100644 | 0o100755),
+            });
+            git2::TreeWalkResult::Ok
+        })
+        .with_context(|| format!("git ls-tree -r HEAD:{path}"))?;
+        out.sort_by(|a, b| a.path.cmp(&b.path));
+        Ok(out)
+    }
+
+    /// DIR as HEAD names it, for messages (`site` for a DIR at the work tree's `site/`).
+    pub fn shown_prefix(&self) -> &str {
+        &self.prefix
     }
 
     /// The bytes of a blob named by `list_blobs`.
@@ -183,6 +264,16 @@ impl Previous {
             .content()
             .to_vec())
     }
+}
+
+/// One entry of HEAD's tree under DIR (see [`Previous::walk`]).
+#[derive(Debug, Clone)]
+pub struct HeadEntry {
+    /// Relative to DIR, `/`-separated, as git holds the names (non-UTF-8 bytes replaced).
+    pub path: String,
+    pub id: git2::Oid,
+    /// A blob with a regular file's mode (not a symlink, a submodule or a folder).
+    pub regular_file: bool,
 }
 
 /// An absolute, lexically normalised path (DIR need not exist).

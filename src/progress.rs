@@ -27,13 +27,17 @@ impl Progress {
         self.shown = true;
         let pct = (done * 100).checked_div(total).unwrap_or(100);
         let mut err = std::io::stderr().lock();
-        let _ = write!(err, "\r{stage}: {lines} lines ({pct}%)   ");
-        let _ = err.flush();
+        if write!(err, "\r{stage}: {lines} lines ({pct}%)   ")
+            .and_then(|()| err.flush())
+            .is_err()
+        {
+            crate::terminal::note_failure();
+        }
     }
 
     pub fn done(&mut self) {
         if self.shown {
-            eprintln!();
+            crate::say!("");
             self.shown = false;
         }
     }

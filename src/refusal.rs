@@ -29,20 +29,21 @@ impl Refusal {
     }
 }
 
+/// Printed with every control character of its parts escaped (docs/build.md#safety): a file
+/// name or a rule quoting an input cannot steer the terminal or forge a line.
 impl std::fmt::Display for Refusal {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        if self.place.is_empty() {
-            write!(
-                f,
-                "{}: {}\n    to accept: {}",
-                self.file, self.rule, self.accept
-            )
+        use crate::terminal::escape;
+        let (file, place, rule, accept) = (
+            escape(&self.file),
+            escape(&self.place),
+            escape(&self.rule),
+            escape(&self.accept),
+        );
+        if place.is_empty() {
+            write!(f, "{file}: {rule}\n    to accept: {accept}")
         } else {
-            write!(
-                f,
-                "{} {}: {}\n    to accept: {}",
-                self.file, self.place, self.rule, self.accept
-            )
+            write!(f, "{file} {place}: {rule}\n    to accept: {accept}")
         }
     }
 }

@@ -6,6 +6,7 @@ use std::path::Path;
 
 use anyhow::{Context, Result, bail};
 
+use crate::box_read::{BoxFolder, FileClass};
 use crate::outcome::{self, FileProblem, Outcome};
 use crate::posts;
 use exhibit_protocol::canonical;
@@ -13,23 +14,33 @@ use exhibit_protocol::ots;
 use exhibit_protocol::verify::Withheld;
 
 pub fn check_site(dir: &Path) -> Result<Outcome> {
-    let ledger_dir = dir.join("ledger");
-    let ledger_path = ledger_dir.join("ledger.jsonl");
-    if !ledger_path.is_file() {
+    // A stranger's clone may hold anything: reads follow no symlink, take regular files only,
+    // each within its ceiling (docs/build.md#safety) — `/dev/zero` as a proof is refused.
+    let site =
+        BoxFolder::named(dir)?.with_context(|| format!("{}: no such folder", dir.display()))?;
+    let ledger_dir = site.sub("ledger")?;
+    let ledger_path = dir.join("ledger").join("ledger.jsonl");
+    let Some(bytes) = ledger_dir
+        .as_ref()
+        .map(|d| d.read("ledger.jsonl", FileClass::Ledger))
+        .transpose()?
+        .flatten()
+    else {
         bail!(
             "{}: not an exhibit: {} is missing (give a ledger file, or the directory `exhibit build --out` wrote)",
             dir.display(),
             ledger_path.display()
         );
-    }
-    let withheld_path = ledger_dir.join("withheld.json");
-    let withheld = if withheld_path.exists() {
-        outcome::read_withheld(&withheld_path)?
-    } else {
-        Withheld::default()
     };
-    let bytes = std::fs::read(&ledger_path)
-        .with_context(|| format!("{}: cannot read", ledger_path.display()))?;
+    let Some(ledger_dir) = ledger_dir else {
+        bail!("{}: not an exhibit", dir.display());
+    };
+    let withheld = match ledger_dir.read("withheld.json", FileClass::Withheld)? {
+        Some(b) => Withheld::from_json(&b).map_err(|e| {
+            anyhow::anyhow!("{}: {e}", ledger_dir.path().join("withheld.json").display())
+        })?,
+        None => Withheld::default(),
+    };
 
     let exhibit_protocol::anchors::Checked {
         report,
@@ -37,37 +48,34 @@ pub fn check_site(dir: &Path) -> Result<Outcome> {
         header_digest,
     } = exhibit_protocol::anchors::verify_and_collect(&bytes, &withheld);
 
-    let anchors_dir = ledger_dir.join("anchors");
-    let anchors = if anchors_dir.is_dir() {
-        Some(posts::check_anchor_dir(
-            &anchors_dir,
+    let anchors = match ledger_dir.sub("anchors")? {
+        Some(a) => Some(posts::check_anchor_dir(
+            a.path(),
             &facts,
             &withheld,
             header_digest.as_deref(),
-        )?)
-    } else {
-        None
+        )?),
+        None => None,
     };
 
     let mut files = Vec::new();
-    check_witness_proofs(&ledger_dir.join("witness"), &mut files)?;
-    check_public_texts(&ledger_dir.join("public_texts"), &mut files)?;
+    if let Some(witness) = ledger_dir.sub("witness")?
+        && let Some(proofs) = witness.sub("proofs")?
+    {
+        check_witness_proofs(&proofs, &mut files)?;
+    }
+    if let Some(texts) = ledger_dir.sub("public_texts")? {
+        check_public_texts(&texts, &mut files)?;
+    }
     Ok(outcome::outcome(report, anchors, Some(files)))
 }
 
 /// Every published proof must commit to the digest its name gives (§5b).
-fn check_witness_proofs(witness: &Path, files: &mut Vec<FileProblem>) -> Result<()> {
-    let proofs = witness.join("proofs");
-    if !proofs.is_dir() {
-        return Ok(());
-    }
-    for (name, path) in sorted_files(&proofs)? {
-        let Some(stem) = name.strip_suffix(".ots") else {
-            continue;
-        };
-        let digest = stem.strip_prefix("prereg_").unwrap_or(stem);
+fn check_witness_proofs(proofs: &BoxFolder, files: &mut Vec<FileProblem>) -> Result<()> {
+    for listed in proofs.list()? {
+        let name = &listed.name;
         let rel = format!("ledger/witness/proofs/{name}");
-        if !canonical::is_digest(digest) {
+        if !listed.utf8 || !crate::layout::is_witness_proof(name) {
             files.push(FileProblem {
                 file: rel,
                 code: "bad_name".into(),
@@ -75,8 +83,13 @@ fn check_witness_proofs(witness: &Path, files: &mut Vec<FileProblem>) -> Result<
             });
             continue;
         }
-        let bytes =
-            std::fs::read(&path).with_context(|| format!("{}: cannot read", path.display()))?;
+        let Some(stem) = name.strip_suffix(".ots") else {
+            continue;
+        };
+        let digest = stem.strip_prefix("prereg_").unwrap_or(stem);
+        let Some(bytes) = proofs.read(name, FileClass::Proof)? else {
+            continue;
+        };
         if let Err(p) = ots::check(&bytes, digest) {
             files.push(FileProblem {
                 file: rel,
@@ -90,16 +103,15 @@ fn check_witness_proofs(witness: &Path, files: &mut Vec<FileProblem>) -> Result<
 
 /// Every released text must hash to its own name (§6: "sha256sum public_texts/<sent_sha256>.txt
 /// against the file's own name").
-fn check_public_texts(texts: &Path, files: &mut Vec<FileProblem>) -> Result<()> {
-    if !texts.is_dir() {
-        return Ok(());
-    }
-    for (name, path) in sorted_files(texts)? {
+fn check_public_texts(texts: &BoxFolder, files: &mut Vec<FileProblem>) -> Result<()> {
+    for listed in texts.list()? {
+        let name = &listed.name;
         let Some(stem) = name.strip_suffix(".txt") else {
             continue;
         };
-        let bytes =
-            std::fs::read(&path).with_context(|| format!("{}: cannot read", path.display()))?;
+        let Some(bytes) = texts.read(name, FileClass::PublicText)? else {
+            continue;
+        };
         let actual = canonical::sha256_hex(&bytes);
         if actual != stem {
             files.push(FileProblem {
@@ -110,21 +122,4 @@ fn check_public_texts(texts: &Path, files: &mut Vec<FileProblem>) -> Result<()> 
         }
     }
     Ok(())
-}
-
-fn sorted_files(dir: &Path) -> Result<Vec<(String, std::path::PathBuf)>> {
-    let mut out = Vec::new();
-    for entry in
-        std::fs::read_dir(dir).with_context(|| format!("{}: cannot list", dir.display()))?
-    {
-        let entry = entry.with_context(|| format!("{}: cannot list", dir.display()))?;
-        if entry.file_type()?.is_file() {
-            out.push((
-                entry.file_name().to_string_lossy().into_owned(),
-                entry.path(),
-            ));
-        }
-    }
-    out.sort();
-    Ok(out)
 }

@@ -1,6 +1,5 @@
 //! `exhibit verify`: a ledger file, streamed (CONTRACT §1), or a whole exhibit directory.
 
-use std::fs::File;
 use std::io::{BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -36,13 +35,16 @@ pub fn run(plan: &VerifyPlan) -> Result<ExitCode> {
         };
         verify_ledger_file(&plan.path, &withheld, plan.anchors.as_deref())?
     };
-    let mut stdout = std::io::stdout().lock();
+    let mut report = Vec::new();
     if plan.json {
-        serde_json::to_writer(&mut stdout, &outcome)?;
-        writeln!(stdout)?;
+        serde_json::to_writer(&mut report, &outcome)?;
+        writeln!(report)?;
     } else {
-        write_words(&mut stdout, &plan.path, &outcome)?;
+        write_words(&mut report, &plan.path, &outcome)?;
     }
+    // Words quote inputs (a file name, a field): printed with control characters escaped.
+    crate::terminal::to_stdout(&String::from_utf8_lossy(&report))
+        .context("stdout: cannot write the report")?;
     Ok(if outcome.ok {
         ExitCode::SUCCESS
     } else {
@@ -56,7 +58,8 @@ pub fn verify_ledger_file(
     withheld: &Withheld,
     anchors_dir: Option<&Path>,
 ) -> Result<Outcome> {
-    let file = File::open(path).with_context(|| format!("{}: cannot open", path.display()))?;
+    // A regular file within its ceiling: a FIFO or a device is refused (docs/build.md#safety).
+    let file = crate::box_read::open_named(path, crate::box_read::FileClass::Ledger)?;
     let reader = BufReader::with_capacity(1 << 20, file);
     let mut facts = Vec::new();
     let mut collect = |entry: &Entry<'_>, _| {

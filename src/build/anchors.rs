@@ -68,7 +68,7 @@ pub fn anchors_index(reports: &[AnchorReport], verified: &VerifiedLedger, ledger
                 "date": c.date,
                 "published": c.format == "ok",
                 "text_file": (c.format == "ok").then(|| format!("{}.txt", c.date)),
-                "proof_file": (c.format == "ok" && r.proof != "missing").then(|| format!("{}.txt.ots", c.date)),
+                "proof_file": (c.format == "ok" && r.proof == "ok").then(|| format!("{}.txt.ots", c.date)),
                 "head": c.posted.as_ref().map(|p| p.head.clone()),
                 "seq": c.posted.as_ref().map(|p| p.seq),
                 "ok": r.ok(),

@@ -84,7 +84,10 @@ fn put_anchors(tree: &mut Tree, decided: &Decided, loaded: &LoadedBox) {
                 format!("ledger/anchors/{}.txt", post.date),
                 post.bytes.clone(),
             );
-            if let Some(proof) = proof {
+            // A proof is published only when its header check passes (docs/build.md#safety).
+            if let Some(proof) = proof
+                && report.proof == "ok"
+            {
                 tree.put(
                     format!("ledger/anchors/{}.txt.ots", post.date),
                     proof.clone(),
@@ -165,19 +168,6 @@ pub struct Snapshots {
     pub last_built_at: String,
 }
 
-/// sha256 of a folder's files as `sha256sum` lists them, sorted by path: a stranger re-derives
-/// it with `(cd ledger/X && find . -type f | sort | xargs sha256sum) | sha256sum`.
-fn folder_digest(tree: &Tree, prefix: &str) -> Option<String> {
-    let mut listing = String::new();
-    for (path, bytes) in tree.files.range(prefix.to_string()..) {
-        let Some(rel) = path.strip_prefix(prefix) else {
-            break;
-        };
-        listing.push_str(&format!("{}  ./{rel}\n", canonical::sha256_hex(bytes)));
-    }
-    (!listing.is_empty()).then(|| canonical::sha256_hex(listing.as_bytes()))
-}
-
 /// SNAPSHOTS.jsonl (§6): HEAD's lines, plus one for this publication when its content changed.
 fn snapshots(
     previous: &Previous,
@@ -188,21 +178,13 @@ fn snapshots(
     stats: &J,
 ) -> Result<Snapshots> {
     let old = previous.read("ledger/SNAPSHOTS.jsonl")?.unwrap_or_default();
-    let mut digests = serde_json::Map::new();
-    for (path, bytes) in &tree.files {
-        if let Some(rel) = path.strip_prefix("ledger/")
-            && !rel.contains('/')
-            && rel != "SNAPSHOTS.jsonl"
-        {
-            digests.insert(rel.to_string(), J::String(canonical::sha256_hex(bytes)));
-        }
-    }
-    for folder in ["anchors/", "witness/", "public_texts/"] {
-        if let Some(d) = folder_digest(tree, &format!("ledger/{folder}")) {
-            digests.insert(folder.to_string(), J::String(d));
-        }
-    }
-    let digests = J::Object(digests);
+    // The same computation checks HEAD before it is trusted (crate::head_check).
+    let digests = J::Object(crate::head_check::snapshot_digests(
+        tree.files
+            .range("ledger/".to_string()..)
+            .take_while(|(p, _)| p.starts_with("ledger/"))
+            .map(|(p, b)| (p.as_str(), canonical::sha256_hex(b))),
+    ));
     let last: Option<J> = old
         .split(|&b| b == b'\n')
         .rfind(|l| !l.is_empty())

@@ -39,7 +39,8 @@ impl LineRecord {
     pub fn object<'a>(&self, ledger: &'a [u8]) -> Object<'a> {
         match canonical::parse(&ledger[self.start..self.end]).map(|p| p.value) {
             Ok(Value::Object(o)) => o,
-            _ => unreachable!("verified lines re-read"),
+            // A verified line re-read is always an object; an empty one judges as nothing.
+            _ => Object::default(),
         }
     }
 
@@ -94,12 +95,8 @@ pub fn decide(input: &DecideInput<'_>, lines: &mut [LineRecord]) -> Decision {
     let mut sticky = Vec::new();
     for record in lines.iter_mut() {
         let object = record.object(input.ledger);
-        let dest_class = object
-            .get_str("dest_class")
-            .filter(|c| {
-                exhibit_protocol::guard::is_clean(c, exhibit_protocol::guard::Context::LedgerString)
-            })
-            .map(str::to_owned);
+        let dest_class =
+            exhibit_protocol::registry::published_dest_class(object.get_str("dest_class"));
         let place = format!("line {} (seq {})", record.line, record.seq);
         // A seq withheld before stays withheld (§6 "may not publish a seq withheld before").
         if !input.allow_rewrite
@@ -318,8 +315,15 @@ fn check_header(
     plan: &BuildPlan,
     ledger_name: &str,
 ) -> Vec<Refusal> {
-    let parsed = canonical::parse(&ledger[verified.header.0..verified.header.1]).expect("verified");
-    let header = parsed.value.as_object().expect("verified header");
+    let parsed = canonical::parse(&ledger[verified.header.0..verified.header.1]);
+    let Some(header) = parsed.as_ref().ok().and_then(|p| p.value.as_object()) else {
+        return vec![Refusal::new(
+            ledger_name,
+            "line 1 (header)",
+            "the header is not a canonical JSON object (protocol §4)",
+            "repair the gate's ledger first",
+        )];
+    };
     match registry.judge_header(header) {
         Verdict::Publish => vec![],
         Verdict::Unknown { fields, .. } => fields

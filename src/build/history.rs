@@ -9,7 +9,9 @@ use exhibit_protocol::canonical;
 use exhibit_protocol::verify::Withheld;
 
 /// What HEAD's publication binds this build to.
-pub fn read_history(previous: &Previous) -> Result<History> {
+/// `head_trusted`: HEAD re-derives to its last snapshot (crate::head_check); when it does not
+/// (passed on --allow-rewrite), its readings are not taken on trust.
+pub fn read_history(previous: &Previous, head_trusted: bool) -> Result<History> {
     let mut history = History::default();
     if let Some(bytes) = previous.read("ledger/withheld.json")? {
         history.withheld = Withheld::from_json(&bytes)
@@ -25,8 +27,9 @@ pub fn read_history(previous: &Previous) -> Result<History> {
         }
         history.ledger = Some(bytes);
     }
-    // Readings count only as committed (CONTRACT §4 "Operator readings"): from HEAD, never disk.
-    if let Some(bytes) = previous.read("ledger/readings.json")? {
+    // Readings count only as committed (CONTRACT §4 "Operator readings"): from HEAD, never disk;
+    // and only from a HEAD exhibit built (docs/build.md#safety): a forged reading publishes.
+    if head_trusted && let Some(bytes) = previous.read("ledger/readings.json")? {
         let readings: Readings = serde_json::from_slice(&bytes)
             .context("HEAD:ledger/readings.json is not a readings file")?;
         history.readings = readings

@@ -26,8 +26,10 @@ impl LoadedBox {
 /// Stage 1: read the box. I/O errors name their path (exit 2).
 pub fn load(plan: &BuildPlan) -> Result<LoadedBox> {
     let path = &plan.config.ledger;
-    let ledger = std::fs::read(path)
-        .with_context(|| format!("{}: cannot read the gate's ledger", path.display()))?;
+    // A regular file within its ceiling (docs/build.md#safety).
+    let ledger = crate::box_read::read_named(path, crate::box_read::FileClass::Ledger)
+        .with_context(|| format!("{}: cannot read the gate's ledger", path.display()))?
+        .with_context(|| format!("{}: the gate's ledger does not exist", path.display()))?;
     let unterminated_tail = match ledger.iter().rposition(|&b| b == b'\n') {
         Some(i) => ledger.len() - i - 1,
         None => ledger.len(),

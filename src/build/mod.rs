@@ -15,7 +15,7 @@ pub mod verify;
 pub mod write;
 
 use std::collections::BTreeSet;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
@@ -43,7 +43,28 @@ pub struct BuildPlan {
     pub built_at: String,
 }
 
+/// The box's pieces as exhibit.toml names them: DIR may be none of them, contain none, and lie
+/// inside none of the folders (docs/build.md#safety).
+fn box_paths(plan: &BuildPlan) -> Vec<(&'static str, &Path)> {
+    let c = &plan.config;
+    let mut paths: Vec<(&'static str, &Path)> =
+        vec![("config", c.file.as_path()), ("ledger", c.ledger.as_path())];
+    for (what, p) in [
+        ("gate config", &c.gate_config),
+        ("sources folder", &c.sources),
+        ("anchors folder", &c.anchors),
+        ("witness store", &plan.witness),
+    ] {
+        if let Some(p) = p {
+            paths.push((what, p.as_path()));
+        }
+    }
+    paths
+}
+
 pub fn run(plan: &BuildPlan) -> Result<ExitCode> {
+    // Before anything is read or written: is DIR exhibit's to write? (exit 2 when not)
+    crate::output::check_out_dir(&plan.out, &box_paths(plan))?;
     let mut progress = Progress::new();
     let loaded = load::load(plan)?;
     let verified = match verify::verify(loaded.complete(), &loaded.name, &mut progress) {
@@ -51,8 +72,22 @@ pub fn run(plan: &BuildPlan) -> Result<ExitCode> {
         Err(refusals) => return Ok(refuse(&refusals)),
     };
     let previous = Previous::open(&plan.out)?;
-    let history = history::read_history(&previous)?;
-    let decided = decide::run(plan, &loaded, verified, &history)?;
+    let head = crate::head_check::check(&previous)?;
+    if !head.hard.is_empty() || (!head.edited.is_empty() && plan.allow_rewrite.is_none()) {
+        let mut all = head.hard.clone();
+        all.extend(head.edited.iter().cloned());
+        return Ok(refuse(&all));
+    }
+    if !head.trusted() {
+        crate::say!(
+            "exhibit: note: HEAD's published files do not re-derive to its last snapshot ({} file(s)); published over them on --allow-rewrite, and HEAD's readings.json is not taken on trust",
+            head.edited.len()
+        );
+    }
+    let history = history::read_history(&previous, head.trusted())?;
+    let mut decided = decide::run(plan, &loaded, verified, &history)?;
+    // A publication over an edited HEAD does not extend it (docs/build.md#safety).
+    decided.extends &= head.trusted();
     let mut layers = layers::run(&LayerContext {
         plan,
         ledger: loaded.complete(),
@@ -75,12 +110,12 @@ pub fn run(plan: &BuildPlan) -> Result<ExitCode> {
 }
 
 fn refuse(refusals: &[Refusal]) -> ExitCode {
-    eprintln!(
+    crate::say!(
         "exhibit: build refused ({} reason(s)); the output folder was not touched:",
         refusals.len()
     );
     for r in refusals {
-        eprintln!("  {r}");
+        crate::say!("  {r}");
     }
     ExitCode::from(1)
 }

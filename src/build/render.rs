@@ -91,6 +91,11 @@ struct Page<'a> {
     tz_note: String,
 }
 
+/// A JSON value's bytes (a `Value` with string keys: serialising cannot fail).
+fn json_bytes(v: &J) -> Vec<u8> {
+    serde_json::to_vec(v).unwrap_or_else(|_| b"null".to_vec())
+}
+
 /// The data blocks the page reads, by element id (stable hooks, issue 6).
 fn data_blocks<'t>(
     input: &PageInput<'t>,
@@ -116,36 +121,29 @@ fn data_blocks<'t>(
         ("anchors-json", file("ledger/anchors/index.json")),
         (
             "anchor-posts-json",
-            Cow::Owned(serde_json::to_vec(&J::Object(posts)).expect("json")),
+            Cow::Owned(json_bytes(&J::Object(posts))),
         ),
         ("snapshots-jsonl", file("ledger/SNAPSHOTS.jsonl")),
         // The anchor zone's rules from this binary's tz database, over the ledger's span: the
         // page derives days from them, not from the browser's own tz data.
         (
             "tz-rules-json",
-            Cow::Owned(
-                serde_json::to_vec(&match tz_rules {
-                    Some(rules) => serde_json::to_value(rules).expect("json"),
-                    // Rules for no zone: the page then knows no zone, as `exhibit verify` does
-                    // not (bad_header), rather than asking the browser.
-                    None => serde_json::json!({"tzdb": exhibit_protocol::days::tzdb_version(), "zone": null,
-                        "from": 0, "until": 0, "offsets": [[0, 0]]}),
-                })
-                .expect("json"),
-            ),
+            Cow::Owned(json_bytes(&match tz_rules {
+                Some(rules) => serde_json::to_value(rules).unwrap_or(J::Null),
+                // Rules for no zone: the page then knows no zone, as `exhibit verify` does
+                // not (bad_header), rather than asking the browser.
+                None => {
+                    serde_json::json!({"tzdb": exhibit_protocol::days::tzdb_version(), "zone": null,
+                    "from": 0, "until": 0, "offsets": [[0, 0]]})
+                }
+            })),
         ),
     ];
     if let Some(w) = input.witness {
-        blocks.push((
-            "witness-json",
-            Cow::Owned(serde_json::to_vec(w).expect("json")),
-        ));
+        blocks.push(("witness-json", Cow::Owned(json_bytes(w))));
     }
     if let Some(t) = input.public_texts {
-        blocks.push((
-            "public-texts-json",
-            Cow::Owned(serde_json::to_vec(t).expect("json")),
-        ));
+        blocks.push(("public-texts-json", Cow::Owned(json_bytes(t))));
     }
     blocks.push(("proof-headers", Cow::Owned(proof_headers(input.tree))));
     blocks
@@ -198,7 +196,8 @@ pub fn proof_headers(tree: &Tree) -> Vec<u8> {
         records.push(kind);
         let name_bytes: Vec<u8> = if kind == 1 {
             (0..32)
-                .map(|i| u8::from_str_radix(&name[2 * i..2 * i + 2], 16).expect("hex"))
+                // `name` was checked to be 64 lowercase hex just above.
+                .map(|i| u8::from_str_radix(&name[2 * i..2 * i + 2], 16).unwrap_or(0))
                 .collect()
         } else {
             let b = name.as_bytes();
@@ -234,37 +233,143 @@ pub fn proof_headers(tree: &Tree) -> Vec<u8> {
     out
 }
 
-/// Markdown as HTML with any raw HTML in it escaped, never passed through; tables rendered;
-/// headings demoted two levels (an `#` becomes `<h3>`), so a file's outline sits under the
-/// page section (an `<h2>`) that shows it.
+/// How deep blocks and inline elements may nest in a rendered text (a blockquote in a list in
+/// a blockquote is 3). Deeper input is shown as plain preformatted text: no input can make the
+/// renderer, the minifier or a browser recurse without bound (docs/build.md#safety).
+pub const MAX_MARKDOWN_NESTING: usize = 32;
+
+/// A link target the page may carry: `http(s)` or relative to the page — never another scheme
+/// (`javascript:`, `data:`, `vbscript:`, `file:`...), never `//host` (another host, relative to
+/// the scheme), never with a control character or a backslash a browser would reinterpret.
+pub fn safe_link(url: &str) -> bool {
+    if url.is_empty()
+        || url.starts_with("//")
+        || url
+            .chars()
+            .any(|c| c.is_control() || c.is_whitespace() || c == '\\')
+    {
+        return false;
+    }
+    let lower = url.to_ascii_lowercase();
+    if lower.starts_with("https://") || lower.starts_with("http://") {
+        return true;
+    }
+    // Relative: no scheme, i.e. no ':' before the first '/', '?' or '#'.
+    let head = url.split(['/', '?', '#']).next().unwrap_or_default();
+    !head.contains(':')
+}
+
+/// Markdown (REPORT.md, WITNESS_PREREG.md) as HTML of a safe subset (docs/build.md#safety): raw
+/// HTML is escaped, never passed through; a link is kept only when [`safe_link`] allows it (else
+/// its text is shown with the target as text); an image is never loaded — it is shown as text
+/// naming its address; nesting deeper than [`MAX_MARKDOWN_NESTING`] shows the whole text as
+/// preformatted text.
+/// Markdown (REPORT.md, WITNESS_PREREG.md) as HTML of a safe subset (docs/build.md#safety): raw
+/// HTML is escaped, never passed through; a link is kept only when [`safe_link`] allows it (else
+/// its text is shown with the target as text); an image is never loaded — it is shown as text
+/// naming its address; nesting deeper than [`MAX_MARKDOWN_NESTING`] shows the whole text as
+/// preformatted text. Tables are rendered; headings are demoted two levels (an `#` becomes
+/// `<h3>`), so a file's outline sits under the page section (an `<h2>`) that shows it.
 pub fn markdown_html(md: &str) -> String {
-    use pulldown_cmark::{Event, HeadingLevel, Options, Parser, Tag, TagEnd, html};
-    fn demote(level: HeadingLevel) -> HeadingLevel {
-        match level {
-            HeadingLevel::H1 => HeadingLevel::H3,
-            HeadingLevel::H2 => HeadingLevel::H4,
-            HeadingLevel::H3 => HeadingLevel::H5,
-            _ => HeadingLevel::H6,
+    use pulldown_cmark::{Event, Options, Parser, html};
+    let parser = || Parser::new_ext(md, Options::ENABLE_TABLES);
+    let mut depth = 0usize;
+    for e in parser() {
+        match e {
+            Event::Start(_) => depth += 1,
+            Event::End(_) => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        if depth > MAX_MARKDOWN_NESTING {
+            return format!(
+                "<p>(this text nests deeper than {MAX_MARKDOWN_NESTING} levels; shown as written)</p><pre>{}</pre>",
+                escape_html(md)
+            );
         }
     }
-    let events = Parser::new_ext(md, Options::ENABLE_TABLES).map(|e| match e {
-        Event::Html(s) | Event::InlineHtml(s) => Event::Text(s),
-        Event::Start(Tag::Heading {
-            level,
-            id,
-            classes,
-            attrs,
-        }) => Event::Start(Tag::Heading {
-            level: demote(level),
-            id,
-            classes,
-            attrs,
-        }),
-        Event::End(TagEnd::Heading(level)) => Event::End(TagEnd::Heading(demote(level))),
-        other => other,
-    });
+    let mut safe = SafeEvents::default();
+    let mut events = Vec::new();
+    for e in parser() {
+        safe.push(e, &mut events);
+    }
     let mut out = String::new();
-    html::push_html(&mut out, events);
+    html::push_html(&mut out, events.into_iter());
+    out
+}
+
+/// The open links (unsafe ones hold their target) and images of a text being rendered.
+#[derive(Default)]
+struct SafeEvents {
+    links: Vec<Option<String>>,
+    images: Vec<String>,
+}
+
+impl SafeEvents {
+    fn push<'a>(&mut self, e: pulldown_cmark::Event<'a>, out: &mut Vec<pulldown_cmark::Event<'a>>) {
+        use pulldown_cmark::{Event, HeadingLevel, Tag, TagEnd};
+        fn demote(level: HeadingLevel) -> HeadingLevel {
+            match level {
+                HeadingLevel::H1 => HeadingLevel::H3,
+                HeadingLevel::H2 => HeadingLevel::H4,
+                HeadingLevel::H3 => HeadingLevel::H5,
+                _ => HeadingLevel::H6,
+            }
+        }
+        match e {
+            Event::Html(s) | Event::InlineHtml(s) => out.push(Event::Text(s)),
+            Event::Start(Tag::Heading {
+                level,
+                id,
+                classes,
+                attrs,
+            }) => out.push(Event::Start(Tag::Heading {
+                level: demote(level),
+                id,
+                classes,
+                attrs,
+            })),
+            Event::End(TagEnd::Heading(level)) => {
+                out.push(Event::End(TagEnd::Heading(demote(level))));
+            }
+            Event::Start(Tag::Link { dest_url, .. }) if !safe_link(&dest_url) => {
+                self.links.push(Some(dest_url.to_string()));
+            }
+            Event::Start(t @ Tag::Link { .. }) => {
+                self.links.push(None);
+                out.push(Event::Start(t));
+            }
+            Event::End(TagEnd::Link) => match self.links.pop() {
+                Some(Some(url)) => out.push(Event::Text(
+                    format!(" ⟨{url}: not made a link — only http(s) and relative links are⟩")
+                        .into(),
+                )),
+                _ => out.push(Event::End(TagEnd::Link)),
+            },
+            Event::Start(Tag::Image { dest_url, .. }) => {
+                self.images.push(dest_url.to_string());
+                out.push(Event::Text("[image, not loaded: ".into()));
+            }
+            Event::End(TagEnd::Image) => {
+                let url = self.images.pop().unwrap_or_default();
+                out.push(Event::Text(format!(" — {url}]").into()));
+            }
+            other => out.push(other),
+        }
+    }
+}
+
+fn escape_html(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 16);
+    for c in s.chars() {
+        match c {
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '&' => out.push_str("&amp;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
     out
 }
 
@@ -400,6 +505,39 @@ fn with_csp(html: &str) -> anyhow::Result<String> {
 mod tests {
     use super::*;
     use crate::encode::base64;
+
+    #[test]
+    fn links_and_images_are_made_safe() {
+        let html = markdown_html(
+            "[a](javascript:alert(1)) [b](JaVaScRiPt:x) [c](data:text/html,x) [d](//evil.example/) \
+             [e](https://ok.example/) [f](notes/x.md) [g](#top) ![h](https://t.example/p.png)",
+        );
+        for bad in [
+            "href=\"javascript",
+            "href=\"JaVa",
+            "href=\"data:",
+            "href=\"//",
+            "<img",
+        ] {
+            assert!(!html.contains(bad), "{bad}: {html}");
+        }
+        for good in [
+            "href=\"https://ok.example/\"",
+            "href=\"notes/x.md\"",
+            "href=\"#top\"",
+            "[image, not loaded: h — https://t.example/p.png]",
+        ] {
+            assert!(html.contains(good), "{good}: {html}");
+        }
+    }
+
+    #[test]
+    fn deep_nesting_is_shown_as_text() {
+        let html = markdown_html(&">".repeat(10_000));
+        assert!(html.contains("<pre>&gt;&gt;&gt;"), "{}", &html[..200]);
+        let html = markdown_html("> > quoted twice");
+        assert!(html.contains("<blockquote>"), "{html}");
+    }
 
     #[test]
     fn markdown_escapes_raw_html() {

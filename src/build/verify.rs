@@ -47,8 +47,16 @@ pub fn verify(
             }
             progress.tick("verifying", entry.line, start as u64, complete.len() as u64);
         }),
-    )
-    .expect("reading from memory cannot fail");
+    );
+    // Reading from memory does not fail; were it to, that is a refusal, not a panic.
+    let verified = verified.map_err(|e| {
+        vec![Refusal::new(
+            ledger_name,
+            format!("line {}", e.line),
+            format!("the ledger could not be read: {e}"),
+            "repair the gate's ledger first",
+        )]
+    })?;
     let header_info = verified.header;
     let report = verified.report;
     if !report.ok {
@@ -69,15 +77,27 @@ pub fn verify(
             })
             .collect());
     }
-    let header_info = header_info.expect("ok ledgers have a header");
+    let (Some(header_info), Some(head)) = (header_info, report.head) else {
+        return Err(vec![Refusal::new(
+            ledger_name,
+            "",
+            "the ledger has no header line and no head (protocol §4)",
+            "no flag publishes a ledger that does not re-derive; repair the gate's ledger first",
+        )]);
+    };
+    let Some(header_digest) = header_info.digest.clone() else {
+        return Err(vec![Refusal::new(
+            ledger_name,
+            "line 1 (header)",
+            "the header has no digest (protocol §4)",
+            "no flag publishes a ledger that does not re-derive; repair the gate's ledger first",
+        )]);
+    };
     Ok(VerifiedLedger {
         header,
-        header_digest: header_info
-            .digest
-            .clone()
-            .expect("ok headers have a digest"),
+        header_digest,
         anchor_tz: header_info.anchor_tz.clone().unwrap_or_default(),
-        head: report.head.expect("ok ledgers have a head"),
+        head,
         lines,
     })
 }

@@ -3,7 +3,7 @@
 
 use std::process::ExitCode;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 
 use super::BuildPlan;
 use super::anchors::anchor_notes;
@@ -27,32 +27,39 @@ pub fn run(
         .flat_map(|l| l.notes.iter())
         .chain(anchor_notes(&decided.anchor_reports).iter())
     {
-        eprintln!("exhibit: note: {note}");
+        crate::say!("exhibit: note: {note}");
     }
     if !decided.decision.sticky.is_empty() {
-        eprintln!(
+        crate::say!(
             "exhibit: note: {} seq(s) stay withheld because an earlier publication withheld them",
             decided.decision.sticky.len()
         );
     }
     if loaded.unterminated_tail > 0 {
-        eprintln!(
+        crate::say!(
             "exhibit: note: {}: the last {} byte(s) have no LF (the gate may be writing that line); left out of this build",
-            loaded.name, loaded.unterminated_tail
+            loaded.name,
+            loaded.unterminated_tail
         );
     }
     progress.done();
     let dir_name = plan.out.display().to_string();
+    for line in output::clean_leftovers(&plan.out, plan.dry_run)? {
+        crate::say!("exhibit: note: {line}");
+    }
     if plan.dry_run {
         let on_disk = output::read_tree(&plan.out)?;
-        print!(
-            "{}",
-            output::describe_changes(&dir_name, &on_disk, &assembled.tree)
-        );
+        crate::terminal::to_stdout(&output::describe_changes(
+            &dir_name,
+            &on_disk,
+            &assembled.tree,
+        ))
+        .context("stdout: cannot write the dry run's report")?;
     } else {
         output::write_tree(&plan.out, &assembled.tree)?;
-        println!(
-            "built {dir_name}/: {} of {} lines published, {} withheld; head {}; {}",
+        crate::terminal::to_stdout(&format!(
+            "built {}/: {} of {} lines published, {} withheld; head {}; {}\n",
+            crate::terminal::escape(&dir_name),
             decided
                 .verified
                 .lines
@@ -74,7 +81,8 @@ pub fn run(
             } else {
                 "published content unchanged: no snapshot appended".to_string()
             }
-        );
+        ))
+        .context("stdout: cannot write the build's summary (the tree was written)")?;
     }
     Ok(ExitCode::SUCCESS)
 }

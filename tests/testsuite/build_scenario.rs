@@ -257,8 +257,8 @@ fn an_operator_reading_publishes_a_line_and_is_read_back_from_head_only() {
     );
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
 
-    // A reading removed from HEAD (as if published by rules that did not trip) no longer counts:
-    // the published line now newly trips, and the build says which flag accepts it.
+    // A reading removed from HEAD by hand is an edit of what exhibit built: HEAD no longer
+    // re-derives to its last snapshot, and the build refuses naming the file (issue 9).
     std::fs::remove_file(format!("{site}/ledger/readings.json")).unwrap();
     commit_all(&repo, "reading dropped");
     let o = exhibit(
@@ -268,10 +268,10 @@ fn an_operator_reading_publishes_a_line_and_is_read_back_from_head_only() {
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
-        err.contains("line 3 (seq 2)") && err.contains("newly trips"),
+        err.contains("readings.json") && err.contains("edited since exhibit built it"),
         "{err}"
     );
-    assert!(err.contains("--allow-line 2"), "{err}");
+    assert!(err.contains("--allow-rewrite"), "{err}");
 }
 
 #[test]

@@ -213,3 +213,22 @@ pub fn commit_site(repo: &git2::Repository) {
     repo.commit(Some("HEAD"), &sig, &sig, "publish", &tree, &parents)
         .unwrap();
 }
+
+/// Rewrites the last line of `site/ledger/SNAPSHOTS.jsonl` so that its `digests` are those of
+/// the files now in `site/ledger/`: a test's stand-in for "an earlier exhibit built this tree"
+/// after it edits a published file (HEAD is checked against its last snapshot, issue 9).
+pub fn reseal_snapshot(site: &Path) {
+    let tree = exhibit::output::read_tree(site).unwrap();
+    let digests = exhibit::head_check::snapshot_digests(
+        tree.files
+            .iter()
+            .map(|(p, b)| (p.as_str(), exhibit_protocol::canonical::sha256_hex(b))),
+    );
+    let path = site.join("ledger/SNAPSHOTS.jsonl");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
+    let mut last: serde_json::Value = serde_json::from_str(lines.last().unwrap()).unwrap();
+    last["digests"] = serde_json::Value::Object(digests);
+    *lines.last_mut().unwrap() = serde_json::to_string(&last).unwrap();
+    std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+}

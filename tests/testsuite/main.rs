@@ -13,6 +13,7 @@ mod guard;
 mod page_e2e;
 mod properties;
 mod public_texts;
+mod safety;
 mod vectors;
 mod verify_cli;
 mod witness;

@@ -1111,10 +1111,12 @@ fn the_anchor_faults_fixture_fails_and_names_each_fault() {
             && x.contains("carries another digest than the one posted")),
         "the wrong head: {f:?}"
     );
+    // Its proof fails the header check, so the build does not publish it (issue 9,
+    // docs/build.md#safety): the page has no proof of 2026-10-24 to check, and
+    // anchors/index.json says why (`proof_header`).
     assert!(
-        f.iter()
-            .any(|x| x.contains("2026-10-24") && x.contains("commits to another digest")),
-        "its proof, checked here: {f:?}"
+        !site.join("ledger/anchors/2026-10-24.txt.ots").exists(),
+        "a proof that fails its header check is not published"
     );
     assert!(
         f.iter()

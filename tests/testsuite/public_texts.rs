@@ -809,6 +809,7 @@ fn a_published_text_that_newly_trips_the_guard_refuses_until_read_or_dropped() {
         serde_json::to_vec_pretty(&ix).unwrap(),
     )
     .unwrap();
+    common::reseal_snapshot(&fx.site);
     common::commit_site(&repo);
     let before = read_dir_tree(&fx.site);
     let o = build(&fx, &[]);

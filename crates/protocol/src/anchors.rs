@@ -217,12 +217,19 @@ pub fn verify_and_collect(bytes: &[u8], withheld: &Withheld) -> Checked {
                 facts.push(f);
             }
         }),
-    )
-    .expect("reading from memory cannot fail");
-    Checked {
-        report: verified.report,
-        facts,
-        header_digest: verified.header.and_then(|h| h.digest),
+    );
+    match verified {
+        Ok(verified) => Checked {
+            report: verified.report,
+            facts,
+            header_digest: verified.header.and_then(|h| h.digest),
+        },
+        // Reading from memory does not fail; no panic on that path either.
+        Err(e) => Checked {
+            report: crate::verify::Report::unreadable(&e),
+            facts,
+            header_digest: None,
+        },
     }
 }
 

@@ -22,7 +22,11 @@ fn clamp_to_jiff(unix_seconds: i64) -> jiff::Timestamp {
         jiff::Timestamp::MIN.as_second(),
         jiff::Timestamp::MAX.as_second(),
     );
-    jiff::Timestamp::from_second(s).expect("clamped into jiff's range")
+    jiff::Timestamp::from_second(s).unwrap_or(if s < 0 {
+        jiff::Timestamp::MIN
+    } else {
+        jiff::Timestamp::MAX
+    })
 }
 
 /// Seconds since 1970-01-01T00:00:00Z of a `YYYY-MM-DDTHH:MM:SSZ` string, or `None` when the

@@ -10,6 +10,13 @@
 //! - [`registry`]: the field registry (which fields publish, which are withheld).
 //! - [`guard`]: the one identifier guard every published string passes (docs/guard.md).
 //! - [`witness`]: the states of a witness proof.
+//!
+//! No input may make the verifier panic (docs/build.md#safety): outside tests, `unwrap`,
+//! `expect` and `panic!` are denied.
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
+)]
 
 pub mod anchors;
 pub mod canonical;

@@ -69,7 +69,9 @@ pub fn committed_digest(bytes: &[u8]) -> Result<[u8; 32], OtsProblem> {
     if bytes[32] != OP_SHA256 {
         return Err(OtsProblem::NotSha256(bytes[32]));
     }
-    Ok(bytes[33..65].try_into().expect("32 bytes"))
+    let mut digest = [0u8; 32];
+    digest.copy_from_slice(&bytes[33..65]);
+    Ok(digest)
 }
 
 /// Checks that a proof's header is right and that it commits to `expected_hex` (64 hex).

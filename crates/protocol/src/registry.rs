@@ -12,6 +12,23 @@ use crate::canonical::{self, Object, Value};
 use crate::days;
 use crate::guard::{self, Context, Finding, IntegerField};
 
+/// The destination classes the registry knows (the gate's `send` lines: a public group, a
+/// group, a direct message, the canary chat). A withheld line's `dest_class` is published only
+/// as one of these; any other value is published as `other` (docs/build.md#safety): a
+/// free-text class could name the person written to.
+pub const DEST_CLASSES: [&str; 4] = ["public", "group", "dm", "canary"];
+
+/// A withheld line's `dest_class` as `withheld.json` carries it.
+pub fn published_dest_class(value: Option<&str>) -> Option<String> {
+    value.map(|c| {
+        if DEST_CLASSES.contains(&c) {
+            c.to_string()
+        } else {
+            "other".to_string()
+        }
+    })
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum FieldType {
     Digest,

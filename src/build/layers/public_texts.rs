@@ -97,12 +97,14 @@ impl GateConfig {
     }
 
     pub fn load(path: &Path) -> Result<GateConfig> {
-        let bytes = std::fs::read(path).with_context(|| {
-            format!(
-                "{}: cannot read the gate's config.json (needed by --public-texts)",
-                path.display()
-            )
-        })?;
+        let bytes = crate::box_read::read_named(path, crate::box_read::FileClass::GateConfig)
+            .and_then(|b| b.with_context(|| format!("{}: no such file", path.display())))
+            .with_context(|| {
+                format!(
+                    "{}: cannot read the gate's config.json (needed by --public-texts)",
+                    path.display()
+                )
+            })?;
         GateConfig::parse(&bytes).map_err(|e| {
             anyhow::anyhow!(
                 "{}: not a usable gate config.json for --public-texts: {e}",
@@ -208,15 +210,19 @@ struct Failure {
     detail: String,
 }
 
+/// A gate source: no symlink followed, a regular file within its ceiling (docs/build.md#safety).
 fn read_source(dir: &Path, name: &str) -> Result<Option<Vec<u8>>> {
-    let path = dir.join(name);
-    match std::fs::read(&path) {
-        Ok(b) => Ok(Some(b)),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(e) => {
-            Err(e).with_context(|| format!("{}: cannot read the gate's source", path.display()))
-        }
-    }
+    let Some(folder) = crate::box_read::BoxFolder::named(dir)? else {
+        return Ok(None);
+    };
+    folder
+        .read(name, crate::box_read::FileClass::Source)
+        .with_context(|| {
+            format!(
+                "{}: cannot read the gate's source",
+                dir.join(name).display()
+            )
+        })
 }
 
 /// The recipe (§6): each candidate file, as written, then with the single trailer.
@@ -499,18 +505,20 @@ fn classify_lines(ctx: &LayerContext<'_>, cfg: &GateConfig) -> Classes {
             c.public_lines += 1;
         }
         match class {
+            // classify() allow-lists only lines that carry a sent_sha256.
             Class::AllowListed => {
-                let sent = sent.expect("allow-listed lines carry a sent_sha256");
-                c.groups.entry(sent).or_default().push(SendLine {
-                    seq: record.seq,
-                    day: record.day.clone(),
-                    checked: digest_field(&o, "checked_sha256"),
-                    draft: digest_field(&o, "draft_sha256"),
-                    numerals: numerals(&o),
-                });
+                if let Some(sent) = sent {
+                    c.groups.entry(sent).or_default().push(SendLine {
+                        seq: record.seq,
+                        day: record.day.clone(),
+                        checked: digest_field(&o, "checked_sha256"),
+                        draft: digest_field(&o, "draft_sha256"),
+                        numerals: numerals(&o),
+                    });
+                }
             }
             Class::Off(class) => {
-                c.off.get_mut(class).expect("known class").push(record.seq);
+                c.off.entry(class).or_default().push(record.seq);
                 if let Some(s) = sent {
                     c.off_by_sha.entry(s.clone()).or_default().push(record.seq);
                     c.class_of_sha.entry(s).or_insert_with(|| {
@@ -627,11 +635,10 @@ fn text_of(
                     json!({"seq": l.seq, "sent_sha256": sha, "reason": "not_utf8",
                         "detail": format!("the same bytes as seq {}: they re-derive but are not valid UTF-8; never written", not_utf8.unwrap_or_default())})
                 } else {
-                    let f = &failures
-                        .iter()
-                        .find(|(s, _)| *s == l.seq)
-                        .expect("every line tried")
-                        .1;
+                    // Every line of a group that did not re-derive was tried.
+                    let Some((_, f)) = failures.iter().find(|(s, _)| *s == l.seq) else {
+                        continue;
+                    };
                     json!({"seq": l.seq, "sent_sha256": sha, "reason": f.reason, "detail": f.detail})
                 };
                 texts.unreconstructable.push(entry);
@@ -674,8 +681,9 @@ fn guard_and_release(
         .find(|l| l.seq == seq)
         .map(|l| l.day.clone())
         .unwrap_or_default();
-    let text = std::str::from_utf8(&bytes).expect("checked UTF-8");
-    let findings = guard::scan(text, guard::Context::PublicText);
+    // Bytes that are not UTF-8 were listed before and never reach here.
+    let text = String::from_utf8_lossy(&bytes);
+    let findings = guard::scan(&text, guard::Context::PublicText);
     let reasons = reason_codes(&findings);
     if !reasons.is_empty() {
         let read_at_head = head.readings.get(sha).filter(|r| {
@@ -958,16 +966,23 @@ fn disk_files(dir: &Path) -> Result<BTreeMap<String, Vec<u8>>> {
         let rel: PathBuf = entry
             .path()
             .strip_prefix(dir)
-            .expect("under dir")
+            .unwrap_or(entry.path())
             .to_path_buf();
         let name = rel
             .components()
             .map(|c| c.as_os_str().to_string_lossy().into_owned())
             .collect::<Vec<_>>()
             .join("/");
-        let bytes = if entry.file_type().is_file() {
-            std::fs::read(entry.path())
-                .with_context(|| format!("{}: cannot read", entry.path().display()))?
+        // DIR passed output::check_out_dir; still, only regular files are read, no symlink
+        // followed, within the ceiling (docs/build.md#safety).
+        let bytes = if entry.file_type().is_file()
+            && let Some(folder) = entry.path().parent()
+            && let Some(folder) = crate::box_read::BoxFolder::named(folder)?
+            && let Some(b) = folder.read(
+                &entry.file_name().to_string_lossy(),
+                crate::box_read::FileClass::OutputFile,
+            )? {
+            b
         } else {
             Vec::new()
         };

@@ -17,15 +17,17 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::path::Path;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use serde::Deserialize;
 use serde::de::{self, DeserializeSeed, MapAccess, Visitor};
 use serde_json::{Map, Value as J, json};
 
 use super::{Layer, LayerContext, LayerOutput};
+use crate::box_read::{BoxFolder, FileClass};
 use crate::build::decide::LineRecord;
 use crate::encode::{of, pretty, timestamp_of};
 use crate::refusal::Refusal;
+use crate::side_channels::{self, DayCut};
 use exhibit_protocol::canonical;
 use exhibit_protocol::days;
 use exhibit_protocol::ots;
@@ -230,11 +232,6 @@ fn parse_index(bytes: &[u8]) -> Result<StoreIndex, String> {
     Ok(index)
 }
 
-/// `YYYY-MM-DD` of a moment (UTC).
-fn utc_day(secs: i64) -> String {
-    days::civil_from_days(secs.div_euclid(86_400))
-}
-
 /// `HH:MM:SS` of a moment (UTC).
 fn time_of_day(secs: i64) -> String {
     timestamp_of(secs)[11..19].to_string()
@@ -247,6 +244,8 @@ fn shown(store: &Path, rel: &str) -> String {
 
 /// What a stats/page reader needs to know about a store read at build.
 struct Store {
+    /// `STORE/proofs/`, when it is a folder (never through a symlink).
+    proofs: Option<BoxFolder>,
     index: Option<StoreIndex>,
     report: Option<String>,
     prereg: Option<Vec<u8>>,
@@ -257,11 +256,17 @@ struct Store {
     unreadable_names: usize,
 }
 
-fn read_required(store: &Path, rel: &str, refusals: &mut Vec<Refusal>) -> Result<Option<Vec<u8>>> {
-    let path = store.join(rel);
-    match std::fs::read(&path) {
-        Ok(b) => Ok(Some(b)),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+fn read_required(
+    folder: &BoxFolder,
+    rel: &str,
+    class: FileClass,
+    refusals: &mut Vec<Refusal>,
+) -> Result<Option<Vec<u8>>> {
+    let path = folder.path().join(rel);
+    // No symlink followed, regular files only, within the class's ceiling (docs/build.md#safety).
+    match folder.read(rel, class)? {
+        Some(b) => Ok(Some(b)),
+        None => {
             refusals.push(Refusal::new(
                 path.display().to_string(),
                 "",
@@ -270,17 +275,18 @@ fn read_required(store: &Path, rel: &str, refusals: &mut Vec<Refusal>) -> Result
             ));
             Ok(None)
         }
-        Err(e) => Err(e).with_context(|| format!("{}: cannot read", path.display())),
     }
 }
 
 fn load_store(store: &Path, refusals: &mut Vec<Refusal>) -> Result<Store> {
-    anyhow::ensure!(
-        store.is_dir(),
-        "{}: the witness store is not a folder (--witness STORE)",
-        store.display()
-    );
-    let index_bytes = read_required(store, "index.json", refusals)?;
+    let folder = match BoxFolder::named(store) {
+        Ok(Some(f)) => f,
+        _ => anyhow::bail!(
+            "{}: the witness store is not a folder (--witness STORE)",
+            store.display()
+        ),
+    };
+    let index_bytes = read_required(&folder, "index.json", FileClass::WitnessIndex, refusals)?;
     let index = match index_bytes {
         None => None,
         Some(bytes) => match parse_index(&bytes) {
@@ -297,44 +303,50 @@ fn load_store(store: &Path, refusals: &mut Vec<Refusal>) -> Result<Store> {
         },
     };
     let report =
-        read_required(store, "REPORT.md", refusals)?.and_then(|b| match String::from_utf8(b) {
-            Ok(s) => Some(s),
-            Err(_) => {
-                refusals.push(Refusal::new(
-                    shown(store, "REPORT.md"),
-                    "",
-                    "the tail's report is not UTF-8; the page renders it as text",
-                    "fix the tail's report",
-                ));
-                None
+        read_required(&folder, "REPORT.md", FileClass::WitnessText, refusals)?.and_then(|b| {
+            match String::from_utf8(b) {
+                Ok(s) => Some(s),
+                Err(_) => {
+                    refusals.push(Refusal::new(
+                        shown(store, "REPORT.md"),
+                        "",
+                        "the tail's report is not UTF-8; the page renders it as text",
+                        "fix the tail's report",
+                    ));
+                    None
+                }
             }
         });
-    let prereg = read_required(store, "WITNESS_PREREG.md", refusals)?;
-    let seal = read_required(store, "seal.jsonl", refusals)?;
-    let runs = read_required(store, "runs.jsonl", refusals)?;
-    let dir = store.join("proofs");
+    let prereg = read_required(
+        &folder,
+        "WITNESS_PREREG.md",
+        FileClass::WitnessText,
+        refusals,
+    )?;
+    let seal = read_required(&folder, "seal.jsonl", FileClass::Seal, refusals)?;
+    let runs = read_required(&folder, "runs.jsonl", FileClass::RunLog, refusals)?;
     let mut proof_names = Vec::new();
     let mut unreadable_names = 0;
-    match std::fs::read_dir(&dir) {
-        Ok(entries) => {
-            for entry in entries {
-                let entry = entry.with_context(|| format!("{}: cannot list", dir.display()))?;
-                match entry.file_name().into_string() {
-                    Ok(n) => proof_names.push(n),
-                    Err(_) => unreadable_names += 1,
+    let proofs = folder.sub("proofs")?;
+    match &proofs {
+        Some(proofs) => {
+            for listed in proofs.list()? {
+                if listed.utf8 {
+                    proof_names.push(listed.name);
+                } else {
+                    unreadable_names += 1;
                 }
             }
         }
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => refusals.push(Refusal::new(
-            dir.display().to_string(),
+        None => refusals.push(Refusal::new(
+            store.join("proofs").display().to_string(),
             "",
             "the witness store has no proofs/ folder (§5b)",
             "let the tail write its proofs, or build without --witness",
         )),
-        Err(e) => return Err(e).with_context(|| format!("{}: cannot list", dir.display())),
     }
-    proof_names.sort();
     Ok(Store {
+        proofs,
         index,
         report,
         prereg,
@@ -407,6 +419,7 @@ struct StoreProof {
 
 fn read_proof(
     store: &Path,
+    proofs: Option<&BoxFolder>,
     name: &str,
     expected: &str,
     names: &BTreeSet<&str>,
@@ -423,7 +436,13 @@ fn read_proof(
         return Ok(None);
     }
     let path = store.join(&rel);
-    let bytes = std::fs::read(&path).with_context(|| format!("{}: cannot read", path.display()))?;
+    let Some(bytes) = proofs
+        .map(|p| p.read(name, FileClass::Proof))
+        .transpose()?
+        .flatten()
+    else {
+        return Ok(None);
+    };
     if let Err(problem) = ots::check(&bytes, expected) {
         let what = match problem {
             ots::OtsProblem::DigestMismatch => format!(
@@ -484,10 +503,18 @@ pub fn build(ctx: &LayerContext<'_>, store: &Path) -> Result<LayerOutput> {
     )?;
     let chain = Chain::of(lines, index);
     let counts = Counts::of(lines, index, &chain);
-    let runs = read_runs(store, &s, &mut refusals);
+    let tail = tail_logs(ctx, store, &s, index, &chain, &mut refusals);
+    let runs = read_runs(store, &tail.runs, &mut refusals);
     guard_tail_texts(store, &s, &mut refusals);
     if let Some(report) = &s.report {
-        check_report_clocks(store, report, ctx, index, &|r| chain.cut(r), &mut refusals);
+        check_report_clocks(
+            store,
+            report,
+            ctx,
+            &tail.private,
+            &tail.public,
+            &mut refusals,
+        );
     }
 
     let tail_last_run = runs.last().cloned();
@@ -506,14 +533,14 @@ pub fn build(ctx: &LayerContext<'_>, store: &Path) -> Result<LayerOutput> {
     add_notes(store, &chain, &proofs, &mut notes);
 
     let mut files = std::mem::take(&mut proofs.files);
-    // The tail's files, as written.
+    // The tail's files, as written (a withheld seq's moments in the logs cut to its day).
     for (rel, bytes) in [
         (
             "REPORT.md",
             s.report.as_ref().map(|r| r.as_bytes().to_vec()),
         ),
-        ("runs.jsonl", s.runs.clone()),
-        ("seal.jsonl", s.seal.clone()),
+        ("runs.jsonl", tail.runs),
+        ("seal.jsonl", tail.seal),
         ("WITNESS_PREREG.md", s.prereg.clone()),
     ] {
         if let Some(bytes) = bytes {
@@ -539,7 +566,7 @@ pub fn build(ctx: &LayerContext<'_>, store: &Path) -> Result<LayerOutput> {
         page_data,
         refusals,
         notes,
-        rewrote: !proofs.rewritten.is_empty(),
+        rewrote: !proofs.rewritten.is_empty() || proofs.dropped_from_head,
     })
 }
 
@@ -551,6 +578,8 @@ struct Proofs {
     replaced: Vec<String>,
     rewritten: Vec<String>,
     carried: Vec<String>,
+    /// A proof HEAD published failed its header check and was dropped (--allow-rewrite).
+    dropped_from_head: bool,
     head_proofs: usize,
     stray_files: usize,
     store_files: usize,
@@ -571,7 +600,7 @@ fn proofs(
     for r in &index.records {
         let hex = canonical::hex(&r.id);
         let name = format!("{hex}.ots");
-        if let Some(bytes) = read_proof(store, &name, &hex, &names, refusals)? {
+        if let Some(bytes) = read_proof(store, s.proofs.as_ref(), &name, &hex, &names, refusals)? {
             store_proofs.push(StoreProof {
                 name: name.clone(),
                 bytes,
@@ -581,7 +610,7 @@ fn proofs(
     }
     if let Some(sha) = sealed {
         let name = format!("prereg_{sha}.ots");
-        if let Some(bytes) = read_proof(store, &name, sha, &names, refusals)? {
+        if let Some(bytes) = read_proof(store, s.proofs.as_ref(), &name, sha, &names, refusals)? {
             store_proofs.push(StoreProof {
                 name: name.clone(),
                 bytes,
@@ -607,6 +636,7 @@ fn proofs(
         replaced: Vec::new(),
         rewritten: Vec::new(),
         carried: Vec::new(),
+        dropped_from_head: false,
         head_proofs: head.len(),
         stray_files,
         store_files,
@@ -621,14 +651,59 @@ fn proofs(
     }
     for (name, oid) in &head {
         if !expected.contains(name) {
-            proofs.files.push((
-                format!("ledger/witness/proofs/{name}"),
-                ctx.previous.read_blob(*oid)?,
-            ));
-            proofs.carried.push(name.clone());
+            carry(ctx, name, *oid, &mut proofs, refusals, notes)?;
         }
     }
     Ok(proofs)
+}
+
+/// A proof HEAD published that the store no longer names is carried forward — only when its
+/// name is one of the layout's and its header commits to the digest the name gives: names are
+/// data until checked, and a carried proof is header-checked like a new one
+/// (docs/build.md#safety). One that fails refuses, or is dropped on --allow-rewrite.
+fn carry(
+    ctx: &LayerContext<'_>,
+    name: &str,
+    oid: git2::Oid,
+    proofs: &mut Proofs,
+    refusals: &mut Vec<Refusal>,
+    notes: &mut Vec<String>,
+) -> Result<()> {
+    let digest = name
+        .strip_suffix(".ots")
+        .map(|n| n.strip_prefix("prereg_").unwrap_or(n))
+        .filter(|_| crate::layout::is_witness_proof(name));
+    let bytes = ctx.previous.read_blob(oid)?;
+    let problem = match digest {
+        None => Some("its name is not <entry_id>.ots or prereg_<sha256>.ots".to_string()),
+        Some(d) => ots::check(&bytes, d)
+            .err()
+            .map(|p| format!("{p} ({})", p.code())),
+    };
+    let Some(problem) = problem else {
+        proofs
+            .files
+            .push((format!("ledger/witness/proofs/{name}"), bytes));
+        proofs.carried.push(name.to_string());
+        return Ok(());
+    };
+    if ctx.plan.allow_rewrite.is_some() && digest.is_some() {
+        notes.push(format!(
+            "witness/proofs/{}: published at HEAD but fails its header check ({problem}); dropped on --allow-rewrite",
+            crate::terminal::escape(name)
+        ));
+        proofs.dropped_from_head = true;
+    } else {
+        refusals.push(Refusal::new(
+            format!("HEAD:ledger/witness/proofs/{name}"),
+            "",
+            format!(
+                "{RULE_PROOF}: a proof HEAD published, carried forward, fails its header check: {problem}"
+            ),
+            "replace it in the store with a proof that commits to its name, or --allow-rewrite REASON to drop it",
+        ));
+    }
+    Ok(())
 }
 
 /// A proof HEAD published may only grow (same header, more bytes), unless --allow-rewrite.
@@ -848,10 +923,115 @@ impl Counts {
     }
 }
 
-/// runs.jsonl: one object per tail run; the last is the moment REPORT.md speaks of.
-fn read_runs(store: &Path, s: &Store, refusals: &mut Vec<Refusal>) -> Vec<J> {
+/// The tail's logs as published, and the moments of withheld seqs (docs/build.md#safety).
+struct TailLogs {
+    /// runs.jsonl and seal.jsonl with every withheld seq's moment that no published line shares
+    /// cut to its anchor-zone day.
+    runs: Option<Vec<u8>>,
+    seal: Option<Vec<u8>>,
+    /// A withheld seq's moments → its seqs.
+    private: BTreeMap<i64, BTreeSet<i64>>,
+    /// The moments a published line or its records print.
+    public: BTreeSet<i64>,
+}
+
+/// The side channels (docs/build.md#safety): runs.jsonl and every line of seal.jsonl are
+/// published with a withheld seq's moments cut to the anchor-zone day, then every line and each
+/// calendar string must pass the identifier guard.
+fn tail_logs(
+    ctx: &LayerContext<'_>,
+    store: &Path,
+    s: &Store,
+    index: &StoreIndex,
+    chain: &Chain,
+    refusals: &mut Vec<Refusal>,
+) -> TailLogs {
+    let cut = |r: &Record| chain.cut(r);
+    let private = private_moments(ctx, index, &cut);
+    let public = public_moments(ctx, index, &cut);
+    // A moment a published line's record also prints (an opening batch shared by thousands of
+    // lines) names nothing the published index does not: it is left as it is.
+    let to_cut: BTreeSet<i64> = private
+        .keys()
+        .filter(|t| !public.contains(t))
+        .copied()
+        .collect();
+    let mut daycut = DayCut::new(&ctx.verified.anchor_tz);
+    let mut cut_file = |bytes: &Option<Vec<u8>>| -> Option<Vec<u8>> {
+        bytes.as_ref().map(|b| match std::str::from_utf8(b) {
+            Ok(text) => match side_channels::cut_moments(text, &to_cut, &mut daycut) {
+                Cow::Borrowed(_) => b.clone(),
+                Cow::Owned(o) => o.into_bytes(),
+            },
+            Err(_) => b.clone(),
+        })
+    };
+    let runs = cut_file(&s.runs);
+    let seal = cut_file(&s.seal);
+    for (rel, bytes) in [("runs.jsonl", &runs), ("seal.jsonl", &seal)] {
+        let Some(bytes) = bytes else { continue };
+        let Ok(text) = std::str::from_utf8(bytes) else {
+            refusals.push(Refusal::new(
+                shown(store, rel),
+                "",
+                "not UTF-8 text; the tail's logs are JSON lines",
+                "repair the tail's file",
+            ));
+            continue;
+        };
+        for (line, codes) in side_channels::guard_lines(text) {
+            refusals.push(Refusal::new(
+                shown(store, rel),
+                format!("line {line}"),
+                format!(
+                    "the tail's {rel} carries an identifier's shape ({}); every published byte passes the guard (docs/build.md#safety)",
+                    codes.join(", ")
+                ),
+                "repair the tail's file (no flag publishes an identifier from the store)",
+            ));
+        }
+    }
+    guard_calendars(store, index, refusals);
+    TailLogs {
+        runs,
+        seal,
+        private,
+        public,
+    }
+}
+
+/// Each entry's `calendars` strings are published: each must pass the identifier guard.
+fn guard_calendars(store: &Path, index: &StoreIndex, refusals: &mut Vec<Refusal>) {
+    for (k, list) in index.calendars.iter().enumerate() {
+        for cal in list {
+            let codes = side_channels::guard_codes(cal);
+            if codes.is_empty() {
+                continue;
+            }
+            let entry = index
+                .records
+                .iter()
+                .find(|r| r.calendars as usize == k)
+                .map(|r| canonical::hex(&r.id))
+                .unwrap_or_default();
+            refusals.push(Refusal::new(
+                shown(store, "index.json"),
+                format!("entry {entry} calendars"),
+                format!(
+                    "a calendar string carries an identifier's shape ({}); every published byte passes the guard (docs/build.md#safety)",
+                    codes.join(", ")
+                ),
+                "repair the tail's index (a calendar is a public calendar server's URL)",
+            ));
+        }
+    }
+}
+
+/// runs.jsonl (as published): one object per tail run; the last is the moment REPORT.md speaks
+/// of.
+fn read_runs(store: &Path, published: &Option<Vec<u8>>, refusals: &mut Vec<Refusal>) -> Vec<J> {
     let mut runs: Vec<J> = Vec::new();
-    if let Some(bytes) = &s.runs {
+    if let Some(bytes) = published {
         if !bytes.is_empty() && !bytes.ends_with(b"\n") {
             refusals.push(Refusal::new(
                 shown(store, "runs.jsonl"),
@@ -910,8 +1090,8 @@ fn guard_tail_texts(store: &Path, s: &Store, refusals: &mut Vec<Refusal>) {
     }
 }
 
-/// `index.json`: the tail's latest state per entry_id (a withheld line's clocks cut to the UTC
-/// day), the prereg digest, and the `publisher` object.
+/// `index.json`: the tail's latest state per entry_id (a withheld line's clocks cut to the
+/// anchor-zone day), the prereg digest, and the `publisher` object.
 fn published_index(
     ctx: &LayerContext<'_>,
     index: &StoreIndex,
@@ -923,10 +1103,11 @@ fn published_index(
     let lines = &ctx.verified.lines;
     let n = lines.len();
     let mut entries = Map::new();
+    let mut daycut = DayCut::new(&ctx.verified.anchor_tz);
     for r in &index.records {
         entries.insert(
             canonical::hex(&r.id),
-            J::Object(published_record(index, r, chain.cut(r))),
+            J::Object(published_record(index, r, chain.cut(r), &mut daycut)),
         );
     }
     let published = lines.iter().filter(|l| l.published()).count();
@@ -946,7 +1127,7 @@ fn published_index(
     });
     let publisher = json!({
         "withheld_seqs": chain.withheld_seqs,
-        "withheld_clocks": "for a record whose entry_id or seq is a withheld line's, line_timestamp is null and seen_at, stamped_at, upgraded_at are cut to the UTC day (protocol §5b); block_time, block_height, block_hash and status are copied",
+        "withheld_clocks": "for a record whose entry_id or seq is a withheld line's, line_timestamp is null and seen_at, stamped_at, upgraded_at are cut to the day in the header's anchor_tz, the day withheld.json gives (protocol §5b); runs.jsonl and seal.jsonl print such a moment as that day; block_time, block_height, block_hash and status are copied",
         "orphans": chain.orphans.iter().map(|&k| json!({"entry_id": canonical::hex(&index.records[k].id), "seq": index.records[k].seq})).collect::<Vec<_>>(),
         "multi_entry_seqs": chain.multi,
         "seq_disagrees": chain.seq_disagrees,
@@ -969,7 +1150,12 @@ fn published_index(
 }
 
 /// One record of the published index.
-fn published_record(index: &StoreIndex, r: &Record, private: bool) -> Map<String, J> {
+fn published_record(
+    index: &StoreIndex,
+    r: &Record,
+    private: bool,
+    daycut: &mut DayCut,
+) -> Map<String, J> {
     let mut o = Map::new();
     if let Some(h) = &r.block_hash {
         o.insert("block_hash".into(), J::String(canonical::hex(h)));
@@ -984,7 +1170,14 @@ fn published_record(index: &StoreIndex, r: &Record, private: bool) -> Map<String
         "calendars".into(),
         json!(index.calendars[r.calendars as usize]),
     );
-    let clock = |t: i64| J::String(if private { utc_day(t) } else { timestamp_of(t) });
+    // Cut to the day in the header's anchor_tz, as withheld.json gives it (docs/build.md#safety).
+    let mut clock = |t: i64| {
+        J::String(if private {
+            daycut.day(t)
+        } else {
+            timestamp_of(t)
+        })
+    };
     o.insert(
         "line_timestamp".into(),
         if private {
@@ -1097,93 +1290,115 @@ fn add_notes(store: &Path, chain: &Chain, proofs: &Proofs, notes: &mut Vec<Strin
     }
 }
 
-/// Beyond §5b: REPORT.md is the tail's words, copied as written; it must not print a withheld
-/// seq's clocks (the line's timestamp, or the tail's seen_at, stamped_at, upgraded_at for it),
-/// in full or as a time of day, unless the same moment is also a clock of a published line's
-/// record (then it names nothing the published index does not). See docs/witness.md.
-fn check_report_clocks(
-    store: &Path,
-    report: &str,
+/// A withheld seq's moments: the line's timestamp, and the tail's clocks of its records (by
+/// entry_id or seq), each with the seqs it belongs to.
+fn private_moments(
     ctx: &LayerContext<'_>,
     index: &StoreIndex,
     cut: &dyn Fn(&Record) -> bool,
-    refusals: &mut Vec<Refusal>,
-) {
-    let mut private: BTreeMap<i64, BTreeSet<i64>> = BTreeMap::new(); // moment → seqs
+) -> BTreeMap<i64, BTreeSet<i64>> {
+    let mut private: BTreeMap<i64, BTreeSet<i64>> = BTreeMap::new();
     for l in ctx.verified.lines.iter().filter(|l| l.withheld.is_some()) {
         if let Some(t) = days::parse_timestamp(&l.timestamp) {
             private.entry(t).or_default().insert(l.seq);
         }
     }
     for r in index.records.iter().filter(|r| cut(r)) {
-        for t in [
-            Some(r.line_timestamp),
-            Some(r.seen_at),
-            Some(r.stamped_at),
-            r.upgraded_at,
-        ]
-        .into_iter()
-        .flatten()
-        {
+        for t in record_clocks(r) {
             private.entry(t).or_default().insert(r.seq);
         }
     }
-    if private.is_empty() {
-        return;
-    }
-    let mut found: Vec<(i64, bool)> = Vec::new(); // (moment, full form found)
-    for &t in private.keys() {
-        if report.contains(&timestamp_of(t)) {
-            found.push((t, true));
-        } else if report.contains(&time_of_day(t)) {
-            found.push((t, false));
-        }
-    }
-    if found.is_empty() {
-        return;
-    }
-    // Moments a published line's record or timestamp already prints.
-    let mut public_full: BTreeSet<i64> = BTreeSet::new();
-    let mut public_tod: BTreeSet<i64> = BTreeSet::new();
-    let mut add = |t: i64| {
-        public_full.insert(t);
-        public_tod.insert(t.rem_euclid(86_400));
-    };
+    private
+}
+
+/// The moments a published line or its records print: its timestamp, the tail's clocks.
+fn public_moments(
+    ctx: &LayerContext<'_>,
+    index: &StoreIndex,
+    cut: &dyn Fn(&Record) -> bool,
+) -> BTreeSet<i64> {
+    let mut public: BTreeSet<i64> = BTreeSet::new();
     for l in ctx.verified.lines.iter().filter(|l| l.published()) {
         if let Some(t) = days::parse_timestamp(&l.timestamp) {
-            add(t);
+            public.insert(t);
         }
     }
     for r in index.records.iter().filter(|r| !cut(r)) {
-        for t in [
-            Some(r.line_timestamp),
-            Some(r.seen_at),
-            Some(r.stamped_at),
-            r.upgraded_at,
-        ]
-        .into_iter()
-        .flatten()
-        {
-            add(t);
-        }
+        public.extend(record_clocks(r));
     }
-    for (t, full) in found {
-        let shared = if full {
-            public_full.contains(&t)
+    public
+}
+
+fn record_clocks(r: &Record) -> impl Iterator<Item = i64> {
+    [
+        Some(r.line_timestamp),
+        Some(r.seen_at),
+        Some(r.stamped_at),
+        r.upgraded_at,
+    ]
+    .into_iter()
+    .flatten()
+}
+
+/// Beyond §5b: REPORT.md is the tail's words, copied as written; it must not print a withheld
+/// seq's clocks (the line's timestamp, or the tail's seen_at, stamped_at, upgraded_at for it),
+/// in full, as a time of day, or as a minute (`HH:MM`, in UTC or the anchor zone), unless the
+/// same moment (time, minute) is also a clock of a published line's record (then it names
+/// nothing the published index does not). See docs/witness.md.
+fn check_report_clocks(
+    store: &Path,
+    report: &str,
+    ctx: &LayerContext<'_>,
+    private: &BTreeMap<i64, BTreeSet<i64>>,
+    public: &BTreeSet<i64>,
+    refusals: &mut Vec<Refusal>,
+) {
+    if private.is_empty() {
+        return;
+    }
+    let public_tod: BTreeSet<i64> = public.iter().map(|t| t.rem_euclid(86_400)).collect();
+    let seqs_of = |t: &i64| -> String {
+        private
+            .get(t)
+            .map(|s| s.iter().map(i64::to_string).collect::<Vec<_>>().join(", "))
+            .unwrap_or_default()
+    };
+    let mut named: BTreeSet<i64> = BTreeSet::new();
+    for &t in private.keys() {
+        let what = if report.contains(&timestamp_of(t)) && !public.contains(&t) {
+            "a withheld seq's moment in full"
+        } else if report.contains(&time_of_day(t)) && !public_tod.contains(&t.rem_euclid(86_400)) {
+            "a withheld seq's time of day"
         } else {
-            public_tod.contains(&t.rem_euclid(86_400))
+            continue;
         };
-        if !shared {
-            let seqs: Vec<String> = private[&t].iter().map(i64::to_string).collect();
-            refusals.push(Refusal::new(
-                shown(store, "REPORT.md"),
-                format!("withheld seq {}", seqs.join(", ")),
-                format!(
-                    "the tail's report prints {} — a clock of a withheld seq finer than the UTC day, which the publisher keeps off the page (§5b)",
-                    if full { "a withheld seq's moment in full" } else { "a withheld seq's time of day" }
-                ),
-                "fix the tail's report so it prints no withheld seq's clock finer than the day",
-            ));
+        named.insert(t);
+        refusals.push(Refusal::new(
+            shown(store, "REPORT.md"),
+            format!("withheld seq {}", seqs_of(&t)),
+            format!(
+                "the tail's report prints {what} — a clock of a withheld seq finer than the day, which the publisher keeps off the page (§5b)"
+            ),
+            "fix the tail's report so it prints no withheld seq's clock finer than the day",
+        ));
+    }
+    let private_set: BTreeSet<i64> = private.keys().copied().collect();
+    let mut daycut = DayCut::new(&ctx.verified.anchor_tz);
+    for (minute, moments) in side_channels::private_minutes(&private_set, public, &mut daycut) {
+        if moments.iter().all(|t| named.contains(t))
+            || !side_channels::prints_minute(report, &minute)
+        {
+            continue;
         }
+        named.extend(moments.iter().copied());
+        let seqs: BTreeSet<String> = moments.iter().map(seqs_of).collect();
+        refusals.push(Refusal::new(
+            shown(store, "REPORT.md"),
+            format!("withheld seq {}", seqs.into_iter().collect::<Vec<_>>().join(", ")),
+            format!(
+                "the tail's report prints {minute}, the minute of a withheld seq's clock (in UTC or the anchor zone) that no published line shares — finer than the day, which the publisher keeps off the page (docs/build.md#safety)"
+            ),
+            "fix the tail's report so it prints no withheld seq's clock finer than the day",
+        ));
     }
 }

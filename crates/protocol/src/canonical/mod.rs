@@ -212,7 +212,8 @@ pub fn hex(bytes: &[u8]) -> String {
         out.push(HEX[(b >> 4) as usize]);
         out.push(HEX[(b & 0xf) as usize]);
     }
-    String::from_utf8(out).expect("hex is ASCII")
+    // The alphabet is ASCII, so every byte is a char.
+    out.into_iter().map(char::from).collect()
 }
 
 /// True when `s` is exactly 64 lowercase hex characters (a digest as the ledger writes it).

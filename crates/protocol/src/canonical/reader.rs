@@ -308,7 +308,8 @@ impl<'a> Reader<'a> {
                                             let c = 0x10000
                                                 + ((u32::from(unit) - 0xD800) << 10)
                                                 + (u32::from(low) - 0xDC00);
-                                            out.push(char::from_u32(c).expect("valid pair"));
+                                            // A high and a low surrogate always make a scalar value.
+                                            out.push(char::from_u32(c).unwrap_or('\u{FFFD}'));
                                             continue;
                                         }
                                         self.pos = save;
@@ -320,7 +321,10 @@ impl<'a> Reader<'a> {
                                     lone = true;
                                     out.push('\u{FFFD}');
                                 }
-                                _ => out.push(char::from_u32(u32::from(unit)).expect("BMP")),
+                                // Outside the surrogates, every BMP unit is a scalar value.
+                                _ => {
+                                    out.push(char::from_u32(u32::from(unit)).unwrap_or('\u{FFFD}'))
+                                }
                             }
                         }
                         _ => {
@@ -332,7 +336,9 @@ impl<'a> Reader<'a> {
                 Some(&b) if b < 0x20 => return Err(self.syntax("no raw control character")),
                 Some(_) => {
                     // Copy one whole UTF-8 character (the line is valid UTF-8).
-                    let c = self.text[self.pos..].chars().next().expect("in bounds");
+                    let Some(c) = self.text[self.pos..].chars().next() else {
+                        return Err(self.syntax("a complete string"));
+                    };
                     out.push(c);
                     self.pos += c.len_utf8();
                 }
@@ -424,9 +430,10 @@ fn utf16_units(raw: &str) -> Vec<u16> {
             Some('t') => 9,
             Some('u') => {
                 let hex: String = chars.by_ref().take(4).collect();
-                u16::from_str_radix(&hex, 16).expect("the reader checked the escape")
+                // The reader has checked every escape; U+FFFD keeps this total regardless.
+                u16::from_str_radix(&hex, 16).unwrap_or(0xFFFD)
             }
-            _ => unreachable!("the reader checked the escape"),
+            _ => 0xFFFD,
         };
         units.push(unit);
     }

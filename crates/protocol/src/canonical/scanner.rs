@@ -98,7 +98,12 @@ impl<'a> Scanner<'a> {
                 b'"' => {
                     let raw = &self.b[start..self.pos];
                     self.pos += 1;
-                    return Some(plain.then(|| std::str::from_utf8(raw).expect("checked")));
+                    // The line was checked as UTF-8; a failure here reads as "not canonical".
+                    return if plain {
+                        std::str::from_utf8(raw).ok().map(Some)
+                    } else {
+                        Some(None)
+                    };
                 }
                 b'\\' => {
                     plain = false;

@@ -131,7 +131,9 @@ pub(super) fn find_special(bytes: &[u8]) -> Option<usize> {
     let has_zero = |v: u64| v.wrapping_sub(ONES) & !v & HIGHS;
     let mut i = 0;
     while i + 8 <= bytes.len() {
-        let x = u64::from_le_bytes(bytes[i..i + 8].try_into().expect("8 bytes"));
+        let mut word = [0u8; 8];
+        word.copy_from_slice(&bytes[i..i + 8]);
+        let x = u64::from_le_bytes(word);
         let below_0x20 = x.wrapping_sub(ONES * 0x20) & !x & HIGHS;
         let quote = has_zero(x ^ (ONES * u64::from(b'"')));
         let backslash = has_zero(x ^ (ONES * u64::from(b'\\')));

@@ -1,0 +1,312 @@
+//! Reads that stay in the box (docs/build.md#safety): a file inside a box folder (the anchors
+//! folder, the witness store, the sources, a published exhibit's `ledger/`) is opened without
+//! following a symlink, must be a regular file — a FIFO would block the build, a device such as
+//! `/dev/zero` would read without end — and may not exceed its class's size ceiling. The same
+//! reads serve `exhibit verify SITE`, where the tree is a stranger's clone.
+
+use std::fs::File;
+use std::io::Read;
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, bail};
+
+const KIB: u64 = 1 << 10;
+const MIB: u64 = 1 << 20;
+const GIB: u64 = 1 << 30;
+
+/// What a file is to exhibit; each class has its ceiling (docs/build.md#safety lists them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FileClass {
+    /// `exhibit.toml`.
+    Config,
+    /// The gate's `ledger.jsonl` (the build holds it in memory), or a published one.
+    Ledger,
+    /// The gate's `config.json` (for `--public-texts`).
+    GateConfig,
+    /// A gate source under `sources/` (one message's text).
+    Source,
+    /// `anchors/<date>.txt`: one line of a fixed form.
+    AnchorPost,
+    /// An OpenTimestamps proof (`anchors/<date>.txt.ots`, `witness/proofs/*.ots`).
+    Proof,
+    /// The witness store's `index.json`.
+    WitnessIndex,
+    /// `REPORT.md`, `WITNESS_PREREG.md`.
+    WitnessText,
+    /// `runs.jsonl`.
+    RunLog,
+    /// `seal.jsonl`.
+    Seal,
+    /// `withheld.json`.
+    Withheld,
+    /// `public_texts/<sha256>.txt` in a published exhibit.
+    PublicText,
+    /// A file of an exhibit DIR, read for `--dry-run`.
+    OutputFile,
+}
+
+impl FileClass {
+    pub const ALL: [FileClass; 13] = [
+        FileClass::Config,
+        FileClass::Ledger,
+        FileClass::GateConfig,
+        FileClass::Source,
+        FileClass::AnchorPost,
+        FileClass::Proof,
+        FileClass::WitnessIndex,
+        FileClass::WitnessText,
+        FileClass::RunLog,
+        FileClass::Seal,
+        FileClass::Withheld,
+        FileClass::PublicText,
+        FileClass::OutputFile,
+    ];
+
+    /// The largest file of this class exhibit reads, in bytes.
+    pub const fn ceiling(self) -> u64 {
+        match self {
+            FileClass::Config | FileClass::GateConfig => MIB,
+            FileClass::Ledger => 16 * GIB,
+            FileClass::Source | FileClass::PublicText => 4 * MIB,
+            FileClass::AnchorPost => 4 * KIB,
+            FileClass::Proof => MIB,
+            FileClass::WitnessIndex | FileClass::Withheld => 4 * GIB,
+            FileClass::WitnessText | FileClass::Seal => MIB,
+            FileClass::RunLog => 256 * MIB,
+            FileClass::OutputFile => 32 * GIB,
+        }
+    }
+
+    pub const fn what(self) -> &'static str {
+        match self {
+            FileClass::Config => "exhibit.toml",
+            FileClass::Ledger => "a ledger",
+            FileClass::GateConfig => "the gate's config.json",
+            FileClass::Source => "a gate source",
+            FileClass::AnchorPost => "an anchor post",
+            FileClass::Proof => "an OpenTimestamps proof",
+            FileClass::WitnessIndex => "the witness store's index.json",
+            FileClass::WitnessText => "a witness text (REPORT.md, WITNESS_PREREG.md)",
+            FileClass::RunLog => "the tail's runs.jsonl",
+            FileClass::Seal => "the tail's seal.jsonl",
+            FileClass::Withheld => "a withheld.json",
+            FileClass::PublicText => "a released public text",
+            FileClass::OutputFile => "a file of the output folder",
+        }
+    }
+}
+
+/// Human size for messages: "4 KiB", "16 GiB", "1234 bytes".
+pub fn size(bytes: u64) -> String {
+    for (unit, name) in [(GIB, "GiB"), (MIB, "MiB"), (KIB, "KiB")] {
+        if bytes >= unit && bytes.is_multiple_of(unit) {
+            return format!("{} {name}", bytes / unit);
+        }
+    }
+    format!("{bytes} bytes")
+}
+
+/// Opens `path` for reading: never through a symlink at its last component (O_NOFOLLOW), never
+/// blocking on a FIFO (O_NONBLOCK), and only a regular file within the class's ceiling.
+/// `Ok(None)` when it does not exist.
+fn open_checked(path: &Path, class: FileClass, follow: bool) -> Result<Option<(File, u64)>> {
+    let mut flags = rustix::fs::OFlags::NONBLOCK | rustix::fs::OFlags::CLOEXEC;
+    if !follow {
+        flags |= rustix::fs::OFlags::NOFOLLOW;
+    }
+    let file = match std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(flags.bits() as i32)
+        .open(path)
+    {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) if e.raw_os_error() == Some(rustix::io::Errno::LOOP.raw_os_error()) => bail!(
+            "{}: is a symlink; exhibit follows no symlink inside the box or an exhibit (docs/build.md#safety): put the file itself there",
+            path.display()
+        ),
+        Err(e) => return Err(e).with_context(|| format!("{}: cannot open", path.display())),
+    };
+    let meta = file
+        .metadata()
+        .with_context(|| format!("{}: cannot stat", path.display()))?;
+    if !meta.is_file() {
+        bail!(
+            "{}: is not a regular file (a FIFO, a device, a socket or a folder); exhibit reads only regular files (docs/build.md#safety)",
+            path.display()
+        );
+    }
+    if meta.len() > class.ceiling() {
+        bail!(
+            "{}: is {} bytes, over the ceiling of {} for {} (docs/build.md#safety)",
+            path.display(),
+            meta.len(),
+            size(class.ceiling()),
+            class.what()
+        );
+    }
+    Ok(Some((file, meta.len())))
+}
+
+fn read_open(path: &Path, class: FileClass, file: File, len: u64) -> Result<Vec<u8>> {
+    let ceiling = class.ceiling();
+    let mut bytes = Vec::with_capacity(usize::try_from(len).unwrap_or(0));
+    file.take(ceiling + 1)
+        .read_to_end(&mut bytes)
+        .with_context(|| format!("{}: cannot read", path.display()))?;
+    if bytes.len() as u64 > ceiling {
+        bail!(
+            "{}: grew past the ceiling of {} for {} while it was read (docs/build.md#safety)",
+            path.display(),
+            size(ceiling),
+            class.what()
+        );
+    }
+    Ok(bytes)
+}
+
+/// A file the operator named (the config, the ledger, a `--withheld` file): a symlink there is
+/// the operator's own doing and is followed, but it must end at a regular file within the
+/// ceiling. `Ok(None)` when absent.
+pub fn read_named(path: &Path, class: FileClass) -> Result<Option<Vec<u8>>> {
+    match open_checked(path, class, true)? {
+        Some((file, len)) => read_open(path, class, file, len).map(Some),
+        None => Ok(None),
+    }
+}
+
+/// Opens a file the operator named for streaming (a bare ledger for `exhibit verify`).
+pub fn open_named(path: &Path, class: FileClass) -> Result<File> {
+    match open_checked(path, class, true)? {
+        Some((file, _)) => Ok(file),
+        None => bail!("{}: no such file", path.display()),
+    }
+}
+
+/// A folder of the box (or of an exhibit): its files are read without following symlinks, and
+/// a subfolder reached from it may not be a symlink either, so no read leaves it.
+#[derive(Debug, Clone)]
+pub struct BoxFolder {
+    path: PathBuf,
+}
+
+impl BoxFolder {
+    /// The folder the operator named (followed once, as named). `Ok(None)` when absent.
+    pub fn named(path: &Path) -> Result<Option<BoxFolder>> {
+        match std::fs::metadata(path) {
+            Ok(m) if m.is_dir() => Ok(Some(BoxFolder {
+                path: path.to_path_buf(),
+            })),
+            Ok(_) => bail!("{}: is not a folder", path.display()),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(e).with_context(|| format!("{}: cannot stat", path.display())),
+        }
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The subfolder `name` (one component): absent → `Ok(None)`; a symlink refuses.
+    pub fn sub(&self, name: &str) -> Result<Option<BoxFolder>> {
+        let path = self.path.join(one_component(&self.path, name)?);
+        match std::fs::symlink_metadata(&path) {
+            Ok(m) if m.file_type().is_symlink() => bail!(
+                "{}: is a symlink; exhibit follows no symlink inside the box or an exhibit (docs/build.md#safety)",
+                path.display()
+            ),
+            Ok(m) if m.is_dir() => Ok(Some(BoxFolder { path })),
+            Ok(_) => bail!("{}: is not a folder", path.display()),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(e).with_context(|| format!("{}: cannot stat", path.display())),
+        }
+    }
+
+    /// The bytes of the file `name` (one component), or `Ok(None)` when absent.
+    pub fn read(&self, name: &str, class: FileClass) -> Result<Option<Vec<u8>>> {
+        let path = self.path.join(one_component(&self.path, name)?);
+        match open_checked(&path, class, false)? {
+            Some((file, len)) => read_open(&path, class, file, len).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    /// The names in the folder, sorted, as (name, is a symlink or not a regular file/folder).
+    /// Names that are not UTF-8 are returned lossily with `utf8: false`.
+    pub fn list(&self) -> Result<Vec<Listed>> {
+        let mut out = Vec::new();
+        for entry in std::fs::read_dir(&self.path)
+            .with_context(|| format!("{}: cannot list", self.path.display()))?
+        {
+            let entry = entry.with_context(|| format!("{}: cannot list", self.path.display()))?;
+            let kind = entry
+                .file_type()
+                .with_context(|| format!("{}: cannot list", self.path.display()))?;
+            let (name, utf8) = match entry.file_name().into_string() {
+                Ok(n) => (n, true),
+                Err(n) => (n.to_string_lossy().into_owned(), false),
+            };
+            out.push(Listed {
+                name,
+                utf8,
+                file: kind.is_file(),
+                dir: kind.is_dir(),
+            });
+        }
+        out.sort_by(|a, b| a.name.cmp(&b.name));
+        Ok(out)
+    }
+}
+
+/// One name in a folder listing.
+#[derive(Debug, Clone)]
+pub struct Listed {
+    pub name: String,
+    pub utf8: bool,
+    /// A regular file (not a symlink).
+    pub file: bool,
+    /// A folder (not a symlink).
+    pub dir: bool,
+}
+
+fn one_component<'a>(folder: &Path, name: &'a str) -> Result<&'a str> {
+    if name.is_empty() || name == "." || name == ".." || name.contains(['/', '\0']) {
+        bail!(
+            "{}: {:?} is not a plain file name",
+            folder.display(),
+            crate::terminal::escape(name)
+        );
+    }
+    Ok(name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn symlinks_fifos_and_oversized_files_are_refused() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = BoxFolder::named(tmp.path()).unwrap().unwrap();
+        std::fs::write(tmp.path().join("ok.txt"), "gate anchor").unwrap();
+        assert_eq!(
+            dir.read("ok.txt", FileClass::AnchorPost).unwrap().unwrap(),
+            b"gate anchor"
+        );
+        assert!(dir.read("absent", FileClass::AnchorPost).unwrap().is_none());
+        std::os::unix::fs::symlink(tmp.path().join("ok.txt"), tmp.path().join("link")).unwrap();
+        let e = dir.read("link", FileClass::AnchorPost).unwrap_err();
+        assert!(format!("{e:#}").contains("symlink"), "{e:#}");
+        std::fs::write(tmp.path().join("big"), vec![b'x'; 5000]).unwrap();
+        let e = dir.read("big", FileClass::AnchorPost).unwrap_err();
+        assert!(format!("{e:#}").contains("ceiling of 4 KiB"), "{e:#}");
+        let e = BoxFolder::named(Path::new("/dev"))
+            .unwrap()
+            .unwrap()
+            .read("zero", FileClass::Proof)
+            .unwrap_err();
+        assert!(format!("{e:#}").contains("not a regular file"), "{e:#}");
+        assert!(dir.read("../etc", FileClass::Proof).is_err());
+    }
+}

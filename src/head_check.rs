@@ -1,0 +1,153 @@
+//! HEAD is checked before it is trusted (docs/build.md#safety). What HEAD published binds the
+//! next build — its ledger is what the new one must extend, its `withheld.json` what stays
+//! withheld, its `readings.json` what a person has read — so a hand edit there (a truncated
+//! ledger, an emptied withheld list, a forged reading) could publish a withheld line with
+//! `extends: true`. Before any of it is read:
+//!
+//! - every name under HEAD's `DIR/ledger/` must be one of the output's own (crate::layout), a
+//!   regular file; anything else refuses, naming it — no flag accepts it;
+//! - HEAD's published files must re-derive to the digests of HEAD's own last
+//!   `SNAPSHOTS.jsonl` line, exactly as the build computes them; a mismatch refuses naming the
+//!   file, until `--allow-rewrite REASON` (recorded: that publication does not extend HEAD's,
+//!   and HEAD's readings are not taken on trust).
+
+use std::collections::BTreeMap;
+
+use anyhow::Result;
+use serde_json::{Map, Value as J};
+
+use crate::previous::Previous;
+use crate::refusal::Refusal;
+use exhibit_protocol::canonical;
+
+/// The folders under `ledger/` whose digest is one line of their `sha256sum` listing.
+pub const DIGESTED_FOLDERS: [&str; 3] = ["anchors/", "witness/", "public_texts/"];
+
+/// The `digests` object of a snapshot line, from `(path relative to DIR, sha256 hex)` pairs
+/// sorted by path: each file directly under `ledger/` but `SNAPSHOTS.jsonl`, and for each of
+/// [`DIGESTED_FOLDERS`] the sha256 of its listing — a stranger re-derives one with
+/// `(cd ledger/X && find . -type f | sort | xargs sha256sum) | sha256sum`.
+pub fn snapshot_digests<'a>(files: impl IntoIterator<Item = (&'a str, String)>) -> Map<String, J> {
+    let mut direct = Map::new();
+    let mut listings: BTreeMap<&str, String> = BTreeMap::new();
+    for (path, sha) in files {
+        let Some(rel) = path.strip_prefix("ledger/") else {
+            continue;
+        };
+        if !rel.contains('/') {
+            if rel != "SNAPSHOTS.jsonl" {
+                direct.insert(rel.to_string(), J::String(sha));
+            }
+            continue;
+        }
+        for folder in DIGESTED_FOLDERS {
+            if let Some(inner) = rel.strip_prefix(folder) {
+                listings
+                    .entry(folder)
+                    .or_default()
+                    .push_str(&format!("{sha}  ./{inner}\n"));
+            }
+        }
+    }
+    for (folder, listing) in listings {
+        direct.insert(
+            folder.to_string(),
+            J::String(canonical::sha256_hex(listing.as_bytes())),
+        );
+    }
+    direct
+}
+
+/// What the check found.
+#[derive(Debug, Default)]
+pub struct HeadCheck {
+    /// Refusals a flag cannot accept (names outside the output's grammar).
+    pub hard: Vec<Refusal>,
+    /// HEAD's files do not re-derive to its last snapshot: refusals `--allow-rewrite` accepts.
+    pub edited: Vec<Refusal>,
+}
+
+impl HeadCheck {
+    pub fn trusted(&self) -> bool {
+        self.hard.is_empty() && self.edited.is_empty()
+    }
+}
+
+fn at_head(previous: &Previous, rel: &str) -> String {
+    let prefix = previous.shown_prefix();
+    if prefix.is_empty() {
+        format!("HEAD:{rel}")
+    } else {
+        format!("HEAD:{prefix}/{rel}")
+    }
+}
+
+const ACCEPT_EDIT: &str = "restore the file as exhibit built it (git checkout <the commit exhibit built> -- <file>, then commit), or --allow-rewrite REASON to publish over it (recorded: extends false, the reason, and HEAD's readings not trusted)";
+
+pub fn check(previous: &Previous) -> Result<HeadCheck> {
+    let mut out = HeadCheck::default();
+    let entries = previous.walk("ledger")?;
+    if entries.is_empty() {
+        return Ok(out);
+    }
+    let mut hashed: Vec<(String, String)> = Vec::with_capacity(entries.len());
+    let mut snapshots: Option<Vec<u8>> = None;
+    for e in &entries {
+        if !e.regular_file || !crate::layout::is_output_path(&e.path) {
+            out.hard.push(Refusal::new(
+                at_head(previous, &e.path),
+                "",
+                "not a file of the output tree (docs/build.md#safety: every name HEAD holds under ledger/ is checked against the layout before use); exhibit never wrote it",
+                "remove it from the exhibit branch (git rm) and commit; no flag accepts it",
+            ));
+            continue;
+        }
+        let bytes = previous.read_blob(e.id)?;
+        if e.path == "ledger/SNAPSHOTS.jsonl" {
+            snapshots = Some(bytes);
+            continue;
+        }
+        hashed.push((e.path.clone(), canonical::sha256_hex(&bytes)));
+    }
+    if !out.hard.is_empty() {
+        return Ok(out);
+    }
+    let last: Option<J> = snapshots.as_ref().and_then(|b| {
+        b.split(|&c| c == b'\n')
+            .rfind(|l| !l.is_empty())
+            .and_then(|l| serde_json::from_slice(l).ok())
+    });
+    let Some(recorded) = last
+        .as_ref()
+        .and_then(|l| l.get("digests"))
+        .and_then(J::as_object)
+    else {
+        out.edited.push(Refusal::new(
+            at_head(previous, "ledger/SNAPSHOTS.jsonl"),
+            "",
+            "HEAD's site/ was edited since exhibit built it: HEAD publishes ledger/ files but no SNAPSHOTS.jsonl whose last line records their digests",
+            ACCEPT_EDIT,
+        ));
+        return Ok(out);
+    };
+    let actual = snapshot_digests(hashed.iter().map(|(p, s)| (p.as_str(), s.clone())));
+    let keys: std::collections::BTreeSet<&String> = actual.keys().chain(recorded.keys()).collect();
+    for key in keys {
+        let (a, r) = (actual.get(key), recorded.get(key));
+        if a == r {
+            continue;
+        }
+        let what = match (a, r) {
+            (Some(_), None) => "is published at HEAD, but HEAD's last snapshot does not record it",
+            (None, Some(_)) => "is recorded in HEAD's last snapshot, but HEAD does not publish it",
+            _ => "does not re-derive to the digest HEAD's last snapshot records",
+        };
+        out.edited.push(Refusal::new(
+            at_head(previous, &format!("ledger/{key}")),
+            "",
+            format!("HEAD's site/ was edited since exhibit built it: {what}"),
+            ACCEPT_EDIT,
+        ));
+    }
+    Ok(out)
+}

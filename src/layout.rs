@@ -1,0 +1,98 @@
+//! The output tree's own grammar (docs/build.md#safety, "Names are data until checked"): every
+//! path exhibit writes, and every name it takes from HEAD's trees, the store, the sources or the
+//! anchors folder before that name becomes a path, must be one of these forms. A name that is not
+//! is refused, naming it — never joined to a folder.
+
+use exhibit_protocol::canonical::is_digest;
+
+/// `<64 hex>` followed by `suffix`.
+fn digest_then<'a>(name: &'a str, suffix: &str) -> Option<&'a str> {
+    name.strip_suffix(suffix).filter(|d| is_digest(d))
+}
+
+/// `<entry_id>.ots` or `prereg_<sha256>.ots`: a witness proof's name.
+pub fn is_witness_proof(name: &str) -> bool {
+    digest_then(name, ".ots").is_some()
+        || name
+            .strip_prefix("prereg_")
+            .and_then(|n| digest_then(n, ".ots"))
+            .is_some()
+}
+
+/// `YYYY-MM-DD.txt` or `YYYY-MM-DD.txt.ots`: an anchor post or its proof.
+pub fn is_anchor_file(name: &str) -> bool {
+    let date = name
+        .strip_suffix(".txt.ots")
+        .or_else(|| name.strip_suffix(".txt"));
+    date.is_some_and(exhibit_protocol::days::is_day)
+}
+
+/// `<sent_sha256>.txt`: a released public text.
+pub fn is_public_text(name: &str) -> bool {
+    digest_then(name, ".txt").is_some()
+}
+
+/// A path (with `/`, relative to DIR) of the output tree.
+pub fn is_output_path(rel: &str) -> bool {
+    match rel {
+        ".nojekyll"
+        | "index.html"
+        | "ledger/.gitattributes"
+        | "ledger/ledger.jsonl"
+        | "ledger/withheld.json"
+        | "ledger/readings.json"
+        | "ledger/STATS.json"
+        | "ledger/SNAPSHOTS.jsonl"
+        | "ledger/anchors/index.json"
+        | "ledger/witness/index.json"
+        | "ledger/witness/REPORT.md"
+        | "ledger/witness/runs.jsonl"
+        | "ledger/witness/seal.jsonl"
+        | "ledger/witness/WITNESS_PREREG.md"
+        | "ledger/public_texts/index.json" => true,
+        _ => {
+            if let Some(name) = rel.strip_prefix("ledger/anchors/") {
+                is_anchor_file(name)
+            } else if let Some(name) = rel.strip_prefix("ledger/witness/proofs/") {
+                is_witness_proof(name)
+            } else if let Some(name) = rel.strip_prefix("ledger/public_texts/") {
+                is_public_text(name)
+            } else {
+                false
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_grammar_admits_exhibits_names_only() {
+        let d = "ab".repeat(32);
+        for ok in [
+            format!("ledger/witness/proofs/{d}.ots"),
+            format!("ledger/witness/proofs/prereg_{d}.ots"),
+            "ledger/anchors/2026-10-24.txt".into(),
+            "ledger/anchors/2026-10-24.txt.ots".into(),
+            format!("ledger/public_texts/{d}.txt"),
+            "index.html".into(),
+        ] {
+            assert!(is_output_path(&ok), "{ok}");
+        }
+        for bad in [
+            "ledger/witness/proofs/../../x.ots".to_string(),
+            "ledger/witness/proofs/evil.html".into(),
+            format!("ledger/witness/proofs/{d}.ots.html"),
+            format!("ledger/witness/proofs/{}.ots", d.to_uppercase()),
+            "ledger/anchors/2026-13-40.txt".into(),
+            "ledger/anchors/x/2026-10-24.txt".into(),
+            "ledger/evil.json".into(),
+            "../index.html".into(),
+            "/etc/passwd".into(),
+        ] {
+            assert!(!is_output_path(&bad), "{bad}");
+        }
+    }
+}

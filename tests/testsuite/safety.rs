@@ -1,0 +1,1347 @@
+//! Issue 9: `exhibit build` never harms its operator, and nothing reaches the site through a side
+//! door. A corpus of hostile boxes, folders and repositories, built by code in temporary folders
+//! (nothing binary is checked in), each driven through the binary: the attack fails, the refusal
+//! names the file and the rule, and the temporary root — DIR and everything beside it, symlinks
+//! included — is byte-identical afterwards. Every run's exit status is 0, 1 or 2.
+
+use std::collections::BTreeMap;
+use std::io::Read;
+use std::os::unix::fs::symlink;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::common::*;
+use serde_json::{Value as J, json};
+
+const EPOCH: u64 = 1_800_000_000;
+const MAGIC: &[u8; 31] = b"\x00OpenTimestamps\x00\x00Proof\x00\xbf\x89\xe2\xe8\x84\xe8\x92\x94";
+const PENDING: &[u8] =
+    b"\x00\x83\xdf\xe3\x0d\x2e\xf9\x0c\x8e\x2e\x2dhttps://alice.btc.calendar.opentimestamps.org";
+const PREREG: &str = "# Witness kill gate\n\nThree bars, read at the close of day 9.\n";
+const SECRET: &str = "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n";
+/// The withheld line's moment: 23:04:05 on 2026-10-24 in the anchor zone (New York), already
+/// 2026-10-25 in UTC — the two day cuts disagree.
+const WITHHELD_TS: &str = "2026-10-25T03:04:05Z";
+
+// ---- the corpus ---------------------------------------------------------------------------------
+
+/// A temporary root holding `box/` (exhibit.toml, gate/ledger.jsonl, gate/anchors/, store/) and
+/// `exhibit/` (a git repository whose `site/` is DIR).
+struct Hostile {
+    tmp: tempfile::TempDir,
+    b: TestBox,
+    ids: Vec<String>,
+    timestamps: Vec<String>,
+    repo: git2::Repository,
+}
+
+fn unhex(s: &str) -> Vec<u8> {
+    (0..s.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
+        .collect()
+}
+
+fn proof(digest: &str) -> Vec<u8> {
+    let mut b = MAGIC.to_vec();
+    b.extend_from_slice(&[0x01, 0x08]);
+    b.extend_from_slice(&unhex(digest));
+    b.extend_from_slice(PENDING);
+    b
+}
+
+fn plus(ts: &str, secs: i64) -> String {
+    exhibit::encode::timestamp_of(exhibit_protocol::days::parse_timestamp(ts).unwrap() + secs)
+}
+
+impl Hostile {
+    /// Seqs 1–3 published scans, seq 4 withheld (a home path) at `WITHHELD_TS`, seq 5 a scan.
+    fn new() -> Hostile {
+        let tmp = tempfile::tempdir().unwrap();
+        let b = TestBox::new(tmp.path());
+        let mut w = LedgerWriter::new();
+        let mut timestamps = Vec::new();
+        for n in 1..=3 {
+            w.push_scan(n);
+            timestamps.push(exhibit::encode::timestamp_of(
+                1_792_846_800 + i64::from(n) * 60,
+            ));
+        }
+        w.push(
+            "gate_not_wired",
+            WITHHELD_TS,
+            r#"{"detail":"lock held by /home/agent"}"#,
+        );
+        timestamps.push(WITHHELD_TS.to_string());
+        w.push(
+            "exec_scan",
+            "2026-10-25T05:00:00Z",
+            r#"{"scanned":5,"flagged":0}"#,
+        );
+        timestamps.push("2026-10-25T05:00:00Z".to_string());
+        b.write_ledger(&w.bytes());
+        let repo = git2::Repository::init(tmp.path().join("exhibit")).unwrap();
+        let h = Hostile {
+            tmp,
+            b,
+            ids: w.ids.clone(),
+            timestamps,
+            repo,
+        };
+        h.write_store();
+        h
+    }
+
+    fn root(&self) -> &Path {
+        self.tmp.path()
+    }
+    fn site(&self) -> PathBuf {
+        self.root().join("exhibit/site")
+    }
+    fn store(&self) -> PathBuf {
+        self.b.dir.join("store")
+    }
+
+    /// A witness store the build accepts: every chain line pending, a sealed preregistration.
+    fn write_store(&self) {
+        let store = self.store();
+        std::fs::create_dir_all(store.join("proofs")).unwrap();
+        let prereg_sha = exhibit_protocol::canonical::sha256_hex(PREREG.as_bytes());
+        let mut entries = serde_json::Map::new();
+        for (i, id) in self.ids.iter().enumerate() {
+            let ts = &self.timestamps[i];
+            entries.insert(
+                id.clone(),
+                json!({
+                    "seq": i + 1,
+                    "status": "pending",
+                    "calendars": ["https://alice.btc.calendar.opentimestamps.org"],
+                    "line_timestamp": ts,
+                    "seen_at": plus(ts, 60),
+                    "stamped_at": plus(ts, 65),
+                }),
+            );
+            std::fs::write(store.join(format!("proofs/{id}.ots")), proof(id)).unwrap();
+        }
+        let index = json!({"entries": entries, "prereg": {"sha256": prereg_sha}});
+        std::fs::write(
+            store.join("index.json"),
+            serde_json::to_vec_pretty(&index).unwrap(),
+        )
+        .unwrap();
+        std::fs::write(
+            store.join(format!("proofs/prereg_{prereg_sha}.ots")),
+            proof(&prereg_sha),
+        )
+        .unwrap();
+        std::fs::write(store.join("WITNESS_PREREG.md"), PREREG).unwrap();
+        std::fs::write(
+            store.join("seal.jsonl"),
+            format!(
+                "{{\"file\":\"WITNESS_PREREG.md\",\"sha256\":\"{prereg_sha}\",\"sealed_at\":\"2026-10-24T12:00:00Z\"}}\n"
+            ),
+        )
+        .unwrap();
+        std::fs::write(
+            store.join("runs.jsonl"),
+            "{\"run_at\":\"2026-10-25T06:00:00Z\",\"lines_seen\":5}\n",
+        )
+        .unwrap();
+        std::fs::write(
+            store.join("REPORT.md"),
+            "# Witness report\n\nFive lines seen; all pending.\n",
+        )
+        .unwrap();
+    }
+
+    fn patch_index(&self, f: impl FnOnce(&mut J)) {
+        let path = self.store().join("index.json");
+        let mut v: J = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+        f(&mut v);
+        std::fs::write(&path, serde_json::to_vec_pretty(&v).unwrap()).unwrap();
+    }
+
+    fn build(&self, extra: &[&str]) -> Output {
+        let config = self.b.config();
+        let site = self.site().display().to_string();
+        let mut args = vec!["build", "--config", &config, "--out", &site];
+        args.extend_from_slice(extra);
+        run(&args)
+    }
+
+    fn build_witness(&self, extra: &[&str]) -> Output {
+        let store = self.store().display().to_string();
+        let mut args = vec!["--witness", store.as_str()];
+        args.extend_from_slice(extra);
+        self.build(&args)
+    }
+
+    /// A first publication, committed.
+    fn publish(&self, extra: &[&str]) {
+        let o = self.build(extra);
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+        commit_site(&self.repo);
+    }
+}
+
+fn run(args: &[&str]) -> Output {
+    let o = exhibit(args, EPOCH);
+    assert_exit_in_range(&o);
+    o
+}
+
+fn assert_exit_in_range(o: &Output) {
+    assert!(
+        matches!(o.status.code(), Some(0..=2)),
+        "exit status must be 0, 1 or 2: {:?}\n{}",
+        o.status,
+        text(o)
+    );
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// One entry of a folder as `ls -l` would tell it, without following any symlink.
+#[derive(Debug, PartialEq, Eq)]
+enum Node {
+    Dir,
+    File(Vec<u8>),
+    Link(PathBuf),
+    Other,
+}
+
+/// Every entry under `root` (the root itself included), symlinks as their targets.
+fn state(root: &Path) -> BTreeMap<PathBuf, Node> {
+    let mut out = BTreeMap::new();
+    for entry in walkdir::WalkDir::new(root).follow_links(false) {
+        let entry = entry.unwrap();
+        let meta = std::fs::symlink_metadata(entry.path()).unwrap();
+        let node = if meta.file_type().is_symlink() {
+            Node::Link(std::fs::read_link(entry.path()).unwrap())
+        } else if meta.is_dir() {
+            Node::Dir
+        } else if meta.is_file() {
+            Node::File(std::fs::read(entry.path()).unwrap())
+        } else {
+            Node::Other
+        };
+        out.insert(entry.path().to_path_buf(), node);
+    }
+    out
+}
+
+fn assert_same(before: &BTreeMap<PathBuf, Node>, after: &BTreeMap<PathBuf, Node>, o: &Output) {
+    if before != after {
+        let changed: Vec<_> = before
+            .keys()
+            .chain(after.keys())
+            .filter(|k| before.get(*k) != after.get(*k))
+            .take(10)
+            .collect();
+        panic!(
+            "the refused build changed the folder (first differences: {changed:?})\n{}",
+            text(o)
+        );
+    }
+}
+
+fn refused_untouched(h: &Hostile, o: &Output, before: &BTreeMap<PathBuf, Node>, code: i32) {
+    assert_eq!(o.status.code(), Some(code), "{}", text(o));
+    assert_same(before, &state(h.root()), o);
+}
+
+// ---- 1. DIR is exhibit's only when exhibit made it -----------------------------------------------
+
+fn refuses_out(h: &Hostile, out: &Path, extra: &[&str], names: &[&str]) {
+    let before = state(h.root());
+    for dry in [true, false] {
+        let config = h.b.config();
+        let out_s = out.display().to_string();
+        let mut args = vec!["build", "--config", &config, "--out", &out_s];
+        args.extend_from_slice(extra);
+        if dry {
+            args.push("--dry-run");
+        }
+        let o = run(&args);
+        assert_eq!(o.status.code(), Some(2), "--out {out_s}: {}", text(&o));
+        let err = stderr(&o);
+        assert!(err.contains(&out_s), "names DIR: {err}");
+        for n in names {
+            assert!(err.contains(n), "names {n:?}: {err}");
+        }
+        assert_same(&before, &state(h.root()), &o);
+    }
+}
+
+#[test]
+fn dir_that_exhibit_did_not_make_is_refused() {
+    let h = Hostile::new();
+    let store = h.store().display().to_string();
+
+    // A folder of the user's own files: named with a sample of what is in it.
+    let mine = h.root().join("documents");
+    std::fs::create_dir_all(mine.join("taxes")).unwrap();
+    std::fs::write(mine.join("thesis.tex"), "my thesis").unwrap();
+    std::fs::write(mine.join("taxes/2025.pdf"), "pdf").unwrap();
+    refuses_out(&h, &mine, &[], &["thesis.tex"]);
+
+    // The box itself, and the pieces of it.
+    refuses_out(&h, &h.b.dir, &[], &["box"]);
+    refuses_out(&h, &h.b.dir.join("gate"), &[], &[]);
+    refuses_out(&h, &h.b.dir.join("gate/anchors"), &[], &[]);
+    refuses_out(&h, &h.b.dir.join("gate/anchors/site"), &[], &[]);
+    refuses_out(&h, &h.store(), &["--witness", &store], &[]);
+    refuses_out(&h, &h.store().join("site"), &["--witness", &store], &[]);
+    refuses_out(&h, h.root(), &[], &[]);
+
+    // A repository's root, its .git, a folder inside .git, a folder holding repositories.
+    refuses_out(&h, &h.root().join("exhibit"), &[], &[".git"]);
+    refuses_out(&h, &h.root().join("exhibit/.git"), &[], &[".git"]);
+    refuses_out(&h, &h.root().join("exhibit/.git/site"), &[], &[".git"]);
+    let projects = h.root().join("projects");
+    git2::Repository::init(projects.join("one")).unwrap();
+    git2::Repository::init(projects.join("two")).unwrap();
+    refuses_out(&h, &projects, &[], &[]);
+
+    // A symlink, even to an empty folder.
+    let empty = h.root().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    symlink(&empty, h.root().join("exhibit/site")).unwrap();
+    refuses_out(&h, &h.site(), &[], &["symlink"]);
+    std::fs::remove_file(h.site()).unwrap();
+
+    // A regular file.
+    std::fs::write(h.root().join("exhibit/site"), "notes").unwrap();
+    refuses_out(&h, &h.site(), &[], &[]);
+    std::fs::remove_file(h.site()).unwrap();
+
+    // An exhibit DIR holding a repository of its own.
+    h.publish(&[]);
+    git2::Repository::init(h.site().join("ledger/nested")).unwrap();
+    refuses_out(&h, &h.site(), &[], &[".git"]);
+}
+
+#[test]
+fn dir_that_is_absent_empty_or_exhibits_own_is_written() {
+    let h = Hostile::new();
+    // Absent.
+    h.publish(&[]);
+    // Exhibit's own (a valid ledger/SNAPSHOTS.jsonl): rebuilt in place.
+    let o = h.build(&[]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    // Empty.
+    let empty = h.root().join("exhibit/fresh");
+    std::fs::create_dir(&empty).unwrap();
+    let config = h.b.config();
+    let out = empty.display().to_string();
+    let o = run(&["build", "--config", &config, "--out", &out]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(empty.join("ledger/SNAPSHOTS.jsonl").is_file());
+    // A SNAPSHOTS.jsonl that is not exhibit's (not JSON lines of snapshots) does not make a folder
+    // exhibit's.
+    let fake = h.root().join("exhibit/fake");
+    std::fs::create_dir_all(fake.join("ledger")).unwrap();
+    std::fs::write(fake.join("ledger/SNAPSHOTS.jsonl"), "hello\n").unwrap();
+    std::fs::write(fake.join("diary.txt"), "dear diary").unwrap();
+    let before = state(h.root());
+    let out = fake.display().to_string();
+    let o = run(&["build", "--config", &config, "--out", &out]);
+    refused_untouched(&h, &o, &before, 2);
+}
+
+// ---- 9. The swap: DIR exists at every instant; leftovers are exhibit's to remove ----------------
+
+#[test]
+fn leftovers_of_a_killed_build_are_removed_and_only_those() {
+    let h = Hostile::new();
+    h.publish(&[]);
+    let parent = h.root().join("exhibit");
+    // A build killed after filling its tree (pid 999999999 runs nowhere): exhibit's own.
+    let dead_new = parent.join(".site.exhibit-new-999999999");
+    std::fs::create_dir_all(dead_new.join("ledger")).unwrap();
+    std::fs::copy(
+        h.site().join("ledger/SNAPSHOTS.jsonl"),
+        dead_new.join("ledger/SNAPSHOTS.jsonl"),
+    )
+    .unwrap();
+    let dead_old = parent.join(".site.exhibit-old-999999998");
+    std::fs::create_dir_all(&dead_old).unwrap();
+    // A folder that only looks like one: the user's files, not exhibit's. Left, and said.
+    let lookalike = parent.join(".site.exhibit-old-999999997");
+    std::fs::create_dir_all(&lookalike).unwrap();
+    std::fs::write(lookalike.join("mine.txt"), "mine").unwrap();
+    // A live build's staging folder (this test's own pid is alive): left alone.
+    let live = parent.join(format!(".site.exhibit-new-{}", std::process::id()));
+    std::fs::create_dir_all(live.join("ledger")).unwrap();
+
+    let o = h.build(&[]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let err = stderr(&o);
+    assert!(!dead_new.exists() && !dead_old.exists(), "{err}");
+    assert!(err.contains(".site.exhibit-new-999999999"), "said: {err}");
+    assert!(lookalike.join("mine.txt").is_file(), "{err}");
+    assert!(err.contains(".site.exhibit-old-999999997"), "said: {err}");
+    assert!(live.is_dir(), "{err}");
+    // The build itself leaves nothing beside DIR but what was there.
+    let names: Vec<String> = std::fs::read_dir(&parent)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains("exhibit-"))
+        .collect();
+    assert_eq!(names.len(), 2, "{names:?}");
+}
+
+#[test]
+fn dir_exists_at_every_instant_of_the_swap() {
+    // The build's renames, as the kernel saw them: the new tree must be exchanged with DIR in
+    // one renameat2(RENAME_EXCHANGE); DIR is never renamed away (that leaves a moment without
+    // DIR, and a build killed in it leaves DIR missing).
+    let h = Hostile::new();
+    h.publish(&[]);
+    let trace = h.root().join("trace.txt");
+    let o = Command::new("strace")
+        .args(["-f", "-e", "trace=rename,renameat,renameat2", "-o"])
+        .arg(&trace)
+        .arg(env!("CARGO_BIN_EXE_exhibit"))
+        .args(["build", "--config", &h.b.config(), "--out"])
+        .arg(h.site())
+        .args([
+            "--allow-rewrite",
+            "a new snapshot line, so the tree changes",
+        ])
+        .env("SOURCE_DATE_EPOCH", (EPOCH + 1).to_string())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let calls = std::fs::read_to_string(&trace).unwrap();
+    let calls: Vec<&str> = calls.lines().filter(|l| l.contains("rename")).collect();
+    let site = h.site().display().to_string();
+    assert!(
+        calls
+            .iter()
+            .any(|l| l.contains("RENAME_EXCHANGE") && l.contains(&format!("\"{site}\""))),
+        "no exchange onto DIR: {calls:#?}"
+    );
+    assert!(
+        !calls.iter().any(|l| {
+            let first_arg = l.split(',').find(|a| a.contains('"')).unwrap_or_default();
+            first_arg.contains(&format!("\"{site}\"")) && !l.contains("RENAME_EXCHANGE")
+        }),
+        "DIR renamed away: {calls:#?}"
+    );
+    let o = exhibit(&["verify", &site], 0);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+}
+
+// ---- 2. Names are data until checked -------------------------------------------------------------
+
+/// Rewrites HEAD so that `ledger/witness/proofs/` under site/ also holds `name` (a raw tree
+/// entry: no validation of the name on the way in) with `bytes`.
+fn commit_hostile_proof_name(repo: &git2::Repository, name: &[u8], bytes: &[u8]) {
+    let head = repo.head().unwrap().peel_to_commit().unwrap();
+    let odb = repo.odb().unwrap();
+    let blob = repo.blob(bytes).unwrap();
+    let at = |tree: &git2::Tree, p: &str| {
+        repo.find_tree(tree.get_path(Path::new(p)).unwrap().id())
+            .unwrap()
+    };
+    let root = head.tree().unwrap();
+    let proofs = at(&root, "site/ledger/witness/proofs");
+    // A tree object's bytes: "<mode> <name>\0<20-byte id>" per entry, sorted by name.
+    let mut entries: Vec<(Vec<u8>, Vec<u8>, git2::Oid)> = proofs
+        .iter()
+        .map(|e| (b"100644".to_vec(), e.name_bytes().to_vec(), e.id()))
+        .collect();
+    entries.push((b"100644".to_vec(), name.to_vec(), blob));
+    entries.sort_by(|a, b| a.1.cmp(&b.1));
+    let mut raw = Vec::new();
+    for (mode, n, id) in entries {
+        raw.extend_from_slice(&mode);
+        raw.push(b' ');
+        raw.extend_from_slice(&n);
+        raw.push(0);
+        raw.extend_from_slice(id.as_bytes());
+    }
+    let mut id = odb.write(git2::ObjectType::Tree, &raw).unwrap();
+    // Rebuild the path up to the root with the hostile folder in place.
+    for (parent, child) in [
+        ("site/ledger/witness", "proofs"),
+        ("site/ledger", "witness"),
+        ("site", "ledger"),
+    ] {
+        let t = at(&root, parent);
+        let mut b = repo.treebuilder(Some(&t)).unwrap();
+        b.insert(child, id, 0o040000).unwrap();
+        id = b.write().unwrap();
+    }
+    let mut b = repo.treebuilder(Some(&root)).unwrap();
+    b.insert("site", id, 0o040000).unwrap();
+    let tree = repo.find_tree(b.write().unwrap()).unwrap();
+    let sig =
+        git2::Signature::new("m", "m@example.invalid", &git2::Time::new(1_800_000_001, 0)).unwrap();
+    repo.commit(Some("HEAD"), &sig, &sig, "hostile", &tree, &[&head])
+        .unwrap();
+}
+
+#[test]
+fn names_from_heads_tree_are_checked_before_use() {
+    for (name, shown) in [
+        (&b"../../../pwned.ots"[..], "pwned.ots"),
+        (&b"evil.html"[..], "evil.html"),
+        (
+            &b"0000000000000000000000000000000000000000000000000000000000000000.ots.html"[..],
+            ".ots.html",
+        ),
+    ] {
+        let h = Hostile::new();
+        let store = h.store().display().to_string();
+        h.publish(&["--witness", &store]);
+        commit_hostile_proof_name(&h.repo, name, b"<script>alert(1)</script>");
+        for extra in [&[][..], &["--allow-rewrite", "test"][..]] {
+            let before = state(h.root());
+            let o = h.build_witness(extra);
+            assert!(
+                matches!(o.status.code(), Some(1 | 2)),
+                "{name:?} {extra:?}: {}",
+                text(&o)
+            );
+            assert!(stderr(&o).contains(shown), "names it: {}", text(&o));
+            assert_same(&before, &state(h.root()), &o);
+            assert!(!h.root().join("pwned.ots").exists());
+            assert!(!h.root().join("exhibit/pwned.ots").exists());
+        }
+    }
+}
+
+// ---- 8. HEAD is checked before it is trusted -----------------------------------------------------
+
+#[test]
+fn a_hand_edited_head_is_refused_until_a_reason_is_recorded() {
+    let h = Hostile::new();
+    h.publish(&[]);
+    let withheld: J =
+        serde_json::from_slice(&std::fs::read(h.site().join("ledger/withheld.json")).unwrap())
+            .unwrap();
+    assert_eq!(withheld[0]["seq"], 4);
+    // The edit: truncate the ledger to the header and seqs 1–3, empty withheld.json, and record a
+    // reading of the withheld seq 4 — so the next build would publish it with extends: true.
+    let ledger = std::fs::read(h.site().join("ledger/ledger.jsonl")).unwrap();
+    let keep: Vec<&[u8]> = ledger.split_inclusive(|&b| b == b'\n').take(4).collect();
+    std::fs::write(h.site().join("ledger/ledger.jsonl"), keep.concat()).unwrap();
+    std::fs::write(h.site().join("ledger/withheld.json"), "[]\n").unwrap();
+    std::fs::write(
+        h.site().join("ledger/readings.json"),
+        format!(
+            "{{\"lines\":[{{\"seq\":4,\"entry_id\":\"{}\",\"fields_flagged\":[\"detail\"]}}]}}\n",
+            h.ids[3]
+        ),
+    )
+    .unwrap();
+    commit_site(&h.repo);
+
+    let before = state(h.root());
+    let o = h.build(&[]);
+    refused_untouched(&h, &o, &before, 1);
+    let err = stderr(&o);
+    assert!(err.contains("edited since exhibit built it"), "{err}");
+    assert!(err.contains("ledger.jsonl"), "names the file: {err}");
+    assert!(err.contains("--allow-rewrite"), "names the flag: {err}");
+
+    // With a reason it passes, recorded; the withheld line is still not published.
+    let o = h.build(&[
+        "--allow-rewrite",
+        "restoring the ledger after a bad hand edit",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let snaps = std::fs::read_to_string(h.site().join("ledger/SNAPSHOTS.jsonl")).unwrap();
+    let last: J = serde_json::from_str(snaps.lines().last().unwrap()).unwrap();
+    assert_eq!(last["extends"], false);
+    assert_eq!(
+        last["rewrite_reason"],
+        "restoring the ledger after a bad hand edit"
+    );
+    let published = std::fs::read_to_string(h.site().join("ledger/ledger.jsonl")).unwrap();
+    assert!(!published.contains("/home/agent"));
+}
+
+// ---- 3. Reads stay in the box ----------------------------------------------------------------
+
+#[test]
+fn symlinks_in_the_box_are_not_followed() {
+    for victim in ["REPORT.md", "runs.jsonl", "ANCHOR_OTS", "ANCHOR_TXT"] {
+        let h = Hostile::new();
+        let secret = h.root().join("id_ed25519");
+        std::fs::write(&secret, SECRET).unwrap();
+        let link = match victim {
+            "ANCHOR_OTS" => {
+                h.b.post_anchor("2026-10-24", &h.ids[2], 3);
+                h.b.dir.join("gate/anchors/2026-10-24.txt.ots")
+            }
+            "ANCHOR_TXT" => h.b.dir.join("gate/anchors/2026-10-24.txt"),
+            other => {
+                let p = h.store().join(other);
+                std::fs::remove_file(&p).unwrap();
+                p
+            }
+        };
+        symlink(&secret, &link).unwrap();
+        let before = state(h.root());
+        let o = h.build_witness(&[]);
+        assert!(
+            matches!(o.status.code(), Some(1 | 2)),
+            "{victim}: {}",
+            text(&o)
+        );
+        assert!(stderr(&o).contains("symlink"), "{victim}: {}", text(&o));
+        assert_same(&before, &state(h.root()), &o);
+        assert!(!h.site().exists());
+    }
+    // A folder of the store that is a symlink out of the box.
+    let h = Hostile::new();
+    let elsewhere = h.root().join("elsewhere");
+    std::fs::rename(h.store().join("proofs"), &elsewhere).unwrap();
+    symlink(&elsewhere, h.store().join("proofs")).unwrap();
+    let before = state(h.root());
+    let o = h.build_witness(&[]);
+    assert!(matches!(o.status.code(), Some(1 | 2)), "{}", text(&o));
+    assert_same(&before, &state(h.root()), &o);
+}
+
+/// Runs the binary with a deadline; a run past it is killed and fails the test.
+fn run_bounded(args: &[&str], secs: u64) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_exhibit"))
+        .args(args)
+        .env("SOURCE_DATE_EPOCH", EPOCH.to_string())
+        .env_remove("CI")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            let mut out = Vec::new();
+            let mut err = Vec::new();
+            child.stdout.take().unwrap().read_to_end(&mut out).unwrap();
+            child.stderr.take().unwrap().read_to_end(&mut err).unwrap();
+            let o = Output {
+                status,
+                stdout: out,
+                stderr: err,
+            };
+            assert_exit_in_range(&o);
+            return o;
+        }
+        if start.elapsed() > Duration::from_secs(secs) {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            panic!("exhibit {args:?} still running after {secs} s");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+fn mkfifo(path: &Path) {
+    let ok = Command::new("mkfifo").arg(path).status().unwrap().success();
+    assert!(ok, "mkfifo {}", path.display());
+}
+
+#[test]
+fn fifos_devices_and_oversized_files_are_refused_not_read() {
+    // In the box: a FIFO as an anchor's proof, an oversized proof.
+    let h = Hostile::new();
+    h.b.post_anchor("2026-10-24", &h.ids[2], 3);
+    mkfifo(&h.b.dir.join("gate/anchors/2026-10-24.txt.ots"));
+    let before = state(h.root());
+    let config = h.b.config();
+    let site = h.site().display().to_string();
+    let o = run_bounded(&["build", "--config", &config, "--out", &site], 20);
+    assert!(matches!(o.status.code(), Some(1 | 2)), "{}", text(&o));
+    assert!(stderr(&o).contains("2026-10-24.txt.ots"), "{}", text(&o));
+    assert_same(&before, &state(h.root()), &o);
+
+    let h = Hostile::new();
+    h.b.post_anchor("2026-10-24", &h.ids[2], 3);
+    let big = std::fs::File::create(h.b.dir.join("gate/anchors/2026-10-24.txt.ots")).unwrap();
+    big.set_len(64 << 20).unwrap();
+    let before = state(h.root());
+    let config = h.b.config();
+    let site = h.site().display().to_string();
+    let o = run_bounded(&["build", "--config", &config, "--out", &site], 20);
+    assert!(matches!(o.status.code(), Some(1 | 2)), "{}", text(&o));
+    assert!(stderr(&o).contains("ceiling"), "{}", text(&o));
+    assert_same(&before, &state(h.root()), &o);
+
+    // verify SITE on a clone whose anchor proof is /dev/zero, or a FIFO, or whose ledger is one.
+    let h = Hostile::new();
+    h.b.post_anchor("2026-10-24", &h.ids[2], 3);
+    let post = std::fs::read(h.b.dir.join("gate/anchors/2026-10-24.txt")).unwrap();
+    std::fs::write(
+        h.b.dir.join("gate/anchors/2026-10-24.txt.ots"),
+        proof(&exhibit_protocol::canonical::sha256_hex(&post)),
+    )
+    .unwrap();
+    h.publish(&[]);
+    let site = h.site().display().to_string();
+    let ots = h.site().join("ledger/anchors/2026-10-24.txt.ots");
+    std::fs::remove_file(&ots).unwrap();
+    symlink("/dev/zero", &ots).unwrap();
+    let o = run_bounded(&["verify", &site], 10);
+    assert_ne!(o.status.code(), Some(0), "{}", text(&o));
+    std::fs::remove_file(&ots).unwrap();
+    mkfifo(&ots);
+    let o = run_bounded(&["verify", &site], 10);
+    assert_ne!(o.status.code(), Some(0), "{}", text(&o));
+    std::fs::remove_file(&ots).unwrap();
+    let ledger = h.site().join("ledger/ledger.jsonl");
+    std::fs::remove_file(&ledger).unwrap();
+    symlink("/dev/zero", &ledger).unwrap();
+    let o = run_bounded(&["verify", &site], 10);
+    assert_ne!(o.status.code(), Some(0), "{}", text(&o));
+}
+
+// ---- 4. Every published byte is accounted for
+
+/// The tail's run log and seal name a withheld line's moment (the tail saw it during that run):
+/// published with that moment cut to the anchor zone's day, on disk and on the page.
+#[test]
+fn a_withheld_seqs_moment_in_the_tails_logs_is_cut_to_the_day() {
+    let h = Hostile::new();
+    let seen = plus(WITHHELD_TS, 60);
+    std::fs::write(
+        h.store().join("runs.jsonl"),
+        format!("{{\"run_at\":\"{seen}\",\"lines_seen\":4}}\n"),
+    )
+    .unwrap();
+    let mut seal = std::fs::read_to_string(h.store().join("seal.jsonl")).unwrap();
+    seal.push_str(&format!("{{\"resealed_at\":\"{WITHHELD_TS}\"}}\n"));
+    std::fs::write(h.store().join("seal.jsonl"), seal).unwrap();
+    let o = h.build_witness(&[]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let runs = std::fs::read_to_string(h.site().join("ledger/witness/runs.jsonl")).unwrap();
+    let seal = std::fs::read_to_string(h.site().join("ledger/witness/seal.jsonl")).unwrap();
+    let page = data_block(&page_of(&h), "witness-json");
+    for (what, s) in [
+        ("runs.jsonl", &runs),
+        ("seal.jsonl", &seal),
+        ("the page's witness block", &page),
+    ] {
+        for moment in [WITHHELD_TS, seen.as_str(), "03:04:05", "03:05:05"] {
+            assert!(!s.contains(moment), "{what} names {moment}:\n{s}");
+        }
+    }
+    assert!(runs.contains("\"run_at\":\"2026-10-24\""), "{runs}");
+    assert!(seal.contains("\"resealed_at\":\"2026-10-24\""), "{seal}");
+}
+
+/// The tail's side channels: each of these reaches the site today.
+#[test]
+fn side_channels_go_through_the_guard() {
+    type Make = Box<dyn Fn(&Hostile)>;
+    let cases: Vec<(&str, Make)> = vec![
+        (
+            "runs.jsonl",
+            Box::new(|h: &Hostile| {
+                std::fs::write(
+                    h.store().join("runs.jsonl"),
+                    "{\"run_at\":\"2026-10-25T06:00:00Z\",\"lines_seen\":5,\"operator\":\"ops@example.com\"}\n",
+                )
+                .unwrap()
+            }),
+        ),
+        (
+            "seal.jsonl",
+            Box::new(|h: &Hostile| {
+                let mut s = std::fs::read_to_string(h.store().join("seal.jsonl")).unwrap();
+                s.push_str("{\"note\":\"call +1 415 555 0100\"}\n");
+                std::fs::write(h.store().join("seal.jsonl"), s).unwrap();
+            }),
+        ),
+        (
+            "seal.jsonl",
+            Box::new(|h: &Hostile| {
+                let mut s = std::fs::read_to_string(h.store().join("seal.jsonl")).unwrap();
+                s.push_str("{\"chat\":\"-1001234567890\"}\n");
+                std::fs::write(h.store().join("seal.jsonl"), s).unwrap();
+            }),
+        ),
+        (
+            "calendars",
+            Box::new(|h: &Hostile| {
+                let id = h.ids[0].clone();
+                h.patch_index(|v| {
+                    v["entries"][&id]["calendars"] =
+                        json!(["https://alice.example/ops@example.com"])
+                });
+            }),
+        ),
+    ];
+    for (what, make) in cases {
+        let h = Hostile::new();
+        make(&h);
+        let before = state(h.root());
+        let o = h.build_witness(&[]);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(1), "{what}: {}", text(&o));
+        assert!(err.contains(what), "{what}: names it: {err}");
+        assert_same(&before, &state(h.root()), &o);
+    }
+}
+
+#[test]
+fn an_anchor_proof_whose_header_fails_is_not_published() {
+    let h = Hostile::new();
+    h.b.post_anchor("2026-10-24", &h.ids[2], 3);
+    std::fs::write(
+        h.b.dir.join("gate/anchors/2026-10-24.txt.ots"),
+        b"\x1b]52;c;aGVsbG8=\x07 not a proof",
+    )
+    .unwrap();
+    let o = h.build(&[]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(h.site().join("ledger/anchors/2026-10-24.txt").is_file());
+    assert!(
+        !h.site().join("ledger/anchors/2026-10-24.txt.ots").exists(),
+        "a proof that fails its header check is not published"
+    );
+}
+
+#[test]
+fn withheld_lines_publish_only_what_the_protocol_lists() {
+    let h = Hostile::new();
+    // A withheld send whose dest_class is free text naming a person.
+    let mut w = LedgerWriter::new();
+    w.push_scan(1);
+    let h0 = "0".repeat(64);
+    w.push(
+        "send",
+        "2026-10-24T14:00:00Z",
+        &format!(
+            r#"{{"action":"send","decision":"pass","dest_class":"Bob Smith's chat","dest_hash":"{h0}","numerals":{{"bound":0,"total":0}},"reasons":["to bob@example.com"]}}"#
+        ),
+    );
+    w.push(
+        "send",
+        "2026-10-24T14:01:00Z",
+        &format!(
+            r#"{{"action":"send","decision":"pass","dest_class":"sidechannel","dest_hash":"{h0}","numerals":{{"bound":0,"total":0}},"reasons":["to bob@example.com"]}}"#
+        ),
+    );
+    w.push(
+        "send",
+        "2026-10-24T14:02:00Z",
+        &format!(
+            r#"{{"action":"send","decision":"pass","dest_class":"dm","dest_hash":"{h0}","numerals":{{"bound":0,"total":0}},"reasons":["to bob@example.com"]}}"#
+        ),
+    );
+    h.b.write_ledger(&w.bytes());
+    let o = h.build(&[]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let withheld: J =
+        serde_json::from_slice(&std::fs::read(h.site().join("ledger/withheld.json")).unwrap())
+            .unwrap();
+    let classes: Vec<&J> = withheld
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| &e["dest_class"])
+        .collect();
+    assert_eq!(classes, [&json!("other"), &json!("other"), &json!("dm")]);
+    for e in withheld.as_array().unwrap() {
+        let keys: Vec<&str> = e.as_object().unwrap().keys().map(String::as_str).collect();
+        for k in &keys {
+            assert!(
+                [
+                    "seq",
+                    "entry_id",
+                    "kind",
+                    "dest_class",
+                    "day",
+                    "fields_flagged",
+                    "reason"
+                ]
+                .contains(k),
+                "{k}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_withheld_seqs_clocks_are_cut_to_the_anchor_zones_day_everywhere() {
+    let h = Hostile::new();
+    let o = h.build_witness(&[]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let withheld: J =
+        serde_json::from_slice(&std::fs::read(h.site().join("ledger/withheld.json")).unwrap())
+            .unwrap();
+    assert_eq!(withheld[0]["seq"], 4);
+    assert_eq!(withheld[0]["day"], "2026-10-24", "New York's day");
+    let index: J =
+        serde_json::from_slice(&std::fs::read(h.site().join("ledger/witness/index.json")).unwrap())
+            .unwrap();
+    let e = &index["entries"][&h.ids[3]];
+    assert_eq!(e["line_timestamp"], J::Null);
+    for k in ["seen_at", "stamped_at"] {
+        assert_eq!(e[k], "2026-10-24", "{k} cut to the anchor zone's day: {e}");
+    }
+}
+
+#[test]
+fn report_may_not_name_a_withheld_lines_minute() {
+    let h = Hostile::new();
+    std::fs::write(
+        h.store().join("REPORT.md"),
+        "# Witness report\n\nA line came in at 03:04 and was stamped a minute later.\n",
+    )
+    .unwrap();
+    let before = state(h.root());
+    let o = h.build_witness(&[]);
+    refused_untouched(&h, &o, &before, 1);
+    assert!(stderr(&o).contains("REPORT.md"), "{}", text(&o));
+}
+
+// ---- 5. Markdown renders to a safe subset -----------------------------------------------------
+
+/// The decoded bytes of one of the page's data blocks (base64 inside a script element).
+fn data_block(page: &str, id: &str) -> String {
+    let at = page.find(id).unwrap_or_else(|| panic!("no block {id}"));
+    let start = at + page[at..].find('>').unwrap() + 1;
+    let end = start + page[start..].find('<').unwrap();
+    String::from_utf8(unb64(page[start..end].trim())).unwrap()
+}
+
+fn page_of(h: &Hostile) -> String {
+    String::from_utf8(std::fs::read(h.site().join("index.html")).unwrap()).unwrap()
+}
+
+#[test]
+fn markdown_links_and_images_are_made_safe() {
+    let h = Hostile::new();
+    std::fs::write(
+        h.store().join("REPORT.md"),
+        "# Report\n\n[click](javascript:alert(1)) [data](data:text/html,hi) [vb](VBScript:x) \
+         [ok](https://example.org/a) [rel](notes/a.md) <javascript:alert(2)>\n\n\
+         ![pixel](https://tracker.example/p.png) ![local](x.png)\n",
+    )
+    .unwrap();
+    let o = h.build_witness(&[]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let page = page_of(&h);
+    let lower = page.to_ascii_lowercase();
+    // The minifier may drop attribute quotes: compare without them.
+    let bare = lower.replace(['"', '\''], "");
+    assert!(!bare.contains("href=javascript:"), "no javascript: link");
+    assert!(!bare.contains("href=data:"), "no data: link");
+    assert!(!bare.contains("href=vbscript:"), "no vbscript: link");
+    assert!(!bare.contains("<img"), "no image is loaded");
+    assert!(
+        bare.contains("href=https://example.org/a"),
+        "http(s) links stay"
+    );
+    assert!(bare.contains("href=notes/a.md"), "relative links stay");
+    assert!(
+        page.contains("tracker.example/p.png"),
+        "an image is shown as text"
+    );
+}
+
+#[test]
+fn deeply_nested_markdown_does_not_crash_the_build() {
+    for (what, md) in [
+        ("blockquotes", ">".repeat(10_000)),
+        ("lists", "- ".repeat(5_000)),
+        (
+            "list lines",
+            (0..600)
+                .map(|i| format!("{}- x\n", "  ".repeat(i)))
+                .collect(),
+        ),
+        ("brackets", "[".repeat(10_000)),
+        ("emphasis", "*_".repeat(5_000)),
+    ] {
+        let h = Hostile::new();
+        std::fs::write(h.store().join("REPORT.md"), &md).unwrap();
+        let o = h.build_witness(&[]);
+        assert_eq!(o.status.code(), Some(0), "{what}: {}", text(&o));
+    }
+}
+
+// ---- 6. No panic, no abort ------------------------------------------------------------------------
+
+#[test]
+fn a_failed_write_to_stderr_or_stdout_is_exit_2() {
+    let h = Hostile::new();
+    let full = || {
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap()
+    };
+    let missing = h.root().join("nothing.jsonl").display().to_string();
+    for (args, to_stdout) in [
+        (vec!["verify", missing.as_str()], false),
+        (vec!["verify", "--json", missing.as_str()], false),
+        (
+            vec![
+                "build",
+                "--config",
+                "/nonexistent/exhibit.toml",
+                "--out",
+                "x",
+            ],
+            false,
+        ),
+    ] {
+        let o = Command::new(env!("CARGO_BIN_EXE_exhibit"))
+            .args(&args)
+            .stdout(Stdio::piped())
+            .stderr(full())
+            .output()
+            .unwrap();
+        assert_eq!(
+            o.status.code(),
+            Some(2),
+            "{args:?} stderr full: {:?}",
+            o.status
+        );
+        let _ = to_stdout;
+    }
+    // A build whose success line cannot be written, and a verify whose report cannot.
+    let config = h.b.config();
+    let site = h.site().display().to_string();
+    let o = Command::new(env!("CARGO_BIN_EXE_exhibit"))
+        .args(["build", "--config", &config, "--out", &site])
+        .env("SOURCE_DATE_EPOCH", EPOCH.to_string())
+        .stdout(full())
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert_eq!(stderr(&o).lines().count(), 1, "one line: {}", text(&o));
+    let o = Command::new(env!("CARGO_BIN_EXE_exhibit"))
+        .args(["verify", &site])
+        .stdout(full())
+        .stderr(full())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    // The dry run's report, too.
+    let o = Command::new(env!("CARGO_BIN_EXE_exhibit"))
+        .args(["build", "--config", &config, "--out", &site, "--dry-run"])
+        .env("SOURCE_DATE_EPOCH", EPOCH.to_string())
+        .stdout(full())
+        .stderr(full())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+}
+
+// ---- 7. Control characters from inputs are escaped ------------------------------------------------
+
+fn assert_no_controls(what: &str, bytes: &[u8]) {
+    let s = String::from_utf8_lossy(bytes);
+    let bad: Vec<char> = s
+        .chars()
+        .filter(|c| (c.is_control() && *c != '\n') || *c == '\u{9b}')
+        .collect();
+    assert!(
+        bad.is_empty(),
+        "{what} prints raw control characters {bad:?}:\n{s}"
+    );
+}
+
+#[test]
+fn control_characters_are_escaped_wherever_they_are_printed() {
+    let h = Hostile::new();
+    let store = h.store().display().to_string();
+    h.publish(&["--witness", &store]);
+    // A changed REPORT.md full of terminal escapes (cursor up, clear line, OSC 52), and a file in
+    // DIR named with them, so the dry run prints both.
+    std::fs::write(
+        h.store().join("REPORT.md"),
+        "# Report\n\nall fine\x1b[1A\x1b[2K\x1b]52;c;cm0gLXJmIH4=\x07\u{9b}2J\r\n",
+    )
+    .unwrap();
+    std::fs::write(h.site().join("ledger/old\x1b[2K\rname.txt"), "x").unwrap();
+    let o = h.build_witness(&["--dry-run"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains("removed:"),
+        "{}",
+        text(&o)
+    );
+    assert_no_controls("--dry-run stdout", &o.stdout);
+    assert_no_controls("--dry-run stderr", &o.stderr);
+    // A refusal naming a file whose name carries them.
+    let weird = h.root().join("box\x1b[2Jweird");
+    std::fs::create_dir(&weird).unwrap();
+    let o = run(&[
+        "build",
+        "--config",
+        &weird.join("exhibit.toml").display().to_string(),
+        "--out",
+        &h.site().display().to_string(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert_no_controls("error", &o.stderr);
+}
+
+// ---- exit status: only 0, 1 or 2, on every input constructed here ----------------------------
+
+/// Deterministic junk: every byte value, runs of controls, invalid UTF-8.
+fn junk(n: usize, seed: u64) -> Vec<u8> {
+    let mut x = seed | 1;
+    (0..n)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x as u8
+        })
+        .collect()
+}
+
+#[test]
+fn build_and_verify_exit_only_0_1_or_2_on_hostile_inputs() {
+    let h = Hostile::new();
+    let store = h.store().display().to_string();
+    h.publish(&["--witness", &store]);
+    let dir = h.root().join("inputs");
+    std::fs::create_dir(&dir).unwrap();
+    // verify FILE on malformed ledgers.
+    let deep = format!("{}{}\n", "[".repeat(100_000), "]".repeat(100_000));
+    let long = format!("{{\"a\":\"{}\"}}", "x".repeat(3 << 20));
+    let files: Vec<(&str, Vec<u8>)> = vec![
+        ("empty", vec![]),
+        ("newline", b"\n".to_vec()),
+        ("junk", junk(4096, 1)),
+        (
+            "junk-lines",
+            junk(4096, 2)
+                .iter()
+                .map(|b| if b % 7 == 0 { b'\n' } else { *b })
+                .collect(),
+        ),
+        ("deep", deep.into_bytes()),
+        ("long-no-lf", long.into_bytes()),
+        ("bad-utf8", b"{\"schema\":\"\xff\xfe\"}\n".to_vec()),
+        (
+            "header-only",
+            std::fs::read(h.b.dir.join("gate/ledger.jsonl"))
+                .unwrap()
+                .split(|&b| b == b'\n')
+                .next()
+                .unwrap()
+                .to_vec(),
+        ),
+    ];
+    for (name, bytes) in &files {
+        let p = dir.join(name);
+        std::fs::write(&p, bytes).unwrap();
+        let p = p.display().to_string();
+        run(&["verify", &p]);
+        run(&["verify", "--json", &p]);
+        run(&[
+            "verify",
+            "--withheld",
+            &p,
+            &h.b.dir.join("gate/ledger.jsonl").display().to_string(),
+        ]);
+        run(&["verify", "--anchors", &dir.display().to_string(), &p]);
+    }
+    run(&["verify", &dir.display().to_string()]);
+    run(&["verify", "/nonexistent"]);
+    // verify SITE on damaged clones.
+    type Hurt = Box<dyn Fn(&Path)>;
+    let damage: Vec<(&str, Hurt)> = vec![
+        (
+            "withheld junk",
+            Box::new(|s: &Path| {
+                std::fs::write(s.join("ledger/withheld.json"), junk(300, 3)).unwrap()
+            }),
+        ),
+        (
+            "withheld a folder",
+            Box::new(|s: &Path| {
+                std::fs::remove_file(s.join("ledger/withheld.json")).unwrap();
+                std::fs::create_dir(s.join("ledger/withheld.json")).unwrap();
+            }),
+        ),
+        (
+            "ledger a folder",
+            Box::new(|s: &Path| {
+                std::fs::remove_file(s.join("ledger/ledger.jsonl")).unwrap();
+                std::fs::create_dir(s.join("ledger/ledger.jsonl")).unwrap();
+            }),
+        ),
+        (
+            "a post that is a folder",
+            Box::new(|s: &Path| {
+                std::fs::create_dir_all(s.join("ledger/anchors/2026-10-23.txt")).unwrap()
+            }),
+        ),
+        (
+            "a proof that is a folder",
+            Box::new(|s: &Path| {
+                std::fs::create_dir_all(
+                    s.join(format!("ledger/witness/proofs/{}.ots", "a".repeat(64))),
+                )
+                .unwrap()
+            }),
+        ),
+        (
+            "a junk proof",
+            Box::new(|s: &Path| {
+                std::fs::write(
+                    s.join(format!("ledger/witness/proofs/{}.ots", "b".repeat(64))),
+                    junk(10, 4),
+                )
+                .unwrap()
+            }),
+        ),
+        (
+            "ledger junk",
+            Box::new(|s: &Path| {
+                std::fs::write(s.join("ledger/ledger.jsonl"), junk(5000, 5)).unwrap()
+            }),
+        ),
+    ];
+    for (what, hurt) in damage {
+        let copy = h.root().join(format!("clone-{}", what.replace(' ', "-")));
+        copy_tree(&h.site(), &copy);
+        hurt(&copy);
+        let o = run(&["verify", &copy.display().to_string()]);
+        assert_ne!(o.status.code(), Some(0), "{what}: {}", text(&o));
+        run(&["verify", "--json", &copy.display().to_string()]);
+    }
+    // build on damaged boxes.
+    type Spoil = Box<dyn Fn(&Hostile)>;
+    let boxes: Vec<(&str, Spoil)> = vec![
+        (
+            "ledger junk",
+            Box::new(|h: &Hostile| h.b.write_ledger(&junk(5000, 6))),
+        ),
+        (
+            "ledger empty",
+            Box::new(|h: &Hostile| h.b.write_ledger(b"")),
+        ),
+        (
+            "config junk",
+            Box::new(|h: &Hostile| {
+                std::fs::write(h.b.dir.join("exhibit.toml"), junk(200, 7)).unwrap()
+            }),
+        ),
+        (
+            "index junk",
+            Box::new(|h: &Hostile| {
+                std::fs::write(h.store().join("index.json"), junk(900, 8)).unwrap()
+            }),
+        ),
+        (
+            "index deep",
+            Box::new(|h: &Hostile| {
+                std::fs::write(h.store().join("index.json"), "[".repeat(100_000)).unwrap()
+            }),
+        ),
+        (
+            "seal empty",
+            Box::new(|h: &Hostile| std::fs::write(h.store().join("seal.jsonl"), "").unwrap()),
+        ),
+        (
+            "runs junk",
+            Box::new(|h: &Hostile| {
+                std::fs::write(h.store().join("runs.jsonl"), junk(700, 9)).unwrap()
+            }),
+        ),
+        (
+            "report not utf-8",
+            Box::new(|h: &Hostile| {
+                std::fs::write(h.store().join("REPORT.md"), junk(700, 10)).unwrap()
+            }),
+        ),
+        (
+            "a proof that is a folder",
+            Box::new(|h: &Hostile| {
+                let p = h.store().join(format!("proofs/{}.ots", h.ids[0]));
+                std::fs::remove_file(&p).unwrap();
+                std::fs::create_dir(&p).unwrap();
+            }),
+        ),
+        (
+            "a post that is a folder",
+            Box::new(|h: &Hostile| {
+                std::fs::create_dir(h.b.dir.join("gate/anchors/2026-10-24.txt")).unwrap()
+            }),
+        ),
+        (
+            "a post of junk",
+            Box::new(|h: &Hostile| {
+                std::fs::write(h.b.dir.join("gate/anchors/2026-10-24.txt"), junk(100, 11)).unwrap()
+            }),
+        ),
+    ];
+    for (what, hurt) in boxes {
+        let h = Hostile::new();
+        hurt(&h);
+        for extra in [&[][..], &["--dry-run"][..]] {
+            let o = h.build_witness(extra);
+            assert!(
+                matches!(o.status.code(), Some(0..=2)),
+                "{what}: {}",
+                text(&o)
+            );
+        }
+    }
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    for entry in walkdir::WalkDir::new(from) {
+        let entry = entry.unwrap();
+        let rel = entry.path().strip_prefix(from).unwrap();
+        let dest = to.join(rel);
+        if entry.file_type().is_dir() {
+            std::fs::create_dir_all(&dest).unwrap();
+        } else {
+            std::fs::copy(entry.path(), &dest).unwrap();
+        }
+    }
+}
+
+/// A proof HEAD published under a valid name, whose bytes do not commit to that name (a hostile
+/// commit): refused as an edit of HEAD; on --allow-rewrite it is dropped, never carried forward.
+#[test]
+fn a_carried_proof_is_header_checked_like_a_new_one() {
+    let h = Hostile::new();
+    let store = h.store().display().to_string();
+    h.publish(&["--witness", &store]);
+    let name = format!("{}.ots", "c".repeat(64));
+    commit_hostile_proof_name(&h.repo, name.as_bytes(), b"<script>alert(1)</script>");
+    let before = state(h.root());
+    let o = h.build_witness(&[]);
+    refused_untouched(&h, &o, &before, 1);
+    assert!(
+        stderr(&o).contains("edited since exhibit built it"),
+        "{}",
+        text(&o)
+    );
+    let o = h.build_witness(&["--allow-rewrite", "a hostile proof was pushed"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(
+        stderr(&o).contains(&name),
+        "says it dropped it: {}",
+        text(&o)
+    );
+    assert!(
+        !h.site()
+            .join(format!("ledger/witness/proofs/{name}"))
+            .exists()
+    );
+    let snaps = std::fs::read_to_string(h.site().join("ledger/SNAPSHOTS.jsonl")).unwrap();
+    let last: J = serde_json::from_str(snaps.lines().last().unwrap()).unwrap();
+    assert_eq!(last["extends"], false);
+}
