@@ -1123,7 +1123,7 @@ fn the_anchor_faults_fixture_fails_and_names_each_fault() {
     // (docs/page.md#a-withheld-proof).
     assert!(
         f.iter().any(|x| x.contains("href=\"#anchor-2026-10-24\"")
-            && x.contains("the publisher withheld the Bitcoin proof of the post for 2026-10-24")
+            && x.contains("publisher withheld the Bitcoin proof of the post for 2026-10-24")
             && x.contains("its header did not commit to the post")),
         "the withheld proof is named in the verdict: {f:?}"
     );
@@ -1201,7 +1201,7 @@ fn a_withheld_failing_proof_alone_fails_the_verdict_on_the_page_and_in_verify_si
     assert!(
         f[0].contains(&format!("href=\"#anchor-{date}\""))
             && f[0].contains(&format!(
-                "the publisher withheld the Bitcoin proof of the post for {date}: its header did not commit to the post"
+                "publisher withheld the Bitcoin proof of the post for {date}: its header did not commit to the post"
             )),
         "{f:?}"
     );
