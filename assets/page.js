@@ -485,6 +485,10 @@
       try { return JSON.parse(V.utf8Decode(b)); } catch (e) { return { __error: String(e) }; }
     }
     function obj(x) { return x && typeof x === 'object' && !x.__error ? x : null; }
+    function withheldList(bytes) {
+      if (!bytes) return null;
+      try { return V.parseWithheld(bytes); } catch (e) { return { __error: String(e && e.message || e) }; }
+    }
 
     // A digest shown short; a click shows it whole and selects it. It is not a tab stop: the
     // places a reader copies a digest from (a match, a released text) carry a Copy button.
@@ -560,8 +564,14 @@
 
     // ---- the data
     var ledgerBytes = block('ledger-bytes') || new Uint8Array(0);
-    var withheldRaw = jsonBlock('withheld-json');
+    // The withheld list is read from its bytes by the verifier's own JSON reader (never
+    // JSON.parse, which rounds a seq past 2^53 and merges a key written twice); the verifier is
+    // handed the same bytes. The tz rules are the anchor zone's, from the binary's tz database.
+    var withheldBytes = block('withheld-json');
+    if (withheldBytes && !withheldBytes.length) withheldBytes = null;
+    var withheldRaw = withheldList(withheldBytes);
     var withheld = Array.isArray(withheldRaw) ? withheldRaw : [];
+    var tzRules = obj(jsonBlock('tz-rules-json'));
     var stats = obj(jsonBlock('stats-json')) || {};
     var anchorsIndex = obj(jsonBlock('anchors-json')) || {};
     var postsRaw = obj(jsonBlock('anchor-posts-json')) || {};
@@ -622,10 +632,33 @@
       P.preregBad = V.sha256Hex(V.utf8Encode(witness.prereg_md)) !== P.prereg;
     }
     /** 'ok', 'missing' (no proof carried for this post) or 'bad' (its header fails here). */
+    // A proof that fails its header check, in this browser or by the publisher's word (withheld).
+    function proofFails(a) { var p = anchorProof(a); return p === 'bad' || p === 'withheld'; }
     function anchorProof(a) {
       var p = state.proofs.anchor[a.date];
-      if (!p) return 'missing';
+      if (!p) return withheldProof(a.date) ? 'withheld' : 'missing';
       return p.problem === 'ok' ? 'ok' : p.problem === 'no_post' ? 'missing' : 'bad';
+    }
+
+    /**
+     * The publisher's statement that it withheld a date's proof because its header check failed
+     * (anchors/index.json: `proof_file` null, `checks.proof_header` a problem code; the build
+     * publishes no failing proof, docs/build.md#safety). Returns the code, or null. Such a day is
+     * a failure, never "not yet stamped" (docs/page.md "A withheld proof").
+     */
+    function withheldProof(date) {
+      var posts = Array.isArray(anchorsIndex.posts) ? anchorsIndex.posts : [];
+      for (var i = 0; i < posts.length; i++) {
+        var p = posts[i];
+        if (!p || p.date !== date || p.proof_file) continue;
+        var h = p.checks && p.checks.proof_header;
+        if (typeof h === 'string' && h !== 'ok' && h !== 'missing') return h;
+      }
+      return null;
+    }
+    function withheldProofWords(date, code) {
+      return 'the publisher withheld the Bitcoin proof of the post for ' + date + ': its header did not commit to the post (' +
+        (PROOF_PROBLEM_WORDS[code] ? 'the proof ' + PROOF_PROBLEM_WORDS[code] : code) + '), so no one can check that day\'s time';
     }
 
     // ---- the verdict
@@ -648,7 +681,7 @@
       if (source && typeof Worker === 'function' && typeof Blob === 'function') {
         var shim = '\n;var compactResult = ' + compactResult.toString() + ';\n' +
           'self.onmessage = function (e) { var d = e.data; try {' +
-          ' var w0 = performance.now(); var r = self.ExhibitVerify.verifyLedger(new Uint8Array(d.bytes), d.withheld, function (n, b) { self.postMessage({ type: "progress", bytes: b }); });' +
+          ' var w0 = performance.now(); var r = self.ExhibitVerify.verifyLedger(new Uint8Array(d.bytes), d.withheld, function (n, b) { self.postMessage({ type: "progress", bytes: b }); }, d.tzRules);' +
           // The chain's answer first (a few fields), the tables' data after.
           ' self.postMessage({ type: "verdict", ok: r.ok, head: r.head, entries: r.entries, problems: r.problems.length, ms: performance.now() - w0 });' +
           ' var a = self.ExhibitVerify.checkAnchors(r, d.withheld, d.posts); var c = compactResult(r); c.certifies = r.header && typeof r.header.certifies === "string" ? r.header.certifies : null;' +
@@ -675,16 +708,16 @@
           onMainThread();
         };
         var copy = ledgerBytes.slice();
-        worker.postMessage({ bytes: copy.buffer, withheld: withheldRaw === null ? null : withheld, posts: posts }, [copy.buffer]);
+        worker.postMessage({ bytes: copy.buffer, withheld: withheldBytes, posts: posts, tzRules: tzRules }, [copy.buffer]);
       } else onMainThread();
     }
     function onMainThread() {
       setTimeout(function () {
         try {
-          var r = V.verifyLedger(ledgerBytes, withheldRaw === null ? null : withheld, null);
+          var r = V.verifyLedger(ledgerBytes, withheldBytes, null, tzRules);
           var c = compactResult(r);
           c.certifies = r.header && typeof r.header.certifies === 'string' ? r.header.certifies : null;
-          finish(c, V.checkAnchors(r, withheldRaw === null ? null : withheld, posts), 'the page itself');
+          finish(c, V.checkAnchors(r, withheldBytes, posts), 'the page itself');
         } catch (err) { fail(String(err && err.message || err)); }
       }, 30);
     }
@@ -730,7 +763,7 @@
       // here, its proof's header included.
       var heads = new Set();
       anchorChecks.forEach(function (a) {
-        if (a.ok && anchorProof(a) !== 'bad') heads.add(Number(a.post_seq));
+        if (a.ok && !proofFails(a)) heads.add(Number(a.post_seq));
       });
       var all = [];
       r.lines.forEach(function (L) { if (L.seq !== null) all.push({ seq: L.seq, published: true }); });
@@ -779,6 +812,10 @@
         var pr = anchorProof(a);
         if (pr === 'bad') out.push({ what: 'the Bitcoin proof of the post for ' + a.date + ' ' + PROOF_PROBLEM_WORDS[state.proofs.anchor[a.date].problem], href: '#anchor-' + a.date });
       });
+      (Array.isArray(anchorsIndex.posts) ? anchorsIndex.posts : []).forEach(function (p) {
+        var code = p && typeof p.date === 'string' ? withheldProof(p.date) : null;
+        if (code) out.push({ what: withheldProofWords(p.date, code), href: '#anchor-' + p.date });
+      });
       var checkedDates = {};
       state.anchors.forEach(function (a) { checkedDates[a.date] = 1; });
       (Array.isArray(anchorsIndex.posts) ? anchorsIndex.posts : []).forEach(function (p) {
@@ -819,7 +856,7 @@
         { what: 'lines vouched for by a posted head', mine: state.cov.pinned.length, theirs: n(C.pinned) },
         { what: 'lines severed by a withheld line', mine: state.cov.severed.length, theirs: n(C.severed) },
         { what: 'lines awaiting the next posted head', mine: state.cov.awaiting.length, theirs: n(C.awaiting_head) },
-        { what: 'posted heads that check out', mine: state.anchors.filter(function (a) { return a.ok && anchorProof(a) !== 'bad'; }).length, theirs: n(A.ok) }
+        { what: 'posted heads that check out', mine: state.anchors.filter(function (a) { return a.ok && !proofFails(a); }).length, theirs: n(A.ok) }
       ];
       if (r.ok && stats.ledger && typeof stats.ledger.head === 'string') list.push({ what: 'the head', mine: r.head, theirs: stats.ledger.head });
       if (publicTexts) list.push({ what: 'released texts', mine: state.textsAll, theirs: P.texts && typeof P.texts.published === 'number' ? P.texts.published : n(P.published) });
@@ -906,7 +943,7 @@
       t.appendChild(tile('Vouched for', state.cov.pinned.length + ' pinned by a posted head, ' + state.cov.severed.length + ' severed, ' +
         state.cov.awaiting.length + ' awaiting a head, of ' + published,
         C.pinned ? countOf(C.pinned) + ' pinned, ' + countOf(C.severed) + ' severed, ' + countOf(C.awaiting_head) + ' awaiting' : null));
-      var aok = state.anchors.filter(function (a) { return a.ok && anchorProof(a) !== 'bad'; }).length;
+      var aok = state.anchors.filter(function (a) { return a.ok && !proofFails(a); }).length;
       var nPosts = Array.isArray(anchorsIndex.posts) ? Math.max(anchorsIndex.posts.length, state.anchors.length) : state.anchors.length;
       t.appendChild(tile('Posted heads', aok + ' of ' + nPosts + ' check out here, proof headers included',
         countOf(A.ok) ? countOf(A.ok) + ' ok' : null, aok === nPosts ? null : 'bad'));
@@ -1013,18 +1050,18 @@
         var p = theirs[a.date] || {};
         var checks = el('td', null, 'format ' + a.format + ', head ' + a.head + ', day closed ' + a.day_closed + ', ledger line ' + a.ledger_line);
         var pc = p.checks ? Object.keys(p.checks).map(function (k) { return words(k) + ' ' + p.checks[k]; }).join(', ') : 'not in the index';
-        var agree = p.ok === undefined ? '' : (p.ok === (a.ok && anchorProof(a) !== 'bad') ? 'agrees' : 'DISAGREES');
+        var agree = p.ok === undefined ? '' : (p.ok === (a.ok && !proofFails(a)) ? 'agrees' : 'DISAGREES');
         var pr = state.proofs.anchor[a.date], prState = anchorProof(a);
         var good = a.ok && prState !== 'bad';
-        var proofCell = el('td', { class: prState === 'ok' ? 'ok' : prState === 'bad' ? 'bad' : 'muted', 'data-proof': prState },
+        var proofCell = el('td', { class: prState === 'ok' ? 'ok' : prState === 'bad' || prState === 'withheld' ? 'bad' : 'muted', 'data-proof': prState },
           prState === 'ok' ? 'ok: OpenTimestamps v1, sha256, commits to the post' : prState === 'bad' ? 'FAILS: the proof ' + PROOF_PROBLEM_WORDS[pr.problem]
-            : 'no proof carried');
+            : prState === 'withheld' ? 'WITHHELD: ' + withheldProofWords(a.date, withheldProof(a.date)) : 'no proof carried');
         tb.appendChild(el('tr', { 'data-date': a.date, id: 'anchor-' + a.date, class: good ? null : 'bad' },
           el('td', null, a.date), el('td', null, a.post_seq !== null ? String(a.post_seq) : '—'),
           el('td', null, digest(a.post_head, 'posted head')),
           el('td', { class: good ? 'ok' : 'bad' }, good ? 'checks out' : 'FAILS'), checks, proofCell,
           el('td', null, (p.ok === undefined ? '' : (p.ok ? 'ok' : 'not ok') + (p.late ? ', late' : '') + ' — ') + pc, agree ? el('div', null, 'page and publisher: ' + agree) : null),
-          el('td', null, link('ledger/anchors/' + a.date + '.txt', 'post'), prState !== 'missing' ? [' · ', link('ledger/anchors/' + a.date + '.txt.ots', 'proof (.ots)')] : null)));
+          el('td', null, link('ledger/anchors/' + a.date + '.txt', 'post'), prState === 'ok' || prState === 'bad' ? [' · ', link('ledger/anchors/' + a.date + '.txt.ots', 'proof (.ots)')] : null)));
       });
       var checked = {};
       state.anchors.forEach(function (a) { checked[a.date] = 1; });
@@ -1192,7 +1229,7 @@
       var a = headAfter(L.seq);
       if (!state.result.ok) return { key: 'failed-chain', cls: 'bad', title: 'The ledger on this page does NOT re-derive',
         detail: 'so no line of it can be relied on until the publisher explains: see the verdict above.' };
-      if (a && !(a.ok && anchorProof(a) !== 'bad')) return { key: 'failing-head', cls: 'bad', title: 'On a day whose posted head FAILS',
+      if (a && !(a.ok && !proofFails(a))) return { key: 'failing-head', cls: 'bad', title: 'On a day whose posted head FAILS',
         detail: 'the head posted for ' + a.date + ' (seq ' + a.post_seq + ') does not check out against this ledger: a line up to it may have been changed after the head was posted.' };
       if (state.severedSet.has(L.seq)) {
         var w = state.cov.severedBy[L.seq];
@@ -1209,8 +1246,8 @@
       var a = headAfter(L.seq);
       if (a) {
         out.push(el('li', null, 'Posted head: ', a.date, ' (seq ', String(a.post_seq), ', ', digest(a.post_head, 'posted head'), ') — ',
-          a.ok && anchorProof(a) !== 'bad' ? 'its checks pass in this browser. ' : 'its checks FAIL in this browser. ',
-          link('ledger/anchors/' + a.date + '.txt', 'the post'), anchorProof(a) !== 'missing' ? [' · ', link('ledger/anchors/' + a.date + '.txt.ots', 'its Bitcoin proof (.ots)')] : ' (no proof of the post yet)'));
+          a.ok && !proofFails(a) ? 'its checks pass in this browser. ' : 'its checks FAIL in this browser. ',
+          link('ledger/anchors/' + a.date + '.txt', 'the post'), anchorProof(a) === 'ok' || anchorProof(a) === 'bad' ? [' · ', link('ledger/anchors/' + a.date + '.txt.ots', 'its Bitcoin proof (.ots)')] : anchorProof(a) === 'withheld' ? ' (the publisher withheld its proof: its header did not commit to the post)' : ' (no proof of the post yet)'));
       } else out.push(el('li', null, 'Posted head: none yet at or after seq ' + L.seq + '.'));
       if (witness) {
         var rec = wIndex && L.id ? wIndex[L.id] : null;

@@ -7,8 +7,11 @@
  * Runs unchanged in a page (<script>, global `ExhibitVerify`), in a Web Worker (`self.ExhibitVerify`)
  * and in Node (`module.exports`). No dependencies, no DOM, no network, no eval, no crypto.subtle:
  * SHA-256, the JSON reader and the canonical dump are written here, synchronously.
- * Platform pieces used when present: TextEncoder/TextDecoder (with a strict fallback written here)
- * and Intl.DateTimeFormat (the zone offsets; no other source of time-zone rules is used).
+ * Platform pieces used when present: TextEncoder/TextDecoder (with a strict fallback written here).
+ * Calendar days are derived from the anchor zone's rules as data (`tzRules`, written by the
+ * exhibit binary from its own tz database and carried in the page), never from the browser's own
+ * tz data, so that every browser and `exhibit verify` give one answer (docs/verifier.md "Days and
+ * the tz database"). Only a caller that passes no rules gets Intl.DateTimeFormat's days.
  */
 (function (root, factory) {
   if (typeof module === 'object' && module.exports) module.exports = factory();
@@ -917,12 +920,69 @@
     return z.lastDay;
   }
 
-  /** dayInZone(timestamp, zone) -> 'YYYY-MM-DD' (the timestamp's calendar day in the zone), or null. */
-  function dayInZone(timestamp, zone) {
+  /**
+   * dayInZone(timestamp, zone, tzRules?) -> 'YYYY-MM-DD' (the timestamp's calendar day in the zone),
+   * or null (no such zone, a bad timestamp, an instant outside the rules' span, or a year past 9999).
+   * With tzRules, the zone's rules are those (see rulesZone); without, the platform's Intl.
+   */
+  function dayInZone(timestamp, zone, tzRules) {
     var t = parseTimestamp(timestamp);
-    var z = zoneInfo(zone);
+    var z = tzRules ? rulesZone(tzRules, zone) : zoneInfo(zone);
     if (t === null || z === null) return null;
-    return localDay(z, t);
+    return zoneDay(z, t);
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // The anchor zone's rules as data (docs/verifier.md "Days and the tz database").
+  //   {tzdb: '2026f', zone: 'America/New_York', from: F, until: U, offsets: [[t, offset], ...]}
+  // From instant t on (until the next pair's t) the zone is `offset` seconds east of UTC; the
+  // rules hold for instants in [from, until) and nowhere else. The exhibit binary writes them
+  // from the tz database compiled into it, so the page derives the days `exhibit verify` derives.
+
+  function isSafeInt(x) { return typeof x === 'number' && Number.isInteger(x) && Math.abs(x) <= MAX_INT; }
+
+  // rulesZone(tzRules, name) -> a zone for localDay, or null when the rules are not this zone's.
+  // Malformed rules throw (a page whose data block is damaged says so rather than guessing).
+  function rulesZone(r, name) {
+    if (typeof name !== 'string' || r === null || typeof r !== 'object' || r.zone !== name) return null;
+    if (r.__checked !== r) {
+      var ok = typeof r.tzdb === 'string' && isSafeInt(r.from) && isSafeInt(r.until) && Array.isArray(r.offsets) && r.offsets.length > 0;
+      for (var i = 0; ok && i < r.offsets.length; i++) {
+        var p = r.offsets[i];
+        ok = Array.isArray(p) && p.length === 2 && isSafeInt(p[0]) && isSafeInt(p[1]) && Math.abs(p[1]) < 2 * 86400 &&
+          (i === 0 ? p[0] === r.from : p[0] > r.offsets[i - 1][0]);
+      }
+      if (!ok) throw new TypeError('the tz rules for ' + name + ' are malformed');
+      try { Object.defineProperty(r, '__checked', { value: r, enumerable: false }); } catch (e) { /* frozen: check again */ }
+    }
+    return { name: name, rules: r, at: 0, lastLocalDay: NaN, lastDay: '' };
+  }
+
+  // The offset at t from the rules, or null outside their span. Ledger lines come in time order:
+  // the last index found is tried first.
+  function rulesOffset(z, t) {
+    var r = z.rules, o = r.offsets;
+    if (t < r.from || t >= r.until) return null;
+    var i = z.at;
+    if (!(o[i][0] <= t && (i + 1 >= o.length || t < o[i + 1][0]))) {
+      var lo = 0, hi = o.length; // the last pair with pair[0] <= t
+      while (hi - lo > 1) { var mid = (lo + hi) >> 1; if (o[mid][0] <= t) lo = mid; else hi = mid; }
+      i = z.at = lo;
+    }
+    return o[i][1];
+  }
+
+  // The day of t in zone z (rules or Intl), or null when it cannot be derived or falls past 9999.
+  function zoneDay(z, t) {
+    var d;
+    if (z.rules) {
+      var off = rulesOffset(z, t);
+      if (off === null) return null;
+      var ld = Math.floor((t + off) / 86400);
+      if (ld !== z.lastLocalDay) { z.lastLocalDay = ld; z.lastDay = civilString(ld); }
+      d = z.lastDay;
+    } else d = localDay(z, t);
+    return d.length === 10 ? d : null; // year 10000 has no YYYY-MM-DD
   }
 
   // ------------------------------------------------------------------------------------------
@@ -934,19 +994,68 @@
     return e;
   }
 
+  function isDay(s) { return typeof s === 'string' && s.length === 10 && parseTimestamp(s + 'T00:00:00Z') !== null; }
+
+  /*
+   * The withheld list (docs/verifier.md "The withheld list"), from its bytes (a Uint8Array,
+   * ArrayBuffer or string: read with this file's own JSON reader, so `2.0`, an integer past 2^53
+   * and a key written twice are seen as written, never rounded or merged by JSON.parse) or from an
+   * array already built by the caller. -> [{seq, entry_id, kind, dest_class, day, fields_flagged,
+   * reason}]; a list breaking a rule throws an Error with .code = 'usage'.
+   */
+  function parseWithheld(input) {
+    var list = input;
+    if (typeof input === 'string' || input instanceof Uint8Array || input instanceof ArrayBuffer || ArrayBuffer.isView(input)) {
+      var text = typeof input === 'string' ? input : utf8Decode(input);
+      if (text === null) throw usageError('not valid UTF-8');
+      var p = parseText(text);
+      if (p.error) throw usageError('not one JSON value: ' + p.error);
+      if (p.dup) throw usageError('a key is written twice in one object');
+      if (!p.canon) throw usageError('the list holds ' + p.why);
+      list = p.value;
+    }
+    if (!Array.isArray(list)) throw usageError('not a JSON array of {seq, entry_id, ...} objects');
+    var out = [];
+    for (var i = 0; i < list.length; i++) {
+      var w = list[i];
+      if (w === null || typeof w !== 'object' || Array.isArray(w) || w instanceof JsonNumber) throw usageError('item ' + i + ' is not an object');
+      var seq = own(w, 'seq');
+      if (typeof seq !== 'number' || !Number.isInteger(seq) || seq < 1 || seq > MAX_INT) {
+        throw usageError('item ' + i + ': seq is not an integer within 1..2^53 written without fraction or exponent');
+      }
+      var id = own(w, 'entry_id');
+      if (typeof id !== 'string') throw usageError('item ' + i + ': entry_id is not a string');
+      var item = { seq: seq, entry_id: id };
+      ['kind', 'dest_class', 'day', 'reason'].forEach(function (k) {
+        var v = own(w, k);
+        if (v === undefined || v === null) item[k] = null;
+        else if (typeof v === 'string') item[k] = v;
+        else throw usageError('item ' + i + ': ' + k + ' is not a string or null');
+      });
+      if (item.day !== null && !isDay(item.day)) throw usageError('item ' + i + ': day ' + JSON.stringify(item.day) + ' is not a YYYY-MM-DD date that exists');
+      var ff = own(w, 'fields_flagged');
+      if (ff === undefined) item.fields_flagged = [];
+      else if (!Array.isArray(ff)) throw usageError('item ' + i + ': fields_flagged is not an array');
+      else {
+        for (var f = 0; f < ff.length; f++) if (typeof ff[f] !== 'string') throw usageError('item ' + i + ': fields_flagged holds a non-string');
+        item.fields_flagged = ff.slice();
+      }
+      out.push(item);
+    }
+    return out;
+  }
+  function own(o, k) { return hasOwn.call(o, k) ? o[k] : undefined; }
+
   // -> Map seq -> {seq, entry_id, day}
   function withheldMap(list) {
     var m = new Map();
     if (list === null || list === undefined) return m;
-    if (!Array.isArray(list)) throw usageError('not a JSON array');
-    for (var i = 0; i < list.length; i++) {
-      var w = list[i];
-      if (w === null || typeof w !== 'object' || Array.isArray(w)) throw usageError('item ' + i + ' is not an object');
-      var seq = w.seq;
-      if (typeof seq !== 'number' || !Number.isInteger(seq) || seq < 1 || seq > MAX_INT) throw usageError('item ' + i + ': seq is not a positive integer');
-      if (typeof w.entry_id !== 'string' || !/^[0-9a-f]{64}$/.test(w.entry_id)) throw usageError('item ' + i + ': entry_id is not 64 lowercase hex');
-      if (m.has(seq)) throw usageError('seq ' + seq + ' is listed twice');
-      m.set(seq, { seq: seq, entry_id: w.entry_id, day: typeof w.day === 'string' ? w.day : null });
+    var items = parseWithheld(list);
+    for (var i = 0; i < items.length; i++) {
+      var w = items[i];
+      if (!/^[0-9a-f]{64}$/.test(w.entry_id)) throw usageError('seq ' + w.seq + ': entry_id is not 64 lowercase hex characters');
+      if (m.has(w.seq)) throw usageError('seq ' + w.seq + ' is listed twice');
+      m.set(w.seq, { seq: w.seq, entry_id: w.entry_id, day: w.day });
     }
     return m;
   }
@@ -962,10 +1071,12 @@
    *   {ok, entries, head, problems: [{line, seq, code, detail}], bridged: [seq...], headerDigest,
    *    anchorTz, header, lines: [{line, seq, entry_id, derived_entry_id, day, kind, timestamp,
    *    object, codes}], lineCount}
-   * `withheld`: null or the withheld list (array of {seq, entry_id, day, ...}); an invalid list
-   * throws an Error with .code = 'usage'. `onProgress(linesDone, bytesDone)` is called now and then.
+   * `withheld`: null, or the withheld list's bytes (see parseWithheld; the page passes the bytes),
+   * or an array already built; an invalid list throws an Error with .code = 'usage'.
+   * `onProgress(linesDone, bytesDone)` is called now and then. `tzRules`: the anchor zone's rules
+   * as data (see rulesZone), from which days are derived; without them, the platform's Intl.
    */
-  function verifyLedger(bytes, withheld, onProgress) {
+  function verifyLedger(bytes, withheld, onProgress, tzRules) {
     bytes = toBytes(bytes);
     var W = withheldMap(withheld);
     var n = bytes.length;
@@ -1021,10 +1132,12 @@
         header = o;
         if (r.canonicalisable) headerDigest = sha256HexOfString(HEADER_DOMAIN + r.canonical);
         var tz = o.anchor_tz;
-        zone = zoneInfo(tz);
+        zone = tzRules ? rulesZone(tzRules, tz) : zoneInfo(tz);
         if (zone === null) {
           problem(1, null, 'bad_header', tz === undefined ? 'the header has no anchor_tz'
             : typeof tz !== 'string' ? 'the header\'s anchor_tz is not a string'
+            : tzRules ? 'the header\'s anchor_tz ' + JSON.stringify(tz) + ' is not the zone whose rules this page carries (' +
+              JSON.stringify(tzRules.zone) + ', tz database ' + tzRules.tzdb + ')'
             : 'the header\'s anchor_tz ' + JSON.stringify(tz) + ' is not a tz database zone this verifier knows');
         } else anchorTz = tz;
         continue;
@@ -1071,9 +1184,11 @@
       if (t === null) {
         problem(lineNo, sSeq, 'bad_timestamp', 'timestamp is ' + describe(o.timestamp) + ', not a real YYYY-MM-DDTHH:MM:SSZ');
       } else if (zone !== null) {
-        derivedDay = localDay(zone, t);
-        if (o.day !== derivedDay) {
-          problem(lineNo, sSeq, 'day_mismatch', 'day is ' + describe(o.day) + '; ' + o.timestamp + ' falls on ' + derivedDay + ' in ' + zone.name);
+        derivedDay = zoneDay(zone, t);
+        if (derivedDay === null || o.day !== derivedDay) {
+          problem(lineNo, sSeq, 'day_mismatch', 'day is ' + describe(o.day) + '; ' + (derivedDay === null && zone.rules && rulesOffset(zone, t) === null
+            ? o.timestamp + ' is outside the span of the tz rules this page carries, so no day can be derived for it'
+            : o.timestamp + ' falls on ' + (derivedDay || 'a date past 9999-12-31') + ' in ' + zone.name) + ' by ' + tzSource(zone));
         }
       }
       if (sSeq !== null && W.has(sSeq)) {
@@ -1136,10 +1251,15 @@
       bridged: Array.from(bridgedSet).sort(function (a, b) { return a - b; }),
       headerDigest: headerDigest,
       anchorTz: anchorTz,
+      tzSource: zone ? tzSource(zone) : null,
       header: header,
       lines: lines,
       lineCount: lineNo
     };
+  }
+
+  function tzSource(z) {
+    return z.rules ? 'tz database ' + z.rules.tzdb + ' (carried in this page)' : 'this browser\'s own time-zone data (Intl)';
   }
 
   // A canonical line is the canonical dump of its object, so the core's dump is the line without
@@ -1294,6 +1414,7 @@
     utf8Encode: utf8Encode,
     utf8Decode: utf8Decode,
     parseTimestamp: parseTimestamp,
+    parseWithheld: parseWithheld,
     dayInZone: dayInZone,
     isKnownZone: isKnownZone,
     JsonNumber: JsonNumber,

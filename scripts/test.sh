@@ -51,8 +51,10 @@ echo "== conformance vectors are what gen-vectors writes"
 cargo run -q --example gen-vectors -- vectors --check
 
 # Every crate of the workspace (default-members); tests/testsuite/ is one binary and holds
-# fn_length, the check that no product function is over 150 lines.
-echo "== cargo test (Rust: unit, integration, vectors, page in headless Chromium, function lengths)"
+# fn_length, the check that no product function is over 150 lines, and differential, 5,000
+# mutated ledgers through the Rust fast path, the Rust full reader and verify.js under node
+# (fixed seed; FUZZ_CASES=200000 for the long local run).
+echo "== cargo test (Rust: unit, integration, vectors, differential fuzzing, page in headless Chromium, function lengths)"
 cargo test --all-targets
 
 echo "== node --test (the page's JavaScript verifier and page logic)"

@@ -40,6 +40,8 @@ pub enum FileClass {
     Seal,
     /// `withheld.json`.
     Withheld,
+    /// A published exhibit's `anchors/index.json` (read by `verify SITE`).
+    AnchorsIndex,
     /// `public_texts/<sha256>.txt` in a published exhibit.
     PublicText,
     /// A file of an exhibit DIR, read for `--dry-run`.
@@ -47,7 +49,7 @@ pub enum FileClass {
 }
 
 impl FileClass {
-    pub const ALL: [FileClass; 13] = [
+    pub const ALL: [FileClass; 14] = [
         FileClass::Config,
         FileClass::Ledger,
         FileClass::GateConfig,
@@ -59,6 +61,7 @@ impl FileClass {
         FileClass::RunLog,
         FileClass::Seal,
         FileClass::Withheld,
+        FileClass::AnchorsIndex,
         FileClass::PublicText,
         FileClass::OutputFile,
     ];
@@ -74,6 +77,7 @@ impl FileClass {
             FileClass::WitnessIndex | FileClass::Withheld => 4 * GIB,
             FileClass::WitnessText | FileClass::Seal => MIB,
             FileClass::RunLog => 256 * MIB,
+            FileClass::AnchorsIndex => 64 * MIB,
             FileClass::OutputFile => 32 * GIB,
         }
     }
@@ -91,6 +95,7 @@ impl FileClass {
             FileClass::RunLog => "the tail's runs.jsonl",
             FileClass::Seal => "the tail's seal.jsonl",
             FileClass::Withheld => "a withheld.json",
+            FileClass::AnchorsIndex => "a published anchors/index.json",
             FileClass::PublicText => "a released public text",
             FileClass::OutputFile => "a file of the output folder",
         }

@@ -59,6 +59,9 @@ pub fn check_site(dir: &Path) -> Result<Outcome> {
     };
 
     let mut files = Vec::new();
+    if let Some(a) = ledger_dir.sub("anchors")? {
+        publisher_withheld_anchors(&a, anchors.as_deref().unwrap_or_default(), &mut files)?;
+    }
     if let Some(witness) = ledger_dir.sub("witness")?
         && let Some(proofs) = witness.sub("proofs")?
     {
@@ -68,6 +71,69 @@ pub fn check_site(dir: &Path) -> Result<Outcome> {
         check_public_texts(&texts, &mut files)?;
     }
     Ok(outcome::outcome(report, anchors, Some(files)))
+}
+
+/// What the publisher says it withheld for failing, in `anchors/index.json`: a proof whose header
+/// check failed (`proof_file` null, `checks.proof_header` a problem code — the build publishes no
+/// failing proof, docs/build.md#safety) and a post it lists as failing whose text it withheld.
+/// Each is a problem, as on the page (docs/page.md#a-withheld-proof): a stranger cannot check
+/// what is not there, and the publisher's own word is that it failed.
+fn publisher_withheld_anchors(
+    anchors_dir: &BoxFolder,
+    checked: &[posts::AnchorReport],
+    files: &mut Vec<FileProblem>,
+) -> Result<()> {
+    let Some(bytes) = anchors_dir.read("index.json", FileClass::AnchorsIndex)? else {
+        return Ok(());
+    };
+    let Ok(index) = serde_json::from_slice::<serde_json::Value>(&bytes) else {
+        files.push(FileProblem {
+            file: "ledger/anchors/index.json".into(),
+            code: "anchors_index_invalid".into(),
+            detail: "is not JSON: what the publisher says of its posts and proofs cannot be read"
+                .into(),
+        });
+        return Ok(());
+    };
+    let posts = index.get("posts").and_then(|p| p.as_array());
+    for p in posts.into_iter().flatten() {
+        // Only a name of the layout's grammar becomes a path or a printed word.
+        let Some(date) = p
+            .get("date")
+            .and_then(|d| d.as_str())
+            .filter(|d| exhibit_protocol::days::is_day(d))
+        else {
+            continue;
+        };
+        let here = checked.iter().find(|r| r.check.date == date);
+        let header = p
+            .get("checks")
+            .and_then(|c| c.get("proof_header"))
+            .and_then(|h| h.as_str());
+        let proof_withheld = p.get("proof_file").is_some_and(|f| f.is_null())
+            && header.is_some_and(|h| h != "ok" && h != "missing");
+        // A proof the clone does carry is checked on its bytes instead.
+        if proof_withheld && here.is_none_or(|r| r.proof == "missing") {
+            let code = header
+                .filter(|h| h.bytes().all(|b| b.is_ascii_lowercase() || b == b'_'))
+                .unwrap_or("unknown");
+            files.push(FileProblem {
+                file: format!("ledger/anchors/{date}.txt.ots"),
+                code: "anchor_proof_withheld".into(),
+                detail: format!(
+                    "the publisher withheld this day's proof: its header did not commit to the post (anchors/index.json: proof_header {code})"
+                ),
+            });
+        }
+        if here.is_none() && p.get("ok").and_then(|o| o.as_bool()) == Some(false) {
+            files.push(FileProblem {
+                file: format!("ledger/anchors/{date}.txt"),
+                code: "anchor_post_withheld".into(),
+                detail: "the publisher lists this day's post as failing (not in the exact posted form) and withheld its text (anchors/index.json)".into(),
+            });
+        }
+    }
+    Ok(())
 }
 
 /// Every published proof must commit to the digest its name gives (§5b).

@@ -126,6 +126,9 @@ fn stats(
             "head_seq": verified.lines.last().map(|r| r.seq),
             "header_digest": verified.header_digest,
             "anchor_tz": verified.anchor_tz,
+            // The tz database the days were checked with; the page carries its rules for this
+            // zone (docs/verifier.md "Days and the tz database").
+            "tzdb": exhibit_protocol::days::tzdb_version(),
             "unterminated_tail_bytes_left_out": loaded.unterminated_tail,
         },
         "lines": {

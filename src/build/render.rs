@@ -87,6 +87,8 @@ struct Page<'a> {
     page_js: &'a str,
     /// `(id, token)`: each token is replaced by the base64 data after minification.
     data_blocks: Vec<(&'static str, String)>,
+    /// Which tz database the page's days come from (docs/verifier.md "Days and the tz database").
+    tz_note: String,
 }
 
 /// A JSON value's bytes (a `Value` with string keys: serialising cannot fail).
@@ -95,7 +97,10 @@ fn json_bytes(v: &J) -> Vec<u8> {
 }
 
 /// The data blocks the page reads, by element id (stable hooks, issue 6).
-fn data_blocks<'t>(input: &PageInput<'t>) -> Vec<(&'static str, Cow<'t, [u8]>)> {
+fn data_blocks<'t>(
+    input: &PageInput<'t>,
+    tz_rules: Option<&exhibit_protocol::days::TzRules>,
+) -> Vec<(&'static str, Cow<'t, [u8]>)> {
     // Files are borrowed from the tree, not copied: the ledger can be hundreds of megabytes.
     let file = |p: &str| Cow::Borrowed(input.tree.get(p).unwrap_or_default());
     let mut posts = serde_json::Map::new();
@@ -119,6 +124,20 @@ fn data_blocks<'t>(input: &PageInput<'t>) -> Vec<(&'static str, Cow<'t, [u8]>)> 
             Cow::Owned(json_bytes(&J::Object(posts))),
         ),
         ("snapshots-jsonl", file("ledger/SNAPSHOTS.jsonl")),
+        // The anchor zone's rules from this binary's tz database, over the ledger's span: the
+        // page derives days from them, not from the browser's own tz data.
+        (
+            "tz-rules-json",
+            Cow::Owned(json_bytes(&match tz_rules {
+                Some(rules) => serde_json::to_value(rules).unwrap_or(J::Null),
+                // Rules for no zone: the page then knows no zone, as `exhibit verify` does
+                // not (bad_header), rather than asking the browser.
+                None => {
+                    serde_json::json!({"tzdb": exhibit_protocol::days::tzdb_version(), "zone": null,
+                    "from": 0, "until": 0, "offsets": [[0, 0]]})
+                }
+            })),
+        ),
     ];
     if let Some(w) = input.witness {
         blocks.push(("witness-json", Cow::Owned(json_bytes(w))));
@@ -366,7 +385,10 @@ pub fn page(input: &PageInput<'_>) -> anyhow::Result<Vec<u8>> {
             "assets/{name} holds a closing tag; it cannot be inlined"
         );
     }
-    let blocks = data_blocks(input);
+    let tz_rules = exhibit_protocol::verify::tz_rules_for_ledger(
+        input.tree.get("ledger/ledger.jsonl").unwrap_or_default(),
+    );
+    let blocks = data_blocks(input, tz_rules.as_ref());
     let md = |key: &str| {
         input
             .witness
@@ -385,6 +407,19 @@ pub fn page(input: &PageInput<'_>) -> anyhow::Result<Vec<u8>> {
         style_css: STYLE_CSS,
         verify_js: VERIFY_JS,
         page_js: PAGE_JS,
+        tz_note: match &tz_rules {
+            Some(r) => format!(
+                "Calendar days are derived from the rules of {} in tz database {}, carried in this page ({} offset change{} over the ledger's span), not from your browser's own time-zone data; exhibit verify uses the same database.",
+                r.zone,
+                r.tzdb,
+                r.offsets.len() - 1,
+                if r.offsets.len() == 2 { "" } else { "s" }
+            ),
+            None => format!(
+                "The header names no zone that tz database {} knows: no calendar day can be checked.",
+                exhibit_protocol::days::tzdb_version()
+            ),
+        },
         data_blocks: blocks
             .iter()
             .enumerate()

@@ -862,3 +862,89 @@ test('verify.js loads as a page script (window global) and in a worker (self), w
   assert.equal(r2.ok, true);
   assert.equal(r2.head, L.head);
 });
+
+// ---------------------------------------------------------------------------------------------
+// Issue 15: the withheld list read from its bytes; days from the rules the page carries
+
+test('withheld list bytes: read as written by the verifier\'s own reader, one rule with exhibit verify', () => {
+  const L = buildLedger(specs(4));
+  const text = L.text([L.lines[0], L.lines[1], L.lines[3], L.lines[4]]);
+  const item = (over) => Object.assign({ seq: 2, entry_id: L.ids[1], kind: 'send', dest_class: null, day: L.entries[1].day, fields_flagged: [], reason: 'r' }, over);
+  const pretty = JSON.stringify([item({})], null, 2);
+  let res = run(text, bytesOf(pretty));
+  assert.deepEqual(pairs(res), []);
+  assert.deepEqual(res.bridged, [2]);
+  // the same list as a string, as an ArrayBuffer, and as an array all read alike
+  assert.deepEqual(run(text, pretty).bridged, [2]);
+  assert.deepEqual(run(text, bytesOf(pretty).buffer.slice(0)).bridged, [2]);
+  assert.deepEqual(run(text, [item({})]).bridged, [2]);
+  const refused = [
+    pretty.replace('"seq": 2', '"seq": 2.0'),
+    pretty.replace('"seq": 2', '"seq": 2e0'),
+    pretty.replace('"seq": 2', '"seq": 9007199254740993'),
+    pretty.replace('"seq": 2', '"seq": 9007199254740994'),
+    pretty.replace('"seq": 2', '"seq": "2"'),
+    pretty.replace('"seq": 2', '"seq": 2, "seq": 2'),
+    pretty.replace('"reason": "r"', '"reason": "r", "x": {"a": 1, "a": 2}'),
+    pretty.replace('"reason": "r"', '"reason": "\\ud800"'),
+    pretty.replace('"reason": "r"', '"reason": "r", "x": 1.5'),
+    pretty.replace('"fields_flagged": []', '"fields_flagged": null'),
+    pretty.replace('"fields_flagged": []', '"fields_flagged": [1]'),
+    pretty.replace(`"day": "${L.entries[1].day}"`, '"day": 20261025'),
+    pretty.replace(`"day": "${L.entries[1].day}"`, '"day": "2026-02-30"'),
+    pretty.replace('"kind": "send"', '"kind": 1'),
+    pretty + ' x', '{}', '[1]', '',
+  ];
+  for (const r of refused) assert.throws(() => run(text, bytesOf(r)), (e) => e.code === 'usage', r);
+  // 2^53 itself is admitted (listed and unreachable here)
+  res = run(L.text(), bytesOf(pretty.replace('"seq": 2', '"seq": 9007199254740992')));
+  assert.deepEqual(pairs(res), [[0, 'withheld_unreachable']]);
+  // invalid UTF-8
+  assert.throws(() => run(text, new Uint8Array([0x5b, 0xff, 0x5d])), (e) => e.code === 'usage');
+  // parseWithheld hands back the items with their optional fields
+  const items = V.parseWithheld(bytesOf(pretty));
+  assert.deepEqual(items, [{ seq: 2, entry_id: L.ids[1], kind: 'send', dest_class: null, day: L.entries[1].day, fields_flagged: [], reason: 'r' }]);
+});
+
+test('tz rules: days come from the table the page carries, not from Intl', () => {
+  const t0 = Date.UTC(2026, 9, 25) / 1000;
+  // A made-up table for New York: UTC+0 until t0 + 12h, then UTC+14. Intl would say otherwise.
+  const rules = { tzdb: 'test1', zone: 'America/New_York', from: t0 - 86400, until: t0 + 3 * 86400, offsets: [[t0 - 86400, 0], [t0 + 43200, 50400]] };
+  assert.equal(V.dayInZone('2026-10-25T02:00:00Z', 'America/New_York', rules), '2026-10-25'); // Intl: the 24th
+  assert.equal(V.dayInZone('2026-10-25T02:00:00Z', 'America/New_York'), '2026-10-24');
+  assert.equal(V.dayInZone('2026-10-25T12:00:00Z', 'America/New_York', rules), '2026-10-26');
+  assert.equal(V.dayInZone('2026-10-25T11:59:59Z', 'America/New_York', rules), '2026-10-25');
+  // outside the span, and another zone: no day
+  assert.equal(V.dayInZone('2026-10-29T00:00:00Z', 'America/New_York', rules), null);
+  assert.equal(V.dayInZone('2026-10-23T23:59:59Z', 'America/New_York', rules), null);
+  assert.equal(V.dayInZone('2026-10-25T02:00:00Z', 'Europe/Paris', rules), null);
+  // through the ledger
+  const L = buildLedger([{ timestamp: '2026-10-25T02:00:00Z', day: '2026-10-25' }, { timestamp: '2026-10-25T13:00:00Z', day: '2026-10-26' }]);
+  assert.deepEqual(pairs(V.verifyLedger(bytesOf(L.text()), null, null, rules)), []);
+  const res = V.verifyLedger(bytesOf(L.text()), null, null, rules);
+  assert.match(res.tzSource, /test1/);
+  assert.deepEqual(pairs(run(L.text())), [[2, 'day_mismatch'], [3, 'day_mismatch']]);
+  // an instant outside the span is a day_mismatch that says so
+  const far = buildLedger([{ timestamp: '2026-11-25T02:00:00Z', day: '2026-11-24' }]);
+  const r2 = V.verifyLedger(bytesOf(far.text()), null, null, rules);
+  assert.deepEqual(pairs(r2), [[2, 'day_mismatch']]);
+  assert.match(r2.problems[0].detail, /outside the span/);
+  // rules for another zone, or for no zone: bad_header, no day checked
+  const paris = Object.assign({}, rules, { zone: 'Europe/Paris' });
+  assert.deepEqual(pairs(V.verifyLedger(bytesOf(L.text()), null, null, paris)), [[1, 'bad_header']]);
+  assert.deepEqual(pairs(V.verifyLedger(bytesOf(L.text()), null, null, Object.assign({}, rules, { zone: null }))), [[1, 'bad_header']]);
+  // malformed rules are refused loudly, never guessed around
+  for (const bad of [{ offsets: [] }, { offsets: [[t0, 0]] }, { offsets: [[t0 - 86400, 0], [t0 - 86400, 3600]] }, { offsets: [[t0 - 86400, 1.5]] }, { from: 'x' }, { offsets: [[t0 - 86400, 2 * 86400]] }]) {
+    assert.throws(() => V.verifyLedger(bytesOf(L.text()), null, null, Object.assign({}, rules, bad)), /malformed/, JSON.stringify(bad));
+  }
+});
+
+test('a local date past 9999-12-31 is never a day, with or without rules', () => {
+  const rules = { tzdb: 't', zone: 'Asia/Tokyo', from: V.parseTimestamp('9999-12-31T00:00:00Z'), until: V.parseTimestamp('9999-12-31T23:59:59Z') + 1, offsets: [[V.parseTimestamp('9999-12-31T00:00:00Z'), 32400]] };
+  assert.equal(V.dayInZone('9999-12-31T15:00:00Z', 'Asia/Tokyo', rules), null);
+  assert.equal(V.dayInZone('9999-12-31T15:00:00Z', 'Asia/Tokyo'), null);
+  assert.equal(V.dayInZone('9999-12-31T14:59:59Z', 'Asia/Tokyo', rules), '9999-12-31');
+  const L = buildLedger([{ timestamp: '9999-12-31T15:00:00Z', day: '10000-01-01' }], { header: { anchor_tz: 'Asia/Tokyo' } });
+  assert.deepEqual(pairs(V.verifyLedger(bytesOf(L.text()), null, null, rules)), [[2, 'day_mismatch']]);
+  assert.deepEqual(pairs(run(L.text())), [[2, 'day_mismatch']]);
+});

@@ -5,6 +5,7 @@
 mod common;
 
 mod build_scenario;
+mod differential;
 mod fixtures;
 mod fn_length;
 mod gen_box;

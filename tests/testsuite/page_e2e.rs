@@ -1118,6 +1118,28 @@ fn the_anchor_faults_fixture_fails_and_names_each_fault() {
         !site.join("ledger/anchors/2026-10-24.txt.ots").exists(),
         "a proof that fails its header check is not published"
     );
+    // The publisher's word that it withheld that proof for failing is a failure of its own,
+    // named in the verdict and in the anchors table — never "no proof yet"
+    // (docs/page.md#a-withheld-proof).
+    assert!(
+        f.iter().any(|x| x.contains("href=\"#anchor-2026-10-24\"")
+            && x.contains("publisher withheld the Bitcoin proof of the post for 2026-10-24")
+            && x.contains("its header did not commit to the post")),
+        "the withheld proof is named in the verdict: {f:?}"
+    );
+    let row24 = &dom[dom.find("id=\"anchor-2026-10-24\"").unwrap()..];
+    let row24 = &row24[..row24.find("</tr>").unwrap()];
+    assert!(
+        row24.contains("data-proof=\"withheld\"")
+            && row24.contains("WITHHELD: the publisher withheld the Bitcoin proof")
+            && !row24.contains("2026-10-24.txt.ots"),
+        "the anchors row says the proof was withheld and links no missing file: {row24}"
+    );
+    assert!(
+        f.iter()
+            .any(|x| x.contains("withheld the Bitcoin proof of the post for 2026-10-25")),
+        "the withheld proof of the post not in the exact form: {f:?}"
+    );
     assert!(
         f.iter()
             .any(|x| x.contains("2026-10-25") && x.contains("not in the exact posted form")),
@@ -1131,6 +1153,82 @@ fn the_anchor_faults_fixture_fails_and_names_each_fault() {
     assert!(
         row[..row.find("</tr>").unwrap()].contains("data-proof=\"missing\""),
         "shown as missing"
+    );
+}
+
+/// Gives the posted head of the first dated post the proof of the second one: its header then
+/// commits to another post, so the build withholds it. Returns that date.
+fn swap_in_a_failing_anchor_proof(box_dir: &Path) -> String {
+    let anchors = box_dir.join("gate/anchors");
+    let mut proofs: Vec<String> = std::fs::read_dir(&anchors)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n.ends_with(".txt.ots"))
+        .collect();
+    proofs.sort();
+    assert!(
+        proofs.len() >= 2,
+        "the box has two anchor proofs: {proofs:?}"
+    );
+    let other = std::fs::read(anchors.join(&proofs[1])).unwrap();
+    std::fs::write(anchors.join(&proofs[0]), other).unwrap();
+    proofs[0].trim_end_matches(".txt.ots").to_string()
+}
+
+#[test]
+fn a_withheld_failing_proof_alone_fails_the_verdict_on_the_page_and_in_verify_site() {
+    let s = make_box(400);
+    let date = swap_in_a_failing_anchor_proof(&s.box_dir);
+    let out = build(&s, &[]);
+    assert!(
+        out.status.success(),
+        "exhibit build: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        !s.site
+            .join(format!("ledger/anchors/{date}.txt.ots"))
+            .exists()
+    );
+    let dom = dump_dom(&s.site.join("index.html"), "");
+    let v = tag_of(&dom, "verdict");
+    assert_eq!(attr(v, "data-state").as_deref(), Some("re-derives"));
+    // The head of that day checks out; only the proof is gone, by the publisher's word that it
+    // failed: `failed`, not `gaps` (docs/page.md#a-withheld-proof).
+    assert_eq!(attr(v, "data-verdict").as_deref(), Some("failed"), "{v}");
+    let f = failures(&dom);
+    assert_eq!(f.len(), 1, "the withheld proof is the one failure: {f:?}");
+    assert!(
+        f[0].contains(&format!("href=\"#anchor-{date}\""))
+            && f[0].contains(&format!(
+                "publisher withheld the Bitcoin proof of the post for {date}: its header did not commit to the post"
+            )),
+        "{f:?}"
+    );
+    let row = &dom[dom.find(&format!("id=\"anchor-{date}\"")).unwrap()..];
+    let row = &row[..row.find("</tr>").unwrap()];
+    assert!(
+        row.contains("data-proof=\"withheld\"") && row.contains("checks out"),
+        "{row}"
+    );
+    // `exhibit verify SITE` gives the same answer: exit 1, naming the withheld proof.
+    let out = exhibit(&s.site, &["verify", "--json", s.site.to_str().unwrap()]);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let j: J = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(j["ok"], false, "{j}");
+    assert!(
+        j["files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|p| p["code"] == "anchor_proof_withheld"
+                && p["file"] == format!("ledger/anchors/{date}.txt.ots")),
+        "{j}"
     );
 }
 
@@ -1185,4 +1283,77 @@ fn prove_one_message_leads_with_the_lines_standing() {
             &h3[..h3.find("</h3>").unwrap()]
         );
     }
+}
+
+/// Issue 15, class 10: the page derives days from the anchor zone's rules it carries (the
+/// binary's tz database), not from Chromium's own ICU data. With tzdb 2026f, Vancouver keeps
+/// UTC-7 after 2026-11-01; ICU 2025c returns to UTC-8 and put lines of the evening on the day
+/// before, so the page said problems where `exhibit verify` re-derived.
+#[test]
+fn days_come_from_the_tz_rules_the_page_carries() {
+    let tmp = tempfile::tempdir().unwrap();
+    let box_dir = tmp.path().join("box");
+    let opts = BoxOptions {
+        lines: 300,
+        seed: 7,
+        witness: false,
+        start: "2026-10-30T13:00:00Z".to_string(),
+        anchor_tz: "America/Vancouver".to_string(),
+        ..BoxOptions::default()
+    };
+    gen_box::generate(&opts, &box_dir).expect("generate a box");
+    let s = Site {
+        _tmp: tmp,
+        box_dir,
+        site: PathBuf::new(),
+    };
+    let s = Site {
+        site: s.box_dir.join("site"),
+        ..s
+    };
+    let out = build(&s, &[]);
+    assert!(
+        out.status.success(),
+        "exhibit build: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let head = verify_head(&s.site);
+    // The ledger has lines whose day only the 2026f rules give: local 00:00-00:59 at UTC-7 after
+    // 2026-11-01, which UTC-8 would put on the day before.
+    let ledger = std::fs::read_to_string(s.site.join("ledger/ledger.jsonl")).unwrap();
+    let late = ledger
+        .lines()
+        .skip(1)
+        .filter_map(|l| serde_json::from_str::<J>(l).ok())
+        .filter(|o| {
+            let ts = o["timestamp"].as_str().unwrap_or_default();
+            ts > "2026-11-02" && &ts[11..13] == "07"
+        })
+        .count();
+    assert!(
+        late > 0,
+        "the box has lines between 07:00Z and 08:00Z after 2026-11-02"
+    );
+    let html = std::fs::read_to_string(s.site.join("index.html")).unwrap();
+    let (a, b) = block_span(&html, "tz-rules-json");
+    let rules: J = serde_json::from_slice(&b64_decode(&html[a..b])).unwrap();
+    assert_eq!(rules["zone"], "America/Vancouver");
+    assert_eq!(rules["tzdb"], exhibit_protocol::days::tzdb_version());
+    let stats: J =
+        serde_json::from_slice(&std::fs::read(s.site.join("ledger/STATS.json")).unwrap()).unwrap();
+    assert_eq!(
+        stats["ledger"]["tzdb"],
+        exhibit_protocol::days::tzdb_version()
+    );
+    let dom = dump_dom(&s.site.join("index.html"), "");
+    let v = tag_of(&dom, "verdict");
+    assert_eq!(attr(v, "data-state").as_deref(), Some("re-derives"), "{v}");
+    assert_eq!(attr(v, "data-head"), Some(head));
+    assert!(
+        dom.contains(&format!(
+            "tz database {}",
+            exhibit_protocol::days::tzdb_version()
+        )),
+        "the page names the tz database version"
+    );
 }

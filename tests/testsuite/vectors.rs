@@ -5,7 +5,7 @@
 use crate::common;
 
 use exhibit_protocol::anchors::{self, Post};
-use exhibit_protocol::verify::{Withheld, WithheldEntry};
+use exhibit_protocol::verify::Withheld;
 use serde_json::Value as J;
 use sha2::{Digest, Sha256};
 
@@ -30,13 +30,32 @@ fn every_vector_answers_as_the_file_says() {
     for case in cases {
         let name = case["name"].as_str().unwrap();
         let ledger = common::unb64(case["ledger_b64"].as_str().unwrap());
-        let withheld = match case.get("withheld") {
-            Some(list) => {
-                let entries: Vec<WithheldEntry> = serde_json::from_value(list.clone()).unwrap();
-                Withheld::from_entries(entries).unwrap()
-            }
-            None => Withheld::default(),
+        // The page's rules must be what this binary's tz database gives (a stale vectors file,
+        // or a tzdb update, shows here and in `gen-vectors --check`).
+        let rules = exhibit_protocol::verify::tz_rules_for_ledger(&ledger);
+        if case.get("tz_rules") != rules.map(|r| serde_json::to_value(r).unwrap()).as_ref() {
+            failures.push(format!("{name}: tz_rules are not this binary's"));
+        }
+        // The list is read from its bytes, as `exhibit verify --withheld` reads the file.
+        let list_bytes = match (case.get("withheld_b64"), case.get("withheld")) {
+            (Some(b64), _) => Some(common::unb64(b64.as_str().unwrap())),
+            (None, Some(list)) => Some(serde_json::to_vec_pretty(list).unwrap()),
+            (None, None) => None,
         };
+        let withheld = match list_bytes.map(|b| Withheld::from_json(&b)) {
+            None => Withheld::default(),
+            Some(Ok(w)) => w,
+            Some(Err(e)) => {
+                if case["expect"]["withheld_refused"] != J::Bool(true) {
+                    failures.push(format!("{name}: the withheld list is refused: {e}"));
+                }
+                continue;
+            }
+        };
+        if case["expect"]["withheld_refused"] == J::Bool(true) {
+            failures.push(format!("{name}: the withheld list should be refused"));
+            continue;
+        }
         let checked = anchors::verify_and_collect(&ledger, &withheld);
         let report = &checked.report;
         // The streaming fast path (what `exhibit verify` runs) must answer exactly the same.

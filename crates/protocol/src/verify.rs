@@ -103,10 +103,70 @@ pub struct Withheld {
 }
 
 impl Withheld {
-    /// Reads `withheld.json`; a malformed list is the caller's usage error, not a ledger problem.
+    /// Reads `withheld.json` with the ledger's own JSON reader, so that `2.0`, an integer past
+    /// 2^53 and a key written twice are seen as written (docs/verifier.md "The withheld list");
+    /// a list that breaks a rule is the caller's usage error, not a ledger problem.
     pub fn from_json(bytes: &[u8]) -> Result<Withheld, String> {
-        let entries: Vec<WithheldEntry> = serde_json::from_slice(bytes)
-            .map_err(|e| format!("not a JSON array of {{seq, entry_id, ...}} objects: {e}"))?;
+        let parsed = canonical::parse(bytes).map_err(|e| format!("not one JSON value: {e}"))?;
+        if let Some(key) = parsed.duplicate_key {
+            return Err(format!("key {key:?} is written twice in one object"));
+        }
+        if let Some(why) = parsed.not_admitted {
+            return Err(format!("the list {}", why.words()));
+        }
+        let Value::Array(items) = parsed.value else {
+            return Err("not a JSON array of {seq, entry_id, ...} objects".to_string());
+        };
+        let mut entries = Vec::with_capacity(items.len());
+        for (i, item) in items.iter().enumerate() {
+            let Value::Object(o) = item else {
+                return Err(format!("item {i} is not an object"));
+            };
+            let seq = match o.get("seq") {
+                Some(Value::Int(n)) => *n,
+                _ => {
+                    return Err(format!(
+                        "item {i}: seq is not an integer within 1..2^53 written without fraction or exponent"
+                    ));
+                }
+            };
+            let entry_id = match o.get("entry_id") {
+                Some(Value::Str(s)) => s.to_string(),
+                _ => return Err(format!("item {i}: entry_id is not a string")),
+            };
+            // Optional words: absent, null or a string.
+            let words = |key: &str| match o.get(key) {
+                None | Some(Value::Null) => Ok(None),
+                Some(Value::Str(s)) => Ok(Some(s.to_string())),
+                Some(_) => Err(format!("item {i}: {key} is not a string or null")),
+            };
+            let day = words("day")?;
+            if let Some(d) = &day
+                && !days::is_day(d)
+            {
+                return Err(format!(
+                    "item {i}: day {d:?} is not a YYYY-MM-DD date that exists"
+                ));
+            }
+            let fields_flagged = match o.get("fields_flagged") {
+                None => Vec::new(),
+                Some(Value::Array(fields)) => fields
+                    .iter()
+                    .map(|f| f.as_str().map(str::to_owned))
+                    .collect::<Option<Vec<String>>>()
+                    .ok_or_else(|| format!("item {i}: fields_flagged holds a non-string"))?,
+                Some(_) => return Err(format!("item {i}: fields_flagged is not an array")),
+            };
+            entries.push(WithheldEntry {
+                seq,
+                entry_id,
+                kind: words("kind")?,
+                dest_class: words("dest_class")?,
+                day,
+                fields_flagged,
+                reason: words("reason")?,
+            });
+        }
         Withheld::from_entries(entries)
     }
 
@@ -197,7 +257,51 @@ struct Previous {
     /// The previous entry's stated seq, or its expected seq when it stated none.
     seq: i64,
     /// The previous entry's stated entry_id, else its derived one; `None`: nothing to expect.
-    id: Option<String>,
+    id: Option<PrevId>,
+}
+
+/// The `prev` the next entry must state.
+#[derive(Debug, Clone)]
+enum PrevId {
+    Text(String),
+    /// A stated entry_id holding a lone surrogate is still a string (docs/verifier.md "Chaining
+    /// entries": the stated entry_id when it is a string): only the same string, unit for unit,
+    /// matches it.
+    Lone(Vec<u16>),
+}
+
+impl PrevId {
+    fn text(&self) -> Option<&str> {
+        match self {
+            PrevId::Text(t) => Some(t),
+            PrevId::Lone(_) => None,
+        }
+    }
+
+    fn matches(&self, prev: Option<&Value<'_>>) -> bool {
+        match (self, prev) {
+            (PrevId::Text(t), Some(Value::Str(s))) => s.as_ref() == t,
+            (PrevId::Lone(u), Some(Value::LoneSurrogateStr(l))) => &l.units == u,
+            _ => false,
+        }
+    }
+
+    /// What the entry after `object` must name: its stated entry_id when that is a string (one
+    /// holding a lone surrogate included), else its derived one.
+    fn after(object: &Object<'_>, derived_id: Option<&str>) -> Option<PrevId> {
+        match object.get("entry_id") {
+            Some(Value::Str(s)) => Some(PrevId::Text(s.to_string())),
+            Some(Value::LoneSurrogateStr(l)) => Some(PrevId::Lone(l.units.clone())),
+            _ => derived_id.map(|d| PrevId::Text(d.to_owned())),
+        }
+    }
+
+    fn words(&self) -> String {
+        match self {
+            PrevId::Text(t) => t.clone(),
+            PrevId::Lone(_) => "a string holding a lone surrogate".to_string(),
+        }
+    }
 }
 
 /// The streaming verifier. Feed every line with [`Verifier::push_line`] (and an unterminated
@@ -299,15 +403,18 @@ impl<'w> Verifier<'w> {
             return None;
         };
         let seq = object.get_int("seq");
-        let admitted = parsed.not_admitted.is_none();
-        // One dump per line: compared with the bytes here, cut to the core in `chain`.
+        // One dump per line: compared with the bytes here, cut to the core in `chain`. With a
+        // key written twice, the object kept (last value wins) decides whether a digest can be
+        // derived: a dropped value outside the admitted types does not disable the entry_id
+        // check (docs/verifier.md "Reading a line", rule 4).
         self.dump.clear();
-        self.entry_id_range = if admitted {
-            // Admitted values always dump; a failure is read as "no entry_id" (a problem).
-            canonical::dump_entry(&object, &mut self.dump).unwrap_or(None)
+        let dumped = if parsed.not_admitted.is_none() || parsed.duplicate_key.is_some() {
+            canonical::dump_entry(&object, &mut self.dump).ok()
         } else {
             None
         };
+        let admitted = dumped.is_some();
+        self.entry_id_range = dumped.flatten();
         if let Some(key) = parsed.duplicate_key {
             self.problem(
                 line,
@@ -383,7 +490,11 @@ impl<'w> Verifier<'w> {
             return false;
         }
         let (mut expected_seq, mut expected_prev) = match &self.previous {
-            Some(p) => (p.seq + 1, p.id.as_deref()),
+            Some(Previous {
+                id: Some(PrevId::Lone(_)),
+                ..
+            }) => return false, // no plain string matches it: the full reader words it
+            Some(p) => (p.seq + 1, p.id.as_ref().and_then(PrevId::text)),
             None => (1, self.header.as_ref().and_then(|h| h.digest.as_deref())),
         };
         let bridge = seq > expected_seq && self.withheld.lists_all(expected_seq, seq);
@@ -430,14 +541,18 @@ impl<'w> Verifier<'w> {
         match &mut self.previous {
             Some(p) => {
                 p.seq = seq;
-                let id = p.id.get_or_insert_with(String::new);
-                id.clear();
-                id.push_str(stated_id);
+                match &mut p.id {
+                    Some(PrevId::Text(t)) => {
+                        t.clear();
+                        t.push_str(stated_id);
+                    }
+                    id => *id = Some(PrevId::Text(stated_id.to_owned())),
+                }
             }
             None => {
                 self.previous = Some(Previous {
                     seq,
-                    id: Some(stated_id.to_owned()),
+                    id: Some(PrevId::Text(stated_id.to_owned())),
                 })
             }
         }
@@ -523,7 +638,10 @@ impl<'w> Verifier<'w> {
             ),
             None => (
                 1,
-                self.header.as_ref().and_then(|h| h.digest.clone()),
+                self.header
+                    .as_ref()
+                    .and_then(|h| h.digest.clone())
+                    .map(PrevId::Text),
                 "the header digest".to_string(),
             ),
         };
@@ -534,7 +652,10 @@ impl<'w> Verifier<'w> {
         {
             self.bridged.extend(expected_seq..s);
             expected_seq = s;
-            expected_prev = self.withheld.digest(s - 1).map(str::to_owned);
+            expected_prev = self
+                .withheld
+                .digest(s - 1)
+                .map(|d| PrevId::Text(d.to_owned()));
             prev_named = format!("the withheld digest of seq {}", s - 1);
         }
 
@@ -571,11 +692,12 @@ impl<'w> Verifier<'w> {
         }
 
         if let Some(expected) = &expected_prev
-            && object.get_str("prev") != Some(expected.as_str())
+            && !expected.matches(object.get("prev"))
         {
             let detail = format!(
-                "prev is {}, expected {expected} ({prev_named})",
-                describe(object.get("prev"))
+                "prev is {}, expected {} ({prev_named})",
+                describe(object.get("prev")),
+                expected.words()
             );
             self.problem(line, seq, Code::PrevMismatch, detail);
         }
@@ -609,9 +731,12 @@ impl<'w> Verifier<'w> {
                             .as_ref()
                             .and_then(|h| h.anchor_tz.clone())
                             .unwrap_or_default();
+                        // The version is named so that an operator whose gate runs older (or
+                        // newer) tz data can see why the days differ.
                         let detail = format!(
-                            "day is {}, but the timestamp falls on {derived_day} in {tz}",
-                            describe(object.get("day"))
+                            "day is {}, but the timestamp falls on {derived_day} in {tz} by tz database {} (compiled into this exhibit binary)",
+                            describe(object.get("day")),
+                            days::tzdb_version()
                         );
                         self.problem(line, seq, Code::DayMismatch, detail);
                     }
@@ -633,7 +758,7 @@ impl<'w> Verifier<'w> {
 
         self.previous = Some(Previous {
             seq: seq.unwrap_or(expected_seq),
-            id: stated_id.map(str::to_owned).or_else(|| derived_id.clone()),
+            id: PrevId::after(&object, derived_id.as_deref()),
         });
         Entry {
             line,
@@ -678,11 +803,14 @@ impl<'w> Verifier<'w> {
         }
         // Line 0 (the withheld list's own problems) goes last; then by line and code rank.
         self.problems.sort_by_key(|p| (p.line == 0, p.line, p.code));
+        // A gap can be crossed twice (a seq stated again after a bridge): each seq is bridged
+        // once (docs/verifier.md "The answer").
         self.bridged.sort_unstable();
+        self.bridged.dedup();
         let ok = self.problems.is_empty();
         let head = ok.then(|| {
             tail_head
-                .or_else(|| self.previous.and_then(|p| p.id))
+                .or_else(|| self.previous.and_then(|p| p.id?.text().map(str::to_owned)))
                 .or_else(|| self.header.and_then(|h| h.digest))
         });
         Report {
@@ -843,4 +971,151 @@ pub fn verify_reader<R: std::io::BufRead>(
         report: verifier.finish(),
         header,
     })
+}
+
+/// The anchor zone's rules covering every instant at which a verifier of `bytes` derives a day:
+/// the header's `anchor_tz` over the span from the earliest to the latest `timestamp` of the
+/// lines after line 1 that read as objects. The page carries this table so that it derives the
+/// days `exhibit verify` derives (docs/verifier.md "Days and the tz database"). `None` when line
+/// 1 names no zone this binary's tz database knows.
+pub fn tz_rules_for_ledger(bytes: &[u8]) -> Option<days::TzRules> {
+    let mut zone = None;
+    let (mut from, mut until) = (i64::MAX, i64::MIN);
+    for (line, piece, terminated) in lines(bytes) {
+        if !terminated {
+            continue;
+        }
+        if line > 1
+            && let Some(scan) = canonical::scan_entry(piece)
+        {
+            // The common case, a canonical line, without building its object.
+            if let Some(t) = scan.timestamp.and_then(days::parse_timestamp) {
+                from = from.min(t);
+                until = until.max(t + 1);
+            }
+            continue;
+        }
+        let Ok(parsed) = canonical::parse(piece) else {
+            continue;
+        };
+        let Some(object) = parsed.value.as_object() else {
+            continue;
+        };
+        if line == 1 {
+            zone = Some(object.get_str("anchor_tz")?.to_owned());
+        } else if let Some(t) = object.get_str("timestamp").and_then(days::parse_timestamp) {
+            from = from.min(t);
+            until = until.max(t + 1);
+        }
+    }
+    if from > until {
+        (from, until) = (0, 0);
+    }
+    days::TzRules::for_span(&zone?, from, until)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A chained ledger of `n` canonical entries (New York, a minute apart).
+    fn ledger(n: i64) -> Vec<Vec<u8>> {
+        let mut header = Object::default();
+        header.insert("anchor_tz", Value::str("America/New_York"));
+        header.insert("schema", Value::str(HEADER_SCHEMA));
+        let mut line = Vec::new();
+        canonical::dump_object_except(&header, None, &mut line).unwrap();
+        let mut prev =
+            canonical::sha256_hex(&[b"darkflobi.gate/log/v0\n".as_slice(), &line].concat());
+        let mut lines = vec![line];
+        for seq in 1..=n {
+            let ts = format!("2026-10-25T14:{:02}:00Z", seq);
+            let mut o = Object::default();
+            o.insert("schema", Value::str(ENTRY_SCHEMA));
+            o.insert("seq", Value::Int(seq));
+            o.insert("prev", Value::str(prev.clone()));
+            o.insert("timestamp", Value::str(ts));
+            o.insert("day", Value::str("2026-10-25"));
+            let mut core = Vec::new();
+            canonical::dump_object_except(&o, None, &mut core).unwrap();
+            prev = canonical::sha256_hex(&core);
+            o.insert("entry_id", Value::str(prev.clone()));
+            let mut out = Vec::new();
+            canonical::dump_object_except(&o, None, &mut out).unwrap();
+            lines.push(out);
+        }
+        lines
+    }
+
+    /// The fast path takes every line of a good ledger itself: a fast path that always falls back
+    /// to the full reader gives the same answers, slowly, and only this test sees it.
+    #[test]
+    fn the_fast_path_takes_good_lines() {
+        let lines = ledger(5);
+        let withheld = Withheld::default();
+        let mut v = Verifier::new(&withheld);
+        v.push_line(1, &lines[0]);
+        for (i, line) in lines.iter().enumerate().skip(1) {
+            assert!(v.fast_entry(i as u64 + 1, line), "line {} fell back", i + 1);
+        }
+        let report = v.finish();
+        assert!(report.ok, "{:?}", report.problems);
+        assert_eq!(report.entries, 5);
+    }
+
+    /// The reading problems say where: how many CR bytes and where the first is, and the first
+    /// byte that differs from the canonical dump.
+    #[test]
+    fn reading_problems_say_where() {
+        let lines = ledger(2);
+        let mut cr = lines[1].clone();
+        cr.insert(10, b'\r');
+        cr.insert(20, b'\r');
+        let mut spaced = lines[2].clone();
+        spaced.insert(1, b' ');
+        let mut bytes = [lines[0].clone(), cr, spaced].join(&b'\n');
+        bytes.push(b'\n');
+        let report = verify_bytes(&bytes, &Withheld::default());
+        let cr = report
+            .problems
+            .iter()
+            .find(|p| p.code == Code::CrByte)
+            .unwrap();
+        assert!(
+            cr.detail.starts_with("2 CR byte(s), the first at byte 11;"),
+            "{}",
+            cr.detail
+        );
+        let nc = report
+            .problems
+            .iter()
+            .find(|p| p.code == Code::NotCanonical)
+            .unwrap();
+        assert!(
+            nc.detail.contains("first difference at byte 2"),
+            "{}",
+            nc.detail
+        );
+    }
+
+    /// A prev_mismatch says what was expected, so a person can find the line it should name.
+    #[test]
+    fn a_prev_mismatch_names_the_expected_digest() {
+        let mut lines = ledger(2);
+        let expected = String::from_utf8(lines[1].clone()).unwrap();
+        let id1 = expected.split("\"entry_id\":\"").nth(1).unwrap()[..64].to_owned();
+        lines[2] = String::from_utf8(lines[2].clone())
+            .unwrap()
+            .replace(&id1, &"0".repeat(64))
+            .into_bytes();
+        let mut bytes = lines.join(&b'\n');
+        bytes.push(b'\n');
+        let report = verify_bytes(&bytes, &Withheld::default());
+        let p = report
+            .problems
+            .iter()
+            .find(|p| p.code == Code::PrevMismatch)
+            .unwrap();
+        assert!(p.detail.contains(&id1), "{}", p.detail);
+    }
 }

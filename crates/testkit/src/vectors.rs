@@ -298,6 +298,10 @@ struct Case {
     transform: String,
     ledger: Vec<u8>,
     withheld: Option<Vec<J>>,
+    /// The withheld list's exact bytes, when its form is the point of the case.
+    withheld_raw: Option<Vec<u8>>,
+    /// The list breaks a rule of docs/verifier.md "The withheld list": a usage error.
+    withheld_refused: bool,
     anchors: Option<Vec<(String, String)>>,
     ok: bool,
     head: Option<String>,
@@ -318,6 +322,8 @@ fn case(
         transform: transform.into(),
         ledger,
         withheld: None,
+        withheld_raw: None,
+        withheld_refused: false,
         anchors: None,
         ok: true,
         head: None,
@@ -341,6 +347,16 @@ impl Case {
     }
     fn withheld(mut self, w: Vec<J>) -> Case {
         self.withheld = Some(w);
+        self
+    }
+    fn withheld_bytes(mut self, raw: &str) -> Case {
+        self.withheld_raw = Some(raw.as_bytes().to_vec());
+        self
+    }
+    fn withheld_refused(mut self) -> Case {
+        self.withheld_refused = true;
+        self.ok = false;
+        self.head = None;
         self
     }
     fn bridged(mut self, b: Vec<i64>) -> Case {
@@ -370,6 +386,14 @@ impl Case {
         if let Some(w) = &self.withheld {
             c["withheld"] = J::Array(w.clone());
         }
+        if let Some(raw) = &self.withheld_raw {
+            c["withheld_b64"] = J::String(b64(raw));
+        }
+        // The anchor zone's rules from this binary's tz database over the ledger's span: what a
+        // page carries, and what the JavaScript runner derives days from (vectors/README.md).
+        if let Some(rules) = exhibit_protocol::verify::tz_rules_for_ledger(&self.ledger) {
+            c["tz_rules"] = serde_json::to_value(&rules).expect("json");
+        }
         let mut expect = json!({
             "ok": self.ok,
             "entries": self.entries(),
@@ -377,6 +401,10 @@ impl Case {
             "bridged": self.bridged,
             "problems": self.problems.iter().map(|(l, c)| json!({"line": l, "code": c})).collect::<Vec<_>>(),
         });
+        if self.withheld_refused {
+            // Nothing of the ledger is compared: the list is refused before any line is read.
+            expect = json!({"withheld_refused": true});
+        }
         if let Some(posts) = &self.anchors {
             c["anchors"] = J::Array(
                 posts
@@ -1406,6 +1434,359 @@ fn cases(base: &Ledger) -> Vec<Case> {
         "seq 7 (the 24th's anchor line) carries another text digest, rechained through seq 8", join(&l))
         .problems(vec![(line(9), "prev_mismatch")])
         .anchors(vec![post1], vec![json!({"date": "2026-10-24", "ok": false, "format": "ok", "head": "ok", "day_closed": "ok", "ledger_line": "disagrees"})]));
+
+    // --- issue 15: where the two verifiers disagreed (docs/verifier.md) --------------------------
+    // Class 1: the fast path's depth. A chained, canonical line whose value nests exactly as deep
+    // as the limit (the root object is depth 1) re-derives; one level more is unparsable even
+    // when every chain field is right.
+    for (name, depth, catches) in [
+        (
+            "nested-1000-deep-chained",
+            1000usize,
+            "a reader (or fast path) that refuses the admitted depth 1000",
+        ),
+        (
+            "nested-1001-deep-chained",
+            1001,
+            "a fast path that counts the root object as depth 0 and lets a chained 1001-deep line re-derive",
+        ),
+    ] {
+        let mut deep = Value::Int(1);
+        for _ in 0..depth - 1 {
+            deep = Value::Array(vec![deep]);
+        }
+        let mut l = Ledger::new(NY, "2026-10-24T13:00:00Z");
+        l.push(
+            "started",
+            "2026-10-24T13:00:05Z",
+            vec![("version", s("0.9.4"))],
+        );
+        l.push(
+            "gate_not_wired",
+            "2026-10-24T13:05:00Z",
+            vec![("detail", deep)],
+        );
+        l.push(
+            "gate_wired",
+            "2026-10-24T13:06:00Z",
+            vec![("detail", s("ok"))],
+        );
+        let c = case(
+            name,
+            catches,
+            format!(
+                "entry 2's detail nests {depth} deep counting the line's object; every digest chained"
+            ),
+            l.bytes(),
+        );
+        v.push(if depth == 1000 {
+            c.ok_head(l.head())
+        } else {
+            c.problems(vec![
+                (3, "unparsable"),
+                (4, "prev_mismatch"),
+                (4, "seq_mismatch"),
+            ])
+        });
+    }
+
+    // Class 2: a duplicate key with an out-of-order key between the copies.
+    let mut l = bl.clone();
+    l[5] = replace_bytes(&l[5], "{\"day\"", "{\"seq\":99,\"day\"");
+    v.push(case("duplicate-key-out-of-order-between", "a reader that compares each key only with the one before it (it misses the second seq, keeps the first value 99, and breaks the chain)",
+        "seq 5: \"seq\":99 written first, \"day\" (out of order) after it, the signed \"seq\":5 in its place", join(&l))
+        .problems(vec![(line(5), "duplicate_key")]));
+    let mut l = bl.clone();
+    l.remove(7);
+    l[7] = replace_bytes(&l[7], ",\"day\"", ",\"seq\":99,\"day\"");
+    v.push(case("duplicate-key-seq-across-withheld", "a reader whose first value wins or that misses the duplicate: seq 99 is not bridged and seq 7 is called unreachable",
+        "seq 7 withheld; the next line (seq 8) also carries \"seq\":99 before an out-of-order key", join(&l))
+        .withheld(vec![base.withheld(7)]).bridged(vec![7])
+        .problems(vec![(8, "duplicate_key")]));
+    let mut keys = mini_with_detail("x");
+    let many: String = (0..3000)
+        .rev()
+        .map(|k| format!("\"k{k:05}\":{k},"))
+        .collect();
+    keys.lines[2] = replace_bytes(
+        &keys.lines[2],
+        "{\"day\"",
+        &format!("{{{many}\"k02999\":0,\"day\""),
+    );
+    v.push(case("duplicate-key-among-3000-descending", "a reader that only looks back one key (or a quadratic one that gives up): the first key is written again 3000 keys later",
+        "entry 2 starts with 3000 keys in descending order, then the first of them again", join(&keys.lines))
+        .problems(vec![(3, "duplicate_key"), (3, "entry_id_mismatch")]));
+
+    // Class 3: two different lone surrogates are two keys.
+    let sur = mini_with_detail("x");
+    let mut l = sur.lines.clone();
+    l[2] = replace_bytes(
+        &l[2],
+        "\"detail\":\"x\"",
+        "\"\\ud800\":1,\"\\udc00\":2,\"detail\":\"x\"",
+    );
+    v.push(case("lone-surrogate-keys-differ", "a reader that turns every lone surrogate into U+FFFD before comparing keys (it calls two different keys a duplicate)",
+        "entry 2 holds the keys \"\\ud800\" and \"\\udc00\"", join(&l))
+        .problems(vec![(3, "not_canonicalisable")]));
+    let mut l = sur.lines.clone();
+    l[2] = replace_bytes(
+        &l[2],
+        "\"detail\":\"x\"",
+        "\"\\ud800\":1,\"\\uD800\":2,\"detail\":\"x\"",
+    );
+    v.push(
+        case(
+            "lone-surrogate-key-twice",
+            "a reader that compares escaped keys as written (\\ud800 and \\uD800 are one key)",
+            "entry 2 holds the key \"\\ud800\" twice, spelled in two cases",
+            join(&l),
+        )
+        .problems(vec![(3, "duplicate_key")]),
+    );
+
+    // Class 4: a dropped duplicate value outside the admitted types disables nothing.
+    let mut l = bl.clone();
+    l[5] = replace_bytes(&l[5], "\"flagged\":0,", "\"flagged\":1.5,\"flagged\":7,");
+    v.push(case("duplicate-key-drops-a-float", "a verifier that skips the entry_id check because a dropped duplicate value was a float",
+        "seq 5: \"flagged\":1.5 then \"flagged\":7 (the kept object is admitted; its digest is not the signed one)", join(&l))
+        .problems(vec![(line(5), "duplicate_key"), (line(5), "entry_id_mismatch")]));
+    let mut l = bl.clone();
+    l[0] = replace_bytes(
+        &l[0],
+        "\"created\":\"2026-10-24T13:00:00Z\"",
+        "\"created\":1.5,\"created\":\"2026-10-24T13:00:01Z\"",
+    );
+    v.push(case("header-duplicate-drops-a-float", "a verifier that derives no header digest (and so checks no first prev) because a dropped duplicate value was a float",
+        "the header's created written 1.5 then a second later than signed", join(&l))
+        .problems(vec![(1, "duplicate_key"), (2, "prev_mismatch")]));
+
+    // Class 5: a stated entry_id holding a lone surrogate is still the string the next prev must be.
+    let lone = mini_with_detail("x");
+    let mut l = lone.lines.clone();
+    l[2] = replace_bytes(&l[2], &lone.ids[1], "\\ud800");
+    v.push(case("lone-surrogate-entry-id", "a verifier that treats a stated entry_id with a lone surrogate as absent, so the next prev goes unchecked",
+        "entry 2's entry_id is \"\\ud800\"; entry 3 names the signed digest", join(&l))
+        .problems(vec![(3, "not_canonicalisable"), (4, "prev_mismatch")]));
+    let mut same = l.clone();
+    same[3] = replace_bytes(&same[3], &lone.ids[1], "\\ud800");
+    v.push(
+        case(
+            "lone-surrogate-prev-same",
+            "a verifier that compares lone-surrogate strings after replacing them (or never)",
+            "entry 2's entry_id and entry 3's prev are both \"\\ud800\"",
+            join(&same),
+        )
+        .problems(vec![(3, "not_canonicalisable"), (4, "not_canonicalisable")]),
+    );
+    let mut other = l.clone();
+    other[3] = replace_bytes(&other[3], &lone.ids[1], "\\udc00");
+    v.push(case("lone-surrogate-prev-other", "a verifier that turns lone surrogates into U+FFFD before comparing (\\ud800 and \\udc00 would match)",
+        "entry 2's entry_id is \"\\ud800\", entry 3's prev \"\\udc00\"", join(&other))
+        .problems(vec![(3, "not_canonicalisable"), (4, "not_canonicalisable"), (4, "prev_mismatch")]));
+
+    // Class 6: the last hours of year 9999 are in the zone, not at UTC.
+    let mut end = Ledger::new(NY, "9999-12-30T12:00:00Z");
+    for ts in [
+        "9999-12-30T21:59:59Z",
+        "9999-12-31T03:00:00Z",
+        "9999-12-31T04:59:59Z",
+        "9999-12-31T05:00:00Z",
+        "9999-12-31T23:59:59Z",
+    ] {
+        end.push(
+            "exec_scan",
+            ts,
+            vec![("scanned", Value::Int(1)), ("flagged", Value::Int(0))],
+        );
+    }
+    v.push(case("days-at-the-end-of-year-9999", "a verifier that takes instants after 9999-12-30T22:00Z at UTC (the end of a tz library's range)",
+        format!("New York entries on the last UTC day of 9999; days {}", end.days.join(",")), end.bytes())
+        .ok_head(end.head()));
+    let mut tokyo = Ledger::new("Asia/Tokyo", "9999-12-30T12:00:00Z");
+    tokyo.push(
+        "exec_scan",
+        "9999-12-30T23:00:00Z",
+        vec![("scanned", Value::Int(1)), ("flagged", Value::Int(0))],
+    );
+    tokyo.push_with_day(
+        "exec_scan",
+        "9999-12-31T15:00:00Z",
+        "10000-01-01",
+        vec![("scanned", Value::Int(1)), ("flagged", Value::Int(0))],
+    );
+    v.push(case("day-in-year-10000", "a calendar that writes a local date past 9999-12-31 as a day (a day is YYYY-MM-DD), or takes the last hours at UTC",
+        format!("Tokyo: 9999-12-30T23:00Z is {}; 9999-12-31T15:00Z is 10000-01-01 there, stated so", tokyo.days[0]), tokyo.bytes())
+        .problems(vec![(3, "day_mismatch")]));
+
+    // Class 8: the withheld list, read as written (docs/verifier.md "The withheld list").
+    let mut l = bl.clone();
+    l.remove(7);
+    let dropped7 = join(&l);
+    let w7 = base.withheld(7);
+    let id7 = w7["entry_id"].as_str().expect("id").to_owned();
+    let day7 = w7["day"].as_str().expect("day").to_owned();
+    let item = |seq: &str, day: &str, fields: &str| {
+        format!(
+            "[\n  {{\n    \"seq\": {seq},\n    \"entry_id\": \"{id7}\",\n    \"kind\": \"send\",\n    \"dest_class\": null,\n    \"day\": {day},\n    \"fields_flagged\": {fields},\n    \"reason\": \"identifier shape: nine_digits\"\n  }}\n]\n"
+        )
+    };
+    let good_day = format!("\"{day7}\"");
+    v.push(
+        case(
+            "withheld-list-pretty-null-dest",
+            "a list reader that needs compact JSON or a dest_class string",
+            "seq 7 withheld; the list pretty-printed as the build writes it, dest_class null",
+            dropped7.clone(),
+        )
+        .withheld_bytes(&item("7", &good_day, "[\"reasons\"]"))
+        .bridged(vec![7])
+        .ok_head(base.head()),
+    );
+    for (name, seq, day, fields, catches) in [
+        (
+            "withheld-seq-2.0",
+            "7.0",
+            good_day.as_str(),
+            "[]",
+            "a list reader that takes 7.0 for the seq 7 (JSON.parse does)",
+        ),
+        (
+            "withheld-seq-exponent",
+            "7e0",
+            good_day.as_str(),
+            "[]",
+            "a list reader that takes 7e0 for the seq 7",
+        ),
+        (
+            "withheld-seq-past-2^53",
+            "9007199254740993",
+            good_day.as_str(),
+            "[]",
+            "a list reader that rounds a seq past 2^53 to 2^53 (JSON.parse does)",
+        ),
+        (
+            "withheld-seq-string",
+            "\"7\"",
+            good_day.as_str(),
+            "[]",
+            "a list reader that coerces the string \"7\" to a seq",
+        ),
+        (
+            "withheld-day-number",
+            "7",
+            "20261025",
+            "[]",
+            "a list reader that accepts a day that is not a string",
+        ),
+        (
+            "withheld-day-no-such-date",
+            "7",
+            "\"2026-02-30\"",
+            "[]",
+            "a list reader that accepts any YYYY-MM-DD-shaped day",
+        ),
+        (
+            "withheld-fields-null",
+            "7",
+            good_day.as_str(),
+            "null",
+            "a list reader that takes fields_flagged null as none",
+        ),
+        (
+            "withheld-fields-not-strings",
+            "7",
+            good_day.as_str(),
+            "[1]",
+            "a list reader that accepts fields_flagged holding a number",
+        ),
+    ] {
+        v.push(
+            case(
+                name,
+                catches,
+                format!(
+                    "seq 7 withheld; the list writes seq {seq}, day {day}, fields_flagged {fields}"
+                ),
+                dropped7.clone(),
+            )
+            .withheld_bytes(&item(seq, day, fields))
+            .withheld_refused(),
+        );
+    }
+    let twice =
+        item("7", &good_day, "[]").replacen("\"seq\": 7,", "\"seq\": 7,\n    \"seq\": 7,", 1);
+    v.push(
+        case(
+            "withheld-field-twice",
+            "a list reader that lets a field be written twice (JSON.parse keeps the last)",
+            "seq 7 withheld; its item writes \"seq\": 7 twice",
+            dropped7.clone(),
+        )
+        .withheld_bytes(&twice)
+        .withheld_refused(),
+    );
+    let surrogate = item("7", &good_day, "[]").replacen("nine_digits", "\\ud800", 1);
+    v.push(case("withheld-reason-lone-surrogate", "a list reader that accepts a lone surrogate (a ledger line holding one is refused; so is the list)",
+        "seq 7 withheld; its reason is \"\\ud800\"", dropped7.clone())
+        .withheld_bytes(&surrogate).withheld_refused());
+    let max = item("9007199254740992", &good_day, "[]");
+    v.push(case("withheld-seq-2^53", "a list reader that refuses the admitted bound 2^53 (it is unreachable here, not malformed)",
+        "the base; seq 2^53 listed", base.bytes())
+        .withheld_bytes(&max).problems(vec![(0, "withheld_unreachable")]));
+
+    // Class 9: a gap crossed twice is bridged once.
+    let mut l = bl.clone();
+    l.remove(4); // seq 4
+    let again3 = bl[3].clone();
+    let again5 = bl[5].clone();
+    l.insert(5, again5); // after seq 5 (now index 4): seq 3 again, then seq 5 again
+    l.insert(5, again3);
+    v.push(case("bridged-once", "a verifier that lists a seq in bridged each time a gap is crossed",
+        "seq 4 withheld; after seq 5, seq 3 and seq 5 are written again (the gap at 4 is crossed twice)", join(&l))
+        .withheld(vec![base.withheld(4)]).bridged(vec![4])
+        .problems(vec![(6, "prev_mismatch"), (6, "seq_mismatch")]));
+
+    // Class 10: days by the rules the binary carries. With tzdb 2026f, British Columbia keeps UTC-7
+    // after 2026-11-01; ICU 2025c (Chromium's, Node's) goes back to UTC-8 and would put these
+    // instants on the day before.
+    let mut van = Ledger::new("America/Vancouver", "2026-10-31T12:00:00Z");
+    for ts in [
+        "2026-10-31T12:00:00Z",
+        "2026-11-03T07:30:00Z",
+        "2027-01-15T07:30:00Z",
+        "2027-01-15T06:59:59Z",
+    ] {
+        van.push(
+            "exec_scan",
+            ts,
+            vec![("scanned", Value::Int(1)), ("flagged", Value::Int(0))],
+        );
+    }
+    v.push(case("tz-rules-vancouver-after-2026-11-01", "a verifier that derives days from the browser's own tz data (ICU 2025c puts 2026-11-03T07:30Z on 2026-11-02 in Vancouver) instead of the rules carried with the page",
+        format!("Vancouver entries after 2026-11-01; days by tz database {}: {}", days::tzdb_version(), van.days.join(",")), van.bytes())
+        .ok_head(van.head()));
+
+    // Killed by mutation testing (cargo-mutants on the reader): an exponent with its sign, and
+    // the escape of the backslash itself.
+    v.push(case("exponent-signed", "a reader that mis-steps over the sign of an exponent (1E+2 is a number outside the admitted types, not a syntax error)",
+        "entry 2's scanned written 1E+2; entry_id is the digest a float-casting reader derives",
+        mini_with_raw_value("1E+2", Value::Int(100)))
+        .problems(vec![(3, "not_canonicalisable")]));
+    let backslash = mini_with_detail("C:\\gate\\log \"quoted\"");
+    v.push(case("escaped-backslash-and-quote-canonical", "a reader that refuses or drops the escapes \\\\ and \\\" (they are the canonical form of a backslash and a quote)",
+        "entry 2's detail holds backslashes and quotes, written \\\\ and \\\"", backslash.bytes())
+        .ok_head(backslash.head()));
+
+    let sur = mini_with_detail("x");
+    let mut l = sur.lines.clone();
+    l[2] = replace_bytes(
+        &l[2],
+        "\"detail\":\"x\"",
+        "\"detail\":\"\\/\\\"\\\\\\b\\f\\n\\r\\t\\u0041\\ud800\"",
+    );
+    v.push(case("lone-surrogate-among-every-escape", "a reader that stumbles (or panics) on the other escapes of a string holding a lone surrogate",
+        "entry 2's detail is \"\\/\\\"\\\\\\b\\f\\n\\r\\t\\u0041\\ud800\"", join(&l))
+        .problems(vec![(3, "not_canonicalisable")]));
 
     v
 }

@@ -30,11 +30,33 @@ pub enum Value<'a> {
     /// kept as written.
     OtherNumber(Cow<'a, str>),
     Str(Cow<'a, str>),
-    /// A string that held a lone surrogate escape; the surrogate is replaced by U+FFFD here,
-    /// and the value cannot be canonicalised.
-    LoneSurrogateStr(String),
+    /// A string that held a lone surrogate escape; the value cannot be canonicalised.
+    LoneSurrogateStr(LoneStr),
     Array(Vec<Value<'a>>),
     Object(Object<'a>),
+}
+
+/// A string holding a lone surrogate (`"\ud800"`). It reads as `lossy` (each lone surrogate
+/// replaced by U+FFFD, for words and scans) but *is* its UTF-16 code units: `"\ud800"` and
+/// `"\udc00"` are two different strings (and two different keys), as they are to `JSON.parse`
+/// (docs/verifier.md "Reading a line").
+#[derive(Debug, Clone)]
+pub struct LoneStr {
+    pub lossy: String,
+    pub units: Vec<u16>,
+}
+
+impl PartialEq for LoneStr {
+    fn eq(&self, other: &Self) -> bool {
+        self.units == other.units
+    }
+}
+
+impl std::ops::Deref for LoneStr {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.lossy
+    }
 }
 
 /// An object's members in input order.
@@ -312,6 +334,14 @@ mod tests {
             parse(b"\"\xff\""),
             Err(ParseError::NotUtf8 { .. })
         ));
+        // The words name the byte a person must look at: the letter after the backslash.
+        assert_eq!(
+            parse(br#""a\x""#).unwrap_err(),
+            ParseError::Syntax {
+                byte: 3,
+                expected: "a valid escape"
+            }
+        );
     }
 
     #[test]
@@ -320,6 +350,91 @@ mod tests {
         assert_eq!(parse(deep.as_bytes()).unwrap_err(), ParseError::TooDeep);
         let ok = "[".repeat(MAX_DEPTH) + &"]".repeat(MAX_DEPTH);
         assert!(parse(ok.as_bytes()).is_ok());
+    }
+
+    #[test]
+    fn a_duplicate_after_an_out_of_order_key_is_found() {
+        // `b` sits out of order between the two copies of `c` (issue 15, class 2).
+        let parsed = parse(br#"{"a":1,"c":2,"b":3,"c":4}"#).unwrap();
+        assert_eq!(parsed.duplicate_key.as_deref(), Some("c"));
+        assert_eq!(
+            to_canonical(&parsed.value).unwrap(),
+            br#"{"a":1,"b":3,"c":4}"#.to_vec()
+        );
+        // Out of order from the start, the repeat far away.
+        let parsed = parse(br#"{"z":1,"a":2,"m":3,"y":4,"a":5}"#).unwrap();
+        assert_eq!(parsed.duplicate_key.as_deref(), Some("a"));
+        let parsed = parse(br#"{"z":1,"a":2,"m":3,"y":4}"#).unwrap();
+        assert_eq!(parsed.duplicate_key, None);
+    }
+
+    #[test]
+    fn lone_surrogate_keys_are_their_units() {
+        // Two different lone surrogates are two keys (class 3): not a duplicate, not admitted.
+        let parsed = parse(br#"{"\ud800":1,"\udc00":2}"#).unwrap();
+        assert_eq!(parsed.duplicate_key, None);
+        assert_eq!(parsed.not_admitted, Some(NotAdmitted::LoneSurrogate));
+        let parsed = parse(br#"{"\udc00":1,"\ud800":2}"#).unwrap();
+        assert_eq!(parsed.duplicate_key, None);
+        // The same one twice (any spelling of the escape) is a duplicate, in either order.
+        for line in [
+            br#"{"\ud800":1,"\uD800":2}"#.as_slice(),
+            br#"{"\ud800":1,"b":0,"\ud800":2}"#,
+            br#"{"b":0,"\ud800":1,"a":0,"\ud800":2}"#,
+        ] {
+            let parsed = parse(line).unwrap();
+            assert!(
+                parsed.duplicate_key.is_some(),
+                "{}",
+                String::from_utf8_lossy(line)
+            );
+        }
+        // Every escape is decoded into the key's units: the same units are one key, others two.
+        let parsed =
+            parse(br#"{"\ud800\/\"\\\b\f\n\r\t":1,"\ud800/\"\\\u0008\u000c\u000a\u000d\u0009":2}"#)
+                .unwrap();
+        assert!(parsed.duplicate_key.is_some());
+        for (a, b) in [
+            ("\\n", "\\t"),
+            ("\\b", "\\f"),
+            ("\\r", "\\n"),
+            ("\\/", "\\\\"),
+            ("\\\"", "\\/"),
+        ] {
+            let line = format!(r#"{{"\ud800{a}":1,"\ud800{b}":2}}"#);
+            assert_eq!(
+                parse(line.as_bytes()).unwrap().duplicate_key,
+                None,
+                "{line}"
+            );
+        }
+        // A lone surrogate key is never the U+FFFD key.
+        let parsed = parse("{\"\\ud800\":1,\"\u{fffd}\":2}".as_bytes()).unwrap();
+        assert_eq!(parsed.duplicate_key, None);
+        // Strings compare by units too.
+        let a = parse(br#""\ud800""#).unwrap().value;
+        let b = parse(br#""\udc00""#).unwrap().value;
+        assert_ne!(a, b);
+        assert_eq!(a, parse(br#""\uD800""#).unwrap().value);
+    }
+
+    #[test]
+    fn the_scanner_and_the_reader_share_one_depth_limit() {
+        let nest = |n: usize| "{\"a\":".repeat(n) + "1" + &"}".repeat(n);
+        assert!(scan_entry(nest(MAX_DEPTH).as_bytes()).is_some());
+        assert!(parse(nest(MAX_DEPTH).as_bytes()).is_ok());
+        assert!(scan_entry(nest(MAX_DEPTH + 1).as_bytes()).is_none());
+        assert_eq!(
+            parse(nest(MAX_DEPTH + 1).as_bytes()).unwrap_err(),
+            ParseError::TooDeep
+        );
+        let arrays = |n: usize| format!("{{\"a\":{}{}}}", "[".repeat(n - 1), "]".repeat(n - 1));
+        assert!(scan_entry(arrays(MAX_DEPTH).as_bytes()).is_some());
+        assert!(scan_entry(arrays(MAX_DEPTH + 1).as_bytes()).is_none());
+        assert_eq!(
+            parse(arrays(MAX_DEPTH + 1).as_bytes()).unwrap_err(),
+            ParseError::TooDeep
+        );
     }
 
     #[test]

@@ -1,9 +1,10 @@
 //! Reading a line as JSON, keeping what the canonical form needs (docs/protocol.md#canonical-form).
 
 use std::borrow::Cow;
+use std::collections::HashMap;
 
 use super::writer::find_special;
-use super::{MAX_DEPTH, MAX_SAFE, NotAdmitted, Object, ParseError, Parsed, Value};
+use super::{LoneStr, MAX_DEPTH, MAX_SAFE, NotAdmitted, Object, ParseError, Parsed, Value};
 
 /// Reads one JSON value spanning all of `bytes` (JSON whitespace around it allowed).
 pub fn parse(bytes: &[u8]) -> Result<Parsed<'_>, ParseError> {
@@ -98,14 +99,23 @@ impl<'a> Reader<'a> {
             self.pos += 1;
             return Ok(Value::Object(object));
         }
+        // A key's identity is its UTF-8 bytes, or for a key holding a lone surrogate its UTF-16
+        // units (never equal to a well-formed key): `"\ud800"` and `"\udc00"` are two keys, as
+        // they are to `JSON.parse`. While keys arrive in strictly ascending order (every
+        // canonical line) none can repeat one seen before; from the first key out of order on,
+        // an index of every key seen finds a repeat in constant time. So an object of n keys is
+        // read in O(n) whatever their order (docs/verifier.md "Reading a line").
+        // Members whose key held a lone surrogate, with its units (rare: such a line is refused).
+        let mut lone: Vec<(usize, Vec<u16>)> = Vec::new();
+        let mut index: Option<HashMap<KeyId, usize>> = None;
         loop {
             self.skip_ws();
             if self.bytes.get(self.pos) != Some(&b'"') {
                 return Err(self.syntax("a string key"));
             }
-            let key = match self.string()? {
-                Value::Str(s) => s,
-                Value::LoneSurrogateStr(s) => Cow::Owned(s),
+            let (key, units) = match self.string()? {
+                Value::Str(s) => (s, None),
+                Value::LoneSurrogateStr(s) => (Cow::Owned(s.lossy), Some(s.units)),
                 _ => unreachable!("string() returns strings"),
             };
             if !key.is_ascii() {
@@ -115,23 +125,37 @@ impl<'a> Reader<'a> {
             self.eat(b':', "':'")?;
             self.skip_ws();
             let value = self.value(depth)?;
-            // Keys arriving in strictly increasing order cannot repeat one already seen (every
-            // canonical line): only an out-of-order key needs the scan.
-            let ascending = object
-                .members
-                .last()
-                .is_none_or(|(last, _)| last.as_bytes() < key.as_bytes());
+            let new = KeyRef::of(&key, units.as_deref());
+            let n = object.members.len();
+            let ascending = index.is_none() && (n == 0 || key_ref(&object, &lone, n - 1) < new);
             if ascending {
+                if let Some(units) = units {
+                    lone.push((n, units));
+                }
                 object.members.push((key, value));
             } else {
-                match object.members.iter_mut().find(|(k, _)| *k == key) {
-                    Some((_, old)) => {
+                let index = index.get_or_insert_with(|| {
+                    let mut map = HashMap::with_capacity(2 * n + 2);
+                    for i in 0..n {
+                        map.insert(key_ref(&object, &lone, i).to_owned(), i);
+                    }
+                    map
+                });
+                let id = KeyRef::of(&key, units.as_deref()).to_owned();
+                match index.get(&id) {
+                    Some(&at) => {
                         if self.duplicate_key.is_none() {
                             self.duplicate_key = Some(key.into_owned());
                         }
-                        *old = value;
+                        object.members[at].1 = value;
                     }
-                    None => object.members.push((key, value)),
+                    None => {
+                        index.insert(id, n);
+                        if let Some(units) = units {
+                            lone.push((n, units));
+                        }
+                        object.members.push((key, value));
+                    }
                 }
             }
             self.skip_ws();
@@ -322,7 +346,8 @@ impl<'a> Reader<'a> {
         }
         if lone {
             self.note(NotAdmitted::LoneSurrogate);
-            Ok(Value::LoneSurrogateStr(out))
+            let units = utf16_units(&self.text[start..self.pos - 1]);
+            Ok(Value::LoneSurrogateStr(LoneStr { lossy: out, units }))
         } else {
             Ok(Value::Str(Cow::Owned(out)))
         }
@@ -342,4 +367,75 @@ impl<'a> Reader<'a> {
         self.pos += 4;
         Ok(unit)
     }
+}
+
+/// A key's identity, borrowed: its UTF-8 bytes, or the UTF-16 units of a key holding a lone
+/// surrogate. The order is only used to see that keys are strictly ascending (so none repeats).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum KeyRef<'k> {
+    Utf8(&'k [u8]),
+    Utf16(&'k [u16]),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+enum KeyId {
+    Utf8(Vec<u8>),
+    Utf16(Vec<u16>),
+}
+
+impl<'k> KeyRef<'k> {
+    fn of(key: &'k str, units: Option<&'k [u16]>) -> Self {
+        match units {
+            Some(u) => KeyRef::Utf16(u),
+            None => KeyRef::Utf8(key.as_bytes()),
+        }
+    }
+
+    fn to_owned(self) -> KeyId {
+        match self {
+            KeyRef::Utf8(b) => KeyId::Utf8(b.to_vec()),
+            KeyRef::Utf16(u) => KeyId::Utf16(u.to_vec()),
+        }
+    }
+}
+
+/// The identity of member `i`; `lone` lists the members whose key held a lone surrogate, in
+/// member order.
+fn key_ref<'k>(object: &'k Object<'_>, lone: &'k [(usize, Vec<u16>)], i: usize) -> KeyRef<'k> {
+    match lone.binary_search_by_key(&i, |(at, _)| *at) {
+        Ok(j) => KeyRef::Utf16(&lone[j].1),
+        Err(_) => KeyRef::Utf8(object.members[i].0.as_bytes()),
+    }
+}
+
+/// The UTF-16 code units of a JSON string's contents as written (escapes decoded, a surrogate
+/// escape kept as its unit): the identity `JSON.parse` gives the string.
+fn utf16_units(raw: &str) -> Vec<u16> {
+    let mut units = Vec::with_capacity(raw.len());
+    let mut chars = raw.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            let mut buf = [0u16; 2];
+            units.extend_from_slice(c.encode_utf16(&mut buf));
+            continue;
+        }
+        let unit = match chars.next() {
+            Some('"') => b'"' as u16,
+            Some('\\') => b'\\' as u16,
+            Some('/') => b'/' as u16,
+            Some('b') => 8,
+            Some('f') => 12,
+            Some('n') => 10,
+            Some('r') => 13,
+            Some('t') => 9,
+            Some('u') => {
+                let hex: String = chars.by_ref().take(4).collect();
+                // The reader has checked every escape; U+FFFD keeps this total regardless.
+                u16::from_str_radix(&hex, 16).unwrap_or(0xFFFD)
+            }
+            _ => 0xFFFD,
+        };
+        units.push(unit);
+    }
+    units
 }

@@ -26,7 +26,8 @@ pub fn scan_entry(bytes: &[u8]) -> Option<EntryScan<'_>> {
     std::str::from_utf8(bytes).ok()?;
     let mut scan = EntryScan::default();
     let mut s = Scanner { b: bytes, pos: 0 };
-    s.object(0, Some(&mut scan))?;
+    // The root object is depth 1, as in the full reader: 1000 levels pass, 1001 do not.
+    s.object(1, Some(&mut scan))?;
     (s.pos == bytes.len()).then_some(scan)
 }
 
@@ -275,6 +276,32 @@ mod scan_tests {
         assert!(scan_entry(br#"{"a":"\u001f"}"#).is_some());
         assert!(scan_entry(br#"{"a":"\u001F"}"#).is_none());
         assert!(scan_entry(br#"{"a":9007199254740993}"#).is_none());
+    }
+
+    /// The fast path must take every canonical shape it claims, or `exhibit verify` silently
+    /// falls back to the full reader (same answers, lost speed): zero, 16-digit integers, a chain
+    /// field that is not a string, `entry_id` as the last member.
+    #[test]
+    fn takes_the_canonical_shapes_it_claims() {
+        for line in [
+            br#"{"a":0,"b":-1}"#.as_slice(),
+            br#"{"a":1234567890123456,"b":-9007199254740992}"#,
+            br#"{"day":5,"prev":null,"seq":1}"#,
+        ] {
+            agrees(std::str::from_utf8(line).unwrap());
+            assert!(
+                scan_entry(line).is_some(),
+                "{}",
+                String::from_utf8_lossy(line)
+            );
+        }
+        let scan = scan_entry(br#"{"day":5,"prev":null,"seq":1}"#).unwrap();
+        assert_eq!((scan.day, scan.prev, scan.seq), (None, None, Some(1)));
+        let last = r#"{"a":1,"entry_id":"abc"}"#;
+        let r = scan_entry(last.as_bytes()).unwrap().entry_id_range.unwrap();
+        let mut cut = last.as_bytes().to_vec();
+        cut.drain(r);
+        assert_eq!(cut, br#"{"a":1}"#);
     }
 
     #[test]

@@ -1,0 +1,872 @@
+//! Differential fuzzing of the two verifiers (issue 15; docs/verifier.md "Two verifiers, one
+//! answer"). Seeds are the ledgers of `vectors/vectors.json` and ledgers written around local
+//! midnights and offset changes in every zone of the tz database; each case applies a few of the
+//! mutations that found disagreements before (byte flips, key reorders and duplicates, number
+//! forms, escapes, lone surrogates, deep nesting, line edits, withheld runs and withheld-list
+//! mutations), often re-chained so that each anomaly stands alone. Every case is answered by:
+//!
+//! - the Rust verifier's fast path (`verify_bytes`, what `exhibit verify` runs) and its full
+//!   reader (`verify_bytes_full`), which must agree exactly;
+//! - `assets/verify.js` under node, given the bytes and the anchor zone's rules as the page is
+//!   (`tests/js/differential-runner.cjs`, one node process per batch).
+//!
+//! Any difference in ok, entries, head, bridged, the (line, code) list, or the refusal of the
+//! withheld list fails the test; each disagreeing case is written to
+//! `target/differential/<seed>-<case>.json` (ledger, list, rules, both answers) so that it can
+//! become a vector. The seed is fixed; `FUZZ_CASES` (default 5000) and `FUZZ_SEED` change the run:
+//!
+//!     FUZZ_CASES=200000 cargo test --test testsuite differential:: -- --nocapture
+
+use std::collections::BTreeSet;
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::Command;
+
+use exhibit_protocol::canonical::{self, Object, Value};
+use exhibit_protocol::days::{self, DayDeriver};
+use exhibit_protocol::verify::{self, Withheld};
+use serde_json::{Value as J, json};
+
+use crate::common;
+
+const BATCH: usize = 2000;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// splitmix64: small, fixed, and the same on every machine.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        if n == 0 {
+            0
+        } else {
+            (self.next() % n as u64) as usize
+        }
+    }
+    fn chance(&mut self, percent: u64) -> bool {
+        self.next() % 100 < percent
+    }
+    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[self.below(items.len())]
+    }
+}
+
+/// One input to both verifiers.
+#[derive(Clone)]
+struct Input {
+    lines: Vec<Vec<u8>>,
+    /// The file ends in LF after the last line.
+    final_lf: bool,
+    withheld: Option<Vec<u8>>,
+    what: Vec<String>,
+}
+
+impl Input {
+    fn bytes(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        for (i, l) in self.lines.iter().enumerate() {
+            out.extend_from_slice(l);
+            if i + 1 < self.lines.len() || self.final_lf {
+                out.push(b'\n');
+            }
+        }
+        out
+    }
+}
+
+fn split(bytes: &[u8]) -> (Vec<Vec<u8>>, bool) {
+    let final_lf = bytes.last() == Some(&b'\n');
+    let mut lines: Vec<Vec<u8>> = bytes.split(|&b| b == b'\n').map(<[u8]>::to_vec).collect();
+    if final_lf || bytes.is_empty() {
+        lines.pop();
+    }
+    (lines, final_lf || bytes.is_empty())
+}
+
+// ------------------------------------------------------------------------------------------
+// Seeds
+
+fn vector_seeds() -> Vec<Input> {
+    let text = std::fs::read_to_string(root().join("vectors/vectors.json")).unwrap();
+    let doc: J = serde_json::from_str(&text).unwrap();
+    let mut seeds = Vec::new();
+    for case in doc["cases"].as_array().unwrap() {
+        let (lines, final_lf) = split(&common::unb64(case["ledger_b64"].as_str().unwrap()));
+        let withheld = match (case.get("withheld_b64"), case.get("withheld")) {
+            (Some(b), _) => Some(common::unb64(b.as_str().unwrap())),
+            (None, Some(list)) => Some(serde_json::to_vec_pretty(list).unwrap()),
+            _ => None,
+        };
+        seeds.push(Input {
+            lines,
+            final_lf,
+            withheld,
+            what: vec![format!("vector {}", case["name"].as_str().unwrap())],
+        });
+    }
+    seeds
+}
+
+fn dump(o: &Object<'_>, except: Option<&str>) -> Option<Vec<u8>> {
+    let mut out = Vec::new();
+    canonical::dump_object_except(o, except, &mut out).ok()?;
+    Some(out)
+}
+
+/// A chained ledger in `zone` whose entries sit near local midnights and near the zone's offset
+/// changes, anywhere from year 1 to 9999; each stated day is the one the tz database gives, or
+/// (now and then) one off.
+fn midnight_seed(rng: &mut Rng, zones: &[String]) -> Input {
+    let zone_name = rng.pick(zones).clone();
+    let zone = days::zone(&zone_name).expect("listed zones exist");
+    let mut deriver = DayDeriver::new(zone.clone());
+    let year = match rng.below(10) {
+        0 => 1 + rng.below(1900) as i64,
+        1 => 9990 + rng.below(10) as i64,
+        2..=4 => 2025 + rng.below(4) as i64,
+        _ => 1900 + rng.below(200) as i64,
+    };
+    let mut instants = Vec::new();
+    let start_day = days::days_from_civil(year, 1 + rng.below(12) as i64, 1 + rng.below(28) as i64);
+    for k in 0..4 {
+        let midnight = (start_day + k) * 86_400;
+        let local_midnight = midnight - deriver.offset_at(midnight);
+        let delta = *rng.pick(&[-3601i64, -3600, -1, 0, 1, 59, 3599, 3600, 86_399]);
+        instants.push(local_midnight + delta);
+    }
+    // The zone's next offset changes (from the rules the page would carry), to the second.
+    let from = start_day * 86_400;
+    if let Some(rules) = days::TzRules::for_span(&zone_name, from, from + 2 * 366 * 86_400) {
+        for &(at, _) in rules.offsets.iter().skip(1).take(2) {
+            for d in [-1i64, 0, 1, 3600] {
+                instants.push(at + d);
+            }
+        }
+    }
+    let max = days::parse_timestamp("9999-12-31T23:59:59Z").unwrap();
+    let min = days::parse_timestamp("0001-01-01T00:00:00Z").unwrap();
+    instants.retain(|&t| (min..=max).contains(&t));
+    instants.sort_unstable();
+    let mut header = Object::default();
+    header.insert("anchor_tz", Value::str(zone_name.clone()));
+    header.insert("schema", Value::str(verify::HEADER_SCHEMA));
+    let header_bytes = dump(&header, None).unwrap();
+    let mut domain = b"darkflobi.gate/log/v0\n".to_vec();
+    domain.extend_from_slice(&header_bytes);
+    let mut prev = canonical::sha256_hex(&domain);
+    let mut lines = vec![header_bytes];
+    for (i, &t) in instants.iter().enumerate() {
+        let mut day = days::civil_from_days(deriver.day_number(t));
+        if day.len() != 10 || rng.chance(15) {
+            day = days::civil_from_days(deriver.day_number(t) + *rng.pick(&[-1i64, 1]));
+        }
+        let mut o = Object::default();
+        o.insert("schema", Value::str(verify::ENTRY_SCHEMA));
+        o.insert("seq", Value::Int(i as i64 + 1));
+        o.insert("prev", Value::str(prev.clone()));
+        o.insert("kind", Value::str("exec_scan"));
+        o.insert("timestamp", Value::str(timestamp_of(t)));
+        o.insert("day", Value::str(day));
+        let id = canonical::sha256_hex(&dump(&o, None).unwrap());
+        o.insert("entry_id", Value::str(id.clone()));
+        lines.push(dump(&o, None).unwrap());
+        prev = id;
+    }
+    Input {
+        lines,
+        final_lf: true,
+        withheld: None,
+        what: vec![format!("midnights in {zone_name} from {year}")],
+    }
+}
+
+fn timestamp_of(t: i64) -> String {
+    let day = days::civil_from_days(t.div_euclid(86_400));
+    let s = t.rem_euclid(86_400);
+    format!("{day}T{:02}:{:02}:{:02}Z", s / 3600, s / 60 % 60, s % 60)
+}
+
+// ------------------------------------------------------------------------------------------
+// Mutations
+
+/// A member-order-preserving writer: the canonical form of each value, members as given.
+fn write_members(members: &[(String, Vec<u8>)]) -> Vec<u8> {
+    let mut out = vec![b'{'];
+    for (i, (k, v)) in members.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        out.extend_from_slice(&canonical::to_canonical(&Value::str(k.clone())).unwrap());
+        out.push(b':');
+        out.extend_from_slice(v);
+    }
+    out.push(b'}');
+    out
+}
+
+/// The members of an admitted object line, each value dumped.
+fn members_of(line: &[u8]) -> Option<Vec<(String, Vec<u8>)>> {
+    let parsed = canonical::parse(line).ok()?;
+    let o = parsed.value.as_object()?;
+    o.members
+        .iter()
+        .map(|(k, v)| Some((k.to_string(), canonical::to_canonical(v).ok()?)))
+        .collect()
+}
+
+/// Byte offsets inside JSON strings of a line (between the quotes, not on an escape).
+fn string_positions(line: &[u8]) -> Vec<usize> {
+    let mut out = Vec::new();
+    let (mut inside, mut i) = (false, 0);
+    while i < line.len() {
+        match (inside, line[i]) {
+            (false, b'"') => inside = true,
+            (true, b'"') => inside = false,
+            (true, b'\\') => {
+                i += 2;
+                continue;
+            }
+            (true, _) => out.push(i),
+            _ => {}
+        }
+        i += 1;
+    }
+    out
+}
+
+/// Byte ranges of the integers of a line (outside strings).
+fn integer_ranges(line: &[u8]) -> Vec<(usize, usize)> {
+    let inside: BTreeSet<usize> = string_positions(line).into_iter().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < line.len() {
+        if !inside.contains(&i)
+            && (line[i].is_ascii_digit() || line[i] == b'-')
+            && i > 0
+            && matches!(line[i - 1], b':' | b'[' | b',')
+        {
+            let start = i;
+            i += 1;
+            while i < line.len() && line[i].is_ascii_digit() {
+                i += 1;
+            }
+            out.push((start, i));
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
+fn entry_index(rng: &mut Rng, input: &Input) -> Option<usize> {
+    (input.lines.len() > 1).then(|| 1 + rng.below(input.lines.len() - 1))
+}
+
+/// Applies one mutation; returns the index of the line it touched (for re-chaining).
+fn mutate(rng: &mut Rng, input: &mut Input, zones: &[String]) -> Option<usize> {
+    let kind = rng.below(17);
+    let n = input.lines.len();
+    if n == 0 {
+        input.lines.push(b"{}".to_vec());
+        return None;
+    }
+    let li = if rng.chance(10) {
+        0
+    } else {
+        entry_index(rng, input).unwrap_or(0)
+    };
+    let line = input.lines[li].clone();
+    let mut note = |s: String| input.what.push(s);
+    let new_line: Option<Vec<u8>> = match kind {
+        0 | 1 => {
+            // byte flip
+            if line.is_empty() {
+                None
+            } else {
+                let mut l = line.clone();
+                let at = rng.below(l.len());
+                let mask = if rng.chance(50) {
+                    1u8 << rng.below(8)
+                } else {
+                    (rng.next() as u8).max(1)
+                };
+                l[at] ^= mask;
+                note(format!("line {}: byte {at} ^ {mask:#04x}", li + 1));
+                Some(l)
+            }
+        }
+        2 => members_of(&line).filter(|m| m.len() > 1).map(|mut m| {
+            // key reorder
+            let (a, b) = (rng.below(m.len()), rng.below(m.len()));
+            m.swap(a, b);
+            note(format!("line {}: members {a} and {b} swapped", li + 1));
+            write_members(&m)
+        }),
+        3 | 4 => members_of(&line).filter(|m| !m.is_empty()).map(|mut m| {
+            // duplicate key, same or another value, anywhere
+            let src = rng.below(m.len());
+            let key = m[src].0.clone();
+            let value = match rng.below(4) {
+                0 => m[rng.below(m.len())].1.clone(),
+                1 => b"1.5".to_vec(),
+                2 => b"\"\\ud800\"".to_vec(),
+                _ => m[src].1.clone(),
+            };
+            let at = rng.below(m.len() + 1);
+            m.insert(at, (key.clone(), value));
+            if rng.chance(50) && m.len() > 2 {
+                // an out-of-order key before the copy
+                let (a, b) = (rng.below(at.max(1)), rng.below(m.len()));
+                m.swap(a, b);
+            }
+            note(format!("line {}: key {key:?} written twice", li + 1));
+            write_members(&m)
+        }),
+        5 => {
+            // number forms
+            let ranges = integer_ranges(&line);
+            (!ranges.is_empty()).then(|| {
+                let (s, e) = *rng.pick(&ranges);
+                let digits = String::from_utf8_lossy(&line[s..e]).into_owned();
+                let form = match rng.below(10) {
+                    0 => format!("{digits}.0"),
+                    1 => format!("{digits}e0"),
+                    2 => "-0".to_string(),
+                    3 => "9007199254740993".to_string(),
+                    4 => "9007199254740992".to_string(),
+                    5 => "-9007199254740992".to_string(),
+                    6 => format!("0{digits}"),
+                    7 => "1E400".to_string(),
+                    8 => format!("{digits}.5"),
+                    _ => "-9007199254740993".to_string(),
+                };
+                note(format!(
+                    "line {}: the number {digits} written {form}",
+                    li + 1
+                ));
+                [&line[..s], form.as_bytes(), &line[e..]].concat()
+            })
+        }
+        6 | 7 => {
+            // escapes and lone surrogates inside a string (keys, entry_id and prev included)
+            let spots = string_positions(&line);
+            (!spots.is_empty()).then(|| {
+                let at = *rng.pick(&spots);
+                let c = line[at];
+                let with: Vec<u8> = match rng.below(9) {
+                    0 => format!("\\u{:04x}", c).into_bytes(),
+                    1 => format!("\\u{:04X}", c).into_bytes(),
+                    2 => b"\\/".to_vec(),
+                    3 => b"\\ud800".to_vec(),
+                    4 => b"\\udc00".to_vec(),
+                    5 => b"\\uDBFF".to_vec(),
+                    6 => b"\\ud83d\\ude00".to_vec(),
+                    7 => b"\\u001f".to_vec(),
+                    _ => b"\\t".to_vec(),
+                };
+                note(format!(
+                    "line {}: byte {at} written {}",
+                    li + 1,
+                    String::from_utf8_lossy(&with)
+                ));
+                let keep = if rng.chance(50) { at } else { at + 1 };
+                [&line[..keep], &with, &line[at + 1..]].concat()
+            })
+        }
+        8 => {
+            // deep nesting: a last member nested around the limit (the root object is depth 1)
+            (line.last() == Some(&b'}') && line.len() > 2).then(|| {
+                let depth = *rng.pick(&[998usize, 999, 1000, 1001, 1002, 3000]);
+                let (open, close) = if rng.chance(50) {
+                    ("[", "]")
+                } else {
+                    ("{\"a\":", "}")
+                };
+                let deep = format!(
+                    ",\"zz\":{}1{}}}",
+                    open.repeat(depth - 1),
+                    close.repeat(depth - 1)
+                );
+                note(format!("line {}: a member nested {depth} deep", li + 1));
+                [&line[..line.len() - 1], deep.as_bytes()].concat()
+            })
+        }
+        9 => {
+            // remove, duplicate or swap lines
+            let j = rng.below(n);
+            match rng.below(3) {
+                0 => {
+                    input.lines.remove(j);
+                    input.what.push(format!("line {} removed", j + 1));
+                }
+                1 => {
+                    let copy = input.lines[j].clone();
+                    let at = rng.below(n + 1);
+                    input.lines.insert(at, copy);
+                    input
+                        .what
+                        .push(format!("line {} copied before line {}", j + 1, at + 1));
+                }
+                _ => {
+                    let k = rng.below(n);
+                    input.lines.swap(j, k);
+                    input
+                        .what
+                        .push(format!("lines {} and {} swapped", j + 1, k + 1));
+                }
+            }
+            return Some(j.min(input.lines.len().saturating_sub(1)));
+        }
+        10 => {
+            // blank line, CR, BOM, a non-object, a cut tail
+            match rng.below(6) {
+                0 => {
+                    let at = rng.below(n + 1);
+                    input.lines.insert(at, vec![]);
+                    note(format!("a blank line before line {}", at + 1));
+                    return None;
+                }
+                1 => {
+                    let mut l = line.clone();
+                    l.insert(rng.below(l.len() + 1), b'\r');
+                    note(format!("line {}: a CR", li + 1));
+                    Some(l)
+                }
+                2 => Some([b"\xef\xbb\xbf".as_slice(), &line].concat()),
+                3 => Some(b"[1,2]".to_vec()),
+                4 => {
+                    input.final_lf = false;
+                    note("no final LF".into());
+                    return None;
+                }
+                _ => {
+                    let mut l = line.clone();
+                    l.truncate(rng.below(l.len() + 1));
+                    input.final_lf = false;
+                    let at = input.lines.len() - 1;
+                    input.lines[at] = l;
+                    note("the last line cut".into());
+                    return None;
+                }
+            }
+        }
+        11 => {
+            // the header's zone
+            let zone: String = match rng.below(4) {
+                0 => rng.pick(zones).clone(),
+                1 => "America/Nowhere".into(),
+                2 => "america/new_york".into(),
+                _ => "Factory".into(),
+            };
+            if let Some(mut m) = members_of(&input.lines[0]) {
+                let v = canonical::to_canonical(&Value::str(zone.clone())).unwrap();
+                match m.iter_mut().find(|(k, _)| k == "anchor_tz") {
+                    Some(member) => member.1 = v,
+                    None => m.push(("anchor_tz".into(), v)),
+                }
+                m.sort();
+                input.what.push(format!("header zone {zone}"));
+                input.lines[0] = write_members(&m);
+            }
+            return Some(0);
+        }
+        12 => {
+            // a field's value replaced: seq, prev, entry_id, timestamp or day
+            members_of(&line).map(|mut m| {
+                let key = rng
+                    .pick(&["seq", "prev", "entry_id", "timestamp", "day", "schema"])
+                    .to_string();
+                let value: Vec<u8> = match rng.below(7) {
+                    0 => b"null".to_vec(),
+                    1 => b"7".to_vec(),
+                    2 => b"\"2026-10-25\"".to_vec(),
+                    3 => b"\"9999-12-31T23:59:59Z\"".to_vec(),
+                    4 => b"\"0001-01-01T00:00:00Z\"".to_vec(),
+                    5 => b"9007199254740992".to_vec(),
+                    _ => b"[]".to_vec(),
+                };
+                match m.iter_mut().find(|(k, _)| *k == key) {
+                    Some(member) => member.1 = value,
+                    None => m.push((key.clone(), value)),
+                }
+                m.sort_by(|a, b| a.0.cmp(&b.0));
+                input.what.push(format!("line {}: {key} replaced", li + 1));
+                write_members(&m)
+            })
+        }
+        _ => {
+            // withheld-list mutations happen after re-chaining
+            return None;
+        }
+    };
+    if let Some(l) = new_line {
+        input.lines[li] = l;
+        Some(li)
+    } else {
+        None
+    }
+}
+
+/// Re-derives the entry_id of line `from` (in place, keeping its written form) and of every
+/// later canonical line, each naming the one before: so the anomaly at `from` stands alone.
+fn rechain(input: &mut Input, from: usize) {
+    let stated = |line: &[u8]| -> Option<String> {
+        let p = canonical::parse(line).ok()?;
+        p.value.as_object()?.get_str("entry_id").map(str::to_owned)
+    };
+    let mut prev: Option<String> = None;
+    for i in from..input.lines.len() {
+        let line = input.lines[i].clone();
+        if i == 0 {
+            continue;
+        }
+        let Ok(parsed) = canonical::parse(&line) else {
+            continue;
+        };
+        let Some(o) = parsed.value.as_object() else {
+            continue;
+        };
+        if i == from {
+            if parsed.duplicate_key.is_none()
+                && parsed.not_admitted.is_none()
+                && let (Some(old), Some(core)) = (o.get_str("entry_id"), dump(o, Some("entry_id")))
+            {
+                let new = canonical::sha256_hex(&core);
+                let s = String::from_utf8_lossy(&line).into_owned();
+                if s.contains(old) && !old.is_empty() {
+                    input.lines[i] = s.replacen(old, &new, 1).into_bytes();
+                }
+            }
+            prev = stated(&input.lines[i]);
+            continue;
+        }
+        if canonical::scan_entry(&line).is_none() || prev.is_none() {
+            prev = stated(&line);
+            continue;
+        }
+        let mut o = o.clone();
+        o.insert("prev", Value::str(prev.clone().unwrap()));
+        let core = dump(&o, Some("entry_id")).expect("canonical lines dump");
+        let id = canonical::sha256_hex(&core);
+        o.insert("entry_id", Value::str(id.clone()));
+        input.lines[i] = dump(&o, None).unwrap().to_vec();
+        prev = Some(id);
+    }
+}
+
+/// Withholds a run of readable entry lines (listing their seq, entry_id and day) and, now and
+/// then, mutates the list's text.
+fn withhold(rng: &mut Rng, input: &mut Input) {
+    let n = input.lines.len();
+    if n < 3 {
+        return;
+    }
+    let start = 1 + rng.below(n - 1);
+    let len = 1 + rng.below(3.min(n - start));
+    let mut items = Vec::new();
+    let mut kept = Vec::new();
+    for (i, line) in input.lines.iter().enumerate() {
+        let listed = (start..start + len).contains(&i)
+            && canonical::parse(line)
+                .ok()
+                .and_then(|p| {
+                    let o = p.value.as_object()?;
+                    let seq = o.get_int("seq")?;
+                    let id = o.get_str("entry_id")?.to_owned();
+                    let day = o.get_str("day").map(str::to_owned);
+                    items.push(
+                        json!({"seq": seq, "entry_id": id, "kind": "send", "dest_class": "dm",
+                    "day": day, "fields_flagged": ["reasons"], "reason": "identifier shape"}),
+                    );
+                    Some(())
+                })
+                .is_some();
+        if !listed || rng.chance(5) {
+            kept.push(line.clone());
+        }
+    }
+    if items.is_empty() {
+        return;
+    }
+    input
+        .what
+        .push(format!("lines {}..{} withheld", start + 1, start + len));
+    input.lines = kept;
+    let mut text = serde_json::to_string_pretty(&J::Array(items)).unwrap();
+    if rng.chance(40) {
+        let (from, to): (&str, String) = match rng.below(12) {
+            0 => ("\"seq\": ", "\"seq\": 1.0e0+".into()),
+            1 => ("\"day\": \"", "\"day\": 2\"".into()),
+            2 => (
+                "\"fields_flagged\": [",
+                "\"fields_flagged\": null, \"x\": [".into(),
+            ),
+            3 => ("\"seq\": ", "\"seq\": 9007199254740993, \"seq\": ".into()),
+            4 => ("\"kind\": ", "\"kind\": 5, \"k\": ".into()),
+            5 => ("\"reason\": \"", "\"reason\": \"\\ud800".into()),
+            6 => ("\"entry_id\": \"", "\"entry_id\": \"0".into()),
+            7 => ("\"seq\": ", "\"seq\": 9007199254740992, \"q\": ".into()),
+            8 => ("\"dest_class\": \"dm\"", "\"dest_class\": null".into()),
+            9 => ("\"day\": \"", "\"day\": \"x".into()),
+            10 => ("{", "{\"seq\": 1, \"entry_id\": \"ff\", \"z\": ".into()),
+            _ => ("[", "[{\"seq\":2.0,\"entry_id\":\"00\"},".into()),
+        };
+        if let Some(at) = text.find(from) {
+            text.replace_range(at..at + from.len(), &to);
+            input.what.push(format!("the list: {from:?} -> {to:?}"));
+        }
+        // "1.0e0+" is not JSON: fix the shape into a number form the readers must judge.
+        text = text.replace("1.0e0+", "1.0e0, \"w\": ");
+    }
+    input.withheld = Some(text.into_bytes());
+}
+
+fn make_case(rng: &mut Rng, seeds: &[Input], zones: &[String]) -> Input {
+    let mut input = if rng.chance(25) {
+        midnight_seed(rng, zones)
+    } else {
+        rng.pick(seeds).clone()
+    };
+    let rounds = 1 + rng.below(3);
+    let mut first = None;
+    for _ in 0..rounds {
+        if rng.chance(15) {
+            continue; // sometimes a seed alone (or a midnight ledger) is the case
+        }
+        if let Some(i) = mutate(rng, &mut input, zones) {
+            first = Some(first.map_or(i, |f: usize| f.min(i)));
+        }
+    }
+    if let Some(i) = first
+        && rng.chance(60)
+    {
+        rechain(&mut input, i);
+        input.what.push("re-chained".into());
+    }
+    if rng.chance(25) {
+        withhold(rng, &mut input);
+    }
+    input
+}
+
+// ------------------------------------------------------------------------------------------
+// Both verifiers
+
+/// An answer in the terms both verifiers share.
+#[derive(Debug, PartialEq)]
+enum Answer {
+    Refused,
+    Report {
+        ok: bool,
+        entries: u64,
+        head: Option<String>,
+        bridged: Vec<i64>,
+        problems: Vec<(u64, String)>,
+    },
+}
+
+fn rust_answer(ledger: &[u8], withheld: Option<&[u8]>, fast_vs_full: &mut Vec<String>) -> Answer {
+    let list = match withheld.map(Withheld::from_json) {
+        None => Withheld::default(),
+        Some(Ok(w)) => w,
+        Some(Err(_)) => return Answer::Refused,
+    };
+    let fast = verify::verify_bytes(ledger, &list);
+    let full = verify::verify_bytes_full(ledger, &list);
+    if format!("{fast:?}") != format!("{full:?}") {
+        fast_vs_full.push(format!("fast path {fast:?}\nfull reader {full:?}"));
+    }
+    Answer::Report {
+        ok: full.ok,
+        entries: full.entries,
+        head: full.head,
+        bridged: full.bridged,
+        problems: full
+            .problems
+            .iter()
+            .map(|p| (p.line, p.code.as_str().to_owned()))
+            .collect(),
+    }
+}
+
+fn js_answer(j: &J) -> Result<Answer, String> {
+    if j.get("refused").is_some() {
+        return Ok(Answer::Refused);
+    }
+    if let Some(t) = j.get("threw") {
+        return Err(format!("verify.js threw: {t}"));
+    }
+    Ok(Answer::Report {
+        ok: j["ok"].as_bool().unwrap(),
+        entries: j["entries"].as_u64().unwrap(),
+        head: j["head"].as_str().map(str::to_owned),
+        bridged: serde_json::from_value(j["bridged"].clone()).unwrap(),
+        problems: j["problems"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| (p[0].as_u64().unwrap(), p[1].as_str().unwrap().to_owned()))
+            .collect(),
+    })
+}
+
+fn run_node(cases: &[J], dir: &std::path::Path, batch: usize) -> Vec<J> {
+    let path = dir.join(format!("batch-{batch}.jsonl"));
+    let mut f = std::fs::File::create(&path).unwrap();
+    for c in cases {
+        writeln!(f, "{c}").unwrap();
+    }
+    drop(f);
+    let out = Command::new("node")
+        .arg(root().join("tests/js/differential-runner.cjs"))
+        .arg(&path)
+        .output()
+        .expect("node runs (node 20 or later is needed: scripts/test.sh names it)");
+    assert!(
+        out.status.success(),
+        "node failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let answers: Vec<J> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(answers.len(), cases.len(), "node answered every case");
+    std::fs::remove_file(&path).ok();
+    answers
+}
+
+#[test]
+fn both_verifiers_give_one_answer_on_mutated_ledgers() {
+    let cases: usize = std::env::var("FUZZ_CASES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(5000);
+    let seed: u64 = std::env::var("FUZZ_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(15);
+    let mut rng = Rng(seed);
+    let seeds = vector_seeds();
+    let zones: Vec<String> = {
+        let mut z: Vec<String> = days::zone_names()
+            .into_iter()
+            .filter(|n| days::zone(n).is_some())
+            .collect();
+        z.sort();
+        z
+    };
+    assert!(
+        zones.len() > 500,
+        "the tz database lists {} zones",
+        zones.len()
+    );
+    let out_dir = root().join("target/differential");
+    std::fs::create_dir_all(&out_dir).unwrap();
+    let started = std::time::Instant::now();
+    let mut failures = Vec::new();
+    // What the cases came to, so a run that only ever says "unparsable" shows itself.
+    let mut tally: std::collections::BTreeMap<String, usize> = Default::default();
+    let mut done = 0;
+    let mut batch_no = 0;
+    while done < cases {
+        let n = BATCH.min(cases - done);
+        let inputs: Vec<Input> = (0..n)
+            .map(|_| make_case(&mut rng, &seeds, &zones))
+            .collect();
+        let mut js_cases = Vec::with_capacity(n);
+        let mut rust = Vec::with_capacity(n);
+        for input in &inputs {
+            let ledger = input.bytes();
+            let rules = verify::tz_rules_for_ledger(&ledger);
+            js_cases.push(json!({
+                "ledger_b64": exhibit::encode::base64(&ledger),
+                "withheld_b64": input.withheld.as_deref().map(exhibit::encode::base64),
+                // What the page carries: the rules, or rules for no zone.
+                "tz_rules": rules.map(|r| serde_json::to_value(r).unwrap()).unwrap_or(json!({
+                    "tzdb": days::tzdb_version(), "zone": null, "from": 0, "until": 0, "offsets": [[0, 0]]})),
+            }));
+            let mut fast_vs_full = Vec::new();
+            rust.push((
+                rust_answer(&ledger, input.withheld.as_deref(), &mut fast_vs_full),
+                fast_vs_full,
+            ));
+        }
+        let js = run_node(&js_cases, &out_dir, batch_no);
+        for (k, ((input, (r, fast_vs_full)), j)) in inputs.iter().zip(rust).zip(js).enumerate() {
+            let id = done + k;
+            match &r {
+                Answer::Refused => *tally.entry("withheld list refused".into()).or_default() += 1,
+                Answer::Report { ok: true, .. } => *tally.entry("ok".into()).or_default() += 1,
+                Answer::Report { problems, .. } => {
+                    for code in problems.iter().map(|p| &p.1).collect::<BTreeSet<_>>() {
+                        *tally.entry(code.clone()).or_default() += 1;
+                    }
+                }
+            }
+            let js = js_answer(&j);
+            let mut why = fast_vs_full;
+            match &js {
+                Ok(a) if *a == r => {}
+                Ok(a) => why.push(format!("Rust {r:?}\nJS   {a:?}")),
+                Err(e) => why.push(e.clone()),
+            }
+            if !why.is_empty() {
+                let file = out_dir.join(format!("{seed}-{id}.json"));
+                let record = json!({
+                    "what": input.what,
+                    "ledger_b64": js_cases[k]["ledger_b64"],
+                    "withheld_b64": js_cases[k]["withheld_b64"],
+                    "tz_rules": js_cases[k]["tz_rules"],
+                    "rust": format!("{r:?}"),
+                    "js": j,
+                    "why": why,
+                });
+                std::fs::write(&file, serde_json::to_vec_pretty(&record).unwrap()).unwrap();
+                failures.push(format!(
+                    "case {id} ({}): {}\n  {}",
+                    input.what.join("; "),
+                    why.join("\n  "),
+                    file.display()
+                ));
+            }
+        }
+        done += n;
+        batch_no += 1;
+        if cases > BATCH {
+            eprintln!(
+                "differential: {done} of {cases} cases, {} disagreement(s), {:.0} s",
+                failures.len(),
+                started.elapsed().as_secs_f64()
+            );
+        }
+    }
+    eprintln!(
+        "differential: {cases} cases (seed {seed}) in {:.1} s, {} disagreement(s)",
+        started.elapsed().as_secs_f64(),
+        failures.len()
+    );
+    eprintln!("differential: cases by answer (a case counts once per code it has): {tally:?}");
+    assert!(
+        failures.is_empty(),
+        "{} of {cases} cases disagree:\n{}",
+        failures.len(),
+        failures
+            .iter()
+            .take(20)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+}
