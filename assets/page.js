@@ -1,7 +1,7 @@
 /*
  * exhibit — page.js: the exhibit page (issue 6).
  *
- * The pure pieces (paste variants, the §6b normalisation, Dice, the word diff, coverage) are
+ * The pure pieces (paste variants, the normalisation of docs/protocol.md#proving-one-message, Dice, the word diff, coverage) are
  * exported for node (`module.exports`, tested by tests/js/page.test.cjs); in a browser the same
  * file also runs the page: it decodes the embedded blocks, re-derives the ledger with verify.js in
  * a Web Worker (made from a Blob of verify.js's own source; on the main thread if a worker cannot
@@ -85,7 +85,7 @@
     return out;
   }
 
-  /** §6b tokens: NFC; the gate trailer removed; markdown markers * ` # > [ ] ( ) removed and `_` at a token's edge; whitespace collapsed. */
+  /** Tokens (docs/protocol.md#proving-one-message): NFC; the gate trailer removed; markdown markers * ` # > [ ] ( ) removed and `_` at a token's edge; whitespace collapsed. */
   function tokens(s) {
     var t = toLF(s);
     if (t.normalize) t = t.normalize('NFC');
@@ -351,7 +351,7 @@
   }
 
   /**
-   * Coverage (protocol §6): a published line is pinned when every line between it and the first
+   * Coverage (docs/protocol.md#coverage): a published line is pinned when every line between it and the first
    * posted head at or after it is published; a withheld line in between severs it; no head after
    * it: awaiting a head. `all`: [{seq, published}] in seq order; `heads`: Set of posted-head seqs.
    */
@@ -1454,7 +1454,7 @@
         if (m.ops) out.appendChild(passageDiff(m.ops, passage.pw, target.words));
       } else {
         out.appendChild(el('h3', { class: 'near' }, 'Nearest released text — NOT a hash match'));
-        out.appendChild(el('p', null, 'Token similarity (Dice over the word multisets, after the §6b normalisation) of your paste to the released text of seq ' +
+        out.appendChild(el('p', null, 'Token similarity (Dice over the word multisets, after NFC, with markdown markers, the gate trailer and runs of whitespace removed) of your paste to the released text of seq ' +
           target.p.seq + ': ' + whole.score.toFixed(2) + ', at or above the threshold ' + NEAR_THRESHOLD + '.'));
         var diff = wordDiff(target.tokens, pasteTokens, function (w) { return fold(w).replace(/\s+/g, ''); });
         var dv = el('p', { class: 'diff', id: 'paste-diff' });

@@ -1,5 +1,5 @@
 /*
- * exhibit — verify.js: the page's verifier for the agent send ledger (protocol-v0 §1–§5).
+ * exhibit — verify.js: the page's verifier for the agent send ledger (docs/protocol.md#verifier-report, docs/protocol.md#anchors).
  *
  * An independent implementation of docs/verifier.md; the Rust verifier (`exhibit verify`) is the
  * other one, and vectors/vectors.json holds the cases both must answer alike.

@@ -1,4 +1,4 @@
-//! `exhibit.toml` (CONTRACT §2): where the box's files are, what to publish, and which fields a
+//! `exhibit.toml` (docs/protocol.md#box): where the box's files are, what to publish, and which fields a
 //! person has admitted. Paths are relative to the file.
 
 use std::collections::BTreeMap;

@@ -1,5 +1,5 @@
 //! exhibit: turns an agent's append-only send ledger into a public exhibit a stranger can
-//! re-derive (protocol-v0). The stages of `exhibit build` are modules of their own; the
+//! re-derive (docs/protocol.md#verifier-report). The stages of `exhibit build` are modules of their own; the
 //! verifier and the checks it shares with the page touch no file, clock or git.
 //!
 //! No input may make exhibit panic (docs/build.md#safety): outside tests, `unwrap`, `expect` and

@@ -1,5 +1,5 @@
 //! `exhibit`: the command line. Flags become one validated plan before any work starts
-//! (`cli`), then the plan runs. Exit status, every command (CONTRACT §1): 0 done / re-derives,
+//! (`cli`), then the plan runs. Exit status, every command (docs/protocol.md#commands): 0 done / re-derives,
 //! 1 the inputs have problems, 2 usage or I/O error — and 2 when a report could not be written
 //! to stdout or stderr (docs/build.md#safety: no input makes exhibit panic).
 

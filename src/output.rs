@@ -1,6 +1,6 @@
 //! The write stage: the whole output tree is built in memory, written to a temporary tree beside
-//! DIR, and swapped in only when everything succeeded (CONTRACT §1: "A refused or failed build
-//! leaves DIR exactly as it was"). `--dry-run` compares the tree with DIR instead and writes
+//! DIR, and swapped in only when everything succeeded (docs/protocol.md#output-tree: a build that is refused or fails
+//! changes not one byte of DIR). `--dry-run` compares the tree with DIR instead and writes
 //! nothing.
 
 use std::collections::{BTreeMap, BTreeSet};

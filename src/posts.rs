@@ -60,7 +60,7 @@ pub fn read_posts(dir: &Path) -> Result<Vec<(Post, Option<Vec<u8>>)>> {
     Ok(posts)
 }
 
-/// The anchor checks of §5 plus each proof's header against the post's bytes.
+/// The anchor checks of docs/protocol.md#anchors plus each proof's header against the post's bytes.
 pub fn check_anchor_dir(
     dir: &Path,
     facts: &[EntryFacts],

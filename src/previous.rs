@@ -1,5 +1,5 @@
 //! The previous publication, read from the git repository that holds DIR, at `HEAD` — never
-//! from the files on disk (CONTRACT §3), so a hand-edited working tree cannot stand in for what
+//! from the files on disk (docs/protocol.md#snapshots), so a hand-edited working tree cannot stand in for what
 //! was committed. No repository, an unborn HEAD, or a path absent at HEAD means "first
 //! publication"; any other git error fails the build.
 

@@ -136,7 +136,7 @@ fn publisher_withheld_anchors(
     Ok(())
 }
 
-/// Every published proof must commit to the digest its name gives (§5b).
+/// Every published proof must commit to the digest its name gives (docs/protocol.md#ots-header).
 fn check_witness_proofs(proofs: &BoxFolder, files: &mut Vec<FileProblem>) -> Result<()> {
     for listed in proofs.list()? {
         let name = &listed.name;
@@ -167,8 +167,8 @@ fn check_witness_proofs(proofs: &BoxFolder, files: &mut Vec<FileProblem>) -> Res
     Ok(())
 }
 
-/// Every released text must hash to its own name (§6: "sha256sum public_texts/<sent_sha256>.txt
-/// against the file's own name").
+/// Every released text must hash to its own name (docs/protocol.md#proving-one-message: `sha256sum public_texts/<sent_sha256>.txt`
+/// must print the file's own name).
 fn check_public_texts(texts: &BoxFolder, files: &mut Vec<FileProblem>) -> Result<()> {
     for listed in texts.list()? {
         let name = &listed.name;

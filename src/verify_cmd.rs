@@ -1,4 +1,4 @@
-//! `exhibit verify`: a ledger file, streamed (CONTRACT §1), or a whole exhibit directory.
+//! `exhibit verify`: a ledger file, streamed (docs/protocol.md#verifier-report), or a whole exhibit directory.
 
 use std::io::{BufReader, Write};
 use std::path::{Path, PathBuf};

@@ -168,7 +168,7 @@ pub struct Snapshots {
     pub last_built_at: String,
 }
 
-/// SNAPSHOTS.jsonl (§6): HEAD's lines, plus one for this publication when its content changed.
+/// SNAPSHOTS.jsonl (docs/protocol.md#snapshots): HEAD's lines, plus one for this publication when its content changed.
 fn snapshots(
     previous: &Previous,
     tree: &Tree,

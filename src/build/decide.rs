@@ -1,5 +1,5 @@
 //! The decide stage: which lines are published, which are withheld and why, what the previous
-//! publication binds us to, and what is pinned by a posted head (protocol-v0 §6; CONTRACT §4).
+//! publication binds us to, and what is pinned by a posted head (docs/protocol.md#publication, docs/protocol.md#withholding).
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -88,7 +88,7 @@ pub struct Decision {
     pub sticky: Vec<i64>,
 }
 
-/// Decides every line's fate in place (CONTRACT §4, "Line withholding" and "Sticky history").
+/// Decides every line's fate in place (docs/protocol.md#withholding, docs/protocol.md#sticky-history).
 pub fn decide(input: &DecideInput<'_>, lines: &mut [LineRecord]) -> Decision {
     let mut refusals = Vec::new();
     let mut readings = Readings::default();
@@ -98,7 +98,7 @@ pub fn decide(input: &DecideInput<'_>, lines: &mut [LineRecord]) -> Decision {
         let dest_class =
             exhibit_protocol::registry::published_dest_class(object.get_str("dest_class"));
         let place = format!("line {} (seq {})", record.line, record.seq);
-        // A seq withheld before stays withheld (§6 "may not publish a seq withheld before").
+        // A seq withheld before stays withheld (docs/protocol.md#sticky-history: a seq withheld before is never published).
         if !input.allow_rewrite
             && let Some(earlier) = input.history.withheld.by_seq.get(&record.seq)
             && earlier.entry_id == record.entry_id
@@ -109,7 +109,7 @@ pub fn decide(input: &DecideInput<'_>, lines: &mut [LineRecord]) -> Decision {
                     input.ledger_name,
                     &place,
                     format!(
-                        "--allow-line {}: seq {} was withheld in an earlier publication and stays withheld (§6: a publication may not publish a seq withheld before)",
+                        "--allow-line {}: seq {} was withheld in an earlier publication and stays withheld (docs/protocol.md#sticky-history: a seq withheld before stays withheld)",
                         record.seq, record.seq
                     ),
                     "drop --allow-line for it, or publish it with --allow-rewrite REASON",
@@ -126,7 +126,9 @@ pub fn decide(input: &DecideInput<'_>, lines: &mut [LineRecord]) -> Decision {
                     let (code, rule, flag) = if field == "kind" {
                         (
                             "unknown_kind",
-                            format!("kind {kind:?} is not in the field registry (CONTRACT §3, §4)"),
+                            format!(
+                                "kind {kind:?} is not in the field registry (docs/protocol.md#field-registry)"
+                            ),
                             format!(
                                 "read the line, then admit the kind and each of its fields under [fields.{kind}] in exhibit.toml"
                             ),
@@ -135,7 +137,7 @@ pub fn decide(input: &DecideInput<'_>, lines: &mut [LineRecord]) -> Decision {
                         (
                             "unknown_field",
                             format!(
-                                "field {field:?} of kind {kind:?} is not in the field registry (CONTRACT §3, §4)"
+                                "field {field:?} of kind {kind:?} is not in the field registry (docs/protocol.md#field-registry)"
                             ),
                             format!(
                                 "read the line, then add {field} = \"<type>\" under [fields.{kind}] in exhibit.toml"
@@ -165,7 +167,7 @@ pub fn decide(input: &DecideInput<'_>, lines: &mut [LineRecord]) -> Decision {
                         input.ledger_name,
                         &place,
                         format!(
-                            "a published line newly trips the withholding rules ({reason}); published lines stay published (§6)"
+                            "a published line newly trips the withholding rules ({reason}); published lines stay published (docs/protocol.md#sticky-history)"
                         ),
                         format!(
                             "--allow-line {} after a person has read it, or --allow-rewrite REASON to withdraw it",
@@ -193,7 +195,7 @@ pub fn decide(input: &DecideInput<'_>, lines: &mut [LineRecord]) -> Decision {
     }
 }
 
-/// Coverage (§6): a published line is pinned when every line from it to the first posted head at
+/// Coverage (docs/protocol.md#coverage): a published line is pinned when every line from it to the first posted head at
 /// or after it is published.
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
 pub struct Coverage {
@@ -325,7 +327,7 @@ fn check_header(
             "header_not_canonical",
             ledger_name,
             "line 1 (header)",
-            "the header is not a canonical JSON object (protocol §4)",
+            "the header is not a canonical JSON object (docs/protocol.md#verifier-report)",
             "repair the gate's ledger first",
         )];
     };
@@ -338,7 +340,7 @@ fn check_header(
                     "unknown_header_field",
                     ledger_name,
                     "line 1 (header)",
-                    format!("header field {f:?} is not in the registry (CONTRACT §4)"),
+                    format!("header field {f:?} is not in the registry (docs/protocol.md#field-registry)"),
                     format!(
                         "read it, then add {f} = \"<type>\" under [fields.header] in exhibit.toml"
                     ),
@@ -349,7 +351,7 @@ fn check_header(
             "header_identifier",
             ledger_name,
             "line 1 (header)",
-            format!("the header carries {reason}; a header cannot be withheld (§6)"),
+            format!("the header carries {reason}; a header cannot be withheld (docs/protocol.md#withholding)"),
             "--allow-line 0 after a person has read the header",
         )],
         Verdict::Withhold { .. } => vec![],
@@ -365,7 +367,7 @@ fn published_ledger_bytes(ledger: &[u8], verified: &VerifiedLedger) -> Vec<u8> {
     out
 }
 
-/// Append-only (§6): the new ledger.jsonl must byte-extend the one published at HEAD.
+/// Append-only (docs/protocol.md#snapshots): the new ledger.jsonl must byte-extend the one published at HEAD.
 fn check_extends(
     history: &History,
     new: &[u8],
@@ -391,7 +393,7 @@ fn check_extends(
             "ledger/ledger.jsonl",
             format!("line {line}"),
             format!(
-                "the new publication does not byte-extend the one at HEAD (first difference at byte {}; {} would publish {} bytes, HEAD has {}); publications are append-only (§6)",
+                "the new publication does not byte-extend the one at HEAD (first difference at byte {}; {} would publish {} bytes, HEAD has {}); publications are append-only (docs/protocol.md#snapshots)",
                 at + 1,
                 ledger_name,
                 new.len(),

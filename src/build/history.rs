@@ -27,7 +27,7 @@ pub fn read_history(previous: &Previous, head_trusted: bool) -> Result<History> 
         }
         history.ledger = Some(bytes);
     }
-    // Readings count only as committed (CONTRACT §4 "Operator readings"): from HEAD, never disk;
+    // Readings count only as committed (docs/protocol.md#operator-readings): from HEAD, never disk;
     // and only from a HEAD exhibit built (docs/build.md#safety): a forged reading publishes.
     if head_trusted && let Some(bytes) = previous.read("ledger/readings.json")? {
         let readings: Readings = serde_json::from_slice(&bytes)

@@ -43,7 +43,7 @@ pub struct BuildPlan {
     pub dry_run: bool,
     /// Words, JSON or Markdown; quiet or not (docs/operator.md#build-json).
     pub voice: report::Voice,
-    /// `YYYY-MM-DDTHH:MM:SSZ`, from SOURCE_DATE_EPOCH when set (CONTRACT §4 "Determinism").
+    /// `YYYY-MM-DDTHH:MM:SSZ`, from SOURCE_DATE_EPOCH when set (docs/protocol.md#determinism).
     pub built_at: String,
 }
 

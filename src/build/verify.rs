@@ -15,7 +15,7 @@ pub struct VerifiedLedger {
     pub head: String,
 }
 
-/// Stage 2: the gate's ledger must re-derive before anything is published (§4).
+/// Stage 2: the gate's ledger must re-derive before anything is published (docs/protocol.md#verifier-report).
 pub fn verify(
     complete: &[u8],
     ledger_name: &str,
@@ -73,7 +73,7 @@ pub fn verify(
 "ledger_does_not_rederive",
                     ledger_name,
                     place,
-                    format!("{}: {} (protocol §4)", p.code, p.detail),
+                    format!("{}: {} (docs/protocol.md#verifier-report)", p.code, p.detail),
                     "no flag publishes a ledger that does not re-derive; `exhibit verify` shows the same problems — repair the gate's ledger first",
                 )
             })
@@ -84,7 +84,7 @@ pub fn verify(
             "ledger_does_not_rederive",
             ledger_name,
             "",
-            "the ledger has no header line and no head (protocol §4)",
+            "the ledger has no header line and no head (docs/protocol.md#verifier-report)",
             "no flag publishes a ledger that does not re-derive; repair the gate's ledger first",
         )]);
     };
@@ -93,7 +93,7 @@ pub fn verify(
             "ledger_does_not_rederive",
             ledger_name,
             "line 1 (header)",
-            "the header has no digest (protocol §4)",
+            "the header has no digest (docs/protocol.md#verifier-report)",
             "no flag publishes a ledger that does not re-derive; repair the gate's ledger first",
         )]);
     };

@@ -1,5 +1,5 @@
 // node --test tests/js/page.test.cjs — the page's pure functions (assets/page.js): the paste
-// variants, the §6b normalisation, Dice, the word diff, coverage.
+// variants, the normalisation of docs/protocol.md#proving-one-message, Dice, the word diff, coverage.
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert');

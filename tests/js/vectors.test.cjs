@@ -1,4 +1,4 @@
-// Conformance vectors (protocol-v0 §8, vectors/README.md) run through assets/verify.js.
+// Conformance vectors (docs/protocol.md#conformance, vectors/README.md) run through assets/verify.js.
 //   node --test tests/js/
 // Reads vectors/vectors.json beside the repo root, or the file named by EXHIBIT_VECTORS.
 // A missing or malformed vectors file FAILS; it is never skipped.

@@ -88,7 +88,7 @@ fn nine_digit_run(s: &str) -> bool {
     false
 }
 
-/// A rough copy of the §6 text guard, enough to show a generated text is clean.
+/// A rough copy of the text guard of docs/protocol.md#public-texts, enough to show a generated text is clean.
 fn trips_text_guard(s: &str) -> bool {
     let lower = s.to_lowercase();
     nine_digit_run(s)

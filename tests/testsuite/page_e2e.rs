@@ -212,7 +212,7 @@ fn percent_encode(s: &str) -> String {
 }
 
 /// A released text: from the layer when `--public-texts` builds, otherwise re-derived here from the
-/// box's sources by the §6 recipe and embedded as the `public-texts-json` block the layer writes.
+/// box's sources by the recipe of docs/protocol.md#public-texts and embedded as the `public-texts-json` block the layer writes.
 fn released_text(s: &Site) -> (String, u64, String) {
     let pt = s.site.join("ledger/public_texts/index.json");
     let ledger = std::fs::read_to_string(s.site.join("ledger/ledger.jsonl")).unwrap();

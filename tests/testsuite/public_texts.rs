@@ -1,4 +1,4 @@
-//! `exhibit build --public-texts` through the binary (protocol-v0 §6 `public_texts/`, issue 5):
+//! `exhibit build --public-texts` through the binary (docs/protocol.md#public-texts, issue 5):
 //! a fixture box with every class of send line, built in a tempdir, with and without a git
 //! checkout around the output folder.
 

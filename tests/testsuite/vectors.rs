@@ -1,4 +1,4 @@
-//! The Rust verifier against `vectors/` (protocol-v0 §8), and the base's digests re-derived from
+//! The Rust verifier against `vectors/` (docs/protocol.md#conformance), and the base's digests re-derived from
 //! hand-written bytes with nothing but sha2 — so the vectors do not merely agree with the code
 //! that wrote them.
 
@@ -128,7 +128,7 @@ fn every_vector_answers_as_the_file_says() {
 }
 
 /// The header and the first entry of `base.jsonl`, written out by hand. If the crate's canonical
-/// writer or chain rules drifted from §2/§3, these bytes would not match the file.
+/// writer or chain rules drifted from docs/protocol.md#canonical-form or docs/protocol.md#chain, these bytes would not match the file.
 #[test]
 fn base_digests_rederive_from_hand_written_bytes() {
     let header = r#"{"anchor_tz":"America/New_York","certifies":"Each line records one gate event; no line holds message text or a chat id.","created":"2026-10-24T13:00:00Z","schema":"darkflobi.gate/log/v0"}"#;

@@ -1,4 +1,4 @@
-//! The per-line witness layer (protocol-v0 §5b, issue 4), driven through the binary. Every count
+//! The per-line witness layer (docs/protocol.md#witness, issue 4), driven through the binary. Every count
 //! is checked against a figure computed by hand from the table in `fixture()`.
 
 use crate::common;
@@ -806,7 +806,7 @@ fn a_proof_grows_between_builds_and_is_replaced_one_dropped_is_carried_one_shrun
     refused(
         &o,
         &[
-            "§5b replacement rule",
+            "the replacement rule of docs/protocol.md#witness",
             &format!("{pending_id}.ots"),
             "--allow-rewrite",
         ],
@@ -816,7 +816,10 @@ fn a_proof_grows_between_builds_and_is_replaced_one_dropped_is_carried_one_shrun
     let mut same_len = grown(&pending_id);
     *same_len.last_mut().unwrap() ^= 1;
     std::fs::write(proof_path(&fx, &pending_id), &same_len).unwrap();
-    refused(&build(&fx, &[]), &["§5b replacement rule"]);
+    refused(
+        &build(&fx, &[]),
+        &["the replacement rule of docs/protocol.md#witness"],
+    );
     assert_eq!(tree(&site(&fx)), before);
     // With --allow-rewrite it is published and counted apart from `replaced`.
     let o = build(&fx, &["--allow-rewrite", "a calendar re-issued the proof"]);
@@ -840,7 +843,7 @@ fn a_proof_committing_to_another_digest_is_refused_and_dir_untouched() {
         &o,
         &[
             &format!("proofs/{}.ots", fx.ids[3]),
-            "§5b proof header/digest",
+            "proof header/digest (docs/protocol.md#ots-header)",
             "digest_mismatch",
             "replace the proof in the store",
         ],
@@ -913,7 +916,11 @@ fn the_seal_refuses_a_tampered_prereg_a_disagreeing_index_and_a_bad_prereg_proof
     .unwrap();
     refused(
         &build(&fx, &[]),
-        &["WITNESS_PREREG.md", "§5b seal", "not the one sealed"],
+        &[
+            "WITNESS_PREREG.md",
+            "the seal rule of docs/protocol.md#witness",
+            "not the one sealed",
+        ],
     );
     assert_eq!(tree(&site(&fx)), before);
     std::fs::write(fx.store.join("WITNESS_PREREG.md"), PREREG).unwrap();
@@ -925,7 +932,11 @@ fn the_seal_refuses_a_tampered_prereg_a_disagreeing_index_and_a_bad_prereg_proof
     std::fs::write(&ix_path, serde_json::to_vec(&ix).unwrap()).unwrap();
     refused(
         &build(&fx, &[]),
-        &["index.json", "prereg.sha256", "§5b seal"],
+        &[
+            "index.json",
+            "prereg.sha256",
+            "the seal rule of docs/protocol.md#witness",
+        ],
     );
     write_store(&fx);
 

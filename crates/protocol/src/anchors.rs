@@ -1,4 +1,4 @@
-//! The anchor checks a stranger does with a posted head (protocol-v0 §5; docs/verifier.md
+//! The anchor checks a stranger does with a posted head (docs/protocol.md#anchors; docs/verifier.md
 //! "The anchor checks"). Pure: the caller hands in the entries and the posts' bytes.
 
 use serde::Serialize;
@@ -51,7 +51,7 @@ pub struct AnchorCheck {
     pub posted: Option<PostedHead>,
 }
 
-/// Parses `gate anchor <D> head <64 hex> seq <n>` exactly (§5), with `D` the file's date.
+/// Parses `gate anchor <D> head <64 hex> seq <n>` exactly (docs/protocol.md#anchors), with `D` the file's date.
 pub fn parse_post(date: &str, bytes: &[u8]) -> Option<PostedHead> {
     let text = std::str::from_utf8(bytes).ok()?;
     let rest = text.strip_prefix("gate anchor ")?;
@@ -154,7 +154,7 @@ fn check_post(
             "fail"
         }
     } else if let Some(digest) = withheld.digest(posted.seq) {
-        // The digest of a withheld line is the lab's word, not the reader's derivation (§6).
+        // The digest of a withheld line is the lab's word, not the reader's derivation (docs/protocol.md#withholding).
         if digest == posted.head {
             "lab_word"
         } else {

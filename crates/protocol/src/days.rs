@@ -1,9 +1,9 @@
-//! Timestamps and calendar days (protocol-v0 §1: "`day` is that timestamp's calendar day in
-//! `anchor_tz`").
+//! Timestamps and calendar days (docs/protocol.md#file-format: `day` is the date of the timestamp in
+//! `anchor_tz`).
 //!
 //! The tz database is jiff's bundled copy, compiled into the binary (Cargo.toml turns off every
 //! jiff feature that would read the host's zoneinfo), so a box and a stranger's laptop derive the
-//! same days whatever their system has installed (CONTRACT §1).
+//! same days whatever their system has installed (docs/protocol.md#verifier-report).
 
 use jiff::tz::TimeZone;
 use serde::Serialize;

@@ -1,7 +1,7 @@
 //! The one thing the publisher reads of an OpenTimestamps proof: its header and the digest it
-//! commits to (protocol-v0 §5b: "checks every proof's OpenTimestamps magic and the digest it
-//! commits to (the 32 bytes after the version and hash-op bytes) ... it parses nothing further
-//! of a proof"; CONTRACT §2). Verifying the attestation itself is the stranger's job, with an
+//! commits to (docs/protocol.md#ots-header: it checks the magic, version and hash-op bytes and
+//! the 32-byte digest after them against the proof's name, and parses nothing further
+//! of a proof). Verifying the attestation itself is the stranger's job, with an
 //! OpenTimestamps client; we never pretend to.
 
 /// `00 'OpenTimestamps' 00 00 'Proof' 00 bf 89 e2 e8 84 e8 92 94` (31 bytes).
@@ -134,7 +134,7 @@ mod tests {
             Err(OtsProblem::NotSha256(_))
         ));
         // Its header is well formed; what is wrong lies past the header, which we do not parse
-        // (§5b) — so it passes the header check by design.
+        // (docs/protocol.md#witness) — so it passes the header check by design.
         assert!(committed_digest(&read("exceeds-max-msg-length.ots")).is_ok());
     }
 

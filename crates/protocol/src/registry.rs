@@ -1,5 +1,5 @@
-//! The field registry and line withholding (protocol-v0 §6; CONTRACT §3 "The built-in field
-//! registry", §4 "Line withholding").
+//! The field registry and line withholding (docs/protocol.md#field-registry,
+//! docs/protocol.md#withholding).
 //!
 //! Every field of every entry must be known — built in, or admitted by a person in
 //! `exhibit.toml` `[fields.<kind>]` — before anything is published: a field nobody has read
@@ -70,7 +70,7 @@ impl FieldType {
     }
 }
 
-/// The fields every entry carries beside its kind's own (§1, §3), and their types.
+/// The fields every entry carries beside its kind's own (docs/protocol.md#file-format, docs/protocol.md#chain), and their types.
 const CHAIN_FIELDS: &[(&str, FieldType)] = &[
     ("schema", FieldType::Text),
     ("seq", FieldType::Count),
@@ -82,7 +82,7 @@ const CHAIN_FIELDS: &[(&str, FieldType)] = &[
     ("process", FieldType::Text),
 ];
 
-/// CONTRACT §3, kind by kind.
+/// docs/protocol.md#field-registry, kind by kind.
 const BUILT_IN: &[(&str, &[(&str, FieldType)])] = {
     use FieldType::*;
     &[
@@ -149,8 +149,8 @@ const BUILT_IN: &[(&str, &[(&str, FieldType)])] = {
     ]
 };
 
-/// The header's fields (§1). `certifies` is the promise itself and is exempt from the shape test
-/// (§6: "outside the header's `certifies` sentence").
+/// The header's fields (docs/protocol.md#file-format). `certifies` is the promise itself and is exempt from the shape test
+/// (docs/protocol.md#withholding).
 const HEADER_FIELDS: &[(&str, FieldType)] = &[
     ("anchor_tz", FieldType::Text),
     ("certifies", FieldType::Text),
@@ -232,7 +232,7 @@ impl Registry {
         Ok(Registry { kinds, header })
     }
 
-    /// Judges one entry (CONTRACT §4).
+    /// Judges one entry (docs/protocol.md#withholding).
     pub fn judge(&self, entry: &Object<'_>) -> Verdict {
         let kind = entry.get_str("kind").unwrap_or("");
         let Some(fields) = self.kinds.get(kind) else {

@@ -1,4 +1,4 @@
-//! The ledger verifier (protocol-v0 §3, §4; CONTRACT §1; docs/verifier.md).
+//! The ledger verifier (docs/protocol.md#chain, docs/protocol.md#verifier-report, docs/protocol.md#verify-json; docs/verifier.md).
 //!
 //! A pure function over bytes: no file, clock or git. It streams — the caller feeds one line at
 //! a time and the verifier keeps only the previous entry's seq and digest (plus the withheld
@@ -15,7 +15,7 @@ use crate::days::{self, DayDeriver};
 pub const HEADER_SCHEMA: &str = "darkflobi.gate/log/v0";
 pub const ENTRY_SCHEMA: &str = "darkflobi.gate/entry/v0";
 
-/// The stable problem codes of CONTRACT §1, in the order problems on one line are reported.
+/// The stable problem codes of docs/protocol.md#problem-codes, in the order problems on one line are reported.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Code {
@@ -78,7 +78,7 @@ pub struct Problem {
     pub detail: String,
 }
 
-/// One entry of `withheld.json` (protocol §6): the verifier needs `seq` and `entry_id`; the
+/// One entry of `withheld.json` (docs/protocol.md#withholding): the verifier needs `seq` and `entry_id`; the
 /// anchor checks use `day`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct WithheldEntry {
@@ -214,7 +214,7 @@ impl Withheld {
     }
 }
 
-/// What the verifier concluded (CONTRACT §1 `verify --json`).
+/// What the verifier concluded (docs/protocol.md#verify-json).
 #[derive(Debug, Clone, Serialize)]
 pub struct Report {
     pub ok: bool,
@@ -357,7 +357,7 @@ impl<'w> Verifier<'w> {
         });
     }
 
-    /// An unterminated last piece (no LF after it): reported and otherwise ignored (§4, CONTRACT
+    /// An unterminated last piece (no LF after it): reported and otherwise ignored (docs/protocol.md#problem-codes:
     /// `truncated_tail`).
     pub fn push_truncated_tail(&mut self, line: u64, bytes: &[u8]) {
         self.problem(
@@ -371,7 +371,7 @@ impl<'w> Verifier<'w> {
         );
     }
 
-    /// Reads one line (§2). Returns the object when the line is readable.
+    /// Reads one line (docs/protocol.md#canonical-form). Returns the object when the line is readable.
     fn read<'a>(&mut self, line: u64, bytes: &'a [u8]) -> Option<(Object<'a>, bool)> {
         if let Some(at) = bytes.iter().position(|&b| b == b'\r') {
             let count = bytes.iter().filter(|&&b| b == b'\r').count();
@@ -453,7 +453,7 @@ impl<'w> Verifier<'w> {
             return None;
         }
         if bytes.is_empty() {
-            return None; // blank lines are skipped (CONTRACT §1)
+            return None; // blank lines are skipped (docs/protocol.md#verifier-report)
         }
         self.entries += 1;
         let problems_before = self.problems.len();
@@ -646,7 +646,7 @@ impl<'w> Verifier<'w> {
             ),
         };
         let mut prev_named = prev_named;
-        // Withheld bridging (§6): a gap whose every seq is listed is crossed on the listed digest.
+        // Withheld bridging (docs/protocol.md#verifier-report): a gap whose every seq is listed is crossed on the listed digest.
         if let Some(s) = seq
             && self.withheld.lists_all(expected_seq, s)
         {
@@ -775,7 +775,7 @@ impl<'w> Verifier<'w> {
         if !self.header_seen {
             self.problem(1, None, Code::MissingHeader, "the file has no line 1");
         }
-        // Listed seqs after the last line extend the head (CONTRACT §1).
+        // Listed seqs after the last line extend the head (docs/protocol.md#verifier-report).
         let mut next = self.previous.as_ref().map_or(1, |p| p.seq + 1);
         let mut tail_head = None;
         while let Some(digest) = self.withheld.digest(next) {

@@ -1,4 +1,4 @@
-//! The deterministic "gate box" generator: writes what `exhibit build` reads (CONTRACT §2) — the
+//! The deterministic "gate box" generator: writes what `exhibit build` reads (docs/protocol.md#box) — the
 //! gate's ledger, config, sources and anchor posts, and the witness tail's store — from a line
 //! count and a seed, so the publisher, the page and their tests have a box that looks like the
 //! deployed one, with every kind of line and every hard case the protocol names.
@@ -26,9 +26,9 @@ use exhibit_protocol::witness::Status;
 pub const DEFAULT_START: &str = "2026-10-24T13:00:00Z";
 pub const DEFAULT_TZ: &str = "America/New_York";
 /// The tail opens this long after the header's `created`: 2026-10-24T13:00:00Z + this =
-/// 2026-11-08T21:01:34Z, the deployed tail's opening moment (protocol §5b).
+/// 2026-11-08T21:01:34Z, the deployed tail's opening moment (docs/protocol.md#witness).
 pub const TAIL_OFFSET_SECONDS: i64 = 15 * 86_400 + 8 * 3600 + 60 + 34;
-/// The opening batch's block (protocol §5b) and its header time after the stamp (39 min 52 s).
+/// The opening batch's block (docs/protocol.md#witness) and its header time after the stamp (39 min 52 s).
 pub const OPENING_BLOCK_HEIGHT: u64 = 975_101;
 pub const OPENING_BLOCK_DELAY: i64 = 39 * 60 + 52;
 /// A stamp becomes a proof at the first tail run this long (± 10 min) after it was stamped.
@@ -144,7 +144,7 @@ pub struct BoxSummary {
     pub kinds: BTreeMap<String, u64>,
     /// `send` lines with `dest_class: public`.
     pub public_sends: u64,
-    /// Those lines by what the §6 recipe makes of them: `published`, `guard_withheld`,
+    /// Those lines by what the recipe of docs/protocol.md#public-texts makes of them: `published`, `guard_withheld`,
     /// `invalid_utf8`, `unreconstructable`, `no_sent_bytes`, `off_allow_list`.
     pub public_send_classes: BTreeMap<String, u64>,
     /// Seqs of lines carrying an identifier's shape in a text field (the publisher withholds them).
@@ -270,14 +270,14 @@ fn int(n: u64) -> Value<'static> {
     Value::Int(n as i64)
 }
 
-/// The gate's trailer (§6). Written again here on purpose, not called from `public_texts`: the
+/// The gate's trailer (docs/protocol.md#public-texts). Written again here on purpose, not called from `public_texts`: the
 /// generated boxes are the publisher's test oracle, and one shared function would let a wrong
 /// trailer pass on both sides.
 pub fn trailer(bound: u64, total: u64, seq: u64) -> String {
     format!("[gate: {bound} of {total} numerals bound \u{b7} ledger {seq:04}]")
 }
 
-/// The bytes with trailing newlines removed, two newlines, then the trailer (§6).
+/// The bytes with trailing newlines removed, two newlines, then the trailer (docs/protocol.md#public-texts).
 pub fn with_trailer(text: &[u8], trailer: &str) -> Vec<u8> {
     let mut end = text.len();
     while end > 0 && text[end - 1] == b'\n' {
@@ -1023,7 +1023,7 @@ impl Gen<'_> {
         }
         self.ledger.emit(ts, "send", fields)?;
 
-        // What the §6 recipe makes of it.
+        // What the recipe of docs/protocol.md#public-texts makes of it.
         if dest_class == "public" {
             self.summary.public_sends += 1;
             let class = if dest == Dest::Unlisted {

@@ -1,4 +1,4 @@
-//! Writes `vectors/base.jsonl` and `vectors/vectors.json` (protocol-v0 §8), deterministically.
+//! Writes `vectors/base.jsonl` and `vectors/vectors.json` (docs/protocol.md#conformance), deterministically.
 //!
 //! ```text
 //! cargo run --example gen-vectors -- vectors          # write
@@ -518,7 +518,7 @@ fn cases(base: &Ledger) -> Vec<Case> {
         .ok_head(base.head()),
     );
 
-    // --- §8 transforms -----------------------------------------------------------------
+    // --- transforms (docs/protocol.md#conformance) -----------------------------------------------------------------
     let mut l = bl.clone();
     rewrite(&mut l, 8, false, |o| o.insert("decision", s("block")));
     v.push(
@@ -547,7 +547,7 @@ fn cases(base: &Ledger) -> Vec<Case> {
     rewrite(&mut l, 3, false, |o| {
         o.insert("timestamp", s("2026-10-24T14:11:02Z"))
     });
-    v.push(case("timestamp-rewritten", "a verifier that leaves timestamp out of the core (§3: a rewritten clock breaks the digest)",
+    v.push(case("timestamp-rewritten", "a verifier that leaves timestamp out of the core (docs/protocol.md#chain: a rewritten clock breaks the digest)",
         "seq 3: timestamp moved by a minute, entry_id left", join(&l))
         .problems(vec![(line(3), "entry_id_mismatch")]));
 
@@ -1374,7 +1374,7 @@ fn cases(base: &Ledger) -> Vec<Case> {
         String::from("2026-10-25"),
         format!("gate anchor 2026-10-25 head {} seq 11", base.ids[10]),
     );
-    v.push(case("anchor-day-not-closed", "an anchor check that only looks up the entry at <n> (lines of that day after <n> are the §5 check)",
+    v.push(case("anchor-day-not-closed", "an anchor check that only looks up the entry at <n> (lines of that day after <n> are the docs/protocol.md#anchors check)",
         "a post for 2026-10-25 naming seq 11, though seqs 12 and 13 are of that day", base.bytes())
         .ok_head(base.head())
         .anchors(vec![early], vec![json!({"date": "2026-10-25", "ok": false, "format": "ok", "head": "ok", "day_closed": "fail", "ledger_line": "disagrees"})]));

@@ -114,7 +114,7 @@ pub fn run(ctx: &LayerContext<'_>) -> Result<Layers> {
 "layer_withdrawn",
                 format!("ledger/{folder}/"),
                 "",
-                format!("HEAD publishes ledger/{folder}/ but this build would not: published files stay published (§6)"),
+                format!("HEAD publishes ledger/{folder}/ but this build would not: published files stay published (docs/protocol.md#snapshots)"),
                 format!("{} (or [publish] in exhibit.toml), or --allow-rewrite REASON to withdraw the layer", layer.flag()),
             ));
         }

@@ -1,4 +1,4 @@
-//! Public texts (protocol-v0 §6 `public_texts/`, §6b; issue 5): the released bytes of the
+//! Public texts (docs/protocol.md#public-texts, docs/protocol.md#proving-one-message; issue 5): the released bytes of the
 //! allow-listed public sends, re-derived from the gate's own copies, guarded, append-only.
 //!
 //! The stages, in order: read the gate's `config.json`; classify every `send` line (allow-listed,
@@ -9,7 +9,7 @@
 //! newly trips the guard or left the allow-list, a file under `public_texts/` no index lists)
 //! unless `--allow-rewrite`; then emit the files, the index, the stats and the page data.
 //!
-//! Every decision where §6 is silent is written in `docs/public-texts.md`.
+//! Every decision where docs/protocol.md#public-texts is silent is written in `docs/public-texts.md`.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -121,12 +121,12 @@ impl GateConfig {
     }
 }
 
-/// The gate's trailer (§6, §6b): `[gate: b of n numerals bound · ledger NNNN]`.
+/// The gate's trailer (docs/protocol.md#public-texts, docs/protocol.md#proving-one-message): `[gate: b of n numerals bound · ledger NNNN]`.
 pub fn trailer(bound: i64, total: i64, seq: i64) -> String {
     format!("[gate: {bound} of {total} numerals bound \u{b7} ledger {seq:04}]")
 }
 
-/// The bytes with trailing `\n` removed, two newlines, then the trailer (§6).
+/// The bytes with trailing `\n` removed, two newlines, then the trailer (docs/protocol.md#public-texts).
 pub fn with_trailer(text: &[u8], trailer: &str) -> Vec<u8> {
     let mut end = text.len();
     while end > 0 && text[end - 1] == b'\n' {
@@ -146,7 +146,7 @@ pub enum Class {
     Off(&'static str),
 }
 
-/// The allow-list rule (§6), then the off-list class of a line that fails it. Every `send` line
+/// The allow-list rule (docs/protocol.md#public-texts), then the off-list class of a line that fails it. Every `send` line
 /// falls in exactly one class; `public` says whether its `dest_class` is `public`.
 pub fn classify(o: &Object<'_>, cfg: &GateConfig) -> (Class, bool) {
     let dest_class = o.get_str("dest_class");
@@ -225,7 +225,7 @@ fn read_source(dir: &Path, name: &str) -> Result<Option<Vec<u8>>> {
         })
 }
 
-/// The recipe (§6): each candidate file, as written, then with the single trailer.
+/// The recipe (docs/protocol.md#public-texts): each candidate file, as written, then with the single trailer.
 fn rederive(
     sources: &Path,
     line: &SendLine,
@@ -301,7 +301,7 @@ fn rederive(
     }))
 }
 
-/// What HEAD's committed publication says (never the disk: §6, CONTRACT §4).
+/// What HEAD's committed publication says (never the disk: docs/protocol.md#operator-readings).
 #[derive(Debug, Default)]
 struct HeadState {
     /// sent_sha256 → (seq in HEAD's index, HEAD's bytes when the file is present at HEAD).
@@ -594,7 +594,7 @@ fn text_of(
             seq: d.seq,
         },
         (None, Some((head_seq, Some(head_bytes)))) => {
-            // Carried forward (§6): HEAD's bytes, re-checked against the digest.
+            // Carried forward (docs/protocol.md#public-texts): HEAD's bytes, re-checked against the digest.
             let seq = lines
                 .iter()
                 .map(|l| l.seq)
@@ -614,7 +614,7 @@ fn text_of(
 "text_not_rederivable",
                         file_of(dir, sha),
                         format!("seq {seq}"),
-                        "the text published at HEAD does not hash to its sent_sha256 (or is not UTF-8) and the gate's sources no longer re-derive it; it cannot be carried forward (§6 append-only)",
+                        "the text published at HEAD does not hash to its sent_sha256 (or is not UTF-8) and the gate's sources no longer re-derive it; it cannot be carried forward (docs/protocol.md#public-texts: append-only)",
                         "restore its source under the gate's sources folder, or --allow-rewrite REASON to drop it",
                     ));
                 }
@@ -705,7 +705,7 @@ fn guard_and_release(
         } else {
             let w = json!({"seq": seq, "sent_sha256": sha, "role": form, "day": day, "reasons": reasons, "why": reason_words(&findings), "other_seqs": other_seqs(lines, seq)});
             if at_head.is_some_and(|(_, b)| b.is_some()) {
-                // Published before, trips now: the rules grew (§6).
+                // Published before, trips now: the rules grew (docs/protocol.md#public-texts).
                 if let Some(reason) = rewrite {
                     texts.dropped.push(json!({"sent_sha256": sha, "seq": seq, "reason": "newly_trips_text_guard", "rewrite_reason": reason}));
                 } else {
@@ -714,7 +714,7 @@ fn guard_and_release(
                         file_of(dir, sha),
                         format!("seq {seq}"),
                         format!(
-                            "a text published at HEAD now trips the text guard ({}); the rules grew, and a published text is not removed silently (§6)",
+                            "a text published at HEAD now trips the text guard ({}); the rules grew, and a published text is not removed silently (docs/protocol.md#public-texts)",
                             reasons.join(", ")
                         ),
                         format!("--allow-text {sha} after a person has read it, or --allow-rewrite REASON to drop it"),
@@ -770,7 +770,7 @@ fn no_longer_allow_listed(
 "text_off_allow_list",
                 file_of(dir, sha),
                 format!("seq {head_seq}"),
-                format!("a text published at HEAD is no longer allow-listed ({why}); a published text is not removed silently (§6)"),
+                format!("a text published at HEAD is no longer allow-listed ({why}); a published text is not removed silently (docs/protocol.md#public-texts)"),
                 "put its destination back in the gate's config.json, or --allow-rewrite REASON to drop it",
             ));
         }
@@ -817,7 +817,7 @@ fn unlisted_files(
 "text_stray_file",
                 format!("{dir}/{FOLDER}/{name}"),
                 "",
-                format!("a file under public_texts/ ({place}) that neither HEAD's index nor this build's lists (§6)"),
+                format!("a file under public_texts/ ({place}) that neither HEAD's index nor this build's lists (docs/protocol.md#public-texts)"),
                 "remove the file, or --allow-rewrite REASON",
             ));
         }

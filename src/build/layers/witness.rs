@@ -1,6 +1,6 @@
-//! The per-line witness layer (protocol-v0 §5b; issue 4): `exhibit build --witness STORE`.
+//! The per-line witness layer (docs/protocol.md#witness; issue 4): `exhibit build --witness STORE`.
 //!
-//! Reads the tail's store (CONTRACT §2) and adds to the tree, under `ledger/witness/`:
+//! Reads the tail's store (docs/protocol.md#box) and adds to the tree, under `ledger/witness/`:
 //! `proofs/<entry_id>.ots` for every entry of the store's index (bytes copied, each checked for
 //! its OpenTimestamps header and the digest it commits to against its name), the sealed
 //! `proofs/prereg_<sha256>.ots`, the proofs HEAD published that the store no longer names
@@ -9,7 +9,7 @@
 //! `runs.jsonl`, `seal.jsonl`, `WITNESS_PREREG.md` as the tail wrote them. Counts with
 //! denominators go to `STATS.json` / `SNAPSHOTS.jsonl` under `witness`.
 //!
-//! Every decision where §5b is silent is written down in `docs/witness.md`. Iteration is over
+//! Every decision where docs/protocol.md#witness is silent is written down in `docs/witness.md`. Iteration is over
 //! sorted vectors and BTreeMaps only; no clock is read.
 
 use std::borrow::Cow;
@@ -34,13 +34,13 @@ use exhibit_protocol::ots;
 pub use exhibit_protocol::witness::Status;
 
 /// The rule a proof refusal names.
-pub const RULE_PROOF: &str = "§5b proof header/digest";
+pub const RULE_PROOF: &str = "proof header/digest (docs/protocol.md#ots-header)";
 /// "Lines the tail saw more than an hour after their own timestamp were stamped retroactively."
 pub const RETROACTIVE_AFTER: i64 = 3600;
 /// Outside-latency limits (cumulative buckets: within 1 h ⊆ within 6 h ⊆ within 24 h).
 pub const HOUR: i64 = 3600;
 
-/// What the page prints on how to pin one line without it (§5b).
+/// What the page prints on how to pin one line without it (docs/protocol.md#witness).
 pub const HOW_TO_PIN: &str = "To pin one line without this page: take its entry_id from ledger/ledger.jsonl (or a withheld line's digest from ledger/withheld.json), fetch ledger/witness/proofs/<entry_id>.ots, and run `ots verify -d <entry_id> <entry_id>.ots` (the python OpenTimestamps client) or `node ots-cli.js verify -i -d <entry_id> <entry_id>.ots` (javascript-opentimestamps 0.4.9). A PENDING file prints \"Pending confirmation in Bitcoin blockchain\": it is a calendar's receipt and pins nothing. A PROOF prints the Bitcoin block; that block's header time is at https://mempool.space/api/block/<hash> and https://blockstream.info/api/block/<hash> (/block-height/<H> gives the hash). The proof shows that the line's digest existed before that block, no more: not that every send got a line, not the words of any message, not who wrote the line, not that the line is true. The header time is the miner's clock, within about two hours of consensus time, so a latency under six hours carries that slop and a negative latency can appear for an honest line. The store was written by the lab's tail; the proofs are what you check.";
 
 /// One record of the store's index, compact (a million of them stay small).
@@ -271,7 +271,7 @@ fn read_required(
                 "witness_file_missing",
                 path.display().to_string(),
                 "",
-                format!("the witness store has no {rel} (§5b: it is published with the proofs)"),
+                format!("the witness store has no {rel} (docs/protocol.md#witness: it is published with the proofs)"),
                 "let the tail write it, or build without --witness",
             ));
             Ok(None)
@@ -297,7 +297,7 @@ fn load_store(store: &Path, refusals: &mut Vec<Refusal>) -> Result<Store> {
 "witness_index_invalid",
                     shown(store, "index.json"),
                     "",
-                    format!("not the tail's index as CONTRACT §2 describes it: {e}"),
+                    format!("not the tail's index as docs/protocol.md#box describes it: {e}"),
                     "repair the tail's index.json (every field known, every clock YYYY-MM-DDTHH:MM:SSZ, every key an entry_id)",
                 ));
                 None
@@ -345,7 +345,7 @@ fn load_store(store: &Path, refusals: &mut Vec<Refusal>) -> Result<Store> {
             "witness_proofs_missing",
             store.join("proofs").display().to_string(),
             "",
-            "the witness store has no proofs/ folder (§5b)",
+            "the witness store has no proofs/ folder (docs/protocol.md#witness)",
             "let the tail write its proofs, or build without --witness",
         )),
     }
@@ -361,7 +361,7 @@ fn load_store(store: &Path, refusals: &mut Vec<Refusal>) -> Result<Store> {
     })
 }
 
-/// The seal (§5b): line 1 of seal.jsonl names WITNESS_PREREG.md's sha256; the file must hash to
+/// The seal (docs/protocol.md#witness): line 1 of seal.jsonl names WITNESS_PREREG.md's sha256; the file must hash to
 /// it and the index must agree. Returns the sealed digest when it could be read.
 fn check_seal(store: &Path, s: &Store, refusals: &mut Vec<Refusal>) -> Option<String> {
     let seal = s.seal.as_ref()?;
@@ -378,7 +378,7 @@ fn check_seal(store: &Path, s: &Store, refusals: &mut Vec<Refusal>) -> Option<St
 "witness_seal_invalid",
                 shown(store, "seal.jsonl"),
                 "line 1",
-                "line 1 of seal.jsonl must be {\"file\":\"WITNESS_PREREG.md\",\"sha256\":\"<64 hex>\",...} (§5b seal)",
+                "line 1 of seal.jsonl must be {\"file\":\"WITNESS_PREREG.md\",\"sha256\":\"<64 hex>\",...} (the seal rule of docs/protocol.md#witness)",
                 "restore the seal the tail wrote when it opened the store",
             ));
             return None;
@@ -392,7 +392,7 @@ fn check_seal(store: &Path, s: &Store, refusals: &mut Vec<Refusal>) -> Option<St
                 shown(store, "WITNESS_PREREG.md"),
                 "",
                 format!(
-                    "§5b seal: the file hashes to {actual}, the seal (seal.jsonl line 1) names {sha}; the preregistration is not the one sealed"
+                    "the seal rule of docs/protocol.md#witness: the file hashes to {actual}, the seal (seal.jsonl line 1) names {sha}; the preregistration is not the one sealed"
                 ),
                 "restore the sealed WITNESS_PREREG.md (no flag publishes an edited kill gate)",
             ));
@@ -406,7 +406,7 @@ fn check_seal(store: &Path, s: &Store, refusals: &mut Vec<Refusal>) -> Option<St
                 shown(store, "index.json"),
                 "prereg.sha256",
                 format!(
-                    "§5b seal: index.json's prereg.sha256 is {}, the seal names {sha}",
+                    "the seal rule of docs/protocol.md#witness: index.json's prereg.sha256 is {}, the seal names {sha}",
                     other
                         .as_deref()
                         .map_or("absent".to_string(), |p| format!("{p:?}"))
@@ -760,7 +760,7 @@ fn replacement_rule(
             shown(store, &format!("proofs/{}", p.name)),
             "",
             format!(
-                "§5b replacement rule: the store's proof {why}; a published proof's commitment never changes and its bytes never shrink"
+                "the replacement rule of docs/protocol.md#witness: the store's proof {why}; a published proof's commitment never changes and its bytes never shrink"
             ),
             "restore the store's proof to the grown form of the published one, or --allow-rewrite REASON",
         ));
@@ -1051,7 +1051,7 @@ fn read_runs(store: &Path, published: &Option<Vec<u8>>, refusals: &mut Vec<Refus
 "witness_runs_unterminated",
                 shown(store, "runs.jsonl"),
                 format!("line {}", bytes.split(|&b| b == b'\n').count()),
-                "the tail's run log ends in a line without LF (the tail may be writing it); it is copied whole (§5b)",
+                "the tail's run log ends in a line without LF (the tail may be writing it); it is copied whole (docs/protocol.md#witness)",
                 "rebuild once the tail's run has finished",
             ));
         }
@@ -1144,7 +1144,7 @@ fn published_index(
     });
     let publisher = json!({
         "withheld_seqs": chain.withheld_seqs,
-        "withheld_clocks": "for a record whose entry_id or seq is a withheld line's, line_timestamp is null and seen_at, stamped_at, upgraded_at are cut to the day in the header's anchor_tz, the day withheld.json gives (protocol §5b); runs.jsonl and seal.jsonl print such a moment as that day; block_time, block_height, block_hash and status are copied",
+        "withheld_clocks": "for a record whose entry_id or seq is a withheld line's, line_timestamp is null and seen_at, stamped_at, upgraded_at are cut to the day in the header's anchor_tz, the day withheld.json gives (docs/protocol.md#witness); runs.jsonl and seal.jsonl print such a moment as that day; block_time, block_height, block_hash and status are copied",
         "orphans": chain.orphans.iter().map(|&k| json!({"entry_id": canonical::hex(&index.records[k].id), "seq": index.records[k].seq})).collect::<Vec<_>>(),
         "multi_entry_seqs": chain.multi,
         "seq_disagrees": chain.seq_disagrees,
@@ -1357,7 +1357,7 @@ fn record_clocks(r: &Record) -> impl Iterator<Item = i64> {
     .flatten()
 }
 
-/// Beyond §5b: REPORT.md is the tail's words, copied as written; it must not print a withheld
+/// Beyond docs/protocol.md#witness: REPORT.md is the tail's words, copied as written; it must not print a withheld
 /// seq's clocks (the line's timestamp, or the tail's seen_at, stamped_at, upgraded_at for it),
 /// in full, as a time of day, or as a minute (`HH:MM`, in UTC or the anchor zone), unless the
 /// same moment (time, minute) is also a clock of a published line's record (then it names
@@ -1395,7 +1395,7 @@ fn check_report_clocks(
             shown(store, "REPORT.md"),
             format!("withheld seq {}", seqs_of(&t)),
             format!(
-                "the tail's report prints {what} — a clock of a withheld seq finer than the day, which the publisher keeps off the page (§5b)"
+                "the tail's report prints {what} — a clock of a withheld seq finer than the day, which the publisher keeps off the page (docs/protocol.md#witness)"
             ),
             "fix the tail's report so it prints no withheld seq's clock finer than the day",
         ));

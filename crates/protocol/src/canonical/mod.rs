@@ -1,4 +1,4 @@
-//! The canonical form of a ledger line (protocol-v0 §2).
+//! The canonical form of a ledger line (docs/protocol.md#canonical-form).
 //!
 //! A line's bytes must be the compact, key-sorted dump of its object. We read lines with our own
 //! JSON reader rather than `serde_json::Value` because the protocol needs three things `Value`
@@ -15,7 +15,7 @@ use sha2::{Digest, Sha256};
 /// the limit keeps a hostile 100k-deep line from exhausting the stack.
 pub const MAX_DEPTH: usize = 1000;
 
-/// The largest admitted integer magnitude, 2^53 (§2: "integers with |n| ≤ 2^53").
+/// The largest admitted integer magnitude, 2^53 (docs/protocol.md#canonical-form: integers up to 2^53 in magnitude).
 pub const MAX_SAFE: i64 = 1 << 53;
 
 /// A JSON value as read from a line. Object members keep their input order; a key written twice

@@ -2,7 +2,7 @@
 
 use super::{MAX_SAFE, NotAdmitted, Object, Value};
 
-/// Appends the canonical dump of `value` (§2) to `out`.
+/// Appends the canonical dump of `value` (docs/protocol.md#canonical-form) to `out`.
 pub fn dump(value: &Value<'_>, out: &mut Vec<u8>) -> Result<(), NotAdmitted> {
     match value {
         Value::Null => out.extend_from_slice(b"null"),
@@ -34,7 +34,7 @@ pub fn dump(value: &Value<'_>, out: &mut Vec<u8>) -> Result<(), NotAdmitted> {
 }
 
 /// Appends the canonical dump of `object` without the member named `except` — the core of an
-/// entry is the entry minus `entry_id` (§3).
+/// entry is the entry minus `entry_id` (docs/protocol.md#chain).
 pub fn dump_object_except(
     object: &Object<'_>,
     except: Option<&str>,
@@ -69,7 +69,7 @@ pub fn dump_object_except(
 
 /// Appends the canonical dump of an entry and returns the byte range (relative to where the
 /// dump began) that removing yields the dump of its core — the `entry_id` member with one
-/// adjacent comma (§3: `core` is every key except `entry_id`). `None` when there is no entry_id.
+/// adjacent comma (docs/protocol.md#chain: `core` is every key except `entry_id`). `None` when there is no entry_id.
 /// One dump serves both the canonical-bytes check and the digest.
 pub fn dump_entry(
     object: &Object<'_>,
@@ -148,7 +148,7 @@ pub(super) fn find_special(bytes: &[u8]) -> Option<usize> {
         .map(|p| p + i)
 }
 
-/// Escapes exactly `"`, `\` and U+0000–U+001F (§2); everything else stays raw UTF-8.
+/// Escapes exactly `"`, `\` and U+0000–U+001F (docs/protocol.md#canonical-form); everything else stays raw UTF-8.
 fn dump_str(s: &str, out: &mut Vec<u8>) {
     out.push(b'"');
     let bytes = s.as_bytes();
