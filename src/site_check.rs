@@ -8,7 +8,7 @@ use anyhow::{Context, Result, bail};
 
 use crate::box_read::{BoxFolder, FileClass};
 use crate::outcome::{self, FileProblem, Outcome};
-use crate::posts;
+use crate::posts::{self, ProofState};
 use exhibit_protocol::canonical;
 use exhibit_protocol::ots;
 use exhibit_protocol::verify::Withheld;
@@ -113,7 +113,7 @@ fn publisher_withheld_anchors(
         let proof_withheld = p.get("proof_file").is_some_and(|f| f.is_null())
             && header.is_some_and(|h| h != "ok" && h != "missing");
         // A proof the clone does carry is checked on its bytes instead.
-        if proof_withheld && here.is_none_or(|r| r.proof == "missing") {
+        if proof_withheld && here.is_none_or(|r| r.proof == ProofState::Missing) {
             let code = header
                 .filter(|h| h.bytes().all(|b| b.is_ascii_lowercase() || b == b'_'))
                 .unwrap_or("unknown");

@@ -14,8 +14,9 @@ use super::load::LoadedBox;
 use super::verify::VerifiedLedger;
 use crate::encode::{of, pretty};
 use crate::output::Tree;
-use crate::posts::AnchorReport;
+use crate::posts::{AnchorReport, ProofState};
 use crate::previous::Previous;
+use exhibit_protocol::anchors::{FormatState, HeadState};
 use exhibit_protocol::canonical;
 
 /// The assembled tree, before the page is rendered into it.
@@ -79,14 +80,14 @@ fn put_anchors(tree: &mut Tree, decided: &Decided, loaded: &LoadedBox) {
     );
     for (report, (post, proof)) in decided.anchor_reports.iter().zip(&loaded.posts) {
         // A post whose text is not the exact posted form may hold anything: withheld, listed.
-        if report.check.format == "ok" {
+        if report.check.format == FormatState::Ok {
             tree.put(
                 format!("ledger/anchors/{}.txt", post.date),
                 post.bytes.clone(),
             );
             // A proof is published only when its header check passes (docs/build.md#safety).
             if let Some(proof) = proof
-                && report.proof == "ok"
+                && report.proof == ProofState::Ok
             {
                 tree.put(
                     format!("ledger/anchors/{}.txt.ots", post.date),
@@ -149,8 +150,8 @@ fn stats(
             "posts": posts,
             "ok": of(anchors.iter().filter(|a| a.ok()).count(), posts),
             "not_ok": of(anchors.iter().filter(|a| !a.ok()).count(), posts),
-            "proof_header_ok": of(anchors.iter().filter(|a| a.proof == "ok").count(), posts),
-            "head_on_withheld_digest": of(anchors.iter().filter(|a| a.check.head == "lab_word").count(), posts),
+            "proof_header_ok": of(anchors.iter().filter(|a| a.proof == ProofState::Ok).count(), posts),
+            "head_on_withheld_digest": of(anchors.iter().filter(|a| a.check.head == HeadState::LabWord).count(), posts),
         },
     });
     if let Some(w) = witness {

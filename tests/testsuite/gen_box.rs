@@ -264,7 +264,7 @@ fn check_box(dir: &Path, summary: &BoxSummary, lines: u64) {
         .collect();
     for check in anchors::check_posts(&facts, &Withheld::default(), None, &posts) {
         assert!(check.ok, "{check:?}");
-        assert_eq!(check.ledger_line, "agrees");
+        assert_eq!(check.ledger_line, anchors::LedgerLineState::Agrees);
     }
 
     // Public texts: every allow-listed public send re-derives from the gate's own copies, except
