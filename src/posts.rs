@@ -2,6 +2,7 @@
 //! against a ledger's facts: shared by `exhibit build` and `exhibit verify`
 //! (docs/protocol.md#anchors).
 
+use exhibit_protocol::Digest;
 use std::path::Path;
 
 use anyhow::Result;
@@ -9,7 +10,6 @@ use serde::Serialize;
 
 use crate::box_read::{BoxFolder, FileClass};
 use exhibit_protocol::anchors::{self, AnchorCheck, EntryFacts, Post};
-use exhibit_protocol::canonical;
 use exhibit_protocol::ots;
 use exhibit_protocol::verify::Withheld;
 
@@ -129,7 +129,7 @@ pub fn check_posts_with_proofs(
 pub fn proof_state(proof: Option<&[u8]>, post: &[u8]) -> ProofState {
     match proof {
         None => ProofState::Missing,
-        Some(bytes) => match ots::check(bytes, &canonical::sha256_hex(post)) {
+        Some(bytes) => match ots::check(bytes, &Digest::of(post)) {
             Ok(()) => ProofState::Ok,
             Err(p) => ProofState::Header(p),
         },

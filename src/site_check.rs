@@ -2,6 +2,7 @@
 //! answers the page gives, from the command line (issue: "A stranger's check of a published
 //! tree"). Reads only the published tree; trusts nothing the build wrote about itself.
 
+use exhibit_protocol::Digest;
 use std::path::Path;
 
 use anyhow::{Context, Result, bail};
@@ -9,7 +10,6 @@ use anyhow::{Context, Result, bail};
 use crate::box_read::{BoxFolder, FileClass};
 use crate::outcome::{self, FileProblem, Outcome};
 use crate::posts::{self, ProofState};
-use exhibit_protocol::canonical;
 use exhibit_protocol::ots;
 use exhibit_protocol::verify::Withheld;
 
@@ -156,7 +156,7 @@ fn check_witness_proofs(proofs: &BoxFolder, files: &mut Vec<FileProblem>) -> Res
         let Some(bytes) = proofs.read(name, FileClass::Proof)? else {
             continue;
         };
-        if let Err(p) = ots::check(&bytes, digest) {
+        if let Err(p) = ots::check_named(&bytes, digest) {
             files.push(FileProblem {
                 file: rel,
                 code: format!("proof_{}", p.code()),
@@ -178,7 +178,7 @@ fn check_public_texts(texts: &BoxFolder, files: &mut Vec<FileProblem>) -> Result
         let Some(bytes) = texts.read(name, FileClass::PublicText)? else {
             continue;
         };
-        let actual = canonical::sha256_hex(&bytes);
+        let actual = Digest::of(&bytes).to_string();
         if actual != stem {
             files.push(FileProblem {
                 file: format!("ledger/public_texts/{name}"),

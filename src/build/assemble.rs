@@ -1,6 +1,7 @@
 //! Stage 6, assemble: the output tree — the published ledger, withheld list, readings, anchors,
 //! the layers' files, `STATS.json` and `SNAPSHOTS.jsonl` (docs/protocol.md#output-tree).
 
+use exhibit_protocol::Digest;
 use std::collections::BTreeMap;
 
 use anyhow::{Context, Result};
@@ -17,7 +18,6 @@ use crate::output::Tree;
 use crate::posts::{AnchorReport, ProofState};
 use crate::previous::Previous;
 use exhibit_protocol::anchors::{FormatState, HeadState};
-use exhibit_protocol::canonical;
 
 /// The assembled tree, before the page is rendered into it.
 pub struct Assembled {
@@ -184,7 +184,7 @@ fn snapshots(
         tree.files
             .range("ledger/".to_string()..)
             .take_while(|(p, _)| p.starts_with("ledger/"))
-            .map(|(p, b)| (p.as_str(), canonical::sha256_hex(b))),
+            .map(|(p, b)| (p.as_str(), Digest::of(b).to_string())),
     ));
     let last: Option<J> = old
         .split(|&b| b == b'\n')

@@ -1,6 +1,7 @@
 //! The anchor checks a stranger does with a posted head (docs/protocol.md#anchors; docs/verifier.md
 //! "The anchor checks"). Pure: the caller hands in the entries and the posts' bytes.
 
+use crate::Digest;
 use serde::Serialize;
 
 use crate::canonical;
@@ -112,7 +113,7 @@ pub fn parse_post(date: &str, bytes: &[u8]) -> Option<PostedHead> {
     let rest = rest.strip_prefix(date)?;
     let rest = rest.strip_prefix(" head ")?;
     let (head, rest) = rest.split_at_checked(64)?;
-    if !canonical::is_digest(head) {
+    if !Digest::is_hex(head) {
         return None;
     }
     let digits = rest.strip_prefix(" seq ")?;
@@ -228,7 +229,7 @@ fn check_post(
         DayClosedState::Ok
     };
 
-    let text_sha256 = canonical::sha256_hex(&post.bytes);
+    let text_sha256 = Digest::of(&post.bytes).to_string();
     let lines: &[&AnchorLine] = index
         .anchor_lines
         .get(post.date.as_str())

@@ -4,6 +4,7 @@
 //!
 //! - [`canonical`]: the canonical form of a line (reader, writer, fast scanner).
 //! - [`verify`]: the chain verifier; [`verify::verify_reader`] is its one streaming entry point.
+//! - [`Digest`]: a sha256 digest, read and written as 64 lowercase hex.
 //! - [`days`]: timestamps and the anchor day of an entry.
 //! - [`anchors`]: posted heads checked against the ledger.
 //! - [`ots`]: the OpenTimestamps header check of a proof.
@@ -21,8 +22,11 @@
 pub mod anchors;
 pub mod canonical;
 pub mod days;
+pub mod digest;
 pub mod guard;
 pub mod ots;
 pub mod registry;
 pub mod verify;
 pub mod witness;
+
+pub use digest::Digest;
