@@ -2,6 +2,7 @@
 //! same definitions give `--help`, the shell completions and the man page, so the three cannot
 //! disagree (docs/operator.md#the-command-line).
 
+use exhibit_protocol::Digest;
 use std::ffi::OsString;
 use std::io::Write;
 use std::path::PathBuf;
@@ -293,7 +294,7 @@ fn build_plan(args: BuildArgs) -> Result<Plan, ExitCode> {
         ExitCode::from(2)
     };
     for sha in &allow_text {
-        if !exhibit_protocol::canonical::is_digest(sha) {
+        if !Digest::is_hex(sha) {
             return Err(usage(format!(
                 "--allow-text {sha:?}: not a sent_sha256 (64 lowercase hex)"
             )));

@@ -11,6 +11,7 @@
 //!   file, until `--allow-rewrite REASON` (recorded: that publication does not extend HEAD's,
 //!   and HEAD's readings are not taken on trust).
 
+use exhibit_protocol::Digest;
 use std::collections::BTreeMap;
 
 use anyhow::Result;
@@ -18,7 +19,6 @@ use serde_json::{Map, Value as J};
 
 use crate::previous::Previous;
 use crate::refusal::Refusal;
-use exhibit_protocol::canonical;
 
 /// The folders under `ledger/` whose digest is one line of their `sha256sum` listing.
 pub const DIGESTED_FOLDERS: [&str; 3] = ["anchors/", "witness/", "public_texts/"];
@@ -52,7 +52,7 @@ pub fn snapshot_digests<'a>(files: impl IntoIterator<Item = (&'a str, String)>) 
     for (folder, listing) in listings {
         direct.insert(
             folder.to_string(),
-            J::String(canonical::sha256_hex(listing.as_bytes())),
+            J::String(Digest::of(listing.as_bytes()).to_string()),
         );
     }
     direct
@@ -108,7 +108,7 @@ pub fn check(previous: &Previous) -> Result<HeadCheck> {
             snapshots = Some(bytes);
             continue;
         }
-        hashed.push((e.path.clone(), canonical::sha256_hex(&bytes)));
+        hashed.push((e.path.clone(), Digest::of(&bytes).to_string()));
     }
     if !out.hard.is_empty() {
         return Ok(out);

@@ -3,11 +3,11 @@
 //! anchors folder before that name becomes a path, must be one of these forms. A name that is not
 //! is refused, naming it — never joined to a folder.
 
-use exhibit_protocol::canonical::is_digest;
+use exhibit_protocol::Digest;
 
 /// `<64 hex>` followed by `suffix`.
 fn digest_then<'a>(name: &'a str, suffix: &str) -> Option<&'a str> {
-    name.strip_suffix(suffix).filter(|d| is_digest(d))
+    name.strip_suffix(suffix).filter(|d| Digest::is_hex(d))
 }
 
 /// `<entry_id>.ots` or `prereg_<sha256>.ots`: a witness proof's name.

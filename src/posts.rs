@@ -2,6 +2,7 @@
 //! against a ledger's facts: shared by `exhibit build` and `exhibit verify`
 //! (docs/protocol.md#anchors).
 
+use exhibit_protocol::Digest;
 use std::path::Path;
 
 use anyhow::Result;
@@ -9,7 +10,6 @@ use serde::Serialize;
 
 use crate::box_read::{BoxFolder, FileClass};
 use exhibit_protocol::anchors::{self, AnchorCheck, EntryFacts, Post};
-use exhibit_protocol::canonical;
 use exhibit_protocol::ots;
 use exhibit_protocol::verify::Withheld;
 
@@ -19,14 +19,46 @@ pub struct AnchorReport {
     #[serde(flatten)]
     pub check: AnchorCheck,
     /// `ok`, `missing`, or the header problem's code (`bad_magic`, `digest_mismatch`, ...).
-    pub proof: String,
+    pub proof: ProofState,
+}
+
+/// The state of a post's `.txt.ots` proof: absent, or its header checked against the post's
+/// bytes (docs/protocol.md#anchors). Written as `ok`, `missing` or the problem's code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ProofState {
+    Ok,
+    Missing,
+    Header(ots::OtsProblem),
+}
+
+impl ProofState {
+    /// The word written to `anchors/index.json` and to the notes.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ProofState::Ok => "ok",
+            ProofState::Missing => "missing",
+            ProofState::Header(problem) => problem.code(),
+        }
+    }
+}
+
+impl std::fmt::Display for ProofState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for ProofState {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
 }
 
 impl AnchorReport {
     /// A missing proof is shown, not failed (the post may not be stamped yet); a proof whose
     /// header or digest is wrong fails.
     pub fn ok(&self) -> bool {
-        self.check.ok && matches!(self.proof.as_str(), "ok" | "missing")
+        self.check.ok && matches!(self.proof, ProofState::Ok | ProofState::Missing)
     }
 }
 
@@ -94,12 +126,12 @@ pub fn check_posts_with_proofs(
         .collect()
 }
 
-pub fn proof_state(proof: Option<&[u8]>, post: &[u8]) -> String {
+pub fn proof_state(proof: Option<&[u8]>, post: &[u8]) -> ProofState {
     match proof {
-        None => "missing".into(),
-        Some(bytes) => match ots::check(bytes, &canonical::sha256_hex(post)) {
-            Ok(()) => "ok".into(),
-            Err(p) => p.code().into(),
+        None => ProofState::Missing,
+        Some(bytes) => match ots::check(bytes, &Digest::of(post)) {
+            Ok(()) => ProofState::Ok,
+            Err(p) => ProofState::Header(p),
         },
     }
 }

@@ -11,6 +11,7 @@
 //! not scanned — a digest's digits are not an identifier), and every integer is held to the
 //! identifier-sized rule.
 
+use exhibit_protocol::Digest;
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -20,9 +21,7 @@ use exhibit_protocol::guard::{self, Context, Finding, IntegerField};
 
 /// A string that is a typed value: a digest, a timestamp or a day.
 fn typed(s: &str) -> bool {
-    exhibit_protocol::canonical::is_digest(s)
-        || days::parse_timestamp(s).is_some()
-        || days::is_day(s)
+    Digest::is_hex(s) || days::parse_timestamp(s).is_some() || days::is_day(s)
 }
 
 /// The codes of every identifier's shape a store file's string carries (empty: it may be

@@ -2,14 +2,14 @@
 //! answers the page gives, from the command line (issue: "A stranger's check of a published
 //! tree"). Reads only the published tree; trusts nothing the build wrote about itself.
 
+use exhibit_protocol::Digest;
 use std::path::Path;
 
 use anyhow::{Context, Result, bail};
 
 use crate::box_read::{BoxFolder, FileClass};
 use crate::outcome::{self, FileProblem, Outcome};
-use crate::posts;
-use exhibit_protocol::canonical;
+use crate::posts::{self, ProofState};
 use exhibit_protocol::ots;
 use exhibit_protocol::verify::Withheld;
 
@@ -113,7 +113,7 @@ fn publisher_withheld_anchors(
         let proof_withheld = p.get("proof_file").is_some_and(|f| f.is_null())
             && header.is_some_and(|h| h != "ok" && h != "missing");
         // A proof the clone does carry is checked on its bytes instead.
-        if proof_withheld && here.is_none_or(|r| r.proof == "missing") {
+        if proof_withheld && here.is_none_or(|r| r.proof == ProofState::Missing) {
             let code = header
                 .filter(|h| h.bytes().all(|b| b.is_ascii_lowercase() || b == b'_'))
                 .unwrap_or("unknown");
@@ -156,7 +156,7 @@ fn check_witness_proofs(proofs: &BoxFolder, files: &mut Vec<FileProblem>) -> Res
         let Some(bytes) = proofs.read(name, FileClass::Proof)? else {
             continue;
         };
-        if let Err(p) = ots::check(&bytes, digest) {
+        if let Err(p) = ots::check_named(&bytes, digest) {
             files.push(FileProblem {
                 file: rel,
                 code: format!("proof_{}", p.code()),
@@ -178,7 +178,7 @@ fn check_public_texts(texts: &BoxFolder, files: &mut Vec<FileProblem>) -> Result
         let Some(bytes) = texts.read(name, FileClass::PublicText)? else {
             continue;
         };
-        let actual = canonical::sha256_hex(&bytes);
+        let actual = Digest::of(&bytes).to_string();
         if actual != stem {
             files.push(FileProblem {
                 file: format!("ledger/public_texts/{name}"),

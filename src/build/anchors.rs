@@ -7,8 +7,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde_json::{Value as J, json};
 
 use super::verify::VerifiedLedger;
-use crate::posts::{self, AnchorReport};
-use exhibit_protocol::anchors::{self, EntryFacts};
+use crate::posts::{self, AnchorReport, ProofState};
+use exhibit_protocol::anchors::{self, EntryFacts, FormatState};
 use exhibit_protocol::canonical;
 use exhibit_protocol::verify::Withheld;
 
@@ -66,9 +66,9 @@ pub fn anchors_index(reports: &[AnchorReport], verified: &VerifiedLedger, ledger
             let lines = lines_by_date.get(&c.date).cloned().unwrap_or_default();
             json!({
                 "date": c.date,
-                "published": c.format == "ok",
-                "text_file": (c.format == "ok").then(|| format!("{}.txt", c.date)),
-                "proof_file": (c.format == "ok" && r.proof == "ok").then(|| format!("{}.txt.ots", c.date)),
+                "published": c.format == FormatState::Ok,
+                "text_file": (c.format == FormatState::Ok).then(|| format!("{}.txt", c.date)),
+                "proof_file": (c.format == FormatState::Ok && r.proof == ProofState::Ok).then(|| format!("{}.txt.ots", c.date)),
                 "head": c.posted.as_ref().map(|p| p.head.clone()),
                 "seq": c.posted.as_ref().map(|p| p.seq),
                 "ok": r.ok(),

@@ -1,10 +1,12 @@
 //! Stage 6, assemble: the output tree — the published ledger, withheld list, readings, anchors,
 //! the layers' files, `STATS.json` and `SNAPSHOTS.jsonl` (docs/protocol.md#output-tree).
 
+use exhibit_protocol::Digest;
 use std::collections::BTreeMap;
 
 use anyhow::{Context, Result};
-use serde_json::{Value as J, json};
+use serde::Serialize;
+use serde_json::Value as J;
 
 use super::BuildPlan;
 use super::anchors::anchors_index;
@@ -12,11 +14,11 @@ use super::decide::{self, Decided, Decision};
 use super::layers::{LayerOutput, Layers};
 use super::load::LoadedBox;
 use super::verify::VerifiedLedger;
-use crate::encode::{of, pretty};
+use crate::encode::{Count, of, pretty};
 use crate::output::Tree;
-use crate::posts::AnchorReport;
+use crate::posts::{AnchorReport, ProofState};
 use crate::previous::Previous;
-use exhibit_protocol::canonical;
+use exhibit_protocol::anchors::{FormatState, HeadState};
 
 /// The assembled tree, before the page is rendered into it.
 pub struct Assembled {
@@ -79,14 +81,14 @@ fn put_anchors(tree: &mut Tree, decided: &Decided, loaded: &LoadedBox) {
     );
     for (report, (post, proof)) in decided.anchor_reports.iter().zip(&loaded.posts) {
         // A post whose text is not the exact posted form may hold anything: withheld, listed.
-        if report.check.format == "ok" {
+        if report.check.format == FormatState::Ok {
             tree.put(
                 format!("ledger/anchors/{}.txt", post.date),
                 post.bytes.clone(),
             );
             // A proof is published only when its header check passes (docs/build.md#safety).
             if let Some(proof) = proof
-                && report.proof == "ok"
+                && report.proof == ProofState::Ok
             {
                 tree.put(
                     format!("ledger/anchors/{}.txt.ots", post.date),
@@ -98,16 +100,76 @@ fn put_anchors(tree: &mut Tree, decided: &Decided, loaded: &LoadedBox) {
     tree.put("ledger/anchors/index.json", pretty(&anchors_index));
 }
 
+/// `STATS.json` (docs/protocol.md#publication). serde_json keeps no insertion order, so the
+/// file has always been written with its keys sorted: the fields of these structs are declared
+/// in alphabetical order to keep those bytes.
+#[derive(Serialize)]
+struct Stats<'a> {
+    anchors: AnchorStats,
+    coverage: CoverageStats<'a>,
+    ledger: LedgerStats<'a>,
+    lines: LineStats,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    public_texts: Option<J>,
+    schema: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    witness: Option<J>,
+}
+
+/// `STATS.json`'s `anchors`: the posted heads and how their checks came out.
+#[derive(Serialize)]
+struct AnchorStats {
+    head_on_withheld_digest: Count,
+    not_ok: Count,
+    ok: Count,
+    posts: usize,
+    proof_header_ok: Count,
+}
+
+/// `STATS.json`'s `coverage` (docs/protocol.md#coverage).
+#[derive(Serialize)]
+struct CoverageStats<'a> {
+    awaiting_head: Count,
+    awaiting_head_seqs: &'a [i64],
+    pinned: Count,
+    posted_heads: usize,
+    severed: Count,
+    severed_seqs: &'a [i64],
+}
+
+/// `STATS.json`'s `ledger`: the chain as verified.
+#[derive(Serialize)]
+struct LedgerStats<'a> {
+    anchor_tz: &'a str,
+    entries: usize,
+    head: &'a str,
+    head_seq: Option<i64>,
+    header_digest: &'a str,
+    /// The tz database the days were checked with; the page carries its rules for this zone
+    /// (docs/verifier.md "Days and the tz database").
+    tzdb: &'static str,
+    unterminated_tail_bytes_left_out: usize,
+}
+
+/// `STATS.json`'s `lines`: published and withheld, each of the lines.
+#[derive(Serialize)]
+struct LineStats {
+    published: Count,
+    published_on_operator_reading: Count,
+    withheld: Count,
+    withheld_by_field: BTreeMap<String, Count>,
+}
+
 #[allow(clippy::too_many_arguments)]
-fn stats(
-    verified: &VerifiedLedger,
+fn stats<'a>(
+    verified: &'a VerifiedLedger,
     decision: &Decision,
-    coverage: &decide::Coverage,
+    coverage: &'a decide::Coverage,
     anchors: &[AnchorReport],
     loaded: &LoadedBox,
     witness: Option<&LayerOutput>,
     texts: Option<&LayerOutput>,
-) -> J {
+) -> Stats<'a> {
     let total = verified.lines.len();
     let published = verified.lines.iter().filter(|r| r.published()).count();
     let withheld = total - published;
@@ -118,48 +180,64 @@ fn stats(
         }
     }
     let posts = anchors.len();
-    let mut s = json!({
-        "schema": "exhibit/stats/v1",
-        "ledger": {
-            "entries": total,
-            "head": verified.head,
-            "head_seq": verified.lines.last().map(|r| r.seq),
-            "header_digest": verified.header_digest,
-            "anchor_tz": verified.anchor_tz,
-            // The tz database the days were checked with; the page carries its rules for this
-            // zone (docs/verifier.md "Days and the tz database").
-            "tzdb": exhibit_protocol::days::tzdb_version(),
-            "unterminated_tail_bytes_left_out": loaded.unterminated_tail,
+    let counted = |keep: &dyn Fn(&AnchorReport) -> bool| {
+        of(anchors.iter().filter(|a| keep(a)).count(), posts)
+    };
+    Stats {
+        schema: "exhibit/stats/v1",
+        ledger: LedgerStats {
+            entries: total,
+            head: &verified.head,
+            head_seq: verified.lines.last().map(|r| r.seq),
+            header_digest: &verified.header_digest,
+            anchor_tz: &verified.anchor_tz,
+            tzdb: exhibit_protocol::days::tzdb_version(),
+            unterminated_tail_bytes_left_out: loaded.unterminated_tail,
         },
-        "lines": {
-            "published": of(published, total),
-            "withheld": of(withheld, total),
-            "withheld_by_field": by_field.into_iter().map(|(f, n)| (f, json!(of(n, withheld)))).collect::<serde_json::Map<_, _>>(),
-            "published_on_operator_reading": of(decision.readings.lines.len(), published),
+        lines: LineStats {
+            published: of(published, total),
+            withheld: of(withheld, total),
+            withheld_by_field: by_field
+                .into_iter()
+                .map(|(f, n)| (f, of(n, withheld)))
+                .collect(),
+            published_on_operator_reading: of(decision.readings.lines.len(), published),
         },
-        "coverage": {
-            "pinned": of(coverage.pinned.len(), published),
-            "severed": of(coverage.severed.len(), published),
-            "awaiting_head": of(coverage.awaiting_head.len(), published),
-            "severed_seqs": coverage.severed,
-            "awaiting_head_seqs": coverage.awaiting_head,
-            "posted_heads": posts,
+        coverage: CoverageStats {
+            pinned: of(coverage.pinned.len(), published),
+            severed: of(coverage.severed.len(), published),
+            awaiting_head: of(coverage.awaiting_head.len(), published),
+            severed_seqs: &coverage.severed,
+            awaiting_head_seqs: &coverage.awaiting_head,
+            posted_heads: posts,
         },
-        "anchors": {
-            "posts": posts,
-            "ok": of(anchors.iter().filter(|a| a.ok()).count(), posts),
-            "not_ok": of(anchors.iter().filter(|a| !a.ok()).count(), posts),
-            "proof_header_ok": of(anchors.iter().filter(|a| a.proof == "ok").count(), posts),
-            "head_on_withheld_digest": of(anchors.iter().filter(|a| a.check.head == "lab_word").count(), posts),
+        anchors: AnchorStats {
+            posts,
+            ok: counted(&|a| a.ok()),
+            not_ok: counted(&|a| !a.ok()),
+            proof_header_ok: counted(&|a| a.proof == ProofState::Ok),
+            head_on_withheld_digest: counted(&|a| a.check.head == HeadState::LabWord),
         },
-    });
-    if let Some(w) = witness {
-        s["witness"] = w.stats.clone();
+        witness: witness.map(|w| w.stats.clone()),
+        public_texts: texts.map(|t| t.stats.clone()),
     }
-    if let Some(t) = texts {
-        s["public_texts"] = t.stats.clone();
-    }
-    s
+}
+
+/// One line of `SNAPSHOTS.jsonl` (docs/protocol.md#snapshots); fields in alphabetical order, as
+/// the line has always been written.
+#[derive(Serialize)]
+struct SnapshotLine<'a> {
+    built_at: &'a str,
+    digests: J,
+    extends: bool,
+    extends_commit: Option<&'a str>,
+    head: &'a str,
+    head_seq: Option<i64>,
+    lines: usize,
+    public_texts: Option<&'a J>,
+    rewrite_reason: Option<&'a str>,
+    withheld: usize,
+    witness: Option<&'a J>,
 }
 
 pub struct Snapshots {
@@ -175,7 +253,7 @@ fn snapshots(
     verified: &VerifiedLedger,
     plan: &BuildPlan,
     extends: bool,
-    stats: &J,
+    stats: &Stats<'_>,
 ) -> Result<Snapshots> {
     let old = previous.read("ledger/SNAPSHOTS.jsonl")?.unwrap_or_default();
     // The same computation checks HEAD before it is trusted (crate::head_check).
@@ -183,7 +261,7 @@ fn snapshots(
         tree.files
             .range("ledger/".to_string()..)
             .take_while(|(p, _)| p.starts_with("ledger/"))
-            .map(|(p, b)| (p.as_str(), canonical::sha256_hex(b))),
+            .map(|(p, b)| (p.as_str(), Digest::of(b).to_string())),
     ));
     let last: Option<J> = old
         .split(|&b| b == b'\n')
@@ -204,19 +282,23 @@ fn snapshots(
         });
     }
     let published = verified.lines.iter().filter(|r| r.published()).count();
-    let line = json!({
-        "built_at": plan.built_at,
-        "lines": published,
-        "withheld": verified.lines.len() - published,
-        "head": verified.head,
-        "head_seq": verified.lines.last().map(|r| r.seq),
-        "digests": digests,
-        "extends_commit": previous.commit,
-        "extends": extends,
-        "rewrite_reason": if extends { None } else { plan.allow_rewrite.clone() },
-        "witness": stats.get("witness").cloned(),
-        "public_texts": stats.get("public_texts").cloned(),
-    });
+    let line = SnapshotLine {
+        built_at: &plan.built_at,
+        lines: published,
+        withheld: verified.lines.len() - published,
+        head: &verified.head,
+        head_seq: verified.lines.last().map(|r| r.seq),
+        digests,
+        extends_commit: previous.commit.as_deref(),
+        extends,
+        rewrite_reason: if extends {
+            None
+        } else {
+            plan.allow_rewrite.as_deref()
+        },
+        witness: stats.witness.as_ref(),
+        public_texts: stats.public_texts.as_ref(),
+    };
     let mut bytes = old;
     bytes.extend_from_slice(&serde_json::to_vec(&line)?);
     bytes.push(b'\n');

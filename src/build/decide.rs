@@ -13,6 +13,7 @@ use super::load::LoadedBox;
 use super::verify::VerifiedLedger;
 use crate::posts::AnchorReport;
 use crate::refusal::Refusal;
+use exhibit_protocol::anchors::{FormatState, HeadState};
 use exhibit_protocol::canonical::{self, Object, Value};
 use exhibit_protocol::registry::{Registry, Verdict};
 use exhibit_protocol::verify::{Withheld, WithheldEntry};
@@ -297,7 +298,10 @@ pub fn run(
     let anchor_reports = check_anchors(complete, &verified, &withheld_list, loaded.posts.clone());
     let posted_heads: BTreeSet<i64> = anchor_reports
         .iter()
-        .filter(|a| matches!(a.check.head, "ok" | "lab_word") && a.check.format == "ok")
+        .filter(|a| {
+            matches!(a.check.head, HeadState::Ok | HeadState::LabWord)
+                && a.check.format == FormatState::Ok
+        })
         .filter_map(|a| a.check.posted.as_ref().map(|p| p.seq))
         .collect();
     let coverage = coverage(&verified.lines, &posted_heads);

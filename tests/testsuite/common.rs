@@ -2,6 +2,7 @@
 //! disk, and a way to run the binary.
 #![allow(dead_code)]
 
+use exhibit_protocol::Digest;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -35,7 +36,7 @@ impl LedgerWriter {
         let mut domain = b"darkflobi.gate/log/v0\n".to_vec();
         domain.extend_from_slice(&bytes);
         LedgerWriter {
-            header_digest: canonical::sha256_hex(&domain),
+            header_digest: Digest::of(&domain).to_string(),
             lines: vec![bytes],
             ids: vec![],
             deriver: DayDeriver::new(days::zone("America/New_York").unwrap()),
@@ -65,7 +66,7 @@ impl LedgerWriter {
         for (k, v) in extra.members {
             o.insert(k, v);
         }
-        let id = canonical::sha256_hex(&dump(&o, Some("entry_id")));
+        let id = Digest::of(&dump(&o, Some("entry_id"))).to_string();
         o.insert("entry_id", Value::str(id.clone()));
         self.lines.push(dump(&o, None));
         self.ids.push(id.clone());
@@ -222,7 +223,7 @@ pub fn reseal_snapshot(site: &Path) {
     let digests = exhibit::head_check::snapshot_digests(
         tree.files
             .iter()
-            .map(|(p, b)| (p.as_str(), exhibit_protocol::canonical::sha256_hex(b))),
+            .map(|(p, b)| (p.as_str(), Digest::of(b).to_string())),
     );
     let path = site.join("ledger/SNAPSHOTS.jsonl");
     let text = std::fs::read_to_string(&path).unwrap();

@@ -17,6 +17,7 @@
 //!
 //!     FUZZ_CASES=200000 cargo test --test testsuite differential:: -- --nocapture
 
+use exhibit_protocol::Digest;
 use std::collections::BTreeSet;
 use std::io::Write;
 use std::path::PathBuf;
@@ -163,7 +164,7 @@ fn midnight_seed(rng: &mut Rng, zones: &[String]) -> Input {
     let header_bytes = dump(&header, None).unwrap();
     let mut domain = b"darkflobi.gate/log/v0\n".to_vec();
     domain.extend_from_slice(&header_bytes);
-    let mut prev = canonical::sha256_hex(&domain);
+    let mut prev = Digest::of(&domain).to_string();
     let mut lines = vec![header_bytes];
     for (i, &t) in instants.iter().enumerate() {
         let mut day = days::civil_from_days(deriver.day_number(t));
@@ -177,7 +178,7 @@ fn midnight_seed(rng: &mut Rng, zones: &[String]) -> Input {
         o.insert("kind", Value::str("exec_scan"));
         o.insert("timestamp", Value::str(timestamp_of(t)));
         o.insert("day", Value::str(day));
-        let id = canonical::sha256_hex(&dump(&o, None).unwrap());
+        let id = Digest::of(&dump(&o, None).unwrap()).to_string();
         o.insert("entry_id", Value::str(id.clone()));
         lines.push(dump(&o, None).unwrap());
         prev = id;
@@ -541,7 +542,7 @@ fn rechain(input: &mut Input, from: usize) {
                 && parsed.not_admitted.is_none()
                 && let (Some(old), Some(core)) = (o.get_str("entry_id"), dump(o, Some("entry_id")))
             {
-                let new = canonical::sha256_hex(&core);
+                let new = Digest::of(&core).to_string();
                 let s = String::from_utf8_lossy(&line).into_owned();
                 if s.contains(old) && !old.is_empty() {
                     input.lines[i] = s.replacen(old, &new, 1).into_bytes();
@@ -557,7 +558,7 @@ fn rechain(input: &mut Input, from: usize) {
         let mut o = o.clone();
         o.insert("prev", Value::str(prev.clone().unwrap()));
         let core = dump(&o, Some("entry_id")).expect("canonical lines dump");
-        let id = canonical::sha256_hex(&core);
+        let id = Digest::of(&core).to_string();
         o.insert("entry_id", Value::str(id.clone()));
         input.lines[i] = dump(&o, None).unwrap().to_vec();
         prev = Some(id);

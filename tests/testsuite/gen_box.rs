@@ -1,6 +1,7 @@
 //! The gate-box generator: deterministic, and every box it writes is one the protocol's checks
 //! accept where they should and refuse where the hard cases say so.
 
+use exhibit_protocol::Digest;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
@@ -234,7 +235,7 @@ fn check_box(dir: &Path, summary: &BoxSummary, lines: u64) {
                 .expect("anchor line");
             assert_eq!(
                 line.get_str("anchor_text_sha256"),
-                Some(canonical::sha256_hex(&post).as_str())
+                Some(Digest::of(&post).to_string().as_str())
             );
             assert_eq!(line.get_str("anchor_head"), Some(posted.head.as_str()));
             assert_eq!(line.get_int("anchor_head_seq"), Some(posted.seq));
@@ -246,7 +247,7 @@ fn check_box(dir: &Path, summary: &BoxSummary, lines: u64) {
             // The anchor line falls on the next day.
             assert!(line.get_str("day").unwrap() > date);
             let proof = std::fs::read(path.with_file_name(format!("{name}.ots"))).unwrap();
-            assert_eq!(ots::check(&proof, &canonical::sha256_hex(&post)), Ok(()));
+            assert_eq!(ots::check(&proof, &Digest::of(&post)), Ok(()));
             posts.push(Post {
                 date: date.to_string(),
                 bytes: post,
@@ -264,7 +265,7 @@ fn check_box(dir: &Path, summary: &BoxSummary, lines: u64) {
         .collect();
     for check in anchors::check_posts(&facts, &Withheld::default(), None, &posts) {
         assert!(check.ok, "{check:?}");
-        assert_eq!(check.ledger_line, "agrees");
+        assert_eq!(check.ledger_line, anchors::LedgerLineState::Agrees);
     }
 
     // Public texts: every allow-listed public send re-derives from the gate's own copies, except
@@ -300,7 +301,7 @@ fn check_box(dir: &Path, summary: &BoxSummary, lines: u64) {
                 let bytes = std::fs::read(sources.join(c)).ok()?;
                 [bytes.clone(), gen_box::with_trailer(&bytes, &tr)]
                     .into_iter()
-                    .find(|b| canonical::sha256_hex(b) == sent)
+                    .find(|b| Digest::of(b).to_string() == sent)
             })
         });
         if e.get_str("dest_class") != Some("public") {
@@ -440,7 +441,7 @@ fn check_witness(dir: &Path, w: &gen_box::WitnessSummary, entries: &[canonical::
             assert!(exhibit_protocol::days::parse_timestamp(r[k].as_str().unwrap()).is_some());
         }
         let proof = std::fs::read(store.join(format!("proofs/{id}.ots"))).unwrap();
-        assert_eq!(ots::check(&proof, id), Ok(()));
+        assert_eq!(ots::check_named(&proof, id), Ok(()));
         let has_bitcoin = proof.windows(8).any(|x| x == gen_box::BITCOIN_TAG);
         assert_eq!(has_bitcoin, r.get("block_height").is_some(), "{id}");
     }
@@ -473,7 +474,7 @@ fn check_witness(dir: &Path, w: &gen_box::WitnessSummary, entries: &[canonical::
 
     // Every file under proofs/: named by the index, the prereg's, or the stray.
     let prereg = std::fs::read(store.join("WITNESS_PREREG.md")).unwrap();
-    let prereg_sha = canonical::sha256_hex(&prereg);
+    let prereg_sha = Digest::of(&prereg).to_string();
     assert_eq!(
         index["prereg"]["sha256"].as_str(),
         Some(prereg_sha.as_str())
@@ -490,9 +491,9 @@ fn check_witness(dir: &Path, w: &gen_box::WitnessSummary, entries: &[canonical::
         let bytes = std::fs::read(store.join("proofs").join(&name)).unwrap();
         if let Some(sha) = stem.strip_prefix("prereg_") {
             assert_eq!(sha, prereg_sha);
-            assert_eq!(ots::check(&bytes, sha), Ok(()));
+            assert_eq!(ots::check_named(&bytes, sha), Ok(()));
         } else {
-            assert_eq!(ots::check(&bytes, stem), Ok(()));
+            assert_eq!(ots::check_named(&bytes, stem), Ok(()));
             if !recs.contains_key(stem) {
                 strays += 1;
                 assert_eq!(stem, w.stray);

@@ -10,7 +10,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use exhibit_protocol::canonical::sha256_hex;
+use exhibit_protocol::Digest;
 use exhibit_testkit::gen_box::{self, BoxOptions};
 use serde_json::{Map, Value as J};
 
@@ -262,7 +262,7 @@ fn released_text(s: &Site) -> (String, u64, String) {
                     continue;
                 };
                 for form in [bytes.clone(), gen_box::with_trailer(&bytes, &trailer)] {
-                    if sha256_hex(&form) == sent
+                    if Digest::of(&form).to_string() == sent
                         && let Some(t) = good(&form)
                     {
                         found = Some((
@@ -501,7 +501,7 @@ fn ledger_strings_render_as_text_never_markup() {
         core.insert("schema".into(), J::from("darkflobi.gate/entry/v0"));
         core.insert("seq".into(), J::from(seq));
         core.insert("timestamp".into(), last["timestamp"].clone());
-        let id = sha256_hex(serde_json::to_string(&core).unwrap().as_bytes());
+        let id = Digest::of(serde_json::to_string(&core).unwrap().as_bytes()).to_string();
         core.insert("entry_id".into(), J::from(id.clone()));
         ledger.push_str(&serde_json::to_string(&core).unwrap());
         ledger.push('\n');
@@ -615,7 +615,7 @@ fn rewrite_before_withheld(site: &Path) -> (Vec<u8>, u64, String, String) {
         for o in &mut lines[first..=last] {
             o.insert("prev".into(), J::from(prev.clone()));
             o.remove("entry_id");
-            let id = sha256_hex(serde_json::to_string(&*o).unwrap().as_bytes());
+            let id = Digest::of(serde_json::to_string(&*o).unwrap().as_bytes()).to_string();
             o.insert("entry_id".into(), J::from(id.clone()));
             if new_id.is_empty() {
                 new_id = id.clone();

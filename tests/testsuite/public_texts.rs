@@ -7,7 +7,8 @@ use crate::common;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use exhibit_protocol::canonical::{self, Object, Value, sha256_hex};
+use exhibit_protocol::Digest;
+use exhibit_protocol::canonical::{self, Object, Value};
 use exhibit_protocol::days::{self, DayDeriver};
 use serde_json::{Value as J, json};
 
@@ -40,7 +41,7 @@ impl Ledger {
         let mut domain = b"darkflobi.gate/log/v0\n".to_vec();
         domain.extend_from_slice(&bytes);
         Ledger {
-            header_digest: sha256_hex(&domain),
+            header_digest: Digest::of(&domain).to_string(),
             lines: vec![bytes],
             ids: vec![],
             deriver: DayDeriver::new(days::zone("America/New_York").unwrap()),
@@ -75,7 +76,7 @@ impl Ledger {
         for (k, v) in extra.members {
             o.insert(k, v);
         }
-        let id = sha256_hex(&dump(&o, Some("entry_id")));
+        let id = Digest::of(&dump(&o, Some("entry_id"))).to_string();
         o.insert("entry_id", Value::str(id.clone()));
         self.lines.push(dump(&o, None));
         self.ids.push(id);
@@ -95,7 +96,7 @@ impl Ledger {
 // ---- the fixture box -------------------------------------------------------------------------
 
 fn h(name: &str) -> String {
-    sha256_hex(name.as_bytes())
+    Digest::of(name.as_bytes()).to_string()
 }
 
 fn trailer(bound: i64, total: i64, seq: i64) -> String {
@@ -196,7 +197,7 @@ fn fixture() -> Fixture {
 
     // As written: sources/<checked>.md == sent bytes.
     let a = b"Two of the 3 checks passed today.".to_vec();
-    let sa = sha256_hex(&a);
+    let sa = Digest::of(&a).to_string();
     put(&format!("{sa}.md"), &a);
     c.as_written_source = sources.join(format!("{sa}.md"));
     let seq = l.push(
@@ -207,11 +208,11 @@ fn fixture() -> Fixture {
 
     // With the trailer.
     let b = b"The queue held 4 items at noon.\nNothing else moved.\n".to_vec();
-    let cb = sha256_hex(&b);
+    let cb = Digest::of(&b).to_string();
     put(&format!("{cb}.md"), &b);
     let seq = l.seq() + 1;
     let sent_b = with_trailer(&b, &trailer(1, 1, seq));
-    let sb = sha256_hex(&sent_b);
+    let sb = Digest::of(&sent_b).to_string();
     l.push(
         "send",
         send_fields("public", &h("group-1"), &cb, &cb, Some(&sb), (1, 1)),
@@ -221,10 +222,10 @@ fn fixture() -> Fixture {
 
     // From sources/<draft>.md (checked names bytes not on disk).
     let d = b"A draft with 2 numbers and 1 more.\n".to_vec();
-    let dd = sha256_hex(&d);
+    let dd = Digest::of(&d).to_string();
     put(&format!("{dd}.md"), &d);
     let seq = l.seq() + 1;
-    let sd = sha256_hex(&with_trailer(&d, &trailer(2, 2, seq)));
+    let sd = Digest::of(&with_trailer(&d, &trailer(2, 2, seq))).to_string();
     l.push(
         "send",
         send_fields(
@@ -240,7 +241,7 @@ fn fixture() -> Fixture {
 
     // From sources/<draft>.draft.md, as written.
     let e = b"Only the draft file holds this one.".to_vec();
-    let de = sha256_hex(&e);
+    let de = Digest::of(&e).to_string();
     put(&format!("{de}.draft.md"), &e);
     let seq = l.push(
         "send",
@@ -257,7 +258,7 @@ fn fixture() -> Fixture {
 
     // Off the list, each with a source that would re-derive.
     let off = |l: &mut Ledger, text: &str, class: &str, dest: &str| {
-        let s = sha256_hex(text.as_bytes());
+        let s = Digest::of(text.as_bytes()).to_string();
         put(&format!("{s}.md"), text.as_bytes());
         l.push("send", send_fields(class, dest, &s, &s, Some(&s), (0, 0)))
     };
@@ -270,7 +271,7 @@ fn fixture() -> Fixture {
         "group",
         &h("group-1"),
     );
-    let ns = sha256_hex(b"held back");
+    let ns = Digest::of(b"held back").to_string();
     put(&format!("{ns}.md"), b"held back");
     c.no_sent_bytes = l.push(
         "send",
@@ -279,7 +280,7 @@ fn fixture() -> Fixture {
 
     // Two marks: re-derives from nothing.
     let f = b"Sworn source text.\n".to_vec();
-    let cf = sha256_hex(&f);
+    let cf = Digest::of(&f).to_string();
     put(&format!("{cf}.md"), &f);
     let seq = l.seq() + 1;
     let mut two = with_trailer(&f, &trailer(0, 0, seq));
@@ -293,7 +294,7 @@ fn fixture() -> Fixture {
             &h("anchor"),
             &cf,
             &cf,
-            Some(&sha256_hex(&two)),
+            Some(&Digest::of(&two).to_string()),
             (0, 0),
         ),
     );
@@ -301,7 +302,7 @@ fn fixture() -> Fixture {
 
     // Not UTF-8: ED A0 80 (a lone surrogate) in the source, hashing to sent_sha256.
     let g = b"bad \xED\xA0\x80 bytes".to_vec();
-    let sg = sha256_hex(&g);
+    let sg = Digest::of(&g).to_string();
     put(&format!("{sg}.md"), &g);
     let seq = l.push(
         "send",
@@ -311,7 +312,7 @@ fn fixture() -> Fixture {
 
     // The text guard: a phone number.
     let p = b"Call +1 (555) 010-9999 before noon.".to_vec();
-    let sp = sha256_hex(&p);
+    let sp = Digest::of(&p).to_string();
     put(&format!("{sp}.md"), &p);
     let seq = l.push(
         "send",
@@ -461,7 +462,7 @@ fn names_are_digests(fx: &Fixture) {
             continue;
         }
         let bytes = std::fs::read(e.path()).unwrap();
-        assert_eq!(format!("{}.txt", sha256_hex(&bytes)), name);
+        assert_eq!(format!("{}.txt", Digest::of(&bytes)), name);
     }
 }
 

@@ -4,6 +4,7 @@
 //! names the file and the rule, and the temporary root — DIR and everything beside it, symlinks
 //! included — is byte-identical afterwards. Every run's exit status is 0, 1 or 2.
 
+use exhibit_protocol::Digest;
 use std::collections::BTreeMap;
 use std::io::Read;
 use std::os::unix::fs::symlink;
@@ -107,7 +108,7 @@ impl Hostile {
     fn write_store(&self) {
         let store = self.store();
         std::fs::create_dir_all(store.join("proofs")).unwrap();
-        let prereg_sha = exhibit_protocol::canonical::sha256_hex(PREREG.as_bytes());
+        let prereg_sha = Digest::of(PREREG.as_bytes()).to_string();
         let mut entries = serde_json::Map::new();
         for (i, id) in self.ids.iter().enumerate() {
             let ts = &self.timestamps[i];
@@ -682,7 +683,7 @@ fn fifos_devices_and_oversized_files_are_refused_not_read() {
     let post = std::fs::read(h.b.dir.join("gate/anchors/2026-10-24.txt")).unwrap();
     std::fs::write(
         h.b.dir.join("gate/anchors/2026-10-24.txt.ots"),
-        proof(&exhibit_protocol::canonical::sha256_hex(&post)),
+        proof(&Digest::of(&post).to_string()),
     )
     .unwrap();
     h.publish(&[]);

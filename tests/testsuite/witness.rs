@@ -2,6 +2,7 @@
 //! is checked against a figure computed by hand from the table in `fixture()`.
 
 use crate::common;
+use exhibit_protocol::Digest;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -88,7 +89,7 @@ fn write_ledger(path: &Path) -> Vec<String> {
     let header = dump(&h, None);
     let mut domain = b"darkflobi.gate/log/v0\n".to_vec();
     domain.extend_from_slice(&header);
-    let mut prev = canonical::sha256_hex(&domain);
+    let mut prev = Digest::of(&domain).to_string();
     let mut bytes = header;
     bytes.push(b'\n');
     let mut days = DayDeriver::new(days::zone(TZ).unwrap());
@@ -112,7 +113,7 @@ fn write_ledger(path: &Path) -> Vec<String> {
             o.insert("scanned", Value::Int(seq * 10));
             o.insert("flagged", Value::Int(0));
         }
-        let id = canonical::sha256_hex(&dump(&o, Some("entry_id")));
+        let id = Digest::of(&dump(&o, Some("entry_id"))).to_string();
         o.insert("entry_id", Value::str(id.clone()));
         bytes.extend_from_slice(&dump(&o, None));
         bytes.push(b'\n');
@@ -172,7 +173,7 @@ fn rec(
         upgraded_at: upgraded.map(day),
         block_height: proofish.then_some(975_200 + seq as u64),
         block_hash: matches!(status, "proof" | "mismatch")
-            .then(|| canonical::sha256_hex(format!("block {seq}").as_bytes())),
+            .then(|| Digest::of(format!("block {seq}").as_bytes()).to_string()),
         block_time: block_time.map(str::to_string),
         calendars: if status == "stamp_failed" { 1 } else { 2 },
     }
@@ -355,7 +356,7 @@ fn fixture() -> Fixture {
 }
 
 fn prereg_sha() -> String {
-    canonical::sha256_hex(PREREG.as_bytes())
+    Digest::of(PREREG.as_bytes()).to_string()
 }
 
 fn write_index(fx: &Fixture, recs: &[Rec], extra: Option<(&str, J)>) {
@@ -866,7 +867,7 @@ fn a_proof_committing_to_another_digest_is_refused_and_dir_untouched() {
 fn a_real_proof_is_refused_under_a_lines_name_and_accepted_under_its_own_digest() {
     let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/ots-examples");
     let real = std::fs::read(examples.join("hello-world.txt.ots")).unwrap();
-    let digest = canonical::sha256_hex(&std::fs::read(examples.join("hello-world.txt")).unwrap());
+    let digest = Digest::of(&std::fs::read(examples.join("hello-world.txt")).unwrap()).to_string();
 
     let fx = fixture();
     std::fs::write(proof_path(&fx, &fx.ids[0]), &real).unwrap();

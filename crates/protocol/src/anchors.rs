@@ -1,6 +1,7 @@
 //! The anchor checks a stranger does with a posted head (docs/protocol.md#anchors; docs/verifier.md
 //! "The anchor checks"). Pure: the caller hands in the entries and the posts' bytes.
 
+use crate::Digest;
 use serde::Serialize;
 
 use crate::canonical;
@@ -39,14 +40,68 @@ pub struct PostedHead {
     pub seq: i64,
 }
 
+/// Declares a check's outcome as an enum whose `as_str`, `Display` and `Serialize` give the
+/// exact word the index and the notes have always carried (docs/protocol.md#anchors).
+macro_rules! check_state {
+    ($(#[$doc:meta])* $name:ident { $($variant:ident => $word:literal),+ $(,)? }) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        pub enum $name {
+            $($variant),+
+        }
+
+        impl $name {
+            /// The word written to `anchors/index.json` and to the notes.
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $($name::$variant => $word),+
+                }
+            }
+        }
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+
+        impl Serialize for $name {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_str(self.as_str())
+            }
+        }
+    };
+}
+
+check_state! {
+    /// Whether the post is the exact posted form `gate anchor <D> head <hex> seq <n>`.
+    FormatState { Ok => "ok", Fail => "fail" }
+}
+
+check_state! {
+    /// Whether the posted head is the digest of the posted seq: derived (`ok`), only the lab's
+    /// word for a withheld line (`lab_word`), wrong, or of a seq the ledger does not hold.
+    HeadState { Ok => "ok", LabWord => "lab_word", Fail => "fail", Absent => "absent", Skipped => "skipped" }
+}
+
+check_state! {
+    /// Whether the posted seq was the last of its day.
+    DayClosedState { Ok => "ok", Fail => "fail", Skipped => "skipped" }
+}
+
+check_state! {
+    /// Whether the ledger's `anchor` lines for the day agree with the post.
+    LedgerLineState { Agrees => "agrees", Disagrees => "disagrees", Absent => "absent", Skipped => "skipped" }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct AnchorCheck {
     pub date: String,
     pub ok: bool,
-    pub format: &'static str,
-    pub head: &'static str,
-    pub day_closed: &'static str,
-    pub ledger_line: &'static str,
+    pub format: FormatState,
+    pub head: HeadState,
+    pub day_closed: DayClosedState,
+    pub ledger_line: LedgerLineState,
     #[serde(skip)]
     pub posted: Option<PostedHead>,
 }
@@ -58,7 +113,7 @@ pub fn parse_post(date: &str, bytes: &[u8]) -> Option<PostedHead> {
     let rest = rest.strip_prefix(date)?;
     let rest = rest.strip_prefix(" head ")?;
     let (head, rest) = rest.split_at_checked(64)?;
-    if !canonical::is_digest(head) {
+    if !Digest::is_hex(head) {
         return None;
     }
     let digits = rest.strip_prefix(" seq ")?;
@@ -133,66 +188,73 @@ fn check_post(
         return AnchorCheck {
             date: post.date.clone(),
             ok: false,
-            format: "fail",
-            head: "skipped",
-            day_closed: "skipped",
-            ledger_line: "skipped",
+            format: FormatState::Fail,
+            head: HeadState::Skipped,
+            day_closed: DayClosedState::Skipped,
+            ledger_line: LedgerLineState::Skipped,
             posted: None,
         };
     };
     let published = index.by_seq.get(&posted.seq);
     let head = if posted.seq == 0 {
         if header_digest == Some(posted.head.as_str()) {
-            "ok"
+            HeadState::Ok
         } else {
-            "fail"
+            HeadState::Fail
         }
     } else if let Some(entry) = published {
         if entry.entry_id == posted.head {
-            "ok"
+            HeadState::Ok
         } else {
-            "fail"
+            HeadState::Fail
         }
     } else if let Some(digest) = withheld.digest(posted.seq) {
         // The digest of a withheld line is the lab's word, not the reader's derivation (docs/protocol.md#withholding).
         if digest == posted.head {
-            "lab_word"
+            HeadState::LabWord
         } else {
-            "fail"
+            HeadState::Fail
         }
     } else {
-        "absent"
+        HeadState::Absent
     };
 
     let later_same_day = index
         .last_seq_of_day
         .get(post.date.as_str())
         .is_some_and(|&last| last > posted.seq);
-    let day_closed = if later_same_day { "fail" } else { "ok" };
+    let day_closed = if later_same_day {
+        DayClosedState::Fail
+    } else {
+        DayClosedState::Ok
+    };
 
-    let text_sha256 = canonical::sha256_hex(&post.bytes);
+    let text_sha256 = Digest::of(&post.bytes).to_string();
     let lines: &[&AnchorLine] = index
         .anchor_lines
         .get(post.date.as_str())
         .map_or(&[], Vec::as_slice);
     let ledger_line = if lines.is_empty() {
-        "absent"
+        LedgerLineState::Absent
     } else if lines.iter().all(|a| {
         a.head.as_deref() == Some(posted.head.as_str())
             && a.head_seq == Some(posted.seq)
             && a.text_sha256.as_deref() == Some(text_sha256.as_str())
     }) {
-        "agrees"
+        LedgerLineState::Agrees
     } else {
-        "disagrees"
+        LedgerLineState::Disagrees
     };
 
     AnchorCheck {
         date: post.date.clone(),
-        ok: matches!(head, "ok" | "lab_word")
-            && day_closed == "ok"
-            && matches!(ledger_line, "agrees" | "absent"),
-        format: "ok",
+        ok: matches!(head, HeadState::Ok | HeadState::LabWord)
+            && day_closed == DayClosedState::Ok
+            && matches!(
+                ledger_line,
+                LedgerLineState::Agrees | LedgerLineState::Absent
+            ),
+        format: FormatState::Ok,
         head,
         day_closed,
         ledger_line,

@@ -4,6 +4,8 @@
 //! of a proof). Verifying the attestation itself is the stranger's job, with an
 //! OpenTimestamps client; we never pretend to.
 
+use crate::Digest;
+
 /// `00 'OpenTimestamps' 00 00 'Proof' 00 bf 89 e2 e8 84 e8 92 94` (31 bytes).
 pub const MAGIC: &[u8; 31] = b"\x00OpenTimestamps\x00\x00Proof\x00\xbf\x89\xe2\xe8\x84\xe8\x92\x94";
 /// The only major version the header check accepts.
@@ -52,7 +54,7 @@ impl std::fmt::Display for OtsProblem {
 }
 
 /// The digest a proof commits to, after checking magic, version and op.
-pub fn committed_digest(bytes: &[u8]) -> Result<[u8; 32], OtsProblem> {
+pub fn committed_digest(bytes: &[u8]) -> Result<Digest, OtsProblem> {
     if bytes.len() < 31 || &bytes[..31] != MAGIC {
         return Err(if bytes.len() < 31 && MAGIC.starts_with(bytes) {
             OtsProblem::TooShort
@@ -71,23 +73,31 @@ pub fn committed_digest(bytes: &[u8]) -> Result<[u8; 32], OtsProblem> {
     }
     let mut digest = [0u8; 32];
     digest.copy_from_slice(&bytes[33..65]);
-    Ok(digest)
+    Ok(Digest(digest))
 }
 
-/// Checks that a proof's header is right and that it commits to `expected_hex` (64 hex).
-pub fn check(bytes: &[u8], expected_hex: &str) -> Result<(), OtsProblem> {
-    let digest = committed_digest(bytes)?;
-    if crate::canonical::hex(&digest) == expected_hex {
+/// Checks that a proof's header is right and that it commits to `expected`.
+pub fn check(bytes: &[u8], expected: &Digest) -> Result<(), OtsProblem> {
+    if committed_digest(bytes)? == *expected {
         Ok(())
     } else {
         Err(OtsProblem::DigestMismatch)
     }
 }
 
+/// [`check`] against the digest a file's name states (`<digest>.ots`): the header is checked
+/// first, and a name that is not a digest is a mismatch, as any other wrong digest is.
+pub fn check_named(bytes: &[u8], named: &str) -> Result<(), OtsProblem> {
+    let committed = committed_digest(bytes)?;
+    match named.parse::<Digest>() {
+        Ok(digest) if digest == committed => Ok(()),
+        _ => Err(OtsProblem::DigestMismatch),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::canonical::sha256_hex;
     use std::path::Path;
 
     fn examples() -> &'static Path {
@@ -105,11 +115,11 @@ mod tests {
             if path.extension().is_some_and(|e| e == "ots") {
                 let target = path.with_extension("");
                 let proof = std::fs::read(&path).unwrap();
-                let digest = sha256_hex(&std::fs::read(&target).unwrap());
+                let digest = Digest::of(&std::fs::read(&target).unwrap());
                 assert_eq!(check(&proof, &digest), Ok(()), "{}", path.display());
                 // The same proof against another file's digest must fail.
                 assert_eq!(
-                    check(&proof, &sha256_hex(b"other")),
+                    check(&proof, &Digest::of(b"other")),
                     Err(OtsProblem::DigestMismatch)
                 );
                 checked += 1;

@@ -6,9 +6,10 @@
 //! might hold anything. Known fields are typed; every string outside digest, day and timestamp
 //! fields is tested for an identifier's shape, and a hit withholds the line.
 
+use crate::Digest;
 use std::collections::BTreeMap;
 
-use crate::canonical::{self, Object, Value};
+use crate::canonical::{Object, Value};
 use crate::days;
 use crate::guard::{self, Context, Finding, IntegerField};
 
@@ -361,7 +362,7 @@ fn names_an_earlier_seq(object: &Object<'_>, value: &Value<'_>) -> bool {
 
 fn type_fits(t: FieldType, value: &Value<'_>) -> bool {
     match (t, value) {
-        (FieldType::Digest, Value::Str(s)) => canonical::is_digest(s),
+        (FieldType::Digest, Value::Str(s)) => Digest::is_hex(s),
         (FieldType::Text, Value::Str(_)) => true,
         (FieldType::Texts, Value::Array(items)) => items.iter().all(|i| matches!(i, Value::Str(_))),
         (FieldType::Count, Value::Int(n)) => *n >= 0,
@@ -426,7 +427,7 @@ mod tests {
     use super::*;
 
     fn obj(json: &str) -> Object<'static> {
-        match canonical::parse(json.as_bytes())
+        match crate::canonical::parse(json.as_bytes())
             .unwrap()
             .value
             .into_owned()

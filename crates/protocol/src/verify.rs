@@ -4,10 +4,11 @@
 //! a time and the verifier keeps only the previous entry's seq and digest (plus the withheld
 //! list), so memory does not grow with the ledger. Every problem is returned with a stable code.
 
+use crate::Digest;
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
-use sha2::{Digest, Sha256};
+use sha2::{Digest as _, Sha256};
 
 use crate::canonical::{self, NotAdmitted, Object, Value};
 use crate::days::{self, DayDeriver};
@@ -176,7 +177,7 @@ impl Withheld {
             if e.seq < 1 {
                 return Err(format!("seq {} is not a positive integer", e.seq));
             }
-            if !canonical::is_digest(&e.entry_id) {
+            if !Digest::is_hex(&e.entry_id) {
                 return Err(format!(
                     "seq {}: entry_id is not 64 lowercase hex characters",
                     e.seq
@@ -592,7 +593,7 @@ impl<'w> Verifier<'w> {
             // Admitted values always dump; a failure hashes what was dumped (the chain fails).
             let _ = canonical::dump_object_except(&object, None, &mut self.dump);
             hasher.update(&self.dump);
-            canonical::hex(&hasher.finalize())
+            Digest(hasher.finalize().into()).to_string()
         });
         let anchor_tz = object.get_str("anchor_tz").map(str::to_owned);
         match anchor_tz.as_deref().map(|name| (name, days::zone(name))) {
@@ -678,7 +679,7 @@ impl<'w> Verifier<'w> {
                 }
                 None => hasher.update(&self.dump),
             }
-            canonical::hex(&hasher.finalize())
+            Digest(hasher.finalize().into()).to_string()
         });
         let stated_id = object.get_str("entry_id");
         if let Some(derived) = &derived_id
@@ -1026,7 +1027,7 @@ mod tests {
         let mut line = Vec::new();
         canonical::dump_object_except(&header, None, &mut line).unwrap();
         let mut prev =
-            canonical::sha256_hex(&[b"darkflobi.gate/log/v0\n".as_slice(), &line].concat());
+            Digest::of(&[b"darkflobi.gate/log/v0\n".as_slice(), &line].concat()).to_string();
         let mut lines = vec![line];
         for seq in 1..=n {
             let ts = format!("2026-10-25T14:{:02}:00Z", seq);
@@ -1038,7 +1039,7 @@ mod tests {
             o.insert("day", Value::str("2026-10-25"));
             let mut core = Vec::new();
             canonical::dump_object_except(&o, None, &mut core).unwrap();
-            prev = canonical::sha256_hex(&core);
+            prev = Digest::of(&core).to_string();
             o.insert("entry_id", Value::str(prev.clone()));
             let mut out = Vec::new();
             canonical::dump_object_except(&o, None, &mut out).unwrap();

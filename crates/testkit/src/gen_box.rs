@@ -7,6 +7,7 @@
 //! from `seed`; no clock, no hash-map iteration reaches the output. The conventions the build
 //! relies on are listed in the module's report (`BoxSummary`) and in `site-fixtures/README.md`.
 
+use exhibit_protocol::Digest;
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::fs::{self, File};
@@ -16,7 +17,7 @@ use std::path::Path;
 use anyhow::{Context, Result, bail};
 use serde::Serialize;
 use serde::ser::{SerializeMap, Serializer};
-use sha2::{Digest, Sha256};
+use sha2::{Digest as _, Sha256};
 
 use exhibit_protocol::canonical::{self, Object, Value};
 use exhibit_protocol::days::{self, DayDeriver};
@@ -210,7 +211,7 @@ impl Rng {
     }
 
     pub fn digest(&mut self) -> String {
-        canonical::hex(&self.bytes32())
+        Digest(self.bytes32()).to_string()
     }
 
     pub fn pick<'a, T>(&mut self, xs: &'a [T]) -> &'a T {
@@ -252,14 +253,6 @@ fn local_day(deriver: &mut DayDeriver, secs: i64) -> i64 {
 
 fn sha256(bytes: &[u8]) -> [u8; 32] {
     Sha256::digest(bytes).into()
-}
-
-fn unhex32(s: &str) -> [u8; 32] {
-    let mut out = [0u8; 32];
-    for (i, o) in out.iter_mut().enumerate() {
-        *o = u8::from_str_radix(&s[2 * i..2 * i + 2], 16).expect("hex");
-    }
-    out
 }
 
 fn s(x: impl Into<Cow<'static, str>>) -> Value<'static> {
@@ -671,7 +664,7 @@ impl Ledger {
             anyhow::anyhow!("entry {} cannot be canonicalised: {}", self.seq, e.words())
         })?;
         let id_bytes = sha256(&self.core);
-        let id = canonical::hex(&id_bytes);
+        let id = Digest(id_bytes).to_string();
         object
             .members
             .push((Cow::Borrowed("entry_id"), s(id.clone())));
@@ -951,7 +944,7 @@ impl Gen<'_> {
                 None => message_text(&mut self.text_rng, total).into_bytes(),
             };
             let checked_bytes = &text;
-            checked = canonical::sha256_hex(checked_bytes);
+            checked = Digest::of(checked_bytes).to_string();
             stripped = checked.clone();
             let sent_bytes: Option<Vec<u8>> = match mode {
                 SourceMode::AsWritten => Some(text.clone()),
@@ -967,7 +960,7 @@ impl Gen<'_> {
                 _ => Some(with_trailer(&text, &tr)),
             };
             sent = if sent_bytes_needed {
-                sent_bytes.as_deref().map(canonical::sha256_hex)
+                sent_bytes.as_deref().map(|b| Digest::of(b).to_string())
             } else {
                 None
             };
@@ -975,7 +968,7 @@ impl Gen<'_> {
                 SourceMode::DraftMd | SourceMode::DraftDraftMd => {
                     let mut draft_bytes = text.clone();
                     draft_bytes.push(b'\n');
-                    draft = canonical::sha256_hex(&draft_bytes);
+                    draft = Digest::of(&draft_bytes).to_string();
                     let name = if mode == SourceMode::DraftMd {
                         format!("{draft}.md")
                     } else {
@@ -994,7 +987,7 @@ impl Gen<'_> {
                     } else {
                         let mut d = text.clone();
                         d.push(b'\n');
-                        canonical::sha256_hex(&d)
+                        Digest::of(&d).to_string()
                     };
                     self.write_source(&format!("{checked}.md"), &text)?;
                 }
@@ -1264,7 +1257,7 @@ impl Gen<'_> {
             ("anchor_head_seq", int(head_seq)),
             (
                 "anchor_text_sha256",
-                s(canonical::sha256_hex(post.as_bytes())),
+                s(Digest::of(post.as_bytes()).to_string()),
             ),
             ("late", Value::Bool(late)),
             ("process", self.process()),
@@ -1548,7 +1541,7 @@ pub fn generate(opts: &BoxOptions, out: &Path) -> Result<BoxSummary> {
     hasher.update(exhibit_protocol::verify::HEADER_SCHEMA.as_bytes());
     hasher.update(b"\n");
     hasher.update(&header_bytes);
-    let header_digest = canonical::hex(&hasher.finalize());
+    let header_digest = Digest(hasher.finalize().into()).to_string();
     let mut ledger_out =
         BufWriter::with_capacity(1 << 20, File::create(out.join("gate/ledger.jsonl"))?);
     ledger_out.write_all(&header_bytes)?;
@@ -1734,7 +1727,7 @@ struct Record {
 }
 
 fn block_hash(seed: u64, height: u64) -> String {
-    let digest = canonical::sha256_hex(format!("block {height} of box {seed}").as_bytes());
+    let digest = Digest::of(format!("block {height} of box {seed}").as_bytes()).to_string();
     format!("0000000000000000000{}", &digest[19..])
 }
 
@@ -1793,7 +1786,7 @@ impl Serialize for Entries<'_> {
                 status: r.status.as_str(),
                 upgraded_at: r.upgraded_at.map(fmt_ts),
             };
-            map.serialize_entry(&canonical::hex(id), &record)?;
+            map.serialize_entry(&Digest(*id).to_string(), &record)?;
         }
         map.end()
     }
@@ -2061,7 +2054,7 @@ fn write_witness(
     sorted.sort_unstable_by_key(|a| a.0);
 
     let prereg = prereg_text(&fmt_ts(t0));
-    let prereg_sha = canonical::sha256_hex(prereg.as_bytes());
+    let prereg_sha = Digest::of(prereg.as_bytes()).to_string();
     fs::write(store.join("WITNESS_PREREG.md"), &prereg)?;
     let mut seal = Object::default();
     seal.insert("file", s("WITNESS_PREREG.md"));
@@ -2111,10 +2104,10 @@ fn write_witness(
             &mut proof_rng,
             &mut buf,
         );
-        sink.write(proofs.join(format!("{}.ots", canonical::hex(id))), buf)?;
+        sink.write(proofs.join(format!("{}.ots", Digest(*id))), buf)?;
     }
     witness_ots(
-        &unhex32(&prereg_sha),
+        &prereg_sha.parse::<Digest>().expect("a digest").0,
         &CALENDARS[..2],
         Some(OPENING_BLOCK_HEIGHT),
         &mut rng,
@@ -2123,7 +2116,7 @@ fn write_witness(
     fs::write(proofs.join(format!("prereg_{prereg_sha}.ots")), &buf)?;
     let stray = rng.bytes32();
     witness_ots(&stray, &CALENDARS[..2], None, &mut rng, &mut buf);
-    let stray_hex = canonical::hex(&stray);
+    let stray_hex = Digest(stray).to_string();
     fs::write(proofs.join(format!("{stray_hex}.ots")), &buf)?;
 
     // runs.jsonl
@@ -2167,7 +2160,7 @@ fn write_witness(
     let head_line = if seen_lines > 0 {
         format!(
             "head {} at seq {seen_lines}",
-            canonical::hex(&ids[seen_lines as usize - 1])
+            Digest(ids[seen_lines as usize - 1])
         )
     } else {
         "no line".to_string()
@@ -2218,7 +2211,7 @@ Seqs with more than one entry_id: {dups}. Stamp batches: {nbatches}. Runs: {nrun
         stamp_failed,
         mismatch,
         unseen,
-        orphan: orphan.map(|o| canonical::hex(&o)),
+        orphan: orphan.map(|o| Digest(o).to_string()),
         duplicate_seq,
         stray: stray_hex,
         prereg_sha256: prereg_sha,
@@ -2251,7 +2244,7 @@ mod tests {
     fn anchor_proof_matches_the_shape_of_a_real_pending_file() {
         let mut rng = Rng::new(1, 1);
         let proof = anchor_ots(b"x", &mut rng);
-        assert!(ots::check(&proof, &canonical::sha256_hex(b"x")).is_ok());
+        assert!(ots::check(&proof, &Digest::of(b"x")).is_ok());
         let tail = &proof[ots::HEADER_LEN..];
         assert_eq!(&tail[..2], &[0xf0, 0x10]);
         assert_eq!(tail[18], 0x08);

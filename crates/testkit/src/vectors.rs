@@ -10,6 +10,7 @@
 //! Lines are built with the crate's canonical writer; `tests/testsuite/vectors.rs` re-derives the base's
 //! digests from hand-written bytes with nothing but sha2, so that writer is checked too.
 
+use exhibit_protocol::Digest;
 use std::path::PathBuf;
 
 use exhibit_protocol::canonical::{self, Object, Value};
@@ -48,7 +49,7 @@ fn dump_obj(o: &Object<'_>) -> Vec<u8> {
 fn core_id(o: &Object<'_>) -> String {
     let mut out = Vec::new();
     canonical::dump_object_except(o, Some("entry_id"), &mut out).expect("admitted");
-    canonical::sha256_hex(&out)
+    Digest::of(&out).to_string()
 }
 
 impl Ledger {
@@ -61,7 +62,7 @@ impl Ledger {
             lines: vec![bytes],
             ids: vec![],
             days: vec![],
-            header_digest: canonical::sha256_hex(&domain),
+            header_digest: Digest::of(&domain).to_string(),
             tz: tz.to_owned(),
         }
     }
@@ -142,7 +143,7 @@ fn join(lines: &[Vec<u8>]) -> Vec<u8> {
 
 fn d(n: u8) -> String {
     // A fixed, recognisable digest for destination and message hashes.
-    canonical::sha256_hex(&[n])
+    Digest::of(&[n]).to_string()
 }
 
 fn s(v: &str) -> Value<'static> {
@@ -212,7 +213,7 @@ fn base() -> Ledger {
             ("anchor_head_seq", Value::Int(6)),
             (
                 "anchor_text_sha256",
-                s(&canonical::sha256_hex(post1.as_bytes())),
+                s(&Digest::of(post1.as_bytes()).to_string()),
             ),
             ("late", Value::Bool(false)),
         ],
@@ -250,7 +251,7 @@ fn base() -> Ledger {
             ("anchor_head_seq", Value::Int(13)),
             (
                 "anchor_text_sha256",
-                s(&canonical::sha256_hex(post2.as_bytes())),
+                s(&Digest::of(post2.as_bytes()).to_string()),
             ),
             ("late", Value::Bool(false)),
         ],
@@ -1812,7 +1813,7 @@ pub fn main(mut args: impl Iterator<Item = String>) {
     let doc = json!({
         "format": "exhibit-vectors/v1",
         "base": "base.jsonl",
-        "base_sha256": canonical::sha256_hex(&base_bytes),
+        "base_sha256": Digest::of(&base_bytes).to_string(),
         "cases": cases.iter().map(Case::to_json).collect::<Vec<_>>(),
     });
     let mut vectors = serde_json::to_vec_pretty(&doc).expect("json");

@@ -20,7 +20,8 @@ use serde_json::{Value as J, json};
 use super::{Layer, LayerContext, LayerOutput};
 use crate::encode::{base64, of, pretty};
 use crate::refusal::Refusal;
-use exhibit_protocol::canonical::{Object, Value, is_digest, sha256_hex};
+use exhibit_protocol::Digest;
+use exhibit_protocol::canonical::{Object, Value};
 use exhibit_protocol::guard::{self, Finding};
 
 /// Where the layer's files live inside DIR.
@@ -55,7 +56,7 @@ impl GateConfig {
         let digest = |key: &str| -> std::result::Result<String, String> {
             match o.get(key) {
                 None => Err(format!("no {key:?}")),
-                Some(J::String(s)) if is_digest(s) => Ok(s.clone()),
+                Some(J::String(s)) if Digest::is_hex(s) => Ok(s.clone()),
                 Some(_) => Err(format!("{key:?} is not a 64-lowercase-hex digest")),
             }
         };
@@ -70,7 +71,7 @@ impl GateConfig {
         let mut group_hashes = BTreeSet::new();
         for g in groups {
             match g {
-                J::String(s) if is_digest(s) => {
+                J::String(s) if Digest::is_hex(s) => {
                     group_hashes.insert(s.clone());
                 }
                 _ => {
@@ -161,7 +162,7 @@ pub fn classify(o: &Object<'_>, cfg: &GateConfig) -> (Class, bool) {
     } else if !public {
         Class::Off("dest_class_not_public")
     } else if o.get_str("action") != Some("send")
-        || !o.get_str("sent_sha256").is_some_and(is_digest)
+        || !o.get_str("sent_sha256").is_some_and(Digest::is_hex)
     {
         Class::Off("no_sent_bytes")
     } else {
@@ -182,7 +183,9 @@ struct SendLine {
 }
 
 fn digest_field(o: &Object<'_>, key: &str) -> Option<String> {
-    o.get_str(key).filter(|s| is_digest(s)).map(str::to_owned)
+    o.get_str(key)
+        .filter(|s| Digest::is_hex(s))
+        .map(str::to_owned)
 }
 
 fn numerals(o: &Object<'_>) -> Option<(i64, i64)> {
@@ -248,7 +251,7 @@ fn rederive(
             continue;
         };
         found.push(name.clone());
-        if sha256_hex(&bytes) == sent {
+        if Digest::of(&bytes).to_string() == sent {
             return Ok(Ok(Derived {
                 bytes,
                 role: role.to_string(),
@@ -258,7 +261,7 @@ fn rederive(
         }
         if let Some(t) = &trailer {
             let form = with_trailer(&bytes, t);
-            if sha256_hex(&form) == sent {
+            if Digest::of(&form).to_string() == sent {
                 return Ok(Ok(Derived {
                     bytes: form,
                     role: format!("{role}+trailer"),
@@ -337,7 +340,7 @@ fn read_head(ctx: &LayerContext<'_>) -> Result<HeadState> {
         let sha = p
             .get("sent_sha256")
             .and_then(J::as_str)
-            .filter(|s| is_digest(s));
+            .filter(|s| Digest::is_hex(s));
         let Some(sha) = sha else {
             return Err(bad("a published entry without a sent_sha256"));
         };
@@ -349,7 +352,7 @@ fn read_head(ctx: &LayerContext<'_>) -> Result<HeadState> {
         let sha = r
             .get("sent_sha256")
             .and_then(J::as_str)
-            .filter(|s| is_digest(s));
+            .filter(|s| Digest::is_hex(s));
         let Some(sha) = sha else {
             return Err(bad("an allowed_by_operator entry without a sent_sha256"));
         };
@@ -600,7 +603,8 @@ fn text_of(
                 .map(|l| l.seq)
                 .find(|s| s == head_seq)
                 .unwrap_or(first.seq);
-            let ok = sha256_hex(head_bytes) == *sha && std::str::from_utf8(head_bytes).is_ok();
+            let ok = Digest::of(head_bytes).to_string() == *sha
+                && std::str::from_utf8(head_bytes).is_ok();
             if !ok {
                 if let Some(reason) = rewrite {
                     texts.dropped.push(json!({"sent_sha256": sha, "seq": seq, "reason": "head_copy_mismatch", "rewrite_reason": reason}));
@@ -931,7 +935,7 @@ fn finish(
     });
     let mut page_texts = serde_json::Map::new();
     for r in &texts.releases {
-        debug_assert_eq!(sha256_hex(&r.bytes), r.sha);
+        debug_assert_eq!(Digest::of(&r.bytes).to_string(), r.sha);
         page_texts.insert(r.sha.clone(), J::String(base64(&r.bytes)));
         out.files
             .push((format!("{FOLDER}/{}.txt", r.sha), r.bytes.clone()));

@@ -12,6 +12,7 @@
 //! Every decision where docs/protocol.md#witness is silent is written down in `docs/witness.md`. Iteration is over
 //! sorted vectors and BTreeMaps only; no clock is read.
 
+use exhibit_protocol::Digest;
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -28,7 +29,6 @@ use crate::build::decide::LineRecord;
 use crate::encode::{of, pretty, timestamp_of};
 use crate::refusal::Refusal;
 use crate::side_channels::{self, DayCut};
-use exhibit_protocol::canonical;
 use exhibit_protocol::days;
 use exhibit_protocol::ots;
 pub use exhibit_protocol::witness::Status;
@@ -46,7 +46,7 @@ pub const HOW_TO_PIN: &str = "To pin one line without this page: take its entry_
 /// One record of the store's index, compact (a million of them stay small).
 #[derive(Debug, Clone)]
 struct Record {
-    id: [u8; 32],
+    id: Digest,
     seq: i64,
     status: Status,
     /// Index into `StoreIndex::calendars` (interned lists).
@@ -56,7 +56,7 @@ struct Record {
     stamped_at: i64,
     upgraded_at: Option<i64>,
     block_height: Option<u64>,
-    block_hash: Option<[u8; 32]>,
+    block_hash: Option<Digest>,
     block_time: Option<i64>,
 }
 
@@ -99,21 +99,6 @@ struct RawPrereg {
     sha256: String,
 }
 
-fn unhex32(s: &str) -> Option<[u8; 32]> {
-    if !canonical::is_digest(s) {
-        return None;
-    }
-    let mut out = [0u8; 32];
-    for (i, pair) in s.as_bytes().chunks(2).enumerate() {
-        let v = |c: u8| match c {
-            b'0'..=b'9' => c - b'0',
-            _ => c - b'a' + 10,
-        };
-        out[i] = v(pair[0]) << 4 | v(pair[1]);
-    }
-    Some(out)
-}
-
 fn clock<E: de::Error>(id: &str, field: &str, s: &str) -> Result<i64, E> {
     days::parse_timestamp(s).ok_or_else(|| {
         E::custom(format!(
@@ -139,7 +124,7 @@ impl<'de> Visitor<'de> for EntriesSeed<'_> {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
         let index = self.0;
         while let Some(key) = map.next_key::<Cow<'de, str>>()? {
-            let id = unhex32(&key).ok_or_else(|| {
+            let id = key.parse::<Digest>().ok().ok_or_else(|| {
                 de::Error::custom(format!(
                     "entry key {key:?} is not an entry_id (64 lowercase hex)"
                 ))
@@ -162,7 +147,7 @@ impl<'de> Visitor<'de> for EntriesSeed<'_> {
             };
             let block_hash = match raw.block_hash.as_deref() {
                 None => None,
-                Some(h) => Some(unhex32(h).ok_or_else(|| {
+                Some(h) => Some(h.parse::<Digest>().ok().ok_or_else(|| {
                     de::Error::custom(format!(
                         "entry {key}: block_hash {h:?} is not 64 lowercase hex"
                     ))
@@ -224,10 +209,7 @@ fn parse_index(bytes: &[u8]) -> Result<StoreIndex, String> {
     d.end().map_err(|e| e.to_string())?;
     index.records.sort_by_key(|r| r.id);
     if let Some(w) = index.records.windows(2).find(|w| w[0].id == w[1].id) {
-        return Err(format!(
-            "entry {} is written twice",
-            canonical::hex(&w[0].id)
-        ));
+        return Err(format!("entry {} is written twice", w[0].id));
     }
     Ok(index)
 }
@@ -372,7 +354,7 @@ fn check_seal(store: &Path, s: &Store, refusals: &mut Vec<Refusal>) -> Option<St
         Some((file, sha))
     });
     let sha = match sealed {
-        Some((file, sha)) if file == "WITNESS_PREREG.md" && canonical::is_digest(&sha) => sha,
+        Some((file, sha)) if file == "WITNESS_PREREG.md" && Digest::is_hex(&sha) => sha,
         _ => {
             refusals.push(Refusal::new(
 "witness_seal_invalid",
@@ -385,7 +367,7 @@ fn check_seal(store: &Path, s: &Store, refusals: &mut Vec<Refusal>) -> Option<St
         }
     };
     if let Some(prereg) = &s.prereg {
-        let actual = canonical::sha256_hex(prereg);
+        let actual = Digest::of(prereg).to_string();
         if actual != sha {
             refusals.push(Refusal::new(
 "witness_prereg_not_sealed",
@@ -451,12 +433,12 @@ fn read_proof(
     else {
         return Ok(None);
     };
-    if let Err(problem) = ots::check(&bytes, expected) {
+    if let Err(problem) = ots::check_named(&bytes, expected) {
         let what = match problem {
             ots::OtsProblem::DigestMismatch => format!(
                 "commits to {}, not to {expected} (its name)",
                 ots::committed_digest(&bytes)
-                    .map(|d| canonical::hex(&d))
+                    .map(|d| d.to_string())
                     .unwrap_or_default()
             ),
             other => other.to_string(),
@@ -607,7 +589,7 @@ fn proofs(
     let mut expected: BTreeSet<String> = BTreeSet::new();
     let mut store_proofs: Vec<StoreProof> = Vec::with_capacity(index.records.len() + 1);
     for r in &index.records {
-        let hex = canonical::hex(&r.id);
+        let hex = r.id.to_string();
         let name = format!("{hex}.ots");
         if let Some(bytes) = read_proof(store, s.proofs.as_ref(), &name, &hex, &names, refusals)? {
             store_proofs.push(StoreProof {
@@ -685,7 +667,7 @@ fn carry(
     let bytes = ctx.previous.read_blob(oid)?;
     let problem = match digest {
         None => Some("its name is not <entry_id>.ots or prereg_<sha256>.ots".to_string()),
-        Some(d) => ots::check(&bytes, d)
+        Some(d) => ots::check_named(&bytes, d)
             .err()
             .map(|p| format!("{p} ({})", p.code())),
     };
@@ -770,7 +752,7 @@ fn replacement_rule(
 
 /// The chain against the store: which record is which line's, and what does not fit.
 struct Chain {
-    withheld_ids: BTreeSet<[u8; 32]>,
+    withheld_ids: BTreeSet<Digest>,
     withheld_seqs: BTreeSet<i64>,
     /// For each line, the index of its store record.
     record_of: Vec<Option<usize>>,
@@ -782,20 +764,20 @@ struct Chain {
 
 impl Chain {
     fn of(lines: &[LineRecord], index: &StoreIndex) -> Chain {
-        let withheld_ids: BTreeSet<[u8; 32]> = lines
+        let withheld_ids: BTreeSet<Digest> = lines
             .iter()
             .filter(|l| l.withheld.is_some())
-            .filter_map(|l| unhex32(&l.entry_id))
+            .filter_map(|l| l.entry_id.parse::<Digest>().ok())
             .collect();
         let withheld_seqs: BTreeSet<i64> = lines
             .iter()
             .filter(|l| l.withheld.is_some())
             .map(|l| l.seq)
             .collect();
-        let chain: BTreeMap<[u8; 32], usize> = lines
+        let chain: BTreeMap<Digest, usize> = lines
             .iter()
             .enumerate()
-            .filter_map(|(i, l)| unhex32(&l.entry_id).map(|id| (id, i)))
+            .filter_map(|(i, l)| l.entry_id.parse::<Digest>().ok().map(|id| (id, i)))
             .collect();
         let mut record_of: Vec<Option<usize>> = vec![None; lines.len()];
         let mut orphans: Vec<usize> = Vec::new();
@@ -805,7 +787,7 @@ impl Chain {
                 Some(&i) => {
                     record_of[i] = Some(k);
                     if lines[i].seq != r.seq {
-                        seq_disagrees.push(json!({"entry_id": canonical::hex(&r.id), "store_seq": r.seq, "chain_seq": lines[i].seq}));
+                        seq_disagrees.push(json!({"entry_id": r.id.to_string(), "store_seq": r.seq, "chain_seq": lines[i].seq}));
                     }
                 }
                 None => orphans.push(k),
@@ -828,7 +810,7 @@ impl Chain {
             if group.len() > 1 {
                 multi.push(json!({
                     "seq": group[0].0,
-                    "entry_ids": group.iter().map(|(_, k)| canonical::hex(&index.records[*k].id)).collect::<Vec<_>>(),
+                    "entry_ids": group.iter().map(|(_, k)| index.records[*k].id.to_string()).collect::<Vec<_>>(),
                 }));
             }
         }
@@ -1025,7 +1007,7 @@ fn guard_calendars(store: &Path, index: &StoreIndex, refusals: &mut Vec<Refusal>
                 .records
                 .iter()
                 .find(|r| r.calendars as usize == k)
-                .map(|r| canonical::hex(&r.id))
+                .map(|r| r.id.to_string())
                 .unwrap_or_default();
             refusals.push(Refusal::new(
 "witness_calendar_identifier",
@@ -1123,7 +1105,7 @@ fn published_index(
     let mut daycut = DayCut::new(&ctx.verified.anchor_tz);
     for r in &index.records {
         entries.insert(
-            canonical::hex(&r.id),
+            r.id.to_string(),
             J::Object(published_record(index, r, chain.cut(r), &mut daycut)),
         );
     }
@@ -1145,7 +1127,7 @@ fn published_index(
     let publisher = json!({
         "withheld_seqs": chain.withheld_seqs,
         "withheld_clocks": "for a record whose entry_id or seq is a withheld line's, line_timestamp is null and seen_at, stamped_at, upgraded_at are cut to the day in the header's anchor_tz, the day withheld.json gives (docs/protocol.md#witness); runs.jsonl and seal.jsonl print such a moment as that day; block_time, block_height, block_hash and status are copied",
-        "orphans": chain.orphans.iter().map(|&k| json!({"entry_id": canonical::hex(&index.records[k].id), "seq": index.records[k].seq})).collect::<Vec<_>>(),
+        "orphans": chain.orphans.iter().map(|&k| json!({"entry_id": index.records[k].id.to_string(), "seq": index.records[k].seq})).collect::<Vec<_>>(),
         "multi_entry_seqs": chain.multi,
         "seq_disagrees": chain.seq_disagrees,
         "line_timestamp_disagrees_seqs": counts.ts_disagree,
@@ -1175,7 +1157,7 @@ fn published_record(
 ) -> Map<String, J> {
     let mut o = Map::new();
     if let Some(h) = &r.block_hash {
-        o.insert("block_hash".into(), J::String(canonical::hex(h)));
+        o.insert("block_hash".into(), J::String(h.to_string()));
     }
     if let Some(h) = r.block_height {
         o.insert("block_height".into(), json!(h));

@@ -9,8 +9,6 @@
 
 use std::borrow::Cow;
 
-use sha2::{Digest, Sha256};
-
 /// Objects and arrays nested deeper than this are refused as `unparsable` (docs/verifier.md);
 /// the limit keeps a hostile 100k-deep line from exhausting the stack.
 pub const MAX_DEPTH: usize = 1000;
@@ -198,28 +196,6 @@ mod writer;
 pub use reader::parse;
 pub use scanner::{EntryScan, scan_entry};
 pub use writer::{dump, dump_entry, dump_object_except, to_canonical};
-
-/// sha256 of `bytes` as 64 lowercase hex.
-pub fn sha256_hex(bytes: &[u8]) -> String {
-    hex(&Sha256::digest(bytes))
-}
-
-/// Lowercase hex of `bytes`.
-pub fn hex(bytes: &[u8]) -> String {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    let mut out = Vec::with_capacity(bytes.len() * 2);
-    for &b in bytes {
-        out.push(HEX[(b >> 4) as usize]);
-        out.push(HEX[(b & 0xf) as usize]);
-    }
-    // The alphabet is ASCII, so every byte is a char.
-    out.into_iter().map(char::from).collect()
-}
-
-/// True when `s` is exactly 64 lowercase hex characters (a digest as the ledger writes it).
-pub fn is_digest(s: &str) -> bool {
-    s.len() == 64 && s.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
-}
 
 #[cfg(test)]
 mod tests {
