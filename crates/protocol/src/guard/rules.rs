@@ -88,7 +88,9 @@ const MAX_SEPARATOR: usize = 3;
 /// Characters that join digit groups: whitespace (line breaks too), dashes, dots, slashes,
 /// backslashes, underscores, commas, apostrophes and parentheses.
 fn is_group_separator(c: char) -> bool {
-    c.is_whitespace() || is_dash(c) || matches!(c, '.' | '/' | '\\' | '_' | ',' | '\'' | '(' | ')')
+    c.is_whitespace()
+        || is_dash(c)
+        || matches!(c, '.' | '/' | '\\' | '_' | ',' | '\'' | '(' | ')' | ':')
 }
 
 /// Separators a phone number is written with (no commas, underscores or line breaks).
