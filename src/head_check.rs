@@ -17,6 +17,7 @@ use std::collections::BTreeMap;
 use anyhow::Result;
 use serde_json::{Map, Value as J};
 
+use crate::blob_digests::BlobDigests;
 use crate::previous::Previous;
 use crate::refusal::Refusal;
 
@@ -65,6 +66,9 @@ pub struct HeadCheck {
     pub hard: Vec<Refusal>,
     /// HEAD's files do not re-derive to its last snapshot: refusals `--allow-rewrite` accepts.
     pub edited: Vec<Refusal>,
+    /// The sha256 of HEAD's blobs: remembered from an earlier build or read and hashed now;
+    /// saved for the next build once this one has written DIR.
+    pub digests: BlobDigests,
 }
 
 impl HeadCheck {
@@ -85,7 +89,10 @@ fn at_head(previous: &Previous, rel: &str) -> String {
 const ACCEPT_EDIT: &str = "restore the file as exhibit built it (git checkout <the commit exhibit built> -- <file>, then commit), or --allow-rewrite REASON to publish over it (recorded: extends false, the reason, and HEAD's readings not trusted)";
 
 pub fn check(previous: &Previous) -> Result<HeadCheck> {
-    let mut out = HeadCheck::default();
+    let mut out = HeadCheck {
+        digests: BlobDigests::open(previous.git_dir()),
+        ..HeadCheck::default()
+    };
     let entries = previous.walk("ledger")?;
     if entries.is_empty() {
         return Ok(out);
@@ -103,12 +110,13 @@ pub fn check(previous: &Previous) -> Result<HeadCheck> {
             ));
             continue;
         }
-        let bytes = previous.read_blob(e.id)?;
         if e.path == "ledger/SNAPSHOTS.jsonl" {
-            snapshots = Some(bytes);
+            snapshots = Some(previous.read_blob(e.id)?);
             continue;
         }
-        hashed.push((e.path.clone(), Digest::of(&bytes).to_string()));
+        // A blob an earlier build hashed is not read again (crate::blob_digests).
+        let digest = out.digests.digest_of(e.id, || previous.read_blob(e.id))?;
+        hashed.push((e.path.clone(), digest.to_string()));
     }
     if !out.hard.is_empty() {
         return Ok(out);

@@ -9,6 +9,7 @@
     deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
 )]
 
+pub mod blob_digests;
 pub mod box_read;
 pub mod build;
 pub mod cli;

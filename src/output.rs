@@ -371,14 +371,14 @@ pub fn write_tree(dir: &Path, tree: &Tree) -> Result<()> {
         remove_temp_tree(&staging)
             .with_context(|| format!("{}: cannot clear", staging.display()))?;
     }
-    let result = fill(&staging, tree).and_then(|()| swap(dir, &staging));
+    let result = fill(&staging, tree, dir).and_then(|()| swap(dir, &staging));
     if result.is_err() && std::fs::symlink_metadata(&staging).is_ok() {
         let _ = remove_temp_tree(&staging);
     }
     result
 }
 
-fn fill(staging: &Path, tree: &Tree) -> Result<()> {
+fn fill(staging: &Path, tree: &Tree, dir: &Path) -> Result<()> {
     std::fs::create_dir(staging)
         .with_context(|| format!("{}: cannot create", staging.display()))?;
     std::fs::write(
@@ -390,6 +390,7 @@ fn fill(staging: &Path, tree: &Tree) -> Result<()> {
     )
     .with_context(|| format!("{}: cannot create", staging.display()))?;
     let mut made: BTreeSet<PathBuf> = BTreeSet::new();
+    let mut unchanged = Unchanged::new(dir);
     for (rel, bytes) in &tree.files {
         let path = staging.join(rel);
         if let Some(p) = path.parent()
@@ -398,6 +399,9 @@ fn fill(staging: &Path, tree: &Tree) -> Result<()> {
             std::fs::create_dir_all(p)
                 .with_context(|| format!("{}: cannot create", p.display()))?;
             made.insert(p.to_path_buf());
+        }
+        if unchanged.link(rel, bytes, &path) {
+            continue;
         }
         // No fsync per file (at a million proofs that is most of a build's time): what DIR
         // promises is that a refused or failed build leaves it as it was, which the exchange
@@ -410,6 +414,96 @@ fn fill(staging: &Path, tree: &Tree) -> Result<()> {
     std::fs::remove_file(staging.join(TEMP_MARKER))
         .with_context(|| format!("{}: cannot finish", staging.display()))?;
     Ok(())
+}
+
+/// A file whose bytes DIR already holds is not written again: the new tree gets a hard link to
+/// DIR's file (docs/scale.md#the-daily-rebuilds-cost). Writing every file, then removing the old
+/// tree's copy of each (on a filesystem that discards freed blocks, most of a daily rebuild's
+/// time), is replaced by a read and compare; removing the old tree then frees only what
+/// changed. DIR's files keep their bytes whatever happens next (a link adds a name, it changes
+/// no byte); if the build fails, the temporary tree and its links are removed as before.
+struct Unchanged<'a> {
+    dir: &'a Path,
+    /// Folders of DIR already looked at: a real folder (not a symlink) or not.
+    folders: std::collections::HashMap<PathBuf, bool>,
+    /// Off after the first link the filesystem refuses (no hard links there): write everything.
+    linking: bool,
+}
+
+impl<'a> Unchanged<'a> {
+    fn new(dir: &'a Path) -> Unchanged<'a> {
+        Unchanged {
+            dir,
+            folders: std::collections::HashMap::new(),
+            linking: std::fs::symlink_metadata(dir).is_ok_and(|m| m.is_dir()),
+        }
+    }
+
+    /// Links `DIR/<rel>` at `to` when it is a regular file reached through real folders of DIR
+    /// and holds exactly `bytes`. False when it does not (the caller writes the bytes).
+    fn link(&mut self, rel: &str, bytes: &[u8], to: &Path) -> bool {
+        if !self.linking || !self.real_folders(rel) {
+            return false;
+        }
+        let from = self.dir.join(rel);
+        let Some(read) = same_bytes(&from, bytes) else {
+            return false;
+        };
+        if let Err(e) = std::fs::hard_link(&from, to) {
+            if e.kind() != std::io::ErrorKind::NotFound {
+                self.linking = false;
+            }
+            return false;
+        }
+        // The link must name the very file that was read and compared (a regular file: DIR's
+        // file was not swapped for anything else in between); otherwise write the bytes.
+        use std::os::unix::fs::MetadataExt;
+        let linked = std::fs::symlink_metadata(to)
+            .is_ok_and(|m| m.is_file() && m.dev() == read.dev() && m.ino() == read.ino());
+        if !linked {
+            let _ = std::fs::remove_file(to);
+        }
+        linked
+    }
+
+    /// Every folder between DIR and `rel` is a real folder of DIR, not a symlink.
+    fn real_folders(&mut self, rel: &str) -> bool {
+        let mut folder = self.dir.to_path_buf();
+        let parts: Vec<&str> = rel.split('/').collect();
+        for part in &parts[..parts.len().saturating_sub(1)] {
+            folder.push(part);
+            let real = *self.folders.entry(folder.clone()).or_insert_with(|| {
+                std::fs::symlink_metadata(&folder).is_ok_and(|m| m.file_type().is_dir())
+            });
+            if !real {
+                return false;
+            }
+        }
+        true
+    }
+}
+
+/// The metadata of `path` when it is a regular file (opened without following a symlink or
+/// blocking on a FIFO) holding exactly `bytes`.
+fn same_bytes(path: &Path, bytes: &[u8]) -> Option<std::fs::Metadata> {
+    use std::io::Read;
+    use std::os::unix::fs::OpenOptionsExt;
+    let flags =
+        rustix::fs::OFlags::NOFOLLOW | rustix::fs::OFlags::NONBLOCK | rustix::fs::OFlags::CLOEXEC;
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(flags.bits() as i32)
+        .open(path)
+        .ok()?;
+    let meta = file.metadata().ok()?;
+    if !meta.is_file() || meta.len() != bytes.len() as u64 {
+        return None;
+    }
+    let mut held = Vec::with_capacity(bytes.len());
+    file.take(bytes.len() as u64 + 1)
+        .read_to_end(&mut held)
+        .ok()?;
+    (held == bytes).then_some(meta)
 }
 
 /// Puts the filled tree at DIR. On Linux, when DIR exists, the two are exchanged with one

@@ -3,13 +3,25 @@
 //! was committed. No repository, an unborn HEAD, or a path absent at HEAD means "first
 //! publication"; any other git error fails the build.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
+use std::rc::Rc;
 
 use anyhow::{Context, Result, bail};
-use git2::{ErrorCode, ObjectType, Repository};
+use git2::{ErrorCode, ObjectType, Oid, Repository};
+
+/// One folder of HEAD's tree: entry name → (id, git file mode).
+type Listing = HashMap<Vec<u8>, (Oid, i32)>;
 
 pub struct Previous {
     repo: Option<Repository>,
+    /// HEAD's root tree, when there is a HEAD.
+    root: Option<Oid>,
+    /// Folder listings already read, by tree id: a read by path costs one look-up per folder
+    /// instead of re-reading (inflating, re-hashing) every tree from the root on each call —
+    /// libgit2 keeps no tree over 4 KiB in its object cache (docs/scale.md#the-daily-rebuilds-cost).
+    listings: RefCell<HashMap<Oid, Rc<Listing>>>,
     /// DIR relative to the work tree, with `/` separators ("" when DIR is the work tree).
     prefix: String,
     /// The HEAD commit, when there is one.
@@ -34,6 +46,8 @@ impl Previous {
     pub fn none() -> Previous {
         Previous {
             repo: None,
+            root: None,
+            listings: RefCell::new(HashMap::new()),
             prefix: String::new(),
             commit: None,
             in_checkout: false,
@@ -86,18 +100,23 @@ impl Previous {
             .map(|c| c.as_os_str().to_string_lossy().into_owned())
             .collect::<Vec<_>>()
             .join("/");
-        let commit = match repo.head() {
-            Ok(head) => Some(
-                head.peel_to_commit()
-                    .context("git HEAD does not name a commit")?
-                    .id()
-                    .to_string(),
-            ),
-            Err(e) if matches!(e.code(), ErrorCode::UnbornBranch | ErrorCode::NotFound) => None,
+        let (commit, root) = match repo.head() {
+            Ok(head) => {
+                let commit = head
+                    .peel_to_commit()
+                    .context("git HEAD does not name a commit")?;
+                let root = commit.tree().context("cannot read HEAD's tree")?.id();
+                (Some(commit.id().to_string()), Some(root))
+            }
+            Err(e) if matches!(e.code(), ErrorCode::UnbornBranch | ErrorCode::NotFound) => {
+                (None, None)
+            }
             Err(e) => return Err(e).context("cannot read git HEAD"),
         };
         Ok(Previous {
             repo: Some(repo),
+            root,
+            listings: RefCell::new(HashMap::new()),
             prefix,
             commit,
             in_checkout: true,
@@ -113,26 +132,63 @@ impl Previous {
         }
     }
 
+    /// The listing of one of HEAD's folders, read once per build.
+    fn listing(&self, repo: &Repository, tree: Oid, path: &str) -> Result<Rc<Listing>> {
+        if let Some(l) = self.listings.borrow().get(&tree) {
+            return Ok(Rc::clone(l));
+        }
+        let t = repo
+            .find_tree(tree)
+            .with_context(|| format!("git ls-tree HEAD:{path}"))?;
+        let listing: Listing = t
+            .iter()
+            .map(|e| (e.name_bytes().to_vec(), (e.id(), e.filemode())))
+            .collect();
+        let listing = Rc::new(listing);
+        self.listings.borrow_mut().insert(tree, Rc::clone(&listing));
+        Ok(listing)
+    }
+
+    /// The entry at `path` (relative to the work tree) in HEAD's tree, found folder by folder
+    /// through the listings already read: `None` when absent, or when a folder on the way is
+    /// not a folder (as `git show HEAD:path` finds nothing there).
+    fn entry_at(&self, repo: &Repository, path: &str) -> Result<Option<(Oid, i32)>> {
+        let Some(root) = self.root else {
+            return Ok(None);
+        };
+        let mut current = (root, TREE_MODE);
+        let mut walked = String::new();
+        for part in path.split('/').filter(|p| !p.is_empty()) {
+            if current.1 != TREE_MODE {
+                return Ok(None);
+            }
+            let listing = self.listing(repo, current.0, &walked)?;
+            let Some(found) = listing.get(part.as_bytes()) else {
+                return Ok(None);
+            };
+            current = *found;
+            if !walked.is_empty() {
+                walked.push('/');
+            }
+            walked.push_str(part);
+        }
+        Ok(Some(current))
+    }
+
     /// The bytes of `DIR/<rel>` at HEAD, or `None` when absent there (or no HEAD).
     pub fn read(&self, rel: &str) -> Result<Option<Vec<u8>>> {
-        let (Some(repo), Some(commit)) = (&self.repo, &self.commit) else {
+        let Some(repo) = &self.repo else {
             return Ok(None);
         };
         let path = self.path_at_head(rel);
-        let tree = repo
-            .find_commit(git2::Oid::from_str(commit)?)?
-            .tree()
-            .context("cannot read HEAD's tree")?;
-        let entry = match tree.get_path(Path::new(&path)) {
-            Ok(e) => e,
-            Err(e) if e.code() == ErrorCode::NotFound => return Ok(None),
-            Err(e) => return Err(e).with_context(|| format!("git show HEAD:{path}")),
+        let Some((id, mode)) = self.entry_at(repo, &path)? else {
+            return Ok(None);
         };
-        if entry.kind() != Some(ObjectType::Blob) {
+        if !is_blob_mode(mode) {
             bail!("HEAD:{path} is not a file");
         }
         let blob = repo
-            .find_blob(entry.id())
+            .find_blob(id)
             .with_context(|| format!("git show HEAD:{path}"))?;
         Ok(Some(blob.content().to_vec()))
     }
@@ -150,18 +206,15 @@ impl Previous {
     /// tree read, so a folder of a million files costs one pass (`read` re-reads the tree per
     /// call). Added for the witness layer's proofs.
     pub fn list_blobs(&self, rel_dir: &str) -> Result<Vec<(String, git2::Oid)>> {
-        let (Some(repo), Some(commit)) = (&self.repo, &self.commit) else {
+        let Some(repo) = &self.repo else {
             return Ok(Vec::new());
         };
         let path = self.path_at_head(rel_dir);
-        let tree = repo.find_commit(git2::Oid::from_str(commit)?)?.tree()?;
-        let entry = match tree.get_path(Path::new(&path)) {
-            Ok(e) => e,
-            Err(e) if e.code() == ErrorCode::NotFound => return Ok(Vec::new()),
-            Err(e) => return Err(e).with_context(|| format!("git ls-tree HEAD:{path}")),
+        let Some((id, _)) = self.entry_at(repo, &path)? else {
+            return Ok(Vec::new());
         };
         let sub = repo
-            .find_tree(entry.id())
+            .find_tree(id)
             .with_context(|| format!("HEAD:{path} is not a folder"))?;
         let mut blobs: Vec<(String, git2::Oid)> = Vec::new();
         for e in sub.iter() {
@@ -190,25 +243,19 @@ impl Previous {
     /// to DIR. Names are returned as git holds them — data, not yet paths: the caller checks them
     /// against the output's grammar (crate::layout) before any is used.
     pub fn walk(&self, rel_dir: &str) -> Result<Vec<HeadEntry>> {
-        let (Some(repo), Some(commit)) = (&self.repo, &self.commit) else {
+        let Some(repo) = &self.repo else {
             return Ok(Vec::new());
         };
-        let root = repo.find_commit(git2::Oid::from_str(commit)?)?.tree()?;
         let path = self.path_at_head(rel_dir);
-        let tree = if path.is_empty() {
-            root
-        } else {
-            let entry = match root.get_path(Path::new(&path)) {
-                Ok(e) => e,
-                Err(e) if e.code() == ErrorCode::NotFound => return Ok(Vec::new()),
-                Err(e) => return Err(e).with_context(|| format!("git ls-tree HEAD:{path}")),
-            };
-            if entry.kind() != Some(ObjectType::Tree) {
-                bail!("HEAD:{path} is not a folder");
-            }
-            repo.find_tree(entry.id())
-                .with_context(|| format!("git ls-tree HEAD:{path}"))?
+        let Some((id, mode)) = self.entry_at(repo, &path)? else {
+            return Ok(Vec::new());
         };
+        if mode != TREE_MODE {
+            bail!("HEAD:{path} is not a folder");
+        }
+        let tree = repo
+            .find_tree(id)
+            .with_context(|| format!("git ls-tree HEAD:{path}"))?;
         let base = if rel_dir.is_empty() {
             String::new()
         } else {
@@ -248,6 +295,11 @@ impl Previous {
         Ok(out)
     }
 
+    /// The repository's git folder (shared by its worktrees), when DIR lies in one.
+    pub fn git_dir(&self) -> Option<&Path> {
+        self.repo.as_ref().map(Repository::commondir)
+    }
+
     /// DIR as HEAD names it, for messages (`site` for a DIR at the work tree's `site/`).
     pub fn shown_prefix(&self) -> &str {
         &self.prefix
@@ -264,6 +316,14 @@ impl Previous {
             .content()
             .to_vec())
     }
+}
+
+/// A folder's git file mode.
+const TREE_MODE: i32 = 0o040000;
+
+/// A blob's git file modes: a file (executable or not) or a symlink — what `git show` prints.
+fn is_blob_mode(mode: i32) -> bool {
+    matches!(mode & 0o170000, 0o100000 | 0o120000)
 }
 
 /// One entry of HEAD's tree under DIR (see [`Previous::walk`]).

@@ -110,7 +110,15 @@ pub fn run(plan: &BuildPlan) -> Result<ExitCode> {
     }
     let mut assembled = assemble::run(plan, &loaded, &decided, &mut layers, &previous)?;
     render::run(&mut assembled, &decided.verified, &layers, plan)?;
-    write::run(plan, &loaded, &decided, &layers, &assembled, &mut progress)
+    let code = write::run(plan, &loaded, &decided, &layers, &assembled, &mut progress)?;
+    if !plan.dry_run {
+        // DIR is written; what the HEAD check hashed is remembered for the next build
+        // (docs/scale.md#the-daily-rebuilds-cost). A cache: failing to save it fails nothing.
+        if let Err(e) = head.digests.save() {
+            crate::say!("exhibit: note: {e:#}; the next build re-reads HEAD's blobs");
+        }
+    }
+    Ok(code)
 }
 
 /// `SOURCE_DATE_EPOCH` as a UTC timestamp, or the clock when unset (read once, in the plan).

@@ -306,18 +306,35 @@ fn rederive(
 
 /// What HEAD's committed publication says (never the disk: docs/protocol.md#operator-readings).
 #[derive(Debug, Default)]
-struct HeadState {
-    /// sent_sha256 → (seq in HEAD's index, HEAD's bytes when the file is present at HEAD).
-    published: BTreeMap<String, (i64, Option<Vec<u8>>)>,
+struct HeadState<'a> {
+    /// Where HEAD's bytes are read from, only when a text must be carried or compared: a
+    /// daily build reads none of the texts it re-derives from the sources
+    /// (docs/scale.md#the-daily-rebuilds-cost).
+    previous: Option<&'a crate::previous::Previous>,
+    /// sent_sha256 → (seq in HEAD's index, HEAD's blob when the file is present at HEAD).
+    published: BTreeMap<String, (i64, Option<git2::Oid>)>,
     /// sent_sha256 → the reading entry as committed.
     readings: BTreeMap<String, J>,
     /// File names under public_texts/ at HEAD.
     files: Vec<String>,
 }
 
-fn read_head(ctx: &LayerContext<'_>) -> Result<HeadState> {
+impl HeadState<'_> {
+    /// HEAD's bytes of a published text, when its file is present at HEAD.
+    fn bytes_of(&self, sha: &str) -> Result<Option<Vec<u8>>> {
+        match (self.previous, self.published.get(sha)) {
+            (Some(previous), Some((_, Some(oid)))) => previous.read_blob(*oid).map(Some),
+            _ => Ok(None),
+        }
+    }
+}
+
+fn read_head<'a>(ctx: &LayerContext<'a>) -> Result<HeadState<'a>> {
+    // One read of the folder's listing; each text is then found by name (no read by path).
+    let blobs: BTreeMap<String, git2::Oid> = ctx.previous.list_blobs(FOLDER)?.into_iter().collect();
     let mut head = HeadState {
-        files: ctx.previous.list(FOLDER)?,
+        previous: Some(ctx.previous),
+        files: blobs.keys().cloned().collect(),
         ..HeadState::default()
     };
     let Some(bytes) = ctx.previous.read(INDEX)? else {
@@ -345,7 +362,7 @@ fn read_head(ctx: &LayerContext<'_>) -> Result<HeadState> {
             return Err(bad("a published entry without a sent_sha256"));
         };
         let seq = p.get("seq").and_then(J::as_i64).unwrap_or_default();
-        let file = ctx.previous.read(&format!("{FOLDER}/{sha}.txt"))?;
+        let file = blobs.get(&format!("{sha}.txt")).copied();
         head.published.insert(sha.to_string(), (seq, file));
     }
     for r in list("allowed_by_operator")? {
@@ -417,7 +434,7 @@ pub fn build(ctx: &LayerContext<'_>) -> Result<LayerOutput> {
     }
     no_longer_allow_listed(&head, &classes, &dir, rewrite, &mut texts, &mut out);
     let disk = unlisted_files(plan, &head, &dir, rewrite, &mut texts, &mut out)?;
-    disk_copies(&disk, &head, &dir, &texts, &mut out);
+    disk_copies(&disk, &head, &dir, &texts, &mut out)?;
     for sha in &plan.allow_text {
         if !texts.allow_text_used.contains(sha.as_str()) {
             out.notes.push(format!(
@@ -589,6 +606,11 @@ fn text_of(
     {
         not_utf8 = derived.take().map(|d| d.seq);
     }
+    // HEAD's copy is read only when the sources no longer re-derive the text.
+    let head_copy = match (&derived, at_head) {
+        (None, Some((_, Some(_)))) => head.bytes_of(sha)?,
+        _ => None,
+    };
     let found = match (derived, at_head) {
         (Some(d), _) => Found {
             bytes: d.bytes,
@@ -596,15 +618,16 @@ fn text_of(
             source: d.source,
             seq: d.seq,
         },
-        (None, Some((head_seq, Some(head_bytes)))) => {
+        (None, Some((head_seq, Some(_)))) => {
+            let head_bytes = head_copy.unwrap_or_default();
             // Carried forward (docs/protocol.md#public-texts): HEAD's bytes, re-checked against the digest.
             let seq = lines
                 .iter()
                 .map(|l| l.seq)
                 .find(|s| s == head_seq)
                 .unwrap_or(first.seq);
-            let ok = Digest::of(head_bytes).to_string() == *sha
-                && std::str::from_utf8(head_bytes).is_ok();
+            let ok = Digest::of(&head_bytes).to_string() == *sha
+                && std::str::from_utf8(&head_bytes).is_ok();
             if !ok {
                 if let Some(reason) = rewrite {
                     texts.dropped.push(json!({"sent_sha256": sha, "seq": seq, "reason": "head_copy_mismatch", "rewrite_reason": reason}));
@@ -625,7 +648,7 @@ fn text_of(
                 return Ok(None);
             }
             Found {
-                bytes: head_bytes.clone(),
+                bytes: head_bytes,
                 form: "carried_from_previous_build".to_string(),
                 source: "HEAD".to_string(),
                 seq,
@@ -836,7 +859,7 @@ fn disk_copies(
     dir: &str,
     texts: &Texts,
     out: &mut LayerOutput,
-) {
+) -> Result<()> {
     for r in &texts.releases {
         let name = format!("{}.txt", r.sha);
         let Some(on_disk) = disk.get(&name) else {
@@ -845,8 +868,8 @@ fn disk_copies(
         if *on_disk == r.bytes {
             continue;
         }
-        let head_blob = head.published.get(&r.sha).and_then(|(_, b)| b.as_ref());
-        if head_blob == Some(&r.bytes) && crlf_to_lf(on_disk) == r.bytes {
+        let head_blob = head.bytes_of(&r.sha)?;
+        if head_blob.as_ref() == Some(&r.bytes) && crlf_to_lf(on_disk) == r.bytes {
             out.notes.push(format!(
                 "public texts: {dir}/{FOLDER}/{name} had CRLF line endings on disk (a checkout converted it); restored from HEAD's bytes, not a rewrite"
             ));
@@ -856,6 +879,7 @@ fn disk_copies(
             ));
         }
     }
+    Ok(())
 }
 
 /// Step 6: the index, counts, files and page data.

@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# The daily rebuild's cost (issue 12, item 4): a first build of N lines with both layers (the
+# witness layer and public texts), committed in a temporary git repository; then two days of
+# N/100 more lines each (a busy agent's day at scale), each rebuilt and committed — the first of
+# them fills the cache of HEAD's blob digests (docs/scale.md#the-daily-rebuilds-cost), the second
+# is the steady daily rebuild; then a rebuild with nothing new. The yardstick is `exhibit verify`
+# of the longest ledger, in the same run. `git add` + `git commit` after each build are shown too
+# (the operator's daily step: git's cost, not exhibit's).
+#
+#   benches/scale.sh [LINES ...]        default: 20000 100000
+#
+# Reports CPU seconds (user + system: steadier than wall time on a shared machine), wall
+# seconds, peak RSS (GNU time's "Maximum resident set size"), and each as a ratio to verify.
+# EXHIBIT_BIN=path measures another build of exhibit (e.g. one made from an older commit)
+# against the same boxes. Boxes are generated under ${BENCH_DIR:-/tmp/exhibit-bench}.
+# Needs GNU time (/usr/bin/time) and git.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+sizes=("$@")
+[ $# -eq 0 ] && sizes=(20000 100000)
+dir=${BENCH_DIR:-/tmp/exhibit-bench}
+mkdir -p "$dir"
+cargo build -q --release -p exhibit-testkit --example gen-box
+cargo build -q --release --bin exhibit
+gen=target/release/examples/gen-box
+bin=$(realpath "${EXHIBIT_BIN:-target/release/exhibit}")
+T=/usr/bin/time
+[ -x "$T" ] || { echo "benches/scale.sh needs GNU time: apt-get install -y time" >&2; exit 2; }
+
+measure() { # log, command... -> "cpu_s wall_s peak_kb"; the command's output goes to log
+  local log=$1; shift
+  "$T" -v -o "$log.time" "$@" >"$log" 2>&1 || { tail -20 "$log" >&2; exit 1; }
+  awk -F': ' '
+    /User time/ {u=$2} /System time/ {s=$2} /Maximum resident/ {m=$2}
+    /Elapsed \(wall/ {n=split($2,p,":"); w=0; for(i=1;i<=n;i++) w=w*60+p[i]}
+    END {printf "%.2f %.2f %d\n", u+s, w, m}' "$log.time"
+}
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN{ if (b<=0) b=0.01; printf "%.1f", a/b }'; }
+mib() { awk -v k="$1" 'BEGIN{printf "%.0f", k/1024}'; }
+row() { # what, lines, cpu, wall, peak_kb, verify cpu, verify wall
+  printf '%-34s %8s %8s %8s %9s %9s %9s\n' "$1" "$2" "$3" "$4" "$(mib "$5")" "$(ratio "$3" "$6")" "$(ratio "$4" "$7")"
+}
+
+export SOURCE_DATE_EPOCH=1800000000
+printf '%-34s %8s %8s %8s %9s %9s %9s\n' "what" "lines" "cpu s" "wall s" "peak MiB" "cpu x vfy" "wall x vfy"
+for n in "${sizes[@]}"; do
+  day=$((n / 100))
+  total=$((n + 2 * day))
+  box="$dir/scale-box-$total"
+  if [ ! -f "$box/gate/ledger.jsonl" ]; then
+    rm -rf "$box"
+    "$gen" --lines "$total" --seed 1 --out "$box" >/dev/null
+  fi
+  # Day 0 sees the first n lines, day 1 n + day, day 2 all of them, each with the anchor posts
+  # of the days its lines close; all read the same store, sources and gate config.
+  work="$dir/scale-$n"
+  rm -rf "$work"
+  mkdir -p "$work/repo"
+  for d in 0 1 2; do
+    mkdir -p "$work/day$d/anchors"
+    head -n $((n + d * day + 1)) "$box/gate/ledger.jsonl" >"$work/day$d/ledger.jsonl"
+    last_day=$(tail -n 1 "$work/day$d/ledger.jsonl" | grep -o '"day":"[0-9-]*"' | head -n 1 | cut -d'"' -f4)
+    for post in "$box"/gate/anchors/*.txt; do
+      date=$(basename "$post" .txt)
+      if [[ "$date" < "$last_day" ]]; then
+        cp "$post" "$work/day$d/anchors/"
+        if [ -f "$post.ots" ]; then cp "$post.ots" "$work/day$d/anchors/"; fi
+      fi
+    done
+    cat >"$work/day$d.toml" <<EOF
+[gate]
+ledger = "$work/day$d/ledger.jsonl"
+config = "$box/gate/config.json"
+sources = "$box/gate/sources"
+anchors = "$work/day$d/anchors"
+
+[publish]
+witness = "$box/wt/store"
+public_texts = true
+EOF
+  done
+  git -C "$work/repo" init -q
+  git -C "$work/repo" config user.email bench@example.invalid
+  git -C "$work/repo" config user.name bench
+  full_ledger="$box/gate/ledger.jsonl"
+  cat "$full_ledger" >/dev/null # warm the page cache
+  best_verify() { # three runs, the lowest CPU time
+    local best="" cpu wall peak
+    for _ in 1 2 3; do
+      read -r cpu wall peak < <(measure "$work/verify.log" "$bin" verify "$full_ledger")
+      if [ -z "$best" ] || awk -v a="$cpu" -v b="${best%% *}" 'BEGIN{exit !(a<b)}'; then
+        best="$cpu $wall $peak"
+      fi
+    done
+    echo "$best"
+  }
+  read -r vc vw vm < <(best_verify)
+  row "exhibit verify (yardstick)" "$total" "$vc" "$vw" "$vm" "$vc" "$vw"
+  build() { (cd "$work/repo" && "$bin" build --config "$work/$1.toml" --out site); }
+  commit() { (cd "$work/repo" && git add -A site && git commit -q -m "$1"); }
+  for d in 0 1 2; do
+    export SOURCE_DATE_EPOCH=$((1800000000 + d * 86400))
+    case $d in
+      0) what="first build" ;;
+      1) what="day 1 (+$day lines; fills the cache)" ;;
+      2) what="daily rebuild (+$day lines)" ;;
+    esac
+    read -r c w m < <(measure "$work/day$d.log" build day$d)
+    row "$what" "$((n + d * day))" "$c" "$w" "$m" "$vc" "$vw"
+    read -r c w m < <(measure "$work/day$d-commit.log" commit "day $d")
+    row "  git add + commit" "" "$c" "$w" "$m" "$vc" "$vw"
+  done
+  export SOURCE_DATE_EPOCH=$((1800000000 + 3 * 86400))
+  read -r c w m < <(measure "$work/same.log" build day2)
+  row "rebuild, nothing new" "$total" "$c" "$w" "$m" "$vc" "$vw"
+  echo "  $(tail -n 1 "$work/day2.log")"
+  echo "  site: $(du -sh "$work/repo/site" | cut -f1), $(find "$work/repo/site" -type f | wc -l) files"
+  export SOURCE_DATE_EPOCH=1800000000
+done

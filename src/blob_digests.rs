@@ -1,0 +1,221 @@
+//! The sha256 of git blobs, remembered between builds, so that checking HEAD
+//! (crate::head_check) reads only the blobs it has not hashed before — a day's new files —
+//! instead of every blob HEAD publishes (docs/scale.md#the-daily-rebuilds-cost).
+//!
+//! Sound because a git blob id names its bytes: the id is the SHA-1 of the blob's content (with
+//! git's `blob <len>\0` header), the same naming HEAD's tree and commit already rest on when the
+//! check trusts that HEAD's tree holds those blobs. An entry is only ever written by exhibit,
+//! from a sha256 it computed over the bytes it read under that id. The file lives in the
+//! repository's own git folder (`<git dir>/exhibit/blob-sha256`), beside what it describes:
+//! whoever can write there can rewrite HEAD itself. It is a cache, never a source of truth:
+//! missing, unreadable, truncated or failing its own checksum, it is ignored and every blob is
+//! read, as before. It is written only after a build has written DIR (never by a refused or
+//! failed build, nor by `--dry-run`), and holds exactly the blobs of the HEAD that build checked.
+//!
+//! Format: the 16 bytes `exhibit-blob256\n`, then records of a 20-byte git blob id and the
+//! 32-byte sha256 of that blob, sorted by id, then the sha256 of everything before it.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+use exhibit_protocol::Digest;
+
+const MAGIC: &[u8; 16] = b"exhibit-blob256\n";
+const ID: usize = 20;
+const RECORD: usize = ID + 32;
+
+/// The file's name inside the git folder.
+pub const FILE: &str = "exhibit/blob-sha256";
+
+/// The sha256 of git blobs: what an earlier build remembered, and what this one found.
+#[derive(Debug, Default)]
+pub struct BlobDigests {
+    /// Where the file is (`None` outside a repository: nothing is remembered).
+    path: Option<PathBuf>,
+    /// The records read from the file, sorted by id.
+    known: Vec<u8>,
+    /// Every blob this build asked about, with its sha256.
+    seen: Vec<([u8; ID], Digest)>,
+    /// Blobs whose bytes were read and hashed (the rest came from `known`).
+    pub hashed: usize,
+}
+
+impl BlobDigests {
+    /// What the file at `<git_dir>/exhibit/blob-sha256` remembers, or nothing (no repository, no
+    /// file, or a file that fails its checksum).
+    pub fn open(git_dir: Option<&Path>) -> BlobDigests {
+        let path = git_dir.map(|d| d.join(FILE));
+        let known = path
+            .as_deref()
+            .and_then(|p| std::fs::read(p).ok())
+            .and_then(valid_records)
+            .unwrap_or_default();
+        BlobDigests {
+            path,
+            known,
+            ..BlobDigests::default()
+        }
+    }
+
+    /// The sha256 of blob `id`: remembered, or `read` and hashed.
+    pub fn digest_of(
+        &mut self,
+        id: git2::Oid,
+        read: impl FnOnce() -> Result<Vec<u8>>,
+    ) -> Result<Digest> {
+        let Ok(key) = <[u8; ID]>::try_from(id.as_bytes()) else {
+            // Not a SHA-1 id (a repository in another object format): nothing is remembered.
+            self.hashed += 1;
+            return Ok(Digest::of(&read()?));
+        };
+        let digest = match self.remembered(&key) {
+            Some(d) => d,
+            None => {
+                self.hashed += 1;
+                Digest::of(&read()?)
+            }
+        };
+        self.seen.push((key, digest));
+        Ok(digest)
+    }
+
+    fn remembered(&self, key: &[u8; ID]) -> Option<Digest> {
+        let records = self.known.len() / RECORD;
+        let at = |i: usize| &self.known[i * RECORD..(i + 1) * RECORD];
+        let (mut lo, mut hi) = (0, records);
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            let record = at(mid);
+            match record[..ID].cmp(key.as_slice()) {
+                std::cmp::Ordering::Less => lo = mid + 1,
+                std::cmp::Ordering::Greater => hi = mid,
+                std::cmp::Ordering::Equal => {
+                    return <[u8; 32]>::try_from(&record[ID..]).ok().map(Digest);
+                }
+            }
+        }
+        None
+    }
+
+    /// Writes the blobs this build asked about (and only those) for the next build: to a
+    /// temporary file beside it, then renamed over it.
+    pub fn save(&self) -> Result<()> {
+        let Some(path) = &self.path else {
+            return Ok(());
+        };
+        let mut seen = self.seen.clone();
+        seen.sort_by(|a, b| a.0.cmp(&b.0));
+        seen.dedup_by(|a, b| a.0 == b.0);
+        let mut bytes = Vec::with_capacity(MAGIC.len() + seen.len() * RECORD + 32);
+        bytes.extend_from_slice(MAGIC);
+        for (id, digest) in &seen {
+            bytes.extend_from_slice(id);
+            bytes.extend_from_slice(&digest.0);
+        }
+        let sum = Digest::of(&bytes);
+        bytes.extend_from_slice(&sum.0);
+        let folder = path.parent().unwrap_or(Path::new("."));
+        std::fs::create_dir_all(folder)
+            .with_context(|| format!("{}: cannot create", folder.display()))?;
+        let temporary = path.with_extension(format!("new-{}", std::process::id()));
+        std::fs::write(&temporary, &bytes)
+            .with_context(|| format!("{}: cannot write", temporary.display()))?;
+        std::fs::rename(&temporary, path).with_context(|| {
+            let _ = std::fs::remove_file(&temporary);
+            format!("{}: cannot replace", path.display())
+        })
+    }
+}
+
+/// The records of a file that is whole: the magic, whole records sorted by id, and a checksum
+/// that matches.
+fn valid_records(bytes: Vec<u8>) -> Option<Vec<u8>> {
+    let body_len = bytes.len().checked_sub(32)?;
+    let (body, sum) = bytes.split_at(body_len);
+    if !body.starts_with(MAGIC) || Digest::of(body).0 != sum {
+        return None;
+    }
+    let records = &body[MAGIC.len()..];
+    if !records.len().is_multiple_of(RECORD) {
+        return None;
+    }
+    let sorted = records
+        .chunks_exact(RECORD)
+        .zip(records.chunks_exact(RECORD).skip(1))
+        .all(|(a, b)| a[..ID] < b[..ID]);
+    sorted.then(|| records.to_vec())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn id(n: u8) -> git2::Oid {
+        git2::Oid::from_bytes(&[n; 20]).unwrap()
+    }
+
+    #[test]
+    fn a_remembered_digest_is_not_read_again_and_a_new_blob_is() {
+        let tmp = tempfile::tempdir().unwrap();
+        let mut first = BlobDigests::open(Some(tmp.path()));
+        for n in [3u8, 1, 2] {
+            let d = first.digest_of(id(n), || Ok(vec![n; 5])).unwrap();
+            assert_eq!(d, Digest::of(&[n; 5]));
+        }
+        assert_eq!(first.hashed, 3);
+        first.save().unwrap();
+
+        let mut second = BlobDigests::open(Some(tmp.path()));
+        for n in [1u8, 2, 3] {
+            let d = second
+                .digest_of(id(n), || panic!("blob {n} is remembered; not read"))
+                .unwrap();
+            assert_eq!(d, Digest::of(&[n; 5]));
+        }
+        let d = second.digest_of(id(4), || Ok(b"new".to_vec())).unwrap();
+        assert_eq!(d, Digest::of(b"new"));
+        assert_eq!(second.hashed, 1);
+    }
+
+    #[test]
+    fn a_damaged_file_is_ignored_and_every_blob_read() {
+        let tmp = tempfile::tempdir().unwrap();
+        let mut first = BlobDigests::open(Some(tmp.path()));
+        first.digest_of(id(1), || Ok(b"one".to_vec())).unwrap();
+        first.save().unwrap();
+        let file = tmp.path().join(FILE);
+        let mut bytes = std::fs::read(&file).unwrap();
+        // A flipped bit in the remembered sha256: the checksum no longer matches.
+        bytes[MAGIC.len() + ID] ^= 1;
+        std::fs::write(&file, &bytes).unwrap();
+        let mut second = BlobDigests::open(Some(tmp.path()));
+        let d = second.digest_of(id(1), || Ok(b"one".to_vec())).unwrap();
+        assert_eq!(d, Digest::of(b"one"));
+        assert_eq!(second.hashed, 1);
+        // Truncated, or not this file at all.
+        for damaged in [&bytes[..10], b"hello".as_slice(), &[]] {
+            std::fs::write(&file, damaged).unwrap();
+            let mut again = BlobDigests::open(Some(tmp.path()));
+            again.digest_of(id(1), || Ok(b"one".to_vec())).unwrap();
+            assert_eq!(again.hashed, 1);
+        }
+    }
+
+    #[test]
+    fn only_the_blobs_asked_about_are_kept() {
+        let tmp = tempfile::tempdir().unwrap();
+        let mut first = BlobDigests::open(Some(tmp.path()));
+        first.digest_of(id(1), || Ok(b"one".to_vec())).unwrap();
+        first.digest_of(id(2), || Ok(b"two".to_vec())).unwrap();
+        first.save().unwrap();
+        let mut second = BlobDigests::open(Some(tmp.path()));
+        second.digest_of(id(2), || Ok(b"two".to_vec())).unwrap();
+        second.save().unwrap();
+        let mut third = BlobDigests::open(Some(tmp.path()));
+        third.digest_of(id(1), || Ok(b"one".to_vec())).unwrap();
+        assert_eq!(
+            third.hashed, 1,
+            "blob 1 was dropped: HEAD no longer held it"
+        );
+    }
+}
