@@ -20,7 +20,7 @@ sizes=("$@")
 [ $# -eq 0 ] && sizes=(20000 100000)
 dir=${BENCH_DIR:-/tmp/exhibit-bench}
 mkdir -p "$dir"
-cargo build -q --release -p exhibit-testkit --example gen-box
+cargo build -q --release --example gen-box
 cargo build -q --release --bin exhibit
 gen=target/release/examples/gen-box
 bin=$(realpath "${EXHIBIT_BIN:-target/release/exhibit}")

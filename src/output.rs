@@ -358,6 +358,10 @@ fn check_paths(tree: &Tree) -> Result<()> {
 /// DIR must have passed [`check_out_dir`].
 pub fn write_tree(dir: &Path, tree: &Tree) -> Result<()> {
     check_paths(tree)?;
+    write_checked(dir, tree)
+}
+
+fn write_checked(dir: &Path, tree: &Tree) -> Result<()> {
     let (parent, name) = parent_and_name(dir)?;
     std::fs::create_dir_all(&parent)
         .with_context(|| format!("{}: cannot create", parent.display()))?;
@@ -549,10 +553,67 @@ mod tests {
         tree.put("ok.txt", b"x".to_vec());
         // A path that cannot be created (a file where a folder must go).
         tree.put("ok.txt/inner", b"y".to_vec());
-        assert!(write_tree(&dir, &tree).is_err());
+        // An unchanged file, linked into the temporary tree before the failure (the paths are
+        // not the output's: written past that check, so that the fill itself fails).
+        tree.put("keep.txt", b"old".to_vec());
+        assert!(write_checked(&dir, &tree).is_err());
         assert_eq!(read_tree(&dir).unwrap().files.len(), 1);
         assert_eq!(std::fs::read(dir.join("keep.txt")).unwrap(), b"old");
+        use std::os::unix::fs::MetadataExt;
+        let meta = std::fs::metadata(dir.join("keep.txt")).unwrap();
+        assert_eq!(meta.nlink(), 1, "the temporary tree's link is gone");
         let leftovers: Vec<_> = std::fs::read_dir(tmp.path()).unwrap().collect();
         assert_eq!(leftovers.len(), 1, "no staging folder left behind");
+    }
+
+    fn inode(path: &Path) -> u64 {
+        use std::os::unix::fs::MetadataExt;
+        std::fs::symlink_metadata(path).unwrap().ino()
+    }
+
+    #[test]
+    fn an_unchanged_file_is_linked_and_a_changed_one_written() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("site");
+        let mut tree = Tree::default();
+        tree.put("same.txt", b"same bytes".to_vec());
+        tree.put("changed.txt", b"old".to_vec());
+        tree.put("ledger/inner.txt", b"inner".to_vec());
+        write_checked(&dir, &tree).unwrap();
+        let (same, changed) = (inode(&dir.join("same.txt")), inode(&dir.join("changed.txt")));
+
+        // Same size, other bytes: a size-only comparison would keep "old".
+        tree.put("changed.txt", b"new".to_vec());
+        write_checked(&dir, &tree).unwrap();
+        assert_eq!(read_tree(&dir).unwrap(), tree);
+        assert_eq!(inode(&dir.join("same.txt")), same, "linked, not rewritten");
+        assert_ne!(inode(&dir.join("changed.txt")), changed, "written anew");
+        use std::os::unix::fs::MetadataExt;
+        let meta = std::fs::metadata(dir.join("same.txt")).unwrap();
+        assert_eq!(meta.nlink(), 1, "the old tree's name is removed");
+    }
+
+    #[test]
+    fn a_file_reached_through_a_symlinked_folder_is_not_linked() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("site");
+        let mut tree = Tree::default();
+        tree.put("ledger/inner.txt", b"inner".to_vec());
+        write_checked(&dir, &tree).unwrap();
+        // Someone's own folder, holding a file with the very bytes, put in place of ledger/.
+        let theirs = tmp.path().join("theirs");
+        std::fs::create_dir(&theirs).unwrap();
+        std::fs::write(theirs.join("inner.txt"), b"inner").unwrap();
+        std::fs::remove_dir_all(dir.join("ledger")).unwrap();
+        std::os::unix::fs::symlink(&theirs, dir.join("ledger")).unwrap();
+        write_checked(&dir, &tree).unwrap();
+        assert_ne!(
+            inode(&dir.join("ledger/inner.txt")),
+            inode(&theirs.join("inner.txt")),
+            "their file is not linked into the exhibit"
+        );
+        assert_eq!(std::fs::read(theirs.join("inner.txt")).unwrap(), b"inner");
+        use std::os::unix::fs::MetadataExt;
+        assert_eq!(std::fs::metadata(theirs.join("inner.txt")).unwrap().nlink(), 1);
     }
 }

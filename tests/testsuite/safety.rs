@@ -523,6 +523,11 @@ fn names_from_heads_tree_are_checked_before_use() {
 fn a_hand_edited_head_is_refused_until_a_reason_is_recorded() {
     let h = Hostile::new();
     h.publish(&[]);
+    // A rebuild checks HEAD and remembers the sha256 of each of its blobs in the git folder
+    // (docs/scale.md#the-daily-rebuilds-cost): the edit below must be found all the same.
+    let o = h.build(&[]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(h.root().join("exhibit/.git/exhibit/blob-sha256").is_file());
     let withheld: J =
         serde_json::from_slice(&std::fs::read(h.site().join("ledger/withheld.json")).unwrap())
             .unwrap();
