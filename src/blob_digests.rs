@@ -104,7 +104,7 @@ impl BlobDigests {
             return Ok(());
         };
         let mut seen = self.seen.clone();
-        seen.sort_by(|a, b| a.0.cmp(&b.0));
+        seen.sort_by_key(|s| s.0);
         seen.dedup_by(|a, b| a.0 == b.0);
         let mut bytes = Vec::with_capacity(MAGIC.len() + seen.len() * RECORD + 32);
         bytes.extend_from_slice(MAGIC);
