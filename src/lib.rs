@@ -23,6 +23,7 @@ pub mod posts;
 pub mod previous;
 pub mod progress;
 pub mod refusal;
+pub mod segments;
 pub mod side_channels;
 pub mod site_check;
 pub mod terminal;
