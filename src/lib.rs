@@ -17,6 +17,7 @@ pub mod encode;
 pub mod head_check;
 pub mod init;
 pub mod layout;
+pub mod ledger_files;
 pub mod outcome;
 pub mod output;
 pub mod posts;
