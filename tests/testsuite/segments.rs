@@ -672,3 +672,54 @@ fn an_edited_segment_at_head_refuses_the_next_build() {
         "a refused build writes nothing"
     );
 }
+
+#[test]
+fn a_rewrite_is_refused_naming_the_segment_and_on_a_reason_the_cut_runs_afresh() {
+    let mut s = scene(Some(SEGMENT_BYTES));
+    s.append(45);
+    s.build_ok(1_790_000_000);
+    s.commit("first");
+    let before = s.files();
+    // The gate's history re-chained from seq 30: seq 30 lies in a segment, not in ledger.jsonl.
+    let mut rewritten = LedgerWriter::new();
+    for n in 1..=29 {
+        rewritten.push_scan(n);
+    }
+    for n in 30..=50 {
+        rewritten.push_scan(n + 1000);
+    }
+    s.b.write_ledger(&rewritten.bytes());
+    let o = s.build(1_790_100_000, &[]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    // The file HEAD published that holds seq 30, and the line within it.
+    let (path, bytes) = before
+        .iter()
+        .find(|(_, b)| {
+            lines_of(b)
+                .iter()
+                .any(|l| serde_json::from_slice::<Value>(l).unwrap()["seq"] == 30)
+        })
+        .unwrap();
+    assert!(path.starts_with("ledger/segments/"), "{path}");
+    let line = lines_of(bytes)
+        .iter()
+        .position(|l| serde_json::from_slice::<Value>(l).unwrap()["seq"] == 30)
+        .unwrap()
+        + 1;
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains(&format!("{path} line {line}")), "{err}");
+    assert_eq!(s.files(), before, "a refused build writes nothing");
+
+    let o = s.build(
+        1_790_100_000,
+        &["--allow-rewrite", "the gate re-chained from seq 30"],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let last = s.snapshots().pop().unwrap();
+    assert_eq!(last["extends"], false);
+    assert_eq!(last["rewrite_reason"], "the gate re-chained from seq 30");
+    assert_cut(&s, SEGMENT_BYTES);
+    let (code, v) = verify_json(&s.site);
+    assert_eq!(code, Some(0), "{v}");
+    assert_eq!(v["head"], rewritten.ids.last().unwrap().as_str());
+}
