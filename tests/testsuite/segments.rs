@@ -398,6 +398,18 @@ fn reassembled_with_cat_the_files_are_the_published_ledger_of_a_one_file_build()
         cat, single,
         "cat of the segmented files = the one-file publication"
     );
+    // And the gate's own lines, the withheld one (seq 21) left out, as the test wrote them.
+    let mut expected = Vec::new();
+    for (i, line) in s.w.lines.iter().enumerate() {
+        if i != 21 {
+            expected.extend_from_slice(line);
+            expected.push(b'\n');
+        }
+    }
+    assert!(
+        cat == expected,
+        "cat = the gate's ledger less its withheld line"
+    );
     assert!(!String::from_utf8_lossy(&cat).contains("/home/agent"));
     assert_eq!(
         lines_of(&cat).len(),
