@@ -560,6 +560,26 @@ fn verify_site_reads_the_segments_and_names_the_file_that_is_wrong() {
         [(last.clone(), "stats_file_unlisted".into())]
     );
 
+    let (code, v) = damaged(&s, |d| {
+        let p = d.join("ledger/STATS.json");
+        let mut stats: Value = serde_json::from_slice(&std::fs::read(&p).unwrap()).unwrap();
+        stats["ledger"]["files"].as_array_mut().unwrap().swap(1, 2);
+        std::fs::write(&p, serde_json::to_vec_pretty(&stats).unwrap()).unwrap();
+    });
+    assert_eq!(code, Some(1), "{v}");
+    assert_eq!(
+        file_problems(&v),
+        [("ledger/STATS.json".into(), "stats_files_order".into())]
+    );
+    let (code, v) = damaged(&s, |d| {
+        std::fs::remove_file(d.join("ledger/STATS.json")).unwrap();
+    });
+    assert_eq!(code, Some(1), "{v}");
+    assert_eq!(
+        file_problems(&v),
+        [("ledger/STATS.json".into(), "stats_files_missing".into())]
+    );
+
     // A file that does not end with LF: its last line joins the next file's first.
     let (code, v) = damaged(&s, |d| {
         let p = d.join("ledger/segments/000001.jsonl");
