@@ -580,7 +580,10 @@ mod tests {
         tree.put("changed.txt", b"old".to_vec());
         tree.put("ledger/inner.txt", b"inner".to_vec());
         write_checked(&dir, &tree).unwrap();
-        let (same, changed) = (inode(&dir.join("same.txt")), inode(&dir.join("changed.txt")));
+        let (same, changed) = (
+            inode(&dir.join("same.txt")),
+            inode(&dir.join("changed.txt")),
+        );
 
         // Same size, other bytes: a size-only comparison would keep "old".
         tree.put("changed.txt", b"new".to_vec());
@@ -614,6 +617,9 @@ mod tests {
         );
         assert_eq!(std::fs::read(theirs.join("inner.txt")).unwrap(), b"inner");
         use std::os::unix::fs::MetadataExt;
-        assert_eq!(std::fs::metadata(theirs.join("inner.txt")).unwrap().nlink(), 1);
+        assert_eq!(
+            std::fs::metadata(theirs.join("inner.txt")).unwrap().nlink(),
+            1
+        );
     }
 }
