@@ -487,8 +487,8 @@ impl<'a> Unchanged<'a> {
     }
 }
 
-/// The metadata of `path` when it is a regular file (opened without following a symlink or
-/// blocking on a FIFO) holding exactly `bytes`.
+/// The metadata of `path` when it is a regular, non-executable file (opened without following a
+/// symlink or blocking on a FIFO) holding exactly `bytes`.
 fn same_bytes(path: &Path, bytes: &[u8]) -> Option<std::fs::Metadata> {
     use std::io::Read;
     use std::os::unix::fs::OpenOptionsExt;
@@ -500,7 +500,11 @@ fn same_bytes(path: &Path, bytes: &[u8]) -> Option<std::fs::Metadata> {
         .open(path)
         .ok()?;
     let meta = file.metadata().ok()?;
-    if !meta.is_file() || meta.len() != bytes.len() as u64 {
+    // Not an executable file either: git would record its mode (100755) where a fresh copy is
+    // a plain file (100644).
+    use std::os::unix::fs::PermissionsExt;
+    if !meta.is_file() || meta.len() != bytes.len() as u64 || meta.permissions().mode() & 0o111 != 0
+    {
         return None;
     }
     let mut held = Vec::with_capacity(bytes.len());
@@ -594,6 +598,18 @@ mod tests {
         use std::os::unix::fs::MetadataExt;
         let meta = std::fs::metadata(dir.join("same.txt")).unwrap();
         assert_eq!(meta.nlink(), 1, "the old tree's name is removed");
+
+        // An executable file (git would keep its mode) is written anew, as a plain file.
+        use std::os::unix::fs::PermissionsExt;
+        let same = dir.join("same.txt");
+        std::fs::set_permissions(&same, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let before = inode(&same);
+        write_checked(&dir, &tree).unwrap();
+        assert_ne!(inode(&same), before);
+        assert_eq!(
+            std::fs::metadata(&same).unwrap().permissions().mode() & 0o111,
+            0
+        );
     }
 
     #[test]
