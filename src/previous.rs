@@ -203,8 +203,8 @@ impl Previous {
     }
 
     /// The files directly under `DIR/<rel_dir>` at HEAD with their blob ids, sorted by name: one
-    /// tree read, so a folder of a million files costs one pass (`read` re-reads the tree per
-    /// call). Added for the witness layer's proofs.
+    /// tree read, so a folder of a million files costs one pass; each blob is then read by its
+    /// id (`read_blob`), never by path.
     pub fn list_blobs(&self, rel_dir: &str) -> Result<Vec<(String, git2::Oid)>> {
         let Some(repo) = &self.repo else {
             return Ok(Vec::new());
