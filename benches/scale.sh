@@ -87,6 +87,9 @@ EOF
   git -C "$work/repo" init -q
   git -C "$work/repo" config user.email bench@example.invalid
   git -C "$work/repo" config user.name bench
+  # No background gc after a commit: it would be measured in the next build, and race `rm -rf`.
+  git -C "$work/repo" config gc.auto 0
+  git -C "$work/repo" config maintenance.auto false
   full_ledger="$box/gate/ledger.jsonl"
   cat "$full_ledger" >/dev/null # warm the page cache
   best_verify() { # three runs, the lowest CPU time
