@@ -253,6 +253,19 @@ impl Previous {
         &self.prefix
     }
 
+    /// The size of a blob named by `list_blobs`, from the object's header: the file is not
+    /// inflated (the witness layer's full run-log files are compared by id, not re-read).
+    pub fn blob_size(&self, id: git2::Oid) -> Result<u64> {
+        let Some(repo) = &self.repo else {
+            bail!("no repository to read blob {id} from");
+        };
+        let (size, _) = repo
+            .odb()?
+            .read_header(id)
+            .with_context(|| format!("git cat-file -s {id}"))?;
+        Ok(size as u64)
+    }
+
     /// The bytes of a blob named by `list_blobs`.
     pub fn read_blob(&self, id: git2::Oid) -> Result<Vec<u8>> {
         let Some(repo) = &self.repo else {
