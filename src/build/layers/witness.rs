@@ -1277,13 +1277,7 @@ fn runs_files(
 fn head_runs_files(ctx: &LayerContext<'_>) -> Result<Vec<(String, git2::Oid, u64)>> {
     let previous = ctx.previous;
     let mut files = Vec::new();
-    let first_name = RUNS.first.rsplit('/').next().unwrap_or_default();
-    let parent = RUNS.first.rsplit_once('/').map_or("", |(d, _)| d);
-    if let Some((_, id)) = previous
-        .list_blobs(parent)?
-        .into_iter()
-        .find(|(name, _)| name == first_name)
-    {
+    if let Some(id) = previous.blob_id(RUNS.first)? {
         files.push((RUNS.first.to_string(), id, previous.blob_size(id)?));
     }
     for (i, (name, id)) in previous.list_blobs(RUNS.folder)?.into_iter().enumerate() {
