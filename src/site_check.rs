@@ -53,7 +53,7 @@ pub fn check_site(dir: &Path) -> Result<Outcome> {
             a.path(),
             &facts,
             &withheld,
-            header_digest.as_deref(),
+            header_digest,
         )?),
         None => None,
     };

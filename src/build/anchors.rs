@@ -25,18 +25,18 @@ pub fn check_anchors(
         .filter(|r| r.published())
         .filter_map(|r| {
             if r.kind == "anchor" {
-                EntryFacts::from_object(&r.object(ledger), r.entry_id.clone())
+                EntryFacts::from_object(&r.object(ledger), Some(r.entry_id))
             } else {
                 Some(EntryFacts {
                     seq: r.seq,
-                    entry_id: r.entry_id.clone(),
+                    entry_id: Some(r.entry_id),
                     day: Some(r.day.clone()),
                     anchor: None,
                 })
             }
         })
         .collect();
-    posts::check_posts_with_proofs(&facts, withheld, Some(&verified.header_digest), posts)
+    posts::check_posts_with_proofs(&facts, withheld, Some(verified.header_digest), posts)
 }
 
 pub fn anchors_index(reports: &[AnchorReport], verified: &VerifiedLedger, ledger: &[u8]) -> J {
@@ -69,7 +69,7 @@ pub fn anchors_index(reports: &[AnchorReport], verified: &VerifiedLedger, ledger
                 "published": c.format == FormatState::Ok,
                 "text_file": (c.format == FormatState::Ok).then(|| format!("{}.txt", c.date)),
                 "proof_file": (c.format == FormatState::Ok && r.proof == ProofState::Ok).then(|| format!("{}.txt.ots", c.date)),
-                "head": c.posted.as_ref().map(|p| p.head.clone()),
+                "head": c.posted.as_ref().map(|p| p.head),
                 "seq": c.posted.as_ref().map(|p| p.seq),
                 "ok": r.ok(),
                 "checks": {"format": c.format, "head": c.head, "day_closed": c.day_closed,

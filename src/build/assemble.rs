@@ -142,9 +142,9 @@ struct CoverageStats<'a> {
 struct LedgerStats<'a> {
     anchor_tz: &'a str,
     entries: usize,
-    head: &'a str,
+    head: Digest,
     head_seq: Option<i64>,
-    header_digest: &'a str,
+    header_digest: Digest,
     /// The tz database the days were checked with; the page carries its rules for this zone
     /// (docs/verifier.md "Days and the tz database").
     tzdb: &'static str,
@@ -187,9 +187,9 @@ fn stats<'a>(
         schema: "exhibit/stats/v1",
         ledger: LedgerStats {
             entries: total,
-            head: &verified.head,
+            head: verified.head,
             head_seq: verified.lines.last().map(|r| r.seq),
-            header_digest: &verified.header_digest,
+            header_digest: verified.header_digest,
             anchor_tz: &verified.anchor_tz,
             tzdb: exhibit_protocol::days::tzdb_version(),
             unterminated_tail_bytes_left_out: loaded.unterminated_tail,
@@ -231,7 +231,7 @@ struct SnapshotLine<'a> {
     digests: J,
     extends: bool,
     extends_commit: Option<&'a str>,
-    head: &'a str,
+    head: Digest,
     head_seq: Option<i64>,
     lines: usize,
     public_texts: Option<&'a J>,
@@ -286,7 +286,7 @@ fn snapshots(
         built_at: &plan.built_at,
         lines: published,
         withheld: verified.lines.len() - published,
-        head: &verified.head,
+        head: verified.head,
         head_seq: verified.lines.last().map(|r| r.seq),
         digests,
         extends_commit: previous.commit.as_deref(),

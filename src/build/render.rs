@@ -53,7 +53,7 @@ fn self_check(tree: &Tree, verified: &VerifiedLedger) -> anyhow::Result<()> {
         tree.get("ledger/ledger.jsonl").unwrap_or_default(),
         &withheld,
     );
-    if !report.ok || report.head.as_deref() != Some(verified.head.as_str()) {
+    if !report.ok || report.head != Some(verified.head) {
         anyhow::bail!(
             "self-check failed: the published ledger with withheld.json does not re-derive to the gate's head {} ({} problem(s), head {:?}); nothing was written",
             verified.head,

@@ -767,7 +767,7 @@ impl Chain {
         let withheld_ids: BTreeSet<Digest> = lines
             .iter()
             .filter(|l| l.withheld.is_some())
-            .filter_map(|l| l.entry_id.parse::<Digest>().ok())
+            .map(|l| l.entry_id)
             .collect();
         let withheld_seqs: BTreeSet<i64> = lines
             .iter()
@@ -777,7 +777,7 @@ impl Chain {
         let chain: BTreeMap<Digest, usize> = lines
             .iter()
             .enumerate()
-            .filter_map(|(i, l)| l.entry_id.parse::<Digest>().ok().map(|id| (id, i)))
+            .map(|(i, l)| (l.entry_id, i))
             .collect();
         let mut record_of: Vec<Option<usize>> = vec![None; lines.len()];
         let mut orphans: Vec<usize> = Vec::new();
