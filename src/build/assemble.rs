@@ -11,7 +11,7 @@ use serde_json::Value as J;
 use super::BuildPlan;
 use super::anchors::anchors_index;
 use super::decide::{self, Decided, Decision};
-use super::layers::{LayerOutput, Layers};
+use super::layers::{LayerOutput, LayerStats, Layers};
 use super::load::LoadedBox;
 use super::verify::VerifiedLedger;
 use crate::encode::{Count, of, pretty};
@@ -110,10 +110,10 @@ struct Stats<'a> {
     ledger: LedgerStats<'a>,
     lines: LineStats,
     #[serde(skip_serializing_if = "Option::is_none")]
-    public_texts: Option<J>,
+    public_texts: Option<LayerStats>,
     schema: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
-    witness: Option<J>,
+    witness: Option<LayerStats>,
 }
 
 /// `STATS.json`'s `anchors`: the posted heads and how their checks came out.
@@ -218,8 +218,8 @@ fn stats<'a>(
             proof_header_ok: counted(&|a| a.proof == ProofState::Ok),
             head_on_withheld_digest: counted(&|a| a.check.head == HeadState::LabWord),
         },
-        witness: witness.map(|w| w.stats.clone()),
-        public_texts: texts.map(|t| t.stats.clone()),
+        witness: witness.and_then(|w| w.stats.clone()),
+        public_texts: texts.and_then(|t| t.stats.clone()),
     }
 }
 
@@ -234,10 +234,10 @@ struct SnapshotLine<'a> {
     head: Digest,
     head_seq: Option<i64>,
     lines: usize,
-    public_texts: Option<&'a J>,
+    public_texts: Option<&'a LayerStats>,
     rewrite_reason: Option<&'a str>,
     withheld: usize,
-    witness: Option<&'a J>,
+    witness: Option<&'a LayerStats>,
 }
 
 pub struct Snapshots {
