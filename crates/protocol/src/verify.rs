@@ -309,7 +309,15 @@ impl std::fmt::Display for WithheldError {
     }
 }
 
-impl std::error::Error for WithheldError {}
+impl std::error::Error for WithheldError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            WithheldError::NotJson(e) => Some(e),
+            WithheldError::NotAdmitted(e) => Some(e),
+            _ => None,
+        }
+    }
+}
 
 /// What the verifier concluded (docs/protocol.md#verify-json).
 #[derive(Debug, Clone, Serialize)]
@@ -420,7 +428,7 @@ impl PrevId {
 
 /// The streaming verifier. Feed every line with [`Verifier::push_line`] (and an unterminated
 /// last piece with [`Verifier::push_truncated_tail`]), then call [`Verifier::finish`].
-pub struct Verifier<'w> {
+pub(crate) struct Verifier<'w> {
     withheld: &'w Withheld,
     header_seen: bool,
     header: Option<Header>,
@@ -455,11 +463,6 @@ impl<'w> Verifier<'w> {
 
     pub fn header(&self) -> Option<&Header> {
         self.header.as_ref()
-    }
-
-    /// The problems found so far.
-    pub fn problems(&self) -> &[Problem] {
-        &self.problems
     }
 
     fn problem(&mut self, line: u64, seq: Option<i64>, code: Code, detail: impl Into<String>) {
@@ -1109,6 +1112,49 @@ pub fn tz_rules_for_ledger(bytes: &[u8]) -> Option<days::TzRules> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_withheld_list_is_refused_in_the_words_it_always_was() {
+        let d = Digest::of(b"x");
+        let cases: [(String, &str); 7] = [
+            ("{".into(), "not one JSON value: "),
+            (
+                "{}".into(),
+                "not a JSON array of {seq, entry_id, ...} objects",
+            ),
+            (
+                format!(r#"[{{"seq":1,"entry_id":"{d}","day":"2026-02-30"}}]"#),
+                "item 0: day \"2026-02-30\" is not a YYYY-MM-DD date that exists",
+            ),
+            (
+                format!(r#"[{{"seq":0,"entry_id":"nope"}},{{"seq":1,"kind":3}}]"#),
+                // Every item is read before any is checked against the rules of seq and digest.
+                "item 1: entry_id is not a string",
+            ),
+            (
+                r#"[{"seq":4,"entry_id":"ABC"}]"#.into(),
+                "seq 4: entry_id is not 64 lowercase hex characters",
+            ),
+            (
+                format!(
+                    r#"[{{"seq":2,"entry_id":"{d}"}},{{"seq":2,"entry_id":"{d}"}},{{"seq":3,"entry_id":"x"}}]"#
+                ),
+                // In list order: the repeated seq comes before the later bad digest.
+                "seq 2 is listed twice",
+            ),
+            (
+                format!(r#"[{{"seq":0,"entry_id":"{d}"}}]"#),
+                "seq 0 is not a positive integer",
+            ),
+        ];
+        for (list, words) in cases {
+            let e = Withheld::from_json(list.as_bytes()).unwrap_err();
+            assert!(e.to_string().starts_with(words), "{list}: {e}");
+        }
+        let ok = format!(r#"[{{"seq":2,"entry_id":"{d}","day":null}}]"#);
+        let list = Withheld::from_json(ok.as_bytes()).unwrap();
+        assert_eq!(list.digest(2), Some(d));
+    }
 
     /// A chained ledger of `n` canonical entries (New York, a minute apart).
     fn ledger(n: i64) -> Vec<Vec<u8>> {

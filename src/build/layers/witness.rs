@@ -29,9 +29,9 @@ use crate::build::decide::LineRecord;
 use crate::encode::{Count, of, pretty, timestamp_of};
 use crate::refusal::Refusal;
 use crate::side_channels::{self, DayCut};
+pub use exhibit_protocol::WitnessStatus as Status;
 use exhibit_protocol::days;
 use exhibit_protocol::ots;
-pub use exhibit_protocol::witness::Status;
 
 /// The rule a proof refusal names.
 pub const RULE_PROOF: &str = "proof header/digest (docs/protocol.md#ots-header)";
