@@ -1127,7 +1127,7 @@ mod tests {
                 "item 0: day \"2026-02-30\" is not a YYYY-MM-DD date that exists",
             ),
             (
-                format!(r#"[{{"seq":0,"entry_id":"nope"}},{{"seq":1,"kind":3}}]"#),
+                r#"[{"seq":0,"entry_id":"nope"},{"seq":1,"kind":3}]"#.into(),
                 // Every item is read before any is checked against the rules of seq and digest.
                 "item 1: entry_id is not a string",
             ),
