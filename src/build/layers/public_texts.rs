@@ -31,14 +31,62 @@ pub const INDEX: &str = "ledger/public_texts/index.json";
 pub const SCHEMA: &str = "exhibit/public_texts/v1";
 pub const NOTE: &str = "These texts are the agent's bytes as they left the gate (each file is named by the sha256 of its own bytes), released because their lines are allow-listed public sends. They are not statements of the lab: the publisher changes none of them, and a word inside one is the agent's, not a claim of the protocol or of this page.";
 
+/// Why a `send` line's text is off the allow-list (docs/protocol.md#public-texts), written as
+/// its snake_case word. Ordered by that word, as the index and the counts list the classes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OffList {
+    Canary,
+    OperatorDm,
+    NotInConfig,
+    DestClassNotPublic,
+    NoSentBytes,
+}
+
 /// Off-list classes, in the order a line is tested against them.
-pub const OFF_CLASSES: [&str; 5] = [
-    "canary",
-    "operator_dm",
-    "not_in_config",
-    "dest_class_not_public",
-    "no_sent_bytes",
+pub const OFF_CLASSES: [OffList; 5] = [
+    OffList::Canary,
+    OffList::OperatorDm,
+    OffList::NotInConfig,
+    OffList::DestClassNotPublic,
+    OffList::NoSentBytes,
 ];
+
+impl OffList {
+    /// The word the index, the counts and the refusals write.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            OffList::Canary => "canary",
+            OffList::OperatorDm => "operator_dm",
+            OffList::NotInConfig => "not_in_config",
+            OffList::DestClassNotPublic => "dest_class_not_public",
+            OffList::NoSentBytes => "no_sent_bytes",
+        }
+    }
+}
+
+impl Ord for OffList {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.as_str().cmp(other.as_str())
+    }
+}
+
+impl PartialOrd for OffList {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl std::fmt::Display for OffList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for OffList {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
 
 /// The gate's `config.json`, as far as the allow-list needs it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -146,7 +194,7 @@ pub fn with_trailer(text: &[u8], trailer: &str) -> Vec<u8> {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Class {
     AllowListed,
-    Off(&'static str),
+    Off(OffList),
 }
 
 /// The allow-list rule (docs/protocol.md#public-texts), then the off-list class of a line that fails it. Every `send` line
@@ -157,17 +205,17 @@ pub fn classify(o: &Object<'_>, cfg: &GateConfig) -> (Class, bool) {
     // A dest_hash that is not a digest names no configured chat.
     let dest = digest_field(o, "dest_hash");
     let class = if dest == Some(cfg.canary_hash) || dest_class == Some("canary") {
-        Class::Off("canary")
+        Class::Off(OffList::Canary)
     } else if dest == Some(cfg.operator_dm_hash) {
-        Class::Off("operator_dm")
+        Class::Off(OffList::OperatorDm)
     } else if !dest.is_some_and(|d| cfg.allows(&d)) {
-        Class::Off("not_in_config")
+        Class::Off(OffList::NotInConfig)
     } else if !public {
-        Class::Off("dest_class_not_public")
+        Class::Off(OffList::DestClassNotPublic)
     } else if o.get_str("action") != Some("send")
         || !o.get_str("sent_sha256").is_some_and(Digest::is_hex)
     {
-        Class::Off("no_sent_bytes")
+        Class::Off(OffList::NoSentBytes)
     } else {
         Class::AllowListed
     };
@@ -197,12 +245,56 @@ fn numerals(o: &Object<'_>) -> Option<(i64, i64)> {
     }
 }
 
+/// Which of the gate's copies a text re-derives from (docs/public-texts.md).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum GateCopy {
+    /// `sources/<checked_sha256>.md`.
+    Checked,
+    /// `sources/<draft_sha256>.md`.
+    Draft,
+    /// `sources/<draft_sha256>.draft.md`.
+    DraftFile,
+}
+
+/// The form a published text took, written `checked`, `checked+trailer`, `draft`,
+/// `draft+trailer`, `draft_file`, `draft_file+trailer` or `carried_from_previous_build`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Form {
+    /// A gate copy, as written or with the gate's single trailer.
+    Derived { copy: GateCopy, trailer: bool },
+    /// HEAD's bytes, carried forward when the sources no longer re-derive them.
+    CarriedFromPreviousBuild,
+}
+
+impl std::fmt::Display for Form {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (copy, trailer) = match self {
+            Form::CarriedFromPreviousBuild => return f.write_str("carried_from_previous_build"),
+            Form::Derived { copy, trailer } => (copy, *trailer),
+        };
+        f.write_str(match copy {
+            GateCopy::Checked => "checked",
+            GateCopy::Draft => "draft",
+            GateCopy::DraftFile => "draft_file",
+        })?;
+        if trailer {
+            f.write_str("+trailer")?;
+        }
+        Ok(())
+    }
+}
+
+impl Serialize for Form {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
 /// A text re-derived from the gate's copies.
 #[derive(Debug, Clone)]
 struct Derived {
     bytes: Vec<u8>,
-    /// `checked`, `checked+trailer`, `draft`, `draft+trailer`, `draft_file`, `draft_file+trailer`.
-    role: String,
+    role: Form,
     /// `sources/<name>`.
     source: String,
     seq: i64,
@@ -236,15 +328,15 @@ fn rederive(
     line: &SendLine,
     sent: &Digest,
 ) -> Result<std::result::Result<Derived, Failure>> {
-    let mut files: Vec<(&str, String)> = Vec::new();
+    let mut files: Vec<(GateCopy, String)> = Vec::new();
     if let Some(c) = &line.checked {
-        files.push(("checked", format!("{c}.md")));
+        files.push((GateCopy::Checked, format!("{c}.md")));
     }
     if let Some(d) = &line.draft {
         if line.checked != Some(*d) {
-            files.push(("draft", format!("{d}.md")));
+            files.push((GateCopy::Draft, format!("{d}.md")));
         }
-        files.push(("draft_file", format!("{d}.draft.md")));
+        files.push((GateCopy::DraftFile, format!("{d}.draft.md")));
     }
     let trailer = line.numerals.map(|(b, n)| trailer(b, n, line.seq));
     let mut found = Vec::new();
@@ -256,7 +348,10 @@ fn rederive(
         if Digest::of(&bytes) == *sent {
             return Ok(Ok(Derived {
                 bytes,
-                role: role.to_string(),
+                role: Form::Derived {
+                    copy: *role,
+                    trailer: false,
+                },
                 source: format!("sources/{name}"),
                 seq: line.seq,
             }));
@@ -266,7 +361,10 @@ fn rederive(
             if Digest::of(&form) == *sent {
                 return Ok(Ok(Derived {
                     bytes: form,
-                    role: format!("{role}+trailer"),
+                    role: Form::Derived {
+                        copy: *role,
+                        trailer: true,
+                    },
                     source: format!("sources/{name}"),
                     seq: line.seq,
                 }));
@@ -388,7 +486,7 @@ struct PublishedText {
     bytes: usize,
     day: String,
     file: String,
-    form: String,
+    form: Form,
     off_list_seqs: Vec<i64>,
     other_seqs: Vec<i64>,
     sent_sha256: Digest,
@@ -489,7 +587,7 @@ struct Classes {
     send_lines: usize,
     line_withheld: usize,
     public_lines: usize,
-    off: BTreeMap<&'static str, Vec<i64>>,
+    off: BTreeMap<OffList, Vec<i64>>,
     /// sent_sha256 → off-list seqs carrying it (published lines only).
     off_by_sha: BTreeMap<Digest, Vec<i64>>,
     /// sent_sha256 → allow-listed lines carrying it, in seq order.
@@ -568,7 +666,7 @@ struct Texts {
 /// A group's text: re-derived from the sources, or carried forward from HEAD.
 struct Found {
     bytes: Vec<u8>,
-    form: String,
+    form: Form,
     source: String,
     seq: i64,
 }
@@ -642,7 +740,7 @@ fn text_of(
             }
             Found {
                 bytes: head_bytes.clone(),
-                form: "carried_from_previous_build".to_string(),
+                form: Form::CarriedFromPreviousBuild,
                 source: "HEAD".to_string(),
                 seq,
             }
@@ -880,7 +978,7 @@ fn disk_copies(
 #[derive(Debug, Clone, Serialize)]
 pub struct TextsStats {
     allow_listed: Count,
-    off_allow_list: BTreeMap<&'static str, Count>,
+    off_allow_list: BTreeMap<OffList, Count>,
     public_send_lines: Count,
     published: Count,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -910,7 +1008,7 @@ struct TextsIndex<'a> {
     counts: &'a TextsStats,
     dropped: &'a [J],
     note: &'static str,
-    off_allow_list: BTreeMap<&'static str, OffClass<'a>>,
+    off_allow_list: BTreeMap<OffList, OffClass<'a>>,
     published: Vec<&'a PublishedText>,
     schema: &'static str,
     unreconstructable: &'a [J],
@@ -957,7 +1055,7 @@ fn finish(
     let carried = texts
         .releases
         .iter()
-        .filter(|r| r.entry.form == "carried_from_previous_build")
+        .filter(|r| r.entry.form == Form::CarriedFromPreviousBuild)
         .count();
     let dropped_texts = texts
         .dropped
@@ -1156,7 +1254,10 @@ mod tests {
             bytes: 2,
             day: "2026-11-08".into(),
             file: format!("{}.txt", Digest::of(b"hi")),
-            form: "checked".into(),
+            form: Form::Derived {
+                copy: GateCopy::Checked,
+                trailer: true,
+            },
             off_list_seqs: vec![],
             other_seqs: vec![3],
             sent_sha256: Digest::of(b"hi"),
@@ -1187,6 +1288,15 @@ mod tests {
             withheld: &[],
         };
         assert!(keys_sorted(&counts) && keys_sorted(&text) && keys_sorted(&index));
+        // The form and the off-list classes are written as the words they always were.
+        let written = serde_json::to_string(&index).unwrap();
+        assert!(written.contains(r#""form":"checked+trailer""#), "{written}");
+        assert!(
+            written.contains(
+                r#""off_allow_list":{"canary":{"count":1,"seqs":[4]},"dest_class_not_public":"#
+            ),
+            "{written}"
+        );
     }
 
     #[test]
