@@ -587,6 +587,13 @@ pub fn build(ctx: &LayerContext<'_>, store: &Path) -> Result<LayerOutput> {
             files.push((RUNS.first.to_string(), runs));
         }
     }
+    let ceiling = *crate::segments::SEGMENT_BYTES_RANGE.end();
+    for (path, bytes) in index_parts.iter().filter(|(_, b)| b.len() as u64 > ceiling) {
+        notes.push(format!(
+            "witness: {path} holds {} bytes, over the 32 MiB every published file keeps to: the store files that many records under its seqs (orphans or multi-entry seqs; docs/witness.md#parts)",
+            bytes.len()
+        ));
+    }
     files.push(("ledger/witness/index.json".into(), index_bytes));
     files.extend(index_parts);
     files.sort_by(|a, b| a.0.cmp(&b.0));
