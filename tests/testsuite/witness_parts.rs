@@ -243,6 +243,31 @@ fn reassembled(site: &Path, index: &Value) -> Map<String, Value> {
     all
 }
 
+/// The page's embedded data blocks, decoded, by element id.
+fn page_blocks(html: &str) -> BTreeMap<String, Vec<u8>> {
+    let mut out = BTreeMap::new();
+    for piece in html.split("<script").skip(1) {
+        let open_end = piece.find('>').unwrap();
+        let open = &piece[..open_end];
+        if !open.contains("application/octet-stream") {
+            continue;
+        }
+        let id = open
+            .split_whitespace()
+            .find_map(|a| a.strip_prefix("id="))
+            .unwrap()
+            .trim_matches('"')
+            .to_string();
+        let body: String = piece[open_end + 1..piece.find("</script").unwrap()]
+            .chars()
+            .filter(|c| !c.is_ascii_whitespace())
+            .collect();
+        out.insert(id, unb64(&body));
+    }
+    assert!(out.contains_key("witness-json"), "{:?}", out.keys());
+    out
+}
+
 fn verify_json(site: &Path) -> (Option<i32>, Value) {
     let o = exhibit(&["verify", "--json", &site.display().to_string()], 0);
     let v = serde_json::from_slice(&o.stdout).unwrap_or_else(|_| panic!("{}", text(&o)));
@@ -329,8 +354,20 @@ fn parts_reassemble_to_the_whole_index_and_a_withheld_line_keeps_only_its_day() 
     // ... and a published line's record keeps its clocks to the second.
     let pub_rec = &part["entries"][&s.w.ids[11]];
     assert_eq!(pub_rec["seen_at"], json!(ts(START + 12 * 60 + 30)));
-    // No file of the exhibit carries a clock of the withheld seq finer than the day.
-    for (path, bytes) in snapshot_dir(&s.site) {
+    // No file of the exhibit, nor any data block of its page, carries a clock of the withheld
+    // seq finer than the day.
+    let html = String::from_utf8(std::fs::read(s.site.join("index.html")).unwrap()).unwrap();
+    let blocks = page_blocks(&html);
+    let page_witness: Value = serde_json::from_slice(&blocks["witness-json"]).unwrap();
+    assert!(page_witness["index"].get("entries").is_none());
+    assert_eq!(page_witness["index"]["parts"], index["parts"]);
+    let mut texts: Vec<(String, Vec<u8>)> = snapshot_dir(&s.site).into_iter().collect();
+    texts.extend(
+        blocks
+            .into_iter()
+            .map(|(id, b)| (format!("index.html#{id}"), b)),
+    );
+    for (path, bytes) in texts {
         let t = String::from_utf8_lossy(&bytes);
         for secret in SECRETS {
             assert!(!t.contains(secret), "{path} carries {secret}");
