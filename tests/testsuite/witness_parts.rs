@@ -429,6 +429,23 @@ fn parts_reassemble_to_the_whole_index_and_a_withheld_line_keeps_only_its_day() 
             "{want:?} not in {got:?}"
         );
     }
+    // A listing that names a path outside the parts' folder is a problem, never a read.
+    let mut listed = s.json("ledger/witness/index.json");
+    listed["parts"][0]["path"] = json!("ledger/witness/index/../../STATS.json");
+    std::fs::write(
+        s.site.join("ledger/witness/index.json"),
+        serde_json::to_vec_pretty(&listed).unwrap(),
+    )
+    .unwrap();
+    let (code, v) = verify_json(&s.site);
+    assert_eq!(code, Some(1), "{v}");
+    assert!(
+        file_problems(&v).contains(&(
+            "ledger/witness/index.json".into(),
+            "witness_parts_invalid".into()
+        )),
+        "{v}"
+    );
 }
 
 #[test]
