@@ -49,10 +49,9 @@ pub fn run(
 fn self_check(tree: &Tree, verified: &VerifiedLedger) -> anyhow::Result<()> {
     let withheld = Withheld::from_json(tree.get("ledger/withheld.json").unwrap_or(b"[]"))
         .map_err(anyhow::Error::msg)?;
-    let report = exhibit_protocol::verify::verify_bytes(
-        tree.get("ledger/ledger.jsonl").unwrap_or_default(),
-        &withheld,
-    );
+    // The published ledger is its files concatenated in chain order (docs/scale.md#layout).
+    let report =
+        exhibit_protocol::verify::verify_bytes(&crate::segments::published_ledger(tree), &withheld);
     if !report.ok || report.head != Some(verified.head) {
         anyhow::bail!(
             "self-check failed: the published ledger with withheld.json does not re-derive to the gate's head {} ({} problem(s), head {:?}); nothing was written",
@@ -115,7 +114,11 @@ fn data_blocks<'t>(
         }
     }
     let mut blocks = vec![
-        ("ledger-bytes", file("ledger/ledger.jsonl")),
+        // Every published ledger file, concatenated (docs/scale.md#layout).
+        (
+            "ledger-bytes",
+            crate::segments::published_ledger(input.tree),
+        ),
         ("withheld-json", file("ledger/withheld.json")),
         ("stats-json", file("ledger/STATS.json")),
         ("anchors-json", file("ledger/anchors/index.json")),
@@ -386,7 +389,7 @@ pub fn page(input: &PageInput<'_>) -> anyhow::Result<Vec<u8>> {
         );
     }
     let tz_rules = exhibit_protocol::verify::tz_rules_for_ledger(
-        input.tree.get("ledger/ledger.jsonl").unwrap_or_default(),
+        &crate::segments::published_ledger(input.tree),
     );
     let blocks = data_blocks(input, tz_rules.as_ref());
     let md = |key: &str| {
