@@ -653,8 +653,8 @@ fn classify_lines(ctx: &LayerContext<'_>, cfg: &GateConfig) -> Classes {
 #[derive(Default)]
 struct Texts {
     releases: Vec<Release>,
-    withheld: Vec<J>,
-    unreconstructable: Vec<J>,
+    withheld: Vec<WithheldText>,
+    unreconstructable: Vec<Unreconstructable>,
     allowed: Vec<J>,
     dropped: Vec<J>,
     lines_published: usize,
@@ -723,8 +723,8 @@ fn text_of(
                 if let Some(reason) = rewrite {
                     texts.dropped.push(json!({"sent_sha256": sha, "seq": seq, "reason": "head_copy_mismatch", "rewrite_reason": reason}));
                     for l in lines {
-                        texts.unreconstructable.push(json!({"seq": l.seq, "sent_sha256": sha, "reason": "head_copy_mismatch",
-                            "detail": "the copy at HEAD does not hash to sent_sha256 (or is not UTF-8), and the sources do not re-derive it; dropped with --allow-rewrite"}));
+                        texts.unreconstructable.push(Unreconstructable::new(l.seq, sha, "head_copy_mismatch",
+                            "the copy at HEAD does not hash to sent_sha256 (or is not UTF-8), and the sources do not re-derive it; dropped with --allow-rewrite"));
                     }
                     texts.lines_unrec += lines.len();
                 } else {
@@ -748,17 +748,28 @@ fn text_of(
         (None, _) => {
             for l in lines {
                 let entry = if Some(l.seq) == not_utf8 {
-                    json!({"seq": l.seq, "sent_sha256": sha, "reason": "not_utf8",
-                        "detail": "the bytes re-derive but are not valid UTF-8 (a lone surrogate the gate keeps and hashes); never written"})
+                    Unreconstructable::new(
+                        l.seq,
+                        sha,
+                        "not_utf8",
+                        "the bytes re-derive but are not valid UTF-8 (a lone surrogate the gate keeps and hashes); never written",
+                    )
                 } else if not_utf8.is_some() {
-                    json!({"seq": l.seq, "sent_sha256": sha, "reason": "not_utf8",
-                        "detail": format!("the same bytes as seq {}: they re-derive but are not valid UTF-8; never written", not_utf8.unwrap_or_default())})
+                    Unreconstructable::new(
+                        l.seq,
+                        sha,
+                        "not_utf8",
+                        format!(
+                            "the same bytes as seq {}: they re-derive but are not valid UTF-8; never written",
+                            not_utf8.unwrap_or_default()
+                        ),
+                    )
                 } else {
                     // Every line of a group that did not re-derive was tried.
                     let Some((_, f)) = failures.iter().find(|(s, _)| *s == l.seq) else {
                         continue;
                     };
-                    json!({"seq": l.seq, "sent_sha256": sha, "reason": f.reason, "detail": f.detail})
+                    Unreconstructable::new(l.seq, sha, f.reason, f.detail.clone())
                 };
                 texts.unreconstructable.push(entry);
             }
@@ -821,7 +832,15 @@ fn guard_and_release(
             texts.allow_text_used.insert(*sha);
             texts.allowed.push(json!({"sent_sha256": sha, "seq": seq, "reasons": reasons, "read_in": "this build"}));
         } else {
-            let w = json!({"seq": seq, "sent_sha256": sha, "role": form, "day": day, "reasons": reasons, "why": reason_words(&findings), "other_seqs": other_seqs(lines, seq)});
+            let w = WithheldText {
+                day,
+                other_seqs: other_seqs(lines, seq),
+                reasons: reasons.clone(),
+                role: form,
+                sent_sha256: *sha,
+                seq,
+                why: reason_words(&findings),
+            };
             if at_head.is_some_and(|(_, b)| b.is_some()) {
                 // Published before, trips now: the rules grew (docs/protocol.md#public-texts).
                 if let Some(reason) = rewrite {
@@ -999,9 +1018,41 @@ struct TextCounts {
     published: usize,
 }
 
-/// `ledger/public_texts/index.json` (docs/protocol.md#public-texts). The entries of the withheld,
-/// unreconstructable, allowed and dropped lists keep their JSON shape: an allowed entry read at
-/// HEAD is carried as HEAD committed it.
+/// A text the guard withholds, with the reasons in codes and in words (never what matched).
+#[derive(Debug, Clone, Serialize)]
+struct WithheldText {
+    day: String,
+    other_seqs: Vec<i64>,
+    reasons: Vec<String>,
+    role: Form,
+    sent_sha256: Digest,
+    seq: i64,
+    why: String,
+}
+
+/// An allow-listed line whose text cannot be published: why, in a code and in words.
+#[derive(Debug, Clone, Serialize)]
+struct Unreconstructable {
+    detail: String,
+    reason: &'static str,
+    sent_sha256: Digest,
+    seq: i64,
+}
+
+impl Unreconstructable {
+    fn new(seq: i64, sha: &Digest, reason: &'static str, detail: impl Into<String>) -> Self {
+        Unreconstructable {
+            detail: detail.into(),
+            reason,
+            sent_sha256: *sha,
+            seq,
+        }
+    }
+}
+
+/// `ledger/public_texts/index.json` (docs/protocol.md#public-texts). The entries of the allowed
+/// and dropped lists keep their JSON shape: an allowed entry read at HEAD is carried as HEAD
+/// committed it, and a dropped entry takes one of three shapes.
 #[derive(Debug, Serialize)]
 struct TextsIndex<'a> {
     allowed_by_operator: &'a [J],
@@ -1011,8 +1062,8 @@ struct TextsIndex<'a> {
     off_allow_list: BTreeMap<OffList, OffClass<'a>>,
     published: Vec<&'a PublishedText>,
     schema: &'static str,
-    unreconstructable: &'a [J],
-    withheld: &'a [J],
+    unreconstructable: &'a [Unreconstructable],
+    withheld: &'a [WithheldText],
 }
 
 /// The seqs of one off-list class.
@@ -1047,8 +1098,10 @@ fn finish(
                 b["file"].as_str(),
             ))
     };
-    texts.withheld.sort_by(by_seq_sha);
-    texts.unreconstructable.sort_by(by_seq_sha);
+    texts.withheld.sort_by_key(|w| (w.seq, w.sent_sha256));
+    texts
+        .unreconstructable
+        .sort_by_key(|u| (u.seq, u.sent_sha256));
     texts.allowed.sort_by(by_seq_sha);
     texts.dropped.sort_by(by_seq_sha);
     let text_count = texts.releases.len();
@@ -1265,6 +1318,25 @@ mod tests {
             source: "sources/x.md".into(),
         };
         let seqs = [4];
+        let withheld = [WithheldText {
+            day: "2026-11-08".into(),
+            other_seqs: vec![],
+            reasons: vec!["email".into()],
+            role: Form::Derived {
+                copy: GateCopy::Draft,
+                trailer: false,
+            },
+            sent_sha256: Digest::of(b"w"),
+            seq: 5,
+            why: "the text holds an email address".into(),
+        }];
+        let unreconstructable = [Unreconstructable::new(
+            6,
+            &Digest::of(b"u"),
+            "no_source_file",
+            "none of x.md is in the gate's sources",
+        )];
+        assert!(keys_sorted(&withheld) && keys_sorted(&unreconstructable));
         let index = TextsIndex {
             allowed_by_operator: &[],
             counts: &counts,
@@ -1284,8 +1356,8 @@ mod tests {
                 .collect(),
             published: vec![&text],
             schema: SCHEMA,
-            unreconstructable: &[],
-            withheld: &[],
+            unreconstructable: &unreconstructable,
+            withheld: &withheld,
         };
         assert!(keys_sorted(&counts) && keys_sorted(&text) && keys_sorted(&index));
         // The form and the off-list classes are written as the words they always were.
