@@ -32,6 +32,9 @@ struct RawPublish {
     witness: Option<PathBuf>,
     public_texts: Option<bool>,
     segment_bytes: Option<i64>,
+    /// Not for operators: lowers the witness index's part size so tests cross a part boundary
+    /// with a few dozen lines (docs/witness.md#parts).
+    witness_part_seqs: Option<i64>,
 }
 
 /// The box as `exhibit.toml` describes it, paths resolved.
@@ -46,6 +49,8 @@ pub struct BoxConfig {
     pub public_texts: bool,
     /// The most bytes a published ledger file holds (docs/scale.md#the-cut).
     pub segment_bytes: u64,
+    /// The seqs one part of a segmented exhibit's witness index holds (docs/witness.md#parts).
+    pub witness_part_seqs: u64,
     pub fields: BTreeMap<String, BTreeMap<String, String>>,
 }
 
@@ -83,6 +88,19 @@ pub fn load(file: &Path) -> Result<BoxConfig> {
                 )
             })?,
     };
+    let witness_part_seqs = match raw.publish.witness_part_seqs {
+        None => crate::build::layers::witness::PART_SEQS,
+        Some(n) => u64::try_from(n)
+            .ok()
+            .filter(|n| (1..=crate::build::layers::witness::PART_SEQS).contains(n))
+            .with_context(|| {
+                format!(
+                    "{}: [publish] witness_part_seqs = {n} is outside the accepted range 1..={} (a test knob, docs/witness.md#parts); remove it",
+                    file.display(),
+                    crate::build::layers::witness::PART_SEQS
+                )
+            })?,
+    };
     Ok(BoxConfig {
         file: file.to_path_buf(),
         ledger: resolve(gate.ledger),
@@ -92,6 +110,7 @@ pub fn load(file: &Path) -> Result<BoxConfig> {
         witness: raw.publish.witness.map(resolve),
         public_texts: raw.publish.public_texts.unwrap_or(false),
         segment_bytes,
+        witness_part_seqs,
         fields: raw.fields,
     })
 }

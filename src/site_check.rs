@@ -55,7 +55,7 @@ pub fn check_site(dir: &Path) -> Result<Outcome> {
     .with_context(|| format!("{}: cannot read the published ledger", dir.display()))?;
     let header_digest = verified.header.and_then(|h| h.digest);
     let mut report = verified.report;
-    let read = chained.finish(header_digest.as_deref());
+    let read = chained.finish(header_digest.map(|d| d.to_string()).as_deref());
     if read.files.len() > 1 {
         // A line of the whole ledger is also named by its file (docs/scale.md#verify-site).
         for p in report.problems.iter_mut().filter(|p| p.line > 0) {
@@ -72,7 +72,7 @@ pub fn check_site(dir: &Path) -> Result<Outcome> {
             a.path(),
             &facts,
             &withheld,
-            header_digest.as_deref(),
+            header_digest,
         )?),
         None => None,
     };
@@ -80,10 +80,12 @@ pub fn check_site(dir: &Path) -> Result<Outcome> {
     if let Some(a) = ledger_dir.sub("anchors")? {
         publisher_withheld_anchors(&a, anchors.as_deref().unwrap_or_default(), &mut files)?;
     }
-    if let Some(witness) = ledger_dir.sub("witness")?
-        && let Some(proofs) = witness.sub("proofs")?
-    {
-        check_witness_proofs(&proofs, &mut files)?;
+    if let Some(witness) = ledger_dir.sub("witness")? {
+        if let Some(proofs) = witness.sub("proofs")? {
+            check_witness_proofs(&proofs, &mut files)?;
+        }
+        // A segmented exhibit's index parts and run-log files (docs/witness.md#parts).
+        crate::witness_parts::check(&witness, &mut files)?;
     }
     if let Some(texts) = ledger_dir.sub("public_texts")? {
         check_public_texts(&texts, &mut files)?;

@@ -19,3 +19,4 @@ mod segments;
 mod vectors;
 mod verify_cli;
 mod witness;
+mod witness_parts;
