@@ -49,10 +49,7 @@ pub fn run(
 fn self_check(tree: &Tree, verified: &VerifiedLedger) -> anyhow::Result<()> {
     let withheld = Withheld::from_json(tree.get("ledger/withheld.json").unwrap_or(b"[]"))
         .map_err(anyhow::Error::msg)?;
-    let report = exhibit_protocol::verify::verify_bytes(
-        tree.get("ledger/ledger.jsonl").unwrap_or_default(),
-        &withheld,
-    );
+    let report = exhibit_protocol::verify::verify_bytes(&published_ledger(tree), &withheld);
     if !report.ok || report.head.as_deref() != Some(verified.head.as_str()) {
         anyhow::bail!(
             "self-check failed: the published ledger with withheld.json does not re-derive to the gate's head {} ({} problem(s), head {:?}); nothing was written",
@@ -62,6 +59,93 @@ fn self_check(tree: &Tree, verified: &VerifiedLedger) -> anyhow::Result<()> {
         );
     }
     Ok(())
+}
+
+/// The published ledger's files in chain order: `ledger/ledger.jsonl` (if present), then
+/// `ledger/segments/*` in name order (docs/page.md "The light page").
+pub fn ledger_files(tree: &Tree) -> Vec<(&str, &[u8])> {
+    let mut files: Vec<(&str, &[u8])> = Vec::new();
+    if let Some(b) = tree.get("ledger/ledger.jsonl") {
+        files.push(("ledger/ledger.jsonl", b));
+    }
+    files.extend(
+        tree.files
+            .range::<str, _>((
+                std::ops::Bound::Included("ledger/segments/"),
+                std::ops::Bound::Excluded("ledger/segments0"),
+            ))
+            .map(|(p, b)| (p.as_str(), b.as_slice())),
+    );
+    files
+}
+
+/// The published ledger's bytes: its files joined in chain order (borrowed when it is one file).
+fn published_ledger(tree: &Tree) -> Cow<'_, [u8]> {
+    match ledger_files(tree).as_slice() {
+        [] => Cow::Borrowed(&[]),
+        [(_, one)] => Cow::Borrowed(one),
+        many => Cow::Owned(many.iter().flat_map(|(_, b)| b.iter().copied()).collect()),
+    }
+}
+
+/// The page is light — the ledger's files fetched, not embedded — once the ledger has segments.
+fn is_light(tree: &Tree) -> bool {
+    tree.files
+        .range::<str, _>((
+                std::ops::Bound::Included("ledger/segments/"),
+                std::ops::Bound::Excluded("ledger/segments0"),
+            ))
+        .next()
+        .is_some()
+}
+
+/// The most bytes of the last ledger file a light page embeds (`ledger-latest`): its base64 is
+/// a third larger, and the page stays under [`LIGHT_PAGE_MAX`] with the other blocks beside it.
+/// A larger last file is fetched like the others (docs/page.md "The light page").
+pub const LATEST_MAX: usize = 12 << 20;
+/// What a light page may weigh at most (the issue's ceiling for every published file).
+pub const LIGHT_PAGE_MAX: usize = 32 << 20;
+
+/// The light page's list of the ledger's files (`layout-json`): STATS.json's `ledger.files` when
+/// the build wrote it, else the same objects made here from the files.
+fn layout_files(tree: &Tree) -> J {
+    let stats: Option<J> = tree
+        .get("ledger/STATS.json")
+        .and_then(|b| serde_json::from_slice(b).ok());
+    if let Some(files) = stats
+        .as_ref()
+        .and_then(|s| s.pointer("/ledger/files"))
+        .filter(|f| f.is_array())
+    {
+        return files.clone();
+    }
+    let mut out = Vec::new();
+    for (path, bytes) in ledger_files(tree) {
+        let lines: Vec<&[u8]> = bytes
+            .split(|b| *b == b'\n')
+            .filter(|l| !l.is_empty())
+            .collect();
+        let field = |line: Option<&&[u8]>, key: &str| -> J {
+            line.and_then(|l| serde_json::from_slice::<J>(l).ok())
+                .and_then(|o| o.get(key).cloned())
+                .unwrap_or(J::Null)
+        };
+        let first_entry = if path == "ledger/ledger.jsonl" {
+            lines.get(1)
+        } else {
+            lines.first()
+        };
+        out.push(serde_json::json!({
+            "path": path,
+            "bytes": bytes.len(),
+            "lines": lines.len(),
+            "first_seq": field(first_entry, "seq"),
+            "last_seq": field(lines.last(), "seq"),
+            "head": field(lines.last(), "entry_id"),
+            "sha256": exhibit_protocol::Digest::of(bytes).to_string(),
+        }));
+    }
+    J::Array(out)
 }
 
 pub struct PageInput<'a> {
@@ -89,6 +173,8 @@ struct Page<'a> {
     data_blocks: Vec<(&'static str, String)>,
     /// Which tz database the page's days come from (docs/verifier.md "Days and the tz database").
     tz_note: String,
+    /// The light page: the ledger's files are fetched, not embedded (docs/page.md).
+    light: bool,
 }
 
 /// A JSON value's bytes (a `Value` with string keys: serialising cannot fail).
@@ -100,6 +186,7 @@ fn json_bytes(v: &J) -> Vec<u8> {
 fn data_blocks<'t>(
     input: &PageInput<'t>,
     tz_rules: Option<&exhibit_protocol::days::TzRules>,
+    latest_dropped: bool,
 ) -> Vec<(&'static str, Cow<'t, [u8]>)> {
     // Files are borrowed from the tree, not copied: the ledger can be hundreds of megabytes.
     let file = |p: &str| Cow::Borrowed(input.tree.get(p).unwrap_or_default());
@@ -114,8 +201,41 @@ fn data_blocks<'t>(
             );
         }
     }
-    let mut blocks = vec![
-        ("ledger-bytes", file("ledger/ledger.jsonl")),
+    let light = is_light(input.tree);
+    let mut blocks = if light {
+        // The summary: the list of files, the header line and the last file; the page fetches
+        // the rest (docs/page.md "The light page").
+        let files = ledger_files(input.tree);
+        let first = files.first().map(|(_, b)| *b).unwrap_or_default();
+        let header = &first[..first
+            .iter()
+            .position(|b| *b == b'\n')
+            .map_or(first.len(), |i| i + 1)];
+        let latest = files
+            .last()
+            .map(|(_, b)| *b)
+            .filter(|b| b.len() <= LATEST_MAX && !latest_dropped)
+            .unwrap_or_default();
+        vec![
+            (
+                "layout-json",
+                Cow::Owned(json_bytes(
+                    &serde_json::json!({"mode": "light", "files": layout_files(input.tree)}),
+                )),
+            ),
+            ("ledger-header", Cow::Borrowed(header)),
+            ("ledger-latest", Cow::Borrowed(latest)),
+        ]
+    } else {
+        vec![
+            (
+                "layout-json",
+                Cow::Borrowed(br#"{"mode":"embedded"}"#.as_slice()),
+            ),
+            ("ledger-bytes", file("ledger/ledger.jsonl")),
+        ]
+    };
+    blocks.extend([
         ("withheld-json", file("ledger/withheld.json")),
         ("stats-json", file("ledger/STATS.json")),
         ("anchors-json", file("ledger/anchors/index.json")),
@@ -138,14 +258,25 @@ fn data_blocks<'t>(
                 }
             })),
         ),
-    ];
+    ]);
     if let Some(w) = input.witness {
-        blocks.push(("witness-json", Cow::Owned(json_bytes(w))));
+        let mut w = w.clone();
+        if light {
+            // The per-line witness index grows with the ledger: a light page leaves it out and
+            // says so; it is in ledger/witness/index.json beside the page.
+            if let Some(index) = w.get_mut("index").and_then(J::as_object_mut) {
+                index.remove("entries");
+            }
+        }
+        blocks.push(("witness-json", Cow::Owned(json_bytes(&w))));
     }
     if let Some(t) = input.public_texts {
         blocks.push(("public-texts-json", Cow::Owned(json_bytes(t))));
     }
-    blocks.push(("proof-headers", Cow::Owned(proof_headers(input.tree))));
+    blocks.push((
+        "proof-headers",
+        Cow::Owned(proof_headers(input.tree, !light)),
+    ));
     blocks
 }
 
@@ -154,8 +285,9 @@ fn data_blocks<'t>(
 /// (docs/page.md "Proof headers"; the layout is read by `decodeProofHeaders` in assets/page.js).
 /// Prefixes (a file's first 33 bytes) are stored once; a per-line witness proof whose committed
 /// digest is the digest its own name spells stores a flag instead of those 32 bytes, so the
-/// block costs 39 bytes per line, not 97.
-pub fn proof_headers(tree: &Tree) -> Vec<u8> {
+/// block costs 39 bytes per line, not 97. Without `with_witness` (a light page) the per-line
+/// witness proofs are left out.
+pub fn proof_headers(tree: &Tree, with_witness: bool) -> Vec<u8> {
     const PREFIX: usize = 33;
     const HEADER: usize = 65;
     let mut prefixes: Vec<&[u8]> = Vec::new();
@@ -180,6 +312,10 @@ pub fn proof_headers(tree: &Tree) -> Vec<u8> {
         } else {
             continue;
         };
+        if kind == 1 && !with_witness {
+            // A light page carries the anchors' proofs' headers only (docs/page.md).
+            continue;
+        }
         let prefix = &bytes[..bytes.len().min(PREFIX)];
         let index = match prefixes.iter().position(|p| *p == prefix) {
             Some(i) => i,
@@ -385,10 +521,22 @@ pub fn page(input: &PageInput<'_>) -> anyhow::Result<Vec<u8>> {
             "assets/{name} holds a closing tag; it cannot be inlined"
         );
     }
-    let tz_rules = exhibit_protocol::verify::tz_rules_for_ledger(
-        input.tree.get("ledger/ledger.jsonl").unwrap_or_default(),
-    );
-    let blocks = data_blocks(input, tz_rules.as_ref());
+    let tz_rules = exhibit_protocol::verify::tz_rules_for_ledger(&published_ledger(input.tree));
+    let page = page_with(input, tz_rules.as_ref(), false)?;
+    if is_light(input.tree) && page.len() > LIGHT_PAGE_MAX {
+        // The last file does not fit beside the rest: the page fetches it like the others.
+        return page_with(input, tz_rules.as_ref(), true);
+    }
+    Ok(page)
+}
+
+fn page_with(
+    input: &PageInput<'_>,
+    tz_rules: Option<&exhibit_protocol::days::TzRules>,
+    latest_dropped: bool,
+) -> anyhow::Result<Vec<u8>> {
+    let light = is_light(input.tree);
+    let blocks = data_blocks(input, tz_rules, latest_dropped);
     let md = |key: &str| {
         input
             .witness
@@ -407,7 +555,8 @@ pub fn page(input: &PageInput<'_>) -> anyhow::Result<Vec<u8>> {
         style_css: STYLE_CSS,
         verify_js: VERIFY_JS,
         page_js: PAGE_JS,
-        tz_note: match &tz_rules {
+        light,
+        tz_note: match tz_rules {
             Some(r) => format!(
                 "Calendar days are derived from the rules of {} in tz database {}, carried in this page ({} offset change{} over the ledger's span), not from your browser's own time-zone data; exhibit verify uses the same database.",
                 r.zone,
@@ -431,7 +580,7 @@ pub fn page(input: &PageInput<'_>) -> anyhow::Result<Vec<u8>> {
     cfg.minify_css = true;
     cfg.minify_js = false; // our JS stays readable for the stranger who wants to audit it
     let minified = minify_html::minify(shell.as_bytes(), &cfg);
-    let html = with_csp(&String::from_utf8(minified)?)?;
+    let html = with_csp(&String::from_utf8(minified)?, light)?;
     // One pass, each block encoded straight into the page: at a million lines a block is
     // hundreds of megabytes, and a copy of the page per block would multiply that.
     let total: usize = blocks.iter().map(|(_, b)| b.len().div_ceil(3) * 4).sum();
@@ -454,10 +603,10 @@ pub fn page(input: &PageInput<'_>) -> anyhow::Result<Vec<u8>> {
     Ok(page)
 }
 
-/// The page with its Content-Security-Policy filled in: no host at all, and inline script and
-/// style only where their sha256 is listed — the page's own, hashed here after minification.
+/// The page with its Content-Security-Policy filled in: no host at all (a light page: its own
+/// origin, for fetches), and inline script and style only where their sha256 is listed — the page's own, hashed here after minification.
 /// The data blocks (`type=application/octet-stream`) are never run, so they need no hash.
-fn with_csp(html: &str) -> anyhow::Result<String> {
+fn with_csp(html: &str, light: bool) -> anyhow::Result<String> {
     use sha2::{Digest, Sha256};
     let hash = |body: &str| {
         format!(
@@ -489,8 +638,11 @@ fn with_csp(html: &str) -> anyhow::Result<String> {
         !scripts.is_empty() && !styles.is_empty(),
         "the page template lost its script or style"
     );
+    // A light page fetches its ledger files from its own origin (docs/page.md "The light
+    // page"), and nothing else: `connect-src 'self'`, only there.
+    let connect = if light { " connect-src 'self';" } else { "" };
     let policy = format!(
-        "default-src 'none'; script-src {}; style-src {}; worker-src blob:; base-uri 'none'; form-action 'none'",
+        "default-src 'none'; script-src {}; style-src {};{connect} worker-src blob:; base-uri 'none'; form-action 'none'",
         scripts.join(" "),
         styles.join(" ")
     );
@@ -592,7 +744,7 @@ mod tests {
         tree.put("ledger/anchors/2026-10-24.txt.ots", anchor);
         tree.put("ledger/anchors/2026-10-25.txt.ots", b"short".to_vec());
         tree.put("ledger/anchors/2026-10-24.txt", b"not a proof".to_vec());
-        let b = proof_headers(&tree);
+        let b = proof_headers(&tree, true);
         assert_eq!(b[0], 1, "version");
         // two distinct prefixes: the OpenTimestamps one and "short"
         assert_eq!(u16::from_be_bytes([b[1], b[2]]), 2);
