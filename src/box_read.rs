@@ -237,6 +237,13 @@ impl BoxFolder {
         }
     }
 
+    /// The file `name` (one component) opened for streaming, with the same checks as
+    /// [`BoxFolder::read`] and reads cut at the class's ceiling; `Ok(None)` when absent.
+    pub fn open(&self, name: &str, class: FileClass) -> Result<Option<std::io::Take<File>>> {
+        let path = self.path.join(one_component(&self.path, name)?);
+        Ok(open_checked(&path, class, false)?.map(|(file, _)| file.take(class.ceiling())))
+    }
+
     /// The names in the folder, sorted, as (name, is a symlink or not a regular file/folder).
     /// Names that are not UTF-8 are returned lossily with `utf8: false`.
     pub fn list(&self) -> Result<Vec<Listed>> {

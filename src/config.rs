@@ -31,6 +31,7 @@ struct RawGate {
 struct RawPublish {
     witness: Option<PathBuf>,
     public_texts: Option<bool>,
+    segment_bytes: Option<i64>,
 }
 
 /// The box as `exhibit.toml` describes it, paths resolved.
@@ -43,6 +44,8 @@ pub struct BoxConfig {
     pub anchors: Option<PathBuf>,
     pub witness: Option<PathBuf>,
     pub public_texts: bool,
+    /// The most bytes a published ledger file holds (docs/scale.md#the-cut).
+    pub segment_bytes: u64,
     pub fields: BTreeMap<String, BTreeMap<String, String>>,
 }
 
@@ -65,6 +68,21 @@ pub fn load(file: &Path) -> Result<BoxConfig> {
     let Some(gate) = raw.gate else {
         bail!("{}: no [gate] table (it names the ledger)", file.display());
     };
+    let segment_bytes = match raw.publish.segment_bytes {
+        None => crate::segments::DEFAULT_SEGMENT_BYTES,
+        Some(n) => u64::try_from(n)
+            .ok()
+            .filter(|n| crate::segments::SEGMENT_BYTES_RANGE.contains(n))
+            .with_context(|| {
+                format!(
+                    "{}: [publish] segment_bytes = {n} is outside the accepted range {}..={} (bytes; 4 KiB to 32 MiB, docs/scale.md#the-threshold); set it within the range or remove it for the default {}",
+                    file.display(),
+                    crate::segments::SEGMENT_BYTES_RANGE.start(),
+                    crate::segments::SEGMENT_BYTES_RANGE.end(),
+                    crate::segments::DEFAULT_SEGMENT_BYTES
+                )
+            })?,
+    };
     Ok(BoxConfig {
         file: file.to_path_buf(),
         ledger: resolve(gate.ledger),
@@ -73,6 +91,7 @@ pub fn load(file: &Path) -> Result<BoxConfig> {
         anchors: gate.anchors.map(resolve),
         witness: raw.publish.witness.map(resolve),
         public_texts: raw.publish.public_texts.unwrap_or(false),
+        segment_bytes,
         fields: raw.fields,
     })
 }

@@ -21,7 +21,9 @@ use crate::previous::Previous;
 use crate::refusal::Refusal;
 
 /// The folders under `ledger/` whose digest is one line of their `sha256sum` listing.
-pub const DIGESTED_FOLDERS: [&str; 3] = ["anchors/", "witness/", "public_texts/"];
+/// `segments/` holds the published ledger's later files (docs/scale.md#snapshots); it has a
+/// listing digest only when it exists, so a one-file exhibit's snapshot is as before.
+pub const DIGESTED_FOLDERS: [&str; 4] = ["anchors/", "witness/", "public_texts/", "segments/"];
 
 /// The `digests` object of a snapshot line, from `(path relative to DIR, sha256 hex)` pairs
 /// sorted by path: each file directly under `ledger/` but `SNAPSHOTS.jsonl`, and for each of

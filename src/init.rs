@@ -64,6 +64,12 @@ ledger = "gate/ledger.jsonl"
 # Once published, the layer stays on: leaving it off later refuses the build.
 public_texts = false
 
+# The most bytes one published ledger file holds. Past it, the published ledger continues in
+# ledger/segments/000001.jsonl, 000002.jsonl, ...: files that never change once full, so the
+# branch stays within GitHub's file limits and a day's rebuild touches only the last file.
+# Accepted: 4096 to 33554432 (32 MiB). Default: 16777216 (16 MiB).
+# segment_bytes = 16777216
+
 # Fields a person has read and admitted, beyond the built-in registry, one table per kind
 # ([fields.header] for the ledger's header line). A field nobody admitted refuses the build,
 # naming the line and the field: read the line, then admit the field here with its type.

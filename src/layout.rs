@@ -57,6 +57,9 @@ pub fn is_output_path(rel: &str) -> bool {
                 is_witness_proof(name)
             } else if let Some(name) = rel.strip_prefix("ledger/public_texts/") {
                 is_public_text(name)
+            } else if let Some(name) = rel.strip_prefix("ledger/segments/") {
+                // The published ledger's later files (docs/scale.md#names).
+                crate::segments::segment_number(name).is_some()
             } else {
                 false
             }
@@ -78,6 +81,8 @@ mod tests {
             "ledger/anchors/2026-10-24.txt.ots".into(),
             format!("ledger/public_texts/{d}.txt"),
             "index.html".into(),
+            "ledger/segments/000001.jsonl".into(),
+            "ledger/segments/999999.jsonl".into(),
         ] {
             assert!(is_output_path(&ok), "{ok}");
         }
@@ -89,6 +94,10 @@ mod tests {
             "ledger/anchors/2026-13-40.txt".into(),
             "ledger/anchors/x/2026-10-24.txt".into(),
             "ledger/evil.json".into(),
+            "ledger/segments/000000.jsonl".into(),
+            "ledger/segments/1.jsonl".into(),
+            "ledger/segments/000001.jsonl.html".into(),
+            "ledger/segments/x/000001.jsonl".into(),
             "../index.html".into(),
             "/etc/passwd".into(),
         ] {

@@ -5,7 +5,7 @@
 use exhibit_protocol::Digest;
 use std::path::Path;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result};
 
 use crate::box_read::{BoxFolder, FileClass};
 use crate::outcome::{self, FileProblem, Outcome};
@@ -18,23 +18,21 @@ pub fn check_site(dir: &Path) -> Result<Outcome> {
     // each within its ceiling (docs/build.md#safety) — `/dev/zero` as a proof is refused.
     let site =
         BoxFolder::named(dir)?.with_context(|| format!("{}: no such folder", dir.display()))?;
-    let ledger_dir = site.sub("ledger")?;
     let ledger_path = dir.join("ledger").join("ledger.jsonl");
-    let Some(bytes) = ledger_dir
-        .as_ref()
-        .map(|d| d.read("ledger.jsonl", FileClass::Ledger))
-        .transpose()?
-        .flatten()
-    else {
-        bail!(
+    let not_an_exhibit = || {
+        anyhow::anyhow!(
             "{}: not an exhibit: {} is missing (give a ledger file, or the directory `exhibit build --out` wrote)",
             dir.display(),
             ledger_path.display()
-        );
+        )
     };
-    let Some(ledger_dir) = ledger_dir else {
-        bail!("{}: not an exhibit", dir.display());
-    };
+    let ledger_dir = site.sub("ledger")?.ok_or_else(not_an_exhibit)?;
+    // The published ledger: ledger.jsonl, then segments/ in name order (docs/scale.md#layout).
+    let mut files = Vec::new();
+    let ledger_files = crate::ledger_files::find(&ledger_dir, &mut files)?;
+    if ledger_files.is_empty() {
+        return Err(not_an_exhibit());
+    }
     let withheld = match ledger_dir.read("withheld.json", FileClass::Withheld)? {
         Some(b) => Withheld::from_json(&b).map_err(|e| {
             anyhow::anyhow!("{}: {e}", ledger_dir.path().join("withheld.json").display())
@@ -42,11 +40,32 @@ pub fn check_site(dir: &Path) -> Result<Outcome> {
         None => Withheld::default(),
     };
 
-    let exhibit_protocol::anchors::Checked {
-        report,
-        facts,
-        header_digest,
-    } = exhibit_protocol::anchors::verify_and_collect(&bytes, &withheld);
+    // Streamed: one file open at a time, one line in memory; each file tallied on the way.
+    let mut chained = crate::ledger_files::Chained::new(ledger_files);
+    let mut facts = Vec::new();
+    let verified = exhibit_protocol::verify::verify_reader(
+        std::io::BufReader::with_capacity(1 << 20, &mut chained),
+        &withheld,
+        exhibit_protocol::verify::Pass::Entries(&mut |entry, _| {
+            if let Some(f) = exhibit_protocol::anchors::EntryFacts::of_entry(entry) {
+                facts.push(f);
+            }
+        }),
+    )
+    .with_context(|| format!("{}: cannot read the published ledger", dir.display()))?;
+    let header_digest = verified.header.and_then(|h| h.digest);
+    let mut report = verified.report;
+    let read = chained.finish(header_digest.as_deref());
+    if read.files.len() > 1 {
+        // A line of the whole ledger is also named by its file (docs/scale.md#verify-site).
+        for p in report.problems.iter_mut().filter(|p| p.line > 0) {
+            if let Some(place) = read.place(p.line) {
+                p.detail.push_str(&format!(" ({place})"));
+            }
+        }
+        read.check_files(&mut files);
+    }
+    read.check_stats(&ledger_dir, &mut files)?;
 
     let anchors = match ledger_dir.sub("anchors")? {
         Some(a) => Some(posts::check_anchor_dir(
@@ -58,7 +77,6 @@ pub fn check_site(dir: &Path) -> Result<Outcome> {
         None => None,
     };
 
-    let mut files = Vec::new();
     if let Some(a) = ledger_dir.sub("anchors")? {
         publisher_withheld_anchors(&a, anchors.as_deref().unwrap_or_default(), &mut files)?;
     }

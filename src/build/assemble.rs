@@ -18,6 +18,7 @@ use crate::encode::{Count, of, pretty};
 use crate::output::Tree;
 use crate::posts::{AnchorReport, ProofState};
 use crate::previous::Previous;
+use crate::segments::{PublishedFile, SegmentsRecord};
 use exhibit_protocol::anchors::{FormatState, HeadState};
 
 /// The assembled tree, before the page is rendered into it.
@@ -40,7 +41,13 @@ pub fn run(
     let mut tree = Tree::default();
     tree.put(".nojekyll", Vec::new());
     tree.put("ledger/.gitattributes", b"* -text\n".to_vec());
-    tree.put("ledger/ledger.jsonl", decided.published_ledger.clone());
+    let ledger_files = put_ledger_files(&mut tree, plan, decided)?;
+    // Recorded only when the ledger is segmented: a one-file exhibit's STATS.json and
+    // SNAPSHOTS.jsonl stay byte-identical to before (docs/scale.md#stats).
+    let segmented = ledger_files
+        .iter()
+        .any(|f| f.path.starts_with(crate::segments::SEGMENTS_DIR));
+    let ledger_files = segmented.then_some(ledger_files);
     tree.put("ledger/withheld.json", pretty(&decided.withheld));
     if !decided.decision.readings.lines.is_empty() {
         tree.put("ledger/readings.json", pretty(&decided.decision.readings));
@@ -60,6 +67,8 @@ pub fn run(
         loaded,
         layers.witness.as_ref(),
         layers.public_texts.as_ref(),
+        ledger_files.as_deref(),
+        plan.config.segment_bytes,
     );
     tree.put("ledger/STATS.json", pretty(&stats));
 
@@ -70,6 +79,53 @@ pub fn run(
         snapshots,
         extends,
     })
+}
+
+/// The published ledger laid into its files by the cut (docs/scale.md#the-cut): HEAD's files
+/// keep their bytes when this publication extends HEAD's; new lines fill the last file up to
+/// `segment_bytes`, then new segments. Returns each file as `STATS.json` lists it.
+fn put_ledger_files(
+    tree: &mut Tree,
+    plan: &BuildPlan,
+    decided: &Decided,
+) -> Result<Vec<PublishedFile>> {
+    let verified = &decided.verified;
+    let bytes = &decided.published_ledger;
+    let records: Vec<&decide::LineRecord> =
+        verified.lines.iter().filter(|r| r.published()).collect();
+    // Line 0 is the header; line k > 0 is the k-th published record.
+    let line_lens: Vec<u64> = std::iter::once((verified.header.1 - verified.header.0 + 1) as u64)
+        .chain(records.iter().map(|r| (r.end - r.start + 1) as u64))
+        .collect();
+    let kept: &[(String, u64)] = if decided.extends {
+        &decided.head_files
+    } else {
+        &[]
+    };
+    let cut = crate::segments::cut(&line_lens, kept, plan.config.segment_bytes)
+        .map_err(|e| anyhow::anyhow!("the published ledger cannot be laid into files: {e}"))?;
+    let mut files = Vec::with_capacity(cut.len());
+    let (mut offset, mut line) = (0usize, 0usize);
+    for file in cut {
+        let body = &bytes[offset..offset + file.bytes as usize];
+        // Records of this file: lines `line..line + file.lines`, the header being line 0.
+        let first = line.max(1);
+        let last = line + file.lines - 1;
+        let entries = (last >= first).then(|| (records[first - 1], records[last - 1]));
+        files.push(PublishedFile {
+            bytes: file.bytes,
+            first_seq: entries.map(|(f, _)| f.seq),
+            head: entries.map_or(verified.header_digest.clone(), |(_, l)| l.entry_id.clone()),
+            last_seq: entries.map(|(_, l)| l.seq),
+            lines: file.lines as u64,
+            path: file.path.clone(),
+            sha256: Digest::of(body).to_string(),
+        });
+        tree.put(file.path, body.to_vec());
+        offset += file.bytes as usize;
+        line += file.lines;
+    }
+    Ok(files)
 }
 
 /// The posts whose text is the exact posted form, their proofs, and `anchors/index.json`.
@@ -142,9 +198,15 @@ struct CoverageStats<'a> {
 struct LedgerStats<'a> {
     anchor_tz: &'a str,
     entries: usize,
+    /// The published ledger's files in chain order, when it is segmented (docs/scale.md#stats).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    files: Option<&'a [PublishedFile]>,
     head: &'a str,
     head_seq: Option<i64>,
     header_digest: &'a str,
+    /// The threshold the files were cut at, when the ledger is segmented.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    segment_bytes: Option<u64>,
     /// The tz database the days were checked with; the page carries its rules for this zone
     /// (docs/verifier.md "Days and the tz database").
     tzdb: &'static str,
@@ -169,6 +231,8 @@ fn stats<'a>(
     loaded: &LoadedBox,
     witness: Option<&LayerOutput>,
     texts: Option<&LayerOutput>,
+    ledger_files: Option<&'a [PublishedFile]>,
+    segment_bytes: u64,
 ) -> Stats<'a> {
     let total = verified.lines.len();
     let published = verified.lines.iter().filter(|r| r.published()).count();
@@ -187,6 +251,8 @@ fn stats<'a>(
         schema: "exhibit/stats/v1",
         ledger: LedgerStats {
             entries: total,
+            files: ledger_files,
+            segment_bytes: ledger_files.map(|_| segment_bytes),
             head: &verified.head,
             head_seq: verified.lines.last().map(|r| r.seq),
             header_digest: &verified.header_digest,
@@ -236,6 +302,9 @@ struct SnapshotLine<'a> {
     lines: usize,
     public_texts: Option<&'a J>,
     rewrite_reason: Option<&'a str>,
+    /// Only when the ledger is segmented (docs/scale.md#snapshots).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    segments: Option<SegmentsRecord>,
     withheld: usize,
     witness: Option<&'a J>,
 }
@@ -296,6 +365,13 @@ fn snapshots(
         } else {
             plan.allow_rewrite.as_deref()
         },
+        segments: stats.ledger.files.map(|files| SegmentsRecord {
+            files: files
+                .iter()
+                .filter(|f| f.path.starts_with(crate::segments::SEGMENTS_DIR))
+                .count(),
+            segment_bytes: stats.ledger.segment_bytes.unwrap_or_default(),
+        }),
         witness: stats.witness.as_ref(),
         public_texts: stats.public_texts.as_ref(),
     };

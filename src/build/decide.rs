@@ -53,7 +53,10 @@ impl LineRecord {
 /// What HEAD's publication binds this build to.
 #[derive(Debug, Default)]
 pub struct History {
+    /// HEAD's published ledger: its files concatenated in chain order.
     pub ledger: Option<Vec<u8>>,
+    /// HEAD's published ledger files in chain order, `(path, bytes)` (docs/scale.md#the-cut).
+    pub files: Vec<(String, u64)>,
     pub withheld: Withheld,
     pub published_seqs: BTreeSet<i64>,
     /// Line readings recorded at HEAD: seq → entry_id.
@@ -252,6 +255,9 @@ pub struct Decided {
     pub published_ledger: Vec<u8>,
     /// The publication byte-extends HEAD's (before the layers say whether they rewrote).
     pub extends: bool,
+    /// HEAD's published ledger files `(path, bytes)` in chain order: kept as they are when the
+    /// publication extends HEAD's (docs/scale.md#the-cut).
+    pub head_files: Vec<(String, u64)>,
     pub anchor_reports: Vec<AnchorReport>,
     pub coverage: Coverage,
     pub refusals: Vec<Refusal>,
@@ -311,6 +317,7 @@ pub fn run(
         withheld,
         published_ledger,
         extends,
+        head_files: history.files.clone(),
         anchor_reports,
         coverage,
         refusals,
@@ -391,13 +398,23 @@ fn check_extends(
             .zip(new)
             .position(|(a, b)| a != b)
             .unwrap_or(new.len().min(old.len()));
-        let line = old[..at].iter().filter(|&&b| b == b'\n').count() + 1;
+        // Name HEAD's file that holds the first difference, and the line within it.
+        let (mut file, mut file_start) = (crate::segments::LEDGER_FILE, 0usize);
+        let mut begin = 0usize;
+        for (path, bytes) in &history.files {
+            (file, file_start) = (path.as_str(), begin);
+            begin += *bytes as usize;
+            if at < begin {
+                break;
+            }
+        }
+        let line = old[file_start..at].iter().filter(|&&b| b == b'\n').count() + 1;
         refusals.push(Refusal::new(
 "not_an_extension",
-            "ledger/ledger.jsonl",
+            file,
             format!("line {line}"),
             format!(
-                "the new publication does not byte-extend the one at HEAD (first difference at byte {}; {} would publish {} bytes, HEAD has {}); publications are append-only (docs/protocol.md#snapshots)",
+                "the new publication does not byte-extend the one at HEAD (first difference at byte {} of the published ledger; {} would publish {} bytes, HEAD has {}); publications are append-only (docs/protocol.md#snapshots)",
                 at + 1,
                 ledger_name,
                 new.len(),

@@ -5,6 +5,7 @@ use anyhow::{Context, Result};
 
 use super::decide::{History, Readings};
 use crate::previous::Previous;
+use crate::segments::{LEDGER_FILE, SEGMENTS_DIR, segment_number, segment_path};
 use exhibit_protocol::canonical;
 use exhibit_protocol::verify::Withheld;
 
@@ -17,15 +18,22 @@ pub fn read_history(previous: &Previous, head_trusted: bool) -> Result<History> 
         history.withheld = Withheld::from_json(&bytes)
             .map_err(|e| anyhow::anyhow!("HEAD:ledger/withheld.json: {e}"))?;
     }
-    if let Some(bytes) = previous.read("ledger/ledger.jsonl")? {
-        for (_, piece, _) in exhibit_protocol::verify::lines(&bytes).skip(1) {
+    // HEAD's published ledger is its files in chain order, concatenated (docs/scale.md#layout).
+    let files = head_ledger_files(previous)?;
+    if !files.is_empty() {
+        let mut ledger = Vec::with_capacity(files.iter().map(|(_, b)| b.len()).sum());
+        for (path, bytes) in files {
+            history.files.push((path, bytes.len() as u64));
+            ledger.extend_from_slice(&bytes);
+        }
+        for (_, piece, _) in exhibit_protocol::verify::lines(&ledger).skip(1) {
             if let Ok(parsed) = canonical::parse(piece)
                 && let Some(seq) = parsed.value.as_object().and_then(|o| o.get_int("seq"))
             {
                 history.published_seqs.insert(seq);
             }
         }
-        history.ledger = Some(bytes);
+        history.ledger = Some(ledger);
     }
     // Readings count only as committed (docs/protocol.md#operator-readings): from HEAD, never disk;
     // and only from a HEAD exhibit built (docs/build.md#safety): a forged reading publishes.
@@ -39,4 +47,25 @@ pub fn read_history(previous: &Previous, head_trusted: bool) -> Result<History> 
             .collect();
     }
     Ok(history)
+}
+
+/// HEAD's published ledger files in chain order with their bytes: `ledger/ledger.jsonl` when
+/// present, then `ledger/segments/000001.jsonl`, … — which must be numbered from 1 without a
+/// gap (HEAD's names passed the layout's grammar in crate::head_check already).
+fn head_ledger_files(previous: &Previous) -> Result<Vec<(String, Vec<u8>)>> {
+    let mut files = Vec::new();
+    if let Some(bytes) = previous.read(LEDGER_FILE)? {
+        files.push((LEDGER_FILE.to_string(), bytes));
+    }
+    for (i, (name, id)) in previous.list_blobs(SEGMENTS_DIR)?.into_iter().enumerate() {
+        let expected = segment_path(i as u32 + 1);
+        let path = format!("{SEGMENTS_DIR}/{name}");
+        if segment_number(&name).is_none() || path != expected {
+            anyhow::bail!(
+                "HEAD:{path}: the published ledger's segments must be named {expected} and on, one after another (docs/scale.md#names); restore the exhibit branch as exhibit built it"
+            );
+        }
+        files.push((path, previous.read_blob(id)?));
+    }
+    Ok(files)
 }

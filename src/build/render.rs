@@ -49,7 +49,8 @@ pub fn run(
 fn self_check(tree: &Tree, verified: &VerifiedLedger) -> anyhow::Result<()> {
     let withheld = Withheld::from_json(tree.get("ledger/withheld.json").unwrap_or(b"[]"))
         .map_err(anyhow::Error::msg)?;
-    let report = exhibit_protocol::verify::verify_bytes(&published_ledger(tree), &withheld);
+    let report =
+        exhibit_protocol::verify::verify_bytes(&crate::segments::published_ledger(tree), &withheld);
     if !report.ok || report.head.as_deref() != Some(verified.head.as_str()) {
         anyhow::bail!(
             "self-check failed: the published ledger with withheld.json does not re-derive to the gate's head {} ({} problem(s), head {:?}); nothing was written",
@@ -61,42 +62,12 @@ fn self_check(tree: &Tree, verified: &VerifiedLedger) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The published ledger's files in chain order: `ledger/ledger.jsonl` (if present), then
-/// `ledger/segments/*` in name order (docs/page.md "The light page").
-pub fn ledger_files(tree: &Tree) -> Vec<(&str, &[u8])> {
-    let mut files: Vec<(&str, &[u8])> = Vec::new();
-    if let Some(b) = tree.get("ledger/ledger.jsonl") {
-        files.push(("ledger/ledger.jsonl", b));
-    }
-    files.extend(
-        tree.files
-            .range::<str, _>((
-                std::ops::Bound::Included("ledger/segments/"),
-                std::ops::Bound::Excluded("ledger/segments0"),
-            ))
-            .map(|(p, b)| (p.as_str(), b.as_slice())),
-    );
-    files
-}
-
-/// The published ledger's bytes: its files joined in chain order (borrowed when it is one file).
-fn published_ledger(tree: &Tree) -> Cow<'_, [u8]> {
-    match ledger_files(tree).as_slice() {
-        [] => Cow::Borrowed(&[]),
-        [(_, one)] => Cow::Borrowed(one),
-        many => Cow::Owned(many.iter().flat_map(|(_, b)| b.iter().copied()).collect()),
-    }
-}
-
-/// The page is light — the ledger's files fetched, not embedded — once the ledger has segments.
-fn is_light(tree: &Tree) -> bool {
-    tree.files
-        .range::<str, _>((
-                std::ops::Bound::Included("ledger/segments/"),
-                std::ops::Bound::Excluded("ledger/segments0"),
-            ))
-        .next()
-        .is_some()
+/// The published ledger's files in chain order, with their bytes (docs/scale.md#layout).
+fn ledger_files(tree: &Tree) -> Vec<(&str, &[u8])> {
+    crate::segments::published_paths(tree)
+        .into_iter()
+        .map(|p| (p, tree.get(p).unwrap_or_default()))
+        .collect()
 }
 
 /// The most bytes of the last ledger file a light page embeds (`ledger-latest`): its base64 is
@@ -201,7 +172,7 @@ fn data_blocks<'t>(
             );
         }
     }
-    let light = is_light(input.tree);
+    let light = crate::segments::is_segmented(input.tree);
     let mut blocks = if light {
         // The summary: the list of files, the header line and the last file; the page fetches
         // the rest (docs/page.md "The light page").
@@ -521,9 +492,11 @@ pub fn page(input: &PageInput<'_>) -> anyhow::Result<Vec<u8>> {
             "assets/{name} holds a closing tag; it cannot be inlined"
         );
     }
-    let tz_rules = exhibit_protocol::verify::tz_rules_for_ledger(&published_ledger(input.tree));
+    let tz_rules = exhibit_protocol::verify::tz_rules_for_ledger(
+        &crate::segments::published_ledger(input.tree),
+    );
     let page = page_with(input, tz_rules.as_ref(), false)?;
-    if is_light(input.tree) && page.len() > LIGHT_PAGE_MAX {
+    if crate::segments::is_segmented(input.tree) && page.len() > LIGHT_PAGE_MAX {
         // The last file does not fit beside the rest: the page fetches it like the others.
         return page_with(input, tz_rules.as_ref(), true);
     }
@@ -535,7 +508,7 @@ fn page_with(
     tz_rules: Option<&exhibit_protocol::days::TzRules>,
     latest_dropped: bool,
 ) -> anyhow::Result<Vec<u8>> {
-    let light = is_light(input.tree);
+    let light = crate::segments::is_segmented(input.tree);
     let blocks = data_blocks(input, tz_rules, latest_dropped);
     let md = |key: &str| {
         input

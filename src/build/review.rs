@@ -148,6 +148,13 @@ pub enum DiffBody {
     },
     /// Shown elsewhere (STATS.json: the counts of the summary).
     InSummary,
+    /// A segment of the published ledger: its size and lines, before and after (0 when added).
+    Segment {
+        old_bytes: usize,
+        new_bytes: usize,
+        old_lines: usize,
+        new_lines: usize,
+    },
     /// Not diffed: the page, or bytes that are not text.
     Bytes { old: usize, new: usize, why: String },
 }
@@ -229,6 +236,17 @@ pub fn review(dir: &str, old: &Tree, new: &Tree) -> Review {
 fn diff_body(path: &str, old: &[u8], new: &[u8]) -> DiffBody {
     if path == "ledger/STATS.json" {
         return DiffBody::InSummary;
+    }
+    // A segment holds up to 32 MiB of lines: summarised, never printed whole; its new seqs are
+    // in the summary (docs/scale.md#review).
+    if path.starts_with("ledger/segments/") {
+        let lines = |b: &[u8]| b.iter().filter(|&&c| c == b'\n').count();
+        return DiffBody::Segment {
+            old_bytes: old.len(),
+            new_bytes: new.len(),
+            old_lines: lines(old),
+            new_lines: lines(new),
+        };
     }
     if path.ends_with(".html") {
         return DiffBody::Bytes {
@@ -556,11 +574,12 @@ fn seqs_of(ledger: &[u8]) -> BTreeSet<i64> {
 
 fn summary(old: &Tree, new: &Tree) -> Summary {
     let mut s = Summary::default();
-    let ledger = "ledger/ledger.jsonl";
+    // The published ledger is its files in chain order, concatenated (docs/scale.md#layout).
     let (old_ledger, new_ledger) = (
-        old.get(ledger).unwrap_or_default(),
-        new.get(ledger).unwrap_or_default(),
+        crate::segments::published_ledger(old),
+        crate::segments::published_ledger(new),
     );
+    let (old_ledger, new_ledger) = (&old_ledger[..], &new_ledger[..]);
     let new_seqs: BTreeSet<i64> = if old_ledger == new_ledger {
         BTreeSet::new()
     } else if new_ledger.starts_with(old_ledger) {
@@ -927,6 +946,20 @@ fn body_lines(d: &FileDiff) -> Vec<String> {
             }
         }
         DiffBody::InSummary => out.push("(its counts are in the summary above)".into()),
+        DiffBody::Segment {
+            old_bytes,
+            new_bytes,
+            old_lines,
+            new_lines,
+        } => out.push(if *old_bytes == 0 {
+            format!(
+                "(a segment of the published ledger: {new_lines} line(s), {new_bytes} bytes; not printed, its seqs are in the summary above)"
+            )
+        } else {
+            format!(
+                "(a segment of the published ledger: {old_lines} → {new_lines} line(s), {old_bytes} → {new_bytes} bytes; not printed, its seqs are in the summary above)"
+            )
+        }),
         DiffBody::Bytes { old, new, why } => out.push(format!("({old} → {new} bytes; {why})")),
     }
     out

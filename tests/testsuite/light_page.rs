@@ -46,11 +46,7 @@ impl Server {
     }
 }
 
-fn serve(
-    mut stream: std::net::TcpStream,
-    root: &Path,
-    hits: &Mutex<BTreeMap<String, usize>>,
-) {
+fn serve(mut stream: std::net::TcpStream, root: &Path, hits: &Mutex<BTreeMap<String, usize>>) {
     let mut reader = BufReader::new(stream.try_clone().unwrap());
     let mut request = String::new();
     if reader.read_line(&mut request).is_err() {
@@ -90,7 +86,9 @@ fn serve(
             r.extend_from_slice(&body);
             r
         }
-        None => b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".to_vec(),
+        None => {
+            b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".to_vec()
+        }
     };
     let _ = stream.write_all(&response);
 }
@@ -286,7 +284,11 @@ fn the_light_page_streams_resumes_and_notices_a_rewrite() {
     // 1. First visit over http: every file but the embedded last one fetched once; the same
     // verdict; every posted head marked checked; the monitor remembers.
     let f = visit(&server.url("index.html"), Some(profile.path()), &[]);
-    assert_eq!(verdict(&f), want, "the light page agrees with the embedded page");
+    assert_eq!(
+        verdict(&f),
+        want,
+        "the light page agrees with the embedded page"
+    );
     let dom = f["dom"].as_str().unwrap();
     let hits = server.take();
     for (i, path) in files.iter().enumerate() {
@@ -299,8 +301,13 @@ fn the_light_page_streams_resumes_and_notices_a_rewrite() {
         let li = tag(dom, &format!("data-path=\"{path}\""));
         assert_eq!(attr(li, "data-state"), "done", "{li}");
     }
-    assert!(!dom.contains("data-state=\"waiting\""), "every file and day was reached");
-    let posts = std::fs::read_dir(light.b.dir.join("gate/anchors")).unwrap().count();
+    assert!(
+        !dom.contains("data-state=\"waiting\""),
+        "every file and day was reached"
+    );
+    let posts = std::fs::read_dir(light.b.dir.join("gate/anchors"))
+        .unwrap()
+        .count();
     assert!(posts >= 5);
     assert_eq!(
         dom.matches("data-state=\"checked\"").count(),
@@ -354,7 +361,11 @@ fn the_light_page_streams_resumes_and_notices_a_rewrite() {
     );
     let hits = server.take();
     for path in &files[..files.len() - 1] {
-        assert_eq!(hits.get(path), None, "{path} was full and is not fetched again: {hits:?}");
+        assert_eq!(
+            hits.get(path),
+            None,
+            "{path} was full and is not fetched again: {hits:?}"
+        );
         let li = tag(dom, &format!("data-path=\"{path}\""));
         assert_eq!(attr(li, "data-state"), "remembered");
     }
@@ -400,10 +411,17 @@ fn the_light_page_streams_resumes_and_notices_a_rewrite() {
     let dom = f["dom"].as_str().unwrap();
     assert_eq!(attr(tag(dom, "id=\"monitor\""), "data-state"), "rewritten");
     let said = text_of(dom, "monitor-text");
-    assert!(said.contains("REWRITTEN") && said.contains(&victim), "{said}");
+    assert!(
+        said.contains("REWRITTEN") && said.contains(&victim),
+        "{said}"
+    );
     assert_eq!(f["verdict"]["data-verdict"], "failed");
     let hits = server.take();
-    assert_eq!(hits.get(&victim), Some(&1), "read again from the first line");
+    assert_eq!(
+        hits.get(&victim),
+        Some(&1),
+        "read again from the first line"
+    );
 
     // The alarm stays until the visitor clears it, even if the old bytes come back.
     std::fs::write(light.site.join("index.html"), &html).unwrap();

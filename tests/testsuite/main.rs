@@ -16,6 +16,7 @@ mod page_e2e;
 mod properties;
 mod public_texts;
 mod safety;
+mod segments;
 mod vectors;
 mod verify_cli;
 mod witness;

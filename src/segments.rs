@@ -1,0 +1,303 @@
+//! The published ledger in files (docs/scale.md): `ledger/ledger.jsonl` followed by
+//! `ledger/segments/000001.jsonl`, `000002.jsonl`, … in name order. Each file holds whole lines
+//! and at most `segment_bytes` bytes (a single longer line is a file by itself); every file but
+//! the last is full and is never rewritten, so a day's publication appends to the last file or
+//! starts a new one, and the branch stays within GitHub's limits at any ledger size.
+
+use std::borrow::Cow;
+use std::ops::RangeInclusive;
+
+use serde::{Deserialize, Serialize};
+
+use crate::output::Tree;
+
+/// The default of `[publish] segment_bytes`: 16 MiB (docs/scale.md#the-threshold).
+pub const DEFAULT_SEGMENT_BYTES: u64 = 16 * 1024 * 1024;
+
+/// What `[publish] segment_bytes` accepts: 4 KiB (small enough for tests to cross the
+/// threshold with a few dozen lines) to 32 MiB (the most any published file may hold).
+pub const SEGMENT_BYTES_RANGE: RangeInclusive<u64> = 4096..=32 * 1024 * 1024;
+
+/// The first published ledger file: the one that holds the header line.
+pub const LEDGER_FILE: &str = "ledger/ledger.jsonl";
+
+/// The folder the published ledger continues in, relative to DIR.
+pub const SEGMENTS_DIR: &str = "ledger/segments";
+
+/// The highest segment number a 6-digit name can hold.
+const LAST_NUMBER: u32 = 999_999;
+
+/// `ledger/segments/NNNNNN.jsonl` for segment `n` (from 1).
+pub fn segment_path(n: u32) -> String {
+    format!("{SEGMENTS_DIR}/{n:06}.jsonl")
+}
+
+/// The number of a segment's file name (`000001.jsonl` → 1): exactly six decimal digits, not
+/// all zero, then `.jsonl`; anything else is not a segment's name (docs/scale.md#names).
+pub fn segment_number(name: &str) -> Option<u32> {
+    let digits = name.strip_suffix(".jsonl")?;
+    if digits.len() != 6 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    digits.parse().ok().filter(|&n| n >= 1)
+}
+
+/// One published ledger file as `STATS.json` lists it (`ledger.files`, docs/scale.md#stats);
+/// fields in alphabetical order, as the rest of STATS.json is written.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PublishedFile {
+    pub bytes: u64,
+    /// The seq of its first entry; null when the file holds the header line alone.
+    pub first_seq: Option<i64>,
+    /// The `entry_id` of its last line (the header digest when it holds the header alone).
+    pub head: String,
+    /// The seq of its last entry; null when the file holds the header line alone.
+    pub last_seq: Option<i64>,
+    pub lines: u64,
+    /// Relative to DIR: `ledger/ledger.jsonl` or `ledger/segments/NNNNNN.jsonl`.
+    pub path: String,
+    /// sha256 of the file's bytes, 64 lowercase hex.
+    pub sha256: String,
+}
+
+/// What a snapshot line records of a segmented publication (docs/scale.md#snapshots).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SegmentsRecord {
+    /// The files in `ledger/segments/`.
+    pub files: usize,
+    pub segment_bytes: u64,
+}
+
+/// One file of a cut: its path and how many of the publication's lines it holds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CutFile {
+    pub path: String,
+    pub lines: usize,
+    pub bytes: u64,
+}
+
+/// The cut (docs/scale.md#the-cut): the published lines, given by their lengths with LF (the
+/// header first), laid into files. `kept` are HEAD's files as `(path, bytes)` in chain order
+/// when this publication byte-extends HEAD's, else empty: each keeps its exact bytes, and only
+/// the last may grow. New lines go to the last file while it stays within `segment_bytes`,
+/// else to a new segment; a line longer than `segment_bytes` is a file by itself.
+pub fn cut(
+    line_lens: &[u64],
+    kept: &[(String, u64)],
+    segment_bytes: u64,
+) -> Result<Vec<CutFile>, String> {
+    let mut files: Vec<CutFile> = Vec::with_capacity(kept.len() + 1);
+    let mut lens = line_lens.iter().copied();
+    for (path, size) in kept {
+        let mut file = CutFile {
+            path: path.clone(),
+            lines: 0,
+            bytes: 0,
+        };
+        while file.bytes < *size {
+            let Some(len) = lens.next() else {
+                return Err(format!(
+                    "HEAD's {path} ({size} bytes) reaches past the end of this publication"
+                ));
+            };
+            file.bytes += len;
+            file.lines += 1;
+        }
+        if file.bytes != *size || file.lines == 0 {
+            return Err(format!(
+                "HEAD's {path} ({size} bytes) does not end at a line boundary of this publication"
+            ));
+        }
+        files.push(file);
+    }
+    let mut next = kept
+        .iter()
+        .filter_map(|(p, _)| segment_number(p.strip_prefix(SEGMENTS_DIR)?.strip_prefix('/')?))
+        .max()
+        .map_or(1, |n| n + 1);
+    for len in lens {
+        let start_new = files
+            .last()
+            .is_none_or(|last| last.lines > 0 && last.bytes + len > segment_bytes);
+        if start_new {
+            let path = if files.is_empty() {
+                LEDGER_FILE.to_string()
+            } else if next > LAST_NUMBER {
+                return Err(format!(
+                    "the published ledger would need more than {LAST_NUMBER} segments; raise [publish] segment_bytes"
+                ));
+            } else {
+                next += 1;
+                segment_path(next - 1)
+            };
+            files.push(CutFile {
+                path,
+                lines: 0,
+                bytes: 0,
+            });
+        }
+        if let Some(last) = files.last_mut() {
+            last.lines += 1;
+            last.bytes += len;
+        }
+    }
+    Ok(files)
+}
+
+/// The published ledger files a tree holds, in chain order: `ledger/ledger.jsonl` (when
+/// present), then `ledger/segments/*` in name order (a BTreeMap's order is name order).
+pub fn published_paths(tree: &Tree) -> Vec<&str> {
+    let prefix = format!("{SEGMENTS_DIR}/");
+    let mut paths: Vec<&str> = tree
+        .files
+        .get_key_value(LEDGER_FILE)
+        .map(|(p, _)| p.as_str())
+        .into_iter()
+        .collect();
+    paths.extend(
+        tree.files
+            .range(prefix.clone()..)
+            .take_while(|(p, _)| p.starts_with(&prefix))
+            .map(|(p, _)| p.as_str()),
+    );
+    paths
+}
+
+/// The tree holds `ledger/segments/` (the segmented layout).
+pub fn is_segmented(tree: &Tree) -> bool {
+    published_paths(tree)
+        .iter()
+        .any(|p| p.starts_with(SEGMENTS_DIR))
+}
+
+/// The published ledger of a tree, by definition the concatenation of its files in chain order
+/// (borrowed when it is one file).
+pub fn published_ledger(tree: &Tree) -> Cow<'_, [u8]> {
+    let paths = published_paths(tree);
+    match paths.as_slice() {
+        [] => Cow::Borrowed(&[]),
+        [one] => Cow::Borrowed(tree.get(one).unwrap_or_default()),
+        many => {
+            let mut out = Vec::with_capacity(
+                many.iter()
+                    .map(|p| tree.get(p).map_or(0, <[u8]>::len))
+                    .sum(),
+            );
+            for p in many {
+                out.extend_from_slice(tree.get(p).unwrap_or_default());
+            }
+            Cow::Owned(out)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shape(files: &[CutFile]) -> Vec<(&str, usize, u64)> {
+        files
+            .iter()
+            .map(|f| (f.path.as_str(), f.lines, f.bytes))
+            .collect()
+    }
+
+    #[test]
+    fn names_are_six_digits_from_one() {
+        assert_eq!(segment_number("000001.jsonl"), Some(1));
+        assert_eq!(segment_number("123456.jsonl"), Some(123_456));
+        for bad in [
+            "000000.jsonl",
+            "00001.jsonl",
+            "0000001.jsonl",
+            "00000a.jsonl",
+            "000001.json",
+            "+00001.jsonl",
+            "000001.jsonl.bak",
+            "",
+        ] {
+            assert_eq!(segment_number(bad), None, "{bad}");
+        }
+        assert_eq!(segment_path(7), "ledger/segments/000007.jsonl");
+    }
+
+    #[test]
+    fn a_small_ledger_is_one_file() {
+        let files = cut(&[100, 50, 50], &[], 4096).unwrap();
+        assert_eq!(shape(&files), [("ledger/ledger.jsonl", 3, 200)]);
+    }
+
+    #[test]
+    fn the_greedy_cut_fills_each_file_to_the_threshold_and_no_further() {
+        // 100 + 40*... : ledger.jsonl takes 100+40+40 = 180 ≤ 200; the next 40 would make 220.
+        let files = cut(&[100, 40, 40, 40, 40, 40, 40, 200], &[], 200).unwrap();
+        assert_eq!(
+            shape(&files),
+            [
+                ("ledger/ledger.jsonl", 3, 180),
+                ("ledger/segments/000001.jsonl", 4, 160),
+                ("ledger/segments/000002.jsonl", 1, 200),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_line_longer_than_the_threshold_is_a_file_by_itself() {
+        let files = cut(&[10, 500, 10], &[], 100).unwrap();
+        assert_eq!(
+            shape(&files),
+            [
+                ("ledger/ledger.jsonl", 1, 10),
+                ("ledger/segments/000001.jsonl", 1, 500),
+                ("ledger/segments/000002.jsonl", 1, 10),
+            ]
+        );
+    }
+
+    #[test]
+    fn heads_files_keep_their_bytes_and_only_the_last_grows() {
+        let kept = vec![
+            ("ledger/ledger.jsonl".to_string(), 90),
+            ("ledger/segments/000001.jsonl".to_string(), 60),
+        ];
+        // HEAD: [50, 40] [30, 30]; new lines 30, 30, 30 with a threshold of 100.
+        let files = cut(&[50, 40, 30, 30, 30, 30, 30], &kept, 100).unwrap();
+        assert_eq!(
+            shape(&files),
+            [
+                ("ledger/ledger.jsonl", 2, 90),
+                ("ledger/segments/000001.jsonl", 3, 90),
+                ("ledger/segments/000002.jsonl", 2, 60),
+            ]
+        );
+    }
+
+    #[test]
+    fn an_oversized_ledger_jsonl_stays_and_new_lines_go_to_segments() {
+        let kept = vec![("ledger/ledger.jsonl".to_string(), 300)];
+        let files = cut(&[100, 100, 100, 20, 20], &kept, 100).unwrap();
+        assert_eq!(
+            shape(&files),
+            [
+                ("ledger/ledger.jsonl", 3, 300),
+                ("ledger/segments/000001.jsonl", 2, 40),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_head_file_that_splits_a_line_is_refused() {
+        let kept = vec![("ledger/ledger.jsonl".to_string(), 120)];
+        assert!(
+            cut(&[100, 40], &kept, 4096)
+                .unwrap_err()
+                .contains("line boundary")
+        );
+        assert!(
+            cut(&[100], &kept, 4096)
+                .unwrap_err()
+                .contains("past the end")
+        );
+    }
+}

@@ -1,0 +1,674 @@
+//! The segmented published ledger (issue 12, docs/scale.md), in temporary git repositories with
+//! `segment_bytes = 4096` so a few dozen lines cross the threshold: the first build's cut, full
+//! segments untouched by later builds (bytes and `git status`), the switch from one file
+//! extending the last snapshot, reassembly with `cat` equal to a one-file build, `verify SITE`
+//! on both layouts and on damaged ones, and an old oversized `ledger.jsonl` left as it is.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use crate::common::*;
+use exhibit_protocol::Digest;
+use serde_json::{Value, json};
+
+const SEGMENT_BYTES: usize = 4096;
+
+struct Scene {
+    _tmp: tempfile::TempDir,
+    b: TestBox,
+    repo: git2::Repository,
+    work: PathBuf,
+    site: PathBuf,
+    w: LedgerWriter,
+}
+
+fn scene(segment_bytes: Option<usize>) -> Scene {
+    let tmp = tempfile::tempdir().unwrap();
+    let b = TestBox::new(tmp.path());
+    let work = tmp.path().join("exhibit");
+    let repo = git2::Repository::init(&work).unwrap();
+    let site = work.join("site");
+    let s = Scene {
+        _tmp: tmp,
+        b,
+        repo,
+        work,
+        site,
+        w: LedgerWriter::new(),
+    };
+    s.set_segment_bytes(segment_bytes);
+    s
+}
+
+impl Scene {
+    fn set_segment_bytes(&self, n: Option<usize>) {
+        let mut config =
+            "[gate]\nledger = \"gate/ledger.jsonl\"\nanchors = \"gate/anchors\"\n".to_string();
+        if let Some(n) = n {
+            config.push_str(&format!("\n[publish]\nsegment_bytes = {n}\n"));
+        }
+        std::fs::write(self.b.dir.join("exhibit.toml"), config).unwrap();
+    }
+
+    /// Appends `n` publishable lines to the gate's ledger.
+    fn append(&mut self, n: u32) {
+        let from = self.w.ids.len() as u32 + 1;
+        for k in from..from + n {
+            self.w.push_scan(k);
+        }
+        self.b.write_ledger(&self.w.bytes());
+    }
+
+    fn build(&self, epoch: u64, extra: &[&str]) -> Output {
+        let site = self.site.display().to_string();
+        let config = self.b.config();
+        let mut args = vec!["build", "--config", &config, "--out", &site];
+        args.extend_from_slice(extra);
+        exhibit(&args, epoch)
+    }
+
+    fn build_ok(&self, epoch: u64) {
+        let o = self.build(epoch, &[]);
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    }
+
+    fn commit(&self, message: &str) -> git2::Oid {
+        commit_all(&self.repo, message)
+    }
+
+    /// The published ledger's files on disk, in chain order (`ledger.jsonl`, then
+    /// `segments/` in name order), as (path relative to the site, bytes).
+    fn files(&self) -> Vec<(String, Vec<u8>)> {
+        let mut out = vec![(
+            "ledger/ledger.jsonl".to_string(),
+            std::fs::read(self.site.join("ledger/ledger.jsonl")).unwrap(),
+        )];
+        let dir = self.site.join("ledger/segments");
+        if let Ok(entries) = std::fs::read_dir(&dir) {
+            let mut names: Vec<String> = entries
+                .map(|e| e.unwrap().file_name().into_string().unwrap())
+                .collect();
+            names.sort();
+            for n in names {
+                out.push((
+                    format!("ledger/segments/{n}"),
+                    std::fs::read(dir.join(&n)).unwrap(),
+                ));
+            }
+        }
+        out
+    }
+
+    fn json(&self, rel: &str) -> Value {
+        serde_json::from_slice(&std::fs::read(self.site.join(rel)).unwrap()).unwrap()
+    }
+
+    fn snapshots(&self) -> Vec<Value> {
+        std::fs::read_to_string(self.site.join("ledger/SNAPSHOTS.jsonl"))
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    }
+
+    /// `git status --porcelain` of the exhibit's work tree.
+    fn git_status(&self) -> String {
+        let o = Command::new("git")
+            .args(["status", "--porcelain", "--untracked-files=all"])
+            .current_dir(&self.work)
+            .env("GIT_CONFIG_GLOBAL", "/dev/null")
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", text(&o));
+        String::from_utf8(o.stdout).unwrap()
+    }
+}
+
+fn verify_json(site: &Path) -> (Option<i32>, Value) {
+    let o = exhibit(&["verify", "--json", &site.display().to_string()], 0);
+    let v = serde_json::from_slice(&o.stdout).unwrap_or_else(|_| panic!("{}", text(&o)));
+    (o.status.code(), v)
+}
+
+fn lines_of(bytes: &[u8]) -> Vec<&[u8]> {
+    bytes
+        .split_inclusive(|&b| b == b'\n')
+        .collect::<Vec<&[u8]>>()
+}
+
+/// The checks a stranger can make of the cut from the files alone: names in order, whole
+/// lines, LF at the end, at most `segment_bytes` unless one line, and greedy (the next file's
+/// first line would not have fitted), and that STATS.json lists exactly these files.
+fn assert_cut(s: &Scene, segment_bytes: usize) {
+    let files = s.files();
+    for (i, (path, bytes)) in files.iter().enumerate() {
+        if i > 0 {
+            assert_eq!(path, &format!("ledger/segments/{i:06}.jsonl"));
+        }
+        assert!(bytes.ends_with(b"\n"), "{path} ends with LF");
+        let lines = lines_of(bytes);
+        assert!(!lines.is_empty(), "{path} holds a line");
+        assert!(
+            bytes.len() <= segment_bytes || lines.len() == 1,
+            "{path}: {} bytes over {segment_bytes}",
+            bytes.len()
+        );
+        if let Some((_, next)) = files.get(i + 1) {
+            let first = lines_of(next)[0];
+            assert!(
+                bytes.len() + first.len() > segment_bytes,
+                "{path} ({} bytes) had room for the next file's first line ({} bytes)",
+                bytes.len(),
+                first.len()
+            );
+        }
+    }
+    let stats = s.json("ledger/STATS.json");
+    let listed = stats["ledger"]["files"].as_array().unwrap();
+    assert_eq!(listed.len(), files.len());
+    assert_eq!(stats["ledger"]["segment_bytes"], segment_bytes);
+    for ((path, bytes), l) in files.iter().zip(listed) {
+        let lines = lines_of(bytes);
+        let entry = |line: &[u8]| -> Value { serde_json::from_slice(line).unwrap() };
+        let entries: Vec<Value> = lines
+            .iter()
+            .map(|l| entry(l))
+            .filter(|v| v.get("seq").is_some())
+            .collect();
+        let want = json!({
+            "path": path,
+            "bytes": bytes.len(),
+            "lines": lines.len(),
+            "sha256": Digest::of(bytes).to_string(),
+            "first_seq": entries.first().map(|e| e["seq"].clone()),
+            "last_seq": entries.last().map(|e| e["seq"].clone()),
+            "head": entries.last().map(|e| e["entry_id"].clone()).unwrap_or(Value::Null),
+        });
+        assert_eq!(l, &want, "STATS.json's entry for {path}");
+    }
+}
+
+/// The listing digest a stranger re-derives, run as docs/scale.md gives it.
+fn listing_digest(site: &Path) -> String {
+    let o = Command::new("bash")
+        .arg("-c")
+        .arg("(cd ledger/segments && find . -type f | sort | xargs sha256sum) | sha256sum")
+        .current_dir(site)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", text(&o));
+    String::from_utf8(o.stdout).unwrap()[..64].to_string()
+}
+
+#[test]
+fn a_first_build_past_the_threshold_cuts_the_ledger_into_segments_and_records_them() {
+    let mut s = scene(Some(SEGMENT_BYTES));
+    s.append(60);
+    s.build_ok(1_790_000_000);
+    let files = s.files();
+    assert!(
+        files.len() >= 4,
+        "60 lines of ~300 bytes: {} files",
+        files.len()
+    );
+    assert_cut(&s, SEGMENT_BYTES);
+    let snap = s.snapshots();
+    let last = snap.last().unwrap();
+    assert_eq!(
+        last["segments"],
+        json!({"files": files.len() - 1, "segment_bytes": SEGMENT_BYTES})
+    );
+    assert_eq!(last["digests"]["segments/"], listing_digest(&s.site));
+    assert_eq!(last["extends"], true);
+    let (code, v) = verify_json(&s.site);
+    assert_eq!(code, Some(0), "{v}");
+    assert_eq!(v["head"], s.w.ids.last().unwrap().as_str());
+    assert_eq!(v["entries"], 60);
+}
+
+#[test]
+fn small_exhibits_record_no_segments() {
+    let mut s = scene(Some(SEGMENT_BYTES));
+    s.append(5);
+    s.build_ok(1_790_000_000);
+    assert_eq!(s.files().len(), 1);
+    assert!(!s.site.join("ledger/segments").exists());
+    let stats = s.json("ledger/STATS.json");
+    assert!(stats["ledger"].get("files").is_none(), "{stats}");
+    assert!(stats["ledger"].get("segment_bytes").is_none(), "{stats}");
+    let last = s.snapshots().pop().unwrap();
+    assert!(last.get("segments").is_none(), "{last}");
+    assert!(last["digests"].get("segments/").is_none(), "{last}");
+}
+
+#[test]
+fn later_builds_leave_every_full_segment_byte_identical() {
+    let mut s = scene(Some(SEGMENT_BYTES));
+    s.append(50);
+    s.build_ok(1_790_000_000);
+    s.commit("first publication");
+    let mut before = s.files();
+    for (day, epoch) in [(1, 1_790_100_000u64), (2, 1_790_200_000)] {
+        s.append(25);
+        s.build_ok(epoch);
+        let after = s.files();
+        assert!(after.len() > before.len(), "day {day}: new segments");
+        // Every file but HEAD's last is byte-identical; HEAD's last only grew.
+        let (last_before, full) = before.split_last().unwrap();
+        for ((p, b), (q, c)) in full.iter().zip(&after) {
+            assert_eq!((p, b), (q, c), "day {day}: {p} changed");
+        }
+        let grown = &after[before.len() - 1];
+        assert_eq!(grown.0, last_before.0);
+        assert!(
+            grown.1.starts_with(&last_before.1),
+            "day {day}: the last file only grows"
+        );
+        assert_cut(&s, SEGMENT_BYTES);
+        // git sees no change to a full segment: only HEAD's last file, new files, STATS,
+        // SNAPSHOTS and the page.
+        let status = s.git_status();
+        for (p, _) in full {
+            assert!(
+                !status.contains(p.as_str()),
+                "day {day}: git status names {p}:\n{status}"
+            );
+        }
+        assert!(status.contains("site/ledger/STATS.json"), "{status}");
+        assert!(
+            status.contains(&format!("?? site/{}", after.last().unwrap().0)),
+            "{status}"
+        );
+        assert_eq!(s.snapshots().last().unwrap()["extends"], true);
+        s.commit(&format!("day {day}"));
+        // The same inputs again: nothing changes at all.
+        s.build_ok(epoch + 1000);
+        assert_eq!(s.git_status(), "", "day {day}: an unchanged rebuild");
+        assert_eq!(s.files(), after);
+        let (code, v) = verify_json(&s.site);
+        assert_eq!(code, Some(0), "{v}");
+        before = after;
+    }
+}
+
+#[test]
+fn the_switch_from_one_file_to_segments_extends_the_last_snapshot() {
+    let mut s = scene(Some(SEGMENT_BYTES));
+    s.append(6);
+    s.build_ok(1_790_000_000);
+    let one = s.files();
+    assert_eq!(one.len(), 1);
+    let c1 = s.commit("one file");
+    s.append(40);
+    s.build_ok(1_790_100_000);
+    let files = s.files();
+    assert!(files.len() > 2, "{} files", files.len());
+    // Nothing published is removed or rewritten by the switch: the old file is a prefix of
+    // the new ledger.jsonl, which filled up to the threshold first.
+    assert!(files[0].1.starts_with(&one[0].1));
+    assert_cut(&s, SEGMENT_BYTES);
+    let snaps = s.snapshots();
+    assert_eq!(snaps.len(), 2);
+    assert!(snaps[0].get("segments").is_none());
+    assert_eq!(snaps[1]["extends"], true);
+    assert_eq!(snaps[1]["extends_commit"], c1.to_string());
+    assert_eq!(snaps[1]["rewrite_reason"], Value::Null);
+    assert_eq!(snaps[1]["segments"]["files"], files.len() - 1);
+    s.commit("segmented");
+    let (code, v) = verify_json(&s.site);
+    assert_eq!(code, Some(0), "{v}");
+}
+
+#[test]
+fn reassembled_with_cat_the_files_are_the_published_ledger_of_a_one_file_build() {
+    let mut s = scene(Some(SEGMENT_BYTES));
+    s.append(20);
+    // A withheld line, so the published ledger is not the gate's ledger.
+    s.w.push(
+        "gate_not_wired",
+        "2026-10-24T18:00:00Z",
+        r#"{"detail":"lock held by /home/agent"}"#,
+    );
+    s.append(30);
+    s.build_ok(1_790_000_000);
+    assert!(s.files().len() > 2);
+    // The README's commands, verbatim.
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let steps = [
+        "cat ledger/ledger.jsonl ledger/segments/*.jsonl > published.jsonl",
+        "sha256sum ledger/ledger.jsonl ledger/segments/*.jsonl",
+        "jq -r '.ledger.files[] | \"\\(.sha256)  \\(.path)\"' ledger/STATS.json | sha256sum -c",
+    ];
+    for step in steps {
+        assert!(readme.contains(step), "README.md no longer says `{step}`");
+    }
+    let run = |line: &str| {
+        let o = Command::new("bash")
+            .arg("-c")
+            .arg(line)
+            .current_dir(&s.site)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "`{line}`: {}", text(&o));
+        o
+    };
+    run(steps[0]);
+    let listed = String::from_utf8(run(steps[1]).stdout).unwrap();
+    for (path, bytes) in s.files() {
+        assert!(
+            listed.contains(&format!("{}  {path}", Digest::of(&bytes))),
+            "{listed}"
+        );
+    }
+    if Command::new("jq").arg("--version").output().is_ok() {
+        run(steps[2]);
+    }
+    // What README says of it: a stranger's verify re-derives it with the withheld list.
+    assert!(readme.contains("exhibit verify --withheld ledger/withheld.json published.jsonl"));
+    let published = s.site.join("published.jsonl").display().to_string();
+    let withheld = s.site.join("ledger/withheld.json").display().to_string();
+    let o = exhibit(&["verify", "--withheld", &withheld, &published], 0);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let cat = std::fs::read(s.site.join("published.jsonl")).unwrap();
+    std::fs::remove_file(s.site.join("published.jsonl")).unwrap();
+
+    // The same box built as one file (the default threshold).
+    let one = tempfile::tempdir().unwrap();
+    s.set_segment_bytes(None);
+    let out = one.path().join("site");
+    let o = exhibit(
+        &[
+            "build",
+            "--config",
+            &s.b.config(),
+            "--out",
+            &out.display().to_string(),
+        ],
+        1_790_000_000,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(!out.join("ledger/segments").exists());
+    let single = std::fs::read(out.join("ledger/ledger.jsonl")).unwrap();
+    assert_eq!(
+        cat, single,
+        "cat of the segmented files = the one-file publication"
+    );
+    assert!(!String::from_utf8_lossy(&cat).contains("/home/agent"));
+    assert_eq!(
+        lines_of(&cat).len(),
+        1 + 50,
+        "header and the 50 published lines"
+    );
+    // Both layouts verify to the same head.
+    let (c1, v1) = verify_json(&s.site);
+    let (c2, v2) = verify_json(&out);
+    assert_eq!((c1, c2), (Some(0), Some(0)), "{v1}\n{v2}");
+    assert_eq!(v1["head"], v2["head"]);
+    assert_eq!(v1["bridged"], json!([21]));
+}
+
+/// A segmented exhibit, built, and a fresh copy of it for each damage.
+fn damaged(s: &Scene, damage: impl FnOnce(&Path)) -> (Option<i32>, Value) {
+    let copy = s._tmp.path().join("copy");
+    let _ = std::fs::remove_dir_all(&copy);
+    let o = Command::new("cp")
+        .args([
+            "-r",
+            &s.site.display().to_string(),
+            &copy.display().to_string(),
+        ])
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    damage(&copy);
+    verify_json(&copy)
+}
+
+fn file_problems(v: &Value) -> Vec<(String, String)> {
+    v["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["file"].as_str().unwrap().to_string(),
+                f["code"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn verify_site_reads_the_segments_and_names_the_file_that_is_wrong() {
+    let mut s = scene(Some(SEGMENT_BYTES));
+    s.append(60);
+    s.build_ok(1_790_000_000);
+    let n = s.files().len() - 1;
+    assert!(n >= 4);
+    let (code, v) = verify_json(&s.site);
+    assert_eq!(code, Some(0), "{v}");
+    assert_eq!(v["files"], json!([]));
+
+    // One segment edited (a digit of a count): the chain breaks there, and its bytes no
+    // longer match STATS.json; both name the file.
+    let (code, v) = damaged(&s, |d| {
+        let p = d.join("ledger/segments/000002.jsonl");
+        let t = std::fs::read_to_string(&p).unwrap();
+        std::fs::write(&p, t.replacen("\"flagged\":0", "\"flagged\":1", 1)).unwrap();
+    });
+    assert_eq!(code, Some(1), "{v}");
+    assert!(
+        file_problems(&v).contains(&(
+            "ledger/segments/000002.jsonl".into(),
+            "stats_file_mismatch".into()
+        )),
+        "{v}"
+    );
+    let chain = v["problems"][0]["detail"].as_str().unwrap();
+    assert!(chain.contains("ledger/segments/000002.jsonl line"), "{v}");
+
+    // A segment in the middle missing: a gap.
+    let (code, v) = damaged(&s, |d| {
+        std::fs::remove_file(d.join("ledger/segments/000002.jsonl")).unwrap();
+    });
+    assert_eq!(code, Some(1), "{v}");
+    let problems = file_problems(&v);
+    assert!(
+        problems.contains(&(
+            "ledger/segments/000002.jsonl".into(),
+            "segment_missing".into()
+        )),
+        "{v}"
+    );
+
+    // The last segment missing: the chain that is left is whole, only the list can tell.
+    let last = format!("ledger/segments/{n:06}.jsonl");
+    let (code, v) = damaged(&s, |d| std::fs::remove_file(d.join(&last)).unwrap());
+    assert_eq!(code, Some(1), "{v}");
+    assert_eq!(
+        v["problems"],
+        json!([]),
+        "the shorter chain itself re-derives"
+    );
+    assert_eq!(
+        file_problems(&v),
+        [(last.clone(), "stats_file_absent".into())]
+    );
+
+    // A stray file in segments/.
+    let (code, v) = damaged(&s, |d| {
+        std::fs::write(d.join("ledger/segments/notes.txt"), "hello\n").unwrap();
+    });
+    assert_eq!(code, Some(1), "{v}");
+    assert_eq!(
+        file_problems(&v),
+        [("ledger/segments/notes.txt".into(), "segment_stray".into())]
+    );
+    let (code, v) = damaged(&s, |d| {
+        std::fs::write(d.join("ledger/segments/0000001.jsonl"), "").unwrap();
+    });
+    assert_eq!(code, Some(1), "{v}");
+    assert_eq!(
+        file_problems(&v),
+        [(
+            "ledger/segments/0000001.jsonl".into(),
+            "segment_stray".into()
+        )]
+    );
+
+    // STATS' list disagrees: one byte count, then a file left off the list.
+    let (code, v) = damaged(&s, |d| {
+        let p = d.join("ledger/STATS.json");
+        let mut stats: Value = serde_json::from_slice(&std::fs::read(&p).unwrap()).unwrap();
+        stats["ledger"]["files"][1]["bytes"] = json!(1);
+        std::fs::write(&p, serde_json::to_vec_pretty(&stats).unwrap()).unwrap();
+    });
+    assert_eq!(code, Some(1), "{v}");
+    assert_eq!(
+        file_problems(&v),
+        [(
+            "ledger/segments/000001.jsonl".into(),
+            "stats_file_mismatch".into()
+        )]
+    );
+    let (code, v) = damaged(&s, |d| {
+        let p = d.join("ledger/STATS.json");
+        let mut stats: Value = serde_json::from_slice(&std::fs::read(&p).unwrap()).unwrap();
+        stats["ledger"]["files"].as_array_mut().unwrap().pop();
+        std::fs::write(&p, serde_json::to_vec_pretty(&stats).unwrap()).unwrap();
+    });
+    assert_eq!(code, Some(1), "{v}");
+    assert_eq!(
+        file_problems(&v),
+        [(last.clone(), "stats_file_unlisted".into())]
+    );
+
+    // A file that does not end with LF: its last line joins the next file's first.
+    let (code, v) = damaged(&s, |d| {
+        let p = d.join("ledger/segments/000001.jsonl");
+        let b = std::fs::read(&p).unwrap();
+        std::fs::write(&p, &b[..b.len() - 1]).unwrap();
+    });
+    assert_eq!(code, Some(1), "{v}");
+    assert!(
+        file_problems(&v).contains(&(
+            "ledger/segments/000001.jsonl".into(),
+            "ledger_file_unterminated".into()
+        )),
+        "{v}"
+    );
+}
+
+#[test]
+fn an_old_oversized_ledger_jsonl_stays_as_it_is_and_new_lines_go_to_segments() {
+    // Built before the rule (here: under the default 16 MiB threshold), 30 lines ≈ 9 KB.
+    let mut s = scene(None);
+    s.append(30);
+    s.build_ok(1_790_000_000);
+    let old = s.files();
+    assert_eq!(old.len(), 1);
+    assert!(old[0].1.len() > SEGMENT_BYTES);
+    s.commit("one large file");
+    s.set_segment_bytes(Some(SEGMENT_BYTES));
+    s.append(20);
+    s.build_ok(1_790_100_000);
+    let files = s.files();
+    assert_eq!(files[0], old[0], "ledger.jsonl is left byte for byte");
+    assert_eq!(files[1].0, "ledger/segments/000001.jsonl");
+    assert_eq!(s.snapshots().last().unwrap()["extends"], true);
+    assert!(!s.git_status().contains("ledger.jsonl"));
+    // Greedy from there on: each segment but the last is full.
+    for w in files[1..].windows(2) {
+        assert!(w[0].1.len() + lines_of(&w[1].1)[0].len() > SEGMENT_BYTES);
+    }
+    let (code, v) = verify_json(&s.site);
+    assert_eq!(code, Some(0), "{v}");
+}
+
+#[test]
+fn segment_bytes_outside_its_range_refuses_naming_the_file_the_key_and_the_range() {
+    for bad in ["4095", "33554433", "0", "-1"] {
+        let s = scene(None);
+        std::fs::write(
+            s.b.dir.join("exhibit.toml"),
+            format!("[gate]\nledger = \"gate/ledger.jsonl\"\n\n[publish]\nsegment_bytes = {bad}\n"),
+        )
+        .unwrap();
+        s.b.write_ledger(&LedgerWriter::new().bytes());
+        let o = s.build(1_790_000_000, &[]);
+        assert_eq!(o.status.code(), Some(2), "{bad}: {}", text(&o));
+        let err = String::from_utf8_lossy(&o.stderr);
+        for part in ["exhibit.toml", "[publish] segment_bytes", "4096..=33554432"] {
+            assert!(err.contains(part), "{bad}: {err}");
+        }
+        assert!(!s.site.exists(), "nothing written");
+    }
+    // The ends of the range are accepted.
+    for good in ["4096", "33554432"] {
+        let mut s = scene(None);
+        std::fs::write(
+            s.b.dir.join("exhibit.toml"),
+            format!(
+                "[gate]\nledger = \"gate/ledger.jsonl\"\n\n[publish]\nsegment_bytes = {good}\n"
+            ),
+        )
+        .unwrap();
+        s.append(3);
+        let o = s.build(1_790_000_000, &[]);
+        assert_eq!(o.status.code(), Some(0), "{good}: {}", text(&o));
+    }
+}
+
+#[test]
+fn the_dry_run_summarises_a_segment_and_never_prints_its_lines() {
+    let mut s = scene(Some(SEGMENT_BYTES));
+    s.append(40);
+    s.build_ok(1_790_000_000);
+    s.commit("first");
+    s.append(30);
+    let o = s.build(1_790_100_000, &["--dry-run"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("a segment of the published ledger"), "{out}");
+    // No new line is printed: none of their entry_ids appears.
+    for id in &s.w.ids[40..] {
+        assert!(
+            !out.contains(id.as_str()),
+            "the dry run printed the line of {id}:\n{out}"
+        );
+    }
+    // The summary reads the new seqs across the files.
+    assert!(
+        out.contains("new seqs 41–70: 30 line(s) published, 0 withheld"),
+        "{out}"
+    );
+}
+
+#[test]
+fn an_edited_segment_at_head_refuses_the_next_build() {
+    let mut s = scene(Some(SEGMENT_BYTES));
+    s.append(40);
+    s.build_ok(1_790_000_000);
+    let p = s.site.join("ledger/segments/000001.jsonl");
+    let b = std::fs::read(&p).unwrap();
+    let lines = lines_of(&b);
+    // Drop the segment's last line and commit that: HEAD no longer re-derives.
+    std::fs::write(&p, &b[..b.len() - lines.last().unwrap().len()]).unwrap();
+    s.commit("a hand edit");
+    s.append(5);
+    let before = snapshot_dir(&s.site);
+    let o = s.build(1_790_100_000, &[]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(
+        text(&o).contains("HEAD:site/ledger/segments/"),
+        "names the folder: {}",
+        text(&o)
+    );
+    assert_eq!(
+        snapshot_dir(&s.site),
+        before,
+        "a refused build writes nothing"
+    );
+}
