@@ -127,3 +127,90 @@ test('every conformance vector, cut at each line boundary and resumed, equals on
   }
   assert.ok(n > 20, 'most vectors ran: ' + n);
 });
+
+// ---------------------------------------------------------------------------------------------
+// The page's side of the stream (assets/page.js): the monitor's comparison and the reader that
+// runs in the worker.
+const P = require(path.join(ROOT, 'assets', 'page.js'));
+
+const hex = (c) => c.repeat(64);
+const list = (specs) => specs.map(([p, bytes, c]) => ({ path: p, bytes: bytes, sha256: hex(c), first_seq: null, last_seq: null }));
+const mem = {
+  bytes: 300, head: hex('e'), head_seq: 9,
+  files: [{ path: 'ledger/ledger.jsonl', bytes: 100, sha256: hex('a'), full: true },
+    { path: 'ledger/segments/000001.jsonl', bytes: 100, sha256: hex('b'), full: true },
+    { path: 'ledger/segments/000002.jsonl', bytes: 100, sha256: hex('c'), full: false }],
+  checkpoint: { v: 1, lastSeq: 6, ids: [['6', [hex('d')]]], dayLast: [['2026-10-24', 6, [hex('d')]]] },
+  withheld_sha: 'W6'
+};
+const wsha = (seq) => 'W' + seq;
+
+test('the monitor resumes after the remembered full files when they are unchanged and extended', () => {
+  const now = list([['ledger/ledger.jsonl', 100, 'a'], ['ledger/segments/000001.jsonl', 100, 'b'], ['ledger/segments/000002.jsonl', 180, '1'], ['ledger/segments/000003.jsonl', 50, '2']]);
+  const r = P.compareMemory(mem, now, wsha, ['6', '12']);
+  assert.equal(r.rewritten, null);
+  assert.equal(r.resumeFrom, 2, 'the two full files are not read again');
+  assert.equal(r.checkpoint, mem.checkpoint);
+});
+
+test('the monitor names a changed, moved or vanished file, a shorter ledger, a changed withheld list', () => {
+  const ok = [['ledger/ledger.jsonl', 100, 'a'], ['ledger/segments/000001.jsonl', 100, 'b'], ['ledger/segments/000002.jsonl', 100, 'c']];
+  const cases = [
+    [[ok[0], ['ledger/segments/000001.jsonl', 100, 'f'], ok[2]], 'ledger/segments/000001.jsonl', 'bytes changed'],
+    [[ok[0], ['ledger/segments/000001.jsonl', 101, 'b'], ok[2]], 'ledger/segments/000001.jsonl', 'bytes changed'],
+    [[ok[0], ['ledger/segments/000009.jsonl', 100, 'b'], ok[2]], 'ledger/segments/000001.jsonl', 'no longer'],
+    [[ok[0], ok[1]], 'ledger/segments/000002.jsonl', 'gone'],
+    [[ok[0], ok[1], ['ledger/segments/000002.jsonl', 90, 'c']], 'ledger/segments/000002.jsonl', 'shorter'],
+    [[ok[0], ok[1], ['ledger/segments/000002.jsonl', 100, '9']], 'ledger/segments/000002.jsonl', 'same size']
+  ];
+  for (const [specs, file, why] of cases) {
+    const r = P.compareMemory(mem, list(specs), wsha, []);
+    assert.ok(r.rewritten, JSON.stringify(specs));
+    assert.equal(r.rewritten.file, file);
+    assert.match(r.rewritten.why, new RegExp(why));
+    assert.equal(r.resumeFrom, 0, 'then read from the first line');
+  }
+  const r = P.compareMemory(mem, list(ok), () => 'other', []);
+  assert.equal(r.rewritten.file, 'ledger/withheld.json');
+});
+
+test('a post naming a remembered seq whose digest was not kept: read again, not a rewrite', () => {
+  const now = list([['ledger/ledger.jsonl', 100, 'a'], ['ledger/segments/000001.jsonl', 100, 'b'], ['ledger/segments/000002.jsonl', 100, 'c']]);
+  const r = P.compareMemory(mem, now, wsha, ['4']);
+  assert.equal(r.rewritten, null);
+  assert.equal(r.resumeFrom, 0);
+  assert.equal(P.compareMemory(mem, now, wsha, ['6', '7']).resumeFrom, 2, 'seq 6 is kept; seq 7 lies after the checkpoint');
+});
+
+test('the reader checks each file against the list and resumes from its own checkpoint', () => {
+  const ends = lineEnds(demo.ledger);
+  const files = [demo.ledger.subarray(0, ends[40]), demo.ledger.subarray(ends[40], ends[200]), demo.ledger.subarray(ends[200])];
+  const run = (from, checkpoint, bad) => {
+    const out = [];
+    const h = P.lightEngine(V, P.compactResult, (m) => out.push(m));
+    h({ type: 'init', withheld: demo.withheld, tzRules: null, posts: demo.posts, watchSeqs: postSeqs, checkpoint });
+    for (let i = from; i < files.length; i++) {
+      const b = files[i].slice();
+      if (bad === i) b[5] ^= 1;
+      h({ type: 'file', path: 'f' + i, bytes: b.buffer, size: b.length, sha256: V.sha256Hex(files[i]), wantCheckpoint: i === 1 });
+    }
+    h({ type: 'finish', headSeq: null });
+    return out;
+  };
+  const whole = run(0, null);
+  const done = whole.find((m) => m.type === 'done');
+  const one = V.verifyLedger(demo.ledger, demo.withheld);
+  assert.equal(done.result.ok, true);
+  assert.equal(done.result.head, one.head);
+  assert.deepEqual(done.anchors, V.checkAnchors(one, demo.withheld, demo.posts));
+  const reached = whole.filter((m) => m.type === 'file-done').flatMap((m) => m.reached);
+  assert.equal(reached.length, demo.posts.length, 'every posted head is reached once');
+  const cp = whole.filter((m) => m.type === 'file-done')[1].checkpoint;
+  assert.ok(cp, 'a checkpoint at the end of the second file');
+  const resumed = run(2, JSON.parse(JSON.stringify(cp))).find((m) => m.type === 'done');
+  assert.equal(resumed.result.head, one.head);
+  assert.deepEqual(resumed.anchors, done.anchors);
+  assert.equal(resumed.result.linesTotal, done.result.linesTotal);
+  const bad = run(0, null, 1).find((m) => m.type === 'file-bad');
+  assert.ok(bad && bad.path === 'f1' && /sha256/.test(bad.why), 'a file whose sha256 is not the listed one is named');
+});
