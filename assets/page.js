@@ -1336,7 +1336,8 @@
       var r = state.result, t = clear($('tiles'));
       var L = stats.lines || {}, A = stats.anchors || {}, C = stats.coverage || {};
       var published = publishedOf(r), total = published + withheld.length;
-      t.appendChild(tile('Lines', published + ' published of ' + total + ' seqs (' + r.entries + ' entry lines read)',
+      t.appendChild(tile('Lines', published + ' published of ' + total + ' seqs (' + r.entries + ' entry lines read' +
+        (r.resumedToSeq ? ', those up to seq ' + r.resumedToSeq + ' on an earlier visit' : '') + ')',
         countOf(L.published) ? countOf(L.published) + ' published' : null));
       t.appendChild(tile('Head', r.ok ? digest(r.head, 'head') : 'none: the ledger has problems',
         stats.ledger && stats.ledger.head ? [digest(stats.ledger.head, 'head'), ' at seq ' + stats.ledger.head_seq] : null));

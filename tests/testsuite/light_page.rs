@@ -283,8 +283,18 @@ fn the_light_page_streams_resumes_and_notices_a_rewrite() {
     let profile = tempfile::tempdir().unwrap();
 
     // 1. First visit over http: every file but the embedded last one fetched once; the same
-    // verdict; every posted head marked checked; the monitor remembers.
-    let f = visit(&server.url("index.html"), Some(profile.path()), &[]);
+    // verdict; every posted head marked checked; the monitor remembers; axe-core finds nothing.
+    let axe = axe_core();
+    let f = visit(
+        &server.url("index.html"),
+        Some(profile.path()),
+        &["--axe", axe.to_str().unwrap()],
+    );
+    assert_eq!(
+        f["axe"],
+        serde_json::json!([]),
+        "axe-core on the light page"
+    );
     assert_eq!(
         verdict(&f),
         want,
@@ -464,6 +474,26 @@ fn the_light_page_streams_resumes_and_notices_a_rewrite() {
     assert_eq!(f["verdict"]["data-state"], "needs-data");
 }
 
+/// axe-core's browser bundle: `EXHIBIT_AXE` or where scripts/test.sh installs it.
+fn axe_core() -> PathBuf {
+    let p = std::env::var_os("EXHIBIT_AXE")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            let cache = std::env::var_os("XDG_CACHE_HOME")
+                .map(PathBuf::from)
+                .unwrap_or_else(|| {
+                    PathBuf::from(std::env::var_os("HOME").unwrap_or_default()).join(".cache")
+                });
+            cache.join("exhibit-axe/node_modules/axe-core/axe.min.js")
+        });
+    assert!(
+        p.exists(),
+        "axe-core is not at {}: run scripts/test.sh (it installs it with npm) or set EXHIBIT_AXE",
+        p.display()
+    );
+    p
+}
+
 fn verify_head(site: &Path) -> String {
     let out = Command::new(env!("CARGO_BIN_EXE_exhibit"))
         .args(["verify", "--json", site.to_str().unwrap()])
@@ -484,6 +514,15 @@ fn a_light_page_stays_small() {
     e.add(600);
     e.build(1_800_000_000);
     let embedded = std::fs::metadata(e.site.join("index.html")).unwrap().len();
+    let embedded_html = std::fs::read_to_string(e.site.join("index.html")).unwrap();
+    assert_eq!(
+        unb64(block(&embedded_html, "layout-json")),
+        br#"{"mode":"embedded"}"#.to_vec()
+    );
+    assert_eq!(
+        unb64(block(&embedded_html, "ledger-bytes")),
+        std::fs::read(e.site.join("ledger/ledger.jsonl")).unwrap()
+    );
     let files = b.files();
     assert!(files.len() > 40, "{}", files.len());
     let page = std::fs::metadata(b.site.join("index.html")).unwrap().len();
