@@ -992,6 +992,14 @@
           var r = m.result;
           r.lines = acc.lines;
           r.resumedToSeq = plan.resumeFrom && plan.checkpoint ? plan.checkpoint.lastSeq : null;
+          // Posts the stream did not reach on its way (a head at a withheld seq after the last
+          // line, a post not in the exact form): their state from the final checks.
+          m.anchors.forEach(function (a) {
+            var li = dayItem(a.date);
+            if (!li || li.getAttribute('data-state') !== 'waiting') return;
+            if (a.post_seq === null) { li.setAttribute('data-state', 'fails'); li.lastChild.textContent = 'FAILS: the post is not in the exact form'; }
+            else markDay({ date: a.date, seq: a.post_seq, head: a.head, clean: r.ok });
+          });
           earlyVerdict({ ok: r.ok, head: r.head, entries: r.entries, problems: r.problems.length });
           finish(r, m.anchors, rd.where);
           monitorAfter(r, files, plan, mem, acc.checkpoint, headSeq);

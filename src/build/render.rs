@@ -77,46 +77,22 @@ pub const LATEST_MAX: usize = 12 << 20;
 /// What a light page may weigh at most (the ceiling for every published file).
 pub const LIGHT_PAGE_MAX: usize = 32 << 20;
 
-/// The light page's list of the ledger's files (`layout-json`): STATS.json's `ledger.files` when
-/// the build wrote it, else the same objects made here from the files.
-fn layout_files(tree: &Tree) -> J {
+/// The light page's list of the ledger's files (`layout-json`): STATS.json's `ledger.files`, the
+/// same objects a stranger reads there (docs/scale.md).
+fn layout_files(tree: &Tree) -> anyhow::Result<J> {
     let stats: Option<J> = tree
         .get("ledger/STATS.json")
         .and_then(|b| serde_json::from_slice(b).ok());
-    if let Some(files) = stats
+    stats
         .as_ref()
         .and_then(|s| s.pointer("/ledger/files"))
         .filter(|f| f.is_array())
-    {
-        return files.clone();
-    }
-    let mut out = Vec::new();
-    for (path, bytes) in ledger_files(tree) {
-        let lines: Vec<&[u8]> = bytes
-            .split(|b| *b == b'\n')
-            .filter(|l| !l.is_empty())
-            .collect();
-        let field = |line: Option<&&[u8]>, key: &str| -> J {
-            line.and_then(|l| serde_json::from_slice::<J>(l).ok())
-                .and_then(|o| o.get(key).cloned())
-                .unwrap_or(J::Null)
-        };
-        let first_entry = if path == "ledger/ledger.jsonl" {
-            lines.get(1)
-        } else {
-            lines.first()
-        };
-        out.push(serde_json::json!({
-            "path": path,
-            "bytes": bytes.len(),
-            "lines": lines.len(),
-            "first_seq": field(first_entry, "seq"),
-            "last_seq": field(lines.last(), "seq"),
-            "head": field(lines.last(), "entry_id"),
-            "sha256": exhibit_protocol::Digest::of(bytes).to_string(),
-        }));
-    }
-    J::Array(out)
+        .cloned()
+        .ok_or_else(|| {
+            anyhow::anyhow!(
+                "ledger/STATS.json lists no ledger.files for a ledger in ledger/segments/: the page cannot list the files it must fetch; nothing was written"
+            )
+        })
 }
 
 pub struct PageInput<'a> {
@@ -158,7 +134,7 @@ fn data_blocks<'t>(
     input: &PageInput<'t>,
     tz_rules: Option<&exhibit_protocol::days::TzRules>,
     latest_dropped: bool,
-) -> Vec<(&'static str, Cow<'t, [u8]>)> {
+) -> anyhow::Result<Vec<(&'static str, Cow<'t, [u8]>)>> {
     // Files are borrowed from the tree, not copied: the ledger can be hundreds of megabytes.
     let file = |p: &str| Cow::Borrowed(input.tree.get(p).unwrap_or_default());
     let mut posts = serde_json::Map::new();
@@ -174,6 +150,7 @@ fn data_blocks<'t>(
     }
     let light = crate::segments::is_segmented(input.tree);
     let mut blocks = if light {
+        let layout_files = layout_files(input.tree)?;
         // The summary: the list of files, the header line and the last file; the page fetches
         // the rest (docs/page.md "The light page").
         let files = ledger_files(input.tree);
@@ -191,7 +168,7 @@ fn data_blocks<'t>(
             (
                 "layout-json",
                 Cow::Owned(json_bytes(
-                    &serde_json::json!({"mode": "light", "files": layout_files(input.tree)}),
+                    &serde_json::json!({"mode": "light", "files": layout_files}),
                 )),
             ),
             ("ledger-header", Cow::Borrowed(header)),
@@ -248,7 +225,7 @@ fn data_blocks<'t>(
         "proof-headers",
         Cow::Owned(proof_headers(input.tree, !light)),
     ));
-    blocks
+    Ok(blocks)
 }
 
 /// What the page needs to check every proof's header itself: the first 65 bytes (magic,
@@ -509,7 +486,7 @@ fn page_with(
     latest_dropped: bool,
 ) -> anyhow::Result<Vec<u8>> {
     let light = crate::segments::is_segmented(input.tree);
-    let blocks = data_blocks(input, tz_rules, latest_dropped);
+    let blocks = data_blocks(input, tz_rules, latest_dropped)?;
     let md = |key: &str| {
         input
             .witness
