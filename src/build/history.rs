@@ -19,13 +19,7 @@ pub fn read_history(previous: &Previous, head_trusted: bool) -> Result<History> 
             .map_err(|e| anyhow::anyhow!("HEAD:ledger/withheld.json: {e}"))?;
     }
     // HEAD's published ledger is its files in chain order, concatenated (docs/scale.md#layout).
-    let files = head_ledger_files(previous)?;
-    if !files.is_empty() {
-        let mut ledger = Vec::with_capacity(files.iter().map(|(_, b)| b.len()).sum());
-        for (path, bytes) in files {
-            history.files.push((path, bytes.len() as u64));
-            ledger.extend_from_slice(&bytes);
-        }
+    if let Some((ledger, files)) = head_ledger(previous)? {
         for (_, piece, _) in exhibit_protocol::verify::lines(&ledger).skip(1) {
             if let Ok(parsed) = canonical::parse(piece)
                 && let Some(seq) = parsed.value.as_object().and_then(|o| o.get_int("seq"))
@@ -34,6 +28,7 @@ pub fn read_history(previous: &Previous, head_trusted: bool) -> Result<History> 
             }
         }
         history.ledger = Some(ledger);
+        history.files = files;
     }
     // Readings count only as committed (docs/protocol.md#operator-readings): from HEAD, never disk;
     // and only from a HEAD exhibit built (docs/build.md#safety): a forged reading publishes.
@@ -49,14 +44,18 @@ pub fn read_history(previous: &Previous, head_trusted: bool) -> Result<History> 
     Ok(history)
 }
 
-/// HEAD's published ledger files in chain order with their bytes: `ledger/ledger.jsonl` when
-/// present, then `ledger/segments/000001.jsonl`, … — which must be numbered from 1 without a
-/// gap (HEAD's names passed the layout's grammar in crate::head_check already).
-fn head_ledger_files(previous: &Previous) -> Result<Vec<(String, Vec<u8>)>> {
-    let mut files = Vec::new();
-    if let Some(bytes) = previous.read(LEDGER_FILE)? {
-        files.push((LEDGER_FILE.to_string(), bytes));
-    }
+/// HEAD's published ledger, its files concatenated in chain order, and each file as
+/// `(path, bytes)`: `ledger/ledger.jsonl` when present, then `ledger/segments/000001.jsonl`, … —
+/// numbered from 1 without a gap (HEAD's names passed the layout's grammar in
+/// crate::head_check already). `None` when HEAD publishes no ledger file.
+type HeadLedger = (Vec<u8>, Vec<(String, u64)>);
+
+fn head_ledger(previous: &Previous) -> Result<Option<HeadLedger>> {
+    let mut ledger = previous.read(LEDGER_FILE)?;
+    let mut files: Vec<(String, u64)> = ledger
+        .iter()
+        .map(|b| (LEDGER_FILE.to_string(), b.len() as u64))
+        .collect();
     for (i, (name, id)) in previous.list_blobs(SEGMENTS_DIR)?.into_iter().enumerate() {
         let expected = segment_path(i as u32 + 1);
         let path = format!("{SEGMENTS_DIR}/{name}");
@@ -65,7 +64,11 @@ fn head_ledger_files(previous: &Previous) -> Result<Vec<(String, Vec<u8>)>> {
                 "HEAD:{path}: the published ledger's segments must be named {expected} and on, one after another (docs/scale.md#names); restore the exhibit branch as exhibit built it"
             );
         }
-        files.push((path, previous.read_blob(id)?));
+        let bytes = previous.read_blob(id)?;
+        files.push((path, bytes.len() as u64));
+        ledger
+            .get_or_insert_with(Vec::new)
+            .extend_from_slice(&bytes);
     }
-    Ok(files)
+    Ok(ledger.map(|l| (l, files)))
 }

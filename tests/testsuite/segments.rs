@@ -183,7 +183,10 @@ fn assert_cut(s: &Scene, segment_bytes: usize) {
             "sha256": Digest::of(bytes).to_string(),
             "first_seq": entries.first().map(|e| e["seq"].clone()),
             "last_seq": entries.last().map(|e| e["seq"].clone()),
-            "head": entries.last().map(|e| e["entry_id"].clone()).unwrap_or(Value::Null),
+            // A file holding the header alone: the header digest, the head of an empty chain.
+            "head": entries
+                .last()
+                .map_or(Value::from(s.w.header_digest.as_str()), |e| e["entry_id"].clone()),
         });
         assert_eq!(l, &want, "STATS.json's entry for {path}");
     }
@@ -395,6 +398,18 @@ fn reassembled_with_cat_the_files_are_the_published_ledger_of_a_one_file_build()
         cat, single,
         "cat of the segmented files = the one-file publication"
     );
+    // And the gate's own lines, the withheld one (seq 21) left out, as the test wrote them.
+    let mut expected = Vec::new();
+    for (i, line) in s.w.lines.iter().enumerate() {
+        if i != 21 {
+            expected.extend_from_slice(line);
+            expected.push(b'\n');
+        }
+    }
+    assert!(
+        cat == expected,
+        "cat = the gate's ledger less its withheld line"
+    );
     assert!(!String::from_utf8_lossy(&cat).contains("/home/agent"));
     assert_eq!(
         lines_of(&cat).len(),
@@ -545,6 +560,26 @@ fn verify_site_reads_the_segments_and_names_the_file_that_is_wrong() {
         [(last.clone(), "stats_file_unlisted".into())]
     );
 
+    let (code, v) = damaged(&s, |d| {
+        let p = d.join("ledger/STATS.json");
+        let mut stats: Value = serde_json::from_slice(&std::fs::read(&p).unwrap()).unwrap();
+        stats["ledger"]["files"].as_array_mut().unwrap().swap(1, 2);
+        std::fs::write(&p, serde_json::to_vec_pretty(&stats).unwrap()).unwrap();
+    });
+    assert_eq!(code, Some(1), "{v}");
+    assert_eq!(
+        file_problems(&v),
+        [("ledger/STATS.json".into(), "stats_files_order".into())]
+    );
+    let (code, v) = damaged(&s, |d| {
+        std::fs::remove_file(d.join("ledger/STATS.json")).unwrap();
+    });
+    assert_eq!(code, Some(1), "{v}");
+    assert_eq!(
+        file_problems(&v),
+        [("ledger/STATS.json".into(), "stats_files_missing".into())]
+    );
+
     // A file that does not end with LF: its last line joins the next file's first.
     let (code, v) = damaged(&s, |d| {
         let p = d.join("ledger/segments/000001.jsonl");
@@ -671,4 +706,126 @@ fn an_edited_segment_at_head_refuses_the_next_build() {
         before,
         "a refused build writes nothing"
     );
+}
+
+#[test]
+fn a_rewrite_is_refused_naming_the_segment_and_on_a_reason_the_cut_runs_afresh() {
+    let mut s = scene(Some(SEGMENT_BYTES));
+    s.append(45);
+    s.build_ok(1_790_000_000);
+    s.commit("first");
+    let before = s.files();
+    // The gate's history re-chained from seq 30: seq 30 lies in a segment, not in ledger.jsonl.
+    let mut rewritten = LedgerWriter::new();
+    for n in 1..=29 {
+        rewritten.push_scan(n);
+    }
+    for n in 30..=50 {
+        rewritten.push_scan(n + 1000);
+    }
+    s.b.write_ledger(&rewritten.bytes());
+    let o = s.build(1_790_100_000, &[]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    // The file HEAD published that holds seq 30, and the line within it.
+    let (path, bytes) = before
+        .iter()
+        .find(|(_, b)| {
+            lines_of(b)
+                .iter()
+                .any(|l| serde_json::from_slice::<Value>(l).unwrap()["seq"] == 30)
+        })
+        .unwrap();
+    assert!(path.starts_with("ledger/segments/"), "{path}");
+    let line = lines_of(bytes)
+        .iter()
+        .position(|l| serde_json::from_slice::<Value>(l).unwrap()["seq"] == 30)
+        .unwrap()
+        + 1;
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains(&format!("{path} line {line}")), "{err}");
+    assert_eq!(s.files(), before, "a refused build writes nothing");
+
+    let o = s.build(
+        1_790_100_000,
+        &["--allow-rewrite", "the gate re-chained from seq 30"],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let last = s.snapshots().pop().unwrap();
+    assert_eq!(last["extends"], false);
+    assert_eq!(last["rewrite_reason"], "the gate re-chained from seq 30");
+    assert_cut(&s, SEGMENT_BYTES);
+    let (code, v) = verify_json(&s.site);
+    assert_eq!(code, Some(0), "{v}");
+    assert_eq!(v["head"], rewritten.ids.last().unwrap().as_str());
+}
+
+#[test]
+fn a_line_longer_than_the_threshold_is_a_file_by_itself_and_the_header_may_stand_alone() {
+    let mut s = scene(Some(SEGMENT_BYTES));
+    // The first entry does not fit beside the header: ledger.jsonl holds the header alone.
+    let long = "a".repeat(SEGMENT_BYTES);
+    s.w.push(
+        "gate_not_wired",
+        "2026-10-24T13:01:00Z",
+        &format!(r#"{{"detail":"{long}"}}"#),
+    );
+    s.append(20);
+    s.build_ok(1_790_000_000);
+    let files = s.files();
+    assert_eq!(lines_of(&files[0].1).len(), 1, "the header alone");
+    assert_eq!(lines_of(&files[1].1).len(), 1, "the long line alone");
+    assert!(files[1].1.len() > SEGMENT_BYTES);
+    assert_cut(&s, SEGMENT_BYTES);
+    let stats = s.json("ledger/STATS.json");
+    let first = &stats["ledger"]["files"][0];
+    assert_eq!(first["first_seq"], Value::Null);
+    assert_eq!(first["last_seq"], Value::Null);
+    assert_eq!(first["head"], s.w.header_digest.as_str());
+    assert_eq!(stats["ledger"]["files"][1]["first_seq"], 1);
+    // verify SITE derives the same facts from the bytes.
+    let (code, v) = verify_json(&s.site);
+    assert_eq!(code, Some(0), "{v}");
+}
+
+#[test]
+fn a_changed_threshold_keeps_every_file_head_published() {
+    let mut s = scene(Some(SEGMENT_BYTES));
+    s.append(40);
+    s.build_ok(1_790_000_000);
+    s.commit("at 4096");
+    let at_4096 = s.files();
+    // Raised: HEAD's files stay as they are; only the last grows, now up to 8192.
+    s.set_segment_bytes(Some(2 * SEGMENT_BYTES));
+    s.append(30);
+    s.build_ok(1_790_100_000);
+    let raised = s.files();
+    let (last, full) = at_4096.split_last().unwrap();
+    assert_eq!(&raised[..full.len()], full);
+    assert!(raised[full.len()].1.starts_with(&last.1));
+    assert!(
+        raised[full.len()].1.len() > SEGMENT_BYTES,
+        "the last file grew past 4096"
+    );
+    s.commit("at 8192");
+    // Lowered again: nothing published is cut anew; HEAD's last file may still take lines
+    // while it stays within the new threshold.
+    s.set_segment_bytes(Some(SEGMENT_BYTES));
+    s.append(10);
+    s.build_ok(1_790_200_000);
+    let lowered = s.files();
+    let shape = |f: &[(String, Vec<u8>)]| -> Vec<(String, usize)> {
+        f.iter().map(|(p, b)| (p.clone(), b.len())).collect()
+    };
+    let (last, full) = raised.split_last().unwrap();
+    assert!(
+        lowered[..full.len()] == *full && lowered[full.len()].1.starts_with(&last.1),
+        "{:?}\n{:?}",
+        shape(&raised),
+        shape(&lowered)
+    );
+    // HEAD's last file grew, but only to the threshold now in force.
+    assert!(lowered[full.len()].1.len() <= SEGMENT_BYTES);
+    assert_eq!(s.snapshots().last().unwrap()["extends"], true);
+    let (code, v) = verify_json(&s.site);
+    assert_eq!(code, Some(0), "{v}");
 }
