@@ -1018,7 +1018,9 @@
         fileState(i, 'reading', 'reading…');
         var clean = clear($('verdict-text'));
         clean.textContent = 'Re-deriving the ledger in your browser: file ' + (i + 1) + ' of ' + files.length + ' (' + f.path + ')…';
-        var got = i === files.length - 1 && latest && latest.length === f.bytes ? Promise.resolve(latest.slice().buffer) : get(f);
+        var got;
+        try { got = i === files.length - 1 && latest && latest.length === f.bytes ? Promise.resolve(latest.slice().buffer) : get(f); }
+        catch (e) { got = Promise.reject(e); } // a browser without fetch: the same as a failed fetch
         got.then(function (buf) {
           if (settled) return;
           rd.post({ type: 'file', path: f.path, bytes: buf, size: f.bytes, sha256: f.sha256, wantCheckpoint: i === files.length - 2 }, [buf]);
