@@ -465,10 +465,11 @@
    * the list of files it has now. `mem`: {bytes, head, head_seq, files: [{path, bytes, sha256,
    * full}], checkpoint, withheld_sha}; `files`: ledgerFileList's answer; `withheldShaUpTo(seq)`:
    * a digest of the withheld list's entries at or before seq; `postSeqs`: the posts' seqs (decimal
-   * strings). Returns {rewritten: null or {file, why}, resumeFrom: the index of the first file to
+   * strings); `withheldSeqs`: a Set of the withheld list's seqs (a post may name one: the anchor
+   * checks read its digest from the list, not from a line). Returns {rewritten: null or {file, why}, resumeFrom: the index of the first file to
    * read, checkpoint: the verifier's state to resume from (null: from the first line), note}.
    */
-  function compareMemory(mem, files, withheldShaUpTo, postSeqs) {
+  function compareMemory(mem, files, withheldShaUpTo, postSeqs, withheldSeqs) {
     var scratch = function (rewritten, note) { return { rewritten: rewritten, resumeFrom: 0, checkpoint: null, note: note || null }; };
     if (!mem || !Array.isArray(mem.files) || !mem.files.length) return scratch(null, 'nothing remembered');
     var total = 0;
@@ -499,7 +500,8 @@
     (cp.ids || []).forEach(function (x) { known.add(String(x[0])); });
     (cp.dayLast || []).forEach(function (x) { known.add(String(x[1])); });
     for (var k = 0; k < postSeqs.length; k++) {
-      if (Number(postSeqs[k]) <= cp.lastSeq && Number(postSeqs[k]) > 0 && !known.has(String(postSeqs[k]))) return scratch(null, 'a post names seq ' + postSeqs[k] + ', inside the remembered files');
+      var N = Number(postSeqs[k]);
+      if (N <= cp.lastSeq && N > 0 && !known.has(String(postSeqs[k])) && !(withheldSeqs && withheldSeqs.has(N))) return scratch(null, 'a post names seq ' + postSeqs[k] + ', inside the remembered files');
     }
     return { rewritten: null, resumeFrom: full, checkpoint: cp, note: null };
   }
@@ -915,7 +917,8 @@
       var files = ledgerFileList(layout);
       if (typeof files === 'string') { fail(files); return; }
       var mem = monitorLoad();
-      var plan = mem && !mem.rewritten ? compareMemory(mem, files, withheldShaUpTo, postSeqs) : { rewritten: null, resumeFrom: 0, checkpoint: null };
+      var plan = mem && !mem.rewritten ? compareMemory(mem, files, withheldShaUpTo, postSeqs, new Set(withheld.map(function (w) { return w.seq; })))
+        : { rewritten: null, resumeFrom: 0, checkpoint: null };
       if (mem && mem.rewritten) monitorShow('rewritten', mem.rewritten);
       else if (plan.rewritten) {
         // Kept, with the memory, until the visitor forgets it: a split view must not be able to

@@ -180,6 +180,7 @@ test('a post naming a remembered seq whose digest was not kept: read again, not 
   assert.equal(r.rewritten, null);
   assert.equal(r.resumeFrom, 0);
   assert.equal(P.compareMemory(mem, now, wsha, ['6', '7']).resumeFrom, 2, 'seq 6 is kept; seq 7 lies after the checkpoint');
+  assert.equal(P.compareMemory(mem, now, wsha, ['4'], new Set([4])).resumeFrom, 2, 'a post at a withheld seq: its digest is in the list');
 });
 
 test('the reader checks each file against the list and resumes from its own checkpoint', () => {

@@ -177,11 +177,23 @@ impl Box {
         }
     }
 
-    /// `count` lines three hours apart; then a posted head for every day that is over.
+    /// `count` lines three hours apart; then a posted head for every day that is over. Lines 12
+    /// and 28, each the last of its day, carry a path: the build withholds them, so those days'
+    /// posts name a withheld seq.
     fn add(&mut self, count: u32) {
         for _ in 0..count {
             self.n += 1;
-            self.w.push_scan(self.n * 180);
+            if self.n == 12 || self.n == 28 {
+                let ts =
+                    exhibit::encode::timestamp_of(1_792_846_800 + i64::from(self.n) * 180 * 60);
+                self.w.push(
+                    "gate_not_wired",
+                    &ts,
+                    r#"{"detail":"lock held by /home/agent"}"#,
+                );
+            } else {
+                self.w.push_scan(self.n * 180);
+            }
         }
         let day_of = |line: &[u8]| -> String {
             let v: J = serde_json::from_slice(line).unwrap();
@@ -319,6 +331,19 @@ fn the_light_page_streams_resumes_and_notices_a_rewrite() {
     let posts = std::fs::read_dir(light.b.dir.join("gate/anchors"))
         .unwrap()
         .count();
+    let withheld: J =
+        serde_json::from_slice(&std::fs::read(light.site.join("ledger/withheld.json")).unwrap())
+            .unwrap();
+    assert_eq!(withheld.as_array().unwrap().len(), 2, "{withheld}");
+    let post_seqs: Vec<String> = std::fs::read_dir(light.b.dir.join("gate/anchors"))
+        .unwrap()
+        .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
+        .map(|t| t.rsplit(' ').next().unwrap().to_string())
+        .collect();
+    assert!(
+        post_seqs.contains(&"12".to_string()) && post_seqs.contains(&"28".to_string()),
+        "posts name the withheld seqs: {post_seqs:?}"
+    );
     assert!(posts >= 5);
     assert_eq!(
         dom.matches("data-state=\"checked\"").count(),
