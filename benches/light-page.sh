@@ -14,12 +14,14 @@ WORK=${BENCH_DIR:-/tmp/exhibit-light-bench}
 n=${1:-100000}
 seg=${2:-16777216}
 box=$WORK/box-$n-$seg
-if [ ! -f "$box/site/index.html" ]; then
+if [ ! -f "$box/exhibit.toml" ]; then
   rm -rf "$box"
   "$GEN" --lines "$n" --seed 7 --out "$box" --no-witness > /dev/null
   printf 'segment_bytes = %s\n' "$seg" >> "$box/exhibit.toml"
-  (cd "$box" && "$EXHIBIT" build --out site > /dev/null)
 fi
+# Built every run, so the page carries this checkout's assets.
+rm -rf "$box/site"
+(cd "$box" && "$EXHIBIT" build --out site > /dev/null)
 site=$box/site
 files=$(ls "$site/ledger/segments" | wc -l)
 ledger=$(cat "$site/ledger/ledger.jsonl" "$site"/ledger/segments/*.jsonl | wc -c)
