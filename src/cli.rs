@@ -293,12 +293,14 @@ fn build_plan(args: BuildArgs) -> Result<Plan, ExitCode> {
         crate::say!("exhibit: usage: {}", crate::terminal::escape(&msg));
         ExitCode::from(2)
     };
+    let mut allow_texts = std::collections::BTreeSet::new();
     for sha in &allow_text {
-        if !Digest::is_hex(sha) {
+        let Ok(digest) = sha.parse::<Digest>() else {
             return Err(usage(format!(
                 "--allow-text {sha:?}: not a sent_sha256 (64 lowercase hex)"
             )));
-        }
+        };
+        allow_texts.insert(digest);
     }
     if let Some(bad) = allow_line.iter().find(|s| **s < 0) {
         return Err(usage(format!("--allow-line {bad}: not a seq")));
@@ -333,7 +335,7 @@ fn build_plan(args: BuildArgs) -> Result<Plan, ExitCode> {
         public_texts: public_texts || box_config.public_texts,
         config: box_config,
         out,
-        allow_text: allow_text.into_iter().collect(),
+        allow_text: allow_texts,
         allow_line: allow_line.into_iter().collect(),
         allow_rewrite,
         witness_window_since,

@@ -56,3 +56,41 @@ pub fn base64_into(bytes: &[u8], out: &mut Vec<u8>) {
         }
     }
 }
+
+/// True when `value` is written with its keys in the order serde_json writes a `Value`'s
+/// (sorted): a `derive(Serialize)` struct whose fields are not declared alphabetically would
+/// change the bytes of a file that has always been written sorted.
+#[cfg(test)]
+pub fn keys_sorted<T: Serialize>(value: &T) -> bool {
+    let direct = serde_json::to_string(value).ok();
+    let via_value = serde_json::to_value(value)
+        .ok()
+        .and_then(|v| serde_json::to_string(&v).ok());
+    direct.is_some() && direct == via_value
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_sorted_tells_declaration_order() {
+        #[derive(Serialize)]
+        struct Sorted {
+            a: u8,
+            b_c: u8,
+            bc: u8,
+        }
+        #[derive(Serialize)]
+        struct Unsorted {
+            b: u8,
+            a: u8,
+        }
+        assert!(keys_sorted(&Sorted {
+            a: 1,
+            b_c: 2,
+            bc: 3
+        }));
+        assert!(!keys_sorted(&Unsorted { b: 1, a: 2 }));
+    }
+}

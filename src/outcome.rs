@@ -7,6 +7,7 @@ use anyhow::{Context, Result};
 use serde::Serialize;
 
 use crate::posts::AnchorReport;
+use exhibit_protocol::Digest;
 use exhibit_protocol::verify::{Problem, Report, Withheld};
 
 /// Problems a site check finds beyond the ledger's own (a proof or text whose bytes do not
@@ -23,7 +24,7 @@ pub struct FileProblem {
 pub struct Outcome {
     pub ok: bool,
     pub entries: u64,
-    pub head: Option<String>,
+    pub head: Option<Digest>,
     pub problems: Vec<Problem>,
     pub bridged: Vec<i64>,
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -97,7 +97,7 @@ pub fn check_anchor_dir(
     dir: &Path,
     facts: &[EntryFacts],
     withheld: &Withheld,
-    header_digest: Option<&str>,
+    header_digest: Option<Digest>,
 ) -> Result<Vec<AnchorReport>> {
     let posts = read_posts(dir)?;
     Ok(check_posts_with_proofs(
@@ -111,7 +111,7 @@ pub fn check_anchor_dir(
 pub fn check_posts_with_proofs(
     facts: &[EntryFacts],
     withheld: &Withheld,
-    header_digest: Option<&str>,
+    header_digest: Option<Digest>,
     posts: Vec<(Post, Option<Vec<u8>>)>,
 ) -> Vec<AnchorReport> {
     let (posts, proofs): (Vec<Post>, Vec<Option<Vec<u8>>>) = posts.into_iter().unzip();

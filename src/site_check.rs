@@ -55,7 +55,7 @@ pub fn check_site(dir: &Path) -> Result<Outcome> {
     .with_context(|| format!("{}: cannot read the published ledger", dir.display()))?;
     let header_digest = verified.header.and_then(|h| h.digest);
     let mut report = verified.report;
-    let read = chained.finish(header_digest.as_deref());
+    let read = chained.finish(header_digest.map(|d| d.to_string()).as_deref());
     if read.files.len() > 1 {
         // A line of the whole ledger is also named by its file (docs/scale.md#verify-site).
         for p in report.problems.iter_mut().filter(|p| p.line > 0) {
@@ -72,7 +72,7 @@ pub fn check_site(dir: &Path) -> Result<Outcome> {
             a.path(),
             &facts,
             &withheld,
-            header_digest.as_deref(),
+            header_digest,
         )?),
         None => None,
     };

@@ -77,12 +77,7 @@ pub fn verify_ledger_file(
     let header_digest = verified.header.and_then(|h| h.digest);
     let report = verified.report;
     let anchors = match anchors_dir {
-        Some(dir) => Some(check_anchor_dir(
-            dir,
-            &facts,
-            withheld,
-            header_digest.as_deref(),
-        )?),
+        Some(dir) => Some(check_anchor_dir(dir, &facts, withheld, header_digest)?),
         None => None,
     };
     Ok(outcome(report, anchors, None))

@@ -4,11 +4,14 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use serde_json::{Value as J, json};
+use serde::Serialize;
 
 use super::verify::VerifiedLedger;
 use crate::posts::{self, AnchorReport, ProofState};
-use exhibit_protocol::anchors::{self, EntryFacts, FormatState};
+use exhibit_protocol::Digest;
+use exhibit_protocol::anchors::{
+    self, DayClosedState, EntryFacts, FormatState, HeadState, LedgerLineState,
+};
 use exhibit_protocol::canonical;
 use exhibit_protocol::verify::Withheld;
 
@@ -25,21 +28,72 @@ pub fn check_anchors(
         .filter(|r| r.published())
         .filter_map(|r| {
             if r.kind == "anchor" {
-                EntryFacts::from_object(&r.object(ledger), r.entry_id.clone())
+                EntryFacts::from_object(&r.object(ledger), Some(r.entry_id))
             } else {
                 Some(EntryFacts {
                     seq: r.seq,
-                    entry_id: r.entry_id.clone(),
+                    entry_id: Some(r.entry_id),
                     day: Some(r.day.clone()),
                     anchor: None,
                 })
             }
         })
         .collect();
-    posts::check_posts_with_proofs(&facts, withheld, Some(&verified.header_digest), posts)
+    posts::check_posts_with_proofs(&facts, withheld, Some(verified.header_digest), posts)
 }
 
-pub fn anchors_index(reports: &[AnchorReport], verified: &VerifiedLedger, ledger: &[u8]) -> J {
+/// `ledger/anchors/index.json` (docs/protocol.md#anchors). serde_json keeps no insertion order,
+/// so the file has always been written with its keys sorted: the fields of these structs are
+/// declared in alphabetical order to keep those bytes (a test checks it).
+#[derive(Debug, Serialize)]
+pub struct AnchorsIndex {
+    pub anchor_lines_without_post: Vec<UnpostedAnchorLines>,
+    pub note: &'static str,
+    pub posts: Vec<IndexedPost>,
+}
+
+/// One post of `anchors/index.json`, with its checks.
+#[derive(Debug, Serialize)]
+pub struct IndexedPost {
+    /// The ledger's `anchor` lines whose `anchor_date` is the post's date.
+    pub anchor_line_seqs: Vec<i64>,
+    pub checks: PostChecks,
+    pub date: String,
+    pub head: Option<Digest>,
+    /// The first `late` an anchor line of the date states.
+    pub late: Option<bool>,
+    pub ok: bool,
+    pub proof_file: Option<String>,
+    /// The post's text is the exact posted form, so it is published.
+    pub published: bool,
+    pub seq: Option<i64>,
+    pub text_file: Option<String>,
+}
+
+/// The five checks of one post, as `anchors/index.json` words them.
+#[derive(Debug, Serialize)]
+pub struct PostChecks {
+    pub day_closed: DayClosedState,
+    pub format: FormatState,
+    pub head: HeadState,
+    pub ledger_line: LedgerLineState,
+    pub proof_header: ProofState,
+}
+
+/// The `anchor` lines of a date no post names.
+#[derive(Debug, Serialize)]
+pub struct UnpostedAnchorLines {
+    pub anchor_date: String,
+    pub anchor_line_seqs: Vec<i64>,
+}
+
+const INDEX_NOTE: &str = "checks re-done by the publisher over the published lines and withheld.json; the page and `exhibit verify SITE` re-do them; a proof is checked only for its header and the digest it commits to — verify it with an OpenTimestamps client";
+
+pub fn anchors_index(
+    reports: &[AnchorReport],
+    verified: &VerifiedLedger,
+    ledger: &[u8],
+) -> AnchorsIndex {
     let mut lines_by_date: BTreeMap<String, Vec<(i64, Option<bool>)>> = BTreeMap::new();
     for r in verified
         .lines
@@ -59,36 +113,46 @@ pub fn anchors_index(reports: &[AnchorReport], verified: &VerifiedLedger, ledger
         }
     }
     let posted: BTreeSet<&str> = reports.iter().map(|r| r.check.date.as_str()).collect();
-    let posts: Vec<J> = reports
+    let posts = reports
         .iter()
         .map(|r| {
             let c = &r.check;
             let lines = lines_by_date.get(&c.date).cloned().unwrap_or_default();
-            json!({
-                "date": c.date,
-                "published": c.format == FormatState::Ok,
-                "text_file": (c.format == FormatState::Ok).then(|| format!("{}.txt", c.date)),
-                "proof_file": (c.format == FormatState::Ok && r.proof == ProofState::Ok).then(|| format!("{}.txt.ots", c.date)),
-                "head": c.posted.as_ref().map(|p| p.head.clone()),
-                "seq": c.posted.as_ref().map(|p| p.seq),
-                "ok": r.ok(),
-                "checks": {"format": c.format, "head": c.head, "day_closed": c.day_closed,
-                           "ledger_line": c.ledger_line, "proof_header": r.proof},
-                "anchor_line_seqs": lines.iter().map(|l| l.0).collect::<Vec<_>>(),
-                "late": lines.iter().find_map(|l| l.1),
-            })
+            let published = c.format == FormatState::Ok;
+            IndexedPost {
+                anchor_line_seqs: lines.iter().map(|l| l.0).collect(),
+                checks: PostChecks {
+                    day_closed: c.day_closed,
+                    format: c.format,
+                    head: c.head,
+                    ledger_line: c.ledger_line,
+                    proof_header: r.proof,
+                },
+                date: c.date.clone(),
+                head: c.posted.as_ref().map(|p| p.head),
+                late: lines.iter().find_map(|l| l.1),
+                ok: r.ok(),
+                proof_file: (published && r.proof == ProofState::Ok)
+                    .then(|| format!("{}.txt.ots", c.date)),
+                published,
+                seq: c.posted.as_ref().map(|p| p.seq),
+                text_file: published.then(|| format!("{}.txt", c.date)),
+            }
         })
         .collect();
-    let unposted: Vec<J> = lines_by_date
-        .iter()
+    let anchor_lines_without_post = lines_by_date
+        .into_iter()
         .filter(|(d, _)| !posted.contains(d.as_str()))
-        .map(|(d, l)| json!({"anchor_date": d, "anchor_line_seqs": l.iter().map(|x| x.0).collect::<Vec<_>>()}))
+        .map(|(anchor_date, l)| UnpostedAnchorLines {
+            anchor_date,
+            anchor_line_seqs: l.iter().map(|x| x.0).collect(),
+        })
         .collect();
-    json!({
-        "posts": posts,
-        "anchor_lines_without_post": unposted,
-        "note": "checks re-done by the publisher over the published lines and withheld.json; the page and `exhibit verify SITE` re-do them; a proof is checked only for its header and the digest it commits to — verify it with an OpenTimestamps client",
-    })
+    AnchorsIndex {
+        anchor_lines_without_post,
+        note: INDEX_NOTE,
+        posts,
+    }
 }
 
 pub fn anchor_notes(reports: &[AnchorReport]) -> Vec<String> {
@@ -103,4 +167,40 @@ pub fn anchor_notes(reports: &[AnchorReport]) -> Vec<String> {
             )
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::encode::keys_sorted;
+
+    #[test]
+    fn index_is_written_with_sorted_keys() {
+        let index = AnchorsIndex {
+            anchor_lines_without_post: vec![UnpostedAnchorLines {
+                anchor_date: "2026-11-08".into(),
+                anchor_line_seqs: vec![3],
+            }],
+            note: INDEX_NOTE,
+            posts: vec![IndexedPost {
+                anchor_line_seqs: vec![4],
+                checks: PostChecks {
+                    day_closed: DayClosedState::Ok,
+                    format: FormatState::Ok,
+                    head: HeadState::Ok,
+                    ledger_line: LedgerLineState::Agrees,
+                    proof_header: ProofState::Missing,
+                },
+                date: "2026-11-09".into(),
+                head: Some(Digest::of(b"x")),
+                late: Some(false),
+                ok: true,
+                proof_file: Some("2026-11-09.txt.ots".into()),
+                published: true,
+                seq: Some(4),
+                text_file: Some("2026-11-09.txt".into()),
+            }],
+        };
+        assert!(keys_sorted(&index));
+    }
 }

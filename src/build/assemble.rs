@@ -11,7 +11,7 @@ use serde_json::Value as J;
 use super::BuildPlan;
 use super::anchors::anchors_index;
 use super::decide::{self, Decided, Decision};
-use super::layers::{LayerOutput, Layers};
+use super::layers::{LayerOutput, LayerStats, Layers};
 use super::load::LoadedBox;
 use super::verify::VerifiedLedger;
 use crate::encode::{Count, of, pretty};
@@ -115,7 +115,9 @@ fn put_ledger_files(
         files.push(PublishedFile {
             bytes: file.bytes,
             first_seq: entries.map(|(f, _)| f.seq),
-            head: entries.map_or(verified.header_digest.clone(), |(_, l)| l.entry_id.clone()),
+            head: entries
+                .map_or(verified.header_digest, |(_, l)| l.entry_id)
+                .to_string(),
             last_seq: entries.map(|(_, l)| l.seq),
             lines: file.lines as u64,
             path: file.path.clone(),
@@ -166,10 +168,10 @@ struct Stats<'a> {
     ledger: LedgerStats<'a>,
     lines: LineStats,
     #[serde(skip_serializing_if = "Option::is_none")]
-    public_texts: Option<J>,
+    public_texts: Option<LayerStats>,
     schema: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
-    witness: Option<J>,
+    witness: Option<LayerStats>,
 }
 
 /// `STATS.json`'s `anchors`: the posted heads and how their checks came out.
@@ -201,9 +203,9 @@ struct LedgerStats<'a> {
     /// The published ledger's files in chain order, when it is segmented (docs/scale.md#stats).
     #[serde(skip_serializing_if = "Option::is_none")]
     files: Option<&'a [PublishedFile]>,
-    head: &'a str,
+    head: Digest,
     head_seq: Option<i64>,
-    header_digest: &'a str,
+    header_digest: Digest,
     /// The threshold the files were cut at, when the ledger is segmented.
     #[serde(skip_serializing_if = "Option::is_none")]
     segment_bytes: Option<u64>,
@@ -253,9 +255,9 @@ fn stats<'a>(
             entries: total,
             files: ledger_files,
             segment_bytes: ledger_files.map(|_| segment_bytes),
-            head: &verified.head,
+            head: verified.head,
             head_seq: verified.lines.last().map(|r| r.seq),
-            header_digest: &verified.header_digest,
+            header_digest: verified.header_digest,
             anchor_tz: &verified.anchor_tz,
             tzdb: exhibit_protocol::days::tzdb_version(),
             unterminated_tail_bytes_left_out: loaded.unterminated_tail,
@@ -284,8 +286,8 @@ fn stats<'a>(
             proof_header_ok: counted(&|a| a.proof == ProofState::Ok),
             head_on_withheld_digest: counted(&|a| a.check.head == HeadState::LabWord),
         },
-        witness: witness.map(|w| w.stats.clone()),
-        public_texts: texts.map(|t| t.stats.clone()),
+        witness: witness.and_then(|w| w.stats.clone()),
+        public_texts: texts.and_then(|t| t.stats.clone()),
     }
 }
 
@@ -297,16 +299,16 @@ struct SnapshotLine<'a> {
     digests: J,
     extends: bool,
     extends_commit: Option<&'a str>,
-    head: &'a str,
+    head: Digest,
     head_seq: Option<i64>,
     lines: usize,
-    public_texts: Option<&'a J>,
+    public_texts: Option<&'a LayerStats>,
     rewrite_reason: Option<&'a str>,
     /// Only when the ledger is segmented (docs/scale.md#snapshots).
     #[serde(skip_serializing_if = "Option::is_none")]
     segments: Option<SegmentsRecord>,
     withheld: usize,
-    witness: Option<&'a J>,
+    witness: Option<&'a LayerStats>,
 }
 
 pub struct Snapshots {
@@ -355,7 +357,7 @@ fn snapshots(
         built_at: &plan.built_at,
         lines: published,
         withheld: verified.lines.len() - published,
-        head: &verified.head,
+        head: verified.head,
         head_seq: verified.lines.last().map(|r| r.seq),
         digests,
         extends_commit: previous.commit.as_deref(),

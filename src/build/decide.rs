@@ -13,6 +13,7 @@ use super::load::LoadedBox;
 use super::verify::VerifiedLedger;
 use crate::posts::AnchorReport;
 use crate::refusal::Refusal;
+use exhibit_protocol::Digest;
 use exhibit_protocol::anchors::{FormatState, HeadState};
 use exhibit_protocol::canonical::{self, Object, Value};
 use exhibit_protocol::registry::{Registry, Verdict};
@@ -24,7 +25,7 @@ use exhibit_protocol::verify::{Withheld, WithheldEntry};
 pub struct LineRecord {
     pub line: u64,
     pub seq: i64,
-    pub entry_id: String,
+    pub entry_id: Digest,
     pub kind: String,
     pub day: String,
     pub timestamp: String,
@@ -60,14 +61,14 @@ pub struct History {
     pub withheld: Withheld,
     pub published_seqs: BTreeSet<i64>,
     /// Line readings recorded at HEAD: seq → entry_id.
-    pub readings: BTreeMap<i64, String>,
+    pub readings: BTreeMap<i64, Digest>,
 }
 
 /// A line published on an operator's reading, as `ledger/readings.json` records it.
 #[derive(Debug, Clone, Serialize, serde::Deserialize, PartialEq, Eq)]
 pub struct LineReading {
     pub seq: i64,
-    pub entry_id: String,
+    pub entry_id: Digest,
     pub fields_flagged: Vec<String>,
 }
 
@@ -162,7 +163,7 @@ pub fn decide(input: &DecideInput<'_>, lines: &mut [LineRecord]) -> Decision {
                     record.read_by_operator = true;
                     readings.lines.push(LineReading {
                         seq: record.seq,
-                        entry_id: record.entry_id.clone(),
+                        entry_id: record.entry_id,
                         fields_flagged,
                     });
                 } else if was_published && !input.allow_rewrite {
@@ -181,7 +182,7 @@ pub fn decide(input: &DecideInput<'_>, lines: &mut [LineRecord]) -> Decision {
                 } else {
                     record.withheld = Some(WithheldEntry {
                         seq: record.seq,
-                        entry_id: record.entry_id.clone(),
+                        entry_id: record.entry_id,
                         kind: Some(record.kind.clone()),
                         dest_class,
                         day: Some(record.day.clone()),
@@ -434,7 +435,7 @@ mod tests {
         LineRecord {
             line: seq as u64 + 1,
             seq,
-            entry_id: String::new(),
+            entry_id: Digest([0; 32]),
             kind: "send".into(),
             day: String::new(),
             timestamp: String::new(),
@@ -442,7 +443,7 @@ mod tests {
             end: 0,
             withheld: withheld.then(|| WithheldEntry {
                 seq,
-                entry_id: String::new(),
+                entry_id: Digest([0; 32]),
                 kind: None,
                 dest_class: None,
                 day: None,

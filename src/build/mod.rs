@@ -36,7 +36,7 @@ pub struct BuildPlan {
     pub out: PathBuf,
     pub witness: Option<PathBuf>,
     pub public_texts: bool,
-    pub allow_text: BTreeSet<String>,
+    pub allow_text: BTreeSet<exhibit_protocol::Digest>,
     pub allow_line: BTreeSet<i64>,
     pub allow_rewrite: Option<String>,
     pub witness_window_since: Option<String>,

@@ -51,7 +51,7 @@ fn self_check(tree: &Tree, verified: &VerifiedLedger) -> anyhow::Result<()> {
         .map_err(anyhow::Error::msg)?;
     let report =
         exhibit_protocol::verify::verify_bytes(&crate::segments::published_ledger(tree), &withheld);
-    if !report.ok || report.head.as_deref() != Some(verified.head.as_str()) {
+    if !report.ok || report.head != Some(verified.head) {
         anyhow::bail!(
             "self-check failed: the published ledger with withheld.json does not re-derive to the gate's head {} ({} problem(s), head {:?}); nothing was written",
             verified.head,

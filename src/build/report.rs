@@ -40,7 +40,7 @@ pub struct Built {
     pub lines: u64,
     pub published: u64,
     pub withheld: u64,
-    pub head: String,
+    pub head: exhibit_protocol::Digest,
     pub head_seq: Option<i64>,
     pub snapshot: Snapshot,
 }

@@ -127,11 +127,31 @@ pub struct FileChanges {
     pub removed: Vec<String>,
 }
 
+/// How a file or a key differs between what DIR holds and what the build would write;
+/// written `added`, `changed` or `removed`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ChangeKind {
+    Added,
+    Changed,
+    Removed,
+}
+
+impl std::fmt::Display for ChangeKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // `pad`, so that a width (`{status:<8}`) applies.
+        f.pad(match self {
+            ChangeKind::Added => "added",
+            ChangeKind::Changed => "changed",
+            ChangeKind::Removed => "removed",
+        })
+    }
+}
+
 #[derive(Debug, Serialize)]
 pub struct FileDiff {
     pub path: String,
-    /// `added`, `changed` or `removed`.
-    pub status: &'static str,
+    pub status: ChangeKind,
     #[serde(flatten)]
     pub body: DiffBody,
 }
@@ -171,8 +191,7 @@ pub struct Hunk {
 #[derive(Debug, Serialize)]
 pub struct KeyChange {
     pub key: String,
-    /// `added`, `removed`, `changed`.
-    pub change: &'static str,
+    pub change: ChangeKind,
     /// Compact JSON, escaped and cut; absent for an added key.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub old: Option<String>,
@@ -207,15 +226,15 @@ pub fn review(dir: &str, old: &Tree, new: &Tree) -> Review {
     for path in paths {
         let (a, b) = (old.files.get(path), new.files.get(path));
         let status = match (a, b) {
-            (None, Some(_)) => "added",
-            (Some(_), None) => "removed",
-            (Some(x), Some(y)) if x != y => "changed",
+            (None, Some(_)) => ChangeKind::Added,
+            (Some(_), None) => ChangeKind::Removed,
+            (Some(x), Some(y)) if x != y => ChangeKind::Changed,
             _ => continue,
         };
         match status {
-            "added" => files.added.push(path.clone()),
-            "removed" => files.removed.push(path.clone()),
-            _ => files.changed.push(path.clone()),
+            ChangeKind::Added => files.added.push(path.clone()),
+            ChangeKind::Removed => files.removed.push(path.clone()),
+            ChangeKind::Changed => files.changed.push(path.clone()),
         }
         let empty = Vec::new();
         let (x, y) = (a.unwrap_or(&empty), b.unwrap_or(&empty));
@@ -431,13 +450,13 @@ fn key_changes(path: &str, a: &J, b: &J, out: &mut Vec<KeyChange>) {
                     (Some(u), Some(v)) => key_changes(&child(k), u, v, out),
                     (None, Some(v)) => out.push(KeyChange {
                         key: child(k),
-                        change: "added",
+                        change: ChangeKind::Added,
                         old: None,
                         new: Some(compact(v)),
                     }),
                     (Some(u), None) => out.push(KeyChange {
                         key: child(k),
-                        change: "removed",
+                        change: ChangeKind::Removed,
                         old: Some(compact(u)),
                         new: None,
                     }),
@@ -452,13 +471,13 @@ fn key_changes(path: &str, a: &J, b: &J, out: &mut Vec<KeyChange>) {
                     (Some(u), Some(v)) => key_changes(&key, u, v, out),
                     (None, Some(v)) => out.push(KeyChange {
                         key,
-                        change: "added",
+                        change: ChangeKind::Added,
                         old: None,
                         new: Some(compact(v)),
                     }),
                     (Some(u), None) => out.push(KeyChange {
                         key,
-                        change: "removed",
+                        change: ChangeKind::Removed,
                         old: Some(compact(u)),
                         new: None,
                     }),
@@ -468,7 +487,7 @@ fn key_changes(path: &str, a: &J, b: &J, out: &mut Vec<KeyChange>) {
         }
         (J::Null, _) if path.is_empty() => out.push(KeyChange {
             key: "(file)".into(),
-            change: "added",
+            change: ChangeKind::Added,
             old: None,
             new: Some(compact(b)),
         }),
@@ -478,7 +497,7 @@ fn key_changes(path: &str, a: &J, b: &J, out: &mut Vec<KeyChange>) {
             } else {
                 path.into()
             },
-            change: "changed",
+            change: ChangeKind::Changed,
             old: Some(compact(a)),
             new: Some(compact(b)),
         }),
@@ -889,9 +908,9 @@ fn summary_lines(s: &Summary) -> Vec<(usize, String)> {
 fn file_lines(r: &Review) -> Vec<String> {
     let mut out = Vec::new();
     for (status, list) in [
-        ("added", &r.files.added),
-        ("changed", &r.files.changed),
-        ("removed", &r.files.removed),
+        (ChangeKind::Added, &r.files.added),
+        (ChangeKind::Changed, &r.files.changed),
+        (ChangeKind::Removed, &r.files.removed),
     ] {
         let mut by_folder: BTreeMap<&str, Vec<&String>> = BTreeMap::new();
         for p in list {
@@ -931,8 +950,8 @@ fn body_lines(d: &FileDiff) -> Vec<String> {
         DiffBody::Keys { changes, not_shown } => {
             for c in changes {
                 out.push(match (c.change, &c.old, &c.new) {
-                    ("added", _, Some(n)) => format!("+ {}: {n}", c.key),
-                    ("removed", Some(o), _) => format!("- {}: {o}", c.key),
+                    (ChangeKind::Added, _, Some(n)) => format!("+ {}: {n}", c.key),
+                    (ChangeKind::Removed, Some(o), _) => format!("- {}: {o}", c.key),
                     (_, o, n) => format!(
                         "~ {}: {} → {}",
                         c.key,
@@ -968,7 +987,7 @@ fn body_lines(d: &FileDiff) -> Vec<String> {
 /// Diffs worth showing: per-file proof and text bodies in a crowded folder are counted in the
 /// file list already.
 fn shown_diffs(r: &Review) -> Vec<&FileDiff> {
-    let mut per_folder: BTreeMap<(&str, &str), usize> = BTreeMap::new();
+    let mut per_folder: BTreeMap<(&str, ChangeKind), usize> = BTreeMap::new();
     for d in &r.diffs {
         let folder = d.path.rsplit_once('/').map_or("", |(f, _)| f);
         *per_folder.entry((folder, d.status)).or_default() += 1;

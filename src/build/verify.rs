@@ -4,15 +4,16 @@
 use super::decide::LineRecord;
 use crate::progress::Progress;
 use crate::refusal::Refusal;
+use exhibit_protocol::Digest;
 use exhibit_protocol::verify::{Pass, Withheld, verify_reader};
 
 /// The gate's ledger, verified.
 pub struct VerifiedLedger {
     pub header: (usize, usize),
-    pub header_digest: String,
+    pub header_digest: Digest,
     pub anchor_tz: String,
     pub lines: Vec<LineRecord>,
-    pub head: String,
+    pub head: Digest,
 }
 
 /// Stage 2: the gate's ledger must re-derive before anything is published (docs/protocol.md#verifier-report).
@@ -30,12 +31,15 @@ pub fn verify(
         Pass::Entries(&mut |entry, offset| {
             let start = offset as usize;
             let end = start + entry.bytes.len();
-            if !entry.has_problem {
+            // A line without a problem states the entry_id it re-derives to.
+            if !entry.has_problem
+                && let Some(entry_id) = entry.derived_id
+            {
                 let o = &entry.object;
                 lines.push(LineRecord {
                     line: entry.line,
                     seq: entry.seq.unwrap_or_default(),
-                    entry_id: entry.stated_id().unwrap_or_default().to_owned(),
+                    entry_id,
                     kind: o.get_str("kind").unwrap_or_default().to_owned(),
                     day: o.get_str("day").unwrap_or_default().to_owned(),
                     timestamp: o.get_str("timestamp").unwrap_or_default().to_owned(),
@@ -88,7 +92,7 @@ pub fn verify(
             "no flag publishes a ledger that does not re-derive; repair the gate's ledger first",
         )]);
     };
-    let Some(header_digest) = header_info.digest.clone() else {
+    let Some(header_digest) = header_info.digest else {
         return Err(vec![Refusal::new(
             "ledger_does_not_rederive",
             ledger_name,

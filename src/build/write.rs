@@ -34,7 +34,7 @@ pub fn run(
         lines: verified.lines.len() as u64,
         published: verified.lines.iter().filter(|r| r.published()).count() as u64,
         withheld: decided.withheld.len() as u64,
-        head: verified.head.to_string(),
+        head: verified.head,
         head_seq: verified.lines.last().map(|r| r.seq),
         snapshot: Snapshot {
             appended,

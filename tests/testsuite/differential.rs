@@ -690,7 +690,7 @@ fn rust_answer(ledger: &[u8], withheld: Option<&[u8]>, fast_vs_full: &mut Vec<St
     Answer::Report {
         ok: full.ok,
         entries: full.entries,
-        head: full.head,
+        head: full.head.map(|d| d.to_string()),
         bridged: full.bridged,
         problems: full
             .problems

@@ -88,7 +88,7 @@ fn every_vector_answers_as_the_file_says() {
         if report.entries != expect["entries"].as_u64().unwrap() {
             wrong.push(format!("entries {}", report.entries));
         }
-        if report.head.as_deref() != expect["head"].as_str() {
+        if report.head.map(|d| d.to_string()).as_deref() != expect["head"].as_str() {
             wrong.push(format!("head {:?}", report.head));
         }
         if report.bridged != bridged {
@@ -109,12 +109,8 @@ fn every_vector_answers_as_the_file_says() {
                     bytes: p["text"].as_str().unwrap().as_bytes().to_vec(),
                 })
                 .collect();
-            let got = anchors::check_posts(
-                &checked.facts,
-                &withheld,
-                checked.header_digest.as_deref(),
-                &posts,
-            );
+            let got =
+                anchors::check_posts(&checked.facts, &withheld, checked.header_digest, &posts);
             let got = serde_json::to_value(&got).unwrap();
             if got != expect["anchors"] {
                 wrong.push(format!("anchors {got}, expected {}", expect["anchors"]));
@@ -154,5 +150,8 @@ fn base_digests_rederive_from_hand_written_bytes() {
     let report = exhibit_protocol::verify::verify_bytes(base.as_bytes(), &Withheld::default());
     assert!(report.ok, "{:?}", report.problems);
     let last: J = serde_json::from_str(lines.last().unwrap()).unwrap();
-    assert_eq!(report.head.as_deref(), last["entry_id"].as_str());
+    assert_eq!(
+        report.head.map(|d| d.to_string()).as_deref(),
+        last["entry_id"].as_str()
+    );
 }

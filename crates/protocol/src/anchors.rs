@@ -11,7 +11,8 @@ use crate::verify::Withheld;
 #[derive(Debug, Clone)]
 pub struct EntryFacts {
     pub seq: i64,
-    pub entry_id: String,
+    /// The stated entry_id; `None` when it is not a digest (so no posted head names it).
+    pub entry_id: Option<Digest>,
     pub day: Option<String>,
     /// For `anchor` entries: (anchor_date, anchor_head, anchor_head_seq, anchor_text_sha256).
     pub anchor: Option<AnchorLine>,
@@ -20,9 +21,11 @@ pub struct EntryFacts {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AnchorLine {
     pub date: Option<String>,
-    pub head: Option<String>,
+    /// `anchor_head`; `None` when absent or not a digest (it then agrees with no post).
+    pub head: Option<Digest>,
     pub head_seq: Option<i64>,
-    pub text_sha256: Option<String>,
+    /// `anchor_text_sha256`; `None` when absent or not a digest.
+    pub text_sha256: Option<Digest>,
     pub late: Option<bool>,
 }
 
@@ -36,7 +39,7 @@ pub struct Post {
 /// A post's parsed fields, when its format is right.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct PostedHead {
-    pub head: String,
+    pub head: Digest,
     pub seq: i64,
 }
 
@@ -113,9 +116,7 @@ pub fn parse_post(date: &str, bytes: &[u8]) -> Option<PostedHead> {
     let rest = rest.strip_prefix(date)?;
     let rest = rest.strip_prefix(" head ")?;
     let (head, rest) = rest.split_at_checked(64)?;
-    if !Digest::is_hex(head) {
-        return None;
-    }
+    let head = head.parse::<Digest>().ok()?;
     let digits = rest.strip_prefix(" seq ")?;
     let canonical_number = digits == "0"
         || (!digits.is_empty()
@@ -126,7 +127,7 @@ pub fn parse_post(date: &str, bytes: &[u8]) -> Option<PostedHead> {
         return None;
     }
     Some(PostedHead {
-        head: head.to_owned(),
+        head,
         seq: digits.parse().ok()?,
     })
 }
@@ -135,7 +136,7 @@ pub fn parse_post(date: &str, bytes: &[u8]) -> Option<PostedHead> {
 pub fn check_posts(
     entries: &[EntryFacts],
     withheld: &Withheld,
-    header_digest: Option<&str>,
+    header_digest: Option<Digest>,
     posts: &[Post],
 ) -> Vec<AnchorCheck> {
     // Indexes, so that a ledger of a million lines and years of posts stays linear.
@@ -181,7 +182,7 @@ struct Index<'e> {
 fn check_post(
     index: &Index<'_>,
     withheld: &Withheld,
-    header_digest: Option<&str>,
+    header_digest: Option<Digest>,
     post: &Post,
 ) -> AnchorCheck {
     let Some(posted) = parse_post(&post.date, &post.bytes) else {
@@ -197,13 +198,13 @@ fn check_post(
     };
     let published = index.by_seq.get(&posted.seq);
     let head = if posted.seq == 0 {
-        if header_digest == Some(posted.head.as_str()) {
+        if header_digest == Some(posted.head) {
             HeadState::Ok
         } else {
             HeadState::Fail
         }
     } else if let Some(entry) = published {
-        if entry.entry_id == posted.head {
+        if entry.entry_id == Some(posted.head) {
             HeadState::Ok
         } else {
             HeadState::Fail
@@ -229,7 +230,7 @@ fn check_post(
         DayClosedState::Ok
     };
 
-    let text_sha256 = Digest::of(&post.bytes).to_string();
+    let text_sha256 = Digest::of(&post.bytes);
     let lines: &[&AnchorLine] = index
         .anchor_lines
         .get(post.date.as_str())
@@ -237,9 +238,9 @@ fn check_post(
     let ledger_line = if lines.is_empty() {
         LedgerLineState::Absent
     } else if lines.iter().all(|a| {
-        a.head.as_deref() == Some(posted.head.as_str())
+        a.head == Some(posted.head)
             && a.head_seq == Some(posted.seq)
-            && a.text_sha256.as_deref() == Some(text_sha256.as_str())
+            && a.text_sha256 == Some(text_sha256)
     }) {
         LedgerLineState::Agrees
     } else {
@@ -266,7 +267,7 @@ fn check_post(
 pub struct Checked {
     pub report: crate::verify::Report,
     pub facts: Vec<EntryFacts>,
-    pub header_digest: Option<String>,
+    pub header_digest: Option<Digest>,
 }
 
 pub fn verify_and_collect(bytes: &[u8], withheld: &Withheld) -> Checked {
@@ -298,17 +299,22 @@ pub fn verify_and_collect(bytes: &[u8], withheld: &Withheld) -> Checked {
 impl EntryFacts {
     /// Facts of a readable entry, when it states its entry_id.
     pub fn of_entry(entry: &crate::verify::Entry<'_>) -> Option<EntryFacts> {
-        EntryFacts::from_object(&entry.object, entry.stated_id()?.to_owned())
+        EntryFacts::from_object(&entry.object, entry.stated_id()?.parse().ok())
     }
 
     /// Facts of a readable entry object.
-    pub fn from_object(object: &canonical::Object<'_>, entry_id: String) -> Option<EntryFacts> {
+    pub fn from_object(
+        object: &canonical::Object<'_>,
+        entry_id: Option<Digest>,
+    ) -> Option<EntryFacts> {
         let seq = object.get_int("seq")?;
         let anchor = (object.get_str("kind") == Some("anchor")).then(|| AnchorLine {
             date: object.get_str("anchor_date").map(str::to_owned),
-            head: object.get_str("anchor_head").map(str::to_owned),
+            head: object.get_str("anchor_head").and_then(|h| h.parse().ok()),
             head_seq: object.get_int("anchor_head_seq"),
-            text_sha256: object.get_str("anchor_text_sha256").map(str::to_owned),
+            text_sha256: object
+                .get_str("anchor_text_sha256")
+                .and_then(|h| h.parse().ok()),
             late: match object.get("late") {
                 Some(canonical::Value::Bool(b)) => Some(*b),
                 _ => None,
@@ -335,7 +341,7 @@ mod tests {
         assert_eq!(
             parse_post("2026-11-08", good.as_bytes()),
             Some(PostedHead {
-                head: H.into(),
+                head: H.parse().unwrap(),
                 seq: 42
             })
         );

@@ -100,7 +100,7 @@ pub fn civil_from_days(days: i64) -> String {
 
 /// `YYYY-MM-DD` as ten bytes, without formatting machinery (the verifier's hot path), for years
 /// 0000–9999; `None` outside.
-pub fn day_bytes(days: i64) -> Option<[u8; 10]> {
+pub(crate) fn day_bytes(days: i64) -> Option<[u8; 10]> {
     let (year, month, day) = civil(days);
     if !(0..=9999).contains(&year) {
         return None;

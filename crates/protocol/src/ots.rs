@@ -53,6 +53,8 @@ impl std::fmt::Display for OtsProblem {
     }
 }
 
+impl std::error::Error for OtsProblem {}
+
 /// The digest a proof commits to, after checking magic, version and op.
 pub fn committed_digest(bytes: &[u8]) -> Result<Digest, OtsProblem> {
     if bytes.len() < 31 || &bytes[..31] != MAGIC {

@@ -182,10 +182,54 @@ pub enum Verdict {
     },
 }
 
+/// Why the fields an operator admitted (`[fields.<kind>]` in exhibit.toml) make no registry.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RegistryError {
+    /// The type name is not one of the registry's types.
+    NotAType {
+        kind: String,
+        field: String,
+        type_name: String,
+    },
+    /// A built-in field given another type.
+    BuiltInRetyped {
+        kind: String,
+        field: String,
+        built_in: &'static str,
+    },
+}
+
+impl std::fmt::Display for RegistryError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RegistryError::NotAType {
+                kind,
+                field,
+                type_name,
+            } => write!(
+                f,
+                "[fields.{kind}] {field} = {type_name:?}: not a type (digest, text, count, bool, day, timestamp, texts, counts)"
+            ),
+            RegistryError::BuiltInRetyped {
+                kind,
+                field,
+                built_in,
+            } => write!(
+                f,
+                "[fields.{kind}] {field}: a built-in field of type {built_in}; it cannot be retyped"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for RegistryError {}
+
 impl Registry {
     /// The built-in registry plus `admitted`: kind → field → type name (from `[fields.<kind>]`;
     /// `[fields.header]` admits header fields).
-    pub fn new(admitted: &BTreeMap<String, BTreeMap<String, String>>) -> Result<Registry, String> {
+    pub fn new(
+        admitted: &BTreeMap<String, BTreeMap<String, String>>,
+    ) -> Result<Registry, RegistryError> {
         let mut kinds: BTreeMap<String, BTreeMap<String, FieldType>> = BUILT_IN
             .iter()
             .map(|(kind, fields)| {
@@ -203,10 +247,10 @@ impl Registry {
             .collect();
         for (kind, fields) in admitted {
             for (field, type_name) in fields {
-                let t = FieldType::parse(type_name).ok_or_else(|| {
-                    format!(
-                        "[fields.{kind}] {field} = {type_name:?}: not a type (digest, text, count, bool, day, timestamp, texts, counts)"
-                    )
+                let t = FieldType::parse(type_name).ok_or_else(|| RegistryError::NotAType {
+                    kind: kind.clone(),
+                    field: field.clone(),
+                    type_name: type_name.clone(),
                 })?;
                 let target = if kind == "header" {
                     &mut header
@@ -222,10 +266,11 @@ impl Registry {
                     && *existing != t
                     && is_built_in(kind, field)
                 {
-                    return Err(format!(
-                        "[fields.{kind}] {field}: a built-in field of type {}; it cannot be retyped",
-                        existing.name()
-                    ));
+                    return Err(RegistryError::BuiltInRetyped {
+                        kind: kind.clone(),
+                        field: field.clone(),
+                        built_in: existing.name(),
+                    });
                 }
                 target.insert(field.clone(), t);
             }

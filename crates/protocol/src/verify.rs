@@ -84,7 +84,7 @@ pub struct Problem {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct WithheldEntry {
     pub seq: i64,
-    pub entry_id: String,
+    pub entry_id: Digest,
     #[serde(default)]
     pub kind: Option<String>,
     #[serde(default)]
@@ -106,97 +106,67 @@ pub struct Withheld {
 impl Withheld {
     /// Reads `withheld.json` with the ledger's own JSON reader, so that `2.0`, an integer past
     /// 2^53 and a key written twice are seen as written (docs/verifier.md "The withheld list");
-    /// a list that breaks a rule is the caller's usage error, not a ledger problem.
-    pub fn from_json(bytes: &[u8]) -> Result<Withheld, String> {
-        let parsed = canonical::parse(bytes).map_err(|e| format!("not one JSON value: {e}"))?;
+    /// a list that breaks a rule is the caller's usage error, not a ledger problem. Every item is
+    /// read before any is checked against the others, so the first error named is the same
+    /// whichever way the list is wrong.
+    pub fn from_json(bytes: &[u8]) -> Result<Withheld, WithheldError> {
+        let parsed = canonical::parse(bytes).map_err(WithheldError::NotJson)?;
         if let Some(key) = parsed.duplicate_key {
-            return Err(format!("key {key:?} is written twice in one object"));
+            return Err(WithheldError::DuplicateKey(key.to_string()));
         }
         if let Some(why) = parsed.not_admitted {
-            return Err(format!("the list {}", why.words()));
+            return Err(WithheldError::NotAdmitted(why));
         }
         let Value::Array(items) = parsed.value else {
-            return Err("not a JSON array of {seq, entry_id, ...} objects".to_string());
+            return Err(WithheldError::NotArray);
         };
-        let mut entries = Vec::with_capacity(items.len());
-        for (i, item) in items.iter().enumerate() {
-            let Value::Object(o) = item else {
-                return Err(format!("item {i} is not an object"));
-            };
-            let seq = match o.get("seq") {
-                Some(Value::Int(n)) => *n,
-                _ => {
-                    return Err(format!(
-                        "item {i}: seq is not an integer within 1..2^53 written without fraction or exponent"
-                    ));
-                }
-            };
-            let entry_id = match o.get("entry_id") {
-                Some(Value::Str(s)) => s.to_string(),
-                _ => return Err(format!("item {i}: entry_id is not a string")),
-            };
-            // Optional words: absent, null or a string.
-            let words = |key: &str| match o.get(key) {
-                None | Some(Value::Null) => Ok(None),
-                Some(Value::Str(s)) => Ok(Some(s.to_string())),
-                Some(_) => Err(format!("item {i}: {key} is not a string or null")),
-            };
-            let day = words("day")?;
-            if let Some(d) = &day
-                && !days::is_day(d)
-            {
-                return Err(format!(
-                    "item {i}: day {d:?} is not a YYYY-MM-DD date that exists"
-                ));
+        let items = items
+            .iter()
+            .enumerate()
+            .map(|(i, item)| {
+                read_item(item).map_err(|problem| WithheldError::Item { index: i, problem })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut list = Withheld::default();
+        for (entry_id, entry) in items {
+            if entry.seq < 1 {
+                return Err(WithheldError::SeqNotPositive(entry.seq));
             }
-            let fields_flagged = match o.get("fields_flagged") {
-                None => Vec::new(),
-                Some(Value::Array(fields)) => fields
-                    .iter()
-                    .map(|f| f.as_str().map(str::to_owned))
-                    .collect::<Option<Vec<String>>>()
-                    .ok_or_else(|| format!("item {i}: fields_flagged holds a non-string"))?,
-                Some(_) => return Err(format!("item {i}: fields_flagged is not an array")),
-            };
-            entries.push(WithheldEntry {
-                seq,
-                entry_id,
-                kind: words("kind")?,
-                dest_class: words("dest_class")?,
-                day,
-                fields_flagged,
-                reason: words("reason")?,
-            });
+            let entry_id = entry_id
+                .parse::<Digest>()
+                .map_err(|_| WithheldError::NotADigest(entry.seq))?;
+            list.insert(WithheldEntry { entry_id, ..entry })?;
         }
-        Withheld::from_entries(entries)
+        Ok(list)
     }
 
-    pub fn from_entries(entries: Vec<WithheldEntry>) -> Result<Withheld, String> {
-        let mut by_seq = BTreeMap::new();
+    /// The list from entries already read; refuses a seq below 1 or listed twice.
+    pub fn from_entries(entries: Vec<WithheldEntry>) -> Result<Withheld, WithheldError> {
+        let mut list = Withheld::default();
         for e in entries {
-            if e.seq < 1 {
-                return Err(format!("seq {} is not a positive integer", e.seq));
-            }
-            if !Digest::is_hex(&e.entry_id) {
-                return Err(format!(
-                    "seq {}: entry_id is not 64 lowercase hex characters",
-                    e.seq
-                ));
-            }
-            let seq = e.seq;
-            if by_seq.insert(seq, e).is_some() {
-                return Err(format!("seq {seq} is listed twice"));
-            }
+            list.insert(e)?;
         }
-        Ok(Withheld { by_seq })
+        Ok(list)
+    }
+
+    fn insert(&mut self, e: WithheldEntry) -> Result<(), WithheldError> {
+        if e.seq < 1 {
+            return Err(WithheldError::SeqNotPositive(e.seq));
+        }
+        let seq = e.seq;
+        if self.by_seq.insert(seq, e).is_some() {
+            return Err(WithheldError::SeqTwice(seq));
+        }
+        Ok(())
     }
 
     pub fn contains(&self, seq: i64) -> bool {
         self.by_seq.contains_key(&seq)
     }
 
-    pub fn digest(&self, seq: i64) -> Option<&str> {
-        self.by_seq.get(&seq).map(|e| e.entry_id.as_str())
+    /// The digest the list gives for `seq` (the lab's word, docs/protocol.md#withholding).
+    pub fn digest(&self, seq: i64) -> Option<Digest> {
+        self.by_seq.get(&seq).map(|e| e.entry_id)
     }
 
     pub fn len(&self) -> usize {
@@ -215,12 +185,146 @@ impl Withheld {
     }
 }
 
+/// One item of `withheld.json`, read; its entry_id is still text, checked once every item is
+/// read (so the errors come in the order they always have).
+fn read_item(item: &Value<'_>) -> Result<(String, WithheldEntry), ItemProblem> {
+    let Value::Object(o) = item else {
+        return Err(ItemProblem::NotObject);
+    };
+    let seq = match o.get("seq") {
+        Some(Value::Int(n)) => *n,
+        _ => return Err(ItemProblem::Seq),
+    };
+    let entry_id = match o.get("entry_id") {
+        Some(Value::Str(s)) => s.to_string(),
+        _ => return Err(ItemProblem::EntryIdNotString),
+    };
+    // Optional words: absent, null or a string.
+    let words = |key: &'static str| match o.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Str(s)) => Ok(Some(s.to_string())),
+        Some(_) => Err(ItemProblem::NotWords(key)),
+    };
+    let day = words("day")?;
+    if let Some(d) = &day
+        && !days::is_day(d)
+    {
+        return Err(ItemProblem::NotADay(d.clone()));
+    }
+    let fields_flagged = match o.get("fields_flagged") {
+        None => Vec::new(),
+        Some(Value::Array(fields)) => fields
+            .iter()
+            .map(|f| f.as_str().map(str::to_owned))
+            .collect::<Option<Vec<String>>>()
+            .ok_or(ItemProblem::FieldNotString)?,
+        Some(_) => return Err(ItemProblem::FieldsNotArray),
+    };
+    let entry = WithheldEntry {
+        seq,
+        // Replaced by the parsed entry_id once every item is read.
+        entry_id: Digest([0; 32]),
+        kind: words("kind")?,
+        dest_class: words("dest_class")?,
+        day,
+        fields_flagged,
+        reason: words("reason")?,
+    };
+    Ok((entry_id, entry))
+}
+
+/// Why a withheld list is refused (docs/protocol.md#withholding): the caller's usage error, worded
+/// for the person who wrote the list.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum WithheldError {
+    /// The bytes are not one JSON value.
+    NotJson(canonical::ParseError),
+    /// A key is written twice in one object.
+    DuplicateKey(String),
+    /// A value the ledger's JSON does not admit (a fraction, an integer past 2^53, ...).
+    NotAdmitted(NotAdmitted),
+    /// The value is not an array.
+    NotArray,
+    /// Item `index` (0-based) is wrong.
+    Item { index: usize, problem: ItemProblem },
+    /// A seq below 1.
+    SeqNotPositive(i64),
+    /// The entry_id of this seq is not a digest.
+    NotADigest(i64),
+    /// This seq is listed twice.
+    SeqTwice(i64),
+}
+
+/// What is wrong with one item of a withheld list.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ItemProblem {
+    NotObject,
+    /// `seq` is not an integer within 1..2^53 written without fraction or exponent.
+    Seq,
+    EntryIdNotString,
+    /// An optional field that is neither a string nor null.
+    NotWords(&'static str),
+    /// `day` is not a date that exists.
+    NotADay(String),
+    FieldNotString,
+    FieldsNotArray,
+}
+
+impl std::fmt::Display for WithheldError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            WithheldError::NotJson(e) => write!(f, "not one JSON value: {e}"),
+            WithheldError::DuplicateKey(key) => {
+                write!(f, "key {key:?} is written twice in one object")
+            }
+            WithheldError::NotAdmitted(why) => write!(f, "the list {}", why.words()),
+            WithheldError::NotArray => {
+                f.write_str("not a JSON array of {seq, entry_id, ...} objects")
+            }
+            WithheldError::Item { index: i, problem } => match problem {
+                ItemProblem::NotObject => write!(f, "item {i} is not an object"),
+                ItemProblem::Seq => write!(
+                    f,
+                    "item {i}: seq is not an integer within 1..2^53 written without fraction or exponent"
+                ),
+                ItemProblem::EntryIdNotString => write!(f, "item {i}: entry_id is not a string"),
+                ItemProblem::NotWords(key) => write!(f, "item {i}: {key} is not a string or null"),
+                ItemProblem::NotADay(d) => write!(
+                    f,
+                    "item {i}: day {d:?} is not a YYYY-MM-DD date that exists"
+                ),
+                ItemProblem::FieldNotString => {
+                    write!(f, "item {i}: fields_flagged holds a non-string")
+                }
+                ItemProblem::FieldsNotArray => {
+                    write!(f, "item {i}: fields_flagged is not an array")
+                }
+            },
+            WithheldError::SeqNotPositive(seq) => write!(f, "seq {seq} is not a positive integer"),
+            WithheldError::NotADigest(seq) => {
+                write!(f, "seq {seq}: entry_id is not 64 lowercase hex characters")
+            }
+            WithheldError::SeqTwice(seq) => write!(f, "seq {seq} is listed twice"),
+        }
+    }
+}
+
+impl std::error::Error for WithheldError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            WithheldError::NotJson(e) => Some(e),
+            WithheldError::NotAdmitted(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
 /// What the verifier concluded (docs/protocol.md#verify-json).
 #[derive(Debug, Clone, Serialize)]
 pub struct Report {
     pub ok: bool,
     pub entries: u64,
-    pub head: Option<String>,
+    pub head: Option<Digest>,
     pub problems: Vec<Problem>,
     pub bridged: Vec<i64>,
 }
@@ -230,7 +334,7 @@ pub struct Report {
 pub struct Header {
     pub object: Object<'static>,
     /// `sha256("darkflobi.gate/log/v0\n" + JCS(header))`, when the header can be canonicalised.
-    pub digest: Option<String>,
+    pub digest: Option<Digest>,
     pub anchor_tz: Option<String>,
 }
 
@@ -242,7 +346,7 @@ pub struct Entry<'a> {
     pub object: Object<'a>,
     pub seq: Option<i64>,
     /// `sha256(JCS(core))`, when the line can be canonicalised.
-    pub derived_id: Option<String>,
+    pub derived_id: Option<Digest>,
     /// True when any problem was reported at this line.
     pub has_problem: bool,
 }
@@ -264,6 +368,9 @@ struct Previous {
 /// The `prev` the next entry must state.
 #[derive(Debug, Clone)]
 enum PrevId {
+    /// A stated entry_id that is a digest (the common case, compared as 32 bytes).
+    Digest(Digest),
+    /// A stated string that is not a digest: only the same string matches it.
     Text(String),
     /// A stated entry_id holding a lone surrogate is still a string (docs/verifier.md "Chaining
     /// entries": the stated entry_id when it is a string): only the same string, unit for unit,
@@ -272,16 +379,26 @@ enum PrevId {
 }
 
 impl PrevId {
-    fn text(&self) -> Option<&str> {
+    fn digest(&self) -> Option<Digest> {
         match self {
-            PrevId::Text(t) => Some(t),
-            PrevId::Lone(_) => None,
+            PrevId::Digest(d) => Some(*d),
+            PrevId::Text(_) | PrevId::Lone(_) => None,
+        }
+    }
+
+    /// A digest has one spelling (64 lowercase hex), so a stated `prev` matches it exactly
+    /// when it parses to the same 32 bytes.
+    fn matches_text(&self, prev: &str) -> bool {
+        match self {
+            PrevId::Digest(d) => prev.parse::<Digest>() == Ok(*d),
+            PrevId::Text(t) => prev == t,
+            PrevId::Lone(_) => false,
         }
     }
 
     fn matches(&self, prev: Option<&Value<'_>>) -> bool {
         match (self, prev) {
-            (PrevId::Text(t), Some(Value::Str(s))) => s.as_ref() == t,
+            (PrevId::Digest(_) | PrevId::Text(_), Some(Value::Str(s))) => self.matches_text(s),
             (PrevId::Lone(u), Some(Value::LoneSurrogateStr(l))) => &l.units == u,
             _ => false,
         }
@@ -289,16 +406,20 @@ impl PrevId {
 
     /// What the entry after `object` must name: its stated entry_id when that is a string (one
     /// holding a lone surrogate included), else its derived one.
-    fn after(object: &Object<'_>, derived_id: Option<&str>) -> Option<PrevId> {
+    fn after(object: &Object<'_>, derived_id: Option<Digest>) -> Option<PrevId> {
         match object.get("entry_id") {
-            Some(Value::Str(s)) => Some(PrevId::Text(s.to_string())),
+            Some(Value::Str(s)) => Some(match s.parse::<Digest>() {
+                Ok(d) => PrevId::Digest(d),
+                Err(_) => PrevId::Text(s.to_string()),
+            }),
             Some(Value::LoneSurrogateStr(l)) => Some(PrevId::Lone(l.units.clone())),
-            _ => derived_id.map(|d| PrevId::Text(d.to_owned())),
+            _ => derived_id.map(PrevId::Digest),
         }
     }
 
     fn words(&self) -> String {
         match self {
+            PrevId::Digest(d) => d.to_string(),
             PrevId::Text(t) => t.clone(),
             PrevId::Lone(_) => "a string holding a lone surrogate".to_string(),
         }
@@ -307,7 +428,7 @@ impl PrevId {
 
 /// The streaming verifier. Feed every line with [`Verifier::push_line`] (and an unterminated
 /// last piece with [`Verifier::push_truncated_tail`]), then call [`Verifier::finish`].
-pub struct Verifier<'w> {
+pub(crate) struct Verifier<'w> {
     withheld: &'w Withheld,
     header_seen: bool,
     header: Option<Header>,
@@ -342,11 +463,6 @@ impl<'w> Verifier<'w> {
 
     pub fn header(&self) -> Option<&Header> {
         self.header.as_ref()
-    }
-
-    /// The problems found so far.
-    pub fn problems(&self) -> &[Problem] {
-        &self.problems
     }
 
     fn problem(&mut self, line: u64, seq: Option<i64>, code: Code, detail: impl Into<String>) {
@@ -492,11 +608,11 @@ impl<'w> Verifier<'w> {
         }
         let (mut expected_seq, mut expected_prev) = match &self.previous {
             Some(Previous {
-                id: Some(PrevId::Lone(_)),
+                id: Some(PrevId::Lone(_) | PrevId::Text(_)),
                 ..
-            }) => return false, // no plain string matches it: the full reader words it
-            Some(p) => (p.seq + 1, p.id.as_ref().and_then(PrevId::text)),
-            None => (1, self.header.as_ref().and_then(|h| h.digest.as_deref())),
+            }) => return false, // not a digest: the full reader words it
+            Some(p) => (p.seq + 1, p.id.as_ref().and_then(PrevId::digest)),
+            None => (1, self.header.as_ref().and_then(|h| h.digest)),
         };
         let bridge = seq > expected_seq && self.withheld.lists_all(expected_seq, seq);
         let bridge_from = expected_seq;
@@ -504,7 +620,8 @@ impl<'w> Verifier<'w> {
             expected_seq = seq;
             expected_prev = self.withheld.digest(seq - 1);
         }
-        if seq != expected_seq || expected_prev.is_some_and(|e| e != prev) {
+        // A digest has one spelling: the stated text matches when it is that spelling.
+        if seq != expected_seq || expected_prev.is_some_and(|e| e.hex() != prev.as_bytes()) {
             return false;
         }
         let Some(secs) = days::parse_timestamp(ts) else {
@@ -524,14 +641,8 @@ impl<'w> Verifier<'w> {
             }
             None => hasher.update(bytes),
         }
-        let digest = hasher.finalize();
-        let mut derived = [0u8; 64];
-        const HEX: &[u8; 16] = b"0123456789abcdef";
-        for (i, b) in digest.iter().enumerate() {
-            derived[2 * i] = HEX[(b >> 4) as usize];
-            derived[2 * i + 1] = HEX[(b & 0xf) as usize];
-        }
-        if derived.as_slice() != stated_id.as_bytes() {
+        let derived = Digest(hasher.finalize().into());
+        if derived.hex() != stated_id.as_bytes() {
             return false;
         }
         // Every check passed: commit.
@@ -539,24 +650,10 @@ impl<'w> Verifier<'w> {
         if bridge {
             self.bridged.extend(bridge_from..seq);
         }
-        match &mut self.previous {
-            Some(p) => {
-                p.seq = seq;
-                match &mut p.id {
-                    Some(PrevId::Text(t)) => {
-                        t.clear();
-                        t.push_str(stated_id);
-                    }
-                    id => *id = Some(PrevId::Text(stated_id.to_owned())),
-                }
-            }
-            None => {
-                self.previous = Some(Previous {
-                    seq,
-                    id: Some(PrevId::Text(stated_id.to_owned())),
-                })
-            }
-        }
+        self.previous = Some(Previous {
+            seq,
+            id: Some(PrevId::Digest(derived)),
+        });
         true
     }
 
@@ -593,7 +690,7 @@ impl<'w> Verifier<'w> {
             // Admitted values always dump; a failure hashes what was dumped (the chain fails).
             let _ = canonical::dump_object_except(&object, None, &mut self.dump);
             hasher.update(&self.dump);
-            Digest(hasher.finalize().into()).to_string()
+            Digest(hasher.finalize().into())
         });
         let anchor_tz = object.get_str("anchor_tz").map(str::to_owned);
         match anchor_tz.as_deref().map(|name| (name, days::zone(name))) {
@@ -641,8 +738,8 @@ impl<'w> Verifier<'w> {
                 1,
                 self.header
                     .as_ref()
-                    .and_then(|h| h.digest.clone())
-                    .map(PrevId::Text),
+                    .and_then(|h| h.digest)
+                    .map(PrevId::Digest),
                 "the header digest".to_string(),
             ),
         };
@@ -653,10 +750,7 @@ impl<'w> Verifier<'w> {
         {
             self.bridged.extend(expected_seq..s);
             expected_seq = s;
-            expected_prev = self
-                .withheld
-                .digest(s - 1)
-                .map(|d| PrevId::Text(d.to_owned()));
+            expected_prev = self.withheld.digest(s - 1).map(PrevId::Digest);
             prev_named = format!("the withheld digest of seq {}", s - 1);
         }
 
@@ -679,11 +773,11 @@ impl<'w> Verifier<'w> {
                 }
                 None => hasher.update(&self.dump),
             }
-            Digest(hasher.finalize().into()).to_string()
+            Digest(hasher.finalize().into())
         });
         let stated_id = object.get_str("entry_id");
         if let Some(derived) = &derived_id
-            && stated_id != Some(derived.as_str())
+            && stated_id.map(str::parse::<Digest>) != Some(Ok(*derived))
         {
             let detail = match stated_id {
                 Some(s) => format!("entry_id is {s}, but the core re-derives to {derived}"),
@@ -759,7 +853,7 @@ impl<'w> Verifier<'w> {
 
         self.previous = Some(Previous {
             seq: seq.unwrap_or(expected_seq),
-            id: PrevId::after(&object, derived_id.as_deref()),
+            id: PrevId::after(&object, derived_id),
         });
         Entry {
             line,
@@ -781,7 +875,7 @@ impl<'w> Verifier<'w> {
         let mut tail_head = None;
         while let Some(digest) = self.withheld.digest(next) {
             self.bridged.push(next);
-            tail_head = Some(digest.to_owned());
+            tail_head = Some(digest);
             next += 1;
         }
         let reached: BTreeSet<i64> = self.bridged.iter().copied().collect();
@@ -811,7 +905,7 @@ impl<'w> Verifier<'w> {
         let ok = self.problems.is_empty();
         let head = ok.then(|| {
             tail_head
-                .or_else(|| self.previous.and_then(|p| p.id?.text().map(str::to_owned)))
+                .or_else(|| self.previous.and_then(|p| p.id?.digest()))
                 .or_else(|| self.header.and_then(|h| h.digest))
         });
         Report {
@@ -1018,6 +1112,49 @@ pub fn tz_rules_for_ledger(bytes: &[u8]) -> Option<days::TzRules> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_withheld_list_is_refused_in_the_words_it_always_was() {
+        let d = Digest::of(b"x");
+        let cases: [(String, &str); 7] = [
+            ("{".into(), "not one JSON value: "),
+            (
+                "{}".into(),
+                "not a JSON array of {seq, entry_id, ...} objects",
+            ),
+            (
+                format!(r#"[{{"seq":1,"entry_id":"{d}","day":"2026-02-30"}}]"#),
+                "item 0: day \"2026-02-30\" is not a YYYY-MM-DD date that exists",
+            ),
+            (
+                r#"[{"seq":0,"entry_id":"nope"},{"seq":1,"kind":3}]"#.into(),
+                // Every item is read before any is checked against the rules of seq and digest.
+                "item 1: entry_id is not a string",
+            ),
+            (
+                r#"[{"seq":4,"entry_id":"ABC"}]"#.into(),
+                "seq 4: entry_id is not 64 lowercase hex characters",
+            ),
+            (
+                format!(
+                    r#"[{{"seq":2,"entry_id":"{d}"}},{{"seq":2,"entry_id":"{d}"}},{{"seq":3,"entry_id":"x"}}]"#
+                ),
+                // In list order: the repeated seq comes before the later bad digest.
+                "seq 2 is listed twice",
+            ),
+            (
+                format!(r#"[{{"seq":0,"entry_id":"{d}"}}]"#),
+                "seq 0 is not a positive integer",
+            ),
+        ];
+        for (list, words) in cases {
+            let e = Withheld::from_json(list.as_bytes()).unwrap_err();
+            assert!(e.to_string().starts_with(words), "{list}: {e}");
+        }
+        let ok = format!(r#"[{{"seq":2,"entry_id":"{d}","day":null}}]"#);
+        let list = Withheld::from_json(ok.as_bytes()).unwrap();
+        assert_eq!(list.digest(2), Some(d));
+    }
 
     /// A chained ledger of `n` canonical entries (New York, a minute apart).
     fn ledger(n: i64) -> Vec<Vec<u8>> {

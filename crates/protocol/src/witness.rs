@@ -1,9 +1,9 @@
 //! The states of a line's witness proof (docs/protocol.md#witness).
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 /// A witness store entry's status (docs/protocol.md#witness). Also what the box generator writes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Deserialize, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Status {
     Pending,

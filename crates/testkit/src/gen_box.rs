@@ -19,10 +19,10 @@ use serde::Serialize;
 use serde::ser::{SerializeMap, Serializer};
 use sha2::{Digest as _, Sha256};
 
+use exhibit_protocol::WitnessStatus as Status;
 use exhibit_protocol::canonical::{self, Object, Value};
 use exhibit_protocol::days::{self, DayDeriver};
 use exhibit_protocol::ots;
-use exhibit_protocol::witness::Status;
 
 pub const DEFAULT_START: &str = "2026-10-24T13:00:00Z";
 pub const DEFAULT_TZ: &str = "America/New_York";

@@ -8,6 +8,7 @@ pub mod witness;
 use std::path::Path;
 
 use anyhow::Result;
+use serde::Serialize;
 use serde_json::Value as J;
 
 use super::BuildPlan;
@@ -19,8 +20,8 @@ use crate::refusal::Refusal;
 #[derive(Debug, Default)]
 pub struct LayerOutput {
     pub files: Vec<(String, Vec<u8>)>,
-    /// Counts with denominators, for STATS.json and SNAPSHOTS.jsonl.
-    pub stats: J,
+    /// Counts with denominators, for STATS.json and SNAPSHOTS.jsonl (set by every layer).
+    pub stats: Option<LayerStats>,
     /// Data the page embeds (already privacy-cut).
     pub page_data: J,
     pub refusals: Vec<Refusal>,
@@ -29,6 +30,15 @@ pub struct LayerOutput {
     /// The layer changed or removed something published before (under --allow-rewrite): the
     /// publication then does not extend the last one.
     pub rewrote: bool,
+}
+
+/// A layer's counts, written under the layer's name in `STATS.json` and each `SNAPSHOTS.jsonl`
+/// line: each layer's own schema, written as the layer's struct is.
+#[derive(Debug, Clone, Serialize)]
+#[serde(untagged)]
+pub enum LayerStats {
+    Witness(Box<witness::WitnessStats>),
+    PublicTexts(Box<public_texts::TextsStats>),
 }
 
 /// What the layers may read of the build.

@@ -15,10 +15,11 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
+use serde::Serialize;
 use serde_json::{Value as J, json};
 
-use super::{Layer, LayerContext, LayerOutput};
-use crate::encode::{base64, of, pretty};
+use super::{Layer, LayerContext, LayerOutput, LayerStats};
+use crate::encode::{Count, base64, of, pretty};
 use crate::refusal::Refusal;
 use exhibit_protocol::Digest;
 use exhibit_protocol::canonical::{Object, Value};
@@ -30,22 +31,70 @@ pub const INDEX: &str = "ledger/public_texts/index.json";
 pub const SCHEMA: &str = "exhibit/public_texts/v1";
 pub const NOTE: &str = "These texts are the agent's bytes as they left the gate (each file is named by the sha256 of its own bytes), released because their lines are allow-listed public sends. They are not statements of the lab: the publisher changes none of them, and a word inside one is the agent's, not a claim of the protocol or of this page.";
 
+/// Why a `send` line's text is off the allow-list (docs/protocol.md#public-texts), written as
+/// its snake_case word. Ordered by that word, as the index and the counts list the classes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OffList {
+    Canary,
+    OperatorDm,
+    NotInConfig,
+    DestClassNotPublic,
+    NoSentBytes,
+}
+
 /// Off-list classes, in the order a line is tested against them.
-pub const OFF_CLASSES: [&str; 5] = [
-    "canary",
-    "operator_dm",
-    "not_in_config",
-    "dest_class_not_public",
-    "no_sent_bytes",
+pub const OFF_CLASSES: [OffList; 5] = [
+    OffList::Canary,
+    OffList::OperatorDm,
+    OffList::NotInConfig,
+    OffList::DestClassNotPublic,
+    OffList::NoSentBytes,
 ];
+
+impl OffList {
+    /// The word the index, the counts and the refusals write.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            OffList::Canary => "canary",
+            OffList::OperatorDm => "operator_dm",
+            OffList::NotInConfig => "not_in_config",
+            OffList::DestClassNotPublic => "dest_class_not_public",
+            OffList::NoSentBytes => "no_sent_bytes",
+        }
+    }
+}
+
+impl Ord for OffList {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.as_str().cmp(other.as_str())
+    }
+}
+
+impl PartialOrd for OffList {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl std::fmt::Display for OffList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for OffList {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
 
 /// The gate's `config.json`, as far as the allow-list needs it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GateConfig {
-    pub anchor_channel_hash: String,
-    pub canary_hash: String,
-    pub group_hashes: BTreeSet<String>,
-    pub operator_dm_hash: String,
+    pub anchor_channel_hash: Digest,
+    pub canary_hash: Digest,
+    pub group_hashes: BTreeSet<Digest>,
+    pub operator_dm_hash: Digest,
 }
 
 impl GateConfig {
@@ -53,11 +102,12 @@ impl GateConfig {
     pub fn parse(bytes: &[u8]) -> std::result::Result<GateConfig, String> {
         let v: J = serde_json::from_slice(bytes).map_err(|e| format!("not JSON ({e})"))?;
         let o = v.as_object().ok_or("not a JSON object")?;
-        let digest = |key: &str| -> std::result::Result<String, String> {
+        let digest = |key: &str| -> std::result::Result<Digest, String> {
+            let not_a_digest = || format!("{key:?} is not a 64-lowercase-hex digest");
             match o.get(key) {
                 None => Err(format!("no {key:?}")),
-                Some(J::String(s)) if Digest::is_hex(s) => Ok(s.clone()),
-                Some(_) => Err(format!("{key:?} is not a 64-lowercase-hex digest")),
+                Some(J::String(s)) => s.parse().map_err(|_| not_a_digest()),
+                Some(_) => Err(not_a_digest()),
             }
         };
         let anchor_channel_hash = digest("anchor_channel_hash")?;
@@ -70,9 +120,9 @@ impl GateConfig {
         };
         let mut group_hashes = BTreeSet::new();
         for g in groups {
-            match g {
-                J::String(s) if Digest::is_hex(s) => {
-                    group_hashes.insert(s.clone());
+            match g.as_str().map(str::parse::<Digest>) {
+                Some(Ok(d)) => {
+                    group_hashes.insert(d);
                 }
                 _ => {
                     return Err(
@@ -82,7 +132,7 @@ impl GateConfig {
                 }
             }
         }
-        let listed = |h: &str| group_hashes.contains(h) || h == anchor_channel_hash;
+        let listed = |h: &Digest| group_hashes.contains(h) || *h == anchor_channel_hash;
         if listed(&canary_hash) {
             return Err("the canary chat is listed as a public destination (group_hashes or anchor_channel_hash); it may never be".into());
         }
@@ -115,10 +165,10 @@ impl GateConfig {
     }
 
     /// A destination a text may be released to: a listed group or the anchor channel.
-    pub fn allows(&self, dest_hash: &str) -> bool {
-        dest_hash != self.canary_hash
-            && dest_hash != self.operator_dm_hash
-            && (self.group_hashes.contains(dest_hash) || dest_hash == self.anchor_channel_hash)
+    pub fn allows(&self, dest_hash: &Digest) -> bool {
+        *dest_hash != self.canary_hash
+            && *dest_hash != self.operator_dm_hash
+            && (self.group_hashes.contains(dest_hash) || *dest_hash == self.anchor_channel_hash)
     }
 }
 
@@ -144,7 +194,7 @@ pub fn with_trailer(text: &[u8], trailer: &str) -> Vec<u8> {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Class {
     AllowListed,
-    Off(&'static str),
+    Off(OffList),
 }
 
 /// The allow-list rule (docs/protocol.md#public-texts), then the off-list class of a line that fails it. Every `send` line
@@ -152,19 +202,20 @@ pub enum Class {
 pub fn classify(o: &Object<'_>, cfg: &GateConfig) -> (Class, bool) {
     let dest_class = o.get_str("dest_class");
     let public = dest_class == Some("public");
-    let dest = o.get_str("dest_hash").unwrap_or_default();
-    let class = if dest == cfg.canary_hash || dest_class == Some("canary") {
-        Class::Off("canary")
-    } else if dest == cfg.operator_dm_hash {
-        Class::Off("operator_dm")
-    } else if !cfg.allows(dest) {
-        Class::Off("not_in_config")
+    // A dest_hash that is not a digest names no configured chat.
+    let dest = digest_field(o, "dest_hash");
+    let class = if dest == Some(cfg.canary_hash) || dest_class == Some("canary") {
+        Class::Off(OffList::Canary)
+    } else if dest == Some(cfg.operator_dm_hash) {
+        Class::Off(OffList::OperatorDm)
+    } else if !dest.is_some_and(|d| cfg.allows(&d)) {
+        Class::Off(OffList::NotInConfig)
     } else if !public {
-        Class::Off("dest_class_not_public")
+        Class::Off(OffList::DestClassNotPublic)
     } else if o.get_str("action") != Some("send")
         || !o.get_str("sent_sha256").is_some_and(Digest::is_hex)
     {
-        Class::Off("no_sent_bytes")
+        Class::Off(OffList::NoSentBytes)
     } else {
         Class::AllowListed
     };
@@ -176,16 +227,15 @@ pub fn classify(o: &Object<'_>, cfg: &GateConfig) -> (Class, bool) {
 struct SendLine {
     seq: i64,
     day: String,
-    checked: Option<String>,
-    draft: Option<String>,
+    checked: Option<Digest>,
+    draft: Option<Digest>,
     /// `numerals.bound`, `numerals.total`.
     numerals: Option<(i64, i64)>,
 }
 
-fn digest_field(o: &Object<'_>, key: &str) -> Option<String> {
-    o.get_str(key)
-        .filter(|s| Digest::is_hex(s))
-        .map(str::to_owned)
+/// A field that holds a digest; `None` when it is absent or is not one.
+fn digest_field(o: &Object<'_>, key: &str) -> Option<Digest> {
+    o.get_str(key).and_then(|s| s.parse().ok())
 }
 
 fn numerals(o: &Object<'_>) -> Option<(i64, i64)> {
@@ -195,12 +245,56 @@ fn numerals(o: &Object<'_>) -> Option<(i64, i64)> {
     }
 }
 
+/// Which of the gate's copies a text re-derives from (docs/public-texts.md).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum GateCopy {
+    /// `sources/<checked_sha256>.md`.
+    Checked,
+    /// `sources/<draft_sha256>.md`.
+    Draft,
+    /// `sources/<draft_sha256>.draft.md`.
+    DraftFile,
+}
+
+/// The form a published text took, written `checked`, `checked+trailer`, `draft`,
+/// `draft+trailer`, `draft_file`, `draft_file+trailer` or `carried_from_previous_build`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Form {
+    /// A gate copy, as written or with the gate's single trailer.
+    Derived { copy: GateCopy, trailer: bool },
+    /// HEAD's bytes, carried forward when the sources no longer re-derive them.
+    CarriedFromPreviousBuild,
+}
+
+impl std::fmt::Display for Form {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (copy, trailer) = match self {
+            Form::CarriedFromPreviousBuild => return f.write_str("carried_from_previous_build"),
+            Form::Derived { copy, trailer } => (copy, *trailer),
+        };
+        f.write_str(match copy {
+            GateCopy::Checked => "checked",
+            GateCopy::Draft => "draft",
+            GateCopy::DraftFile => "draft_file",
+        })?;
+        if trailer {
+            f.write_str("+trailer")?;
+        }
+        Ok(())
+    }
+}
+
+impl Serialize for Form {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
 /// A text re-derived from the gate's copies.
 #[derive(Debug, Clone)]
 struct Derived {
     bytes: Vec<u8>,
-    /// `checked`, `checked+trailer`, `draft`, `draft+trailer`, `draft_file`, `draft_file+trailer`.
-    role: String,
+    role: Form,
     /// `sources/<name>`.
     source: String,
     seq: i64,
@@ -232,17 +326,17 @@ fn read_source(dir: &Path, name: &str) -> Result<Option<Vec<u8>>> {
 fn rederive(
     sources: &Path,
     line: &SendLine,
-    sent: &str,
+    sent: &Digest,
 ) -> Result<std::result::Result<Derived, Failure>> {
-    let mut files: Vec<(&str, String)> = Vec::new();
+    let mut files: Vec<(GateCopy, String)> = Vec::new();
     if let Some(c) = &line.checked {
-        files.push(("checked", format!("{c}.md")));
+        files.push((GateCopy::Checked, format!("{c}.md")));
     }
     if let Some(d) = &line.draft {
-        if line.checked.as_deref() != Some(d.as_str()) {
-            files.push(("draft", format!("{d}.md")));
+        if line.checked != Some(*d) {
+            files.push((GateCopy::Draft, format!("{d}.md")));
         }
-        files.push(("draft_file", format!("{d}.draft.md")));
+        files.push((GateCopy::DraftFile, format!("{d}.draft.md")));
     }
     let trailer = line.numerals.map(|(b, n)| trailer(b, n, line.seq));
     let mut found = Vec::new();
@@ -251,20 +345,26 @@ fn rederive(
             continue;
         };
         found.push(name.clone());
-        if Digest::of(&bytes).to_string() == sent {
+        if Digest::of(&bytes) == *sent {
             return Ok(Ok(Derived {
                 bytes,
-                role: role.to_string(),
+                role: Form::Derived {
+                    copy: *role,
+                    trailer: false,
+                },
                 source: format!("sources/{name}"),
                 seq: line.seq,
             }));
         }
         if let Some(t) = &trailer {
             let form = with_trailer(&bytes, t);
-            if Digest::of(&form).to_string() == sent {
+            if Digest::of(&form) == *sent {
                 return Ok(Ok(Derived {
                     bytes: form,
-                    role: format!("{role}+trailer"),
+                    role: Form::Derived {
+                        copy: *role,
+                        trailer: true,
+                    },
                     source: format!("sources/{name}"),
                     seq: line.seq,
                 }));
@@ -308,9 +408,9 @@ fn rederive(
 #[derive(Debug, Default)]
 struct HeadState {
     /// sent_sha256 → (seq in HEAD's index, HEAD's bytes when the file is present at HEAD).
-    published: BTreeMap<String, (i64, Option<Vec<u8>>)>,
+    published: BTreeMap<Digest, (i64, Option<Vec<u8>>)>,
     /// sent_sha256 → the reading entry as committed.
-    readings: BTreeMap<String, J>,
+    readings: BTreeMap<Digest, J>,
     /// File names under public_texts/ at HEAD.
     files: Vec<String>,
 }
@@ -340,23 +440,23 @@ fn read_head(ctx: &LayerContext<'_>) -> Result<HeadState> {
         let sha = p
             .get("sent_sha256")
             .and_then(J::as_str)
-            .filter(|s| Digest::is_hex(s));
+            .and_then(|s| s.parse::<Digest>().ok());
         let Some(sha) = sha else {
             return Err(bad("a published entry without a sent_sha256"));
         };
         let seq = p.get("seq").and_then(J::as_i64).unwrap_or_default();
         let file = ctx.previous.read(&format!("{FOLDER}/{sha}.txt"))?;
-        head.published.insert(sha.to_string(), (seq, file));
+        head.published.insert(sha, (seq, file));
     }
     for r in list("allowed_by_operator")? {
         let sha = r
             .get("sent_sha256")
             .and_then(J::as_str)
-            .filter(|s| Digest::is_hex(s));
+            .and_then(|s| s.parse::<Digest>().ok());
         let Some(sha) = sha else {
             return Err(bad("an allowed_by_operator entry without a sent_sha256"));
         };
-        head.readings.insert(sha.to_string(), r.clone());
+        head.readings.insert(sha, r.clone());
     }
     Ok(head)
 }
@@ -374,9 +474,24 @@ fn reason_words(findings: &[Finding]) -> String {
 
 /// One text this build publishes.
 struct Release {
-    sha: String,
+    sha: Digest,
     bytes: Vec<u8>,
-    entry: J,
+    entry: PublishedText,
+}
+
+/// One text of the index's `published` list. Fields alphabetical: the index has always been
+/// written with its keys sorted (serde_json keeps no insertion order).
+#[derive(Debug, Clone, Serialize)]
+struct PublishedText {
+    bytes: usize,
+    day: String,
+    file: String,
+    form: Form,
+    off_list_seqs: Vec<i64>,
+    other_seqs: Vec<i64>,
+    sent_sha256: Digest,
+    seq: i64,
+    source: String,
 }
 
 /// The public-texts layer: `--public-texts`.
@@ -419,7 +534,7 @@ pub fn build(ctx: &LayerContext<'_>) -> Result<LayerOutput> {
     let disk = unlisted_files(plan, &head, &dir, rewrite, &mut texts, &mut out)?;
     disk_copies(&disk, &head, &dir, &texts, &mut out);
     for sha in &plan.allow_text {
-        if !texts.allow_text_used.contains(sha.as_str()) {
+        if !texts.allow_text_used.contains(sha) {
             out.notes.push(format!(
                 "public texts: --allow-text {sha} names no text this build withholds; nothing to release on it"
             ));
@@ -457,7 +572,7 @@ fn gate_inputs(plan: &crate::build::BuildPlan) -> Result<(GateConfig, &Path)> {
     Ok((cfg, sources))
 }
 
-fn file_of(dir: &str, sha: &str) -> String {
+fn file_of(dir: &str, sha: &Digest) -> String {
     format!("{dir}/{FOLDER}/{sha}.txt")
 }
 
@@ -472,13 +587,13 @@ struct Classes {
     send_lines: usize,
     line_withheld: usize,
     public_lines: usize,
-    off: BTreeMap<&'static str, Vec<i64>>,
+    off: BTreeMap<OffList, Vec<i64>>,
     /// sent_sha256 → off-list seqs carrying it (published lines only).
-    off_by_sha: BTreeMap<String, Vec<i64>>,
+    off_by_sha: BTreeMap<Digest, Vec<i64>>,
     /// sent_sha256 → allow-listed lines carrying it, in seq order.
-    groups: BTreeMap<String, Vec<SendLine>>,
+    groups: BTreeMap<Digest, Vec<SendLine>>,
     /// sent_sha256 → the class of the first non-allow-listed line carrying it (for refusals).
-    class_of_sha: BTreeMap<String, String>,
+    class_of_sha: BTreeMap<Digest, String>,
 }
 
 fn classify_lines(ctx: &LayerContext<'_>, cfg: &GateConfig) -> Classes {
@@ -498,7 +613,7 @@ fn classify_lines(ctx: &LayerContext<'_>, cfg: &GateConfig) -> Classes {
             c.line_withheld += 1;
             if let Some(s) = &sent {
                 c.class_of_sha
-                    .entry(s.clone())
+                    .entry(*s)
                     .or_insert_with(|| "its line is withheld by the line rules".into());
             }
             continue;
@@ -523,7 +638,7 @@ fn classify_lines(ctx: &LayerContext<'_>, cfg: &GateConfig) -> Classes {
             Class::Off(class) => {
                 c.off.entry(class).or_default().push(record.seq);
                 if let Some(s) = sent {
-                    c.off_by_sha.entry(s.clone()).or_default().push(record.seq);
+                    c.off_by_sha.entry(s).or_default().push(record.seq);
                     c.class_of_sha.entry(s).or_insert_with(|| {
                         format!("seq {} is off the allow-list ({class})", record.seq)
                     });
@@ -538,20 +653,20 @@ fn classify_lines(ctx: &LayerContext<'_>, cfg: &GateConfig) -> Classes {
 #[derive(Default)]
 struct Texts {
     releases: Vec<Release>,
-    withheld: Vec<J>,
-    unreconstructable: Vec<J>,
+    withheld: Vec<WithheldText>,
+    unreconstructable: Vec<Unreconstructable>,
     allowed: Vec<J>,
     dropped: Vec<J>,
     lines_published: usize,
     lines_withheld: usize,
     lines_unrec: usize,
-    allow_text_used: BTreeSet<String>,
+    allow_text_used: BTreeSet<Digest>,
 }
 
 /// A group's text: re-derived from the sources, or carried forward from HEAD.
 struct Found {
     bytes: Vec<u8>,
-    form: String,
+    form: Form,
     source: String,
     seq: i64,
 }
@@ -562,7 +677,7 @@ struct Found {
 fn text_of(
     sources: &Path,
     head: &HeadState,
-    sha: &String,
+    sha: &Digest,
     lines: &[SendLine],
     dir: &str,
     rewrite: Option<&str>,
@@ -603,14 +718,13 @@ fn text_of(
                 .map(|l| l.seq)
                 .find(|s| s == head_seq)
                 .unwrap_or(first.seq);
-            let ok = Digest::of(head_bytes).to_string() == *sha
-                && std::str::from_utf8(head_bytes).is_ok();
+            let ok = Digest::of(head_bytes) == *sha && std::str::from_utf8(head_bytes).is_ok();
             if !ok {
                 if let Some(reason) = rewrite {
                     texts.dropped.push(json!({"sent_sha256": sha, "seq": seq, "reason": "head_copy_mismatch", "rewrite_reason": reason}));
                     for l in lines {
-                        texts.unreconstructable.push(json!({"seq": l.seq, "sent_sha256": sha, "reason": "head_copy_mismatch",
-                            "detail": "the copy at HEAD does not hash to sent_sha256 (or is not UTF-8), and the sources do not re-derive it; dropped with --allow-rewrite"}));
+                        texts.unreconstructable.push(Unreconstructable::new(l.seq, sha, "head_copy_mismatch",
+                            "the copy at HEAD does not hash to sent_sha256 (or is not UTF-8), and the sources do not re-derive it; dropped with --allow-rewrite"));
                     }
                     texts.lines_unrec += lines.len();
                 } else {
@@ -626,7 +740,7 @@ fn text_of(
             }
             Found {
                 bytes: head_bytes.clone(),
-                form: "carried_from_previous_build".to_string(),
+                form: Form::CarriedFromPreviousBuild,
                 source: "HEAD".to_string(),
                 seq,
             }
@@ -634,17 +748,28 @@ fn text_of(
         (None, _) => {
             for l in lines {
                 let entry = if Some(l.seq) == not_utf8 {
-                    json!({"seq": l.seq, "sent_sha256": sha, "reason": "not_utf8",
-                        "detail": "the bytes re-derive but are not valid UTF-8 (a lone surrogate the gate keeps and hashes); never written"})
+                    Unreconstructable::new(
+                        l.seq,
+                        sha,
+                        "not_utf8",
+                        "the bytes re-derive but are not valid UTF-8 (a lone surrogate the gate keeps and hashes); never written",
+                    )
                 } else if not_utf8.is_some() {
-                    json!({"seq": l.seq, "sent_sha256": sha, "reason": "not_utf8",
-                        "detail": format!("the same bytes as seq {}: they re-derive but are not valid UTF-8; never written", not_utf8.unwrap_or_default())})
+                    Unreconstructable::new(
+                        l.seq,
+                        sha,
+                        "not_utf8",
+                        format!(
+                            "the same bytes as seq {}: they re-derive but are not valid UTF-8; never written",
+                            not_utf8.unwrap_or_default()
+                        ),
+                    )
                 } else {
                     // Every line of a group that did not re-derive was tried.
                     let Some((_, f)) = failures.iter().find(|(s, _)| *s == l.seq) else {
                         continue;
                     };
-                    json!({"seq": l.seq, "sent_sha256": sha, "reason": f.reason, "detail": f.detail})
+                    Unreconstructable::new(l.seq, sha, f.reason, f.detail.clone())
                 };
                 texts.unreconstructable.push(entry);
             }
@@ -666,7 +791,7 @@ fn guard_and_release(
     ctx: &LayerContext<'_>,
     head: &HeadState,
     classes: &Classes,
-    sha: &String,
+    sha: &Digest,
     lines: &[SendLine],
     found: Found,
     dir: &str,
@@ -704,10 +829,18 @@ fn guard_and_release(
             r["read_in"] = J::String("HEAD".into());
             texts.allowed.push(r);
         } else if ctx.plan.allow_text.contains(sha) {
-            texts.allow_text_used.insert(sha.to_string());
+            texts.allow_text_used.insert(*sha);
             texts.allowed.push(json!({"sent_sha256": sha, "seq": seq, "reasons": reasons, "read_in": "this build"}));
         } else {
-            let w = json!({"seq": seq, "sent_sha256": sha, "role": form, "day": day, "reasons": reasons, "why": reason_words(&findings), "other_seqs": other_seqs(lines, seq)});
+            let w = WithheldText {
+                day,
+                other_seqs: other_seqs(lines, seq),
+                reasons: reasons.clone(),
+                role: form,
+                sent_sha256: *sha,
+                seq,
+                why: reason_words(&findings),
+            };
             if at_head.is_some_and(|(_, b)| b.is_some()) {
                 // Published before, trips now: the rules grew (docs/protocol.md#public-texts).
                 if let Some(reason) = rewrite {
@@ -733,18 +866,18 @@ fn guard_and_release(
     }
     texts.lines_published += lines.len();
     texts.releases.push(Release {
-        sha: sha.clone(),
-        entry: json!({
-            "sent_sha256": sha,
-            "seq": seq,
-            "day": day,
-            "form": form,
-            "source": source,
-            "file": format!("{sha}.txt"),
-            "bytes": bytes.len(),
-            "other_seqs": other_seqs(lines, seq),
-            "off_list_seqs": classes.off_by_sha.get(sha).cloned().unwrap_or_default(),
-        }),
+        sha: *sha,
+        entry: PublishedText {
+            bytes: bytes.len(),
+            day,
+            file: format!("{sha}.txt"),
+            form,
+            off_list_seqs: classes.off_by_sha.get(sha).cloned().unwrap_or_default(),
+            other_seqs: other_seqs(lines, seq),
+            sent_sha256: *sha,
+            seq,
+            source,
+        },
         bytes,
     });
 }
@@ -858,6 +991,88 @@ fn disk_copies(
     }
 }
 
+/// `STATS.json`'s `public_texts` (and each `SNAPSHOTS.jsonl` line's), also the index's
+/// `counts`: every count with its denominator. Fields alphabetical, as the files have always
+/// been written (serde_json keeps no insertion order; a test checks the order).
+#[derive(Debug, Clone, Serialize)]
+pub struct TextsStats {
+    allow_listed: Count,
+    off_allow_list: BTreeMap<OffList, Count>,
+    public_send_lines: Count,
+    published: Count,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rewrite_reason: Option<String>,
+    send_lines: Count,
+    send_lines_withheld_by_line_rules: Count,
+    texts: TextCounts,
+    unreconstructable: Count,
+    withheld: Count,
+}
+
+/// The counts of texts (not of lines).
+#[derive(Debug, Clone, Serialize)]
+struct TextCounts {
+    allowed_by_operator: Count,
+    carried_from_previous_build: Count,
+    dropped: Count,
+    published: usize,
+}
+
+/// A text the guard withholds, with the reasons in codes and in words (never what matched).
+#[derive(Debug, Clone, Serialize)]
+struct WithheldText {
+    day: String,
+    other_seqs: Vec<i64>,
+    reasons: Vec<String>,
+    role: Form,
+    sent_sha256: Digest,
+    seq: i64,
+    why: String,
+}
+
+/// An allow-listed line whose text cannot be published: why, in a code and in words.
+#[derive(Debug, Clone, Serialize)]
+struct Unreconstructable {
+    detail: String,
+    reason: &'static str,
+    sent_sha256: Digest,
+    seq: i64,
+}
+
+impl Unreconstructable {
+    fn new(seq: i64, sha: &Digest, reason: &'static str, detail: impl Into<String>) -> Self {
+        Unreconstructable {
+            detail: detail.into(),
+            reason,
+            sent_sha256: *sha,
+            seq,
+        }
+    }
+}
+
+/// `ledger/public_texts/index.json` (docs/protocol.md#public-texts). The entries of the allowed
+/// and dropped lists keep their JSON shape: an allowed entry read at HEAD is carried as HEAD
+/// committed it, and a dropped entry takes one of three shapes.
+#[derive(Debug, Serialize)]
+struct TextsIndex<'a> {
+    allowed_by_operator: &'a [J],
+    counts: &'a TextsStats,
+    dropped: &'a [J],
+    note: &'static str,
+    off_allow_list: BTreeMap<OffList, OffClass<'a>>,
+    published: Vec<&'a PublishedText>,
+    schema: &'static str,
+    unreconstructable: &'a [Unreconstructable],
+    withheld: &'a [WithheldText],
+}
+
+/// The seqs of one off-list class.
+#[derive(Debug, Serialize)]
+struct OffClass<'a> {
+    count: usize,
+    seqs: &'a [i64],
+}
+
 /// Step 6: the index, counts, files and page data.
 fn finish(
     entries: usize,
@@ -870,7 +1085,7 @@ fn finish(
     let allow_listed: usize = classes.groups.values().map(Vec::len).sum();
     texts
         .releases
-        .sort_by(|a, b| (a.entry["seq"].as_i64(), &a.sha).cmp(&(b.entry["seq"].as_i64(), &b.sha)));
+        .sort_by(|a, b| (a.entry.seq, &a.sha).cmp(&(b.entry.seq, &b.sha)));
     let by_seq_sha = |a: &J, b: &J| {
         (
             a["seq"].as_i64(),
@@ -883,66 +1098,85 @@ fn finish(
                 b["file"].as_str(),
             ))
     };
-    texts.withheld.sort_by(by_seq_sha);
-    texts.unreconstructable.sort_by(by_seq_sha);
+    texts.withheld.sort_by_key(|w| (w.seq, w.sent_sha256));
+    texts
+        .unreconstructable
+        .sort_by_key(|u| (u.seq, u.sent_sha256));
     texts.allowed.sort_by(by_seq_sha);
     texts.dropped.sort_by(by_seq_sha);
     let text_count = texts.releases.len();
     let carried = texts
         .releases
         .iter()
-        .filter(|r| r.entry["form"] == "carried_from_previous_build")
+        .filter(|r| r.entry.form == Form::CarriedFromPreviousBuild)
         .count();
     let dropped_texts = texts
         .dropped
         .iter()
         .filter(|d| d.get("sent_sha256").is_some())
         .count();
-    let mut counts = json!({
-        "send_lines": of(classes.send_lines, entries),
-        "send_lines_withheld_by_line_rules": of(classes.line_withheld, classes.send_lines),
-        "public_send_lines": of(classes.public_lines, considered),
-        "allow_listed": of(allow_listed, classes.public_lines),
-        "published": of(texts.lines_published, allow_listed),
-        "withheld": of(texts.lines_withheld, allow_listed),
-        "unreconstructable": of(texts.lines_unrec, allow_listed),
-        "off_allow_list": classes.off.iter().map(|(c, s)| (c.to_string(), json!(of(s.len(), considered)))).collect::<serde_json::Map<_, _>>(),
-        "texts": {
-            "published": text_count,
-            "carried_from_previous_build": of(carried, text_count),
-            "allowed_by_operator": of(texts.allowed.len(), text_count),
-            // Of the texts this build would have published without --allow-rewrite; not of
-            // HEAD's count, which would change the stats (and append a snapshot) after a commit.
-            "dropped": of(dropped_texts, text_count + dropped_texts),
-        },
-    });
-    if !texts.dropped.is_empty()
-        && let Some(reason) = rewrite
-    {
-        counts["rewrite_reason"] = J::String(reason.to_string());
+    let rewrite_reason = rewrite
+        .filter(|_| !texts.dropped.is_empty())
+        .map(str::to_owned);
+    if rewrite_reason.is_some() {
         out.rewrote = true;
     }
-    let index = json!({
-        "schema": SCHEMA,
-        "note": NOTE,
-        "published": texts.releases.iter().map(|r| r.entry.clone()).collect::<Vec<_>>(),
-        "withheld": texts.withheld,
-        "unreconstructable": texts.unreconstructable,
-        "off_allow_list": classes.off.iter().map(|(c, s)| (c.to_string(), json!({"count": s.len(), "seqs": s}))).collect::<serde_json::Map<_, _>>(),
-        "allowed_by_operator": texts.allowed,
-        "dropped": texts.dropped,
-        "counts": counts,
-    });
+    let counts = TextsStats {
+        allow_listed: of(allow_listed, classes.public_lines),
+        off_allow_list: classes
+            .off
+            .iter()
+            .map(|(c, s)| (*c, of(s.len(), considered)))
+            .collect(),
+        public_send_lines: of(classes.public_lines, considered),
+        published: of(texts.lines_published, allow_listed),
+        rewrite_reason,
+        send_lines: of(classes.send_lines, entries),
+        send_lines_withheld_by_line_rules: of(classes.line_withheld, classes.send_lines),
+        texts: TextCounts {
+            allowed_by_operator: of(texts.allowed.len(), text_count),
+            carried_from_previous_build: of(carried, text_count),
+            // Of the texts this build would have published without --allow-rewrite; not of
+            // HEAD's count, which would change the stats (and append a snapshot) after a commit.
+            dropped: of(dropped_texts, text_count + dropped_texts),
+            published: text_count,
+        },
+        unreconstructable: of(texts.lines_unrec, allow_listed),
+        withheld: of(texts.lines_withheld, allow_listed),
+    };
+    let index = TextsIndex {
+        allowed_by_operator: &texts.allowed,
+        counts: &counts,
+        dropped: &texts.dropped,
+        note: NOTE,
+        off_allow_list: classes
+            .off
+            .iter()
+            .map(|(c, s)| {
+                (
+                    *c,
+                    OffClass {
+                        count: s.len(),
+                        seqs: s,
+                    },
+                )
+            })
+            .collect(),
+        published: texts.releases.iter().map(|r| &r.entry).collect(),
+        schema: SCHEMA,
+        unreconstructable: &texts.unreconstructable,
+        withheld: &texts.withheld,
+    };
     let mut page_texts = serde_json::Map::new();
     for r in &texts.releases {
-        debug_assert_eq!(Digest::of(&r.bytes).to_string(), r.sha);
-        page_texts.insert(r.sha.clone(), J::String(base64(&r.bytes)));
+        debug_assert_eq!(Digest::of(&r.bytes), r.sha);
+        page_texts.insert(r.sha.to_string(), J::String(base64(&r.bytes)));
         out.files
             .push((format!("{FOLDER}/{}.txt", r.sha), r.bytes.clone()));
     }
     out.files.push((INDEX.to_string(), pretty(&index)));
-    out.stats = counts;
     out.page_data = json!({"index": index, "texts": J::Object(page_texts)});
+    out.stats = Some(LayerStats::PublicTexts(Box::new(counts)));
     out
 }
 
@@ -1030,10 +1264,10 @@ mod tests {
         );
         let cfg = GateConfig::parse(ok.as_bytes()).unwrap();
         assert!(
-            cfg.allows(&h('a'))
-                && cfg.allows(&h('b'))
-                && !cfg.allows(&h('c'))
-                && !cfg.allows(&h('e'))
+            cfg.allows(&h('a').parse().unwrap())
+                && cfg.allows(&h('b').parse().unwrap())
+                && !cfg.allows(&h('c').parse().unwrap())
+                && !cfg.allows(&h('e').parse().unwrap())
         );
         let bad = ok.replace(&format!("[\"{}\"]", h('b')), &format!("[\"{}\"]", h('c')));
         assert!(
@@ -1047,6 +1281,94 @@ mod tests {
                 .contains("anchor_channel_hash")
         );
         assert!(GateConfig::parse(b"[").is_err());
+    }
+
+    #[test]
+    fn index_and_counts_are_written_with_sorted_keys() {
+        use crate::encode::keys_sorted;
+        let counts = TextsStats {
+            allow_listed: of(1, 2),
+            off_allow_list: OFF_CLASSES.iter().map(|c| (*c, of(0, 2))).collect(),
+            public_send_lines: of(2, 2),
+            published: of(1, 1),
+            rewrite_reason: Some("why".into()),
+            send_lines: of(2, 3),
+            send_lines_withheld_by_line_rules: of(0, 2),
+            texts: TextCounts {
+                allowed_by_operator: of(0, 1),
+                carried_from_previous_build: of(0, 1),
+                dropped: of(0, 1),
+                published: 1,
+            },
+            unreconstructable: of(0, 1),
+            withheld: of(0, 1),
+        };
+        let text = PublishedText {
+            bytes: 2,
+            day: "2026-11-08".into(),
+            file: format!("{}.txt", Digest::of(b"hi")),
+            form: Form::Derived {
+                copy: GateCopy::Checked,
+                trailer: true,
+            },
+            off_list_seqs: vec![],
+            other_seqs: vec![3],
+            sent_sha256: Digest::of(b"hi"),
+            seq: 2,
+            source: "sources/x.md".into(),
+        };
+        let seqs = [4];
+        let withheld = [WithheldText {
+            day: "2026-11-08".into(),
+            other_seqs: vec![],
+            reasons: vec!["email".into()],
+            role: Form::Derived {
+                copy: GateCopy::Draft,
+                trailer: false,
+            },
+            sent_sha256: Digest::of(b"w"),
+            seq: 5,
+            why: "the text holds an email address".into(),
+        }];
+        let unreconstructable = [Unreconstructable::new(
+            6,
+            &Digest::of(b"u"),
+            "no_source_file",
+            "none of x.md is in the gate's sources",
+        )];
+        assert!(keys_sorted(&withheld) && keys_sorted(&unreconstructable));
+        let index = TextsIndex {
+            allowed_by_operator: &[],
+            counts: &counts,
+            dropped: &[],
+            note: NOTE,
+            off_allow_list: OFF_CLASSES
+                .iter()
+                .map(|c| {
+                    (
+                        *c,
+                        OffClass {
+                            count: 1,
+                            seqs: &seqs,
+                        },
+                    )
+                })
+                .collect(),
+            published: vec![&text],
+            schema: SCHEMA,
+            unreconstructable: &unreconstructable,
+            withheld: &withheld,
+        };
+        assert!(keys_sorted(&counts) && keys_sorted(&text) && keys_sorted(&index));
+        // The form and the off-list classes are written as the words they always were.
+        let written = serde_json::to_string(&index).unwrap();
+        assert!(written.contains(r#""form":"checked+trailer""#), "{written}");
+        assert!(
+            written.contains(
+                r#""off_allow_list":{"canary":{"count":1,"seqs":[4]},"dest_class_not_public":"#
+            ),
+            "{written}"
+        );
     }
 
     #[test]

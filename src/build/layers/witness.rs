@@ -19,19 +19,19 @@ use std::fmt;
 use std::path::Path;
 
 use anyhow::Result;
-use serde::Deserialize;
 use serde::de::{self, DeserializeSeed, MapAccess, Visitor};
-use serde_json::{Map, Value as J, json};
+use serde::{Deserialize, Serialize};
+use serde_json::{Value as J, json};
 
-use super::{Layer, LayerContext, LayerOutput};
+use super::{Layer, LayerContext, LayerOutput, LayerStats};
 use crate::box_read::{BoxFolder, FileClass};
 use crate::build::decide::LineRecord;
-use crate::encode::{of, pretty, timestamp_of};
+use crate::encode::{Count, of, pretty, timestamp_of};
 use crate::refusal::Refusal;
 use crate::side_channels::{self, DayCut};
+pub use exhibit_protocol::WitnessStatus as Status;
 use exhibit_protocol::days;
 use exhibit_protocol::ots;
-pub use exhibit_protocol::witness::Status;
 
 /// The rule a proof refusal names.
 pub const RULE_PROOF: &str = "proof header/digest (docs/protocol.md#ots-header)";
@@ -67,7 +67,7 @@ struct StoreIndex {
     records: Vec<Record>,
     calendars: Vec<Vec<String>>,
     calendar_ids: BTreeMap<Vec<String>, u32>,
-    prereg_sha256: Option<String>,
+    prereg_sha256: Option<Digest>,
 }
 
 #[derive(Deserialize)]
@@ -95,8 +95,9 @@ struct RawRecord<'a> {
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct RawPrereg {
-    sha256: String,
+struct RawPrereg<'a> {
+    #[serde(borrow)]
+    sha256: Cow<'a, str>,
 }
 
 fn clock<E: de::Error>(id: &str, field: &str, s: &str) -> Result<i64, E> {
@@ -188,7 +189,12 @@ impl<'de> Visitor<'de> for IndexVisitor<'_> {
                     saw_entries = true;
                 }
                 "prereg" if index.prereg_sha256.is_none() => {
-                    index.prereg_sha256 = Some(map.next_value::<RawPrereg>()?.sha256);
+                    let sha256 = map.next_value::<RawPrereg<'de>>()?.sha256;
+                    index.prereg_sha256 = Some(sha256.parse::<Digest>().ok().ok_or_else(|| {
+                        de::Error::custom(format!(
+                            "prereg.sha256 {sha256:?} is not 64 lowercase hex"
+                        ))
+                    })?);
                 }
                 "entries" | "prereg" => return Err(de::Error::duplicate_field("entries/prereg")),
                 other => return Err(de::Error::unknown_field(other, &["entries", "prereg"])),
@@ -345,16 +351,16 @@ fn load_store(store: &Path, refusals: &mut Vec<Refusal>) -> Result<Store> {
 
 /// The seal (docs/protocol.md#witness): line 1 of seal.jsonl names WITNESS_PREREG.md's sha256; the file must hash to
 /// it and the index must agree. Returns the sealed digest when it could be read.
-fn check_seal(store: &Path, s: &Store, refusals: &mut Vec<Refusal>) -> Option<String> {
+fn check_seal(store: &Path, s: &Store, refusals: &mut Vec<Refusal>) -> Option<Digest> {
     let seal = s.seal.as_ref()?;
     let line1 = seal.split(|&b| b == b'\n').next().unwrap_or_default();
     let sealed = serde_json::from_slice::<J>(line1).ok().and_then(|v| {
         let file = v.get("file")?.as_str()?.to_owned();
-        let sha = v.get("sha256")?.as_str()?.to_owned();
+        let sha = v.get("sha256")?.as_str()?.parse::<Digest>().ok()?;
         Some((file, sha))
     });
     let sha = match sealed {
-        Some((file, sha)) if file == "WITNESS_PREREG.md" && Digest::is_hex(&sha) => sha,
+        Some((file, sha)) if file == "WITNESS_PREREG.md" => sha,
         _ => {
             refusals.push(Refusal::new(
 "witness_seal_invalid",
@@ -367,7 +373,7 @@ fn check_seal(store: &Path, s: &Store, refusals: &mut Vec<Refusal>) -> Option<St
         }
     };
     if let Some(prereg) = &s.prereg {
-        let actual = Digest::of(prereg).to_string();
+        let actual = Digest::of(prereg);
         if actual != sha {
             refusals.push(Refusal::new(
 "witness_prereg_not_sealed",
@@ -390,8 +396,7 @@ fn check_seal(store: &Path, s: &Store, refusals: &mut Vec<Refusal>) -> Option<St
                 format!(
                     "the seal rule of docs/protocol.md#witness: index.json's prereg.sha256 is {}, the seal names {sha}",
                     other
-                        .as_deref()
-                        .map_or("absent".to_string(), |p| format!("{p:?}"))
+                        .map_or("absent".to_string(), |p| format!("\"{p}\""))
                 ),
                 "repair the tail's index so it names the sealed digest",
             )),
@@ -410,7 +415,7 @@ fn read_proof(
     store: &Path,
     proofs: Option<&BoxFolder>,
     name: &str,
-    expected: &str,
+    expected: &Digest,
     names: &BTreeSet<&str>,
     refusals: &mut Vec<Refusal>,
 ) -> Result<Option<Vec<u8>>> {
@@ -433,7 +438,7 @@ fn read_proof(
     else {
         return Ok(None);
     };
-    if let Err(problem) = ots::check_named(&bytes, expected) {
+    if let Err(problem) = ots::check(&bytes, expected) {
         let what = match problem {
             ots::OtsProblem::DigestMismatch => format!(
                 "commits to {}, not to {expected} (its name)",
@@ -488,7 +493,7 @@ pub fn build(ctx: &LayerContext<'_>, store: &Path) -> Result<LayerOutput> {
         store,
         &s,
         index,
-        sealed.as_deref(),
+        sealed.as_ref(),
         &mut refusals,
         &mut notes,
     )?;
@@ -522,6 +527,17 @@ pub fn build(ctx: &LayerContext<'_>, store: &Path) -> Result<LayerOutput> {
         window,
     );
     add_notes(store, &chain, &proofs, &mut notes);
+    let index_bytes = pretty(&published_index);
+    let page_data = json!({
+        "index": published_index,
+        "stats": stats,
+        "report_md": s.report.clone().unwrap_or_default(),
+        "prereg_md": s.prereg.as_ref().map(|b| String::from_utf8_lossy(b).into_owned()).unwrap_or_default(),
+        "runs": runs.len(),
+        "tail_last_run": tail_last_run,
+        "window": stats.window,
+        "how_to_pin": HOW_TO_PIN,
+    });
 
     let mut files = std::mem::take(&mut proofs.files);
     // The tail's files, as written (a withheld seq's moments in the logs cut to its day).
@@ -538,22 +554,11 @@ pub fn build(ctx: &LayerContext<'_>, store: &Path) -> Result<LayerOutput> {
             files.push((format!("ledger/witness/{rel}"), bytes));
         }
     }
-    files.push(("ledger/witness/index.json".into(), pretty(&published_index)));
+    files.push(("ledger/witness/index.json".into(), index_bytes));
     files.sort_by(|a, b| a.0.cmp(&b.0));
-
-    let page_data = json!({
-        "index": published_index,
-        "stats": stats,
-        "report_md": s.report.clone().unwrap_or_default(),
-        "prereg_md": s.prereg.as_ref().map(|b| String::from_utf8_lossy(b).into_owned()).unwrap_or_default(),
-        "runs": runs.len(),
-        "tail_last_run": tail_last_run,
-        "window": stats["window"],
-        "how_to_pin": HOW_TO_PIN,
-    });
     Ok(LayerOutput {
         files,
-        stats,
+        stats: Some(LayerStats::Witness(Box::new(stats))),
         page_data,
         refusals,
         notes,
@@ -581,7 +586,7 @@ fn proofs(
     store: &Path,
     s: &Store,
     index: &StoreIndex,
-    sealed: Option<&str>,
+    sealed: Option<&Digest>,
     refusals: &mut Vec<Refusal>,
     notes: &mut Vec<String>,
 ) -> Result<Proofs> {
@@ -589,9 +594,8 @@ fn proofs(
     let mut expected: BTreeSet<String> = BTreeSet::new();
     let mut store_proofs: Vec<StoreProof> = Vec::with_capacity(index.records.len() + 1);
     for r in &index.records {
-        let hex = r.id.to_string();
-        let name = format!("{hex}.ots");
-        if let Some(bytes) = read_proof(store, s.proofs.as_ref(), &name, &hex, &names, refusals)? {
+        let name = format!("{}.ots", r.id);
+        if let Some(bytes) = read_proof(store, s.proofs.as_ref(), &name, &r.id, &names, refusals)? {
             store_proofs.push(StoreProof {
                 name: name.clone(),
                 bytes,
@@ -757,8 +761,8 @@ struct Chain {
     /// For each line, the index of its store record.
     record_of: Vec<Option<usize>>,
     orphans: Vec<usize>,
-    seq_disagrees: Vec<J>,
-    multi: Vec<J>,
+    seq_disagrees: Vec<SeqDisagrees>,
+    multi: Vec<MultiEntrySeq>,
     store_seqs: usize,
 }
 
@@ -767,7 +771,7 @@ impl Chain {
         let withheld_ids: BTreeSet<Digest> = lines
             .iter()
             .filter(|l| l.withheld.is_some())
-            .filter_map(|l| l.entry_id.parse::<Digest>().ok())
+            .map(|l| l.entry_id)
             .collect();
         let withheld_seqs: BTreeSet<i64> = lines
             .iter()
@@ -777,17 +781,21 @@ impl Chain {
         let chain: BTreeMap<Digest, usize> = lines
             .iter()
             .enumerate()
-            .filter_map(|(i, l)| l.entry_id.parse::<Digest>().ok().map(|id| (id, i)))
+            .map(|(i, l)| (l.entry_id, i))
             .collect();
         let mut record_of: Vec<Option<usize>> = vec![None; lines.len()];
         let mut orphans: Vec<usize> = Vec::new();
-        let mut seq_disagrees: Vec<J> = Vec::new();
+        let mut seq_disagrees: Vec<SeqDisagrees> = Vec::new();
         for (k, r) in index.records.iter().enumerate() {
             match chain.get(&r.id) {
                 Some(&i) => {
                     record_of[i] = Some(k);
                     if lines[i].seq != r.seq {
-                        seq_disagrees.push(json!({"entry_id": r.id.to_string(), "store_seq": r.seq, "chain_seq": lines[i].seq}));
+                        seq_disagrees.push(SeqDisagrees {
+                            chain_seq: lines[i].seq,
+                            entry_id: r.id,
+                            store_seq: r.seq,
+                        });
                     }
                 }
                 None => orphans.push(k),
@@ -805,13 +813,13 @@ impl Chain {
             v.dedup();
             v.len()
         };
-        let mut multi: Vec<J> = Vec::new();
+        let mut multi: Vec<MultiEntrySeq> = Vec::new();
         for group in by_seq.chunk_by(|a, b| a.0 == b.0) {
             if group.len() > 1 {
-                multi.push(json!({
-                    "seq": group[0].0,
-                    "entry_ids": group.iter().map(|(_, k)| index.records[*k].id.to_string()).collect::<Vec<_>>(),
-                }));
+                multi.push(MultiEntrySeq {
+                    entry_ids: group.iter().map(|(_, k)| index.records[*k].id).collect(),
+                    seq: group[0].0,
+                });
             }
         }
         Chain {
@@ -843,7 +851,7 @@ struct Counts {
     w24: usize,
     over24: usize,
     proof_no_time: usize,
-    negative: Vec<J>,
+    negative: Vec<NegativeLatency>,
     tail_lag: usize,
     stamp_batches: usize,
 }
@@ -903,10 +911,12 @@ impl Counts {
             self.over24 += 1;
         }
         if lat < 0 {
-            self.negative.push(if line.withheld.is_some() {
-                json!({"seq": line.seq, "seconds": J::Null, "withheld": true})
-            } else {
-                json!({"seq": line.seq, "seconds": lat})
+            let withheld = line.withheld.is_some();
+            self.negative.push(NegativeLatency {
+                // A withheld line's moment is not published, nor a latency that gives it away.
+                seconds: (!withheld).then_some(lat),
+                seq: line.seq,
+                withheld,
             });
         }
     }
@@ -1089,123 +1099,273 @@ fn guard_tail_texts(store: &Path, s: &Store, refusals: &mut Vec<Refusal>) {
     }
 }
 
+/// The published `index.json` (docs/protocol.md#witness). serde_json keeps no insertion order,
+/// so the file has always been written with its keys sorted: the fields of these structs are
+/// declared in alphabetical order to keep those bytes (a test checks it).
+#[derive(Debug, Serialize)]
+struct PublishedIndex<'a> {
+    entries: BTreeMap<Digest, PublishedRecord<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    prereg: Option<Prereg>,
+    publisher: Publisher<'a>,
+}
+
+/// The sealed preregistration's digest.
+#[derive(Debug, Serialize)]
+struct Prereg {
+    sha256: Digest,
+}
+
+/// One record of the published index: the tail's latest state for an entry_id.
+#[derive(Debug, Serialize)]
+struct PublishedRecord<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    block_hash: Option<Digest>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    block_height: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    block_time: Option<String>,
+    calendars: &'a [String],
+    /// `null` for a withheld line's record.
+    line_timestamp: Option<String>,
+    seen_at: String,
+    seq: i64,
+    stamped_at: String,
+    status: Status,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    upgraded_at: Option<String>,
+}
+
+/// The publisher's own words and lists beside the tail's records.
+#[derive(Debug, Serialize)]
+struct Publisher<'a> {
+    carried_not_in_store: &'a [String],
+    clocks: &'static str,
+    line_timestamp_disagrees_seqs: &'a [i64],
+    multi_entry_seqs: &'a [MultiEntrySeq],
+    orphans: Vec<Orphan>,
+    page_carries: PageCarries,
+    replaced: &'a [String],
+    rewritten: &'a [String],
+    seq_disagrees: &'a [SeqDisagrees],
+    stray_files: usize,
+    tail_read: Option<TailRead<'a>>,
+    withheld_clocks: &'static str,
+    withheld_seqs: &'a BTreeSet<i64>,
+}
+
+/// A store record whose entry_id is not in the chain.
+#[derive(Debug, Serialize)]
+struct Orphan {
+    entry_id: Digest,
+    seq: i64,
+}
+
+/// A seq the store gives more than one entry_id.
+#[derive(Debug, Clone, Serialize)]
+struct MultiEntrySeq {
+    entry_ids: Vec<Digest>,
+    seq: i64,
+}
+
+/// A store record naming a chain entry_id with another seq.
+#[derive(Debug, Clone, Serialize)]
+struct SeqDisagrees {
+    chain_seq: i64,
+    entry_id: Digest,
+    store_seq: i64,
+}
+
+/// What the page carries of the chain, for the reader of the index alone.
+#[derive(Debug, Serialize)]
+struct PageCarries {
+    head: Digest,
+    head_seq: Option<i64>,
+    lines: usize,
+    published: usize,
+    withheld: usize,
+}
+
+/// The tail's last run, as runs.jsonl wrote it (its words, passed on).
+#[derive(Debug, Serialize)]
+struct TailRead<'a> {
+    lines_seen: Option<&'a J>,
+    run_at: Option<&'a J>,
+    source: &'static str,
+}
+
+/// A proof whose block time is before its line's timestamp; a withheld line's latency is not
+/// published (it would give its moment away).
+#[derive(Debug, Clone, Serialize)]
+struct NegativeLatency {
+    seconds: Option<i64>,
+    seq: i64,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    withheld: bool,
+}
+
+/// The kill-gate window (docs/witness.md), when the operator has registered it.
+#[derive(Debug, Clone, Serialize)]
+pub struct Window {
+    day_9_closes: Option<String>,
+    registered: bool,
+    since: Option<String>,
+}
+
+/// `STATS.json`'s `witness` (and each `SNAPSHOTS.jsonl` line's): every count with its
+/// denominator. Fields alphabetical, as the file has always been written.
+#[derive(Debug, Clone, Serialize)]
+pub struct WitnessStats {
+    carried_not_in_store: Count,
+    explorers_disagree: Count,
+    lines: usize,
+    mismatch: Count,
+    multi_entry_seqs: Count,
+    no_record: Count,
+    orphans: Count,
+    outside_latency: OutsideLatency,
+    pending: Count,
+    proof: Count,
+    proofs_published: usize,
+    replaced: Count,
+    retroactive: Count,
+    rewritten: Count,
+    runs: usize,
+    stamp_batches: Count,
+    stamp_failed: Count,
+    store_entries: usize,
+    stray_files: Count,
+    tail_lag: Count,
+    window: Window,
+    with_commitment: Count,
+}
+
+/// The latency from a line's timestamp to its proof's block time, in cumulative buckets.
+#[derive(Debug, Clone, Serialize)]
+struct OutsideLatency {
+    buckets: &'static str,
+    negative: Count,
+    negative_seqs: Vec<NegativeLatency>,
+    none_yet: Count,
+    over_24h: Count,
+    proof_without_block_time: Count,
+    within_1h: Count,
+    within_24h: Count,
+    within_6h: Count,
+}
+
+const WITHHELD_CLOCKS: &str = "for a record whose entry_id or seq is a withheld line's, line_timestamp is null and seen_at, stamped_at, upgraded_at are cut to the day in the header's anchor_tz, the day withheld.json gives (docs/protocol.md#witness); runs.jsonl and seal.jsonl print such a moment as that day; block_time, block_height, block_hash and status are copied";
+const CLOCKS: &str = "seen_at, stamped_at, upgraded_at are the tail's clock (the lab's word); line_timestamp is the gate's statement; block_time is the block header's (the miner's clock)";
+const TAIL_READ_SOURCE: &str =
+    "runs.jsonl, last line (the tail's clock); REPORT.md's figures are of this moment";
+const BUCKETS: &str = "cumulative: within_1h ⊆ within_6h ⊆ within_24h; within_24h + over_24h + none_yet = n; a negative latency is in within_1h and counted in negative";
+
 /// `index.json`: the tail's latest state per entry_id (a withheld line's clocks cut to the
 /// anchor-zone day), the prereg digest, and the `publisher` object.
-fn published_index(
+fn published_index<'a>(
     ctx: &LayerContext<'_>,
-    index: &StoreIndex,
-    chain: &Chain,
-    counts: &Counts,
-    proofs: &Proofs,
-    tail_last_run: Option<&J>,
-) -> J {
+    index: &'a StoreIndex,
+    chain: &'a Chain,
+    counts: &'a Counts,
+    proofs: &'a Proofs,
+    tail_last_run: Option<&'a J>,
+) -> PublishedIndex<'a> {
     let lines = &ctx.verified.lines;
     let n = lines.len();
-    let mut entries = Map::new();
     let mut daycut = DayCut::new(&ctx.verified.anchor_tz);
-    for r in &index.records {
-        entries.insert(
-            r.id.to_string(),
-            J::Object(published_record(index, r, chain.cut(r), &mut daycut)),
-        );
-    }
+    let entries = index
+        .records
+        .iter()
+        .map(|r| (r.id, published_record(index, r, chain.cut(r), &mut daycut)))
+        .collect();
     let published = lines.iter().filter(|l| l.published()).count();
-    let tail_read = tail_last_run.map(|run| {
-        json!({
-            "source": "runs.jsonl, last line (the tail's clock); REPORT.md's figures are of this moment",
-            "run_at": run.get("run_at"),
-            "lines_seen": run.get("lines_seen"),
-        })
-    });
-    let page_carries = json!({
-        "lines": n,
-        "published": published,
-        "withheld": n - published,
-        "head_seq": lines.last().map(|l| l.seq),
-        "head": ctx.verified.head,
-    });
-    let publisher = json!({
-        "withheld_seqs": chain.withheld_seqs,
-        "withheld_clocks": "for a record whose entry_id or seq is a withheld line's, line_timestamp is null and seen_at, stamped_at, upgraded_at are cut to the day in the header's anchor_tz, the day withheld.json gives (docs/protocol.md#witness); runs.jsonl and seal.jsonl print such a moment as that day; block_time, block_height, block_hash and status are copied",
-        "orphans": chain.orphans.iter().map(|&k| json!({"entry_id": index.records[k].id.to_string(), "seq": index.records[k].seq})).collect::<Vec<_>>(),
-        "multi_entry_seqs": chain.multi,
-        "seq_disagrees": chain.seq_disagrees,
-        "line_timestamp_disagrees_seqs": counts.ts_disagree,
-        "stray_files": proofs.stray_files,
-        "replaced": proofs.replaced,
-        "rewritten": proofs.rewritten,
-        "carried_not_in_store": proofs.carried,
-        "tail_read": tail_read,
-        "page_carries": page_carries,
-        "clocks": "seen_at, stamped_at, upgraded_at are the tail's clock (the lab's word); line_timestamp is the gate's statement; block_time is the block header's (the miner's clock)",
-    });
-    let mut published_index = Map::new();
-    published_index.insert("entries".into(), J::Object(entries));
-    if let Some(p) = &index.prereg_sha256 {
-        published_index.insert("prereg".into(), json!({"sha256": p}));
+    let publisher = Publisher {
+        carried_not_in_store: &proofs.carried,
+        clocks: CLOCKS,
+        line_timestamp_disagrees_seqs: &counts.ts_disagree,
+        multi_entry_seqs: &chain.multi,
+        orphans: chain
+            .orphans
+            .iter()
+            .map(|&k| Orphan {
+                entry_id: index.records[k].id,
+                seq: index.records[k].seq,
+            })
+            .collect(),
+        page_carries: PageCarries {
+            head: ctx.verified.head,
+            head_seq: lines.last().map(|l| l.seq),
+            lines: n,
+            published,
+            withheld: n - published,
+        },
+        replaced: &proofs.replaced,
+        rewritten: &proofs.rewritten,
+        seq_disagrees: &chain.seq_disagrees,
+        stray_files: proofs.stray_files,
+        tail_read: tail_last_run.map(|run| TailRead {
+            lines_seen: run.get("lines_seen"),
+            run_at: run.get("run_at"),
+            source: TAIL_READ_SOURCE,
+        }),
+        withheld_clocks: WITHHELD_CLOCKS,
+        withheld_seqs: &chain.withheld_seqs,
+    };
+    PublishedIndex {
+        entries,
+        prereg: index.prereg_sha256.map(|sha256| Prereg { sha256 }),
+        publisher,
     }
-    published_index.insert("publisher".into(), publisher);
-    J::Object(published_index)
 }
 
 /// One record of the published index.
-fn published_record(
-    index: &StoreIndex,
+fn published_record<'a>(
+    index: &'a StoreIndex,
     r: &Record,
     private: bool,
     daycut: &mut DayCut,
-) -> Map<String, J> {
-    let mut o = Map::new();
-    if let Some(h) = &r.block_hash {
-        o.insert("block_hash".into(), J::String(h.to_string()));
-    }
-    if let Some(h) = r.block_height {
-        o.insert("block_height".into(), json!(h));
-    }
-    if let Some(t) = r.block_time {
-        o.insert("block_time".into(), J::String(timestamp_of(t)));
-    }
-    o.insert(
-        "calendars".into(),
-        json!(index.calendars[r.calendars as usize]),
-    );
+) -> PublishedRecord<'a> {
     // Cut to the day in the header's anchor_tz, as withheld.json gives it (docs/build.md#safety).
     let mut clock = |t: i64| {
-        J::String(if private {
+        if private {
             daycut.day(t)
         } else {
             timestamp_of(t)
-        })
+        }
     };
-    o.insert(
-        "line_timestamp".into(),
-        if private {
-            J::Null
-        } else {
-            J::String(timestamp_of(r.line_timestamp))
-        },
-    );
-    o.insert("seen_at".into(), clock(r.seen_at));
-    o.insert("seq".into(), json!(r.seq));
-    o.insert("stamped_at".into(), clock(r.stamped_at));
-    o.insert("status".into(), J::String(r.status.as_str().into()));
-    if let Some(t) = r.upgraded_at {
-        o.insert("upgraded_at".into(), clock(t));
+    PublishedRecord {
+        block_hash: r.block_hash,
+        block_height: r.block_height,
+        block_time: r.block_time.map(timestamp_of),
+        calendars: &index.calendars[r.calendars as usize],
+        line_timestamp: (!private).then(|| timestamp_of(r.line_timestamp)),
+        seen_at: clock(r.seen_at),
+        seq: r.seq,
+        stamped_at: clock(r.stamped_at),
+        status: r.status,
+        upgraded_at: r.upgraded_at.map(&mut clock),
     }
-    o
 }
 
 /// The kill-gate window, when the operator has registered it.
-fn window(ctx: &LayerContext<'_>, notes: &mut Vec<String>) -> J {
+fn window(ctx: &LayerContext<'_>, notes: &mut Vec<String>) -> Window {
     match &ctx.plan.witness_window_since {
         Some(since) => {
             let day1 =
                 days::parse_timestamp(&format!("{since}T00:00:00Z")).unwrap_or_default() / 86_400;
-            json!({"registered": true, "since": since, "day_9_closes": days::civil_from_days(day1 + 8)})
+            Window {
+                day_9_closes: Some(days::civil_from_days(day1 + 8).to_string()),
+                registered: true,
+                since: Some(since.to_string()),
+            }
         }
         None => {
             notes.push("witness: the kill-gate window is not registered (--witness-window-since YYYY-MM-DD names day 1 once the operator has registered it)".into());
-            json!({"registered": false, "since": J::Null, "day_9_closes": J::Null})
+            Window {
+                day_9_closes: None,
+                registered: false,
+                since: None,
+            }
         }
     }
 }
@@ -1218,46 +1378,46 @@ fn stats(
     counts: &Counts,
     proofs: &Proofs,
     runs: usize,
-    window: J,
-) -> J {
+    window: Window,
+) -> WitnessStats {
     let st = |x: Status| counts.status(x);
     let with_commitment = n - counts.no_record - st(Status::StampFailed);
     let store_entries = index.records.len();
     let head_proofs = proofs.head_proofs;
-    json!({
-        "lines": n,
-        "with_commitment": of(with_commitment, n),
-        "pending": of(st(Status::Pending), n),
-        "proof": of(st(Status::Proof), n),
-        "explorers_disagree": of(st(Status::ExplorersDisagree), n),
-        "mismatch": of(st(Status::Mismatch), n),
-        "stamp_failed": of(st(Status::StampFailed), n),
-        "no_record": of(counts.no_record, n),
-        "tail_lag": of(counts.tail_lag, n),
-        "retroactive": of(counts.retroactive, n),
-        "outside_latency": {
-            "buckets": "cumulative: within_1h ⊆ within_6h ⊆ within_24h; within_24h + over_24h + none_yet = n; a negative latency is in within_1h and counted in negative",
-            "within_1h": of(counts.w1, n),
-            "within_6h": of(counts.w6, n),
-            "within_24h": of(counts.w24, n),
-            "over_24h": of(counts.over24, n),
-            "none_yet": of(n - counts.w24 - counts.over24, n),
-            "negative": of(counts.negative.len(), n),
-            "negative_seqs": counts.negative,
-            "proof_without_block_time": of(counts.proof_no_time, n),
+    WitnessStats {
+        carried_not_in_store: of(proofs.carried.len(), head_proofs),
+        explorers_disagree: of(st(Status::ExplorersDisagree), n),
+        lines: n,
+        mismatch: of(st(Status::Mismatch), n),
+        multi_entry_seqs: of(chain.multi.len(), chain.store_seqs),
+        no_record: of(counts.no_record, n),
+        orphans: of(chain.orphans.len(), store_entries),
+        outside_latency: OutsideLatency {
+            buckets: BUCKETS,
+            negative: of(counts.negative.len(), n),
+            negative_seqs: counts.negative.clone(),
+            none_yet: of(n - counts.w24 - counts.over24, n),
+            over_24h: of(counts.over24, n),
+            proof_without_block_time: of(counts.proof_no_time, n),
+            within_1h: of(counts.w1, n),
+            within_24h: of(counts.w24, n),
+            within_6h: of(counts.w6, n),
         },
-        "orphans": of(chain.orphans.len(), store_entries),
-        "multi_entry_seqs": of(chain.multi.len(), chain.store_seqs),
-        "stamp_batches": of(counts.stamp_batches, store_entries),
-        "replaced": of(proofs.replaced.len(), head_proofs),
-        "rewritten": of(proofs.rewritten.len(), head_proofs),
-        "carried_not_in_store": of(proofs.carried.len(), head_proofs),
-        "stray_files": of(proofs.stray_files, proofs.store_files),
-        "proofs_published": proofs.files.len(),
-        "store_entries": store_entries,
-        "runs": runs,
-        "window": window,
-    })
+        pending: of(st(Status::Pending), n),
+        proof: of(st(Status::Proof), n),
+        proofs_published: proofs.files.len(),
+        replaced: of(proofs.replaced.len(), head_proofs),
+        retroactive: of(counts.retroactive, n),
+        rewritten: of(proofs.rewritten.len(), head_proofs),
+        runs,
+        stamp_batches: of(counts.stamp_batches, store_entries),
+        stamp_failed: of(st(Status::StampFailed), n),
+        store_entries,
+        stray_files: of(proofs.stray_files, proofs.store_files),
+        tail_lag: of(counts.tail_lag, n),
+        window,
+        with_commitment: of(with_commitment, n),
+    }
 }
 
 /// What a person should know and nothing refuses.
@@ -1401,5 +1561,131 @@ fn check_report_clocks(
             ),
             "fix the tail's report so it prints no withheld seq's clock finer than the day",
         ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::encode::keys_sorted;
+
+    #[test]
+    fn index_and_stats_are_written_with_sorted_keys() {
+        let calendars = vec!["https://a.example".to_string()];
+        let record = PublishedRecord {
+            block_hash: Some(Digest::of(b"block")),
+            block_height: Some(1),
+            block_time: Some(timestamp_of(0)),
+            calendars: &calendars,
+            line_timestamp: Some(timestamp_of(0)),
+            seen_at: timestamp_of(0),
+            seq: 1,
+            stamped_at: timestamp_of(0),
+            status: Status::Proof,
+            upgraded_at: Some(timestamp_of(0)),
+        };
+        let multi = [MultiEntrySeq {
+            entry_ids: vec![Digest::of(b"a"), Digest::of(b"b")],
+            seq: 2,
+        }];
+        let disagrees = [SeqDisagrees {
+            chain_seq: 3,
+            entry_id: Digest::of(b"c"),
+            store_seq: 4,
+        }];
+        let run = serde_json::json!({"run_at": "x", "lines_seen": 1});
+        let withheld_seqs = BTreeSet::from([5]);
+        let names = ["n.ots".to_string()];
+        let index = PublishedIndex {
+            entries: BTreeMap::from([(Digest::of(b"d"), record)]),
+            prereg: Some(Prereg {
+                sha256: Digest::of(b"prereg"),
+            }),
+            publisher: Publisher {
+                carried_not_in_store: &names,
+                clocks: CLOCKS,
+                line_timestamp_disagrees_seqs: &[6],
+                multi_entry_seqs: &multi,
+                orphans: vec![Orphan {
+                    entry_id: Digest::of(b"e"),
+                    seq: 7,
+                }],
+                page_carries: PageCarries {
+                    head: Digest::of(b"f"),
+                    head_seq: Some(8),
+                    lines: 8,
+                    published: 7,
+                    withheld: 1,
+                },
+                replaced: &names,
+                rewritten: &names,
+                seq_disagrees: &disagrees,
+                stray_files: 0,
+                tail_read: Some(TailRead {
+                    lines_seen: run.get("lines_seen"),
+                    run_at: run.get("run_at"),
+                    source: TAIL_READ_SOURCE,
+                }),
+                withheld_clocks: WITHHELD_CLOCKS,
+                withheld_seqs: &withheld_seqs,
+            },
+        };
+        assert!(keys_sorted(&index));
+        let n = of(1, 2);
+        let stats = WitnessStats {
+            carried_not_in_store: n,
+            explorers_disagree: n,
+            lines: 2,
+            mismatch: n,
+            multi_entry_seqs: n,
+            no_record: n,
+            orphans: n,
+            outside_latency: OutsideLatency {
+                buckets: BUCKETS,
+                negative: n,
+                negative_seqs: vec![
+                    NegativeLatency {
+                        seconds: Some(-5),
+                        seq: 1,
+                        withheld: false,
+                    },
+                    NegativeLatency {
+                        seconds: None,
+                        seq: 2,
+                        withheld: true,
+                    },
+                ],
+                none_yet: n,
+                over_24h: n,
+                proof_without_block_time: n,
+                within_1h: n,
+                within_24h: n,
+                within_6h: n,
+            },
+            pending: n,
+            proof: n,
+            proofs_published: 1,
+            replaced: n,
+            retroactive: n,
+            rewritten: n,
+            runs: 1,
+            stamp_batches: n,
+            stamp_failed: n,
+            store_entries: 1,
+            stray_files: n,
+            tail_lag: n,
+            window: Window {
+                day_9_closes: Some("2026-11-09".into()),
+                registered: true,
+                since: Some("2026-11-01".into()),
+            },
+            with_commitment: n,
+        };
+        assert!(keys_sorted(&stats));
+        // A published latency says its seconds; a withheld one says only that it is withheld.
+        assert_eq!(
+            serde_json::to_string(&stats.outside_latency.negative_seqs).unwrap(),
+            r#"[{"seconds":-5,"seq":1},{"seconds":null,"seq":2,"withheld":true}]"#
+        );
     }
 }

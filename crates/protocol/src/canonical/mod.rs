@@ -159,6 +159,8 @@ impl std::fmt::Display for ParseError {
     }
 }
 
+impl std::error::Error for ParseError {}
+
 /// Why a value has no canonical form (`not_canonicalisable`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum NotAdmitted {
@@ -179,6 +181,14 @@ impl NotAdmitted {
     }
 }
 
+impl std::fmt::Display for NotAdmitted {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.words())
+    }
+}
+
+impl std::error::Error for NotAdmitted {}
+
 /// A parsed line: its value and what the reader noticed on the way.
 #[derive(Debug, Clone)]
 pub struct Parsed<'a> {
@@ -195,7 +205,8 @@ mod writer;
 
 pub use reader::parse;
 pub use scanner::{EntryScan, scan_entry};
-pub use writer::{dump, dump_entry, dump_object_except, to_canonical};
+pub(crate) use writer::dump_entry;
+pub use writer::{dump, dump_object_except, to_canonical};
 
 #[cfg(test)]
 mod tests {

@@ -3,9 +3,9 @@
 //!
 //! Ledger strings (values and object keys at any depth), public texts, the witness tail's texts
 //! and, later, every store file that is published go through [`scan`]. It normalises the string
-//! once ([`normalize`]: invisible characters, compatibility forms, digits of every script and
+//! once (`normalize`: invisible characters, compatibility forms, digits of every script and
 //! style, look-alike letters and punctuation, the spellings `%40`, `&#64;`, `(at)`, `[dot]`, …)
-//! and then runs one set of rules ([`rules`]). The two contexts differ only in the data of
+//! and then runs one set of rules (`rules`). The two contexts differ only in the data of
 //! [`Policy`]: in a ledger string, whitespace and a bare `@` are reasons and hex digests are
 //! not set aside (a digest belongs in a digest field); in a text, a space is prose, `@name` is
 //! a public handle, and a digest is set aside.
