@@ -129,12 +129,15 @@ fn json_bytes(v: &J) -> Vec<u8> {
     serde_json::to_vec(v).unwrap_or_else(|_| b"null".to_vec())
 }
 
+/// A data block of the page: its element id and its bytes.
+type DataBlock<'t> = (&'static str, Cow<'t, [u8]>);
+
 /// The data blocks the page reads, by element id (stable hooks, issue 6).
 fn data_blocks<'t>(
     input: &PageInput<'t>,
     tz_rules: Option<&exhibit_protocol::days::TzRules>,
     latest_dropped: bool,
-) -> anyhow::Result<Vec<(&'static str, Cow<'t, [u8]>)>> {
+) -> anyhow::Result<Vec<DataBlock<'t>>> {
     // Files are borrowed from the tree, not copied: the ledger can be hundreds of megabytes.
     let file = |p: &str| Cow::Borrowed(input.tree.get(p).unwrap_or_default());
     let mut posts = serde_json::Map::new();
