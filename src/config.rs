@@ -7,6 +7,11 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 use serde::Deserialize;
 
+/// The seqs one part of a segmented exhibit's witness index holds: part N holds the entries
+/// whose seq lies in `(N-1)*PART_SEQS+1 ..= N*PART_SEQS` (docs/witness.md#parts). Fixed blocks
+/// give stable names: a part changes only when one of its entries does.
+pub const PART_SEQS: u64 = 10_000;
+
 #[derive(Debug, Deserialize, Default)]
 #[serde(deny_unknown_fields)]
 struct RawConfig {
@@ -32,6 +37,9 @@ struct RawPublish {
     witness: Option<PathBuf>,
     public_texts: Option<bool>,
     segment_bytes: Option<i64>,
+    /// Not for operators: lowers the witness index's part size so tests cross a part boundary
+    /// with a few dozen lines (docs/witness.md#parts).
+    witness_part_seqs: Option<i64>,
 }
 
 /// The box as `exhibit.toml` describes it, paths resolved.
@@ -46,6 +54,8 @@ pub struct BoxConfig {
     pub public_texts: bool,
     /// The most bytes a published ledger file holds (docs/scale.md#the-cut).
     pub segment_bytes: u64,
+    /// The seqs one part of a segmented exhibit's witness index holds (docs/witness.md#parts).
+    pub witness_part_seqs: u64,
     pub fields: BTreeMap<String, BTreeMap<String, String>>,
 }
 
@@ -83,6 +93,19 @@ pub fn load(file: &Path) -> Result<BoxConfig> {
                 )
             })?,
     };
+    let witness_part_seqs = match raw.publish.witness_part_seqs {
+        None => PART_SEQS,
+        Some(n) => u64::try_from(n)
+            .ok()
+            .filter(|n| (1..=PART_SEQS).contains(n))
+            .with_context(|| {
+                format!(
+                    "{}: [publish] witness_part_seqs = {n} is outside the accepted range 1..={} (a test knob, docs/witness.md#parts); remove it",
+                    file.display(),
+                    PART_SEQS
+                )
+            })?,
+    };
     Ok(BoxConfig {
         file: file.to_path_buf(),
         ledger: resolve(gate.ledger),
@@ -92,6 +115,7 @@ pub fn load(file: &Path) -> Result<BoxConfig> {
         witness: raw.publish.witness.map(resolve),
         public_texts: raw.publish.public_texts.unwrap_or(false),
         segment_bytes,
+        witness_part_seqs,
         fields: raw.fields,
     })
 }

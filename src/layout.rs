@@ -32,6 +32,19 @@ pub fn is_public_text(name: &str) -> bool {
     digest_then(name, ".txt").is_some()
 }
 
+/// The number of a part of a segmented exhibit's witness index from its name: `NNNNNN.json`,
+/// the number zero-padded to six digits (more digits only for a number that needs them), not
+/// zero (docs/witness.md#parts).
+pub fn witness_part_number(name: &str) -> Option<u64> {
+    let digits = name.strip_suffix(".json")?;
+    if digits.len() < 6 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let n: u64 = digits.parse().ok().filter(|&n| n >= 1)?;
+    // One name per number: `0000001.json` is not part 1's.
+    (format!("{n:06}") == digits).then_some(n)
+}
+
 /// A path (with `/`, relative to DIR) of the output tree.
 pub fn is_output_path(rel: &str) -> bool {
     match rel {
@@ -59,12 +72,28 @@ pub fn is_output_path(rel: &str) -> bool {
                 is_public_text(name)
             } else if let Some(name) = rel.strip_prefix("ledger/segments/") {
                 // The published ledger's later files (docs/scale.md#names).
-                crate::segments::segment_number(name).is_some()
+                segment_number(name).is_some()
+            } else if let Some(name) = rel.strip_prefix("ledger/witness/index/") {
+                // A segmented exhibit's witness index parts (docs/witness.md#parts).
+                witness_part_number(name).is_some()
+            } else if let Some(name) = rel.strip_prefix("ledger/witness/runs/") {
+                // The witness run log's later files, named as the ledger's segments.
+                segment_number(name).is_some()
             } else {
                 false
             }
         }
     }
+}
+
+/// The number of a segment's file name (`000001.jsonl` → 1): exactly six decimal digits, not
+/// all zero, then `.jsonl`; anything else is not a segment's name (docs/scale.md#names).
+pub fn segment_number(name: &str) -> Option<u32> {
+    let digits = name.strip_suffix(".jsonl")?;
+    if digits.len() != 6 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    digits.parse().ok().filter(|&n| n >= 1)
 }
 
 #[cfg(test)]
@@ -83,6 +112,9 @@ mod tests {
             "index.html".into(),
             "ledger/segments/000001.jsonl".into(),
             "ledger/segments/999999.jsonl".into(),
+            "ledger/witness/index/000001.json".into(),
+            "ledger/witness/index/1000000.json".into(),
+            "ledger/witness/runs/000001.jsonl".into(),
         ] {
             assert!(is_output_path(&ok), "{ok}");
         }
@@ -98,6 +130,14 @@ mod tests {
             "ledger/segments/1.jsonl".into(),
             "ledger/segments/000001.jsonl.html".into(),
             "ledger/segments/x/000001.jsonl".into(),
+            "ledger/witness/index/000000.json".into(),
+            "ledger/witness/index/0000001.json".into(),
+            "ledger/witness/index/00001.json".into(),
+            "ledger/witness/index/000001.jsonl".into(),
+            "ledger/witness/index/000001.json.html".into(),
+            "ledger/witness/runs/000001.json".into(),
+            "ledger/witness/runs/runs.jsonl".into(),
+            "ledger/witness/index.json/000001.json".into(),
             "../index.html".into(),
             "/etc/passwd".into(),
         ] {

@@ -29,3 +29,4 @@ pub mod side_channels;
 pub mod site_check;
 pub mod terminal;
 pub mod verify_cmd;
+pub mod witness_parts;

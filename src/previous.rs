@@ -253,6 +253,41 @@ impl Previous {
         &self.prefix
     }
 
+    /// The blob id of `DIR/<rel>` at HEAD, or `None` when absent there (or no HEAD): the file
+    /// is not read.
+    pub fn blob_id(&self, rel: &str) -> Result<Option<git2::Oid>> {
+        let (Some(repo), Some(commit)) = (&self.repo, &self.commit) else {
+            return Ok(None);
+        };
+        let path = self.path_at_head(rel);
+        let tree = repo
+            .find_commit(git2::Oid::from_str(commit)?)?
+            .tree()
+            .context("cannot read HEAD's tree")?;
+        let entry = match tree.get_path(Path::new(&path)) {
+            Ok(e) => e,
+            Err(e) if e.code() == ErrorCode::NotFound => return Ok(None),
+            Err(e) => return Err(e).with_context(|| format!("git rev-parse HEAD:{path}")),
+        };
+        if entry.kind() != Some(ObjectType::Blob) {
+            bail!("HEAD:{path} is not a file");
+        }
+        Ok(Some(entry.id()))
+    }
+
+    /// The size of a blob named by `list_blobs`, from the object's header: the file is not
+    /// inflated (the witness layer's full run-log files are compared by id, not re-read).
+    pub fn blob_size(&self, id: git2::Oid) -> Result<u64> {
+        let Some(repo) = &self.repo else {
+            bail!("no repository to read blob {id} from");
+        };
+        let (size, _) = repo
+            .odb()?
+            .read_header(id)
+            .with_context(|| format!("git cat-file -s {id}"))?;
+        Ok(size as u64)
+    }
+
     /// The bytes of a blob named by `list_blobs`.
     pub fn read_blob(&self, id: git2::Oid) -> Result<Vec<u8>> {
         let Some(repo) = &self.repo else {

@@ -32,15 +32,8 @@ pub fn segment_path(n: u32) -> String {
     format!("{SEGMENTS_DIR}/{n:06}.jsonl")
 }
 
-/// The number of a segment's file name (`000001.jsonl` → 1): exactly six decimal digits, not
-/// all zero, then `.jsonl`; anything else is not a segment's name (docs/scale.md#names).
-pub fn segment_number(name: &str) -> Option<u32> {
-    let digits = name.strip_suffix(".jsonl")?;
-    if digits.len() != 6 || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    digits.parse().ok().filter(|&n| n >= 1)
-}
+/// Segment names are part of the output's grammar, so [`crate::layout`] owns the rule.
+pub use crate::layout::segment_number;
 
 /// One published ledger file as `STATS.json` lists it (`ledger.files`, docs/scale.md#stats);
 /// fields in alphabetical order, as the rest of STATS.json is written.
@@ -77,12 +70,51 @@ pub struct CutFile {
     pub bytes: u64,
 }
 
+/// A file that grows by appending, published as its first file and then numbered files in a
+/// folder beside it (`NNNNNN.jsonl`, from 000001): the published ledger, and the witness layer's
+/// `runs.jsonl` (docs/witness.md#parts). One cut serves both.
+#[derive(Debug, Clone, Copy)]
+pub struct Series {
+    /// The first file, relative to DIR (`ledger/ledger.jsonl`).
+    pub first: &'static str,
+    /// The folder the later files go to, relative to DIR (`ledger/segments`).
+    pub folder: &'static str,
+}
+
+/// The published ledger: `ledger/ledger.jsonl`, then `ledger/segments/NNNNNN.jsonl`.
+pub const LEDGER_SERIES: Series = Series {
+    first: LEDGER_FILE,
+    folder: SEGMENTS_DIR,
+};
+
+impl Series {
+    /// `<folder>/NNNNNN.jsonl` for file `n` (from 1) of the folder.
+    pub fn path(&self, n: u32) -> String {
+        format!("{}/{n:06}.jsonl", self.folder)
+    }
+
+    /// The number of a path in the folder, when its name is a segment's name.
+    pub fn number(&self, path: &str) -> Option<u32> {
+        segment_number(path.strip_prefix(self.folder)?.strip_prefix('/')?)
+    }
+}
+
 /// The cut (docs/scale.md#the-cut): the published lines, given by their lengths with LF (the
 /// header first), laid into files. `kept` are HEAD's files as `(path, bytes)` in chain order
 /// when this publication byte-extends HEAD's, else empty: each keeps its exact bytes, and only
 /// the last may grow. New lines go to the last file while it stays within `segment_bytes`,
 /// else to a new segment; a line longer than `segment_bytes` is a file by itself.
 pub fn cut(
+    line_lens: &[u64],
+    kept: &[(String, u64)],
+    segment_bytes: u64,
+) -> Result<Vec<CutFile>, String> {
+    cut_series(&LEDGER_SERIES, line_lens, kept, segment_bytes)
+}
+
+/// [`cut`] for any [`Series`]: the same greedy rule, the series' own names.
+pub fn cut_series(
+    series: &Series,
     line_lens: &[u64],
     kept: &[(String, u64)],
     segment_bytes: u64,
@@ -113,7 +145,7 @@ pub fn cut(
     }
     let mut next = kept
         .iter()
-        .filter_map(|(p, _)| segment_number(p.strip_prefix(SEGMENTS_DIR)?.strip_prefix('/')?))
+        .filter_map(|(p, _)| series.number(p))
         .max()
         .map_or(1, |n| n + 1);
     for len in lens {
@@ -122,14 +154,15 @@ pub fn cut(
             .is_none_or(|last| last.lines > 0 && last.bytes + len > segment_bytes);
         if start_new {
             let path = if files.is_empty() {
-                LEDGER_FILE.to_string()
+                series.first.to_string()
             } else if next > LAST_NUMBER {
                 return Err(format!(
-                    "the published ledger would need more than {LAST_NUMBER} segments; raise [publish] segment_bytes"
+                    "{} would need more than {LAST_NUMBER} files in {}/; raise [publish] segment_bytes",
+                    series.first, series.folder
                 ));
             } else {
                 next += 1;
-                segment_path(next - 1)
+                series.path(next - 1)
             };
             files.push(CutFile {
                 path,

@@ -80,10 +80,12 @@ pub fn check_site(dir: &Path) -> Result<Outcome> {
     if let Some(a) = ledger_dir.sub("anchors")? {
         publisher_withheld_anchors(&a, anchors.as_deref().unwrap_or_default(), &mut files)?;
     }
-    if let Some(witness) = ledger_dir.sub("witness")?
-        && let Some(proofs) = witness.sub("proofs")?
-    {
-        check_witness_proofs(&proofs, &mut files)?;
+    if let Some(witness) = ledger_dir.sub("witness")? {
+        if let Some(proofs) = witness.sub("proofs")? {
+            check_witness_proofs(&proofs, &mut files)?;
+        }
+        // A segmented exhibit's index parts and run-log files (docs/witness.md#parts).
+        crate::witness_parts::check(&witness, &mut files)?;
     }
     if let Some(texts) = ledger_dir.sub("public_texts")? {
         check_public_texts(&texts, &mut files)?;

@@ -93,17 +93,7 @@ fn put_ledger_files(
     let bytes = &decided.published_ledger;
     let records: Vec<&decide::LineRecord> =
         verified.lines.iter().filter(|r| r.published()).collect();
-    // Line 0 is the header; line k > 0 is the k-th published record.
-    let line_lens: Vec<u64> = std::iter::once((verified.header.1 - verified.header.0 + 1) as u64)
-        .chain(records.iter().map(|r| (r.end - r.start + 1) as u64))
-        .collect();
-    let kept: &[(String, u64)] = if decided.extends {
-        &decided.head_files
-    } else {
-        &[]
-    };
-    let cut = crate::segments::cut(&line_lens, kept, plan.config.segment_bytes)
-        .map_err(|e| anyhow::anyhow!("the published ledger cannot be laid into files: {e}"))?;
+    let cut = ledger_cut(plan, decided)?;
     let mut files = Vec::with_capacity(cut.len());
     let (mut offset, mut line) = (0usize, 0usize);
     for file in cut {
@@ -128,6 +118,30 @@ fn put_ledger_files(
         line += file.lines;
     }
     Ok(files)
+}
+
+/// The published ledger's cut into files (docs/scale.md#the-cut). Known before the layers run:
+/// the witness layer splits its growing files only when the ledger is segmented
+/// (docs/witness.md#parts).
+pub fn ledger_cut(plan: &BuildPlan, decided: &Decided) -> Result<Vec<crate::segments::CutFile>> {
+    let verified = &decided.verified;
+    // Line 0 is the header; line k > 0 is the k-th published record.
+    let line_lens: Vec<u64> = std::iter::once((verified.header.1 - verified.header.0 + 1) as u64)
+        .chain(
+            verified
+                .lines
+                .iter()
+                .filter(|r| r.published())
+                .map(|r| (r.end - r.start + 1) as u64),
+        )
+        .collect();
+    let kept: &[(String, u64)] = if decided.extends {
+        &decided.head_files
+    } else {
+        &[]
+    };
+    crate::segments::cut(&line_lens, kept, plan.config.segment_bytes)
+        .map_err(|e| anyhow::anyhow!("the published ledger cannot be laid into files: {e}"))
 }
 
 /// The posts whose text is the exact posted form, their proofs, and `anchors/index.json`.

@@ -92,12 +92,16 @@ pub fn run(plan: &BuildPlan) -> Result<ExitCode> {
     let mut decided = decide::run(plan, &loaded, verified, &history)?;
     // A publication over an edited HEAD does not extend it (docs/build.md#safety).
     decided.extends &= head.trusted();
+    let segmented = assemble::ledger_cut(plan, &decided)?
+        .iter()
+        .any(|f| f.path.starts_with(crate::segments::SEGMENTS_DIR));
     let mut layers = layers::run(&LayerContext {
         plan,
         ledger: loaded.complete(),
         verified: &decided.verified,
         previous: &previous,
         ledger_name: &loaded.name,
+        segmented,
     })?;
     let refusals: Vec<Refusal> = decided
         .refusals

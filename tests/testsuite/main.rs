@@ -20,3 +20,4 @@ mod segments;
 mod vectors;
 mod verify_cli;
 mod witness;
+mod witness_parts;

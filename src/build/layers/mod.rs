@@ -48,6 +48,9 @@ pub struct LayerContext<'a> {
     pub verified: &'a VerifiedLedger,
     pub previous: &'a Previous,
     pub ledger_name: &'a str,
+    /// The published ledger continues in `ledger/segments/` (docs/scale.md#the-cut): the
+    /// witness layer then splits its growing files too (docs/witness.md#parts).
+    pub segmented: bool,
 }
 
 /// One optional layer of the exhibit, published under `ledger/<folder>/`.

@@ -28,6 +28,7 @@ use crate::box_read::{BoxFolder, FileClass};
 use crate::build::decide::LineRecord;
 use crate::encode::{Count, of, pretty, timestamp_of};
 use crate::refusal::Refusal;
+use crate::segments::Series;
 use crate::side_channels::{self, DayCut};
 pub use exhibit_protocol::WitnessStatus as Status;
 use exhibit_protocol::days;
@@ -39,6 +40,22 @@ pub const RULE_PROOF: &str = "proof header/digest (docs/protocol.md#ots-header)"
 pub const RETROACTIVE_AFTER: i64 = 3600;
 /// Outside-latency limits (cumulative buckets: within 1 h ⊆ within 6 h ⊆ within 24 h).
 pub const HOUR: i64 = 3600;
+
+/// The seqs one part of a segmented exhibit's witness index holds (docs/witness.md#parts);
+/// the config knob that lowers it for tests is checked where exhibit.toml is read.
+pub use crate::config::PART_SEQS;
+
+/// The run log of a segmented exhibit: `runs.jsonl`, then `runs/NNNNNN.jsonl`, cut by the
+/// ledger's own rule (docs/witness.md#parts).
+pub const RUNS: Series = Series {
+    first: "ledger/witness/runs.jsonl",
+    folder: "ledger/witness/runs",
+};
+
+/// `ledger/witness/index/NNNNNN.json`: part `n` of a segmented exhibit's witness index.
+pub fn index_part_path(n: u64) -> String {
+    format!("ledger/witness/index/{n:06}.json")
+}
 
 /// What the page prints on how to pin one line without it (docs/protocol.md#witness).
 pub const HOW_TO_PIN: &str = "To pin one line without this page: take its entry_id from ledger/ledger.jsonl (or a withheld line's digest from ledger/withheld.json), fetch ledger/witness/proofs/<entry_id>.ots, and run `ots verify -d <entry_id> <entry_id>.ots` (the python OpenTimestamps client) or `node ots-cli.js verify -i -d <entry_id> <entry_id>.ots` (javascript-opentimestamps 0.4.9). A PENDING file prints \"Pending confirmation in Bitcoin blockchain\": it is a calendar's receipt and pins nothing. A PROOF prints the Bitcoin block; that block's header time is at https://mempool.space/api/block/<hash> and https://blockstream.info/api/block/<hash> (/block-height/<H> gives the hash). The proof shows that the line's digest existed before that block, no more: not that every send got a line, not the words of any message, not who wrote the line, not that the line is true. The header time is the miner's clock, within about two hours of consensus time, so a latency under six hours carries that slop and a negative latency can appear for an honest line. The store was written by the lab's tail; the proofs are what you check.";
@@ -515,8 +532,17 @@ pub fn build(ctx: &LayerContext<'_>, store: &Path) -> Result<LayerOutput> {
 
     let tail_last_run = runs.last().cloned();
     let window = window(ctx, &mut notes);
-    let published_index =
-        published_index(ctx, index, &chain, &counts, &proofs, tail_last_run.as_ref());
+    // Split only when the ledger is: a one-file exhibit stays byte-identical (docs/witness.md#parts).
+    let part_seqs = ctx.segmented.then_some(ctx.plan.config.witness_part_seqs);
+    let (published_index, index_parts) = published_index(
+        ctx,
+        index,
+        &chain,
+        &counts,
+        &proofs,
+        tail_last_run.as_ref(),
+        part_seqs,
+    );
     let stats = stats(
         lines.len(),
         index,
@@ -546,7 +572,6 @@ pub fn build(ctx: &LayerContext<'_>, store: &Path) -> Result<LayerOutput> {
             "REPORT.md",
             s.report.as_ref().map(|r| r.as_bytes().to_vec()),
         ),
-        ("runs.jsonl", tail.runs),
         ("seal.jsonl", tail.seal),
         ("WITNESS_PREREG.md", s.prereg.clone()),
     ] {
@@ -554,7 +579,22 @@ pub fn build(ctx: &LayerContext<'_>, store: &Path) -> Result<LayerOutput> {
             files.push((format!("ledger/witness/{rel}"), bytes));
         }
     }
+    if let Some(runs) = tail.runs {
+        if ctx.segmented {
+            files.extend(runs_files(ctx, runs, &mut notes)?);
+        } else {
+            files.push((RUNS.first.to_string(), runs));
+        }
+    }
+    let ceiling = *crate::segments::SEGMENT_BYTES_RANGE.end();
+    for (path, bytes) in index_parts.iter().filter(|(_, b)| b.len() as u64 > ceiling) {
+        notes.push(format!(
+            "witness: {path} holds {} bytes, over the 32 MiB every published file keeps to: the store files that many records under its seqs (orphans or multi-entry seqs; docs/witness.md#parts)",
+            bytes.len()
+        ));
+    }
     files.push(("ledger/witness/index.json".into(), index_bytes));
+    files.extend(index_parts);
     files.sort_by(|a, b| a.0.cmp(&b.0));
     Ok(LayerOutput {
         files,
@@ -1104,10 +1144,31 @@ fn guard_tail_texts(store: &Path, s: &Store, refusals: &mut Vec<Refusal>) {
 /// declared in alphabetical order to keep those bytes (a test checks it).
 #[derive(Debug, Serialize)]
 struct PublishedIndex<'a> {
-    entries: BTreeMap<Digest, PublishedRecord<'a>>,
+    /// Every record, in a one-file exhibit's index; a segmented exhibit's are in its parts.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    entries: Option<BTreeMap<Digest, PublishedRecord<'a>>>,
+    /// A segmented exhibit's parts (docs/witness.md#parts).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    parts: Option<Vec<IndexPart>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     prereg: Option<Prereg>,
     publisher: Publisher<'a>,
+}
+
+/// One part of a segmented exhibit's index, as `index.json` lists it (docs/witness.md#parts).
+#[derive(Debug, Serialize)]
+struct IndexPart {
+    entries: usize,
+    first_seq: u64,
+    last_seq: u64,
+    path: String,
+    sha256: Digest,
+}
+
+/// A part's file: the records of its seqs.
+#[derive(Debug, Serialize)]
+struct IndexPartFile<'a> {
+    entries: BTreeMap<Digest, PublishedRecord<'a>>,
 }
 
 /// The sealed preregistration's digest.
@@ -1261,7 +1322,10 @@ const TAIL_READ_SOURCE: &str =
 const BUCKETS: &str = "cumulative: within_1h ⊆ within_6h ⊆ within_24h; within_24h + over_24h + none_yet = n; a negative latency is in within_1h and counted in negative";
 
 /// `index.json`: the tail's latest state per entry_id (a withheld line's clocks cut to the
-/// anchor-zone day), the prereg digest, and the `publisher` object.
+/// anchor-zone day), the prereg digest, and the `publisher` object. With `part_seqs` (a
+/// segmented exhibit) the entries go to parts of that many seqs each, returned as files, and
+/// `index.json` lists them under `parts` instead (docs/witness.md#parts); each record is the
+/// same, cut the same, wherever it is written.
 fn published_index<'a>(
     ctx: &LayerContext<'_>,
     index: &'a StoreIndex,
@@ -1269,15 +1333,23 @@ fn published_index<'a>(
     counts: &'a Counts,
     proofs: &'a Proofs,
     tail_last_run: Option<&'a J>,
-) -> PublishedIndex<'a> {
+    part_seqs: Option<u64>,
+) -> (PublishedIndex<'a>, Vec<(String, Vec<u8>)>) {
     let lines = &ctx.verified.lines;
     let n = lines.len();
     let mut daycut = DayCut::new(&ctx.verified.anchor_tz);
-    let entries = index
+    let entries: BTreeMap<Digest, PublishedRecord<'a>> = index
         .records
         .iter()
         .map(|r| (r.id, published_record(index, r, chain.cut(r), &mut daycut)))
         .collect();
+    let (entries, parts, part_files) = match part_seqs {
+        None => (Some(entries), None, Vec::new()),
+        Some(k) => {
+            let (parts, files) = index_parts(entries, k);
+            (None, Some(parts), files)
+        }
+    };
     let published = lines.iter().filter(|l| l.published()).count();
     let publisher = Publisher {
         carried_not_in_store: &proofs.carried,
@@ -1311,11 +1383,124 @@ fn published_index<'a>(
         withheld_clocks: WITHHELD_CLOCKS,
         withheld_seqs: &chain.withheld_seqs,
     };
-    PublishedIndex {
+    let published_index = PublishedIndex {
         entries,
+        parts,
         prereg: index.prereg_sha256.map(|sha256| Prereg { sha256 }),
         publisher,
+    };
+    (published_index, part_files)
+}
+
+/// The records laid into parts of `k` seqs: part N holds seqs `(N-1)*k+1 ..= N*k`; only parts
+/// with a record exist. Returns the list `index.json` gives and the parts' files.
+fn index_parts(
+    entries: BTreeMap<Digest, PublishedRecord<'_>>,
+    k: u64,
+) -> (Vec<IndexPart>, Vec<(String, Vec<u8>)>) {
+    let mut blocks: BTreeMap<u64, BTreeMap<Digest, PublishedRecord<'_>>> = BTreeMap::new();
+    for (id, record) in entries {
+        // seq ≥ 1 was checked when the store's index was read.
+        let number = (record.seq.max(1) as u64 - 1) / k + 1;
+        blocks.entry(number).or_default().insert(id, record);
     }
+    let mut parts = Vec::with_capacity(blocks.len());
+    let mut files = Vec::with_capacity(blocks.len());
+    for (number, entries) in blocks {
+        let count = entries.len();
+        let bytes = pretty(&IndexPartFile { entries });
+        let path = index_part_path(number);
+        parts.push(IndexPart {
+            entries: count,
+            first_seq: (number - 1) * k + 1,
+            last_seq: number * k,
+            path: path.clone(),
+            sha256: Digest::of(&bytes),
+        });
+        files.push((path, bytes));
+    }
+    (parts, files)
+}
+
+/// `runs.jsonl` of a segmented exhibit, laid into files by the ledger's cut
+/// (docs/witness.md#parts): HEAD's run-log files keep their bytes when these bytes extend them
+/// (compared by git blob id, not re-read), new lines fill the last file up to `segment_bytes`,
+/// then `runs/NNNNNN.jsonl`. When they do not extend HEAD's (the tail rewrote its log, or a
+/// moment's cut changed), the cut runs afresh from the first line and a note says so.
+fn runs_files(
+    ctx: &LayerContext<'_>,
+    bytes: Vec<u8>,
+    notes: &mut Vec<String>,
+) -> Result<Vec<(String, Vec<u8>)>> {
+    if bytes.is_empty() {
+        return Ok(vec![(RUNS.first.to_string(), bytes)]);
+    }
+    let head = head_runs_files(ctx)?;
+    let mut offset = 0usize;
+    let mut extends = true;
+    for (_, id, size) in &head {
+        let end = offset.saturating_add(*size as usize);
+        if end > bytes.len()
+            || git2::Oid::hash_object(git2::ObjectType::Blob, &bytes[offset..end])? != *id
+        {
+            extends = false;
+            break;
+        }
+        offset = end;
+    }
+    if !extends {
+        notes.push(format!(
+            "witness: the run log as published does not extend HEAD's ({}); it is laid into files afresh from its first line",
+            head.iter()
+                .map(|(p, _, _)| p.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    let kept: Vec<(String, u64)> = if extends {
+        // An empty runs.jsonl at HEAD holds no line to keep; the cut starts it afresh.
+        head.into_iter()
+            .filter(|(_, _, size)| *size > 0)
+            .map(|(p, _, size)| (p, size))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let line_lens: Vec<u64> = bytes
+        .split_inclusive(|&b| b == b'\n')
+        .map(|l| l.len() as u64)
+        .collect();
+    let cut = crate::segments::cut_series(&RUNS, &line_lens, &kept, ctx.plan.config.segment_bytes)
+        .map_err(|e| anyhow::anyhow!("the witness run log cannot be laid into files: {e}"))?;
+    let mut files = Vec::with_capacity(cut.len());
+    let mut offset = 0usize;
+    for file in cut {
+        let end = offset + file.bytes as usize;
+        files.push((file.path, bytes[offset..end].to_vec()));
+        offset = end;
+    }
+    Ok(files)
+}
+
+/// HEAD's run-log files `(path, blob id, bytes)` in chain order: `runs.jsonl`, then
+/// `runs/000001.jsonl`, … numbered from 1 without a gap.
+fn head_runs_files(ctx: &LayerContext<'_>) -> Result<Vec<(String, git2::Oid, u64)>> {
+    let previous = ctx.previous;
+    let mut files = Vec::new();
+    if let Some(id) = previous.blob_id(RUNS.first)? {
+        files.push((RUNS.first.to_string(), id, previous.blob_size(id)?));
+    }
+    for (i, (name, id)) in previous.list_blobs(RUNS.folder)?.into_iter().enumerate() {
+        let expected = RUNS.path(i as u32 + 1);
+        let path = format!("{}/{name}", RUNS.folder);
+        if path != expected {
+            anyhow::bail!(
+                "HEAD:{path}: the witness run log's files must be named {expected} and on, one after another (docs/witness.md#parts); restore the exhibit branch as exhibit built it"
+            );
+        }
+        files.push((path, id, previous.blob_size(id)?));
+    }
+    Ok(files)
 }
 
 /// One record of the published index.
@@ -1597,7 +1782,14 @@ mod tests {
         let withheld_seqs = BTreeSet::from([5]);
         let names = ["n.ots".to_string()];
         let index = PublishedIndex {
-            entries: BTreeMap::from([(Digest::of(b"d"), record)]),
+            entries: Some(BTreeMap::from([(Digest::of(b"d"), record)])),
+            parts: Some(vec![IndexPart {
+                entries: 1,
+                first_seq: 1,
+                last_seq: 10_000,
+                path: index_part_path(1),
+                sha256: Digest::of(b"part"),
+            }]),
             prereg: Some(Prereg {
                 sha256: Digest::of(b"prereg"),
             }),
