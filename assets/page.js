@@ -438,13 +438,137 @@
     };
   }
 
+  // ------------------------------------------------------------------------------------------
+  // The light page (docs/page.md "The light page"): the ledger's files are read one by one.
+
+  var LEDGER_FILE = /^ledger\/(ledger\.jsonl|segments\/[0-9]{6}\.jsonl)$/;
+  /**
+   * The list of the ledger's files a light page carries (`layout-json`), checked: an array of
+   * {path, bytes, sha256, first_seq, last_seq} in chain order, or a string saying what is wrong.
+   */
+  function ledgerFileList(layout) {
+    if (!layout || layout.mode !== 'light' || !Array.isArray(layout.files) || !layout.files.length) return 'the page carries no list of the ledger\'s files';
+    var out = [];
+    for (var i = 0; i < layout.files.length; i++) {
+      var f = layout.files[i];
+      if (!f || typeof f.path !== 'string' || !LEDGER_FILE.test(f.path)) return 'item ' + (i + 1) + ' of the list of files is not a ledger file';
+      if (typeof f.bytes !== 'number' || !(f.bytes >= 0) || typeof f.sha256 !== 'string' || !HEX64.test(f.sha256)) return 'the list gives ' + f.path + ' no size or no sha256';
+      if (i && !(f.path > out[i - 1].path)) return 'the list of files is not in chain order at ' + f.path;
+      out.push({ path: f.path, bytes: f.bytes, sha256: f.sha256,
+        first_seq: typeof f.first_seq === 'number' ? f.first_seq : null, last_seq: typeof f.last_seq === 'number' ? f.last_seq : null });
+    }
+    return out;
+  }
+
+  /**
+   * The monitor (docs/page.md "The monitor"): what this browser remembered of the exhibit against
+   * the list of files it has now. `mem`: {bytes, head, head_seq, files: [{path, bytes, sha256,
+   * full}], checkpoint, withheld_sha}; `files`: ledgerFileList's answer; `withheldShaUpTo(seq)`:
+   * a digest of the withheld list's entries at or before seq; `postSeqs`: the posts' seqs (decimal
+   * strings); `withheldSeqs`: a Set of the withheld list's seqs (a post may name one: the anchor
+   * checks read its digest from the list, not from a line). Returns {rewritten: null or {file, why}, resumeFrom: the index of the first file to
+   * read, checkpoint: the verifier's state to resume from (null: from the first line), note}.
+   */
+  function compareMemory(mem, files, withheldShaUpTo, postSeqs, withheldSeqs) {
+    var scratch = function (rewritten, note) { return { rewritten: rewritten, resumeFrom: 0, checkpoint: null, note: note || null }; };
+    if (!mem || !Array.isArray(mem.files) || !mem.files.length) return scratch(null, 'nothing remembered');
+    var total = 0;
+    files.forEach(function (f) { total += f.bytes; });
+    for (var i = 0; i < mem.files.length; i++) {
+      var was = mem.files[i], now = files[i];
+      if (!now) return scratch({ file: was.path, why: 'it is gone: the list of files now ends before it' });
+      if (now.path !== was.path) return scratch({ file: was.path, why: 'it is no longer the ledger\'s file number ' + (i + 1) + ' (the list names ' + now.path + ' there)' });
+      var same = now.sha256 === was.sha256 && now.bytes === was.bytes;
+      if (was.full && !same) {
+        return scratch({ file: was.path, why: 'it was full and its bytes changed: ' + was.bytes + ' bytes with sha256 ' + was.sha256 + ' when this browser checked it; ' + now.bytes + ' bytes with sha256 ' + now.sha256 + ' now' });
+      }
+      if (!was.full && (now.bytes < was.bytes || (now.bytes === was.bytes && !same))) {
+        return scratch({ file: was.path, why: now.bytes < was.bytes ? 'it is shorter than when this browser checked it (' + now.bytes + ' bytes, then ' + was.bytes + ')'
+          : 'its bytes changed at the same size (sha256 ' + was.sha256 + ' then, ' + now.sha256 + ' now)' });
+      }
+    }
+    if (total < mem.bytes) return scratch({ file: files[files.length - 1].path, why: 'the ledger holds ' + total + ' bytes, fewer than the ' + mem.bytes + ' this browser checked' });
+    var full = mem.files.filter(function (f) { return f.full; }).length;
+    var cp = mem.checkpoint;
+    if (!cp || !full) return scratch(null, 'no full file remembered');
+    if (withheldShaUpTo(cp.lastSeq) !== mem.withheld_sha) {
+      return scratch({ file: 'ledger/withheld.json', why: 'its entries up to seq ' + cp.lastSeq + ' are not the ones this browser checked' });
+    }
+    // A post naming a seq in the remembered files whose digest the checkpoint did not keep: the
+    // files are read again (not a rewrite: the memory is only too short).
+    var known = new Set();
+    (cp.ids || []).forEach(function (x) { known.add(String(x[0])); });
+    (cp.dayLast || []).forEach(function (x) { known.add(String(x[1])); });
+    for (var k = 0; k < postSeqs.length; k++) {
+      var N = Number(postSeqs[k]);
+      if (N <= cp.lastSeq && N > 0 && !known.has(String(postSeqs[k])) && !(withheldSeqs && withheldSeqs.has(N))) return scratch(null, 'a post names seq ' + postSeqs[k] + ', inside the remembered files');
+    }
+    return { rewritten: null, resumeFrom: full, checkpoint: cp, note: null };
+  }
+
+  /**
+   * The light page's reader: takes the ledger's files one message at a time and answers with
+   * messages (runs in the Web Worker, or on the main thread when no worker starts). It is
+   * stringified into the worker, so it uses nothing but its arguments. Messages in:
+   * {type: 'init', withheld, tzRules, posts, watchSeqs, checkpoint}, {type: 'file', path, bytes
+   * (ArrayBuffer), size, sha256, wantCheckpoint}, {type: 'finish', headSeq}. Out: 'progress',
+   * 'file-bad' (size, sha256 or a missing final LF: named by file), 'file-done' (the file's line
+   * records, the posts the chain reached, a checkpoint when asked), 'done', 'error'.
+   */
+  function lightEngine(V, compact, post) {
+    var v = null, init = null, told = {}, fileBase = 0;
+    return function (d) {
+      try {
+        if (d.type === 'init') {
+          init = d;
+          v = new V.Verifier(d.withheld, d.tzRules, { watchSeqs: d.watchSeqs, checkpoint: d.checkpoint || undefined,
+            onProgress: function (n, b) { post({ type: 'progress', bytes: b - fileBase }); } });
+          return;
+        }
+        if (d.type === 'file') {
+          var bytes = new Uint8Array(d.bytes);
+          if (bytes.length !== d.size) { post({ type: 'file-bad', path: d.path, why: 'it holds ' + bytes.length + ' bytes; the list says ' + d.size }); return; }
+          var sha = V.sha256Hex(bytes);
+          if (sha !== d.sha256) { post({ type: 'file-bad', path: d.path, why: 'its sha256 is ' + sha + '; the list says ' + d.sha256 }); return; }
+          if (!bytes.length || bytes[bytes.length - 1] !== 10) { post({ type: 'file-bad', path: d.path, why: 'it does not end with a line feed: a ledger file is cut at a line boundary' }); return; }
+          fileBase = v.s.bytes;
+          v.push(bytes);
+          var recs = v.takeLines();
+          var reached = [];
+          var upTo = v.s.hasPrev ? v.s.prevNext - 1 : 0;
+          var a = V.checkAnchors({ headerDigest: v.s.headerDigest, anchorState: v.checkpointState() }, init.withheld, init.posts);
+          a.forEach(function (x) {
+            if (x.post_seq === null || told[x.date] || Number(x.post_seq) > upTo) return;
+            told[x.date] = 1;
+            reached.push({ date: x.date, seq: x.post_seq, head: x.head, clean: v.s.problems.length === 0 });
+          });
+          post({ type: 'file-done', path: d.path, lines: compact({ lines: recs }).lines, linesTotal: v.s.linesTotal,
+            firstSeq: recs.length ? recs[0].seq : null, lastSeq: v.s.lastSeq, problems: v.s.problems.length, reached: reached,
+            checkpoint: d.wantCheckpoint ? v.checkpoint() : null });
+          return;
+        }
+        if (d.type === 'finish') {
+          var r = v.finish();
+          var anchors = V.checkAnchors(r, init.withheld, init.posts);
+          var c = compact(r);
+          c.certifies = r.header && typeof r.header.certifies === 'string' ? r.header.certifies : null;
+          c.linesTotal = r.linesTotal;
+          c.lastSeq = r.lastSeq;
+          c.bytes = r.bytes;
+          c.headSeqIds = d.headSeq !== null && d.headSeq !== undefined ? (r.anchorState.ids.get(String(d.headSeq)) || []) : null;
+          post({ type: 'done', result: c, anchors: anchors });
+        }
+      } catch (err) { post({ type: 'error', message: String(err && err.message || err) }); }
+    };
+  }
+
   var pure = {
     toLF: toLF, stripTrailer: stripTrailer, variants: variants, tokens: tokens, dice: dice,
     wordsKey: wordsKey, wordDiff: wordDiff, coverage: coverage, ranges: ranges, b64ToBytes: b64ToBytes,
     compactResult: compactResult, NEAR_THRESHOLD: NEAR_THRESHOLD, DIGEST_FIELDS: DIGEST_FIELDS,
     fold: fold, passageWords: passageWords, align: align, passageMatch: passageMatch, digestOf: digestOf,
     checkProofHeader: checkProofHeader, decodeProofHeaders: decodeProofHeaders, computeVerdict: computeVerdict,
-    PASSAGE_MIN_WORDS: PASSAGE_MIN_WORDS
+    PASSAGE_MIN_WORDS: PASSAGE_MIN_WORDS, ledgerFileList: ledgerFileList, compareMemory: compareMemory, lightEngine: lightEngine
   };
 
   // ------------------------------------------------------------------------------------------
@@ -563,7 +687,11 @@
     function link(href, text) { return el('a', { href: href }, text); }
 
     // ---- the data
-    var ledgerBytes = block('ledger-bytes') || new Uint8Array(0);
+    // A light page (docs/page.md "The light page") carries the list of the ledger's files, the
+    // header line and the last file; an embedded one carries the whole ledger.
+    var layout = obj(jsonBlock('layout-json')) || { mode: 'embedded' };
+    var light = layout.mode === 'light';
+    var ledgerBytes = (light ? block('ledger-header') : block('ledger-bytes')) || new Uint8Array(0);
     // The withheld list is read from its bytes by the verifier's own JSON reader (never
     // JSON.parse, which rounds a seq past 2^53 and merges a key written twice); the verifier is
     // handed the same bytes. The tz rules are the anchor zone's, from the binary's tz database.
@@ -674,6 +802,7 @@
     }
 
     function run() {
+      if (light) { runLight(); return; }
       t0 = performance.now();
       setProgress(0, ledgerBytes.length);
       var source = $('verify-src') ? $('verify-src').textContent : '';
@@ -711,6 +840,284 @@
         worker.postMessage({ bytes: copy.buffer, withheld: withheldBytes, posts: posts, tzRules: tzRules }, [copy.buffer]);
       } else onMainThread();
     }
+
+    // ---- the light page (docs/page.md "The light page"): the ledger's files, read one by one
+    function resumedWords() {
+      return 'The lines up to seq ' + state.result.resumedToSeq + ' sit in files this browser re-derived on an earlier visit and found unchanged (by sha256): they were not read again, so they are not listed here and a pasted message is looked for only among the lines read on this visit. Forget what this browser remembers (below the verdict) and reload to read everything.';
+    }
+    var postSeqs = posts.map(function (p) { var m = / seq (0|[1-9][0-9]*)$/.exec(String(p.text)); return m ? m[1] : null; }).filter(Boolean);
+    var lightRun = null; // {files, plan, mem, acc, ...}: the run in progress
+    function fileItem(i) { return document.querySelector('#stream-files li[data-index="' + i + '"]'); }
+    function dayItem(date) { return document.querySelector('#stream-days li[data-date="' + date + '"]'); }
+    function fileState(i, st, words) {
+      var li = fileItem(i);
+      if (!li) return;
+      li.setAttribute('data-state', st);
+      li.lastChild.textContent = words;
+    }
+    function renderStreamLists(files, from) {
+      var ol = clear($('stream-files'));
+      files.forEach(function (f, i) {
+        ol.appendChild(el('li', { 'data-path': f.path, 'data-index': String(i), 'data-state': i < from ? 'remembered' : 'waiting' },
+          el('code', null, f.path), ' (' + f.bytes.toLocaleString('en') + ' bytes' + (f.first_seq !== null && f.last_seq !== null ? ', seqs ' + f.first_seq + '–' + f.last_seq : '') + '): ',
+          el('span', null, i < from ? 'unchanged since this browser re-derived it (same sha256): not read again' : 'waiting')));
+      });
+      var days = clear($('stream-days'));
+      posts.forEach(function (p, i) {
+        days.appendChild(el('li', { 'data-date': p.date, 'data-state': 'waiting' }, p.date + (postSeqs[i] ? ' (seq ' + postSeqs[i] + ')' : '') + ': ', el('span', null, 'waiting for the chain')));
+      });
+    }
+    function markDay(x) {
+      var li = dayItem(x.date);
+      if (!li) return;
+      var ok = (x.head === 'ok' || x.head === 'lab_word') && x.clean;
+      li.setAttribute('data-state', ok ? 'checked' : 'fails');
+      li.lastChild.textContent = ok ? (x.head === 'ok' ? 'checked: the chain reaches seq ' + x.seq + ' and its line carries the posted head' : 'the chain reaches seq ' + x.seq + ', a withheld line: the posted head is the lab\'s digest for it')
+        : !x.clean ? 'the chain has problems before seq ' + x.seq : 'FAILS: the line at seq ' + x.seq + ' does not carry the posted head';
+    }
+
+    // A worker running lightEngine over verify.js's own inline copy; on the main thread when no
+    // worker starts. `onmsg(m)` gets its answers.
+    function lightReader(onmsg, forceMain) {
+      var source = $('verify-src') ? $('verify-src').textContent : '';
+      if (!forceMain && source && typeof Worker === 'function' && typeof Blob === 'function') {
+        var shim = '\n;var compactResult = ' + compactResult.toString() + ';\nvar lightEngine = ' + lightEngine.toString() + ';\n' +
+          'var handle = lightEngine(self.ExhibitVerify, compactResult, function (m) { self.postMessage(m); });\n' +
+          'self.onmessage = function (e) { handle(e.data); };\n';
+        try {
+          var w = new Worker(URL.createObjectURL(new Blob([source, shim], { type: 'text/javascript' })));
+          var rd = { where: 'a Web Worker', post: function (m, t) { w.postMessage(m, t || []); }, stop: function () { w.terminate(); } };
+          w.onmessage = function (e) { onmsg(e.data); };
+          w.onerror = function (e) { if (e && e.preventDefault) e.preventDefault(); if (rd.onerror) rd.onerror(); };
+          return rd;
+        } catch (e) { /* the main thread, below */ }
+      }
+      var h = lightEngine(V, compactResult, function (m) { setTimeout(function () { onmsg(m); }, 0); });
+      return { where: 'the page itself', post: function (m) { setTimeout(function () { h(m); }, 0); }, stop: function () {} };
+    }
+
+    function needsData(why) {
+      verdict.setAttribute('data-state', 'needs-data');
+      verdict.setAttribute('data-verdict', 'needs-data');
+      verdict.setAttribute('data-head', '');
+      $('badge').textContent = 'Needs the ledger';
+      clear($('verdict-text')).textContent = why + ' No verdict: this page says only what it re-derived, and it has not read the ledger.';
+      $('pick').hidden = false;
+      status('No verdict: the page needs the ledger\'s files.');
+    }
+
+    function withheldShaUpTo(seq) {
+      var rows = withheld.filter(function (w) { return typeof w.seq === 'number' && w.seq <= seq; })
+        .map(function (w) { return [w.seq, w.entry_id, w.day]; }).sort(function (a, b) { return a[0] - b[0]; });
+      return V.sha256Hex(V.utf8Encode(JSON.stringify(rows)));
+    }
+
+    function runLight() {
+      t0 = performance.now();
+      var files = ledgerFileList(layout);
+      if (typeof files === 'string') { fail(files); return; }
+      var mem = monitorLoad();
+      var plan = mem && !mem.rewritten ? compareMemory(mem, files, withheldShaUpTo, postSeqs, new Set(withheld.map(function (w) { return w.seq; })))
+        : { rewritten: null, resumeFrom: 0, checkpoint: null };
+      if (mem && mem.rewritten) monitorShow('rewritten', mem.rewritten);
+      else if (plan.rewritten) {
+        // Kept, with the memory, until the visitor forgets it: a split view must not be able to
+        // silence the alarm by showing the old bytes once more.
+        mem.rewritten = { file: plan.rewritten.file, why: plan.rewritten.why, seen: new Date().toISOString() };
+        monitorSave(mem);
+        monitorShow('rewritten', mem.rewritten);
+      } else if (mem) monitorShow(plan.resumeFrom ? 'resuming' : 'remembered', mem);
+      renderStreamLists(files, plan.resumeFrom);
+      if (location.protocol === 'file:') {
+        needsData('This page was opened from a file (file://), where a browser lets it read no file beside it.');
+        $('pick-ledger').addEventListener('change', function () { fromFolder(this.files, files, plan, mem); });
+        return;
+      }
+      streamFiles(files, plan, mem, function (f) {
+        return fetch(f.path, { cache: 'no-store', credentials: 'same-origin' }).then(function (res) {
+          if (!res.ok) throw new Error('the server answered ' + res.status + ' ' + res.statusText);
+          return res.arrayBuffer();
+        });
+      }, 'fetched from this site');
+    }
+
+    function fromFolder(list, files, plan, mem) {
+      var byPath = {};
+      Array.prototype.forEach.call(list || [], function (f) {
+        var parts = String(f.webkitRelativePath || f.name).split('/');
+        var name = parts.pop(), parent = parts.pop();
+        // A browser that gives no relative path: a segment's name says where it belongs.
+        if (parent === undefined && /^[0-9]{6}\.jsonl$/.test(name)) parent = 'segments';
+        var key = parent === 'segments' ? 'ledger/segments/' + name : 'ledger/' + name;
+        if (!byPath[key]) byPath[key] = f;
+      });
+      var missing = files.slice(plan.resumeFrom).filter(function (f) { return !byPath[f.path]; });
+      if (missing.length) {
+        needsData('The folder you picked lacks ' + missing.slice(0, 3).map(function (f) { return f.path; }).join(', ') + (missing.length > 3 ? ' and ' + (missing.length - 3) + ' more' : '') + ': pick the cloned ledger/ folder itself.');
+        return;
+      }
+      $('pick').hidden = true;
+      verdict.setAttribute('data-state', 'working');
+      verdict.setAttribute('data-verdict', 'working');
+      $('badge').textContent = 'Checking…';
+      streamFiles(files, plan, mem, function (f) { return byPath[f.path].arrayBuffer(); }, 'read from the folder you picked');
+    }
+
+    function streamFiles(files, plan, mem, get, how, forceMain) {
+      var latest = block('ledger-latest');
+      var i = plan.resumeFrom, acc = { lines: [], checkpoint: plan.checkpoint, done: 0 };
+      var toRead = 0;
+      files.forEach(function (f, k) { if (k >= i) toRead += f.bytes; });
+      setProgress(0, toRead);
+      var headSeq = mem && !mem.rewritten && !plan.rewritten && typeof mem.head_seq === 'number' ? mem.head_seq : null;
+      var watch = postSeqs.slice();
+      if (headSeq !== null) watch.push(String(headSeq));
+      var settled = false;
+      var rd = lightReader(function (m) {
+        if (settled) return;
+        if (m.type === 'progress') setProgress(acc.done + m.bytes, toRead);
+        else if (m.type === 'file-bad') {
+          settled = true; rd.stop();
+          fileState(i, 'bad', 'FAILS: ' + m.why);
+          failLight([{ what: 'the ledger file ' + m.path + ' is not the one the page lists: ' + m.why, href: '#stream' }]);
+        } else if (m.type === 'file-done') {
+          acc.done += files[i].bytes;
+          fileState(i, 'done', 're-derived (' + how + ', sha256 and size as listed): ' + m.lines.length + ' line' + (m.lines.length === 1 ? '' : 's') +
+            (m.problems ? '; the chain has ' + m.problems + ' problem' + (m.problems === 1 ? '' : 's') + ' so far' : ''));
+          for (var k = 0; k < m.lines.length; k++) acc.lines.push(m.lines[k]);
+          m.reached.forEach(markDay);
+          if (m.checkpoint) acc.checkpoint = m.checkpoint;
+          setProgress(acc.done, toRead);
+          i++;
+          next();
+        } else if (m.type === 'done') {
+          settled = true; rd.stop();
+          var r = m.result;
+          r.lines = acc.lines;
+          r.resumedToSeq = plan.resumeFrom && plan.checkpoint ? plan.checkpoint.lastSeq : null;
+          // Posts the stream did not reach on its way (a head at a withheld seq after the last
+          // line, a post not in the exact form): their state from the final checks.
+          m.anchors.forEach(function (a) {
+            var li = dayItem(a.date);
+            if (!li || li.getAttribute('data-state') !== 'waiting') return;
+            if (a.post_seq === null) { li.setAttribute('data-state', 'fails'); li.lastChild.textContent = 'FAILS: the post is not in the exact form'; }
+            else markDay({ date: a.date, seq: a.post_seq, head: a.head, clean: r.ok });
+          });
+          earlyVerdict({ ok: r.ok, head: r.head, entries: r.entries, problems: r.problems.length });
+          finish(r, m.anchors, rd.where);
+          monitorAfter(r, files, plan, mem, acc.checkpoint, headSeq);
+        } else if (m.type === 'error') { settled = true; rd.stop(); fail(m.message); }
+      }, forceMain);
+      rd.onerror = function () {
+        // The worker could not start (or died): read everything again on the main thread.
+        if (settled) return;
+        settled = true;
+        streamFiles(files, plan, mem, get, how, true);
+      };
+      rd.post({ type: 'init', withheld: withheldBytes, tzRules: tzRules, posts: posts, watchSeqs: watch, checkpoint: plan.checkpoint });
+      function next() {
+        if (i >= files.length) { rd.post({ type: 'finish', headSeq: headSeq }); return; }
+        var f = files[i];
+        fileState(i, 'reading', 'reading…');
+        var clean = clear($('verdict-text'));
+        clean.textContent = 'Re-deriving the ledger in your browser: file ' + (i + 1) + ' of ' + files.length + ' (' + f.path + ')…';
+        var got;
+        try { got = i === files.length - 1 && latest && latest.length === f.bytes ? Promise.resolve(latest.slice().buffer) : get(f); }
+        catch (e) { got = Promise.reject(e); } // a browser without fetch: the same as a failed fetch
+        got.then(function (buf) {
+          if (settled) return;
+          rd.post({ type: 'file', path: f.path, bytes: buf, size: f.bytes, sha256: f.sha256, wantCheckpoint: i === files.length - 2 }, [buf]);
+        }, function (err) {
+          if (settled) return;
+          settled = true; rd.stop();
+          fileState(i, 'unread', 'could not be read: ' + String(err && err.message || err));
+          needsData('The page could not read ' + f.path + ' (' + String(err && err.message || err) + '), so it cannot re-derive the ledger. Pick the cloned ledger/ folder to re-derive it from there.');
+          $('pick-ledger').addEventListener('change', function () { fromFolder(this.files, files, plan, mem); });
+        });
+      }
+      next();
+    }
+    // A ledger file that is not what the list says: a failure, named by file (no verdict can be
+    // green over bytes the list does not vouch for).
+    function failLight(failures) {
+      verdict.setAttribute('data-state', 'problems');
+      verdict.setAttribute('data-verdict', 'failed');
+      verdict.setAttribute('data-head', '');
+      verdict.setAttribute('data-ms', String(Math.round(performance.now())));
+      $('badge').textContent = 'Failed';
+      clear($('verdict-text')).textContent = 'The ledger\'s files are not the ones this page lists:';
+      var why = clear($('verdict-why'));
+      why.appendChild(el('ul', { id: 'failures' }, failures.map(function (x) { return el('li', null, el('a', { href: x.href }, x.what.charAt(0).toUpperCase() + x.what.slice(1)), '.'); })));
+      $('progress') && $('progress').remove();
+      status('Verdict: failed. ' + failures[0].what);
+    }
+
+    // ---- the monitor (docs/page.md "The monitor"): what this browser remembers of this exhibit
+    var MONITOR_KEY = 'exhibit-monitor:v1:' + String(location.href).replace(/[?#].*$/, '');
+    function storage() { try { return window.localStorage || null; } catch (e) { return null; } }
+    function monitorLoad() {
+      var st = storage();
+      if (!st) { monitorShow('unavailable'); return null; }
+      try { var m = JSON.parse(st.getItem(MONITOR_KEY) || 'null'); return m && typeof m === 'object' && Array.isArray(m.files) ? m : null; }
+      catch (e) { return null; }
+    }
+    function monitorSave(m) {
+      var st = storage();
+      if (!st) return false;
+      try { st.setItem(MONITOR_KEY, JSON.stringify(m)); return true; } catch (e) { return false; }
+    }
+    function monitorShow(kind, x) {
+      var box = $('monitor'), t = $('monitor-text');
+      if (!box) return;
+      box.setAttribute('data-state', kind);
+      box.className = kind === 'rewritten' ? 'bad' : '';
+      if (kind === 'unavailable') t.textContent = 'This browser keeps no storage for this page, so it remembers nothing between visits: each visit reads the whole ledger.';
+      else if (kind === 'rewritten') {
+        t.textContent = 'REWRITTEN: this exhibit changed what this browser had already checked. ' + x.file + ': ' + x.why + '. A published ledger only grows; this is a forced push or a split view (another copy shown to you than to others). ' +
+          'The page re-derives the ledger as it is now, from the first line, and keeps saying this on every visit until you click Forget.';
+      } else if (kind === 'none') t.textContent = 'Nothing: this browser remembers nothing about this exhibit.';
+      else {
+        var full = x.files.filter(function (f) { return f.full; }).length;
+        t.textContent = (kind === 'stored' ? 'This browser now remembers' : kind === 'resumed' ? 'This visit found every remembered file unchanged and read only the files after them. This browser now remembers'
+          : 'This browser remembers, from ' + (x.checked_at ? 'its visit of ' + x.checked_at : 'an earlier visit')) +
+          ': the ledger\'s size (' + Number(x.bytes).toLocaleString('en') + ' bytes), its head ' + String(x.head).slice(0, 12) + '… at seq ' + x.head_seq +
+          ', the sha256 and size of its ' + x.files.length + ' file' + (x.files.length === 1 ? '' : 's') + ' (' + full + ' full, never to change), and the verifier\'s state at the end of the last full one. ' +
+          (kind === 'resuming' ? 'This visit checks that those files are unchanged and reads only the files after them.' : kind === 'stored' ? 'The next visit reads only what is new, and says loudly if any of it changed.' : '');
+      }
+    }
+    function monitorAfter(r, files, plan, mem, checkpoint, headSeq) {
+      // The remembered head must lie on the chain at its seq.
+      if (headSeq !== null && mem && !mem.rewritten) {
+        var onChain = (r.headSeqIds || []).indexOf(mem.head) >= 0 ||
+          withheld.some(function (w) { return w.seq === headSeq && w.entry_id === mem.head; }) ||
+          (headSeq === 0 && r.headerDigest === mem.head);
+        if (!onChain) {
+          var holder = files.filter(function (f) { return f.first_seq !== null && f.first_seq <= headSeq && f.last_seq !== null && f.last_seq >= headSeq; })[0];
+          mem.rewritten = { file: holder ? holder.path : 'the ledger', why: 'the line at seq ' + headSeq + ' no longer carries the head ' + mem.head + ' that this browser checked there', seen: new Date().toISOString() };
+          monitorSave(mem);
+          monitorShow('rewritten', mem.rewritten);
+          return;
+        }
+      }
+      if ((mem && mem.rewritten) || plan.rewritten || !r.ok || !r.head) return;
+      var headSeqNow = Math.max(r.lastSeq || 0, r.bridged.length ? r.bridged[r.bridged.length - 1] : 0);
+      var m = {
+        bytes: files.reduce(function (a, f) { return a + f.bytes; }, 0), head: r.head, head_seq: headSeqNow,
+        files: files.map(function (f, i) { return { path: f.path, bytes: f.bytes, sha256: f.sha256, full: i < files.length - 1 }; }),
+        checkpoint: files.length > 1 ? checkpoint : null,
+        withheld_sha: checkpoint ? withheldShaUpTo(checkpoint.lastSeq) : null,
+        checked_at: new Date().toISOString()
+      };
+      if (monitorSave(m)) monitorShow(plan.resumeFrom ? 'resumed' : 'stored', m);
+      else monitorShow('unavailable');
+      if (plan.resumeFrom) $('monitor').setAttribute('data-state', 'resumed');
+    }
+    if ($('monitor-forget')) $('monitor-forget').addEventListener('click', function () {
+      var st = storage();
+      try { if (st) st.removeItem(MONITOR_KEY); } catch (e) { /* nothing to forget */ }
+      monitorShow('none');
+    });
+
     function onMainThread() {
       setTimeout(function () {
         try {
@@ -766,6 +1173,12 @@
         if (a.ok && !proofFails(a)) heads.add(Number(a.post_seq));
       });
       var all = [];
+      // Lines of remembered files (not read again on this visit): every seq up to the
+      // checkpoint's is published or withheld, since the chain re-derived through them.
+      if (r.resumedToSeq) {
+        var wset = new Set(withheld.map(function (w) { return w.seq; }));
+        for (var q = 1; q <= r.resumedToSeq; q++) if (!wset.has(q)) all.push({ seq: q, published: true });
+      }
       r.lines.forEach(function (L) { if (L.seq !== null) all.push({ seq: L.seq, published: true }); });
       withheld.forEach(function (w) { if (typeof w.seq === 'number') all.push({ seq: w.seq, published: false }); });
       all.sort(function (a, b) { return a.seq - b.seq; });
@@ -797,6 +1210,9 @@
       if (state.queued !== null) { var q = state.queued; state.queued = null; prove(q, state.queuedFromLink); }
       if (/^#(line|text)-/.test(location.hash)) fromHash();
     }
+    // Published lines re-derived: every one read, those of remembered files included.
+    function published(r) { return typeof r.linesTotal === 'number' ? r.linesTotal : r.lines.length; }
+    var publishedOf = published;
     function addDigest(hex, rec) {
       if (typeof hex !== 'string') return;
       var a = state.byDigest.get(hex);
@@ -851,7 +1267,7 @@
       var L = stats.lines || {}, C = stats.coverage || {}, A = stats.anchors || {}, P = stats.public_texts || {};
       var n = function (c) { return c && typeof c === 'object' && c.count !== undefined ? c.count : null; };
       var list = [
-        { what: 'published lines', mine: r.lines.length, theirs: n(L.published) },
+        { what: 'published lines', mine: published(r), theirs: n(L.published) },
         { what: 'withheld lines', mine: withheld.length, theirs: n(L.withheld) },
         { what: 'lines vouched for by a posted head', mine: state.cov.pinned.length, theirs: n(C.pinned) },
         { what: 'lines severed by a withheld line', mine: state.cov.severed.length, theirs: n(C.severed) },
@@ -866,12 +1282,12 @@
     function renderVerdict(r, ms, where) {
       var v = computeVerdict({
         chainOk: r.ok, failures: collectFailures(r),
-        published: r.lines.length, pinned: state.cov.pinned.length, severed: state.cov.severed.length,
+        published: published(r), pinned: state.cov.pinned.length, severed: state.cov.severed.length,
         awaiting: state.cov.awaiting.length, unproven: state.anchors.filter(function (a) { return a.ok && anchorProof(a) === 'missing'; }).map(function (a) { return a.date; })
       });
       state.verdict = v;
       var badge = $('badge'), vt = clear($('verdict-text')), why = clear($('verdict-why'));
-      var pub = r.lines.length, pinned = state.cov.pinned.length;
+      var pub = published(r), pinned = state.cov.pinned.length;
       var s = function (k, one, many) { return k === 1 ? one : many; };
       if (v.verdict === 'failed') {
         badge.textContent = 'Failed';
@@ -906,7 +1322,7 @@
           el('code', null, 'format head day_closed ledger_line'), ': ' + state.anchors.map(function (a) { return a.date + ' ' + [a.format, a.head, a.day_closed, a.ledger_line].join('/'); }).join('; ') + ').'),
         el('li', null, 'Proof headers of the posts: ' + anchorProofs.filter(function (a) { return anchorProof(a) === 'ok'; }).length + ' of ' + anchorProofs.length + ' check out' +
           (state.anchors.length > anchorProofs.length ? '; ' + (state.anchors.length - anchorProofs.length) + ' post(s) without a proof yet' : '') + '.'),
-        witness ? el('li', null, 'Per-line proof headers: ' + P.witnessOk + ' of ' + P.witnessAll + ' check out.') : null,
+        witness ? el('li', null, light ? 'Per-line proof headers: not checked by this light page (it does not carry them).' : 'Per-line proof headers: ' + P.witnessOk + ' of ' + P.witnessAll + ' check out.') : null,
         publicTexts ? el('li', null, 'Released texts: ' + state.textsOk + ' of ' + state.textsAll + ' hash to their names.') : null,
         el('li', null, 'The page\'s figures: ' + eq + ' of ' + figs.length + ' equal the publisher\'s STATS.json.')));
       if (!r.ok) {
@@ -932,8 +1348,9 @@
     function renderTiles() {
       var r = state.result, t = clear($('tiles'));
       var L = stats.lines || {}, A = stats.anchors || {}, C = stats.coverage || {};
-      var published = r.lines.length, total = published + withheld.length;
-      t.appendChild(tile('Lines', published + ' published of ' + total + ' seqs (' + r.entries + ' entry lines read)',
+      var published = publishedOf(r), total = published + withheld.length;
+      t.appendChild(tile('Lines', published + ' published of ' + total + ' seqs (' + r.entries + ' entry lines read' +
+        (r.resumedToSeq ? ', those up to seq ' + r.resumedToSeq + ' on an earlier visit' : '') + ')',
         countOf(L.published) ? countOf(L.published) + ' published' : null));
       t.appendChild(tile('Head', r.ok ? digest(r.head, 'head') : 'none: the ledger has problems',
         stats.ledger && stats.ledger.head ? [digest(stats.ledger.head, 'head'), ' at seq ' + stats.ledger.head_seq] : null));
@@ -955,7 +1372,8 @@
         }
         var first = Object.keys(ws).filter(function (k) { return countOf(ws[k]); }).slice(0, 3)
           .map(function (k) { return words(k) + ' ' + countOf(ws[k]); }).join('; ');
-        t.appendChild(tile('Witness', known + ' of ' + total + ' lines have a record in the copied store; ' + state.proofs.witnessOk + ' of ' +
+        t.appendChild(tile('Witness', light && !wIndex ? 'not checked here: this light page carries neither the per-line witness index nor the per-line proofs\' headers (they are in ledger/witness/ beside it)'
+          : known + ' of ' + total + ' lines have a record in the copied store; ' + state.proofs.witnessOk + ' of ' +
           state.proofs.witnessAll + ' proof headers check out here', first || null, state.proofs.witnessBad.length ? 'bad' : null));
       }
       if (publicTexts) {
@@ -988,6 +1406,7 @@
     function otsCell(id) {
       if (!witness) return null;
       var rec = wIndex && id ? wIndex[id] : null;
+      if (!rec && light && !wIndex) return el('td', { class: 'muted' }, link('ledger/witness/proofs/' + id + '.ots', 'not carried'));
       if (!rec) return el('td', { class: 'muted' }, 'no record');
       var st = String(rec.status || '?');
       return el('td', null, link('ledger/witness/proofs/' + id + '.ots', st),
@@ -1022,6 +1441,7 @@
       });
       $('lines-count').textContent = data.length ? 'Rows ' + (filter.page * PAGE_SIZE + 1) + '–' + (filter.page * PAGE_SIZE + slice.length) +
         ' of ' + data.length + (data.length !== rows.length ? ' (filtered from ' + rows.length + ')' : '') + '; page ' + (filter.page + 1) + ' of ' + pages + '.' : 'No rows.';
+      if (state.result.resumedToSeq) $('lines-count').textContent += ' ' + resumedWords();
       $('p-prev').disabled = filter.page === 0;
       $('p-next').disabled = filter.page >= pages - 1;
     }
@@ -1184,6 +1604,12 @@
       if (!p) return;
       if (P.error) { p.textContent = 'The page could not read the proofs\' headers it carries: ' + P.error; p.className = 'bad'; return; }
       p.className = P.witnessBad.length || P.preregBad ? 'bad' : 'muted';
+      if (light) {
+        p.textContent = 'This light page does not check the per-line proofs: it carries neither their headers nor the per-line index (the ledger is too large to carry them in one page). Each is in ledger/witness/proofs/<entry_id>.ots beside it, listed in ledger/witness/index.json; check one with an OpenTimestamps client as below.' +
+          (P.prereg ? (P.preregBad ? ' WITNESS_PREREG.md as carried here does NOT hash to ' + P.prereg.slice(0, 12) + '…, the digest its proof is named for.'
+            : ' WITNESS_PREREG.md as carried here hashes to ' + P.prereg.slice(0, 12) + '…, the digest its proof is named for.') : '');
+        return;
+      }
       p.textContent = 'Proof headers checked in your browser (magic, version 1, the sha256 op, the digest each commits to against its name): ' +
         P.witnessOk + ' of ' + P.witnessAll + ' check out' + (P.witnessBad.length ? '; these do not: ' + P.witnessBad.slice(0, 20).map(function (w) {
           return w.name.slice(0, 12) + '… (' + PROOF_PROBLEM_WORDS[w.problem] + ')'; }).join(', ') : '') + '.' +
@@ -1498,7 +1924,8 @@
       return box;
     }
     function missCaveat() {
-      return el('p', { class: 'caveat' }, 'A miss, near or far, does not show that the agent did not send the text: its line may be withheld, its destination off the allow-list, its text not re-derivable, or it may be newer than this page.');
+      return el('p', { class: 'caveat' }, 'A miss, near or far, does not show that the agent did not send the text: its line may be withheld, its destination off the allow-list, its text not re-derivable, or it may be newer than this page.' +
+        (state.result && state.result.resumedToSeq ? ' ' + resumedWords() : ''));
     }
 
     $('paste-form').addEventListener('submit', function (ev) { ev.preventDefault(); prove($('paste').value); });

@@ -1065,59 +1065,142 @@
 
   // ------------------------------------------------------------------------------------------
   // verifyLedger (docs/verifier.md "Input", "The header", "Chaining entries", "The answer").
+  //
+  // The ledger is read by a Verifier that takes its bytes in pieces (a light page streams the
+  // published ledger file by file, docs/page.md "The light page"): push() each piece in chain
+  // order, finish() for the answer. A line cut between two pieces is carried over, as `cat`
+  // would join them. At a piece boundary with no line carried over, checkpoint() returns the
+  // reader's whole state as plain JSON; Verifier.resume(checkpoint, …) continues from it, and
+  // resuming then pushing the rest gives the same answer as one pass over all the bytes.
 
-  /**
-   * verifyLedger(bytes, withheld, onProgress) ->
-   *   {ok, entries, head, problems: [{line, seq, code, detail}], bridged: [seq...], headerDigest,
-   *    anchorTz, header, lines: [{line, seq, entry_id, derived_entry_id, day, kind, timestamp,
-   *    object, codes}], lineCount}
-   * `withheld`: null, or the withheld list's bytes (see parseWithheld; the page passes the bytes),
-   * or an array already built; an invalid list throws an Error with .code = 'usage'.
-   * `onProgress(linesDone, bytesDone)` is called now and then. `tzRules`: the anchor zone's rules
-   * as data (see rulesZone), from which days are derived; without them, the platform's Intl.
-   */
-  function verifyLedger(bytes, withheld, onProgress, tzRules) {
+  var CHECKPOINT_VERSION = 1;
+
+  function freshState() {
+    return {
+      v: CHECKPOINT_VERSION,
+      bytes: 0,              // bytes of whole lines read so far
+      lineNo: 0,
+      entries: 0,
+      linesTotal: 0,         // readable entry lines (the records a full pass would return)
+      header: null,          // the header line's bytes as a latin1 string (null: no header)
+      headerDigest: null,
+      anchorTz: null,
+      hasPrev: false,        // an entry line has been read
+      prevNext: 1,           // expected seq after the previous entry
+      prevId: null,          // expected prev after the previous entry
+      prevEntryId: null,     // the previous entry's stated entry_id (the head when all is well)
+      lastSeq: null,         // the last entry's stated seq
+      problems: [],
+      bridged: [],
+      pubListed: [],         // published seqs that the withheld list also names
+      // What the anchor checks need (docs/verifier.md "The anchor checks"), kept as the lines
+      // pass: per day its last seq and that seq's stated entry_ids; the stated entry_ids at the
+      // watched seqs (the posts' seqs); every anchor line's four fields.
+      dayLast: [],           // [[day, seq, [entry_id...]]]
+      ids: [],               // [[seq as a string, [entry_id...]]]
+      anchorLines: []        // [{anchor_date, anchor_head, anchor_head_seq, anchor_text_sha256}]
+    };
+  }
+
+  function Verifier(withheld, tzRules, opts) {
+    opts = opts || {};
+    this.W = withheldMap(withheld);
+    this.tzRules = tzRules || null;
+    this.keepLines = opts.keepLines !== false;
+    this.onProgress = typeof opts.onProgress === 'function' ? opts.onProgress : null;
+    this.watch = new Set((opts.watchSeqs || []).map(String));
+    this.lines = [];
+    this.pending = null;
+    this.finished = false;
+    this._load(opts.checkpoint || freshState());
+  }
+
+  // The state in working form (Sets and Maps), from its JSON form.
+  Verifier.prototype._load = function (cp) {
+    if (!cp || cp.v !== CHECKPOINT_VERSION) throw usageError('not a checkpoint of this verifier (version ' + (cp && cp.v) + ')');
+    var s = this.s = JSON.parse(JSON.stringify(cp));
+    this.bridgedSet = new Set(s.bridged);
+    this.pubListed = new Set(s.pubListed);
+    this.dayLast = new Map();
+    for (var i = 0; i < s.dayLast.length; i++) this.dayLast.set(s.dayLast[i][0], { seq: s.dayLast[i][1], ids: s.dayLast[i][2] });
+    this.ids = new Map();
+    for (i = 0; i < s.ids.length; i++) this.ids.set(s.ids[i][0], s.ids[i][1]);
+    this.headerObj = null;
+    this.zone = null;
+    if (s.header !== null) {
+      var hb = new Uint8Array(s.header.length);
+      for (i = 0; i < hb.length; i++) hb[i] = s.header.charCodeAt(i);
+      var hr = readRange(hb, 0, hb.length);
+      this.headerObj = hr.readable ? hr.value : null;
+    }
+    if (s.anchorTz !== null) this.zone = this.tzRules ? rulesZone(this.tzRules, s.anchorTz) : zoneInfo(s.anchorTz);
+  };
+
+  /** The reader's state at this boundary as plain JSON, or null when a line is cut here. */
+  Verifier.prototype.checkpoint = function () {
+    if (this.finished) throw new Error('checkpoint after finish');
+    if (this.pending && this.pending.length) return null;
+    var s = this.s;
+    s.bridged = Array.from(this.bridgedSet);
+    s.pubListed = Array.from(this.pubListed);
+    s.dayLast = [];
+    this.dayLast.forEach(function (d, day) { s.dayLast.push([day, d.seq, d.ids.slice()]); });
+    s.ids = [];
+    this.ids.forEach(function (v, k) { s.ids.push([k, v.slice()]); });
+    return JSON.parse(JSON.stringify(s));
+  };
+
+  /** The lines read since the last call (their records), and forgets them. */
+  Verifier.prototype.takeLines = function () { var l = this.lines; this.lines = []; return l; };
+
+  Verifier.prototype.push = function (bytes) {
+    if (this.finished) throw new Error('push after finish');
     bytes = toBytes(bytes);
-    var W = withheldMap(withheld);
-    var n = bytes.length;
-    var problems = [];
-    var lines = [];
-    var bridgedSet = new Set();
-    var published = new Set();
-    var entries = 0;
-    var header = null, headerDigest = null, zone = null, anchorTz = null;
-    var prevLine = null;         // the previous entry's line record
-    var prevNext = 1;            // expected seq after the previous entry
-    var prevId = null;           // expected prev after the previous entry
-    var lineNo = 0, pos = 0;
-    var progress = typeof onProgress === 'function' ? onProgress : null;
+    var s = this.s, W = this.W, self = this;
+    var data = bytes, base = s.bytes;
+    if (this.pending && this.pending.length) {
+      data = new Uint8Array(this.pending.length + bytes.length);
+      data.set(this.pending, 0);
+      data.set(bytes, this.pending.length);
+    }
+    this.pending = null;
+    var n = data.length, pos = 0;
+    var problems = s.problems, lines = this.lines, keep = this.keepLines;
+    var progress = this.onProgress;
+    var zone = this.zone;
     var curCodes = null;
-
     function problem(line, seq, code, detail) {
       problems.push({ line: line, seq: seq, code: code, detail: detail });
       if (curCodes) curCodes.push(code);
     }
-
-    if (n === 0) problem(1, null, 'missing_header', 'the file is empty: there is no line 1');
+    function noteIds(seq, day, id) {
+      if (typeof day === 'string') {
+        var d = self.dayLast.get(day);
+        if (d === undefined || seq > d.seq) self.dayLast.set(day, { seq: seq, ids: [id] });
+        else if (seq === d.seq) d.ids.push(id);
+      }
+      var k = String(seq);
+      if (self.watch.has(k)) {
+        var a = self.ids.get(k);
+        if (!a) self.ids.set(k, a = []);
+        a.push(id);
+      }
+    }
 
     while (pos < n) {
-      lineNo++;
-      if (progress && lineNo % PROGRESS_EVERY === 0) progress(lineNo - 1, pos);
-      var lf = bytes.indexOf(10, pos);
-      if (lf < 0) {
-        problem(lineNo, null, 'truncated_tail', 'the last line (' + (n - pos) + ' bytes) has no LF; it is not read');
-        if (lineNo === 1) problem(1, null, 'missing_header', 'line 1 is an unterminated tail, not a header');
-        pos = n;
-        break;
-      }
+      var lf = data.indexOf(10, pos);
+      if (lf < 0) { this.pending = data.slice(pos); break; }
+      s.lineNo++;
+      var lineNo = s.lineNo;
+      if (progress && lineNo % PROGRESS_EVERY === 0) progress(lineNo - 1, base + pos);
       var start = pos, end = lf;
       pos = lf + 1;
       if (start === end) {
         if (lineNo === 1) problem(1, null, 'missing_header', 'line 1 is blank');
         continue;
       }
-      if (lineNo > 1) entries++;
-      var r = readRange(bytes, start, end);
+      if (lineNo > 1) s.entries++;
+      var r = readRange(data, start, end);
       var o = r.value;
 
       if (lineNo === 1) {
@@ -1129,17 +1212,18 @@
             : 'line 1 is not a header: its schema is not "' + HEADER_SCHEMA + '"');
           continue;
         }
-        header = o;
-        if (r.canonicalisable) headerDigest = sha256HexOfString(HEADER_DOMAIN + r.canonical);
+        this.headerObj = o;
+        s.header = latin1(data.subarray(start, end));
+        if (r.canonicalisable) s.headerDigest = sha256HexOfString(HEADER_DOMAIN + r.canonical);
         var tz = o.anchor_tz;
-        zone = tzRules ? rulesZone(tzRules, tz) : zoneInfo(tz);
+        zone = this.zone = this.tzRules ? rulesZone(this.tzRules, tz) : zoneInfo(tz);
         if (zone === null) {
           problem(1, null, 'bad_header', tz === undefined ? 'the header has no anchor_tz'
             : typeof tz !== 'string' ? 'the header\'s anchor_tz is not a string'
-            : tzRules ? 'the header\'s anchor_tz ' + JSON.stringify(tz) + ' is not the zone whose rules this page carries (' +
-              JSON.stringify(tzRules.zone) + ', tz database ' + tzRules.tzdb + ')'
+            : this.tzRules ? 'the header\'s anchor_tz ' + JSON.stringify(tz) + ' is not the zone whose rules this page carries (' +
+              JSON.stringify(this.tzRules.zone) + ', tz database ' + this.tzRules.tzdb + ')'
             : 'the header\'s anchor_tz ' + JSON.stringify(tz) + ' is not a tz database zone this verifier knows');
-        } else anchorTz = tz;
+        } else s.anchorTz = tz;
         continue;
       }
 
@@ -1149,21 +1233,21 @@
       if (r.code) problem(lineNo, sSeq, r.code, r.detail);
       if (!r.readable) { curCodes = null; continue; }
 
-      var expSeq = prevLine ? prevNext : 1;
-      var expPrev = prevLine ? prevId : headerDigest;
+      var expSeq = s.hasPrev ? s.prevNext : 1;
+      var expPrev = s.hasPrev ? s.prevId : s.headerDigest;
 
       // Bridging over withheld seqs.
       if (sSeq !== null && W.size && sSeq > expSeq && sSeq - expSeq <= W.size) {
         var all = true, q;
         for (q = expSeq; q < sSeq; q++) if (!W.has(q)) { all = false; break; }
         if (all) {
-          for (q = expSeq; q < sSeq; q++) bridgedSet.add(q);
+          for (q = expSeq; q < sSeq; q++) this.bridgedSet.add(q);
           expSeq = sSeq;
           expPrev = W.get(sSeq - 1).entry_id;
         }
       }
 
-      var derived = r.canonicalisable ? deriveEntryId(r, bytes, start, end) : null;
+      var derived = r.canonicalisable ? deriveEntryId(r, data, start, end) : null;
 
       if (o.schema !== ENTRY_SCHEMA) {
         problem(lineNo, sSeq, 'bad_schema', 'schema is ' + describe(o.schema) + ', not "' + ENTRY_SCHEMA + '"');
@@ -1195,67 +1279,122 @@
         problem(lineNo, sSeq, 'withheld_conflict', 'seq ' + sSeq + ' is published here and also listed as withheld');
       }
 
-      var rec = {
-        line: lineNo,
-        seq: sSeq,
-        entry_id: typeof o.entry_id === 'string' ? o.entry_id : null,
-        derived_entry_id: derived,
-        day: typeof o.day === 'string' ? o.day : null,
-        derived_day: derivedDay,
-        kind: typeof o.kind === 'string' ? o.kind : null,
-        timestamp: typeof o.timestamp === 'string' ? o.timestamp : null,
-        object: o,
-        codes: curCodes
-      };
+      var statedId = typeof o.entry_id === 'string' ? o.entry_id : null;
+      if (keep) {
+        lines.push({
+          line: lineNo,
+          seq: sSeq,
+          entry_id: statedId,
+          derived_entry_id: derived,
+          day: typeof o.day === 'string' ? o.day : null,
+          derived_day: derivedDay,
+          kind: typeof o.kind === 'string' ? o.kind : null,
+          timestamp: typeof o.timestamp === 'string' ? o.timestamp : null,
+          object: o,
+          codes: curCodes
+        });
+      }
       curCodes = null;
-      lines.push(rec);
-      if (sSeq !== null) published.add(sSeq);
-      prevLine = rec;
-      prevNext = nextSeq(sSeq !== null ? sSeq : expSeq);
-      prevId = typeof o.entry_id === 'string' ? o.entry_id : derived;
+      s.linesTotal++;
+      if (sSeq !== null) {
+        if (W.has(sSeq)) this.pubListed.add(sSeq);
+        noteIds(sSeq, o.day, statedId);
+      }
+      if (o.kind === 'anchor' && typeof o.anchor_date === 'string') {
+        var str = function (v) { return typeof v === 'string' ? v : null; };
+        s.anchorLines.push({ anchor_date: o.anchor_date, anchor_head: str(o.anchor_head),
+          anchor_head_seq: isInt(o.anchor_head_seq) ? o.anchor_head_seq : null, anchor_text_sha256: str(o.anchor_text_sha256) });
+      }
+      s.hasPrev = true;
+      s.lastSeq = sSeq;
+      s.prevNext = nextSeq(sSeq !== null ? sSeq : expSeq);
+      s.prevId = statedId !== null ? statedId : derived;
+      s.prevEntryId = statedId;
     }
+    s.bytes = base + (this.pending ? n - this.pending.length : n);
+    return this;
+  };
+
+  /** The answer over every byte pushed (the shape of verifyLedger's). */
+  Verifier.prototype.finish = function () {
+    if (this.finished) throw new Error('finish twice');
+    this.finished = true;
+    var s = this.s, W = this.W;
+    var problems = s.problems.slice();
+    if (this.pending && this.pending.length) {
+      s.lineNo++;
+      problems.push({ line: s.lineNo, seq: null, code: 'truncated_tail', detail: 'the last line (' + this.pending.length + ' bytes) has no LF; it is not read' });
+      if (s.lineNo === 1) problems.push({ line: 1, seq: null, code: 'missing_header', detail: 'line 1 is an unterminated tail, not a header' });
+    } else if (s.lineNo === 0) {
+      problems.push({ line: 1, seq: null, code: 'missing_header', detail: 'the file is empty: there is no line 1' });
+    }
+    var total = s.bytes + (this.pending ? this.pending.length : 0);
 
     // Listed seqs after the last entry extend the head.
+    var bridgedSet = new Set(this.bridgedSet);
     var tailHead = null;
-    var s = prevLine ? prevNext : 1;
-    while (W.has(s)) {
-      bridgedSet.add(s);
-      tailHead = W.get(s).entry_id;
-      s = nextSeq(s);
+    var q = s.hasPrev ? s.prevNext : 1;
+    while (W.has(q)) {
+      bridgedSet.add(q);
+      tailHead = W.get(q).entry_id;
+      q = nextSeq(q);
     }
 
     // Listed seqs neither published nor bridged: reported with line 0, after every line's problems,
     // by seq. (docs/verifier.md says "ordered by line"; vectors/vectors.json, written by the Rust
     // verifier, puts them last — the vectors are followed here; see the report to the lead.)
     var listed = Array.from(W.keys()).sort(function (a, b) { return a - b; });
-    var unreachable = [];
     for (var i = 0; i < listed.length; i++) {
       var ls = listed[i];
-      if (!published.has(ls) && !bridgedSet.has(ls)) {
-        unreachable.push({ line: 0, seq: ls, code: 'withheld_unreachable',
+      if (!this.pubListed.has(ls) && !bridgedSet.has(ls)) {
+        problems.push({ line: 0, seq: ls, code: 'withheld_unreachable',
           detail: 'seq ' + ls + ' is listed as withheld but no gap or tail of the ledger reaches it' });
       }
     }
-    if (unreachable.length) problems = problems.concat(unreachable);
 
     var ok = problems.length === 0;
     var head = null;
-    if (ok) head = tailHead !== null ? tailHead : prevLine ? prevLine.entry_id : headerDigest;
-    if (progress) progress(lineNo, n);
-
+    if (ok) head = tailHead !== null ? tailHead : s.hasPrev ? s.prevEntryId : s.headerDigest;
+    if (this.onProgress) this.onProgress(s.lineNo, total);
+    var state = this.checkpointState();
     return {
       ok: ok,
-      entries: entries,
+      entries: s.entries,
       head: head,
       problems: problems,
       bridged: Array.from(bridgedSet).sort(function (a, b) { return a - b; }),
-      headerDigest: headerDigest,
-      anchorTz: anchorTz,
-      tzSource: zone ? tzSource(zone) : null,
-      header: header,
-      lines: lines,
-      lineCount: lineNo
+      headerDigest: s.headerDigest,
+      anchorTz: s.anchorTz,
+      tzSource: this.zone ? tzSource(this.zone) : null,
+      header: this.headerObj,
+      lines: this.lines,
+      lineCount: s.lineNo,
+      linesTotal: s.linesTotal,
+      lastSeq: s.lastSeq,
+      bytes: total,
+      anchorState: state
     };
+  };
+
+  // What checkAnchors reads, from the state as the lines passed (no line records needed).
+  Verifier.prototype.checkpointState = function () {
+    return { dayLast: this.dayLast, ids: this.ids, anchorLines: this.s.anchorLines };
+  };
+
+  /**
+   * verifyLedger(bytes, withheld, onProgress) ->
+   *   {ok, entries, head, problems: [{line, seq, code, detail}], bridged: [seq...], headerDigest,
+   *    anchorTz, header, lines: [{line, seq, entry_id, derived_entry_id, day, kind, timestamp,
+   *    object, codes}], lineCount}
+   * `withheld`: null, or the withheld list's bytes (see parseWithheld; the page passes the bytes),
+   * or an array already built; an invalid list throws an Error with .code = 'usage'.
+   * `onProgress(linesDone, bytesDone)` is called now and then. `tzRules`: the anchor zone's rules
+   * as data (see rulesZone), from which days are derived; without them, the platform's Intl.
+   */
+  function verifyLedger(bytes, withheld, onProgress, tzRules) {
+    var r = new Verifier(withheld, tzRules, { onProgress: onProgress }).push(bytes).finish();
+    delete r.anchorState; // the lines are all here: checkAnchors reads them
+    return r;
   }
 
   function tzSource(z) {
@@ -1305,35 +1444,61 @@
   // The anchor checks (docs/verifier.md "The anchor checks").
 
   /**
-   * checkAnchors(verifyResult, withheld, posts: [{date, text}]) ->
-   *   [{date, ok, format, head, day_closed, ledger_line, post_head, post_seq, text_sha256}]
-   * `text` is the post's exact bytes: a Uint8Array, or a string taken as its UTF-8.
+   * What the anchor checks read of a verification: the stated entry_ids at a seq, each day's
+   * largest seq, each date's anchor lines. From the line records when the answer carries them
+   * all, else from the state a streaming Verifier kept (`anchorState`), which holds the ids at
+   * the seqs it was asked to watch and at each day's last seq; `idsAt` of any other seq is
+   * undefined there, so a caller resuming a stream must watch every post's seq (docs/page.md).
    */
-  function checkAnchors(result, withheld, posts) {
-    var W = withheldMap(withheld);
-    var bySeq = new Map();      // String(seq) -> [stated entry_id]
-    var maxSeqOfDay = new Map(); // day -> the largest seq, published or withheld, with that day
-    var anchorsOf = new Map();   // anchor_date -> [anchor entry objects]
-    var lines = (result && result.lines) || [];
-    function noteDay(day, seq) {
-      if (typeof day !== 'string' || typeof seq !== 'number') return;
-      var m = maxSeqOfDay.get(day);
-      if (m === undefined || seq > m) maxSeqOfDay.set(day, seq);
+  function anchorView(result) {
+    var maxSeqOfDay = new Map(), anchorsOf = new Map();
+    function addAnchor(a) {
+      if (!anchorsOf.has(a.anchor_date)) anchorsOf.set(a.anchor_date, []);
+      anchorsOf.get(a.anchor_date).push(a);
     }
+    var st = result && result.anchorState;
+    if (st) {
+      st.dayLast.forEach(function (d, day) { maxSeqOfDay.set(day, d.seq); });
+      st.anchorLines.forEach(addAnchor);
+      var bySeqOfDay = new Map();
+      st.dayLast.forEach(function (d) { bySeqOfDay.set(String(d.seq), d.ids); });
+      return {
+        maxSeqOfDay: maxSeqOfDay, anchorsOf: anchorsOf,
+        idsAt: function (N) { return st.ids.get(N) || bySeqOfDay.get(N); }
+      };
+    }
+    var bySeq = new Map();      // String(seq) -> [stated entry_id]
+    var lines = (result && result.lines) || [];
     for (var i = 0; i < lines.length; i++) {
       var L = lines[i], o = L.object;
       if (L.seq !== null) {
         var key = String(L.seq);
         if (!bySeq.has(key)) bySeq.set(key, []);
         bySeq.get(key).push(L.entry_id);
-        noteDay(o.day, L.seq);
+        if (typeof o.day === 'string') {
+          var m = maxSeqOfDay.get(o.day);
+          if (m === undefined || L.seq > m) maxSeqOfDay.set(o.day, L.seq);
+        }
       }
-      if (o.kind === 'anchor' && typeof o.anchor_date === 'string') {
-        if (!anchorsOf.has(o.anchor_date)) anchorsOf.set(o.anchor_date, []);
-        anchorsOf.get(o.anchor_date).push(o);
-      }
+      if (o.kind === 'anchor' && typeof o.anchor_date === 'string') addAnchor(o);
     }
-    W.forEach(function (w) { noteDay(w.day, w.seq); });
+    return { maxSeqOfDay: maxSeqOfDay, anchorsOf: anchorsOf, idsAt: function (N) { return bySeq.get(N); } };
+  }
+
+  /**
+   * checkAnchors(verifyResult, withheld, posts: [{date, text}]) ->
+   *   [{date, ok, format, head, day_closed, ledger_line, post_head, post_seq, text_sha256}]
+   * `text` is the post's exact bytes: a Uint8Array, or a string taken as its UTF-8.
+   */
+  function checkAnchors(result, withheld, posts) {
+    var W = withheldMap(withheld);
+    var view = anchorView(result);
+    var maxSeqOfDay = view.maxSeqOfDay, anchorsOf = view.anchorsOf;
+    W.forEach(function (w) {
+      if (typeof w.day !== 'string' || typeof w.seq !== 'number') return;
+      var m = maxSeqOfDay.get(w.day);
+      if (m === undefined || w.seq > m) maxSeqOfDay.set(w.day, w.seq);
+    });
 
     var out = [];
     for (var p = 0; p < (posts || []).length; p++) {
@@ -1359,7 +1524,7 @@
       // head
       if (N === '0') res.head = result && result.headerDigest === H ? 'ok' : 'fail';
       else {
-        var pub = bySeq.get(N);
+        var pub = view.idsAt(N);
         var wn = N.length <= 16 ? W.get(Number(N)) : undefined;
         if (wn && String(wn.seq) !== N) wn = undefined;
         if (pub && pub.indexOf(H) >= 0) res.head = 'ok';
@@ -1406,6 +1571,7 @@
 
   return {
     verifyLedger: verifyLedger,
+    Verifier: Verifier,
     checkAnchors: checkAnchors,
     canonicalDump: canonicalDump,
     parseJsonLine: parseJsonLine,

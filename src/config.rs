@@ -7,6 +7,11 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 use serde::Deserialize;
 
+/// The seqs one part of a segmented exhibit's witness index holds: part N holds the entries
+/// whose seq lies in `(N-1)*PART_SEQS+1 ..= N*PART_SEQS` (docs/witness.md#parts). Fixed blocks
+/// give stable names: a part changes only when one of its entries does.
+pub const PART_SEQS: u64 = 10_000;
+
 #[derive(Debug, Deserialize, Default)]
 #[serde(deny_unknown_fields)]
 struct RawConfig {
@@ -89,15 +94,15 @@ pub fn load(file: &Path) -> Result<BoxConfig> {
             })?,
     };
     let witness_part_seqs = match raw.publish.witness_part_seqs {
-        None => crate::build::layers::witness::PART_SEQS,
+        None => PART_SEQS,
         Some(n) => u64::try_from(n)
             .ok()
-            .filter(|n| (1..=crate::build::layers::witness::PART_SEQS).contains(n))
+            .filter(|n| (1..=PART_SEQS).contains(n))
             .with_context(|| {
                 format!(
                     "{}: [publish] witness_part_seqs = {n} is outside the accepted range 1..={} (a test knob, docs/witness.md#parts); remove it",
                     file.display(),
-                    crate::build::layers::witness::PART_SEQS
+                    PART_SEQS
                 )
             })?,
     };

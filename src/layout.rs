@@ -72,18 +72,28 @@ pub fn is_output_path(rel: &str) -> bool {
                 is_public_text(name)
             } else if let Some(name) = rel.strip_prefix("ledger/segments/") {
                 // The published ledger's later files (docs/scale.md#names).
-                crate::segments::segment_number(name).is_some()
+                segment_number(name).is_some()
             } else if let Some(name) = rel.strip_prefix("ledger/witness/index/") {
                 // A segmented exhibit's witness index parts (docs/witness.md#parts).
                 witness_part_number(name).is_some()
             } else if let Some(name) = rel.strip_prefix("ledger/witness/runs/") {
                 // The witness run log's later files, named as the ledger's segments.
-                crate::segments::segment_number(name).is_some()
+                segment_number(name).is_some()
             } else {
                 false
             }
         }
     }
+}
+
+/// The number of a segment's file name (`000001.jsonl` → 1): exactly six decimal digits, not
+/// all zero, then `.jsonl`; anything else is not a segment's name (docs/scale.md#names).
+pub fn segment_number(name: &str) -> Option<u32> {
+    let digits = name.strip_suffix(".jsonl")?;
+    if digits.len() != 6 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    digits.parse().ok().filter(|&n| n >= 1)
 }
 
 #[cfg(test)]

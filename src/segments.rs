@@ -32,15 +32,8 @@ pub fn segment_path(n: u32) -> String {
     format!("{SEGMENTS_DIR}/{n:06}.jsonl")
 }
 
-/// The number of a segment's file name (`000001.jsonl` → 1): exactly six decimal digits, not
-/// all zero, then `.jsonl`; anything else is not a segment's name (docs/scale.md#names).
-pub fn segment_number(name: &str) -> Option<u32> {
-    let digits = name.strip_suffix(".jsonl")?;
-    if digits.len() != 6 || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    digits.parse().ok().filter(|&n| n >= 1)
-}
+/// Segment names are part of the output's grammar, so [`crate::layout`] owns the rule.
+pub use crate::layout::segment_number;
 
 /// One published ledger file as `STATS.json` lists it (`ledger.files`, docs/scale.md#stats);
 /// fields in alphabetical order, as the rest of STATS.json is written.

@@ -49,7 +49,6 @@ pub fn run(
 fn self_check(tree: &Tree, verified: &VerifiedLedger) -> anyhow::Result<()> {
     let withheld = Withheld::from_json(tree.get("ledger/withheld.json").unwrap_or(b"[]"))
         .map_err(anyhow::Error::msg)?;
-    // The published ledger is its files concatenated in chain order (docs/scale.md#layout).
     let report =
         exhibit_protocol::verify::verify_bytes(&crate::segments::published_ledger(tree), &withheld);
     if !report.ok || report.head != Some(verified.head) {
@@ -61,6 +60,39 @@ fn self_check(tree: &Tree, verified: &VerifiedLedger) -> anyhow::Result<()> {
         );
     }
     Ok(())
+}
+
+/// The published ledger's files in chain order, with their bytes (docs/scale.md#layout).
+fn ledger_files(tree: &Tree) -> Vec<(&str, &[u8])> {
+    crate::segments::published_paths(tree)
+        .into_iter()
+        .map(|p| (p, tree.get(p).unwrap_or_default()))
+        .collect()
+}
+
+/// The most bytes of the last ledger file a light page embeds (`ledger-latest`): its base64 is
+/// a third larger, and the page stays under [`LIGHT_PAGE_MAX`] with the other blocks beside it.
+/// A larger last file is fetched like the others (docs/page.md "The light page").
+pub const LATEST_MAX: usize = 12 << 20;
+/// What a light page may weigh at most (the issue's ceiling for every published file).
+pub const LIGHT_PAGE_MAX: usize = 32 << 20;
+
+/// The light page's list of the ledger's files (`layout-json`): STATS.json's `ledger.files`, the
+/// same objects a stranger reads there (docs/scale.md).
+fn layout_files(tree: &Tree) -> anyhow::Result<J> {
+    let stats: Option<J> = tree
+        .get("ledger/STATS.json")
+        .and_then(|b| serde_json::from_slice(b).ok());
+    stats
+        .as_ref()
+        .and_then(|s| s.pointer("/ledger/files"))
+        .filter(|f| f.is_array())
+        .cloned()
+        .ok_or_else(|| {
+            anyhow::anyhow!(
+                "ledger/STATS.json lists no ledger.files for a ledger in ledger/segments/: the page cannot list the files it must fetch; nothing was written"
+            )
+        })
 }
 
 pub struct PageInput<'a> {
@@ -88,6 +120,8 @@ struct Page<'a> {
     data_blocks: Vec<(&'static str, String)>,
     /// Which tz database the page's days come from (docs/verifier.md "Days and the tz database").
     tz_note: String,
+    /// The light page: the ledger's files are fetched, not embedded (docs/page.md).
+    light: bool,
 }
 
 /// A JSON value's bytes (a `Value` with string keys: serialising cannot fail).
@@ -95,11 +129,15 @@ fn json_bytes(v: &J) -> Vec<u8> {
     serde_json::to_vec(v).unwrap_or_else(|_| b"null".to_vec())
 }
 
+/// A data block of the page: its element id and its bytes.
+type DataBlock<'t> = (&'static str, Cow<'t, [u8]>);
+
 /// The data blocks the page reads, by element id (stable hooks, issue 6).
 fn data_blocks<'t>(
     input: &PageInput<'t>,
     tz_rules: Option<&exhibit_protocol::days::TzRules>,
-) -> Vec<(&'static str, Cow<'t, [u8]>)> {
+    latest_dropped: bool,
+) -> anyhow::Result<Vec<DataBlock<'t>>> {
     // Files are borrowed from the tree, not copied: the ledger can be hundreds of megabytes.
     let file = |p: &str| Cow::Borrowed(input.tree.get(p).unwrap_or_default());
     let mut posts = serde_json::Map::new();
@@ -113,12 +151,42 @@ fn data_blocks<'t>(
             );
         }
     }
-    let mut blocks = vec![
-        // Every published ledger file, concatenated (docs/scale.md#layout).
-        (
-            "ledger-bytes",
-            crate::segments::published_ledger(input.tree),
-        ),
+    let light = crate::segments::is_segmented(input.tree);
+    let mut blocks = if light {
+        let layout_files = layout_files(input.tree)?;
+        // The summary: the list of files, the header line and the last file; the page fetches
+        // the rest (docs/page.md "The light page").
+        let files = ledger_files(input.tree);
+        let first = files.first().map(|(_, b)| *b).unwrap_or_default();
+        let header = &first[..first
+            .iter()
+            .position(|b| *b == b'\n')
+            .map_or(first.len(), |i| i + 1)];
+        let latest = files
+            .last()
+            .map(|(_, b)| *b)
+            .filter(|b| b.len() <= LATEST_MAX && !latest_dropped)
+            .unwrap_or_default();
+        vec![
+            (
+                "layout-json",
+                Cow::Owned(json_bytes(
+                    &serde_json::json!({"mode": "light", "files": layout_files}),
+                )),
+            ),
+            ("ledger-header", Cow::Borrowed(header)),
+            ("ledger-latest", Cow::Borrowed(latest)),
+        ]
+    } else {
+        vec![
+            (
+                "layout-json",
+                Cow::Borrowed(br#"{"mode":"embedded"}"#.as_slice()),
+            ),
+            ("ledger-bytes", file("ledger/ledger.jsonl")),
+        ]
+    };
+    blocks.extend([
         ("withheld-json", file("ledger/withheld.json")),
         ("stats-json", file("ledger/STATS.json")),
         ("anchors-json", file("ledger/anchors/index.json")),
@@ -141,15 +209,26 @@ fn data_blocks<'t>(
                 }
             })),
         ),
-    ];
+    ]);
     if let Some(w) = input.witness {
-        blocks.push(("witness-json", Cow::Owned(json_bytes(w))));
+        let mut w = w.clone();
+        if light {
+            // The per-line witness index grows with the ledger: a light page leaves it out and
+            // says so; it is in ledger/witness/index.json beside the page.
+            if let Some(index) = w.get_mut("index").and_then(J::as_object_mut) {
+                index.remove("entries");
+            }
+        }
+        blocks.push(("witness-json", Cow::Owned(json_bytes(&w))));
     }
     if let Some(t) = input.public_texts {
         blocks.push(("public-texts-json", Cow::Owned(json_bytes(t))));
     }
-    blocks.push(("proof-headers", Cow::Owned(proof_headers(input.tree))));
-    blocks
+    blocks.push((
+        "proof-headers",
+        Cow::Owned(proof_headers(input.tree, !light)),
+    ));
+    Ok(blocks)
 }
 
 /// What the page needs to check every proof's header itself: the first 65 bytes (magic,
@@ -157,8 +236,9 @@ fn data_blocks<'t>(
 /// (docs/page.md "Proof headers"; the layout is read by `decodeProofHeaders` in assets/page.js).
 /// Prefixes (a file's first 33 bytes) are stored once; a per-line witness proof whose committed
 /// digest is the digest its own name spells stores a flag instead of those 32 bytes, so the
-/// block costs 39 bytes per line, not 97.
-pub fn proof_headers(tree: &Tree) -> Vec<u8> {
+/// block costs 39 bytes per line, not 97. Without `with_witness` (a light page) the per-line
+/// witness proofs are left out.
+pub fn proof_headers(tree: &Tree, with_witness: bool) -> Vec<u8> {
     const PREFIX: usize = 33;
     const HEADER: usize = 65;
     let mut prefixes: Vec<&[u8]> = Vec::new();
@@ -183,6 +263,10 @@ pub fn proof_headers(tree: &Tree) -> Vec<u8> {
         } else {
             continue;
         };
+        if kind == 1 && !with_witness {
+            // A light page carries the anchors' proofs' headers only (docs/page.md).
+            continue;
+        }
         let prefix = &bytes[..bytes.len().min(PREFIX)];
         let index = match prefixes.iter().position(|p| *p == prefix) {
             Some(i) => i,
@@ -391,7 +475,21 @@ pub fn page(input: &PageInput<'_>) -> anyhow::Result<Vec<u8>> {
     let tz_rules = exhibit_protocol::verify::tz_rules_for_ledger(
         &crate::segments::published_ledger(input.tree),
     );
-    let blocks = data_blocks(input, tz_rules.as_ref());
+    let page = page_with(input, tz_rules.as_ref(), false)?;
+    if crate::segments::is_segmented(input.tree) && page.len() > LIGHT_PAGE_MAX {
+        // The last file does not fit beside the rest: the page fetches it like the others.
+        return page_with(input, tz_rules.as_ref(), true);
+    }
+    Ok(page)
+}
+
+fn page_with(
+    input: &PageInput<'_>,
+    tz_rules: Option<&exhibit_protocol::days::TzRules>,
+    latest_dropped: bool,
+) -> anyhow::Result<Vec<u8>> {
+    let light = crate::segments::is_segmented(input.tree);
+    let blocks = data_blocks(input, tz_rules, latest_dropped)?;
     let md = |key: &str| {
         input
             .witness
@@ -410,7 +508,8 @@ pub fn page(input: &PageInput<'_>) -> anyhow::Result<Vec<u8>> {
         style_css: STYLE_CSS,
         verify_js: VERIFY_JS,
         page_js: PAGE_JS,
-        tz_note: match &tz_rules {
+        light,
+        tz_note: match tz_rules {
             Some(r) => format!(
                 "Calendar days are derived from the rules of {} in tz database {}, carried in this page ({} offset change{} over the ledger's span), not from your browser's own time-zone data; exhibit verify uses the same database.",
                 r.zone,
@@ -434,7 +533,7 @@ pub fn page(input: &PageInput<'_>) -> anyhow::Result<Vec<u8>> {
     cfg.minify_css = true;
     cfg.minify_js = false; // our JS stays readable for the stranger who wants to audit it
     let minified = minify_html::minify(shell.as_bytes(), &cfg);
-    let html = with_csp(&String::from_utf8(minified)?)?;
+    let html = with_csp(&String::from_utf8(minified)?, light)?;
     // One pass, each block encoded straight into the page: at a million lines a block is
     // hundreds of megabytes, and a copy of the page per block would multiply that.
     let total: usize = blocks.iter().map(|(_, b)| b.len().div_ceil(3) * 4).sum();
@@ -457,10 +556,10 @@ pub fn page(input: &PageInput<'_>) -> anyhow::Result<Vec<u8>> {
     Ok(page)
 }
 
-/// The page with its Content-Security-Policy filled in: no host at all, and inline script and
-/// style only where their sha256 is listed — the page's own, hashed here after minification.
+/// The page with its Content-Security-Policy filled in: no host at all (a light page: its own
+/// origin, for fetches), and inline script and style only where their sha256 is listed — the page's own, hashed here after minification.
 /// The data blocks (`type=application/octet-stream`) are never run, so they need no hash.
-fn with_csp(html: &str) -> anyhow::Result<String> {
+fn with_csp(html: &str, light: bool) -> anyhow::Result<String> {
     use sha2::{Digest, Sha256};
     let hash = |body: &str| {
         format!(
@@ -492,8 +591,11 @@ fn with_csp(html: &str) -> anyhow::Result<String> {
         !scripts.is_empty() && !styles.is_empty(),
         "the page template lost its script or style"
     );
+    // A light page fetches its ledger files from its own origin (docs/page.md "The light
+    // page"), and nothing else: `connect-src 'self'`, only there.
+    let connect = if light { " connect-src 'self';" } else { "" };
     let policy = format!(
-        "default-src 'none'; script-src {}; style-src {}; worker-src blob:; base-uri 'none'; form-action 'none'",
+        "default-src 'none'; script-src {}; style-src {};{connect} worker-src blob:; base-uri 'none'; form-action 'none'",
         scripts.join(" "),
         styles.join(" ")
     );
@@ -595,7 +697,7 @@ mod tests {
         tree.put("ledger/anchors/2026-10-24.txt.ots", anchor);
         tree.put("ledger/anchors/2026-10-25.txt.ots", b"short".to_vec());
         tree.put("ledger/anchors/2026-10-24.txt", b"not a proof".to_vec());
-        let b = proof_headers(&tree);
+        let b = proof_headers(&tree, true);
         assert_eq!(b[0], 1, "version");
         // two distinct prefixes: the OpenTimestamps one and "short"
         assert_eq!(u16::from_be_bytes([b[1], b[2]]), 2);

@@ -5,6 +5,12 @@
 //   node tests/js/browser.cjs PAGE [--fragment '#paste=…'] [--width 1280] [--height 900]
 //        [--dark] [--axe path/to/axe.min.js] [--screenshot out.png] [--full-page]
 //        [--inject-script] [--tab-stops] [--eval EXPR] [--timeout-ms 120000]
+//        [--profile DIR] [--pick DIR]
+//
+// PAGE is a path (opened from file://) or an http:// URL. --profile keeps Chromium's profile in
+// DIR between runs (a returning visitor: the page's localStorage survives); --pick, once the
+// page says `needs-data`, gives DIR to the page's folder picker (#pick-ledger) over the
+// DevTools protocol and waits for the verdict again.
 //
 // It waits until `#verdict[data-verdict]` is final (intact / gaps / failed: the page posts it
 // only after every check it does has run) and, with a `#paste=` fragment, until
@@ -29,8 +35,8 @@ function chromiumPath() {
 }
 
 /** Starts Chromium; returns {send(method, params, sessionId), on(event, fn), close()}. */
-function launch() {
-  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'exhibit-cdp-'));
+function launch(keepProfile) {
+  const profile = keepProfile || fs.mkdtempSync(path.join(os.tmpdir(), 'exhibit-cdp-'));
   const chrome = spawn(chromiumPath(), [
     '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
     '--disable-component-update', '--disable-sync', '--no-first-run', '--hide-scrollbars',
@@ -64,11 +70,17 @@ function launch() {
     // Chromium's helpers may still be writing the profile as the browser exits: retry, and
     // leave a temporary folder behind rather than fail a test over it.
     const rm = (left) => {
+      if (keepProfile) { resolve(); return; }
       try { fs.rmSync(profile, { recursive: true, force: true, maxRetries: 5 }); resolve(); }
       catch (e) { if (left > 0) setTimeout(() => rm(left - 1), 300); else resolve(); }
     };
     chrome.on('exit', () => rm(5));
-    chrome.kill();
+    if (keepProfile) {
+      // A profile kept for the next run: let Chromium close itself, so it writes the page's
+      // localStorage to disk.
+      send('Browser.close').catch(() => {});
+      setTimeout(() => chrome.kill(), 10000).unref();
+    } else chrome.kill();
   });
   return { send, on: (fn) => listeners.push(fn), close };
 }
@@ -106,7 +118,7 @@ async function waitFor(evaluate, expression, timeoutMs, what) {
 
 function parseArgs(argv) {
   const o = { page: null, fragment: '', width: 1280, height: 900, dark: false, axe: null, screenshot: null,
-    fullPage: false, injectScript: false, tabStops: false, evalExpr: null, timeoutMs: 120000 };
+    fullPage: false, injectScript: false, tabStops: false, evalExpr: null, timeoutMs: 120000, profile: null, pick: null };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--fragment') o.fragment = argv[++i];
@@ -120,6 +132,8 @@ function parseArgs(argv) {
     else if (a === '--tab-stops') o.tabStops = true;
     else if (a === '--eval') o.evalExpr = argv[++i];
     else if (a === '--timeout-ms') o.timeoutMs = Number(argv[++i]);
+    else if (a === '--profile') o.profile = path.resolve(argv[++i]);
+    else if (a === '--pick') o.pick = path.resolve(argv[++i]);
     else if (!o.page) o.page = a;
     else throw new Error('unknown argument ' + a);
   }
@@ -128,7 +142,7 @@ function parseArgs(argv) {
 }
 
 async function probe(o) {
-  const b = launch();
+  const b = launch(o.profile);
   const console_ = [];
   b.on((m) => {
     if (m.method === 'Runtime.exceptionThrown') console_.push('exception: ' + JSON.stringify(m.params.exceptionDetails).slice(0, 400));
@@ -137,11 +151,20 @@ async function probe(o) {
     }
   });
   try {
-    const url = 'file://' + path.resolve(o.page) + (o.fragment || '');
+    const url = (/^https?:\/\//.test(o.page) ? o.page : 'file://' + path.resolve(o.page)) + (o.fragment || '');
     const t0 = Date.now();
     const { sessionId, evaluate } = await open(b, url, o);
     await waitFor(evaluate, "(function(){var v=document.getElementById('verdict');var d=v&&v.getAttribute('data-verdict');return d&&d!=='working'?d:null})()",
       o.timeoutMs, 'the final verdict (#verdict[data-verdict])');
+    if (o.pick) {
+      const before = await evaluate("document.getElementById('verdict').getAttribute('data-verdict')");
+      if (before !== 'needs-data') throw new Error('--pick: the page did not ask for the ledger (data-verdict=' + before + ')');
+      const { root } = await b.send('DOM.getDocument', {}, sessionId);
+      const { nodeId } = await b.send('DOM.querySelector', { nodeId: root.nodeId, selector: '#pick-ledger' }, sessionId);
+      await b.send('DOM.setFileInputFiles', { nodeId, files: [o.pick] }, sessionId);
+      await waitFor(evaluate, "(function(){var d=document.getElementById('verdict').getAttribute('data-verdict');return d&&d!=='working'&&d!=='needs-data'?d:null})()",
+        o.timeoutMs, 'the verdict after the folder was picked');
+    }
     if (/^#paste=/.test(o.fragment || '')) {
       await waitFor(evaluate, "(document.getElementById('paste-result')||{}).getAttribute&&document.getElementById('paste-result').getAttribute('data-match')",
         o.timeoutMs, 'the paste result (#paste-result[data-match])');

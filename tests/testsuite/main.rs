@@ -10,6 +10,7 @@ mod fixtures;
 mod fn_length;
 mod gen_box;
 mod guard;
+mod light_page;
 mod operator;
 mod page_e2e;
 mod properties;

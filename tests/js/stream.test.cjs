@@ -1,0 +1,217 @@
+// The resumable verifier (assets/verify.js `Verifier`, docs/page.md "The light page"):
+//   node --test tests/js/
+// A light page streams the published ledger file by file and a returning visitor resumes from a
+// checkpoint taken at a file boundary. Both must give exactly the answer of one pass over the
+// whole ledger: on the demo exhibit's ledger (with its withheld list and posts) and on every
+// conformance vector, cut at line boundaries and inside lines.
+'use strict';
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+
+const ROOT = path.join(__dirname, '..', '..');
+const V = require(path.join(ROOT, 'assets', 'verify.js'));
+const DEMO = path.join(ROOT, 'site-fixtures', 'demo.expected', 'ledger');
+
+const bytesOf = (p) => new Uint8Array(fs.readFileSync(p));
+const lineEnds = (b) => { const out = []; for (let i = 0; i < b.length; i++) if (b[i] === 10) out.push(i + 1); return out; };
+
+// The parts of an answer that must not depend on how the bytes arrived.
+function answer(r) {
+  return {
+    ok: r.ok, entries: r.entries, head: r.head, problems: r.problems, bridged: r.bridged,
+    headerDigest: r.headerDigest, anchorTz: r.anchorTz, lineCount: r.lineCount, linesTotal: r.linesTotal
+  };
+}
+
+// Pushes `bytes` cut at `cuts`; at each cut in `resumeAt` the verifier is checkpointed, thrown
+// away, and a new one resumes from the checkpoint (through JSON, as localStorage stores it).
+function streamed(bytes, withheld, cuts, resumeAt, watch) {
+  let v = new V.Verifier(withheld, null, { watchSeqs: watch });
+  const lines = [];
+  let at = 0;
+  for (const c of cuts.concat([bytes.length])) {
+    v.push(bytes.subarray(at, c));
+    at = c;
+    if (resumeAt.has(c)) {
+      const cp = v.checkpoint();
+      assert.ok(cp, 'a checkpoint exists at a line boundary (' + c + ')');
+      lines.push(...v.takeLines());
+      v = new V.Verifier(withheld, null, { watchSeqs: watch, checkpoint: JSON.parse(JSON.stringify(cp)) });
+    }
+  }
+  const r = v.finish();
+  r.lines = lines.concat(r.lines);
+  return r;
+}
+
+const demo = {
+  ledger: bytesOf(path.join(DEMO, 'ledger.jsonl')),
+  withheld: bytesOf(path.join(DEMO, 'withheld.json')),
+  posts: fs.readdirSync(path.join(DEMO, 'anchors')).filter((n) => /^\d{4}-\d\d-\d\d\.txt$/.test(n)).sort()
+    .map((n) => ({ date: n.slice(0, 10), text: bytesOf(path.join(DEMO, 'anchors', n)) }))
+};
+const postSeqs = demo.posts.map((p) => (/ seq (\d+)$/.exec(Buffer.from(p.text).toString('latin1')) || [])[1]).filter(Boolean);
+
+test('the demo ledger streamed file by file and resumed at every boundary equals one pass', () => {
+  const one = V.verifyLedger(demo.ledger, demo.withheld);
+  assert.ok(one.ok, 'the demo ledger re-derives');
+  assert.ok(demo.posts.length > 1 && postSeqs.length === demo.posts.length, 'the demo has posts to check');
+  const ends = lineEnds(demo.ledger);
+  // files of about 4 KiB, cut at line boundaries, as the build cuts segments
+  const cuts = [];
+  let size = 0, last = 0;
+  for (const e of ends) { if (e - last + size > 4096 && size) { cuts.push(last); size = 0; } size += e - last; last = e; }
+  assert.ok(cuts.length >= 3, 'several files');
+  const s = streamed(demo.ledger, demo.withheld, cuts, new Set(cuts), postSeqs);
+  assert.deepEqual(answer(s), answer(one));
+  assert.equal(s.lines.length, one.lines.length);
+  assert.deepEqual(s.lines.map((l) => [l.line, l.seq, l.entry_id, l.derived_entry_id, l.codes]),
+    one.lines.map((l) => [l.line, l.seq, l.entry_id, l.derived_entry_id, l.codes]));
+  // the anchor checks from the streamed state equal those from the line records
+  assert.deepEqual(V.checkAnchors(s, demo.withheld, demo.posts), V.checkAnchors(one, demo.withheld, demo.posts));
+  const a = V.checkAnchors(s, demo.withheld, demo.posts);
+  assert.ok(a.some((x) => x.ok), 'some posted head checks out');
+});
+
+test('a line cut between two pieces is carried over; no checkpoint is offered there', () => {
+  const one = V.verifyLedger(demo.ledger, demo.withheld);
+  const v = new V.Verifier(demo.withheld, null, {});
+  const mid = lineEnds(demo.ledger)[3] + 17;
+  v.push(demo.ledger.subarray(0, mid));
+  assert.equal(v.checkpoint(), null, 'inside a line there is no checkpoint');
+  v.push(demo.ledger.subarray(mid));
+  assert.deepEqual(answer(v.finish()), answer(one));
+});
+
+test('a broken line before the checkpoint is still reported after resuming', () => {
+  const b = demo.ledger.slice();
+  const ends = lineEnds(b);
+  b[ends[5] + 30] ^= 1; // flips a bit in line 7
+  const one = V.verifyLedger(b, demo.withheld);
+  assert.ok(!one.ok);
+  const s = streamed(b, demo.withheld, [ends[10], ends[20]], new Set([ends[10], ends[20]]), postSeqs);
+  assert.deepEqual(answer(s), answer(one));
+});
+
+test('a resumed verifier that is not handed the rest does not report the rest: the checkpoint is the prefix', () => {
+  // catches a checkpoint that smuggles in anything beyond what was read
+  const ends = lineEnds(demo.ledger);
+  const v = new V.Verifier(demo.withheld, null, {});
+  v.push(demo.ledger.subarray(0, ends[9]));
+  const cp = v.checkpoint();
+  const r = new V.Verifier(demo.withheld, null, { checkpoint: cp }).finish();
+  const one = V.verifyLedger(demo.ledger.subarray(0, ends[9]), demo.withheld);
+  assert.deepEqual(answer(r), answer(one));
+  assert.equal(cp.lineNo, 10);
+});
+
+test('every conformance vector, cut at each line boundary and resumed, equals one pass', () => {
+  const doc = JSON.parse(fs.readFileSync(path.join(ROOT, 'vectors', 'vectors.json'), 'utf8'));
+  let n = 0;
+  for (const c of doc.cases) {
+    const bytes = new Uint8Array(Buffer.from(c.ledger_b64, 'base64'));
+    const withheld = c.withheld_b64 !== undefined ? new Uint8Array(Buffer.from(c.withheld_b64, 'base64'))
+      : c.withheld !== undefined ? new Uint8Array(Buffer.from(JSON.stringify(c.withheld))) : null;
+    let one;
+    try { one = V.verifyLedger(bytes, withheld); } catch (e) { continue; } // a usage error: not a stream case
+    const ends = lineEnds(bytes).filter((e) => e < bytes.length);
+    const s = streamed(bytes, withheld, ends, new Set(ends), []);
+    assert.deepEqual(answer(s), answer(one), c.name);
+    // and cut inside lines, no resume
+    const odd = [];
+    for (let i = 7; i < bytes.length; i += 13) odd.push(i);
+    assert.deepEqual(answer(streamed(bytes, withheld, odd, new Set(), [])), answer(one), c.name + ' (cut inside lines)');
+    n++;
+  }
+  assert.ok(n > 20, 'most vectors ran: ' + n);
+});
+
+// ---------------------------------------------------------------------------------------------
+// The page's side of the stream (assets/page.js): the monitor's comparison and the reader that
+// runs in the worker.
+const P = require(path.join(ROOT, 'assets', 'page.js'));
+
+const hex = (c) => c.repeat(64);
+const list = (specs) => specs.map(([p, bytes, c]) => ({ path: p, bytes: bytes, sha256: hex(c), first_seq: null, last_seq: null }));
+const mem = {
+  bytes: 300, head: hex('e'), head_seq: 9,
+  files: [{ path: 'ledger/ledger.jsonl', bytes: 100, sha256: hex('a'), full: true },
+    { path: 'ledger/segments/000001.jsonl', bytes: 100, sha256: hex('b'), full: true },
+    { path: 'ledger/segments/000002.jsonl', bytes: 100, sha256: hex('c'), full: false }],
+  checkpoint: { v: 1, lastSeq: 6, ids: [['6', [hex('d')]]], dayLast: [['2026-10-24', 6, [hex('d')]]] },
+  withheld_sha: 'W6'
+};
+const wsha = (seq) => 'W' + seq;
+
+test('the monitor resumes after the remembered full files when they are unchanged and extended', () => {
+  const now = list([['ledger/ledger.jsonl', 100, 'a'], ['ledger/segments/000001.jsonl', 100, 'b'], ['ledger/segments/000002.jsonl', 180, '1'], ['ledger/segments/000003.jsonl', 50, '2']]);
+  const r = P.compareMemory(mem, now, wsha, ['6', '12']);
+  assert.equal(r.rewritten, null);
+  assert.equal(r.resumeFrom, 2, 'the two full files are not read again');
+  assert.equal(r.checkpoint, mem.checkpoint);
+});
+
+test('the monitor names a changed, moved or vanished file, a shorter ledger, a changed withheld list', () => {
+  const ok = [['ledger/ledger.jsonl', 100, 'a'], ['ledger/segments/000001.jsonl', 100, 'b'], ['ledger/segments/000002.jsonl', 100, 'c']];
+  const cases = [
+    [[ok[0], ['ledger/segments/000001.jsonl', 100, 'f'], ok[2]], 'ledger/segments/000001.jsonl', 'bytes changed'],
+    [[ok[0], ['ledger/segments/000001.jsonl', 101, 'b'], ok[2]], 'ledger/segments/000001.jsonl', 'bytes changed'],
+    [[ok[0], ['ledger/segments/000009.jsonl', 100, 'b'], ok[2]], 'ledger/segments/000001.jsonl', 'no longer'],
+    [[ok[0], ok[1]], 'ledger/segments/000002.jsonl', 'gone'],
+    [[ok[0], ok[1], ['ledger/segments/000002.jsonl', 90, 'c']], 'ledger/segments/000002.jsonl', 'shorter'],
+    [[ok[0], ok[1], ['ledger/segments/000002.jsonl', 100, '9']], 'ledger/segments/000002.jsonl', 'same size']
+  ];
+  for (const [specs, file, why] of cases) {
+    const r = P.compareMemory(mem, list(specs), wsha, []);
+    assert.ok(r.rewritten, JSON.stringify(specs));
+    assert.equal(r.rewritten.file, file);
+    assert.match(r.rewritten.why, new RegExp(why));
+    assert.equal(r.resumeFrom, 0, 'then read from the first line');
+  }
+  const r = P.compareMemory(mem, list(ok), () => 'other', []);
+  assert.equal(r.rewritten.file, 'ledger/withheld.json');
+});
+
+test('a post naming a remembered seq whose digest was not kept: read again, not a rewrite', () => {
+  const now = list([['ledger/ledger.jsonl', 100, 'a'], ['ledger/segments/000001.jsonl', 100, 'b'], ['ledger/segments/000002.jsonl', 100, 'c']]);
+  const r = P.compareMemory(mem, now, wsha, ['4']);
+  assert.equal(r.rewritten, null);
+  assert.equal(r.resumeFrom, 0);
+  assert.equal(P.compareMemory(mem, now, wsha, ['6', '7']).resumeFrom, 2, 'seq 6 is kept; seq 7 lies after the checkpoint');
+  assert.equal(P.compareMemory(mem, now, wsha, ['4'], new Set([4])).resumeFrom, 2, 'a post at a withheld seq: its digest is in the list');
+});
+
+test('the reader checks each file against the list and resumes from its own checkpoint', () => {
+  const ends = lineEnds(demo.ledger);
+  const files = [demo.ledger.subarray(0, ends[40]), demo.ledger.subarray(ends[40], ends[200]), demo.ledger.subarray(ends[200])];
+  const run = (from, checkpoint, bad) => {
+    const out = [];
+    const h = P.lightEngine(V, P.compactResult, (m) => out.push(m));
+    h({ type: 'init', withheld: demo.withheld, tzRules: null, posts: demo.posts, watchSeqs: postSeqs, checkpoint });
+    for (let i = from; i < files.length; i++) {
+      const b = files[i].slice();
+      if (bad === i) b[5] ^= 1;
+      h({ type: 'file', path: 'f' + i, bytes: b.buffer, size: b.length, sha256: V.sha256Hex(files[i]), wantCheckpoint: i === 1 });
+    }
+    h({ type: 'finish', headSeq: null });
+    return out;
+  };
+  const whole = run(0, null);
+  const done = whole.find((m) => m.type === 'done');
+  const one = V.verifyLedger(demo.ledger, demo.withheld);
+  assert.equal(done.result.ok, true);
+  assert.equal(done.result.head, one.head);
+  assert.deepEqual(done.anchors, V.checkAnchors(one, demo.withheld, demo.posts));
+  const reached = whole.filter((m) => m.type === 'file-done').flatMap((m) => m.reached);
+  assert.equal(reached.length, demo.posts.length, 'every posted head is reached once');
+  const cp = whole.filter((m) => m.type === 'file-done')[1].checkpoint;
+  assert.ok(cp, 'a checkpoint at the end of the second file');
+  const resumed = run(2, JSON.parse(JSON.stringify(cp))).find((m) => m.type === 'done');
+  assert.equal(resumed.result.head, one.head);
+  assert.deepEqual(resumed.anchors, done.anchors);
+  assert.equal(resumed.result.linesTotal, done.result.linesTotal);
+  const bad = run(0, null, 1).find((m) => m.type === 'file-bad');
+  assert.ok(bad && bad.path === 'f1' && /sha256/.test(bad.why), 'a file whose sha256 is not the listed one is named');
+});

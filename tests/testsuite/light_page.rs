@@ -1,0 +1,574 @@
+//! The light page (issue 12 part 2, docs/page.md "The light page" and "The monitor") in headless
+//! Chromium, served over http by a server this test runs on 127.0.0.1 (a port it opens), which
+//! counts the requests per path. A box whose published ledger crosses `segment_bytes = 4096` is
+//! built into a git repository; the same box built with a large `segment_bytes` gives the
+//! embedded page that the light page must agree with. A Chromium profile kept between runs is
+//! the returning visitor (the page's localStorage survives). Needs `node` and `chromium`, like
+//! page_e2e.
+
+use std::collections::BTreeMap;
+use std::io::{BufRead, BufReader, Write};
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::{Arc, Mutex};
+
+use crate::common::*;
+use serde_json::Value as J;
+
+/// A static file server over `root` that counts the requests per path.
+struct Server {
+    port: u16,
+    hits: Arc<Mutex<BTreeMap<String, usize>>>,
+}
+
+impl Server {
+    fn start(root: &Path) -> Server {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let hits = Arc::new(Mutex::new(BTreeMap::new()));
+        let (root, counted) = (root.to_path_buf(), Arc::clone(&hits));
+        std::thread::spawn(move || {
+            for stream in listener.incoming() {
+                let Ok(stream) = stream else { continue };
+                let (root, counted) = (root.clone(), Arc::clone(&counted));
+                std::thread::spawn(move || serve(stream, &root, &counted));
+            }
+        });
+        Server { port, hits }
+    }
+    fn url(&self, path: &str) -> String {
+        format!("http://127.0.0.1:{}/{path}", self.port)
+    }
+    /// The requests counted since the last call, and forgets them.
+    fn take(&self) -> BTreeMap<String, usize> {
+        std::mem::take(&mut *self.hits.lock().unwrap())
+    }
+}
+
+fn serve(mut stream: std::net::TcpStream, root: &Path, hits: &Mutex<BTreeMap<String, usize>>) {
+    let mut reader = BufReader::new(stream.try_clone().unwrap());
+    let mut request = String::new();
+    if reader.read_line(&mut request).is_err() {
+        return;
+    }
+    loop {
+        let mut header = String::new();
+        match reader.read_line(&mut header) {
+            Ok(0) | Err(_) => break,
+            Ok(_) if header == "\r\n" || header == "\n" => break,
+            Ok(_) => {}
+        }
+    }
+    let path = request
+        .split_whitespace()
+        .nth(1)
+        .unwrap_or("/")
+        .split(['?', '#'])
+        .next()
+        .unwrap_or("/")
+        .trim_start_matches('/')
+        .to_string();
+    *hits.lock().unwrap().entry(path.clone()).or_default() += 1;
+    let file = (!path.contains("..")).then(|| root.join(&path));
+    let response = match file.and_then(|f| std::fs::read(f).ok()) {
+        Some(body) => {
+            let kind = if path.ends_with(".html") {
+                "text/html; charset=utf-8"
+            } else {
+                "application/octet-stream"
+            };
+            let mut r = format!(
+                "HTTP/1.1 200 OK\r\nContent-Type: {kind}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+                body.len()
+            )
+            .into_bytes();
+            r.extend_from_slice(&body);
+            r
+        }
+        None => {
+            b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".to_vec()
+        }
+    };
+    let _ = stream.write_all(&response);
+}
+
+/// The page after it settled, as `tests/js/browser.cjs` reports it.
+fn visit(page: &str, profile: Option<&Path>, extra: &[&str]) -> J {
+    let driver = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/js/browser.cjs");
+    let mut cmd = Command::new("node");
+    cmd.arg(&driver).arg(page);
+    if let Some(p) = profile {
+        cmd.arg("--profile").arg(p);
+    }
+    cmd.args(extra);
+    let out = cmd
+        .output()
+        .expect("run node tests/js/browser.cjs (the page tests need node and chromium)");
+    assert!(
+        out.status.success(),
+        "the browser driver failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let facts: J = serde_json::from_slice(&out.stdout).expect("the driver prints JSON");
+    let console = facts["console"].as_array().unwrap();
+    assert!(console.is_empty(), "the page logged errors: {console:?}");
+    facts
+}
+
+fn verdict(facts: &J) -> (String, String, String) {
+    let v = &facts["verdict"];
+    let s = |k: &str| v[k].as_str().unwrap_or_default().to_string();
+    (s("data-verdict"), s("data-vouched"), s("data-head"))
+}
+
+/// The opening tag of the first element whose attributes hold `needle`, e.g. `id="monitor"`.
+fn tag<'a>(dom: &'a str, needle: &str) -> &'a str {
+    let at = dom
+        .find(needle)
+        .unwrap_or_else(|| panic!("no {needle} in the DOM"));
+    let start = dom[..at].rfind('<').unwrap();
+    &dom[start..at + dom[at..].find('>').unwrap() + 1]
+}
+fn attr(tag: &str, name: &str) -> String {
+    let key = format!(" {name}=\"");
+    let at = tag
+        .find(&key)
+        .unwrap_or_else(|| panic!("no {name} in {tag}"))
+        + key.len();
+    tag[at..at + tag[at..].find('"').unwrap()].to_string()
+}
+/// The text of the element with this id (its first text node).
+fn text_of(dom: &str, id: &str) -> String {
+    let t = tag(dom, &format!("id=\"{id}\""));
+    let at = dom.find(t).unwrap() + t.len();
+    dom[at..at + dom[at..].find('<').unwrap()].to_string()
+}
+
+/// A box whose days each end with a posted head: `days` days of `per_day` lines.
+struct Box {
+    _tmp: tempfile::TempDir,
+    b: TestBox,
+    repo: git2::Repository,
+    site: PathBuf,
+    w: LedgerWriter,
+    n: u32,
+}
+
+impl Box {
+    fn new(segment_bytes: u64) -> Box {
+        let tmp = tempfile::tempdir().unwrap();
+        let b = TestBox::new(tmp.path());
+        let toml = std::fs::read_to_string(b.dir.join("exhibit.toml")).unwrap();
+        std::fs::write(
+            b.dir.join("exhibit.toml"),
+            format!("{toml}\n[publish]\nsegment_bytes = {segment_bytes}\n"),
+        )
+        .unwrap();
+        let repo = git2::Repository::init(tmp.path().join("exhibit")).unwrap();
+        let site = tmp.path().join("exhibit/site");
+        Box {
+            _tmp: tmp,
+            b,
+            repo,
+            site,
+            w: LedgerWriter::new(),
+            n: 0,
+        }
+    }
+
+    /// `count` lines three hours apart; then a posted head for every day that is over. Lines 12
+    /// and 28, each the last of its day, carry a path: the build withholds them, so those days'
+    /// posts name a withheld seq.
+    fn add(&mut self, count: u32) {
+        for _ in 0..count {
+            self.n += 1;
+            if self.n == 12 || self.n == 28 {
+                let ts =
+                    exhibit::encode::timestamp_of(1_792_846_800 + i64::from(self.n) * 180 * 60);
+                self.w.push(
+                    "gate_not_wired",
+                    &ts,
+                    r#"{"detail":"lock held by /home/agent"}"#,
+                );
+            } else {
+                self.w.push_scan(self.n * 180);
+            }
+        }
+        let day_of = |line: &[u8]| -> String {
+            let v: J = serde_json::from_slice(line).unwrap();
+            v["day"].as_str().unwrap().to_string()
+        };
+        let lines = &self.w.lines[1..];
+        for i in 0..lines.len() - 1 {
+            let (d, next) = (day_of(&lines[i]), day_of(&lines[i + 1]));
+            if d != next {
+                self.b.post_anchor(&d, &self.w.ids[i], i + 1);
+            }
+        }
+        self.b.write_ledger(&self.w.bytes());
+    }
+
+    fn build(&self, epoch: u64) {
+        let o = exhibit(
+            &[
+                "build",
+                "--config",
+                &self.b.config(),
+                "--out",
+                self.site.to_str().unwrap(),
+            ],
+            epoch,
+        );
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+        commit_all(&self.repo, "publish");
+    }
+
+    /// The published ledger's files in chain order, as the page lists them.
+    fn files(&self) -> Vec<String> {
+        let html = std::fs::read_to_string(self.site.join("index.html")).unwrap();
+        let layout: J = serde_json::from_slice(&unb64(block(&html, "layout-json"))).unwrap();
+        assert_eq!(layout["mode"], "light", "a light page: {layout}");
+        layout["files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f["path"].as_str().unwrap().to_string())
+            .collect()
+    }
+}
+
+/// The base64 text of a data block.
+fn block<'a>(html: &'a str, id: &str) -> &'a str {
+    let at = html
+        .find(&format!("id={id} "))
+        .or_else(|| html.find(&format!("id={id}>")))
+        .or_else(|| html.find(&format!("id=\"{id}\"")))
+        .unwrap_or_else(|| panic!("no block {id}"));
+    let start = at + html[at..].find('>').unwrap() + 1;
+    &html[start..start + html[start..].find("</script>").unwrap()]
+}
+
+#[test]
+fn the_light_page_streams_resumes_and_notices_a_rewrite() {
+    // ~340 bytes a line: 60 lines cross 4096 bytes several times.
+    let mut light = Box::new(4096);
+    light.add(60);
+    light.build(1_800_000_000);
+    let mut embedded = Box::new(33_554_432);
+    embedded.add(60);
+    embedded.build(1_800_000_000);
+    let files = light.files();
+    assert!(
+        files.len() >= 4 && files[1].starts_with("ledger/segments/"),
+        "{files:?}"
+    );
+    let html = std::fs::read_to_string(light.site.join("index.html")).unwrap();
+    assert!(
+        !html.contains("id=ledger-bytes"),
+        "a light page does not embed the whole ledger"
+    );
+    assert!(
+        html.contains("connect-src 'self';"),
+        "a light page may fetch from its own origin, and only there"
+    );
+    let embedded_html = std::fs::read_to_string(embedded.site.join("index.html")).unwrap();
+    assert!(
+        !embedded_html.contains("connect-src"),
+        "an embedded page fetches nothing"
+    );
+    assert!(!embedded.site.join("ledger/segments").exists());
+
+    // The embedded page of the same box: the answer the light page must give.
+    let want = verdict(&visit(
+        embedded.site.join("index.html").to_str().unwrap(),
+        None,
+        &[],
+    ));
+    assert!(
+        want.0 == "intact" || want.0 == "gaps",
+        "the box re-derives: {want:?}"
+    );
+    assert!(!want.2.is_empty());
+
+    let server = Server::start(&light.site);
+    let profile = tempfile::tempdir().unwrap();
+
+    // 1. First visit over http: every file but the embedded last one fetched once; the same
+    // verdict; every posted head marked checked; the monitor remembers; axe-core finds nothing.
+    let axe = axe_core();
+    let f = visit(
+        &server.url("index.html"),
+        Some(profile.path()),
+        &["--axe", axe.to_str().unwrap()],
+    );
+    assert_eq!(
+        f["axe"],
+        serde_json::json!([]),
+        "axe-core on the light page"
+    );
+    assert_eq!(
+        verdict(&f),
+        want,
+        "the light page agrees with the embedded page"
+    );
+    let dom = f["dom"].as_str().unwrap();
+    let hits = server.take();
+    for (i, path) in files.iter().enumerate() {
+        let n = hits.get(path).copied().unwrap_or(0);
+        if i + 1 < files.len() {
+            assert_eq!(n, 1, "{path} fetched once: {hits:?}");
+        } else {
+            assert!(n <= 1, "{path}: {hits:?}");
+        }
+        let li = tag(dom, &format!("data-path=\"{path}\""));
+        assert_eq!(attr(li, "data-state"), "done", "{li}");
+    }
+    assert!(
+        !dom.contains("data-state=\"waiting\""),
+        "every file and day was reached"
+    );
+    let posts = std::fs::read_dir(light.b.dir.join("gate/anchors"))
+        .unwrap()
+        .count();
+    let withheld: J =
+        serde_json::from_slice(&std::fs::read(light.site.join("ledger/withheld.json")).unwrap())
+            .unwrap();
+    assert_eq!(withheld.as_array().unwrap().len(), 2, "{withheld}");
+    let post_seqs: Vec<String> = std::fs::read_dir(light.b.dir.join("gate/anchors"))
+        .unwrap()
+        .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
+        .map(|t| t.rsplit(' ').next().unwrap().to_string())
+        .collect();
+    assert!(
+        post_seqs.contains(&"12".to_string()) && post_seqs.contains(&"28".to_string()),
+        "posts name the withheld seqs: {post_seqs:?}"
+    );
+    assert!(posts >= 5);
+    assert_eq!(
+        dom.matches("data-state=\"checked\"").count(),
+        posts,
+        "every posted head is marked checked as the chain reaches it"
+    );
+    assert_eq!(
+        attr(tag(dom, "id=\"monitor\""), "data-state"),
+        "stored",
+        "{}",
+        text_of(dom, "monitor-text")
+    );
+
+    // 2. From file:// the page cannot read its siblings: needs-data, never a verdict; picking
+    // the cloned ledger/ folder re-derives it.
+    let page = light.site.join("index.html");
+    let f = visit(page.to_str().unwrap(), None, &[]);
+    let v = &f["verdict"];
+    assert_eq!(v["data-state"], "needs-data");
+    assert_eq!(v["data-verdict"], "needs-data");
+    assert_eq!(v["data-head"], "");
+    let dom = f["dom"].as_str().unwrap();
+    assert!(!tag(dom, "id=\"pick\"").contains(" hidden"));
+    assert!(tag(dom, "id=\"pick-ledger\"").contains("webkitdirectory"));
+    let ledger_dir = light.site.join("ledger");
+    let f = visit(
+        page.to_str().unwrap(),
+        None,
+        &["--pick", ledger_dir.to_str().unwrap()],
+    );
+    assert_eq!(verdict(&f), want, "re-derived from the picked folder");
+
+    // 3. A day later: more lines (a new segment), a rebuild. The returning visitor reads only
+    // the files after those it remembers as full.
+    light.add(30);
+    light.build(1_800_100_000);
+    let files2 = light.files();
+    assert!(files2.len() > files.len(), "{files2:?}");
+    assert_eq!(&files2[..files.len() - 1], &files[..files.len() - 1]);
+    let head2 = verify_head(&light.site);
+    let f = visit(&server.url("index.html"), Some(profile.path()), &[]);
+    let (v, _, head) = verdict(&f);
+    assert!(v == "intact" || v == "gaps", "{v}");
+    assert_eq!(head, head2, "the head of the grown ledger");
+    let dom = f["dom"].as_str().unwrap();
+    assert_eq!(
+        attr(tag(dom, "id=\"monitor\""), "data-state"),
+        "resumed",
+        "{}",
+        text_of(dom, "monitor-text")
+    );
+    let hits = server.take();
+    for path in &files[..files.len() - 1] {
+        assert_eq!(
+            hits.get(path),
+            None,
+            "{path} was full and is not fetched again: {hits:?}"
+        );
+        let li = tag(dom, &format!("data-path=\"{path}\""));
+        assert_eq!(attr(li, "data-state"), "remembered");
+    }
+    let fetched: usize = files2[files.len() - 1..]
+        .iter()
+        .map(|p| hits.get(p).copied().unwrap_or(0))
+        .sum();
+    assert!(
+        fetched >= 1 && fetched <= files2.len() - files.len() + 1,
+        "only the last remembered file and the new ones: {hits:?}"
+    );
+    assert_eq!(hits.get("index.html"), Some(&1));
+
+    // 4. A full segment rewritten (a forced push: its bytes and the page's list changed, nothing
+    // else fixed): the returning visitor's monitor says so, naming the file, and the verdict
+    // re-derived from the first line fails.
+    let victim = files2[2].clone();
+    let path = light.site.join(&victim);
+    let original = std::fs::read(&path).unwrap();
+    let mut bytes = original.clone();
+    let at = bytes
+        .windows(10)
+        .position(|w| w == b"\"scanned\":")
+        .unwrap()
+        + 10;
+    bytes[at] = if bytes[at] == b'9' { b'8' } else { b'9' };
+    std::fs::write(&path, &bytes).unwrap();
+    let html = std::fs::read_to_string(light.site.join("index.html")).unwrap();
+    let b64 = block(&html, "layout-json");
+    let mut layout: J = serde_json::from_slice(&unb64(b64)).unwrap();
+    for f in layout["files"].as_array_mut().unwrap() {
+        if f["path"] == victim.as_str() {
+            f["sha256"] = J::String(exhibit_protocol::Digest::of(&bytes).to_string());
+        }
+    }
+    let forged = html.replacen(
+        b64,
+        &exhibit::encode::base64(&serde_json::to_vec(&layout).unwrap()),
+        1,
+    );
+    std::fs::write(light.site.join("index.html"), &forged).unwrap();
+    let f = visit(&server.url("index.html"), Some(profile.path()), &[]);
+    let dom = f["dom"].as_str().unwrap();
+    assert_eq!(attr(tag(dom, "id=\"monitor\""), "data-state"), "rewritten");
+    let said = text_of(dom, "monitor-text");
+    assert!(
+        said.contains("REWRITTEN") && said.contains(&victim),
+        "{said}"
+    );
+    assert_eq!(f["verdict"]["data-verdict"], "failed");
+    let hits = server.take();
+    assert_eq!(
+        hits.get(&victim),
+        Some(&1),
+        "read again from the first line"
+    );
+
+    // The alarm stays until the visitor clears it, even if the old bytes come back.
+    std::fs::write(light.site.join("index.html"), &html).unwrap();
+    std::fs::write(&path, &original).unwrap();
+    let f = visit(
+        &server.url("index.html"),
+        Some(profile.path()),
+        &[
+            "--eval",
+            "(function(){var s=document.getElementById('monitor').getAttribute('data-state');document.getElementById('monitor-forget').click();return [s, document.getElementById('monitor').getAttribute('data-state'), localStorage.length];})()",
+        ],
+    );
+    assert_eq!(
+        f["evalResult"],
+        serde_json::json!(["rewritten", "none", 0]),
+        "the alarm is kept; #monitor-forget clears it"
+    );
+
+    // 5. A first visitor to a segment whose bytes are not the listed ones (edited in place,
+    // nothing else fixed): failed, naming the file.
+    std::fs::write(&path, &bytes).unwrap();
+    let f = visit(&server.url("index.html"), None, &[]);
+    assert_eq!(f["verdict"]["data-verdict"], "failed");
+    let dom = f["dom"].as_str().unwrap();
+    assert!(
+        tag(dom, &format!("data-path=\"{victim}\"")).contains("data-state=\"bad\""),
+        "the file is marked"
+    );
+    let failures = &dom[dom.find("id=\"failures\"").expect("a list of failures")..];
+    assert!(
+        failures[..failures.find("</ul>").unwrap()].contains(&victim),
+        "the failure names the file"
+    );
+
+    // 6. A file the server cannot give: needs-data, never green.
+    std::fs::remove_file(light.site.join(&files2[1])).unwrap();
+    let f = visit(&server.url("index.html"), None, &[]);
+    assert_eq!(f["verdict"]["data-verdict"], "needs-data");
+    assert_eq!(f["verdict"]["data-state"], "needs-data");
+}
+
+/// axe-core's browser bundle: `EXHIBIT_AXE` or where scripts/test.sh installs it.
+fn axe_core() -> PathBuf {
+    let p = std::env::var_os("EXHIBIT_AXE")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            let cache = std::env::var_os("XDG_CACHE_HOME")
+                .map(PathBuf::from)
+                .unwrap_or_else(|| {
+                    PathBuf::from(std::env::var_os("HOME").unwrap_or_default()).join(".cache")
+                });
+            cache.join("exhibit-axe/node_modules/axe-core/axe.min.js")
+        });
+    assert!(
+        p.exists(),
+        "axe-core is not at {}: run scripts/test.sh (it installs it with npm) or set EXHIBIT_AXE",
+        p.display()
+    );
+    p
+}
+
+fn verify_head(site: &Path) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_exhibit"))
+        .args(["verify", "--json", site.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let v: J = serde_json::from_slice(&out.stdout).expect("verify --json");
+    assert_eq!(v["ok"], true, "exhibit verify: {v}");
+    v["head"].as_str().unwrap().to_string()
+}
+
+#[test]
+fn a_light_page_stays_small() {
+    // 600 lines at 4096 bytes a segment: about fifty files; the page carries the last one only.
+    let mut b = Box::new(4096);
+    b.add(600);
+    b.build(1_800_000_000);
+    let mut e = Box::new(33_554_432);
+    e.add(600);
+    e.build(1_800_000_000);
+    let embedded = std::fs::metadata(e.site.join("index.html")).unwrap().len();
+    let embedded_html = std::fs::read_to_string(e.site.join("index.html")).unwrap();
+    assert_eq!(
+        unb64(block(&embedded_html, "layout-json")),
+        br#"{"mode":"embedded"}"#.to_vec()
+    );
+    assert_eq!(
+        unb64(block(&embedded_html, "ledger-bytes")),
+        std::fs::read(e.site.join("ledger/ledger.jsonl")).unwrap()
+    );
+    let files = b.files();
+    assert!(files.len() > 40, "{}", files.len());
+    let page = std::fs::metadata(b.site.join("index.html")).unwrap().len();
+    let ledger: u64 = files
+        .iter()
+        .map(|p| std::fs::metadata(b.site.join(p)).unwrap().len())
+        .sum();
+    let html = std::fs::read_to_string(b.site.join("index.html")).unwrap();
+    let latest = unb64(block(&html, "ledger-latest"));
+    assert_eq!(
+        latest,
+        std::fs::read(b.site.join(files.last().unwrap())).unwrap(),
+        "the last file is embedded whole"
+    );
+    let header = unb64(block(&html, "ledger-header"));
+    assert_eq!(header, b.w.bytes()[..header.len()].to_vec());
+    assert!(header.ends_with(b"\n") && header.iter().filter(|c| **c == b'\n').count() == 1);
+    // The embedded page carries the ledger (base64: 4/3 of its bytes); the light page the last
+    // file only.
+    assert!(
+        page + ledger < embedded,
+        "light page {page} bytes, embedded {embedded}, ledger {ledger}"
+    );
+}
