@@ -56,7 +56,14 @@ pub fn check_site(dir: &Path) -> Result<Outcome> {
     let header_digest = verified.header.and_then(|h| h.digest);
     let mut report = verified.report;
     let read = chained.finish(header_digest.map(|d| d.to_string()).as_deref());
-    if read.files.len() > 1 {
+    // A segmented exhibit, even one whose only file is a segment, names each file and holds
+    // every one to its LF (docs/scale.md#verify-site).
+    let segmented = read.files.len() > 1
+        || read
+            .files
+            .iter()
+            .any(|f| f.path.starts_with(crate::segments::SEGMENTS_DIR));
+    if segmented {
         // A line of the whole ledger is also named by its file (docs/scale.md#verify-site).
         for p in report.problems.iter_mut().filter(|p| p.line > 0) {
             if let Some(place) = read.place(p.line) {

@@ -89,7 +89,8 @@ fn check_index_parts(witness: &BoxFolder, files: &mut Vec<FileProblem>) -> Resul
     let mut named: BTreeSet<String> = BTreeSet::new();
     let size = parts
         .first()
-        .map(|p| p.last_seq.saturating_sub(p.first_seq) + 1);
+        // Saturating: a hostile list may claim seqs 0..=u64::MAX (docs/witness.md#parts).
+        .map(|p| p.last_seq.saturating_sub(p.first_seq).saturating_add(1));
     for part in &parts {
         let name = part.path.strip_prefix("ledger/witness/index/");
         let number = name.and_then(witness_part_number);

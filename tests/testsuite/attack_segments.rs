@@ -1,0 +1,429 @@
+//! A hostile stranger's (or operator's) attacks on the segmented layout (issue 12,
+//! docs/scale.md): tampered `STATS.json` lists, segments that are not plain files, lines cut
+//! across files, witness parts with absurd seqs, and a hand-edited HEAD behind the blob-digest
+//! cache. Each attack must end in a problem or a refusal that names the file — never a panic,
+//! never a read outside the exhibit, never a pass.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use crate::common::*;
+use serde_json::{Value, json};
+
+struct Scene {
+    tmp: tempfile::TempDir,
+    b: TestBox,
+    _repo: git2::Repository,
+    site: PathBuf,
+    w: LedgerWriter,
+}
+
+/// A gate box with `segment_bytes = 4096` and `n` lines, built once into a git work tree.
+fn built(n: u32) -> Scene {
+    let tmp = tempfile::tempdir().unwrap();
+    let b = TestBox::new(tmp.path());
+    let work = tmp.path().join("exhibit");
+    let repo = git2::Repository::init(&work).unwrap();
+    std::fs::write(
+        b.dir.join("exhibit.toml"),
+        "[gate]\nledger = \"gate/ledger.jsonl\"\nanchors = \"gate/anchors\"\n\n[publish]\nsegment_bytes = 4096\n",
+    )
+    .unwrap();
+    let mut s = Scene {
+        site: work.join("site"),
+        tmp,
+        b,
+        _repo: repo,
+        w: LedgerWriter::new(),
+    };
+    s.append(n);
+    let o = s.build(1_790_000_000);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(s.site.join("ledger/segments/000003.jsonl").exists());
+    s
+}
+
+impl Scene {
+    fn append(&mut self, n: u32) {
+        let from = self.w.ids.len() as u32 + 1;
+        for k in from..from + n {
+            self.w.push_scan(k);
+        }
+        self.b.write_ledger(&self.w.bytes());
+    }
+
+    fn build(&self, epoch: u64) -> Output {
+        let site = self.site.display().to_string();
+        let config = self.b.config();
+        exhibit(&["build", "--config", &config, "--out", &site], epoch)
+    }
+
+    /// `exhibit verify --json` on a fresh copy of the site after `damage`.
+    fn damaged(&self, damage: impl FnOnce(&Path)) -> (Option<i32>, Value, String) {
+        let copy = self.tmp.path().join("copy");
+        let _ = std::fs::remove_dir_all(&copy);
+        let o = Command::new("cp")
+            .args([
+                "-r",
+                &self.site.display().to_string(),
+                &copy.display().to_string(),
+            ])
+            .output()
+            .unwrap();
+        assert!(o.status.success());
+        damage(&copy);
+        let o = exhibit(&["verify", "--json", &copy.display().to_string()], 0);
+        let all = text(&o);
+        assert!(!all.contains("panicked"), "a panic: {all}");
+        let v = serde_json::from_slice(&o.stdout).unwrap_or(Value::Null);
+        (o.status.code(), v, all)
+    }
+}
+
+fn edit_stats(d: &Path, edit: impl FnOnce(&mut Vec<Value>)) {
+    let p = d.join("ledger/STATS.json");
+    let mut stats: Value = serde_json::from_slice(&std::fs::read(&p).unwrap()).unwrap();
+    edit(stats["ledger"]["files"].as_array_mut().unwrap());
+    std::fs::write(&p, serde_json::to_vec_pretty(&stats).unwrap()).unwrap();
+}
+
+/// STATS.json's entry for one file, re-derived from its bytes as the build writes it.
+fn restat(d: &Path, files: &mut [Value], i: usize) {
+    let path = files[i]["path"].as_str().unwrap().to_string();
+    let bytes = std::fs::read(d.join(&path)).unwrap();
+    files[i]["bytes"] = json!(bytes.len());
+    files[i]["sha256"] = json!(exhibit_protocol::Digest::of(&bytes).to_string());
+    files[i]["lines"] = json!(bytes.iter().filter(|&&b| b == b'\n').count());
+}
+
+fn problems(v: &Value) -> Vec<(String, String)> {
+    v["files"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .map(|f| {
+                    (
+                        f["file"].as_str().unwrap_or("").to_string(),
+                        f["code"].as_str().unwrap_or("").to_string(),
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[test]
+fn stats_paths_outside_the_ledger_are_named_problems_and_never_read() {
+    let s = built(60);
+    // A file outside the site the attacker would like read and matched.
+    let outside = s.tmp.path().join("x");
+    std::fs::write(&outside, "{}\n").unwrap();
+    for evil in [
+        "../x".to_string(),
+        "../../x".to_string(),
+        outside.display().to_string(),
+        "ledger/segments/../../x".to_string(),
+        "ledger/segments/../ledger.jsonl".to_string(),
+        "//host/x".to_string(),
+        "javascript:alert(1)".to_string(),
+        "https://example.invalid/ledger/segments/000001.jsonl".to_string(),
+    ] {
+        let (code, v, all) = s.damaged(|d| {
+            edit_stats(d, |files| files[1]["path"] = json!(evil));
+        });
+        assert_eq!(code, Some(1), "{evil}: {all}");
+        let p = problems(&v);
+        // The unlisted real file, and the listed path shown as STATS.json (never the path).
+        assert!(
+            p.contains(&(
+                "ledger/segments/000001.jsonl".into(),
+                "stats_file_unlisted".into()
+            )),
+            "{evil}: {v}"
+        );
+        assert!(
+            p.contains(&("ledger/STATS.json".into(), "stats_file_absent".into())),
+            "{evil}: {v}"
+        );
+        assert!(
+            !all.contains(&evil) || evil.starts_with("ledger/"),
+            "{evil} echoed: {all}"
+        );
+    }
+}
+
+#[test]
+fn stats_duplicates_and_absurd_numbers_are_problems() {
+    let s = built(60);
+    let (code, v, all) = s.damaged(|d| {
+        edit_stats(d, |files| {
+            let again = files[1].clone();
+            files.insert(2, again);
+        })
+    });
+    assert_eq!(code, Some(1), "{all}");
+    assert!(
+        problems(&v).iter().any(|(f, _)| f == "ledger/STATS.json"),
+        "a file listed twice: {v}"
+    );
+    for huge in [json!(u64::MAX), json!(1e300), json!(-1), json!("12")] {
+        let (code, v, all) = s.damaged(|d| edit_stats(d, |files| files[1]["bytes"] = huge.clone()));
+        assert_eq!(code, Some(1), "{huge}: {all}");
+        assert!(!problems(&v).is_empty(), "{huge}: {v}");
+    }
+}
+
+#[test]
+fn segments_that_are_not_plain_files_are_named_and_never_opened() {
+    let s = built(60);
+    // A symlink to /dev/zero in place of a segment: named, not read (a read would never end).
+    let (code, v, all) = s.damaged(|d| {
+        let p = d.join("ledger/segments/000002.jsonl");
+        std::fs::remove_file(&p).unwrap();
+        std::os::unix::fs::symlink("/dev/zero", &p).unwrap();
+    });
+    assert_eq!(code, Some(1), "{all}");
+    assert!(
+        problems(&v).contains(&(
+            "ledger/segments/000002.jsonl".into(),
+            "segment_stray".into()
+        )),
+        "{v}"
+    );
+    // A symlink to a real segment elsewhere: a stranger's `cat` would follow it; we do not.
+    let (code, v, all) = s.damaged(|d| {
+        let p = d.join("ledger/segments/000002.jsonl");
+        let keep = d.join("../kept.jsonl");
+        std::fs::rename(&p, &keep).unwrap();
+        std::os::unix::fs::symlink(&keep, &p).unwrap();
+    });
+    assert_eq!(code, Some(1), "{all}");
+    assert!(
+        problems(&v).contains(&(
+            "ledger/segments/000002.jsonl".into(),
+            "segment_stray".into()
+        )),
+        "{v}"
+    );
+    // A FIFO: must not block.
+    let (code, v, all) = s.damaged(|d| {
+        let p = d.join("ledger/segments/000004.jsonl");
+        let _ = std::fs::remove_file(&p);
+        let o = Command::new("mkfifo").arg(&p).output().unwrap();
+        assert!(o.status.success());
+    });
+    assert_eq!(code, Some(1), "{all}");
+    assert!(
+        problems(&v).contains(&(
+            "ledger/segments/000004.jsonl".into(),
+            "segment_stray".into()
+        )),
+        "{v}"
+    );
+    // A folder named like a segment.
+    let (code, v, all) = s.damaged(|d| {
+        std::fs::create_dir(d.join("ledger/segments/999999.jsonl")).unwrap();
+    });
+    assert_eq!(code, Some(1), "{all}");
+    assert!(
+        problems(&v).contains(&(
+            "ledger/segments/999999.jsonl".into(),
+            "segment_stray".into()
+        )),
+        "{v}"
+    );
+    // segments/ itself a symlink to a folder outside: refused naming it, nothing read there.
+    let (code, _, all) = s.damaged(|d| {
+        let seg = d.join("ledger/segments");
+        let away = d.join("../away");
+        let _ = std::fs::remove_dir_all(&away);
+        std::fs::rename(&seg, &away).unwrap();
+        std::os::unix::fs::symlink(&away, &seg).unwrap();
+    });
+    assert_ne!(code, Some(0), "{all}");
+    assert!(all.contains("segments") && all.contains("symlink"), "{all}");
+}
+
+#[test]
+fn a_line_cut_across_two_segments_is_an_error_even_when_stats_agrees() {
+    let s = built(60);
+    // Move the first 10 bytes of segment 2 to the end of segment 1: `cat` still gives the same
+    // ledger, every digest re-derives, and STATS is rewritten to match the new files. Only the
+    // rule "every file is cut at a line boundary" catches it.
+    let (code, v, all) = s.damaged(|d| {
+        let a = d.join("ledger/segments/000001.jsonl");
+        let b = d.join("ledger/segments/000002.jsonl");
+        let mut ab = std::fs::read(&a).unwrap();
+        let bb = std::fs::read(&b).unwrap();
+        ab.extend_from_slice(&bb[..10]);
+        std::fs::write(&a, &ab).unwrap();
+        std::fs::write(&b, &bb[10..]).unwrap();
+        edit_stats(d, |files| {
+            restat(d, files, 1);
+            restat(d, files, 2);
+            files[1]["lines"] = json!(files[1]["lines"].as_u64().unwrap() + 1);
+        });
+    });
+    assert_eq!(code, Some(1), "{all}");
+    assert!(
+        problems(&v).contains(&(
+            "ledger/segments/000001.jsonl".into(),
+            "ledger_file_unterminated".into()
+        )),
+        "{v}"
+    );
+}
+
+#[test]
+fn an_empty_segment_and_a_header_in_a_later_segment_are_errors() {
+    let s = built(60);
+    let (code, v, all) = s.damaged(|d| {
+        let last = std::fs::read_dir(d.join("ledger/segments"))
+            .unwrap()
+            .count();
+        std::fs::write(d.join(format!("ledger/segments/{:06}.jsonl", last + 1)), "").unwrap();
+    });
+    assert_eq!(code, Some(1), "{all}");
+    assert!(
+        problems(&v).iter().any(|(_, c)| c == "ledger_file_empty"),
+        "{v}"
+    );
+    // The header line copied to the start of segment 2.
+    let (code, v, all) = s.damaged(|d| {
+        let ledger = std::fs::read(d.join("ledger/ledger.jsonl")).unwrap();
+        let header = &ledger[..=ledger.iter().position(|&b| b == b'\n').unwrap()];
+        let b = d.join("ledger/segments/000002.jsonl");
+        let mut bytes = header.to_vec();
+        bytes.extend_from_slice(&std::fs::read(&b).unwrap());
+        std::fs::write(&b, bytes).unwrap();
+    });
+    assert_eq!(code, Some(1), "{all}");
+    let chain = v["problems"][0]["detail"].as_str().unwrap_or("");
+    assert!(chain.contains("ledger/segments/000002.jsonl line 1"), "{v}");
+}
+
+#[test]
+fn a_lone_segment_without_its_final_lf_is_named() {
+    // Everything moved into one segment (no ledger.jsonl), its last LF cut, STATS made to agree:
+    // one file is still a segmented exhibit, and a segment still ends with LF.
+    let s = built(60);
+    let (code, v, all) = s.damaged(|d| {
+        let mut all = std::fs::read(d.join("ledger/ledger.jsonl")).unwrap();
+        for k in 1.. {
+            let p = d.join(format!("ledger/segments/{k:06}.jsonl"));
+            let Ok(b) = std::fs::read(&p) else { break };
+            all.extend_from_slice(&b);
+            std::fs::remove_file(&p).unwrap();
+        }
+        all.pop();
+        std::fs::remove_file(d.join("ledger/ledger.jsonl")).unwrap();
+        std::fs::write(d.join("ledger/segments/000001.jsonl"), &all).unwrap();
+        edit_stats(d, |files| {
+            files.truncate(2);
+            files.remove(0);
+            restat(d, files, 0);
+            files[0]["lines"] = json!(files[0]["lines"].as_u64().unwrap() + 1);
+        });
+    });
+    assert_eq!(code, Some(1), "{all}");
+    assert!(
+        problems(&v).contains(&(
+            "ledger/segments/000001.jsonl".into(),
+            "ledger_file_unterminated".into()
+        )),
+        "{v}"
+    );
+}
+
+#[test]
+fn witness_parts_with_hostile_paths_and_absurd_seqs_are_named_never_a_panic() {
+    let s = built(60);
+    let write_index = |d: &Path, parts: Value| {
+        let w = d.join("ledger/witness");
+        std::fs::create_dir_all(w.join("index")).unwrap();
+        std::fs::write(w.join("index/000001.json"), "{\"entries\":{}}").unwrap();
+        std::fs::write(
+            w.join("index.json"),
+            serde_json::to_vec(&json!({ "parts": parts })).unwrap(),
+        )
+        .unwrap();
+    };
+    let zero = "0".repeat(64);
+    // A first part claiming every seq there is: its block size overflows u64.
+    let (code, v, all) = s.damaged(|d| {
+        write_index(
+            d,
+            json!([{"path": "ledger/witness/index/000001.json", "first_seq": 0,
+                    "last_seq": u64::MAX, "entries": 0, "sha256": zero}]),
+        )
+    });
+    assert_eq!(code, Some(1), "{all}");
+    assert!(
+        problems(&v).contains(&(
+            "ledger/witness/index/000001.json".into(),
+            "witness_parts_invalid".into()
+        )),
+        "{v}"
+    );
+    for evil in [
+        "ledger/witness/index/../../STATS.json",
+        "ledger/witness/index/../index.json",
+        "/etc/passwd",
+        "ledger/witness/index/18446744073709551616.json",
+        "ledger/witness/index//000001.json",
+    ] {
+        let (code, v, all) = s.damaged(|d| {
+            write_index(
+                d,
+                json!([{"path": evil, "first_seq": 1, "last_seq": 10000,
+                        "entries": 0, "sha256": zero}]),
+            )
+        });
+        assert_eq!(code, Some(1), "{evil}: {all}");
+        assert!(
+            problems(&v).contains(&(
+                "ledger/witness/index.json".into(),
+                "witness_parts_invalid".into()
+            )),
+            "{evil}: {v}"
+        );
+    }
+    // A part that is a FIFO or a symlink to /dev/zero: refused, never blocking or endless.
+    for make in ["fifo", "zero"] {
+        let (code, _, all) = s.damaged(|d| {
+            write_index(
+                d,
+                json!([{"path": "ledger/witness/index/000001.json", "first_seq": 1,
+                        "last_seq": 10000, "entries": 0, "sha256": zero}]),
+            );
+            let p = d.join("ledger/witness/index/000001.json");
+            std::fs::remove_file(&p).unwrap();
+            if make == "fifo" {
+                assert!(Command::new("mkfifo").arg(&p).status().unwrap().success());
+            } else {
+                std::os::unix::fs::symlink("/dev/zero", &p).unwrap();
+            }
+        });
+        assert_ne!(code, Some(0), "{make}: {all}");
+        assert!(
+            all.contains("ledger/witness/index/000001.json"),
+            "{make}: {all}"
+        );
+    }
+    // A run-log file that is a FIFO.
+    let (code, v, all) = s.damaged(|d| {
+        let w = d.join("ledger/witness");
+        std::fs::create_dir_all(w.join("runs")).unwrap();
+        std::fs::write(w.join("runs.jsonl"), "{}\n").unwrap();
+        let p = w.join("runs/000001.jsonl");
+        assert!(Command::new("mkfifo").arg(&p).status().unwrap().success());
+    });
+    assert_eq!(code, Some(1), "{all}");
+    assert!(
+        problems(&v).contains(&(
+            "ledger/witness/runs/000001.jsonl".into(),
+            "witness_runs_stray".into()
+        )),
+        "{v}"
+    );
+}
