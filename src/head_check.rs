@@ -154,13 +154,68 @@ pub fn check(previous: &Previous) -> Result<HeadCheck> {
             (None, Some(_)) => "is recorded in HEAD's last snapshot, but HEAD does not publish it",
             _ => "does not re-derive to the digest HEAD's last snapshot records",
         };
+        // The snapshot holds one digest for all of segments/: name the files themselves.
+        let which = match key.as_str() {
+            "segments/" if actual.get("STATS.json") == recorded.get("STATS.json") => {
+                segments_unlike_stats(previous, &entries, &hashed)?
+            }
+            _ => String::new(),
+        };
         out.edited.push(Refusal::new(
             "head_edited",
             at_head(previous, &format!("ledger/{key}")),
             "",
-            format!("HEAD's site/ was edited since exhibit built it: {what}"),
+            format!("HEAD's site/ was edited since exhibit built it: {what}{which}"),
             ACCEPT_EDIT,
         ));
     }
     Ok(out)
+}
+
+/// Which of HEAD's segments differ from HEAD's `STATS.json` list of files — trusted here only
+/// because that `STATS.json` re-derived to its snapshot digest (docs/scale.md#snapshots) — as
+/// `" (ledger/segments/000001.jsonl: …; …)"`, or nothing when the list cannot tell.
+fn segments_unlike_stats(
+    previous: &Previous,
+    entries: &[crate::previous::HeadEntry],
+    hashed: &[(String, String)],
+) -> Result<String> {
+    let Some(stats) = entries.iter().find(|e| e.path == "ledger/STATS.json") else {
+        return Ok(String::new());
+    };
+    let stats: Option<J> = serde_json::from_slice(&previous.read_blob(stats.id)?).ok();
+    let listed: BTreeMap<&str, &str> = stats
+        .as_ref()
+        .and_then(|s| s.pointer("/ledger/files"))
+        .and_then(J::as_array)
+        .map(|files| {
+            files
+                .iter()
+                .filter_map(|f| Some((f.get("path")?.as_str()?, f.get("sha256")?.as_str()?)))
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut named = Vec::new();
+    for (path, sha) in hashed
+        .iter()
+        .filter(|(p, _)| p.starts_with("ledger/segments/"))
+    {
+        match listed.get(path.as_str()) {
+            None => named.push(format!("{path}: not in HEAD's STATS.json list of files")),
+            Some(&want) if want != sha => named.push(format!(
+                "{path}: its sha256 is {sha}, HEAD's STATS.json lists {want}"
+            )),
+            Some(_) => {}
+        }
+    }
+    for path in listed.keys().filter(|p| p.starts_with("ledger/segments/")) {
+        if !hashed.iter().any(|(p, _)| p == path) {
+            named.push(format!("{path}: listed in HEAD's STATS.json, but absent"));
+        }
+    }
+    Ok(if named.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", named.join("; "))
+    })
 }

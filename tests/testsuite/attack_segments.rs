@@ -427,3 +427,113 @@ fn witness_parts_with_hostile_paths_and_absurd_seqs_are_named_never_a_panic() {
         "{v}"
     );
 }
+
+impl Scene {
+    fn cache(&self) -> Option<Vec<u8>> {
+        std::fs::read(self.repo().path().join("exhibit/blob-sha256")).ok()
+    }
+
+    fn repo(&self) -> &git2::Repository {
+        &self._repo
+    }
+
+    /// The site's files and the blob-digest cache, to compare before and after a refusal.
+    fn state(&self) -> (std::collections::BTreeMap<String, Vec<u8>>, Option<Vec<u8>>) {
+        (snapshot_dir(&self.site), self.cache())
+    }
+}
+
+/// Built and committed twice, so that the second build remembered HEAD's blob digests.
+fn published_with_cache() -> Scene {
+    let mut s = built(60);
+    commit_all(s.repo(), "publish 1");
+    s.append(5);
+    let o = s.build(1_790_100_000);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    commit_all(s.repo(), "publish 2");
+    assert!(
+        s.cache().is_some(),
+        "the second build remembers HEAD's blobs"
+    );
+    s
+}
+
+#[test]
+fn a_hand_edited_segment_at_head_is_refused_despite_the_blob_digest_cache() {
+    // Edited in place (one digit of a count), committed: the snapshot no longer agrees.
+    let mut s = published_with_cache();
+    let p = s.site.join("ledger/segments/000001.jsonl");
+    let t = std::fs::read_to_string(&p).unwrap();
+    assert!(t.contains("\"flagged\":0"));
+    std::fs::write(&p, t.replacen("\"flagged\":0", "\"flagged\":1", 1)).unwrap();
+    commit_all(s.repo(), "a hand edit");
+    s.append(3);
+    let before = s.state();
+    let o = s.build(1_790_200_000);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(text(&o).contains("segments/000001.jsonl"), "{}", text(&o));
+    assert_eq!(
+        s.state(),
+        before,
+        "a refused build writes nothing, cache included"
+    );
+
+    // The same edit with SNAPSHOTS.jsonl resealed to match: HEAD's ledger is no longer what
+    // the box's ledger extends, so it is a rewrite, refused naming the segment.
+    reseal_snapshot(&s.site);
+    commit_all(s.repo(), "a hand edit, resealed");
+    let before = s.state();
+    let o = s.build(1_790_200_000);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(text(&o).contains("segments/000001.jsonl"), "{}", text(&o));
+    assert_eq!(s.state(), before);
+}
+
+#[test]
+fn a_segment_added_by_hand_or_a_gap_at_head_is_refused_naming_the_file() {
+    let mut s = published_with_cache();
+    let last = std::fs::read_dir(s.site.join("ledger/segments"))
+        .unwrap()
+        .count();
+    let extra = format!("ledger/segments/{:06}.jsonl", last + 1);
+    let copy = std::fs::read(s.site.join("ledger/segments/000001.jsonl")).unwrap();
+    std::fs::write(s.site.join(&extra), &copy).unwrap();
+    commit_all(s.repo(), "a segment by hand");
+    s.append(2);
+    let before = s.state();
+    let o = s.build(1_790_200_000);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(
+        text(&o).contains(&format!("{:06}.jsonl", last + 1)),
+        "{}",
+        text(&o)
+    );
+    assert_eq!(s.state(), before);
+
+    // Put back, then a gap: segment 2 removed (and the snapshot resealed over the gap).
+    std::fs::remove_file(s.site.join(&extra)).unwrap();
+    std::fs::remove_file(s.site.join("ledger/segments/000002.jsonl")).unwrap();
+    reseal_snapshot(&s.site);
+    commit_all(s.repo(), "a gap, resealed");
+    let before = s.state();
+    let o = s.build(1_790_200_000);
+    // Past the snapshot, the history's reading of HEAD refuses the gap (an error, exit 2).
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("000002.jsonl"), "{}", text(&o));
+    assert_eq!(s.state(), before);
+}
+
+#[test]
+fn a_dry_run_over_segments_leaves_the_site_and_the_cache_byte_identical() {
+    let mut s = published_with_cache();
+    s.append(40);
+    let before = s.state();
+    let site = s.site.display().to_string();
+    let config = s.b.config();
+    let o = exhibit(
+        &["build", "--config", &config, "--out", &site, "--dry-run"],
+        1_790_200_000,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert_eq!(s.state(), before);
+}
