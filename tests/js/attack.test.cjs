@@ -1,0 +1,43 @@
+// node --test tests/js/attack.test.cjs — a hostile light page list (docs/page.md "The light
+// page"): the page fetches only the ledger's own relative paths under ledger/, whatever the
+// list (`layout-json`) says, so neither another host, a script URL nor a climb out of the
+// exhibit's folder is ever fetched.
+'use strict';
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const path = require('node:path');
+const P = require(path.join(__dirname, '..', '..', 'assets', 'page.js'));
+
+const SHA = 'a'.repeat(64);
+const file = (p) => ({ path: p, bytes: 10, lines: 1, first_seq: 1, last_seq: 1, head: SHA, sha256: SHA });
+const list = (...paths) => P.ledgerFileList({ mode: 'light', files: paths.map(file) });
+
+test('a list of files naming anything but ledger/ledger.jsonl and ledger/segments/NNNNNN.jsonl is refused', () => {
+  for (const evil of [
+    'https://evil.example/ledger/segments/000001.jsonl', '//evil.example/x', 'javascript:alert(1)',
+    '../ledger/segments/000001.jsonl', 'ledger/segments/../../x', '/ledger/segments/000001.jsonl',
+    'ledger/segments/000001.jsonl?x=1', 'ledger/segments/000001.jsonl#x', 'ledger/segments/000001.jsonl\n',
+    'ledger\\segments\\000001.jsonl', 'ledger/segments/%2e%2e/x', 'data:text/plain,x', 'ledger/segments/0000001.jsonl',
+    './ledger/ledger.jsonl', ''
+  ]) {
+    const got = list('ledger/ledger.jsonl', evil);
+    assert.equal(typeof got, 'string', JSON.stringify(evil) + ' accepted');
+    assert.match(got, /item 2 of the list of files is not a ledger file/);
+  }
+  assert.equal(typeof P.ledgerFileList({ mode: 'light', files: [{ path: 'ledger/ledger.jsonl', bytes: 1, sha256: SHA, toString: 1 }, { path: { toString: () => 'ledger/segments/000001.jsonl' } }] }), 'string');
+});
+
+test('a file listed twice, or out of chain order, is refused; a plain list is accepted', () => {
+  assert.match(list('ledger/ledger.jsonl', 'ledger/segments/000001.jsonl', 'ledger/segments/000001.jsonl'), /not in chain order/);
+  assert.match(list('ledger/segments/000001.jsonl', 'ledger/ledger.jsonl'), /not in chain order/);
+  const ok = list('ledger/ledger.jsonl', 'ledger/segments/000001.jsonl', 'ledger/segments/000002.jsonl');
+  assert.ok(Array.isArray(ok), ok);
+  assert.deepEqual(ok.map((f) => f.path), ['ledger/ledger.jsonl', 'ledger/segments/000001.jsonl', 'ledger/segments/000002.jsonl']);
+});
+
+test('absurd sizes and digests are refused', () => {
+  for (const bad of [{ bytes: -1 }, { bytes: '10' }, { bytes: NaN }, { sha256: 'A'.repeat(64) }, { sha256: SHA + '0' }]) {
+    const f = Object.assign(file('ledger/ledger.jsonl'), bad);
+    assert.equal(typeof P.ledgerFileList({ mode: 'light', files: [f] }), 'string', JSON.stringify(bad));
+  }
+});
