@@ -41,3 +41,23 @@ test('absurd sizes and digests are refused', () => {
     assert.equal(typeof P.ledgerFileList({ mode: 'light', files: [f] }), 'string', JSON.stringify(bad));
   }
 });
+
+test('a line cut across two files is refused naming the first file, even when sizes and digests agree', () => {
+  const fs = require('node:fs');
+  const V = require(path.join(__dirname, '..', '..', 'assets', 'verify.js'));
+  const ledger = new Uint8Array(fs.readFileSync(path.join(__dirname, '..', '..', 'site-fixtures', 'demo.expected', 'ledger', 'ledger.jsonl')));
+  const firstLf = ledger.indexOf(10);
+  const cut = firstLf + 10; // inside line 2
+  const parts = [ledger.subarray(0, cut), ledger.subarray(cut)];
+  const out = [];
+  const engine = P.lightEngine(V, (x) => x, (m) => out.push(m));
+  engine({ type: 'init', withheld: null, tzRules: null, posts: [], watchSeqs: [], checkpoint: null });
+  parts.forEach((b, i) => {
+    const copy = b.slice();
+    engine({ type: 'file', path: i ? 'ledger/segments/000001.jsonl' : 'ledger/ledger.jsonl', bytes: copy.buffer, size: copy.length, sha256: V.sha256Hex(copy), wantCheckpoint: false });
+  });
+  const bad = out.filter((m) => m.type === 'file-bad');
+  assert.equal(bad.length, 1, JSON.stringify(out.map((m) => m.type)));
+  assert.equal(bad[0].path, 'ledger/ledger.jsonl');
+  assert.match(bad[0].why, /line feed/);
+});
