@@ -125,12 +125,6 @@ impl Scene {
     }
 }
 
-fn verify_json(site: &Path) -> (Option<i32>, Value) {
-    let o = exhibit(&["verify", "--json", &site.display().to_string()], 0);
-    let v = serde_json::from_slice(&o.stdout).unwrap_or_else(|_| panic!("{}", text(&o)));
-    (o.status.code(), v)
-}
-
 fn lines_of(bytes: &[u8]) -> Vec<&[u8]> {
     bytes
         .split_inclusive(|&b| b == b'\n')
@@ -439,20 +433,6 @@ fn damaged(s: &Scene, damage: impl FnOnce(&Path)) -> (Option<i32>, Value) {
     assert!(o.status.success());
     damage(&copy);
     verify_json(&copy)
-}
-
-fn file_problems(v: &Value) -> Vec<(String, String)> {
-    v["files"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|f| {
-            (
-                f["file"].as_str().unwrap().to_string(),
-                f["code"].as_str().unwrap().to_string(),
-            )
-        })
-        .collect()
 }
 
 #[test]
