@@ -280,3 +280,11 @@ pub fn page_blocks(html: &str) -> std::collections::BTreeMap<String, Vec<u8>> {
     }
     out
 }
+
+/// A `verify --json` report names `file` with problem `code`.
+pub fn assert_file_problem(v: &serde_json::Value, file: &str, code: &str) {
+    assert!(
+        file_problems(v).contains(&(file.to_string(), code.to_string())),
+        "{file}: {code} not reported in {v}"
+    );
+}

@@ -454,13 +454,7 @@ fn verify_site_reads_the_segments_and_names_the_file_that_is_wrong() {
         std::fs::write(&p, t.replacen("\"flagged\":0", "\"flagged\":1", 1)).unwrap();
     });
     assert_eq!(code, Some(1), "{v}");
-    assert!(
-        file_problems(&v).contains(&(
-            "ledger/segments/000002.jsonl".into(),
-            "stats_file_mismatch".into()
-        )),
-        "{v}"
-    );
+    assert_file_problem(&v, "ledger/segments/000002.jsonl", "stats_file_mismatch");
     let chain = v["problems"][0]["detail"].as_str().unwrap();
     assert!(chain.contains("ledger/segments/000002.jsonl line"), "{v}");
 
@@ -567,12 +561,10 @@ fn verify_site_reads_the_segments_and_names_the_file_that_is_wrong() {
         std::fs::write(&p, &b[..b.len() - 1]).unwrap();
     });
     assert_eq!(code, Some(1), "{v}");
-    assert!(
-        file_problems(&v).contains(&(
-            "ledger/segments/000001.jsonl".into(),
-            "ledger_file_unterminated".into()
-        )),
-        "{v}"
+    assert_file_problem(
+        &v,
+        "ledger/segments/000001.jsonl",
+        "ledger_file_unterminated",
     );
 }
 

@@ -394,13 +394,7 @@ fn parts_reassemble_to_the_whole_index_and_a_withheld_line_keeps_only_its_day() 
     .unwrap();
     let (code, v) = verify_json(&s.site);
     assert_eq!(code, Some(1), "{v}");
-    assert!(
-        file_problems(&v).contains(&(
-            "ledger/witness/index.json".into(),
-            "witness_parts_invalid".into()
-        )),
-        "{v}"
-    );
+    assert_file_problem(&v, "ledger/witness/index.json", "witness_parts_invalid");
 }
 
 #[test]
