@@ -233,3 +233,58 @@ pub fn reseal_snapshot(site: &Path) {
     *lines.last_mut().unwrap() = serde_json::to_string(&last).unwrap();
     std::fs::write(&path, lines.join("\n") + "\n").unwrap();
 }
+
+/// `exhibit verify --json SITE`: its exit code and its JSON report.
+pub fn verify_json(site: &Path) -> (Option<i32>, serde_json::Value) {
+    let o = exhibit(&["verify", "--json", &site.display().to_string()], 0);
+    let v = serde_json::from_slice(&o.stdout).unwrap_or_else(|_| panic!("{}", text(&o)));
+    (o.status.code(), v)
+}
+
+/// The `(file, code)` pairs of a `verify --json` report's file problems.
+pub fn file_problems(v: &serde_json::Value) -> Vec<(String, String)> {
+    v["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["file"].as_str().unwrap().to_string(),
+                f["code"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+/// The page's embedded data blocks, decoded, by element id (the minifier may reorder and
+/// unquote attributes; base64 bodies may be wrapped).
+pub fn page_blocks(html: &str) -> std::collections::BTreeMap<String, Vec<u8>> {
+    let mut out = std::collections::BTreeMap::new();
+    for piece in html.split("<script").skip(1) {
+        let open_end = piece.find('>').unwrap();
+        let open = &piece[..open_end];
+        if !open.contains("application/octet-stream") {
+            continue;
+        }
+        let id = open
+            .split_whitespace()
+            .find_map(|a| a.strip_prefix("id="))
+            .unwrap()
+            .trim_matches('"')
+            .to_string();
+        let body: String = piece[open_end + 1..piece.find("</script").unwrap()]
+            .chars()
+            .filter(|c| !c.is_ascii_whitespace())
+            .collect();
+        out.insert(id, unb64(&body));
+    }
+    out
+}
+
+/// A `verify --json` report names `file` with problem `code`.
+pub fn assert_file_problem(v: &serde_json::Value, file: &str, code: &str) {
+    assert!(
+        file_problems(v).contains(&(file.to_string(), code.to_string())),
+        "{file}: {code} not reported in {v}"
+    );
+}

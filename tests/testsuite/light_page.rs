@@ -14,6 +14,7 @@ use std::process::Command;
 use std::sync::{Arc, Mutex};
 
 use crate::common::*;
+use crate::page_e2e::axe_core;
 use serde_json::Value as J;
 
 /// A static file server over `root` that counts the requests per path.
@@ -497,26 +498,6 @@ fn the_light_page_streams_resumes_and_notices_a_rewrite() {
     let f = visit(&server.url("index.html"), None, &[]);
     assert_eq!(f["verdict"]["data-verdict"], "needs-data");
     assert_eq!(f["verdict"]["data-state"], "needs-data");
-}
-
-/// axe-core's browser bundle: `EXHIBIT_AXE` or where scripts/test.sh installs it.
-fn axe_core() -> PathBuf {
-    let p = std::env::var_os("EXHIBIT_AXE")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            let cache = std::env::var_os("XDG_CACHE_HOME")
-                .map(PathBuf::from)
-                .unwrap_or_else(|| {
-                    PathBuf::from(std::env::var_os("HOME").unwrap_or_default()).join(".cache")
-                });
-            cache.join("exhibit-axe/node_modules/axe-core/axe.min.js")
-        });
-    assert!(
-        p.exists(),
-        "axe-core is not at {}: run scripts/test.sh (it installs it with npm) or set EXHIBIT_AXE",
-        p.display()
-    );
-    p
 }
 
 fn verify_head(site: &Path) -> String {

@@ -82,7 +82,7 @@ fn dump_dom(page: &Path, fragment: &str) -> String {
 }
 
 /// axe-core's browser bundle: `EXHIBIT_AXE` or where scripts/test.sh installs it.
-fn axe_core() -> PathBuf {
+pub(crate) fn axe_core() -> PathBuf {
     let p = std::env::var_os("EXHIBIT_AXE")
         .map(PathBuf::from)
         .unwrap_or_else(|| {

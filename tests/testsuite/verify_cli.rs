@@ -350,17 +350,7 @@ fn verify_site_names_what_the_anchor_faults_publisher_withheld() {
     let out = exhibit(&["verify", "--json", site.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let files: Vec<(String, String)> = v["files"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|f| {
-            (
-                f["file"].as_str().unwrap().to_string(),
-                f["code"].as_str().unwrap().to_string(),
-            )
-        })
-        .collect();
+    let files = common::file_problems(&v);
     for (file, code) in [
         ("ledger/anchors/2026-10-24.txt.ots", "anchor_proof_withheld"),
         ("ledger/anchors/2026-10-25.txt.ots", "anchor_proof_withheld"),

@@ -1,7 +1,7 @@
 //! The per-line witness layer (docs/protocol.md#witness, issue 4), driven through the binary. Every count
 //! is checked against a figure computed by hand from the table in `fixture()`.
 
-use crate::common;
+use crate::common::{self, page_blocks};
 use exhibit_protocol::Digest;
 
 use std::collections::BTreeMap;
@@ -506,53 +506,6 @@ fn walkdir(dir: &Path) -> Vec<PathBuf> {
         }
     }
     out.sort();
-    out
-}
-
-fn base64_decode(s: &str) -> Vec<u8> {
-    let val = |c: u8| match c {
-        b'A'..=b'Z' => c - b'A',
-        b'a'..=b'z' => c - b'a' + 26,
-        b'0'..=b'9' => c - b'0' + 52,
-        b'+' => 62,
-        _ => 63,
-    };
-    let bytes: Vec<u8> = s
-        .bytes()
-        .filter(|&c| c != b'=' && !c.is_ascii_whitespace())
-        .collect();
-    let mut out = Vec::new();
-    for chunk in bytes.chunks(4) {
-        let mut n = 0u32;
-        for (i, &c) in chunk.iter().enumerate() {
-            n |= u32::from(val(c)) << (18 - 6 * i);
-        }
-        for i in 0..chunk.len().saturating_sub(1) {
-            out.push((n >> (16 - 8 * i)) as u8);
-        }
-    }
-    out
-}
-
-/// The page's embedded data blocks, decoded, by element id (the minifier may reorder and
-/// unquote attributes).
-fn page_blocks(html: &str) -> BTreeMap<String, Vec<u8>> {
-    let mut out = BTreeMap::new();
-    for piece in html.split("<script").skip(1) {
-        let open_end = piece.find('>').unwrap();
-        let open = &piece[..open_end];
-        if !open.contains("application/octet-stream") {
-            continue;
-        }
-        let id = open
-            .split_whitespace()
-            .find_map(|a| a.strip_prefix("id="))
-            .unwrap()
-            .trim_matches('"')
-            .to_string();
-        let body = &piece[open_end + 1..piece.find("</script").unwrap()];
-        out.insert(id, base64_decode(body));
-    }
     out
 }
 
