@@ -96,22 +96,6 @@ fn restat(d: &Path, files: &mut [Value], i: usize) {
     files[i]["lines"] = json!(bytes.iter().filter(|&&b| b == b'\n').count());
 }
 
-fn problems(v: &Value) -> Vec<(String, String)> {
-    v["files"]
-        .as_array()
-        .map(|a| {
-            a.iter()
-                .map(|f| {
-                    (
-                        f["file"].as_str().unwrap_or("").to_string(),
-                        f["code"].as_str().unwrap_or("").to_string(),
-                    )
-                })
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
 #[test]
 fn stats_paths_outside_the_ledger_are_named_problems_and_never_read() {
     let s = built(60);
@@ -132,7 +116,7 @@ fn stats_paths_outside_the_ledger_are_named_problems_and_never_read() {
             edit_stats(d, |files| files[1]["path"] = json!(evil));
         });
         assert_eq!(code, Some(1), "{evil}: {all}");
-        let p = problems(&v);
+        let p = file_problems(&v);
         // The unlisted real file, and the listed path shown as STATS.json (never the path).
         assert!(
             p.contains(&(
@@ -163,13 +147,15 @@ fn stats_duplicates_and_absurd_numbers_are_problems() {
     });
     assert_eq!(code, Some(1), "{all}");
     assert!(
-        problems(&v).iter().any(|(f, _)| f == "ledger/STATS.json"),
+        file_problems(&v)
+            .iter()
+            .any(|(f, _)| f == "ledger/STATS.json"),
         "a file listed twice: {v}"
     );
     for huge in [json!(u64::MAX), json!(1e300), json!(-1), json!("12")] {
         let (code, v, all) = s.damaged(|d| edit_stats(d, |files| files[1]["bytes"] = huge.clone()));
         assert_eq!(code, Some(1), "{huge}: {all}");
-        assert!(!problems(&v).is_empty(), "{huge}: {v}");
+        assert!(!file_problems(&v).is_empty(), "{huge}: {v}");
     }
 }
 
@@ -184,7 +170,7 @@ fn segments_that_are_not_plain_files_are_named_and_never_opened() {
     });
     assert_eq!(code, Some(1), "{all}");
     assert!(
-        problems(&v).contains(&(
+        file_problems(&v).contains(&(
             "ledger/segments/000002.jsonl".into(),
             "segment_stray".into()
         )),
@@ -199,7 +185,7 @@ fn segments_that_are_not_plain_files_are_named_and_never_opened() {
     });
     assert_eq!(code, Some(1), "{all}");
     assert!(
-        problems(&v).contains(&(
+        file_problems(&v).contains(&(
             "ledger/segments/000002.jsonl".into(),
             "segment_stray".into()
         )),
@@ -214,7 +200,7 @@ fn segments_that_are_not_plain_files_are_named_and_never_opened() {
     });
     assert_eq!(code, Some(1), "{all}");
     assert!(
-        problems(&v).contains(&(
+        file_problems(&v).contains(&(
             "ledger/segments/000004.jsonl".into(),
             "segment_stray".into()
         )),
@@ -226,7 +212,7 @@ fn segments_that_are_not_plain_files_are_named_and_never_opened() {
     });
     assert_eq!(code, Some(1), "{all}");
     assert!(
-        problems(&v).contains(&(
+        file_problems(&v).contains(&(
             "ledger/segments/999999.jsonl".into(),
             "segment_stray".into()
         )),
@@ -266,7 +252,7 @@ fn a_line_cut_across_two_segments_is_an_error_even_when_stats_agrees() {
     });
     assert_eq!(code, Some(1), "{all}");
     assert!(
-        problems(&v).contains(&(
+        file_problems(&v).contains(&(
             "ledger/segments/000001.jsonl".into(),
             "ledger_file_unterminated".into()
         )),
@@ -285,7 +271,9 @@ fn an_empty_segment_and_a_header_in_a_later_segment_are_errors() {
     });
     assert_eq!(code, Some(1), "{all}");
     assert!(
-        problems(&v).iter().any(|(_, c)| c == "ledger_file_empty"),
+        file_problems(&v)
+            .iter()
+            .any(|(_, c)| c == "ledger_file_empty"),
         "{v}"
     );
     // The header line copied to the start of segment 2.
@@ -327,7 +315,7 @@ fn a_lone_segment_without_its_final_lf_is_named() {
     });
     assert_eq!(code, Some(1), "{all}");
     assert!(
-        problems(&v).contains(&(
+        file_problems(&v).contains(&(
             "ledger/segments/000001.jsonl".into(),
             "ledger_file_unterminated".into()
         )),
@@ -359,7 +347,7 @@ fn witness_parts_with_hostile_paths_and_absurd_seqs_are_named_never_a_panic() {
     });
     assert_eq!(code, Some(1), "{all}");
     assert!(
-        problems(&v).contains(&(
+        file_problems(&v).contains(&(
             "ledger/witness/index/000001.json".into(),
             "witness_parts_invalid".into()
         )),
@@ -381,7 +369,7 @@ fn witness_parts_with_hostile_paths_and_absurd_seqs_are_named_never_a_panic() {
         });
         assert_eq!(code, Some(1), "{evil}: {all}");
         assert!(
-            problems(&v).contains(&(
+            file_problems(&v).contains(&(
                 "ledger/witness/index.json".into(),
                 "witness_parts_invalid".into()
             )),
@@ -420,7 +408,7 @@ fn witness_parts_with_hostile_paths_and_absurd_seqs_are_named_never_a_panic() {
     });
     assert_eq!(code, Some(1), "{all}");
     assert!(
-        problems(&v).contains(&(
+        file_problems(&v).contains(&(
             "ledger/witness/runs/000001.jsonl".into(),
             "witness_runs_stray".into()
         )),
