@@ -105,7 +105,22 @@ fn check_index_parts(witness: &BoxFolder, files: &mut Vec<FileProblem>) -> Resul
             ));
             continue;
         };
-        named.insert(name.to_string());
+        if !named.insert(name.to_string()) {
+            files.push(problem(
+                part.path.as_str(),
+                "witness_parts_invalid",
+                "listed twice in ledger/witness/index.json's parts: each part is listed once",
+            ));
+            continue;
+        }
+        if part.entries == 0 {
+            // Only a block with at least one entry is a part (docs/witness.md#parts).
+            files.push(problem(
+                part.path.as_str(),
+                "witness_parts_invalid",
+                "listed with no entries: a part exists only for a block that holds an entry",
+            ));
+        }
         let k = size.unwrap_or(1);
         if part.first_seq != (number - 1).saturating_mul(k).saturating_add(1)
             || part.last_seq != number.saturating_mul(k)

@@ -525,3 +525,38 @@ fn a_dry_run_over_segments_leaves_the_site_and_the_cache_byte_identical() {
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     assert_eq!(s.state(), before);
 }
+
+#[test]
+fn a_witness_part_listed_twice_or_empty_is_a_problem() {
+    let s = built(60);
+    let part = |d: &Path, parts: Value, body: &str| {
+        let w = d.join("ledger/witness");
+        std::fs::create_dir_all(w.join("index")).unwrap();
+        std::fs::write(w.join("index/000001.json"), body).unwrap();
+        std::fs::write(
+            w.join("index.json"),
+            serde_json::to_vec(&json!({ "parts": parts })).unwrap(),
+        )
+        .unwrap();
+    };
+    let body = "{\"entries\":{}}";
+    let sha = exhibit_protocol::Digest::of(body.as_bytes()).to_string();
+    let one = json!({"path": "ledger/witness/index/000001.json", "first_seq": 1,
+                     "last_seq": 10000, "entries": 0, "sha256": sha});
+    let (code, v, all) = s.damaged(|d| part(d, json!([one, one]), body));
+    assert_eq!(code, Some(1), "{all}");
+    assert!(
+        file_problems(&v)
+            .iter()
+            .any(|(f, c)| f.starts_with("ledger/witness/index") && c == "witness_parts_invalid"),
+        "a part listed twice: {v}"
+    );
+    // Listed once, with no entries: only a block that holds an entry is a part.
+    let (code, v, all) = s.damaged(|d| part(d, json!([one]), body));
+    assert_eq!(code, Some(1), "{all}");
+    assert_file_problem(
+        &v,
+        "ledger/witness/index/000001.json",
+        "witness_parts_invalid",
+    );
+}
