@@ -385,6 +385,24 @@ impl LedgerRead {
             }
         }
         let a: Vec<&str> = listed.iter().map(|f| f.path.as_str()).collect();
+        // A path listed twice is no chain order at all; say which (docs/scale.md#verify-site).
+        if let Some(twice) = a
+            .iter()
+            .enumerate()
+            .find_map(|(i, p)| a[..i].contains(p).then_some(p))
+        {
+            let twice = if crate::layout::is_output_path(twice) {
+                (*twice).to_string()
+            } else {
+                "a path outside the layout".to_string()
+            };
+            problems.push(problem(
+                stats_path,
+                "stats_files_order",
+                format!("ledger.files lists {twice} twice: each file of the published ledger is listed once, in chain order"),
+            ));
+            return Ok(());
+        }
         let b: Vec<&str> = self.files.iter().map(|f| f.path.as_str()).collect();
         let common_a: Vec<&str> = a.iter().copied().filter(|p| b.contains(p)).collect();
         let common_b: Vec<&str> = b.iter().copied().filter(|p| a.contains(p)).collect();

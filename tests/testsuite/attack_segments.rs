@@ -146,11 +146,12 @@ fn stats_duplicates_and_absurd_numbers_are_problems() {
         })
     });
     assert_eq!(code, Some(1), "{all}");
+    assert_file_problem(&v, "ledger/STATS.json", "stats_files_order");
     assert!(
-        file_problems(&v)
-            .iter()
-            .any(|(f, _)| f == "ledger/STATS.json"),
-        "a file listed twice: {v}"
+        v["files"]
+            .to_string()
+            .contains("ledger/segments/000001.jsonl twice"),
+        "names the file listed twice: {v}"
     );
     for huge in [json!(u64::MAX), json!(1e300), json!(-1), json!("12")] {
         let (code, v, all) = s.damaged(|d| edit_stats(d, |files| files[1]["bytes"] = huge.clone()));
