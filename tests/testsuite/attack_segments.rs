@@ -561,3 +561,32 @@ fn a_witness_part_listed_twice_or_empty_is_a_problem() {
         "witness_parts_invalid",
     );
 }
+
+/// Held already (verify escapes what it prints); kept so a later printer cannot regress it.
+#[test]
+fn a_stray_name_with_terminal_control_bytes_is_shown_escaped() {
+    let s = built(60);
+    let copy = s.tmp.path().join("copy-esc");
+    let o = Command::new("cp")
+        .args([
+            "-r",
+            &s.site.display().to_string(),
+            &copy.display().to_string(),
+        ])
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    std::fs::write(
+        copy.join("ledger/segments/\u{1b}]0;pwned\u{7}\u{1b}[2J.jsonl"),
+        "x\n",
+    )
+    .unwrap();
+    let o = exhibit(&["verify", &copy.display().to_string()], 0);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("segment_stray"), "{out}");
+    assert!(
+        !out.contains('\u{1b}') && !out.contains('\u{7}'),
+        "raw control bytes reach the terminal: {out:?}"
+    );
+}
