@@ -466,6 +466,15 @@ fn a_hand_edited_segment_at_head_is_refused_despite_the_blob_digest_cache() {
         before,
         "a refused build writes nothing, cache included"
     );
+    // The dry run refuses alike, and leaves the site and the cache as they were.
+    let (site, config) = (s.site.display().to_string(), s.b.config());
+    let o = exhibit(
+        &["build", "--config", &config, "--out", &site, "--dry-run"],
+        1_790_200_000,
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(text(&o).contains("segments/000001.jsonl"), "{}", text(&o));
+    assert_eq!(s.state(), before);
 
     // The same edit with SNAPSHOTS.jsonl resealed to match: HEAD's ledger is no longer what
     // the box's ledger extends, so it is a rewrite, refused naming the segment.
