@@ -62,15 +62,7 @@ impl Scene {
     fn damaged(&self, damage: impl FnOnce(&Path)) -> (Option<i32>, Value, String) {
         let copy = self.tmp.path().join("copy");
         let _ = std::fs::remove_dir_all(&copy);
-        let o = Command::new("cp")
-            .args([
-                "-r",
-                &self.site.display().to_string(),
-                &copy.display().to_string(),
-            ])
-            .output()
-            .unwrap();
-        assert!(o.status.success());
+        copy_site(&self.site, &copy);
         damage(&copy);
         let o = exhibit(&["verify", "--json", &copy.display().to_string()], 0);
         let all = text(&o);
@@ -170,13 +162,7 @@ fn segments_that_are_not_plain_files_are_named_and_never_opened() {
         std::os::unix::fs::symlink("/dev/zero", &p).unwrap();
     });
     assert_eq!(code, Some(1), "{all}");
-    assert!(
-        file_problems(&v).contains(&(
-            "ledger/segments/000002.jsonl".into(),
-            "segment_stray".into()
-        )),
-        "{v}"
-    );
+    assert_file_problem(&v, "ledger/segments/000002.jsonl", "segment_stray");
     // A symlink to a real segment elsewhere: a stranger's `cat` would follow it; we do not.
     let (code, v, all) = s.damaged(|d| {
         let p = d.join("ledger/segments/000002.jsonl");
@@ -185,13 +171,7 @@ fn segments_that_are_not_plain_files_are_named_and_never_opened() {
         std::os::unix::fs::symlink(&keep, &p).unwrap();
     });
     assert_eq!(code, Some(1), "{all}");
-    assert!(
-        file_problems(&v).contains(&(
-            "ledger/segments/000002.jsonl".into(),
-            "segment_stray".into()
-        )),
-        "{v}"
-    );
+    assert_file_problem(&v, "ledger/segments/000002.jsonl", "segment_stray");
     // A FIFO: must not block.
     let (code, v, all) = s.damaged(|d| {
         let p = d.join("ledger/segments/000004.jsonl");
@@ -200,25 +180,13 @@ fn segments_that_are_not_plain_files_are_named_and_never_opened() {
         assert!(o.status.success());
     });
     assert_eq!(code, Some(1), "{all}");
-    assert!(
-        file_problems(&v).contains(&(
-            "ledger/segments/000004.jsonl".into(),
-            "segment_stray".into()
-        )),
-        "{v}"
-    );
+    assert_file_problem(&v, "ledger/segments/000004.jsonl", "segment_stray");
     // A folder named like a segment.
     let (code, v, all) = s.damaged(|d| {
         std::fs::create_dir(d.join("ledger/segments/999999.jsonl")).unwrap();
     });
     assert_eq!(code, Some(1), "{all}");
-    assert!(
-        file_problems(&v).contains(&(
-            "ledger/segments/999999.jsonl".into(),
-            "segment_stray".into()
-        )),
-        "{v}"
-    );
+    assert_file_problem(&v, "ledger/segments/999999.jsonl", "segment_stray");
     // segments/ itself a symlink to a folder outside: refused naming it, nothing read there.
     let (code, _, all) = s.damaged(|d| {
         let seg = d.join("ledger/segments");
@@ -252,12 +220,10 @@ fn a_line_cut_across_two_segments_is_an_error_even_when_stats_agrees() {
         });
     });
     assert_eq!(code, Some(1), "{all}");
-    assert!(
-        file_problems(&v).contains(&(
-            "ledger/segments/000001.jsonl".into(),
-            "ledger_file_unterminated".into()
-        )),
-        "{v}"
+    assert_file_problem(
+        &v,
+        "ledger/segments/000001.jsonl",
+        "ledger_file_unterminated",
     );
 }
 
@@ -315,12 +281,10 @@ fn a_lone_segment_without_its_final_lf_is_named() {
         });
     });
     assert_eq!(code, Some(1), "{all}");
-    assert!(
-        file_problems(&v).contains(&(
-            "ledger/segments/000001.jsonl".into(),
-            "ledger_file_unterminated".into()
-        )),
-        "{v}"
+    assert_file_problem(
+        &v,
+        "ledger/segments/000001.jsonl",
+        "ledger_file_unterminated",
     );
 }
 
@@ -347,12 +311,10 @@ fn witness_parts_with_hostile_paths_and_absurd_seqs_are_named_never_a_panic() {
         )
     });
     assert_eq!(code, Some(1), "{all}");
-    assert!(
-        file_problems(&v).contains(&(
-            "ledger/witness/index/000001.json".into(),
-            "witness_parts_invalid".into()
-        )),
-        "{v}"
+    assert_file_problem(
+        &v,
+        "ledger/witness/index/000001.json",
+        "witness_parts_invalid",
     );
     for evil in [
         "ledger/witness/index/../../STATS.json",
@@ -408,13 +370,7 @@ fn witness_parts_with_hostile_paths_and_absurd_seqs_are_named_never_a_panic() {
         assert!(Command::new("mkfifo").arg(&p).status().unwrap().success());
     });
     assert_eq!(code, Some(1), "{all}");
-    assert!(
-        file_problems(&v).contains(&(
-            "ledger/witness/runs/000001.jsonl".into(),
-            "witness_runs_stray".into()
-        )),
-        "{v}"
-    );
+    assert_file_problem(&v, "ledger/witness/runs/000001.jsonl", "witness_runs_stray");
 }
 
 impl Scene {
@@ -576,15 +532,7 @@ fn a_witness_part_listed_twice_or_empty_is_a_problem() {
 fn a_stray_name_with_terminal_control_bytes_is_shown_escaped() {
     let s = built(60);
     let copy = s.tmp.path().join("copy-esc");
-    let o = Command::new("cp")
-        .args([
-            "-r",
-            &s.site.display().to_string(),
-            &copy.display().to_string(),
-        ])
-        .output()
-        .unwrap();
-    assert!(o.status.success());
+    copy_site(&s.site, &copy);
     std::fs::write(
         copy.join("ledger/segments/\u{1b}]0;pwned\u{7}\u{1b}[2J.jsonl"),
         "x\n",

@@ -288,3 +288,16 @@ pub fn assert_file_problem(v: &serde_json::Value, file: &str, code: &str) {
         "{file}: {code} not reported in {v}"
     );
 }
+
+/// `cp -r SITE COPY`: a fresh copy of a built site to damage.
+pub fn copy_site(site: &Path, copy: &Path) {
+    let o = Command::new("cp")
+        .args([
+            "-r",
+            &site.display().to_string(),
+            &copy.display().to_string(),
+        ])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "cp -r {}: {}", site.display(), text(&o));
+}

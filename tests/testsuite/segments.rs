@@ -422,15 +422,7 @@ fn reassembled_with_cat_the_files_are_the_published_ledger_of_a_one_file_build()
 fn damaged(s: &Scene, damage: impl FnOnce(&Path)) -> (Option<i32>, Value) {
     let copy = s._tmp.path().join("copy");
     let _ = std::fs::remove_dir_all(&copy);
-    let o = Command::new("cp")
-        .args([
-            "-r",
-            &s.site.display().to_string(),
-            &copy.display().to_string(),
-        ])
-        .output()
-        .unwrap();
-    assert!(o.status.success());
+    copy_site(&s.site, &copy);
     damage(&copy);
     verify_json(&copy)
 }
