@@ -8,88 +8,33 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use exhibit_protocol::Digest;
-use exhibit_protocol::canonical::{self, Object, Value};
-use exhibit_protocol::days::{self, DayDeriver};
 use serde_json::{Value as J, json};
 
-// ---- a ledger writer (canonical, chained) ---------------------------------------------------
+// ---- the ledger ------------------------------------------------------------------------------
 
-struct Ledger {
-    lines: Vec<Vec<u8>>,
-    ids: Vec<String>,
-    header_digest: String,
-    deriver: DayDeriver,
-}
-
-fn dump(o: &Object<'_>, except: Option<&str>) -> Vec<u8> {
-    let mut out = Vec::new();
-    canonical::dump_object_except(o, except, &mut out).unwrap();
-    out
-}
+/// The shared ledger writer (crate::common), with this suite's clock: entry `seq` is written
+/// ten minutes after the one before.
+struct Ledger(common::LedgerWriter);
 
 impl Ledger {
     fn new() -> Ledger {
-        let mut h = Object::default();
-        h.insert("anchor_tz", Value::str("America/New_York"));
-        h.insert(
-            "certifies",
-            Value::str("No line holds message text or a chat id."),
-        );
-        h.insert("created", Value::str("2026-10-24T13:00:00Z"));
-        h.insert("schema", Value::str("darkflobi.gate/log/v0"));
-        let bytes = dump(&h, None);
-        let mut domain = b"darkflobi.gate/log/v0\n".to_vec();
-        domain.extend_from_slice(&bytes);
-        Ledger {
-            header_digest: Digest::of(&domain).to_string(),
-            lines: vec![bytes],
-            ids: vec![],
-            deriver: DayDeriver::new(days::zone("America/New_York").unwrap()),
-        }
+        Ledger(common::LedgerWriter::new())
     }
 
     fn seq(&self) -> i64 {
-        self.ids.len() as i64
+        self.0.ids.len() as i64
     }
 
     fn push(&mut self, kind: &str, fields: J) -> i64 {
         let seq = self.seq() + 1;
         let ts = exhibit::encode::timestamp_of(1_792_846_800 + seq * 600);
-        let prev = self
-            .ids
-            .last()
-            .cloned()
-            .unwrap_or(self.header_digest.clone());
-        let text = serde_json::to_vec(&fields).unwrap();
-        let parsed = canonical::parse(&text).unwrap();
-        let Value::Object(extra) = parsed.value.into_owned() else {
-            panic!("fields")
-        };
-        let mut o = Object::default();
-        o.insert("schema", Value::str("darkflobi.gate/entry/v0"));
-        o.insert("seq", Value::Int(seq));
-        o.insert("prev", Value::str(prev));
-        o.insert("kind", Value::str(kind.to_owned()));
-        o.insert("timestamp", Value::str(ts.clone()));
-        let day = self.deriver.day_of(days::parse_timestamp(&ts).unwrap());
-        o.insert("day", Value::str(day));
-        for (k, v) in extra.members {
-            o.insert(k, v);
-        }
-        let id = Digest::of(&dump(&o, Some("entry_id"))).to_string();
-        o.insert("entry_id", Value::str(id.clone()));
-        self.lines.push(dump(&o, None));
-        self.ids.push(id);
+        self.0
+            .push(kind, &ts, &serde_json::to_string(&fields).unwrap());
         seq
     }
 
     fn bytes(&self) -> Vec<u8> {
-        let mut out = Vec::new();
-        for l in &self.lines {
-            out.extend_from_slice(l);
-            out.push(b'\n');
-        }
-        out
+        self.0.bytes()
     }
 }
 
