@@ -301,3 +301,17 @@ pub fn copy_site(site: &Path, copy: &Path) {
         .unwrap();
     assert!(o.status.success(), "cp -r {}: {}", site.display(), text(&o));
 }
+
+/// `git status --porcelain` of a work tree, untracked files listed one by one, with no user or
+/// system git config.
+pub fn git_status(work: &Path) -> String {
+    let o = Command::new("git")
+        .args(["status", "--porcelain", "--untracked-files=all"])
+        .current_dir(work)
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", text(&o));
+    String::from_utf8(o.stdout).unwrap()
+}

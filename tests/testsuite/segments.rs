@@ -113,15 +113,7 @@ impl Scene {
 
     /// `git status --porcelain` of the exhibit's work tree.
     fn git_status(&self) -> String {
-        let o = Command::new("git")
-            .args(["status", "--porcelain", "--untracked-files=all"])
-            .current_dir(&self.work)
-            .env("GIT_CONFIG_GLOBAL", "/dev/null")
-            .env("GIT_CONFIG_NOSYSTEM", "1")
-            .output()
-            .unwrap();
-        assert!(o.status.success(), "{}", text(&o));
-        String::from_utf8(o.stdout).unwrap()
+        git_status(&self.work)
     }
 }
 

@@ -6,7 +6,6 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use crate::common::*;
 use exhibit_protocol::Digest;
@@ -175,15 +174,7 @@ impl Scene {
     }
 
     fn git_status(&self) -> String {
-        let o = Command::new("git")
-            .args(["status", "--porcelain", "--untracked-files=all"])
-            .current_dir(&self.work)
-            .env("GIT_CONFIG_GLOBAL", "/dev/null")
-            .env("GIT_CONFIG_NOSYSTEM", "1")
-            .output()
-            .unwrap();
-        assert!(o.status.success(), "{}", text(&o));
-        String::from_utf8(o.stdout).unwrap()
+        git_status(&self.work)
     }
 }
 
