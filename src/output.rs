@@ -3,6 +3,7 @@
 //! changes not one byte of DIR). `--dry-run` compares the tree with DIR instead and writes
 //! nothing.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -12,24 +13,175 @@ use walkdir::WalkDir;
 
 use crate::box_read::{BoxFolder, FileClass};
 
-/// Relative path (with `/`) → bytes. A BTreeMap, so every listing is in sorted order.
+/// What one path of a tree holds: bytes this build made, or a file on disk that is read when it
+/// is needed. At a million lines the witness proofs alone are half a gigabyte; they are checked
+/// once as they are read from the store and copied when DIR is written, never all held at once
+/// (docs/scale.md#memory).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Content {
+    Bytes(Vec<u8>),
+    File(DiskFile),
+}
+
+/// A file on disk that a tree names without holding its bytes: a witness store's proof (its
+/// sha256 known, from the read that checked it) or a file of DIR listed for the review.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DiskFile {
+    /// The folder and the file's name in it: read again through [`BoxFolder`], with the same
+    /// checks as the first read (no symlink, a regular file, within the class's ceiling).
+    pub folder: PathBuf,
+    pub name: String,
+    pub class: FileClass,
+    pub len: u64,
+    /// The sha256 of the bytes that were checked; a later read must give the same bytes.
+    pub sha256: Option<exhibit_protocol::Digest>,
+    /// The first [`DiskFile::HEAD`] bytes (the page's proof headers are made from them).
+    pub head: Vec<u8>,
+}
+
+impl DiskFile {
+    /// How many leading bytes a [`DiskFile`] keeps (an OpenTimestamps header: docs/page.md).
+    pub const HEAD: usize = 65;
+
+    /// A file whose bytes were just read and checked: what is kept of them.
+    pub fn checked(folder: &Path, name: &str, class: FileClass, bytes: &[u8]) -> DiskFile {
+        DiskFile {
+            folder: folder.to_path_buf(),
+            name: name.to_string(),
+            class,
+            len: bytes.len() as u64,
+            sha256: Some(exhibit_protocol::Digest::of(bytes)),
+            head: bytes[..bytes.len().min(Self::HEAD)].to_vec(),
+        }
+    }
+
+    pub fn path(&self) -> PathBuf {
+        self.folder.join(&self.name)
+    }
+
+    /// The file's bytes, read again; an error when it is gone or no longer holds the bytes
+    /// that were checked (it changed while the build ran: nothing is written).
+    pub fn read(&self) -> Result<Vec<u8>> {
+        let bytes = BoxFolder::named(&self.folder)?
+            .and_then(|f| f.read(&self.name, self.class).transpose())
+            .transpose()?
+            .with_context(|| format!("{}: vanished while the build ran", self.path().display()))?;
+        let same = bytes.len() as u64 == self.len
+            && self
+                .sha256
+                .is_none_or(|d| exhibit_protocol::Digest::of(&bytes) == d);
+        if !same {
+            bail!(
+                "{}: changed while the build ran (it was checked holding other bytes); nothing was written — run the build again",
+                self.path().display()
+            );
+        }
+        Ok(bytes)
+    }
+}
+
+impl Content {
+    pub fn len(&self) -> u64 {
+        match self {
+            Content::Bytes(b) => b.len() as u64,
+            Content::File(f) => f.len,
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The bytes, read from disk for a file.
+    pub fn bytes(&self) -> Result<Cow<'_, [u8]>> {
+        Ok(match self {
+            Content::Bytes(b) => Cow::Borrowed(b),
+            Content::File(f) => Cow::Owned(f.read()?),
+        })
+    }
+
+    /// The first `n` bytes (at most [`DiskFile::HEAD`] for a file).
+    pub fn head(&self, n: usize) -> &[u8] {
+        match self {
+            Content::Bytes(b) => &b[..b.len().min(n)],
+            Content::File(f) => &f.head[..f.head.len().min(n)],
+        }
+    }
+
+    pub fn sha256(&self) -> Result<exhibit_protocol::Digest> {
+        match self {
+            Content::Bytes(b) => Ok(exhibit_protocol::Digest::of(b)),
+            Content::File(DiskFile {
+                sha256: Some(d), ..
+            }) => Ok(*d),
+            Content::File(f) => Ok(exhibit_protocol::Digest::of(&f.read()?)),
+        }
+    }
+
+    /// The two hold the same bytes (sizes first; digests when both are known; else the bytes).
+    pub fn same(&self, other: &Content) -> Result<bool> {
+        if self.len() != other.len() {
+            return Ok(false);
+        }
+        Ok(match (self, other) {
+            (Content::Bytes(a), Content::Bytes(b)) => a == b,
+            (Content::File(a), Content::File(b)) if a.sha256.is_some() && b.sha256.is_some() => {
+                a.sha256 == b.sha256
+            }
+            (Content::Bytes(a), Content::File(f)) | (Content::File(f), Content::Bytes(a)) => {
+                match f.sha256 {
+                    Some(d) => exhibit_protocol::Digest::of(a) == d,
+                    None => f.read()? == *a,
+                }
+            }
+            (a, b) => a.bytes()? == b.bytes()?,
+        })
+    }
+}
+
+/// Relative path (with `/`) → content. A BTreeMap, so every listing is in sorted order.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct Tree {
-    pub files: BTreeMap<String, Vec<u8>>,
+    pub files: BTreeMap<String, Content>,
 }
 
 impl Tree {
     pub fn put(&mut self, path: impl Into<String>, bytes: impl Into<Vec<u8>>) {
-        self.files.insert(path.into(), bytes.into());
+        self.files
+            .insert(path.into(), Content::Bytes(bytes.into()));
     }
 
+    pub fn put_file(&mut self, path: impl Into<String>, file: DiskFile) {
+        self.files.insert(path.into(), Content::File(file));
+    }
+
+    /// The bytes this build made for `path`; `None` for a path it does not hold *or* holds as a
+    /// file on disk (the files it writes itself — indexes, STATS.json, the ledger's files —
+    /// are always bytes; [`Tree::read`] reads any).
     pub fn get(&self, path: &str) -> Option<&[u8]> {
-        self.files.get(path).map(Vec::as_slice)
+        match self.files.get(path) {
+            Some(Content::Bytes(b)) => Some(b),
+            _ => None,
+        }
+    }
+
+    /// Every path with its bytes, files on disk read (for tests and small trees).
+    pub fn into_bytes(self) -> Result<BTreeMap<String, Vec<u8>>> {
+        self.files
+            .into_iter()
+            .map(|(p, c)| Ok((p, c.bytes()?.into_owned())))
+            .collect()
+    }
+
+    /// The bytes of `path`, read from disk when the tree holds it as a file.
+    pub fn read(&self, path: &str) -> Result<Option<Cow<'_, [u8]>>> {
+        self.files.get(path).map(Content::bytes).transpose()
     }
 }
 
-/// Reads every file under `dir` (a missing DIR is an empty tree). DIR has passed
-/// [`check_out_dir`]: it is exhibit's; symlinks and special files in it are not read.
+/// Lists every file under `dir` (a missing DIR is an empty tree), without reading them: each
+/// is read when a comparison needs its bytes. DIR has passed [`check_out_dir`]: it is exhibit's;
+/// symlinks and special files in it are not listed.
 pub fn read_tree(dir: &Path) -> Result<Tree> {
     let mut tree = Tree::default();
     if !dir.exists() {
@@ -52,14 +204,31 @@ pub fn read_tree(dir: &Path) -> Result<Tree> {
             continue;
         }
         let folder = entry.path().parent().unwrap_or(dir);
-        let name = entry.file_name().to_string_lossy();
-        let Some(bytes) = BoxFolder::named(folder)?
-            .with_context(|| format!("{}: vanished", folder.display()))?
-            .read(&name, FileClass::OutputFile)?
-        else {
-            continue;
-        };
-        tree.put(rel, bytes);
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let len = entry
+            .metadata()
+            .with_context(|| format!("{}: cannot read", entry.path().display()))?
+            .len();
+        if len > FileClass::OutputFile.ceiling() {
+            bail!(
+                "{}: {} bytes, over the {} exhibit reads of {}",
+                entry.path().display(),
+                len,
+                crate::box_read::size(FileClass::OutputFile.ceiling()),
+                FileClass::OutputFile.what()
+            );
+        }
+        tree.put_file(
+            rel,
+            DiskFile {
+                folder: folder.to_path_buf(),
+                name,
+                class: FileClass::OutputFile,
+                len,
+                sha256: None,
+                head: Vec::new(),
+            },
+        );
     }
     Ok(tree)
 }
@@ -395,7 +564,7 @@ fn fill(staging: &Path, tree: &Tree, dir: &Path) -> Result<()> {
     .with_context(|| format!("{}: cannot create", staging.display()))?;
     let mut made: BTreeSet<PathBuf> = BTreeSet::new();
     let mut unchanged = Unchanged::new(dir);
-    for (rel, bytes) in &tree.files {
+    for (rel, content) in &tree.files {
         let path = staging.join(rel);
         if let Some(p) = path.parent()
             && !made.contains(p)
@@ -404,15 +573,18 @@ fn fill(staging: &Path, tree: &Tree, dir: &Path) -> Result<()> {
                 .with_context(|| format!("{}: cannot create", p.display()))?;
             made.insert(p.to_path_buf());
         }
-        if unchanged.link(rel, bytes, &path) {
+        if unchanged.link(rel, content, &path) {
             continue;
         }
+        // A file on disk (a store's proof) is read again here, one at a time, and must hold
+        // the bytes that were checked.
+        let bytes = content.bytes()?;
         // No fsync per file (at a million proofs that is most of a build's time): what DIR
         // promises is that a refused or failed build leaves it as it was, which the exchange
         // gives. Durability across a power cut is the commit's job, not the build's.
         let mut f = std::fs::File::create_new(&path)
             .with_context(|| format!("{}: cannot create", path.display()))?;
-        f.write_all(bytes)
+        f.write_all(&bytes)
             .with_context(|| format!("{}: cannot write", path.display()))?;
     }
     std::fs::remove_file(staging.join(TEMP_MARKER))
@@ -444,13 +616,13 @@ impl<'a> Unchanged<'a> {
     }
 
     /// Links `DIR/<rel>` at `to` when it is a regular file reached through real folders of DIR
-    /// and holds exactly `bytes`. False when it does not (the caller writes the bytes).
-    fn link(&mut self, rel: &str, bytes: &[u8], to: &Path) -> bool {
+    /// and holds exactly `content`'s bytes. False when it does not (the caller writes them).
+    fn link(&mut self, rel: &str, content: &Content, to: &Path) -> bool {
         if !self.linking || !self.real_folders(rel) {
             return false;
         }
         let from = self.dir.join(rel);
-        let Some(read) = same_bytes(&from, bytes) else {
+        let Some(read) = same_bytes(&from, content) else {
             return false;
         };
         if let Err(e) = std::fs::hard_link(&from, to) {
@@ -488,8 +660,9 @@ impl<'a> Unchanged<'a> {
 }
 
 /// The metadata of `path` when it is a regular, non-executable file (opened without following a
-/// symlink or blocking on a FIFO) holding exactly `bytes`.
-fn same_bytes(path: &Path, bytes: &[u8]) -> Option<std::fs::Metadata> {
+/// symlink or blocking on a FIFO) holding exactly `content`'s bytes (for a file on disk whose
+/// sha256 is known, the sha256 of DIR's copy is compared, and the source is not read).
+fn same_bytes(path: &Path, content: &Content) -> Option<std::fs::Metadata> {
     use std::io::Read;
     use std::os::unix::fs::OpenOptionsExt;
     let flags =
@@ -503,15 +676,20 @@ fn same_bytes(path: &Path, bytes: &[u8]) -> Option<std::fs::Metadata> {
     // Not an executable file either: git would record its mode (100755) where a fresh copy is
     // a plain file (100644).
     use std::os::unix::fs::PermissionsExt;
-    if !meta.is_file() || meta.len() != bytes.len() as u64 || meta.permissions().mode() & 0o111 != 0
+    if !meta.is_file() || meta.len() != content.len() || meta.permissions().mode() & 0o111 != 0
     {
         return None;
     }
-    let mut held = Vec::with_capacity(bytes.len());
-    file.take(bytes.len() as u64 + 1)
-        .read_to_end(&mut held)
-        .ok()?;
-    (held == bytes).then_some(meta)
+    let mut held = Vec::with_capacity(content.len() as usize);
+    file.take(content.len() + 1).read_to_end(&mut held).ok()?;
+    let same = match content {
+        Content::Bytes(bytes) => held == *bytes,
+        Content::File(f) => match f.sha256 {
+            Some(d) => held.len() as u64 == f.len && exhibit_protocol::Digest::of(&held) == d,
+            None => f.read().is_ok_and(|b| b == held),
+        },
+    };
+    same.then_some(meta)
 }
 
 /// Puts the filled tree at DIR. On Linux, when DIR exists, the two are exchanged with one
@@ -592,7 +770,11 @@ mod tests {
         // Same size, other bytes: a size-only comparison would keep "old".
         tree.put("changed.txt", b"new".to_vec());
         write_checked(&dir, &tree).unwrap();
-        assert_eq!(read_tree(&dir).unwrap(), tree);
+        let on_disk = read_tree(&dir).unwrap();
+        assert_eq!(on_disk.files.len(), tree.files.len());
+        for (path, content) in &tree.files {
+            assert!(on_disk.files[path].same(content).unwrap(), "{path}");
+        }
         assert_eq!(inode(&dir.join("same.txt")), same, "linked, not rewritten");
         assert_ne!(inode(&dir.join("changed.txt")), changed, "written anew");
         use std::os::unix::fs::MetadataExt;

@@ -41,7 +41,7 @@ pub fn run(
     let mut tree = Tree::default();
     tree.put(".nojekyll", Vec::new());
     tree.put("ledger/.gitattributes", b"* -text\n".to_vec());
-    let ledger_files = put_ledger_files(&mut tree, plan, decided)?;
+    let ledger_files = put_ledger_files(&mut tree, plan, decided, loaded)?;
     // Recorded only when the ledger is segmented: a one-file exhibit's STATS.json and
     // SNAPSHOTS.jsonl stay byte-identical to before (docs/scale.md#stats).
     let segmented = ledger_files
@@ -57,6 +57,9 @@ pub fn run(
     for layer in layers.iter_mut() {
         for (path, bytes) in std::mem::take(&mut layer.files) {
             tree.put(path, bytes);
+        }
+        for (path, file) in std::mem::take(&mut layer.disk_files) {
+            tree.put_file(path, file);
         }
     }
     let stats = stats(
@@ -88,16 +91,19 @@ fn put_ledger_files(
     tree: &mut Tree,
     plan: &BuildPlan,
     decided: &Decided,
+    loaded: &LoadedBox,
 ) -> Result<Vec<PublishedFile>> {
     let verified = &decided.verified;
-    let bytes = &decided.published_ledger;
+    let ledger = loaded.complete();
     let records: Vec<&decide::LineRecord> =
         verified.lines.iter().filter(|r| r.published()).collect();
     let cut = ledger_cut(plan, decided)?;
     let mut files = Vec::with_capacity(cut.len());
     let (mut offset, mut line) = (0usize, 0usize);
     for file in cut {
-        let body = &bytes[offset..offset + file.bytes as usize];
+        let body = decided
+            .published
+            .copy(ledger, offset, offset + file.bytes as usize);
         // Records of this file: lines `line..line + file.lines`, the header being line 0.
         let first = line.max(1);
         let last = line + file.lines - 1;
@@ -111,9 +117,9 @@ fn put_ledger_files(
             last_seq: entries.map(|(_, l)| l.seq),
             lines: file.lines as u64,
             path: file.path.clone(),
-            sha256: Digest::of(body).to_string(),
+            sha256: Digest::of(&body).to_string(),
         });
-        tree.put(file.path, body.to_vec());
+        tree.put(file.path, body);
         offset += file.bytes as usize;
         line += file.lines;
     }
@@ -135,12 +141,16 @@ pub fn ledger_cut(plan: &BuildPlan, decided: &Decided) -> Result<Vec<crate::segm
                 .map(|r| (r.end - r.start + 1) as u64),
         )
         .collect();
-    let kept: &[(String, u64)] = if decided.extends {
-        &decided.head_files
+    let kept: Vec<(String, u64)> = if decided.extends {
+        decided
+            .head_files
+            .iter()
+            .map(|f| (f.path.clone(), f.bytes))
+            .collect()
     } else {
-        &[]
+        Vec::new()
     };
-    crate::segments::cut(&line_lens, kept, plan.config.segment_bytes)
+    crate::segments::cut(&line_lens, &kept, plan.config.segment_bytes)
         .map_err(|e| anyhow::anyhow!("the published ledger cannot be laid into files: {e}"))
 }
 
@@ -342,12 +352,13 @@ fn snapshots(
 ) -> Result<Snapshots> {
     let old = previous.read("ledger/SNAPSHOTS.jsonl")?.unwrap_or_default();
     // The same computation checks HEAD before it is trusted (crate::head_check).
-    let digests = J::Object(crate::head_check::snapshot_digests(
-        tree.files
-            .range("ledger/".to_string()..)
-            .take_while(|(p, _)| p.starts_with("ledger/"))
-            .map(|(p, b)| (p.as_str(), Digest::of(b).to_string())),
-    ));
+    let hashed = tree
+        .files
+        .range("ledger/".to_string()..)
+        .take_while(|(p, _)| p.starts_with("ledger/"))
+        .map(|(p, c)| Ok((p.as_str(), c.sha256()?.to_string())))
+        .collect::<Result<Vec<_>>>()?;
+    let digests = J::Object(crate::head_check::snapshot_digests(hashed.into_iter()));
     let last: Option<J> = old
         .split(|&b| b == b'\n')
         .rfind(|l| !l.is_empty())

@@ -51,13 +51,23 @@ impl LineRecord {
     }
 }
 
+/// One of HEAD's published ledger files: what the append-only check compares, without the
+/// bytes (docs/scale.md#memory).
+#[derive(Debug, Clone)]
+pub struct HeadFile {
+    pub path: String,
+    pub bytes: u64,
+    pub sha256: Digest,
+    /// Read again only to name the first differing byte when the check fails.
+    pub id: git2::Oid,
+}
+
 /// What HEAD's publication binds this build to.
 #[derive(Debug, Default)]
 pub struct History {
-    /// HEAD's published ledger: its files concatenated in chain order.
-    pub ledger: Option<Vec<u8>>,
-    /// HEAD's published ledger files in chain order, `(path, bytes)` (docs/scale.md#the-cut).
-    pub files: Vec<(String, u64)>,
+    /// HEAD's published ledger files in chain order (docs/scale.md#the-cut); none when HEAD
+    /// publishes no ledger.
+    pub files: Vec<HeadFile>,
     pub withheld: Withheld,
     pub published_seqs: BTreeSet<i64>,
     /// Line readings recorded at HEAD: seq → entry_id.
@@ -246,6 +256,69 @@ pub fn coverage(lines: &[LineRecord], posted_head_seqs: &BTreeSet<i64>) -> Cover
     cov
 }
 
+/// The published ledger — the header, then each published line — as spans of the gate's
+/// ledger, never copied whole (at a million lines the copy is 600 MB: docs/scale.md#memory).
+/// Offsets into the published ledger map onto the gate's through the spans.
+#[derive(Debug, Default, Clone)]
+pub struct PublishedSpans {
+    /// `(start, end)` in the gate's ledger, end exclusive; adjacent spans are merged.
+    spans: Vec<(usize, usize)>,
+    len: usize,
+}
+
+impl PublishedSpans {
+    fn push(&mut self, start: usize, end: usize) {
+        match self.spans.last_mut() {
+            Some(last) if last.1 == start => last.1 = end,
+            _ => self.spans.push((start, end)),
+        }
+        self.len += end - start;
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The published bytes from offset `from` to `to` (end exclusive), as pieces of `ledger`.
+    pub fn pieces<'a>(
+        &'a self,
+        ledger: &'a [u8],
+        from: usize,
+        to: usize,
+    ) -> impl Iterator<Item = &'a [u8]> + 'a {
+        let mut at = 0usize;
+        self.spans.iter().filter_map(move |&(start, end)| {
+            let (lo, hi) = (at, at + (end - start));
+            at = hi;
+            let (a, b) = (lo.max(from), hi.min(to));
+            (a < b).then(|| &ledger[start + (a - lo)..start + (b - lo)])
+        })
+    }
+
+    /// The published bytes from `from` to `to`, copied (one ledger file of the cut).
+    pub fn copy(&self, ledger: &[u8], from: usize, to: usize) -> Vec<u8> {
+        let mut out = Vec::with_capacity(to.saturating_sub(from));
+        for piece in self.pieces(ledger, from, to) {
+            out.extend_from_slice(piece);
+        }
+        out
+    }
+
+    /// The sha256 of the published bytes from `from` to `to`.
+    pub fn sha256(&self, ledger: &[u8], from: usize, to: usize) -> Digest {
+        use sha2::Digest as _;
+        let mut h = sha2::Sha256::new();
+        for piece in self.pieces(ledger, from, to) {
+            h.update(piece);
+        }
+        Digest(h.finalize().into())
+    }
+}
+
 /// What the decide stage concluded: each line's fate, the bytes to publish, and what they prove.
 pub struct Decided {
     /// The verified ledger, each line now carrying its decision.
@@ -253,12 +326,13 @@ pub struct Decided {
     pub decision: Decision,
     /// The withheld lines' entries, as `withheld.json` lists them.
     pub withheld: Vec<WithheldEntry>,
-    pub published_ledger: Vec<u8>,
+    /// The published ledger, as spans of the gate's.
+    pub published: PublishedSpans,
     /// The publication byte-extends HEAD's (before the layers say whether they rewrote).
     pub extends: bool,
     /// HEAD's published ledger files `(path, bytes)` in chain order: kept as they are when the
     /// publication extends HEAD's (docs/scale.md#the-cut).
-    pub head_files: Vec<(String, u64)>,
+    pub head_files: Vec<HeadFile>,
     pub anchor_reports: Vec<AnchorReport>,
     pub coverage: Coverage,
     pub refusals: Vec<Refusal>,
@@ -271,13 +345,14 @@ pub fn run(
     loaded: &LoadedBox,
     verified: VerifiedLedger,
     history: &History,
+    previous: &crate::previous::Previous,
 ) -> Result<Decided> {
     let complete = loaded.complete();
     let ledger_name = loaded.name.as_str();
     let registry = Registry::new(&plan.config.fields)
         .map_err(|e| anyhow::anyhow!("{}: {e}", plan.config.file.display()))?;
 
-    let mut lines = verified.lines.clone();
+    let mut verified = verified;
     let mut refusals = check_header(complete, &verified, &registry, plan, ledger_name);
     let decision = decide(
         &DecideInput {
@@ -288,19 +363,25 @@ pub fn run(
             allow_line: &plan.allow_line,
             allow_rewrite: plan.allow_rewrite.is_some(),
         },
-        &mut lines,
+        &mut verified.lines,
     );
     refusals.extend(decision.refusals.iter().cloned());
-    let verified = VerifiedLedger { lines, ..verified };
 
-    let published_ledger = published_ledger_bytes(complete, &verified);
+    let published = published_spans(&verified);
     let withheld: Vec<WithheldEntry> = verified
         .lines
         .iter()
         .filter_map(|r| r.withheld.clone())
         .collect();
     let withheld_list = Withheld::from_entries(withheld.clone()).map_err(anyhow::Error::msg)?;
-    let extends = check_extends(history, &published_ledger, plan, ledger_name, &mut refusals);
+    let extends = check_extends(
+        history,
+        (complete, &published),
+        previous,
+        plan,
+        ledger_name,
+        &mut refusals,
+    )?;
 
     let anchor_reports = check_anchors(complete, &verified, &withheld_list, loaded.posts.clone());
     let posted_heads: BTreeSet<i64> = anchor_reports
@@ -316,7 +397,7 @@ pub fn run(
         verified,
         decision,
         withheld,
-        published_ledger,
+        published,
         extends,
         head_files: history.files.clone(),
         anchor_reports,
@@ -370,61 +451,65 @@ fn check_header(
     }
 }
 
-fn published_ledger_bytes(ledger: &[u8], verified: &VerifiedLedger) -> Vec<u8> {
-    let mut out = Vec::with_capacity(ledger.len());
-    out.extend_from_slice(&ledger[verified.header.0..=verified.header.1]);
+fn published_spans(verified: &VerifiedLedger) -> PublishedSpans {
+    let mut spans = PublishedSpans::default();
+    spans.push(verified.header.0, verified.header.1 + 1);
     for r in verified.lines.iter().filter(|r| r.published()) {
-        out.extend_from_slice(&ledger[r.start..=r.end]);
+        spans.push(r.start, r.end + 1);
     }
-    out
+    spans
 }
 
-/// Append-only (docs/protocol.md#snapshots): the new ledger.jsonl must byte-extend the one published at HEAD.
+/// Append-only (docs/protocol.md#snapshots): the new published ledger must byte-extend the one
+/// published at HEAD. Each of HEAD's files is compared by size and sha256 with the same span
+/// of the new ledger; HEAD's bytes are read again only to name the first difference.
 fn check_extends(
     history: &History,
-    new: &[u8],
+    (ledger, new): (&[u8], &PublishedSpans),
+    previous: &crate::previous::Previous,
     plan: &BuildPlan,
     ledger_name: &str,
     refusals: &mut Vec<Refusal>,
-) -> bool {
-    let Some(old) = &history.ledger else {
-        return true;
-    };
-    if new.starts_with(old) {
-        return true;
-    }
-    if plan.allow_rewrite.is_none() {
-        let at = old
-            .iter()
-            .zip(new)
-            .position(|(a, b)| a != b)
-            .unwrap_or(new.len().min(old.len()));
-        // Name HEAD's file that holds the first difference, and the line within it.
-        let (mut file, mut file_start) = (crate::segments::LEDGER_FILE, 0usize);
-        let mut begin = 0usize;
-        for (path, bytes) in &history.files {
-            (file, file_start) = (path.as_str(), begin);
-            begin += *bytes as usize;
-            if at < begin {
-                break;
-            }
+) -> Result<bool> {
+    let mut begin = 0usize;
+    let mut differs = None;
+    for file in &history.files {
+        let end = begin + file.bytes as usize;
+        if end > new.len() || new.sha256(ledger, begin, end) != file.sha256 {
+            differs = Some((file, begin));
+            break;
         }
-        let line = old[file_start..at].iter().filter(|&&b| b == b'\n').count() + 1;
+        begin = end;
+    }
+    let Some((file, file_start)) = differs else {
+        return Ok(true);
+    };
+    if plan.allow_rewrite.is_none() {
+        let old = previous.read_blob(file.id)?;
+        let theirs = new.copy(ledger, file_start, file_start + old.len());
+        let within = old
+            .iter()
+            .zip(&theirs)
+            .position(|(a, b)| a != b)
+            .unwrap_or(theirs.len().min(old.len()));
+        let at = file_start + within;
+        let line = old[..within].iter().filter(|&&b| b == b'\n').count() + 1;
+        let old_len: u64 = history.files.iter().map(|f| f.bytes).sum();
         refusals.push(Refusal::new(
 "not_an_extension",
-            file,
+            file.path.as_str(),
             format!("line {line}"),
             format!(
                 "the new publication does not byte-extend the one at HEAD (first difference at byte {} of the published ledger; {} would publish {} bytes, HEAD has {}); publications are append-only (docs/protocol.md#snapshots)",
                 at + 1,
                 ledger_name,
                 new.len(),
-                old.len()
+                old_len
             ),
             "--allow-rewrite REASON (recorded as rewrite_reason with extends: false)",
         ));
     }
-    false
+    Ok(false)
 }
 
 #[cfg(test)]

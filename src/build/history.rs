@@ -3,7 +3,7 @@
 
 use anyhow::{Context, Result};
 
-use super::decide::{History, Readings};
+use super::decide::{HeadFile, History, Readings};
 use crate::previous::Previous;
 use crate::segments::{LEDGER_FILE, SEGMENTS_DIR, segment_number, segment_path};
 use exhibit_protocol::canonical;
@@ -18,17 +18,26 @@ pub fn read_history(previous: &Previous, head_trusted: bool) -> Result<History> 
         history.withheld = Withheld::from_json(&bytes)
             .map_err(|e| anyhow::anyhow!("HEAD:ledger/withheld.json: {e}"))?;
     }
-    // HEAD's published ledger is its files in chain order, concatenated (docs/scale.md#layout).
-    if let Some((ledger, files)) = head_ledger(previous)? {
-        for (_, piece, _) in exhibit_protocol::verify::lines(&ledger).skip(1) {
+    // HEAD's published ledger is its files in chain order, concatenated (docs/scale.md#layout):
+    // read one file at a time, its seqs noted and its size and sha256 kept, never held whole
+    // (docs/scale.md#memory). A line never spans two files (the cut is at line boundaries).
+    let mut first = true;
+    for file in head_ledger_files(previous)? {
+        let bytes = previous.read_blob(file.id)?;
+        for (_, piece, _) in exhibit_protocol::verify::lines(&bytes).skip(usize::from(first)) {
             if let Ok(parsed) = canonical::parse(piece)
                 && let Some(seq) = parsed.value.as_object().and_then(|o| o.get_int("seq"))
             {
                 history.published_seqs.insert(seq);
             }
         }
-        history.ledger = Some(ledger);
-        history.files = files;
+        first = false;
+        history.files.push(HeadFile {
+            path: file.path,
+            bytes: bytes.len() as u64,
+            sha256: exhibit_protocol::Digest::of(&bytes),
+            id: file.id,
+        });
     }
     // Readings count only as committed (docs/protocol.md#operator-readings): from HEAD, never disk;
     // and only from a HEAD exhibit built (docs/build.md#safety): a forged reading publishes.
@@ -44,18 +53,23 @@ pub fn read_history(previous: &Previous, head_trusted: bool) -> Result<History> 
     Ok(history)
 }
 
-/// HEAD's published ledger, its files concatenated in chain order, and each file as
-/// `(path, bytes)`: `ledger/ledger.jsonl` when present, then `ledger/segments/000001.jsonl`, … —
-/// numbered from 1 without a gap (HEAD's names passed the layout's grammar in
-/// crate::head_check already). `None` when HEAD publishes no ledger file.
-type HeadLedger = (Vec<u8>, Vec<(String, u64)>);
+/// One of HEAD's published ledger files, as found in HEAD's tree.
+struct HeadBlob {
+    path: String,
+    id: git2::Oid,
+}
 
-fn head_ledger(previous: &Previous) -> Result<Option<HeadLedger>> {
-    let mut ledger = previous.read(LEDGER_FILE)?;
-    let mut files: Vec<(String, u64)> = ledger
-        .iter()
-        .map(|b| (LEDGER_FILE.to_string(), b.len() as u64))
-        .collect();
+/// HEAD's published ledger files in chain order: `ledger/ledger.jsonl` when present, then
+/// `ledger/segments/000001.jsonl`, … — numbered from 1 without a gap (HEAD's names passed the
+/// layout's grammar in crate::head_check already). Empty when HEAD publishes no ledger file.
+fn head_ledger_files(previous: &Previous) -> Result<Vec<HeadBlob>> {
+    let mut files = Vec::new();
+    if let Some(id) = previous.blob_id(LEDGER_FILE)? {
+        files.push(HeadBlob {
+            path: LEDGER_FILE.to_string(),
+            id,
+        });
+    }
     for (i, (name, id)) in previous.list_blobs(SEGMENTS_DIR)?.into_iter().enumerate() {
         let expected = segment_path(i as u32 + 1);
         let path = format!("{SEGMENTS_DIR}/{name}");
@@ -64,11 +78,7 @@ fn head_ledger(previous: &Previous) -> Result<Option<HeadLedger>> {
                 "HEAD:{path}: the published ledger's segments must be named {expected} and on, one after another (docs/scale.md#names); restore the exhibit branch as exhibit built it"
             );
         }
-        let bytes = previous.read_blob(id)?;
-        files.push((path, bytes.len() as u64));
-        ledger
-            .get_or_insert_with(Vec::new)
-            .extend_from_slice(&bytes);
+        files.push(HeadBlob { path, id });
     }
-    Ok(ledger.map(|l| (l, files)))
+    Ok(files)
 }

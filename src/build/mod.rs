@@ -89,7 +89,7 @@ pub fn run(plan: &BuildPlan) -> Result<ExitCode> {
         );
     }
     let history = history::read_history(&previous, head.trusted())?;
-    let mut decided = decide::run(plan, &loaded, verified, &history)?;
+    let mut decided = decide::run(plan, &loaded, verified, &history, &previous)?;
     // A publication over an edited HEAD does not extend it (docs/build.md#safety).
     decided.extends &= head.trusted();
     let segmented = assemble::ledger_cut(plan, &decided)?

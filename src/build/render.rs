@@ -49,8 +49,15 @@ pub fn run(
 fn self_check(tree: &Tree, verified: &VerifiedLedger) -> anyhow::Result<()> {
     let withheld = Withheld::from_json(tree.get("ledger/withheld.json").unwrap_or(b"[]"))
         .map_err(anyhow::Error::msg)?;
-    let report =
-        exhibit_protocol::verify::verify_bytes(&crate::segments::published_ledger(tree), &withheld);
+    // Streamed across the ledger's files: no concatenated copy (docs/scale.md#memory).
+    let files = crate::segments::published_files(tree);
+    let report = exhibit_protocol::verify::verify_reader(
+        crate::segments::Slices::new(files),
+        &withheld,
+        exhibit_protocol::verify::Pass::Lean,
+    )
+    .map(|v| v.report)
+    .map_err(|e| anyhow::anyhow!("self-check: the published ledger could not be read: {e}"))?;
     if !report.ok || report.head != Some(verified.head) {
         anyhow::bail!(
             "self-check failed: the published ledger with withheld.json does not re-derive to the gate's head {} ({} problem(s), head {:?}); nothing was written",
@@ -147,7 +154,7 @@ fn data_blocks<'t>(
         {
             posts.insert(
                 date.to_string(),
-                J::String(String::from_utf8_lossy(bytes).into_owned()),
+                J::String(String::from_utf8_lossy(&bytes.bytes()?).into_owned()),
             );
         }
     }
@@ -244,7 +251,7 @@ pub fn proof_headers(tree: &Tree, with_witness: bool) -> Vec<u8> {
     let mut prefixes: Vec<&[u8]> = Vec::new();
     let mut records = Vec::new();
     let mut count: u32 = 0;
-    for (path, bytes) in &tree.files {
+    for (path, content) in &tree.files {
         let (kind, name) = if let Some(n) = path.strip_prefix("ledger/anchors/")
             && n.ends_with(".txt.ots")
             && !n.contains('/')
@@ -267,7 +274,9 @@ pub fn proof_headers(tree: &Tree, with_witness: bool) -> Vec<u8> {
             // A light page carries the anchors' proofs' headers only (docs/page.md).
             continue;
         }
-        let prefix = &bytes[..bytes.len().min(PREFIX)];
+        // A store's proof is a file on disk: its first bytes were kept when it was checked.
+        let (head, len) = (content.head(HEADER), content.len());
+        let prefix = &head[..head.len().min(PREFIX)];
         let index = match prefixes.iter().position(|p| *p == prefix) {
             Some(i) => i,
             None => {
@@ -294,10 +303,10 @@ pub fn proof_headers(tree: &Tree, with_witness: bool) -> Vec<u8> {
             v
         };
         records.extend_from_slice(&name_bytes);
-        records.extend_from_slice(&u32::try_from(bytes.len()).unwrap_or(u32::MAX).to_be_bytes());
+        records.extend_from_slice(&u32::try_from(len).unwrap_or(u32::MAX).to_be_bytes());
         records.extend_from_slice(&index.to_be_bytes());
-        let tail = if bytes.len() > PREFIX {
-            &bytes[PREFIX..bytes.len().min(HEADER)]
+        let tail = if head.len() > PREFIX {
+            &head[PREFIX..]
         } else {
             &[][..]
         };
@@ -472,9 +481,8 @@ pub fn page(input: &PageInput<'_>) -> anyhow::Result<Vec<u8>> {
             "assets/{name} holds a closing tag; it cannot be inlined"
         );
     }
-    let tz_rules = exhibit_protocol::verify::tz_rules_for_ledger(
-        &crate::segments::published_ledger(input.tree),
-    );
+    let tz_rules =
+        exhibit_protocol::verify::tz_rules_for_files(&crate::segments::published_files(input.tree));
     let page = page_with(input, tz_rules.as_ref(), false)?;
     if crate::segments::is_segmented(input.tree) && page.len() > LIGHT_PAGE_MAX {
         // The last file does not fit beside the rest: the page fetches it like the others.

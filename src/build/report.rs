@@ -101,7 +101,7 @@ pub fn finish(plan: &BuildPlan, tree: &Tree, built: &Built, notes: &[String]) ->
     };
     if plan.dry_run {
         let empty = Tree::default();
-        let review = review::review(dir, on_disk.as_ref().unwrap_or(&empty), tree);
+        let review = review::review(dir, on_disk.as_ref().unwrap_or(&empty), tree)?;
         if voice.json {
             let mut v = summary_json(dir, built, &review.files, notes, true);
             v["review"] = serde_json::to_value(&review)?;
@@ -116,7 +116,9 @@ pub fn finish(plan: &BuildPlan, tree: &Tree, built: &Built, notes: &[String]) ->
         }
         return Ok(ExitCode::SUCCESS);
     }
-    let files = on_disk.map(|old| review::file_changes(&old, tree));
+    let files = on_disk
+        .map(|old| review::file_changes(&old, tree))
+        .transpose()?;
     output::write_tree(&plan.out, tree)?;
     if let Some(files) = files {
         print_json(&summary_json(dir, built, &files, notes, false))?;

@@ -14,7 +14,9 @@ use std::fmt::Write as _;
 use serde::Serialize;
 use serde_json::Value as J;
 
-use crate::output::Tree;
+use anyhow::Result;
+
+use crate::output::{Content, Tree};
 
 /// Diff lines shown per file before "… N more".
 const LINES_PER_FILE: usize = 24;
@@ -200,12 +202,12 @@ pub struct KeyChange {
 }
 
 /// The files added, changed and removed, in path order (bytes compared, nothing diffed).
-pub fn file_changes(old: &Tree, new: &Tree) -> FileChanges {
+pub fn file_changes(old: &Tree, new: &Tree) -> Result<FileChanges> {
     let mut files = FileChanges::default();
-    for (path, bytes) in &new.files {
+    for (path, content) in &new.files {
         match old.files.get(path) {
             None => files.added.push(path.clone()),
-            Some(was) if was != bytes => files.changed.push(path.clone()),
+            Some(was) if !was.same(content)? => files.changed.push(path.clone()),
             Some(_) => {}
         }
     }
@@ -215,11 +217,11 @@ pub fn file_changes(old: &Tree, new: &Tree) -> FileChanges {
         .filter(|p| !new.files.contains_key(*p))
         .cloned()
         .collect();
-    files
+    Ok(files)
 }
 
 /// Compares what DIR holds (`old`) with what the build would write (`new`).
-pub fn review(dir: &str, old: &Tree, new: &Tree) -> Review {
+pub fn review(dir: &str, old: &Tree, new: &Tree) -> Result<Review> {
     let mut files = FileChanges::default();
     let mut diffs = Vec::new();
     let paths: BTreeSet<&String> = old.files.keys().chain(new.files.keys()).collect();
@@ -228,7 +230,7 @@ pub fn review(dir: &str, old: &Tree, new: &Tree) -> Review {
         let status = match (a, b) {
             (None, Some(_)) => ChangeKind::Added,
             (Some(_), None) => ChangeKind::Removed,
-            (Some(x), Some(y)) if x != y => ChangeKind::Changed,
+            (Some(x), Some(y)) if !x.same(y)? => ChangeKind::Changed,
             _ => continue,
         };
         match status {
@@ -236,20 +238,21 @@ pub fn review(dir: &str, old: &Tree, new: &Tree) -> Review {
             ChangeKind::Removed => files.removed.push(path.clone()),
             ChangeKind::Changed => files.changed.push(path.clone()),
         }
-        let empty = Vec::new();
-        let (x, y) = (a.unwrap_or(&empty), b.unwrap_or(&empty));
+        let read = |c: Option<&Content>| -> Result<Vec<u8>> {
+            Ok(c.map(Content::bytes).transpose()?.map(|b| b.into_owned()).unwrap_or_default())
+        };
         diffs.push(FileDiff {
             path: path.clone(),
             status,
-            body: diff_body(path, x, y),
+            body: diff_body(path, &read(a)?, &read(b)?),
         });
     }
-    Review {
+    Ok(Review {
         dir: dir.trim_end_matches('/').to_string(),
-        summary: summary(old, new),
+        summary: summary(old, new)?,
         files,
         diffs,
-    }
+    })
 }
 
 fn diff_body(path: &str, old: &[u8], new: &[u8]) -> DiffBody {
@@ -575,10 +578,11 @@ pub fn escape(s: &str) -> String {
 // ---------------------------------------------------------------------------------------------
 // The summary: read from the files the publication changes.
 
-fn json_of(tree: &Tree, path: &str) -> J {
-    tree.get(path)
-        .and_then(|b| serde_json::from_slice(b).ok())
-        .unwrap_or(J::Null)
+fn json_of(tree: &Tree, path: &str) -> Result<J> {
+    Ok(tree
+        .read(path)?
+        .and_then(|b| serde_json::from_slice(&b).ok())
+        .unwrap_or(J::Null))
 }
 
 /// The seq of each line of a ledger.jsonl (the header has none). Lines are canonical JSON.
@@ -591,12 +595,12 @@ fn seqs_of(ledger: &[u8]) -> BTreeSet<i64> {
         .collect()
 }
 
-fn summary(old: &Tree, new: &Tree) -> Summary {
+fn summary(old: &Tree, new: &Tree) -> Result<Summary> {
     let mut s = Summary::default();
     // The published ledger is its files in chain order, concatenated (docs/scale.md#layout).
     let (old_ledger, new_ledger) = (
-        crate::segments::published_ledger(old),
-        crate::segments::published_ledger(new),
+        crate::segments::published_ledger(old)?,
+        crate::segments::published_ledger(new)?,
     );
     let (old_ledger, new_ledger) = (&old_ledger[..], &new_ledger[..]);
     let new_seqs: BTreeSet<i64> = if old_ledger == new_ledger {
@@ -610,11 +614,11 @@ fn summary(old: &Tree, new: &Tree) -> Summary {
     };
     s.published = new_seqs.len();
 
-    let old_withheld: BTreeSet<i64> = json_of(old, "ledger/withheld.json")
+    let old_withheld: BTreeSet<i64> = json_of(old, "ledger/withheld.json")?
         .as_array()
         .map(|a| a.iter().filter_map(|e| e["seq"].as_i64()).collect())
         .unwrap_or_default();
-    if let Some(entries) = json_of(new, "ledger/withheld.json").as_array() {
+    if let Some(entries) = json_of(new, "ledger/withheld.json")?.as_array() {
         for e in entries {
             let Some(seq) = e["seq"].as_i64() else {
                 continue;
@@ -643,18 +647,18 @@ fn summary(old: &Tree, new: &Tree) -> Summary {
         _ => None,
     };
 
-    let published_texts = |t: &Tree| -> BTreeMap<String, J> {
-        json_of(t, "ledger/public_texts/index.json")["published"]
+    let published_texts = |t: &Tree| -> Result<BTreeMap<String, J>> {
+        Ok(json_of(t, "ledger/public_texts/index.json")?["published"]
             .as_array()
             .map(|a| {
                 a.iter()
                     .filter_map(|e| Some((e["sent_sha256"].as_str()?.to_string(), e.clone())))
                     .collect()
             })
-            .unwrap_or_default()
+            .unwrap_or_default())
     };
-    let before = published_texts(old);
-    for (sha, e) in published_texts(new) {
+    let before = published_texts(old)?;
+    for (sha, e) in published_texts(new)? {
         if !before.contains_key(&sha) {
             s.texts_released.push(ReleasedText {
                 sent_sha256: escape(&sha),
@@ -664,9 +668,10 @@ fn summary(old: &Tree, new: &Tree) -> Summary {
         }
     }
 
-    for (path, bytes) in &new.files {
-        let was = old.get(path);
-        let replaced = was.is_some_and(|w| w != bytes.as_slice());
+    for (path, content) in &new.files {
+        let was = old.files.get(path);
+        // Only proofs are told replaced or not: other files are not compared here.
+        let replaced = path.ends_with(".ots") && was.map(|w| w.same(content)).transpose()? == Some(false);
         if let Some(date) = path
             .strip_prefix("ledger/anchors/")
             .and_then(|f| f.strip_suffix(".txt"))
@@ -690,8 +695,8 @@ fn summary(old: &Tree, new: &Tree) -> Summary {
     }
 
     let (old_stats, new_stats) = (
-        json_of(old, "ledger/STATS.json"),
-        json_of(new, "ledger/STATS.json"),
+        json_of(old, "ledger/STATS.json")?,
+        json_of(new, "ledger/STATS.json")?,
     );
     let head = |v: &J| v["ledger"]["head"].as_str().map(escape);
     s.head = Change {
@@ -700,13 +705,13 @@ fn summary(old: &Tree, new: &Tree) -> Summary {
     };
     count_changes("", &old_stats, &new_stats, &mut s.counts, &mut s.seq_lists);
     let snapshots = "ledger/SNAPSHOTS.jsonl";
-    let lines = |t: &Tree| {
-        t.get(snapshots).map_or(0, |b| {
+    let lines = |t: &Tree| -> Result<usize> {
+        Ok(t.read(snapshots)?.map_or(0, |b| {
             b.split(|&c| c == b'\n').filter(|l| !l.is_empty()).count()
-        })
+        }))
     };
-    s.snapshot_appended = lines(new) > lines(old);
-    s
+    s.snapshot_appended = lines(new)? > lines(old)?;
+    Ok(s)
 }
 
 fn is_count(v: &J) -> bool {
@@ -1163,7 +1168,7 @@ mod tests {
                 r#"[{"seq":15,"kind":"send","fields_flagged":["note"],"reason":"shape"}]"#,
             ),
         ]);
-        let r = review("site", &old, &new);
+        let r = review("site", &old, &new).unwrap();
         let keys: Vec<&str> = r.summary.counts.iter().map(|c| c.key.as_str()).collect();
         assert_eq!(keys, ["lines.published", "lines.withheld"]);
         assert_eq!(r.summary.seq_lists[0].added, [12]);
@@ -1228,7 +1233,7 @@ mod tests {
             ("ledger/witness/proofs/x.ots", "upgraded"),
             ("ledger/witness/proofs/y.ots", "new"),
         ]);
-        let s = review("site", &old, &new).summary;
+        let s = review("site", &old, &new).unwrap().summary;
         assert_eq!(s.texts_released.len(), 1);
         assert_eq!(
             (
@@ -1240,7 +1245,7 @@ mod tests {
         assert_eq!(s.anchors_added, ["2026-10-25"]);
         assert_eq!((s.anchor_proofs.added, s.anchor_proofs.replaced), (1, 1));
         assert_eq!((s.witness_proofs.added, s.witness_proofs.replaced), (1, 1));
-        let text = review("site", &old, &new).to_text();
+        let text = review("site", &old, &new).unwrap().to_text();
         assert!(text.contains(&format!("{b} (seq 12), 5 bytes")), "{text}");
         assert!(text.contains("posted heads added: 2026-10-25"), "{text}");
     }
@@ -1249,7 +1254,7 @@ mod tests {
     fn markdown_fences_outlast_backticks_in_the_content() {
         let old = tree(&[("a.txt", "x\n")]);
         let new = tree(&[("a.txt", "x\n````\n")]);
-        let md = review("site", &old, &new).to_markdown();
+        let md = review("site", &old, &new).unwrap().to_markdown();
         assert!(md.contains("\n`````diff\n"), "{md}");
     }
 }

@@ -146,7 +146,7 @@ pub fn text(o: &Output) -> String {
 
 /// Every file under `dir` (relative path → bytes).
 pub fn snapshot_dir(dir: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
-    exhibit::output::read_tree(dir).unwrap().files
+    exhibit::output::read_tree(dir).unwrap().into_bytes().unwrap()
 }
 
 /// Stages everything under the repository and commits it.
@@ -219,9 +219,9 @@ pub fn commit_site(repo: &git2::Repository) {
 /// the files now in `site/ledger/`: a test's stand-in for "an earlier exhibit built this tree"
 /// after it edits a published file (HEAD is checked against its last snapshot, issue 9).
 pub fn reseal_snapshot(site: &Path) {
-    let tree = exhibit::output::read_tree(site).unwrap();
+    let files = exhibit::output::read_tree(site).unwrap().into_bytes().unwrap();
     let digests = exhibit::head_check::snapshot_digests(
-        tree.files
+        files
             .iter()
             .map(|(p, b)| (p.as_str(), Digest::of(b).to_string())),
     );

@@ -21,7 +21,7 @@ fn fixtures_root() -> PathBuf {
 }
 
 fn read_tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
-    exhibit::output::read_tree(dir).unwrap().files
+    exhibit::output::read_tree(dir).unwrap().into_bytes().unwrap()
 }
 
 fn embedded_ledger(html: &[u8]) -> Vec<u8> {
@@ -78,8 +78,11 @@ fn every_fixture_box_builds_to_its_expected_tree() {
             got.into_iter().filter(|(k, _)| k != "index.html").collect();
         if bless {
             let _ = std::fs::remove_dir_all(&expected_dir);
-            exhibit::output::write_tree(&expected_dir, &exhibit::output::Tree { files: got })
-                .unwrap();
+            let mut tree = exhibit::output::Tree::default();
+            for (path, bytes) in got {
+                tree.put(path, bytes);
+            }
+            exhibit::output::write_tree(&expected_dir, &tree).unwrap();
             continue;
         }
         let want = read_tree(&expected_dir);

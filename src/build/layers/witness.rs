@@ -428,6 +428,19 @@ struct StoreProof {
     bytes: Vec<u8>,
 }
 
+impl StoreProof {
+    /// What the tree keeps of it once every check has read its bytes: where it is, its size,
+    /// sha256 and header (docs/scale.md#memory).
+    fn kept(self, store: &Path) -> crate::output::DiskFile {
+        crate::output::DiskFile::checked(
+            &store.join("proofs"),
+            &self.name,
+            FileClass::Proof,
+            &self.bytes,
+        )
+    }
+}
+
 fn read_proof(
     store: &Path,
     proofs: Option<&BoxFolder>,
@@ -517,7 +530,7 @@ pub fn build(ctx: &LayerContext<'_>, store: &Path) -> Result<LayerOutput> {
     let chain = Chain::of(lines, index);
     let counts = Counts::of(lines, index, &chain);
     let tail = tail_logs(ctx, store, &s, index, &chain, &mut refusals);
-    let runs = read_runs(store, &tail.runs, &mut refusals);
+    let (runs_count, tail_last_run) = read_runs(store, &tail.runs, &mut refusals);
     guard_tail_texts(store, &s, &mut refusals);
     if let Some(report) = &s.report {
         check_report_clocks(
@@ -530,7 +543,6 @@ pub fn build(ctx: &LayerContext<'_>, store: &Path) -> Result<LayerOutput> {
         );
     }
 
-    let tail_last_run = runs.last().cloned();
     let window = window(ctx, &mut notes);
     // Split only when the ledger is: a one-file exhibit stays byte-identical (docs/witness.md#parts).
     let part_seqs = ctx.segmented.then_some(ctx.plan.config.witness_part_seqs);
@@ -549,7 +561,7 @@ pub fn build(ctx: &LayerContext<'_>, store: &Path) -> Result<LayerOutput> {
         &chain,
         &counts,
         &proofs,
-        runs.len(),
+        runs_count,
         window,
     );
     add_notes(store, &chain, &proofs, &mut notes);
@@ -559,12 +571,13 @@ pub fn build(ctx: &LayerContext<'_>, store: &Path) -> Result<LayerOutput> {
         "stats": stats,
         "report_md": s.report.clone().unwrap_or_default(),
         "prereg_md": s.prereg.as_ref().map(|b| String::from_utf8_lossy(b).into_owned()).unwrap_or_default(),
-        "runs": runs.len(),
+        "runs": runs_count,
         "tail_last_run": tail_last_run,
         "window": stats.window,
         "how_to_pin": HOW_TO_PIN,
     });
 
+    let disk_files = std::mem::take(&mut proofs.store_files_kept);
     let mut files = std::mem::take(&mut proofs.files);
     // The tail's files, as written (a withheld seq's moments in the logs cut to its day).
     for (rel, bytes) in [
@@ -598,6 +611,7 @@ pub fn build(ctx: &LayerContext<'_>, store: &Path) -> Result<LayerOutput> {
     files.sort_by(|a, b| a.0.cmp(&b.0));
     Ok(LayerOutput {
         files,
+        disk_files,
         stats: Some(LayerStats::Witness(Box::new(stats))),
         page_data,
         refusals,
@@ -609,7 +623,9 @@ pub fn build(ctx: &LayerContext<'_>, store: &Path) -> Result<LayerOutput> {
 /// The store's proofs, checked, held to the replacement rule against HEAD's, and HEAD's proofs
 /// the store no longer names, carried forward.
 struct Proofs {
-    /// `ledger/witness/proofs/*` to publish (store proofs that passed, then carried ones).
+    /// `ledger/witness/proofs/*` to publish from the store (proofs that passed), kept on disk.
+    store_files_kept: Vec<(String, crate::output::DiskFile)>,
+    /// `ledger/witness/proofs/*` carried from HEAD (the store no longer names them).
     files: Vec<(String, Vec<u8>)>,
     replaced: Vec<String>,
     rewritten: Vec<String>,
@@ -631,59 +647,52 @@ fn proofs(
     notes: &mut Vec<String>,
 ) -> Result<Proofs> {
     let names: BTreeSet<&str> = s.proof_names.iter().map(String::as_str).collect();
-    let mut expected: BTreeSet<String> = BTreeSet::new();
-    let mut store_proofs: Vec<StoreProof> = Vec::with_capacity(index.records.len() + 1);
-    for r in &index.records {
-        let name = format!("{}.ots", r.id);
-        if let Some(bytes) = read_proof(store, s.proofs.as_ref(), &name, &r.id, &names, refusals)? {
-            store_proofs.push(StoreProof {
-                name: name.clone(),
-                bytes,
-            });
-        }
-        expected.insert(name);
-    }
-    if let Some(sha) = sealed {
-        let name = format!("prereg_{sha}.ots");
-        if let Some(bytes) = read_proof(store, s.proofs.as_ref(), &name, sha, &names, refusals)? {
-            store_proofs.push(StoreProof {
-                name: name.clone(),
-                bytes,
-            });
-        }
-        expected.insert(name);
-    }
-    let stray_files = s
-        .proof_names
-        .iter()
-        .filter(|n| !expected.contains(*n))
-        .count()
-        + s.unreadable_names;
-    let store_files = s.proof_names.len() + s.unreadable_names;
-
     let head: BTreeMap<String, git2::Oid> = ctx
         .previous
         .list_blobs("ledger/witness/proofs")?
         .into_iter()
         .collect();
     let mut proofs = Proofs {
-        files: Vec::with_capacity(store_proofs.len() + 16),
+        store_files_kept: Vec::with_capacity(index.records.len() + 1),
+        files: Vec::new(),
         replaced: Vec::new(),
         rewritten: Vec::new(),
         carried: Vec::new(),
         dropped_from_head: false,
         head_proofs: head.len(),
-        stray_files,
-        store_files,
+        stray_files: 0,
+        store_files: s.proof_names.len() + s.unreadable_names,
     };
-    for p in store_proofs {
-        if let Some(oid) = head.get(&p.name) {
-            replacement_rule(ctx, store, &p, *oid, &mut proofs, refusals, notes)?;
+    // One proof at a time: read, checked, held to the replacement rule, then only its size,
+    // sha256 and header kept — the bytes are read again when DIR is written
+    // (docs/scale.md#memory).
+    let mut expected: BTreeSet<String> = BTreeSet::new();
+    let wanted = index
+        .records
+        .iter()
+        .map(|r| (format!("{}.ots", r.id), r.id))
+        .chain(sealed.map(|sha| (format!("prereg_{sha}.ots"), *sha)));
+    for (name, digest) in wanted {
+        if let Some(bytes) = read_proof(store, s.proofs.as_ref(), &name, &digest, &names, refusals)? {
+            let p = StoreProof {
+                name: name.clone(),
+                bytes,
+            };
+            if let Some(oid) = head.get(&p.name) {
+                replacement_rule(ctx, store, &p, *oid, &mut proofs, refusals, notes)?;
+            }
+            proofs
+                .store_files_kept
+                .push((format!("ledger/witness/proofs/{}", p.name), p.kept(store)));
         }
-        proofs
-            .files
-            .push((format!("ledger/witness/proofs/{}", p.name), p.bytes));
+        expected.insert(name);
     }
+    proofs.stray_files = s
+        .proof_names
+        .iter()
+        .filter(|n| !expected.contains(*n))
+        .count()
+        + s.unreadable_names;
     for (name, oid) in &head {
         if !expected.contains(name) {
             carry(ctx, name, *oid, &mut proofs, refusals, notes)?;
@@ -1075,8 +1084,15 @@ fn guard_calendars(store: &Path, index: &StoreIndex, refusals: &mut Vec<Refusal>
 
 /// runs.jsonl (as published): one object per tail run; the last is the moment REPORT.md speaks
 /// of.
-fn read_runs(store: &Path, published: &Option<Vec<u8>>, refusals: &mut Vec<Refusal>) -> Vec<J> {
-    let mut runs: Vec<J> = Vec::new();
+/// Returns how many runs it holds and the last one: each line is checked to be a JSON object
+/// and let go (at a million lines the log holds hundreds of megabytes: docs/scale.md#memory).
+fn read_runs(
+    store: &Path,
+    published: &Option<Vec<u8>>,
+    refusals: &mut Vec<Refusal>,
+) -> (usize, Option<J>) {
+    let mut count = 0usize;
+    let mut last: Option<&[u8]> = None;
     if let Some(bytes) = published {
         if !bytes.is_empty() && !bytes.ends_with(b"\n") {
             refusals.push(Refusal::new(
@@ -1091,9 +1107,15 @@ fn read_runs(store: &Path, published: &Option<Vec<u8>>, refusals: &mut Vec<Refus
             if line.is_empty() {
                 continue;
             }
-            match serde_json::from_slice::<J>(line) {
-                Ok(v @ J::Object(_)) => runs.push(v),
-                _ => refusals.push(Refusal::new(
+            // An object: it opens with `{` and parses (IgnoredAny builds nothing).
+            let object = line.trim_ascii_start().starts_with(b"{")
+                && serde_json::from_slice::<serde::de::IgnoredAny>(line).is_ok();
+            match object {
+                true => {
+                    count += 1;
+                    last = Some(line);
+                }
+                false => refusals.push(Refusal::new(
                     "witness_runs_invalid",
                     shown(store, "runs.jsonl"),
                     format!("line {}", no + 1),
@@ -1103,7 +1125,7 @@ fn read_runs(store: &Path, published: &Option<Vec<u8>>, refusals: &mut Vec<Refus
             }
         }
     }
-    runs
+    (count, last.and_then(|l| serde_json::from_slice::<J>(l).ok()))
 }
 
 /// REPORT.md and WITNESS_PREREG.md are published as written and rendered: the guard reads them.
@@ -1590,7 +1612,7 @@ fn stats(
         },
         pending: of(st(Status::Pending), n),
         proof: of(st(Status::Proof), n),
-        proofs_published: proofs.files.len(),
+        proofs_published: proofs.files.len() + proofs.store_files_kept.len(),
         replaced: of(proofs.replaced.len(), head_proofs),
         retroactive: of(counts.retroactive, n),
         rewritten: of(proofs.rewritten.len(), head_proofs),
