@@ -21,6 +21,22 @@ use crate::box_read::{BoxFolder, FileClass};
 pub enum Content {
     Bytes(Vec<u8>),
     File(DiskFile),
+    /// Spans of a buffer the build holds anyway (the gate's ledger, the tail's run log): a file
+    /// of a cut, not copied out of it.
+    Shared(Shared),
+}
+
+/// Spans `(start, end)` (end exclusive) of a shared buffer, read one after another.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Shared {
+    pub source: std::sync::Arc<Vec<u8>>,
+    pub spans: Vec<(usize, usize)>,
+}
+
+impl Shared {
+    pub fn pieces(&self) -> impl Iterator<Item = &[u8]> {
+        self.spans.iter().map(|&(a, b)| &self.source[a..b])
+    }
 }
 
 /// A file on disk that a tree names without holding its bytes: a witness store's proof (its
@@ -29,14 +45,17 @@ pub enum Content {
 pub struct DiskFile {
     /// The folder and the file's name in it: read again through [`BoxFolder`], with the same
     /// checks as the first read (no symlink, a regular file, within the class's ceiling).
-    pub folder: PathBuf,
+    /// Shared by every file of one folder (a million proofs name one folder).
+    pub folder: std::sync::Arc<Path>,
     pub name: String,
     pub class: FileClass,
     pub len: u64,
     /// The sha256 of the bytes that were checked; a later read must give the same bytes.
     pub sha256: Option<exhibit_protocol::Digest>,
-    /// The first [`DiskFile::HEAD`] bytes (the page's proof headers are made from them).
-    pub head: Vec<u8>,
+    /// The first [`DiskFile::HEAD`] bytes (the page's proof headers are made from them), held
+    /// inline (no allocation per file), and how many of them there are.
+    pub head: [u8; DiskFile::HEAD],
+    pub head_len: u8,
 }
 
 impl DiskFile {
@@ -44,14 +63,23 @@ impl DiskFile {
     pub const HEAD: usize = 65;
 
     /// A file whose bytes were just read and checked: what is kept of them.
-    pub fn checked(folder: &Path, name: &str, class: FileClass, bytes: &[u8]) -> DiskFile {
+    pub fn checked(
+        folder: &std::sync::Arc<Path>,
+        name: &str,
+        class: FileClass,
+        bytes: &[u8],
+    ) -> DiskFile {
+        let mut head = [0u8; Self::HEAD];
+        let head_len = bytes.len().min(Self::HEAD);
+        head[..head_len].copy_from_slice(&bytes[..head_len]);
         DiskFile {
-            folder: folder.to_path_buf(),
+            folder: folder.clone(),
             name: name.to_string(),
             class,
             len: bytes.len() as u64,
             sha256: Some(exhibit_protocol::Digest::of(bytes)),
-            head: bytes[..bytes.len().min(Self::HEAD)].to_vec(),
+            head,
+            head_len: head_len as u8,
         }
     }
 
@@ -85,6 +113,16 @@ impl Content {
         match self {
             Content::Bytes(b) => b.len() as u64,
             Content::File(f) => f.len,
+            Content::Shared(s) => s.spans.iter().map(|(a, b)| (b - a) as u64).sum(),
+        }
+    }
+
+    /// The bytes in memory, in pieces (none for a file on disk: read it with [`Content::bytes`]).
+    pub fn pieces(&self) -> Vec<&[u8]> {
+        match self {
+            Content::Bytes(b) => vec![b],
+            Content::File(_) => Vec::new(),
+            Content::Shared(s) => s.pieces().collect(),
         }
     }
 
@@ -97,14 +135,29 @@ impl Content {
         Ok(match self {
             Content::Bytes(b) => Cow::Borrowed(b),
             Content::File(f) => Cow::Owned(f.read()?),
+            Content::Shared(s) => match s.spans.as_slice() {
+                [(a, b)] => Cow::Borrowed(&s.source[*a..*b]),
+                _ => Cow::Owned(s.pieces().collect::<Vec<_>>().concat()),
+            },
         })
     }
 
     /// The first `n` bytes (at most [`DiskFile::HEAD`] for a file).
-    pub fn head(&self, n: usize) -> &[u8] {
+    pub fn head(&self, n: usize) -> Cow<'_, [u8]> {
         match self {
-            Content::Bytes(b) => &b[..b.len().min(n)],
-            Content::File(f) => &f.head[..f.head.len().min(n)],
+            Content::Bytes(b) => Cow::Borrowed(&b[..b.len().min(n)]),
+            Content::File(f) => Cow::Borrowed(&f.head[..usize::from(f.head_len).min(n)]),
+            Content::Shared(s) => {
+                let mut out = Vec::with_capacity(n);
+                for piece in s.pieces() {
+                    let take = (n - out.len()).min(piece.len());
+                    out.extend_from_slice(&piece[..take]);
+                    if out.len() == n {
+                        break;
+                    }
+                }
+                Cow::Owned(out)
+            }
         }
     }
 
@@ -115,6 +168,14 @@ impl Content {
                 sha256: Some(d), ..
             }) => Ok(*d),
             Content::File(f) => Ok(exhibit_protocol::Digest::of(&f.read()?)),
+            Content::Shared(s) => {
+                use sha2::Digest as _;
+                let mut h = sha2::Sha256::new();
+                for piece in s.pieces() {
+                    h.update(piece);
+                }
+                Ok(exhibit_protocol::Digest(h.finalize().into()))
+            }
         }
     }
 
@@ -147,8 +208,7 @@ pub struct Tree {
 
 impl Tree {
     pub fn put(&mut self, path: impl Into<String>, bytes: impl Into<Vec<u8>>) {
-        self.files
-            .insert(path.into(), Content::Bytes(bytes.into()));
+        self.files.insert(path.into(), Content::Bytes(bytes.into()));
     }
 
     pub fn put_file(&mut self, path: impl Into<String>, file: DiskFile) {
@@ -161,8 +221,13 @@ impl Tree {
     pub fn get(&self, path: &str) -> Option<&[u8]> {
         match self.files.get(path) {
             Some(Content::Bytes(b)) => Some(b),
+            Some(Content::Shared(s)) if s.spans.len() == 1 => s.pieces().next(),
             _ => None,
         }
+    }
+
+    pub fn put_content(&mut self, path: impl Into<String>, content: Content) {
+        self.files.insert(path.into(), content);
     }
 
     /// Every path with its bytes, files on disk read (for tests and small trees).
@@ -221,12 +286,13 @@ pub fn read_tree(dir: &Path) -> Result<Tree> {
         tree.put_file(
             rel,
             DiskFile {
-                folder: folder.to_path_buf(),
+                folder: Path::new(folder).into(),
                 name,
                 class: FileClass::OutputFile,
                 len,
                 sha256: None,
-                head: Vec::new(),
+                head: [0; DiskFile::HEAD],
+                head_len: 0,
             },
         );
     }
@@ -676,14 +742,14 @@ fn same_bytes(path: &Path, content: &Content) -> Option<std::fs::Metadata> {
     // Not an executable file either: git would record its mode (100755) where a fresh copy is
     // a plain file (100644).
     use std::os::unix::fs::PermissionsExt;
-    if !meta.is_file() || meta.len() != content.len() || meta.permissions().mode() & 0o111 != 0
-    {
+    if !meta.is_file() || meta.len() != content.len() || meta.permissions().mode() & 0o111 != 0 {
         return None;
     }
     let mut held = Vec::with_capacity(content.len() as usize);
     file.take(content.len() + 1).read_to_end(&mut held).ok()?;
     let same = match content {
         Content::Bytes(bytes) => held == *bytes,
+        Content::Shared(_) => content.bytes().is_ok_and(|b| *b == *held),
         Content::File(f) => match f.sha256 {
             Some(d) => held.len() as u64 == f.len && exhibit_protocol::Digest::of(&held) == d,
             None => f.read().is_ok_and(|b| b == held),
@@ -724,6 +790,7 @@ fn exchange(a: &Path, b: &Path) -> std::io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::Arc;
 
     #[test]
     fn a_failed_write_leaves_dir_as_it_was() {
@@ -746,6 +813,94 @@ mod tests {
         assert_eq!(meta.nlink(), 1, "the temporary tree's link is gone");
         let leftovers: Vec<_> = std::fs::read_dir(tmp.path()).unwrap().collect();
         assert_eq!(leftovers.len(), 1, "no staging folder left behind");
+    }
+
+    /// A store's proof kept on disk: checked once, read again when DIR is written.
+    fn kept_proof(folder: &Path, name: &str, bytes: &[u8]) -> DiskFile {
+        std::fs::write(folder.join(name), bytes).unwrap();
+        DiskFile::checked(&Arc::from(folder), name, FileClass::Proof, bytes)
+    }
+
+    #[test]
+    fn a_kept_file_is_copied_and_one_that_changed_since_its_check_fails_the_build() {
+        let tmp = tempfile::tempdir().unwrap();
+        let (store, dir) = (tmp.path().join("store"), tmp.path().join("site"));
+        std::fs::create_dir(&store).unwrap();
+        let mut tree = Tree::default();
+        tree.put_file("p/a.ots", kept_proof(&store, "a.ots", b"checked bytes"));
+        write_checked(&dir, &tree).unwrap();
+        assert_eq!(
+            std::fs::read(dir.join("p/a.ots")).unwrap(),
+            b"checked bytes"
+        );
+        // A copy, not a link: the store's file may be rewritten by the tail later.
+        assert_ne!(inode(&dir.join("p/a.ots")), inode(&store.join("a.ots")));
+
+        // Same size, other bytes, after the check: a build that wrote them would publish bytes
+        // nobody checked. It fails and DIR keeps what it held.
+        let mut tree = Tree::default();
+        tree.put_file("p/a.ots", kept_proof(&store, "a.ots", b"checked bytes"));
+        tree.put_file("p/b.ots", kept_proof(&store, "b.ots", b"other"));
+        std::fs::write(store.join("b.ots"), b"OTHER").unwrap();
+        let err = write_checked(&dir, &tree).unwrap_err();
+        assert!(
+            format!("{err:#}").contains("changed while the build ran"),
+            "{err:#}"
+        );
+        assert!(!dir.join("p/b.ots").exists());
+        assert_eq!(
+            std::fs::read(dir.join("p/a.ots")).unwrap(),
+            b"checked bytes"
+        );
+        // Gone since its check: the same.
+        std::fs::remove_file(store.join("b.ots")).unwrap();
+        assert!(write_checked(&dir, &tree).is_err());
+        let leftovers = std::fs::read_dir(tmp.path()).unwrap().count();
+        assert_eq!(leftovers, 2, "store and site only: no staging folder left");
+    }
+
+    #[test]
+    fn a_kept_file_equal_to_dirs_copy_is_linked_without_reading_the_store() {
+        let tmp = tempfile::tempdir().unwrap();
+        let (store, dir) = (tmp.path().join("store"), tmp.path().join("site"));
+        std::fs::create_dir(&store).unwrap();
+        let mut tree = Tree::default();
+        tree.put_file("p/a.ots", kept_proof(&store, "a.ots", b"proof"));
+        write_checked(&dir, &tree).unwrap();
+        let before = inode(&dir.join("p/a.ots"));
+        // DIR's copy is compared by its sha256 with the checked bytes': the store's file is
+        // not needed (removing it shows it is not read).
+        std::fs::remove_file(store.join("a.ots")).unwrap();
+        write_checked(&dir, &tree).unwrap();
+        assert_eq!(inode(&dir.join("p/a.ots")), before);
+    }
+
+    #[test]
+    fn contents_compare_by_their_bytes_whatever_holds_them() {
+        let tmp = tempfile::tempdir().unwrap();
+        let source = Arc::new(b"head\nline one\nwithheld\nline two\n".to_vec());
+        let shared = Content::Shared(Shared {
+            source: source.clone(),
+            spans: vec![(0, 14), (23, 32)],
+        });
+        let bytes = Content::Bytes(b"head\nline one\nline two\n".to_vec());
+        let file = Content::File(kept_proof(tmp.path(), "f", b"head\nline one\nline two\n"));
+        assert_eq!(shared.len(), bytes.len());
+        assert_eq!(&*shared.bytes().unwrap(), b"head\nline one\nline two\n");
+        assert_eq!(shared.sha256().unwrap(), bytes.sha256().unwrap());
+        assert_eq!(&*shared.head(7), b"head\nli");
+        for (a, b) in [(&shared, &bytes), (&bytes, &file), (&shared, &file)] {
+            assert!(a.same(b).unwrap() && b.same(a).unwrap());
+        }
+        // One byte off, same size: not the same, however it is held.
+        let off = Content::Bytes(b"head\nline one\nline twO\n".to_vec());
+        for other in [&shared, &bytes, &file] {
+            assert!(!off.same(other).unwrap() && !other.same(&off).unwrap());
+        }
+        // DIR's file listed by read_tree (no digest): read and compared.
+        let listed = read_tree(tmp.path()).unwrap();
+        assert!(listed.files["f"].same(&shared).unwrap());
+        assert!(!listed.files["f"].same(&off).unwrap());
     }
 
     fn inode(path: &Path) -> u64 {

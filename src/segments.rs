@@ -204,12 +204,13 @@ pub fn is_segmented(tree: &Tree) -> bool {
         .any(|p| p.starts_with(SEGMENTS_DIR))
 }
 
-/// The bytes of each published ledger file this build made, in chain order (the files it
-/// writes itself are always bytes: crate::output::Tree::get).
+/// The published ledger this build made, in chain order, as the pieces its files hold in
+/// memory (spans of the gate's ledger: each piece is whole lines).
 pub fn published_files(tree: &Tree) -> Vec<&[u8]> {
     published_paths(tree)
         .into_iter()
-        .map(|p| tree.get(p).unwrap_or_default())
+        .filter_map(|p| tree.files.get(p))
+        .flat_map(|c| c.pieces())
         .collect()
 }
 

@@ -58,8 +58,8 @@ pub fn run(
         for (path, bytes) in std::mem::take(&mut layer.files) {
             tree.put(path, bytes);
         }
-        for (path, file) in std::mem::take(&mut layer.disk_files) {
-            tree.put_file(path, file);
+        for (path, content) in std::mem::take(&mut layer.contents) {
+            tree.put_content(path, content);
         }
     }
     let stats = stats(
@@ -94,16 +94,19 @@ fn put_ledger_files(
     loaded: &LoadedBox,
 ) -> Result<Vec<PublishedFile>> {
     let verified = &decided.verified;
-    let ledger = loaded.complete();
     let records: Vec<&decide::LineRecord> =
         verified.lines.iter().filter(|r| r.published()).collect();
     let cut = ledger_cut(plan, decided)?;
     let mut files = Vec::with_capacity(cut.len());
     let (mut offset, mut line) = (0usize, 0usize);
     for file in cut {
-        let body = decided
-            .published
-            .copy(ledger, offset, offset + file.bytes as usize);
+        // Spans of the gate's ledger, shared, not copied (docs/scale.md#memory).
+        let body = crate::output::Shared {
+            source: loaded.ledger.clone(),
+            spans: decided
+                .published
+                .between(offset, offset + file.bytes as usize),
+        };
         // Records of this file: lines `line..line + file.lines`, the header being line 0.
         let first = line.max(1);
         let last = line + file.lines - 1;
@@ -117,9 +120,11 @@ fn put_ledger_files(
             last_seq: entries.map(|(_, l)| l.seq),
             lines: file.lines as u64,
             path: file.path.clone(),
-            sha256: Digest::of(&body).to_string(),
+            sha256: crate::output::Content::Shared(body.clone())
+                .sha256()?
+                .to_string(),
         });
-        tree.put(file.path, body);
+        tree.put_content(file.path, crate::output::Content::Shared(body));
         offset += file.bytes as usize;
         line += file.lines;
     }
@@ -358,7 +363,7 @@ fn snapshots(
         .take_while(|(p, _)| p.starts_with("ledger/"))
         .map(|(p, c)| Ok((p.as_str(), c.sha256()?.to_string())))
         .collect::<Result<Vec<_>>>()?;
-    let digests = J::Object(crate::head_check::snapshot_digests(hashed.into_iter()));
+    let digests = J::Object(crate::head_check::snapshot_digests(hashed));
     let last: Option<J> = old
         .split(|&b| b == b'\n')
         .rfind(|l| !l.is_empty())

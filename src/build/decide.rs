@@ -31,8 +31,9 @@ pub struct LineRecord {
     pub timestamp: String,
     pub start: usize,
     pub end: usize,
-    /// Set when the line is withheld.
-    pub withheld: Option<WithheldEntry>,
+    /// Set when the line is withheld (boxed: most lines are published, and at a million lines
+    /// an inline entry costs 150 MB: docs/scale.md#memory).
+    pub withheld: Option<Box<WithheldEntry>>,
     /// Set when the line is published on an operator's reading (`--allow-line`).
     pub read_by_operator: bool,
 }
@@ -130,7 +131,7 @@ pub fn decide(input: &DecideInput<'_>, lines: &mut [LineRecord]) -> Decision {
                     "drop --allow-line for it, or publish it with --allow-rewrite REASON",
                 ));
             }
-            record.withheld = Some(earlier.clone());
+            record.withheld = Some(Box::new(earlier.clone()));
             sticky.push(record.seq);
             continue;
         }
@@ -190,7 +191,7 @@ pub fn decide(input: &DecideInput<'_>, lines: &mut [LineRecord]) -> Decision {
                         ),
                     ));
                 } else {
-                    record.withheld = Some(WithheldEntry {
+                    record.withheld = Some(Box::new(WithheldEntry {
                         seq: record.seq,
                         entry_id: record.entry_id,
                         kind: Some(record.kind.clone()),
@@ -198,7 +199,7 @@ pub fn decide(input: &DecideInput<'_>, lines: &mut [LineRecord]) -> Decision {
                         day: Some(record.day.clone()),
                         fields_flagged,
                         reason: Some(reason),
-                    });
+                    }));
                 }
             }
         }
@@ -283,20 +284,31 @@ impl PublishedSpans {
         self.len == 0
     }
 
+    /// The spans of the gate's ledger that hold the published bytes from offset `from` to `to`
+    /// (end exclusive).
+    pub fn between(&self, from: usize, to: usize) -> Vec<(usize, usize)> {
+        let mut at = 0usize;
+        self.spans
+            .iter()
+            .filter_map(|&(start, end)| {
+                let (lo, hi) = (at, at + (end - start));
+                at = hi;
+                let (a, b) = (lo.max(from), hi.min(to));
+                (a < b).then(|| (start + (a - lo), start + (b - lo)))
+            })
+            .collect()
+    }
+
     /// The published bytes from offset `from` to `to` (end exclusive), as pieces of `ledger`.
     pub fn pieces<'a>(
-        &'a self,
+        &self,
         ledger: &'a [u8],
         from: usize,
         to: usize,
     ) -> impl Iterator<Item = &'a [u8]> + 'a {
-        let mut at = 0usize;
-        self.spans.iter().filter_map(move |&(start, end)| {
-            let (lo, hi) = (at, at + (end - start));
-            at = hi;
-            let (a, b) = (lo.max(from), hi.min(to));
-            (a < b).then(|| &ledger[start + (a - lo)..start + (b - lo)])
-        })
+        self.between(from, to)
+            .into_iter()
+            .map(move |(a, b)| &ledger[a..b])
     }
 
     /// The published bytes from `from` to `to`, copied (one ledger file of the cut).
@@ -371,7 +383,7 @@ pub fn run(
     let withheld: Vec<WithheldEntry> = verified
         .lines
         .iter()
-        .filter_map(|r| r.withheld.clone())
+        .filter_map(|r| r.withheld.as_deref().cloned())
         .collect();
     let withheld_list = Withheld::from_entries(withheld.clone()).map_err(anyhow::Error::msg)?;
     let extends = check_extends(
@@ -526,14 +538,16 @@ mod tests {
             timestamp: String::new(),
             start: 0,
             end: 0,
-            withheld: withheld.then(|| WithheldEntry {
-                seq,
-                entry_id: Digest([0; 32]),
-                kind: None,
-                dest_class: None,
-                day: None,
-                fields_flagged: vec![],
-                reason: None,
+            withheld: withheld.then(|| {
+                Box::new(WithheldEntry {
+                    seq,
+                    entry_id: Digest([0; 32]),
+                    kind: None,
+                    dest_class: None,
+                    day: None,
+                    fields_flagged: vec![],
+                    reason: None,
+                })
             }),
             read_by_operator: false,
         }

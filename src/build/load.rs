@@ -10,7 +10,8 @@ use exhibit_protocol::anchors;
 pub struct LoadedBox {
     /// The ledger's path, as messages name it.
     pub name: String,
-    pub ledger: Vec<u8>,
+    /// Shared with the output tree's ledger files, which are spans of it (docs/scale.md#memory).
+    pub ledger: std::sync::Arc<Vec<u8>>,
     /// Bytes after the last LF: the gate may be writing that line (left out and said).
     pub unterminated_tail: usize,
     pub posts: Vec<(anchors::Post, Option<Vec<u8>>)>,
@@ -45,7 +46,7 @@ pub fn load(plan: &BuildPlan) -> Result<LoadedBox> {
     };
     Ok(LoadedBox {
         name: plan.config.ledger.display().to_string(),
-        ledger,
+        ledger: std::sync::Arc::new(ledger),
         unterminated_tail,
         posts,
     })

@@ -69,14 +69,6 @@ fn self_check(tree: &Tree, verified: &VerifiedLedger) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The published ledger's files in chain order, with their bytes (docs/scale.md#layout).
-fn ledger_files(tree: &Tree) -> Vec<(&str, &[u8])> {
-    crate::segments::published_paths(tree)
-        .into_iter()
-        .map(|p| (p, tree.get(p).unwrap_or_default()))
-        .collect()
-}
-
 /// The most bytes of the last ledger file a light page embeds (`ledger-latest`): its base64 is
 /// a third larger, and the page stays under [`LIGHT_PAGE_MAX`] with the other blocks beside it.
 /// A larger last file is fetched like the others (docs/page.md "The light page").
@@ -146,7 +138,8 @@ fn data_blocks<'t>(
     latest_dropped: bool,
 ) -> anyhow::Result<Vec<DataBlock<'t>>> {
     // Files are borrowed from the tree, not copied: the ledger can be hundreds of megabytes.
-    let file = |p: &str| Cow::Borrowed(input.tree.get(p).unwrap_or_default());
+    let tree: &'t Tree = input.tree;
+    let file = |p: &str| -> anyhow::Result<Cow<'t, [u8]>> { Ok(tree.read(p)?.unwrap_or_default()) };
     let mut posts = serde_json::Map::new();
     for (path, bytes) in &input.tree.files {
         if let Some(name) = path.strip_prefix("ledger/anchors/")
@@ -163,17 +156,20 @@ fn data_blocks<'t>(
         let layout_files = layout_files(input.tree)?;
         // The summary: the list of files, the header line and the last file; the page fetches
         // the rest (docs/page.md "The light page").
-        let files = ledger_files(input.tree);
-        let first = files.first().map(|(_, b)| *b).unwrap_or_default();
-        let header = &first[..first
+        let paths = crate::segments::published_paths(tree);
+        let first = match paths.first() {
+            Some(p) => file(p)?,
+            None => Cow::Borrowed(&[][..]),
+        };
+        let header = first[..first
             .iter()
             .position(|b| *b == b'\n')
-            .map_or(first.len(), |i| i + 1)];
-        let latest = files
-            .last()
-            .map(|(_, b)| *b)
-            .filter(|b| b.len() <= LATEST_MAX && !latest_dropped)
-            .unwrap_or_default();
+            .map_or(first.len(), |i| i + 1)]
+            .to_vec();
+        let latest = match paths.last() {
+            Some(p) if !latest_dropped && tree.files[*p].len() <= LATEST_MAX as u64 => file(p)?,
+            _ => Cow::Borrowed(&[][..]),
+        };
         vec![
             (
                 "layout-json",
@@ -181,8 +177,8 @@ fn data_blocks<'t>(
                     &serde_json::json!({"mode": "light", "files": layout_files}),
                 )),
             ),
-            ("ledger-header", Cow::Borrowed(header)),
-            ("ledger-latest", Cow::Borrowed(latest)),
+            ("ledger-header", Cow::Owned(header)),
+            ("ledger-latest", latest),
         ]
     } else {
         vec![
@@ -190,18 +186,18 @@ fn data_blocks<'t>(
                 "layout-json",
                 Cow::Borrowed(br#"{"mode":"embedded"}"#.as_slice()),
             ),
-            ("ledger-bytes", file("ledger/ledger.jsonl")),
+            ("ledger-bytes", file("ledger/ledger.jsonl")?),
         ]
     };
     blocks.extend([
-        ("withheld-json", file("ledger/withheld.json")),
-        ("stats-json", file("ledger/STATS.json")),
-        ("anchors-json", file("ledger/anchors/index.json")),
+        ("withheld-json", file("ledger/withheld.json")?),
+        ("stats-json", file("ledger/STATS.json")?),
+        ("anchors-json", file("ledger/anchors/index.json")?),
         (
             "anchor-posts-json",
             Cow::Owned(json_bytes(&J::Object(posts))),
         ),
-        ("snapshots-jsonl", file("ledger/SNAPSHOTS.jsonl")),
+        ("snapshots-jsonl", file("ledger/SNAPSHOTS.jsonl")?),
         // The anchor zone's rules from this binary's tz database, over the ledger's span: the
         // page derives days from them, not from the browser's own tz data.
         (
@@ -248,7 +244,7 @@ fn data_blocks<'t>(
 pub fn proof_headers(tree: &Tree, with_witness: bool) -> Vec<u8> {
     const PREFIX: usize = 33;
     const HEADER: usize = 65;
-    let mut prefixes: Vec<&[u8]> = Vec::new();
+    let mut prefixes: Vec<Vec<u8>> = Vec::new();
     let mut records = Vec::new();
     let mut count: u32 = 0;
     for (path, content) in &tree.files {
@@ -277,10 +273,10 @@ pub fn proof_headers(tree: &Tree, with_witness: bool) -> Vec<u8> {
         // A store's proof is a file on disk: its first bytes were kept when it was checked.
         let (head, len) = (content.head(HEADER), content.len());
         let prefix = &head[..head.len().min(PREFIX)];
-        let index = match prefixes.iter().position(|p| *p == prefix) {
+        let index = match prefixes.iter().position(|p| p.as_slice() == prefix) {
             Some(i) => i,
             None => {
-                prefixes.push(prefix);
+                prefixes.push(prefix.to_vec());
                 prefixes.len() - 1
             }
         };

@@ -239,7 +239,10 @@ pub fn review(dir: &str, old: &Tree, new: &Tree) -> Result<Review> {
             ChangeKind::Changed => files.changed.push(path.clone()),
         }
         let read = |c: Option<&Content>| -> Result<Vec<u8>> {
-            Ok(c.map(Content::bytes).transpose()?.map(|b| b.into_owned()).unwrap_or_default())
+            Ok(c.map(Content::bytes)
+                .transpose()?
+                .map(|b| b.into_owned())
+                .unwrap_or_default())
         };
         diffs.push(FileDiff {
             path: path.clone(),
@@ -671,7 +674,8 @@ fn summary(old: &Tree, new: &Tree) -> Result<Summary> {
     for (path, content) in &new.files {
         let was = old.files.get(path);
         // Only proofs are told replaced or not: other files are not compared here.
-        let replaced = path.ends_with(".ots") && was.map(|w| w.same(content)).transpose()? == Some(false);
+        let replaced =
+            path.ends_with(".ots") && was.map(|w| w.same(content)).transpose()? == Some(false);
         if let Some(date) = path
             .strip_prefix("ledger/anchors/")
             .and_then(|f| f.strip_suffix(".txt"))

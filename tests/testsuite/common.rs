@@ -146,7 +146,10 @@ pub fn text(o: &Output) -> String {
 
 /// Every file under `dir` (relative path → bytes).
 pub fn snapshot_dir(dir: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
-    exhibit::output::read_tree(dir).unwrap().into_bytes().unwrap()
+    exhibit::output::read_tree(dir)
+        .unwrap()
+        .into_bytes()
+        .unwrap()
 }
 
 /// Stages everything under the repository and commits it.
@@ -219,7 +222,10 @@ pub fn commit_site(repo: &git2::Repository) {
 /// the files now in `site/ledger/`: a test's stand-in for "an earlier exhibit built this tree"
 /// after it edits a published file (HEAD is checked against its last snapshot, issue 9).
 pub fn reseal_snapshot(site: &Path) {
-    let files = exhibit::output::read_tree(site).unwrap().into_bytes().unwrap();
+    let files = exhibit::output::read_tree(site)
+        .unwrap()
+        .into_bytes()
+        .unwrap();
     let digests = exhibit::head_check::snapshot_digests(
         files
             .iter()

@@ -21,7 +21,10 @@ fn fixtures_root() -> PathBuf {
 }
 
 fn read_tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
-    exhibit::output::read_tree(dir).unwrap().into_bytes().unwrap()
+    exhibit::output::read_tree(dir)
+        .unwrap()
+        .into_bytes()
+        .unwrap()
 }
 
 fn embedded_ledger(html: &[u8]) -> Vec<u8> {

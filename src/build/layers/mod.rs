@@ -20,9 +20,9 @@ use crate::refusal::Refusal;
 #[derive(Debug, Default)]
 pub struct LayerOutput {
     pub files: Vec<(String, Vec<u8>)>,
-    /// Files copied byte for byte from the box, checked and not held in memory (the witness
-    /// store's proofs: docs/scale.md#memory).
-    pub disk_files: Vec<(String, crate::output::DiskFile)>,
+    /// Files not held as bytes of their own (docs/scale.md#memory): the witness store's proofs,
+    /// checked and left on disk until DIR is written; the run log's files, spans of one buffer.
+    pub contents: Vec<(String, crate::output::Content)>,
     /// Counts with denominators, for STATS.json and SNAPSHOTS.jsonl (set by every layer).
     pub stats: Option<LayerStats>,
     /// Data the page embeds (already privacy-cut).

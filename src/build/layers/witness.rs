@@ -27,6 +27,7 @@ use super::{Layer, LayerContext, LayerOutput, LayerStats};
 use crate::box_read::{BoxFolder, FileClass};
 use crate::build::decide::LineRecord;
 use crate::encode::{Count, of, pretty, timestamp_of};
+use crate::output::Content;
 use crate::refusal::Refusal;
 use crate::segments::Series;
 use crate::side_channels::{self, DayCut};
@@ -224,9 +225,9 @@ impl<'de> Visitor<'de> for IndexVisitor<'_> {
     }
 }
 
-fn parse_index(bytes: &[u8]) -> Result<StoreIndex, String> {
+fn parse_index(reader: impl std::io::Read) -> Result<StoreIndex, String> {
     let mut index = StoreIndex::default();
-    let mut d = serde_json::Deserializer::from_slice(bytes);
+    let mut d = serde_json::Deserializer::from_reader(reader);
     de::Deserializer::deserialize_map(&mut d, IndexVisitor(&mut index))
         .map_err(|e| e.to_string())?;
     d.end().map_err(|e| e.to_string())?;
@@ -267,21 +268,26 @@ fn read_required(
     class: FileClass,
     refusals: &mut Vec<Refusal>,
 ) -> Result<Option<Vec<u8>>> {
-    let path = folder.path().join(rel);
     // No symlink followed, regular files only, within the class's ceiling (docs/build.md#safety).
     match folder.read(rel, class)? {
         Some(b) => Ok(Some(b)),
         None => {
-            refusals.push(Refusal::new(
-                "witness_file_missing",
-                path.display().to_string(),
-                "",
-                format!("the witness store has no {rel} (docs/protocol.md#witness: it is published with the proofs)"),
-                "let the tail write it, or build without --witness",
-            ));
+            refusals.push(missing_store_file(folder, rel));
             Ok(None)
         }
     }
+}
+
+fn missing_store_file(folder: &BoxFolder, rel: &str) -> Refusal {
+    Refusal::new(
+        "witness_file_missing",
+        folder.path().join(rel).display().to_string(),
+        "",
+        format!(
+            "the witness store has no {rel} (docs/protocol.md#witness: it is published with the proofs)"
+        ),
+        "let the tail write it, or build without --witness",
+    )
 }
 
 fn load_store(store: &Path, refusals: &mut Vec<Refusal>) -> Result<Store> {
@@ -292,10 +298,18 @@ fn load_store(store: &Path, refusals: &mut Vec<Refusal>) -> Result<Store> {
             store.display()
         ),
     };
-    let index_bytes = read_required(&folder, "index.json", FileClass::WitnessIndex, refusals)?;
-    let index = match index_bytes {
+    // Parsed as it is read, never held whole: at a million lines the index is 670 MB
+    // (docs/scale.md#memory).
+    let index_file = match folder.open("index.json", FileClass::WitnessIndex)? {
+        Some(file) => Some(file),
+        None => {
+            refusals.push(missing_store_file(&folder, "index.json"));
+            None
+        }
+    };
+    let index = match index_file {
         None => None,
-        Some(bytes) => match parse_index(&bytes) {
+        Some(file) => match parse_index(std::io::BufReader::with_capacity(1 << 16, file)) {
             Ok(i) => Some(i),
             Err(e) => {
                 refusals.push(Refusal::new(
@@ -431,13 +445,8 @@ struct StoreProof {
 impl StoreProof {
     /// What the tree keeps of it once every check has read its bytes: where it is, its size,
     /// sha256 and header (docs/scale.md#memory).
-    fn kept(self, store: &Path) -> crate::output::DiskFile {
-        crate::output::DiskFile::checked(
-            &store.join("proofs"),
-            &self.name,
-            FileClass::Proof,
-            &self.bytes,
-        )
+    fn kept(self, folder: &std::sync::Arc<Path>) -> crate::output::DiskFile {
+        crate::output::DiskFile::checked(folder, &self.name, FileClass::Proof, &self.bytes)
     }
 }
 
@@ -446,11 +455,11 @@ fn read_proof(
     proofs: Option<&BoxFolder>,
     name: &str,
     expected: &Digest,
-    names: &BTreeSet<&str>,
+    names: &[String],
     refusals: &mut Vec<Refusal>,
 ) -> Result<Option<Vec<u8>>> {
     let rel = format!("proofs/{name}");
-    if !names.contains(name) {
+    if names.binary_search_by(|n| n.as_str().cmp(name)).is_err() {
         refusals.push(Refusal::new(
             "witness_proof_missing",
             shown(store, &rel),
@@ -512,7 +521,7 @@ impl Layer for Witness<'_> {
 pub fn build(ctx: &LayerContext<'_>, store: &Path) -> Result<LayerOutput> {
     let mut refusals = Vec::new();
     let mut notes = Vec::new();
-    let s = load_store(store, &mut refusals)?;
+    let mut s = load_store(store, &mut refusals)?;
     let sealed = check_seal(store, &s, &mut refusals);
     let empty = StoreIndex::default();
     let index = s.index.as_ref().unwrap_or(&empty);
@@ -529,7 +538,9 @@ pub fn build(ctx: &LayerContext<'_>, store: &Path) -> Result<LayerOutput> {
     )?;
     let chain = Chain::of(lines, index);
     let counts = Counts::of(lines, index, &chain);
-    let tail = tail_logs(ctx, store, &s, index, &chain, &mut refusals);
+    // Moved out of the store, not copied: at a million lines the log is 250 MB.
+    let store_runs = s.runs.take();
+    let tail = tail_logs(ctx, store, &s, store_runs, index, &chain, &mut refusals);
     let (runs_count, tail_last_run) = read_runs(store, &tail.runs, &mut refusals);
     guard_tail_texts(store, &s, &mut refusals);
     if let Some(report) = &s.report {
@@ -577,7 +588,10 @@ pub fn build(ctx: &LayerContext<'_>, store: &Path) -> Result<LayerOutput> {
         "how_to_pin": HOW_TO_PIN,
     });
 
-    let disk_files = std::mem::take(&mut proofs.store_files_kept);
+    let mut contents: Vec<(String, Content)> = std::mem::take(&mut proofs.store_files_kept)
+        .into_iter()
+        .map(|(path, file)| (path, Content::File(file)))
+        .collect();
     let mut files = std::mem::take(&mut proofs.files);
     // The tail's files, as written (a withheld seq's moments in the logs cut to its day).
     for (rel, bytes) in [
@@ -594,7 +608,7 @@ pub fn build(ctx: &LayerContext<'_>, store: &Path) -> Result<LayerOutput> {
     }
     if let Some(runs) = tail.runs {
         if ctx.segmented {
-            files.extend(runs_files(ctx, runs, &mut notes)?);
+            contents.extend(runs_files(ctx, runs, &mut notes)?);
         } else {
             files.push((RUNS.first.to_string(), runs));
         }
@@ -611,7 +625,7 @@ pub fn build(ctx: &LayerContext<'_>, store: &Path) -> Result<LayerOutput> {
     files.sort_by(|a, b| a.0.cmp(&b.0));
     Ok(LayerOutput {
         files,
-        disk_files,
+        contents,
         stats: Some(LayerStats::Witness(Box::new(stats))),
         page_data,
         refusals,
@@ -646,7 +660,6 @@ fn proofs(
     refusals: &mut Vec<Refusal>,
     notes: &mut Vec<String>,
 ) -> Result<Proofs> {
-    let names: BTreeSet<&str> = s.proof_names.iter().map(String::as_str).collect();
     let head: BTreeMap<String, git2::Oid> = ctx
         .previous
         .list_blobs("ledger/witness/proofs")?
@@ -666,14 +679,19 @@ fn proofs(
     // One proof at a time: read, checked, held to the replacement rule, then only its size,
     // sha256 and header kept — the bytes are read again when DIR is written
     // (docs/scale.md#memory).
-    let mut expected: BTreeSet<String> = BTreeSet::new();
+    // Which of the store's files (sorted names) the index or the seal names: the rest are
+    // stray. A flag per name, not a set of a million names (docs/scale.md#memory).
+    let names = &s.proof_names;
+    let mut named = vec![false; names.len()];
+    let proofs_folder: std::sync::Arc<Path> = store.join("proofs").into();
     let wanted = index
         .records
         .iter()
         .map(|r| (format!("{}.ots", r.id), r.id))
         .chain(sealed.map(|sha| (format!("prereg_{sha}.ots"), *sha)));
     for (name, digest) in wanted {
-        if let Some(bytes) = read_proof(store, s.proofs.as_ref(), &name, &digest, &names, refusals)? {
+        if let Some(bytes) = read_proof(store, s.proofs.as_ref(), &name, &digest, names, refusals)?
+        {
             let p = StoreProof {
                 name: name.clone(),
                 bytes,
@@ -681,20 +699,31 @@ fn proofs(
             if let Some(oid) = head.get(&p.name) {
                 replacement_rule(ctx, store, &p, *oid, &mut proofs, refusals, notes)?;
             }
-            proofs
-                .store_files_kept
-                .push((format!("ledger/witness/proofs/{}", p.name), p.kept(store)));
+            proofs.store_files_kept.push((
+                format!("ledger/witness/proofs/{}", p.name),
+                p.kept(&proofs_folder),
+            ));
         }
-        expected.insert(name);
+        if let Ok(i) = names.binary_search(&name) {
+            named[i] = true;
+        }
     }
-    proofs.stray_files = s
-        .proof_names
-        .iter()
-        .filter(|n| !expected.contains(*n))
-        .count()
-        + s.unreadable_names;
+    proofs.stray_files = named.iter().filter(|n| !**n).count() + s.unreadable_names;
+    // A name the index or the seal gives (records are sorted by id; names are lowercase hex).
+    let prereg = sealed.map(|sha| format!("prereg_{sha}.ots"));
+    let expected = |name: &str| {
+        prereg.as_deref() == Some(name)
+            || name
+                .strip_suffix(".ots")
+                .and_then(|stem| {
+                    stem.parse::<Digest>()
+                        .ok()
+                        .filter(|d| d.to_string() == stem)
+                })
+                .is_some_and(|d| index.records.binary_search_by_key(&d, |r| r.id).is_ok())
+    };
     for (name, oid) in &head {
-        if !expected.contains(name) {
+        if !expected(name) {
             carry(ctx, name, *oid, &mut proofs, refusals, notes)?;
         }
     }
@@ -994,6 +1023,7 @@ fn tail_logs(
     ctx: &LayerContext<'_>,
     store: &Path,
     s: &Store,
+    runs: Option<Vec<u8>>,
     index: &StoreIndex,
     chain: &Chain,
     refusals: &mut Vec<Refusal>,
@@ -1009,17 +1039,20 @@ fn tail_logs(
         .copied()
         .collect();
     let mut daycut = DayCut::new(&ctx.verified.anchor_tz);
-    let mut cut_file = |bytes: &Option<Vec<u8>>| -> Option<Vec<u8>> {
-        bytes.as_ref().map(|b| match std::str::from_utf8(b) {
-            Ok(text) => match side_channels::cut_moments(text, &to_cut, &mut daycut) {
-                Cow::Borrowed(_) => b.clone(),
-                Cow::Owned(o) => o.into_bytes(),
-            },
-            Err(_) => b.clone(),
+    let mut cut_file = |bytes: Option<Vec<u8>>| -> Option<Vec<u8>> {
+        bytes.map(|b| {
+            let cut = match std::str::from_utf8(&b) {
+                Ok(text) => match side_channels::cut_moments(text, &to_cut, &mut daycut) {
+                    Cow::Borrowed(_) => None,
+                    Cow::Owned(o) => Some(o.into_bytes()),
+                },
+                Err(_) => None,
+            };
+            cut.unwrap_or(b)
         })
     };
-    let runs = cut_file(&s.runs);
-    let seal = cut_file(&s.seal);
+    let runs = cut_file(runs);
+    let seal = cut_file(s.seal.clone());
     for (rel, bytes) in [("runs.jsonl", &runs), ("seal.jsonl", &seal)] {
         let Some(bytes) = bytes else { continue };
         let Ok(text) = std::str::from_utf8(bytes) else {
@@ -1125,7 +1158,10 @@ fn read_runs(
             }
         }
     }
-    (count, last.and_then(|l| serde_json::from_slice::<J>(l).ok()))
+    (
+        count,
+        last.and_then(|l| serde_json::from_slice::<J>(l).ok()),
+    )
 }
 
 /// REPORT.md and WITNESS_PREREG.md are published as written and rendered: the guard reads them.
@@ -1453,9 +1489,9 @@ fn runs_files(
     ctx: &LayerContext<'_>,
     bytes: Vec<u8>,
     notes: &mut Vec<String>,
-) -> Result<Vec<(String, Vec<u8>)>> {
+) -> Result<Vec<(String, Content)>> {
     if bytes.is_empty() {
-        return Ok(vec![(RUNS.first.to_string(), bytes)]);
+        return Ok(vec![(RUNS.first.to_string(), Content::Bytes(bytes))]);
     }
     let head = head_runs_files(ctx)?;
     let mut offset = 0usize;
@@ -1494,11 +1530,17 @@ fn runs_files(
         .collect();
     let cut = crate::segments::cut_series(&RUNS, &line_lens, &kept, ctx.plan.config.segment_bytes)
         .map_err(|e| anyhow::anyhow!("the witness run log cannot be laid into files: {e}"))?;
+    // Each file is a span of the one buffer, not a copy of it (docs/scale.md#memory).
+    let source = std::sync::Arc::new(bytes);
     let mut files = Vec::with_capacity(cut.len());
     let mut offset = 0usize;
     for file in cut {
         let end = offset + file.bytes as usize;
-        files.push((file.path, bytes[offset..end].to_vec()));
+        let shared = crate::output::Shared {
+            source: source.clone(),
+            spans: vec![(offset, end)],
+        };
+        files.push((file.path, Content::Shared(shared)));
         offset = end;
     }
     Ok(files)
