@@ -24,7 +24,55 @@ pub enum Content {
     /// Spans of a buffer the build holds anyway (the gate's ledger, the tail's run log): a file
     /// of a cut, not copied out of it.
     Shared(Shared),
+    /// Bytes this build makes again when it writes them, not held in between (a witness index
+    /// part: docs/scale.md#memory).
+    Remade(Remade),
 }
+
+/// A file made from data the build keeps anyway: made once for its size and sha256, then again
+/// only when it must be written; the second making must give the same bytes.
+#[derive(Clone)]
+pub struct Remade {
+    make: std::sync::Arc<dyn Fn() -> Vec<u8> + Send + Sync>,
+    len: u64,
+    sha256: exhibit_protocol::Digest,
+}
+
+impl Remade {
+    pub fn new(make: impl Fn() -> Vec<u8> + Send + Sync + 'static) -> Remade {
+        let bytes = make();
+        Remade {
+            len: bytes.len() as u64,
+            sha256: exhibit_protocol::Digest::of(&bytes),
+            make: std::sync::Arc::new(make),
+        }
+    }
+
+    fn bytes(&self) -> Result<Vec<u8>> {
+        let bytes = (self.make)();
+        if bytes.len() as u64 != self.len || exhibit_protocol::Digest::of(&bytes) != self.sha256 {
+            bail!(
+                "a file made twice came out different the second time (sha256 {} first); nothing was written — this is exhibit's fault: please report it",
+                self.sha256
+            );
+        }
+        Ok(bytes)
+    }
+}
+
+impl std::fmt::Debug for Remade {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Remade({} bytes, sha256 {})", self.len, self.sha256)
+    }
+}
+
+impl PartialEq for Remade {
+    fn eq(&self, other: &Remade) -> bool {
+        self.len == other.len && self.sha256 == other.sha256
+    }
+}
+
+impl Eq for Remade {}
 
 /// Spans `(start, end)` (end exclusive) of a shared buffer, read one after another.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -114,6 +162,16 @@ impl Content {
             Content::Bytes(b) => b.len() as u64,
             Content::File(f) => f.len,
             Content::Shared(s) => s.spans.iter().map(|(a, b)| (b - a) as u64).sum(),
+            Content::Remade(r) => r.len,
+        }
+    }
+
+    /// The sha256 when it is known without reading or hashing.
+    fn known_sha256(&self) -> Option<exhibit_protocol::Digest> {
+        match self {
+            Content::File(f) => f.sha256,
+            Content::Remade(r) => Some(r.sha256),
+            _ => None,
         }
     }
 
@@ -121,7 +179,7 @@ impl Content {
     pub fn pieces(&self) -> Vec<&[u8]> {
         match self {
             Content::Bytes(b) => vec![b],
-            Content::File(_) => Vec::new(),
+            Content::File(_) | Content::Remade(_) => Vec::new(),
             Content::Shared(s) => s.pieces().collect(),
         }
     }
@@ -139,6 +197,7 @@ impl Content {
                 [(a, b)] => Cow::Borrowed(&s.source[*a..*b]),
                 _ => Cow::Owned(s.pieces().collect::<Vec<_>>().concat()),
             },
+            Content::Remade(r) => Cow::Owned(r.bytes()?),
         })
     }
 
@@ -158,6 +217,10 @@ impl Content {
                 }
                 Cow::Owned(out)
             }
+            Content::Remade(r) => {
+                let bytes = r.bytes().unwrap_or_default();
+                Cow::Owned(bytes[..bytes.len().min(n)].to_vec())
+            }
         }
     }
 
@@ -176,6 +239,7 @@ impl Content {
                 }
                 Ok(exhibit_protocol::Digest(h.finalize().into()))
             }
+            Content::Remade(r) => Ok(r.sha256),
         }
     }
 
@@ -186,15 +250,12 @@ impl Content {
         }
         Ok(match (self, other) {
             (Content::Bytes(a), Content::Bytes(b)) => a == b,
-            (Content::File(a), Content::File(b)) if a.sha256.is_some() && b.sha256.is_some() => {
-                a.sha256 == b.sha256
+            (a, b) if a.known_sha256().is_some() && b.known_sha256().is_some() => {
+                a.known_sha256() == b.known_sha256()
             }
-            (Content::Bytes(a), Content::File(f)) | (Content::File(f), Content::Bytes(a)) => {
-                match f.sha256 {
-                    Some(d) => exhibit_protocol::Digest::of(a) == d,
-                    None => f.read()? == *a,
-                }
-            }
+            // One digest known: hash the other's bytes rather than make or read both.
+            (a, b) if a.known_sha256().is_some() => a.known_sha256() == Some(b.sha256()?),
+            (a, b) if b.known_sha256().is_some() => b.known_sha256() == Some(a.sha256()?),
             (a, b) => a.bytes()? == b.bytes()?,
         })
     }
@@ -747,13 +808,13 @@ fn same_bytes(path: &Path, content: &Content) -> Option<std::fs::Metadata> {
     }
     let mut held = Vec::with_capacity(content.len() as usize);
     file.take(content.len() + 1).read_to_end(&mut held).ok()?;
-    let same = match content {
-        Content::Bytes(bytes) => held == *bytes,
-        Content::Shared(_) => content.bytes().is_ok_and(|b| *b == *held),
-        Content::File(f) => match f.sha256 {
-            Some(d) => held.len() as u64 == f.len && exhibit_protocol::Digest::of(&held) == d,
-            None => f.read().is_ok_and(|b| b == held),
-        },
+    let same = match (content, content.known_sha256()) {
+        (Content::Bytes(bytes), _) => held == *bytes,
+        // A proof checked from the store, a part made again: compared by digest, not re-read.
+        (_, Some(d)) => {
+            held.len() as u64 == content.len() && exhibit_protocol::Digest::of(&held) == d
+        }
+        (_, None) => content.bytes().is_ok_and(|b| *b == *held),
     };
     same.then_some(meta)
 }
@@ -901,6 +962,44 @@ mod tests {
         let listed = read_tree(tmp.path()).unwrap();
         assert!(listed.files["f"].same(&shared).unwrap());
         assert!(!listed.files["f"].same(&off).unwrap());
+    }
+
+    #[test]
+    fn a_remade_file_is_made_again_to_be_written_and_must_come_out_the_same() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("site");
+        let made = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let counter = made.clone();
+        let remade = Remade::new(move || {
+            counter.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            b"part bytes".to_vec()
+        });
+        assert_eq!(made.load(std::sync::atomic::Ordering::SeqCst), 1);
+        let mut tree = Tree::default();
+        tree.put_content("part.json", Content::Remade(remade.clone()));
+        assert!(
+            tree.files["part.json"]
+                .same(&Content::Bytes(b"part bytes".to_vec()))
+                .unwrap()
+        );
+        write_checked(&dir, &tree).unwrap();
+        assert_eq!(std::fs::read(dir.join("part.json")).unwrap(), b"part bytes");
+        let after_write = made.load(std::sync::atomic::Ordering::SeqCst);
+        // DIR holds it already: compared by digest and linked, not made a third time.
+        write_checked(&dir, &tree).unwrap();
+        assert_eq!(made.load(std::sync::atomic::Ordering::SeqCst), after_write);
+
+        // A maker that is not deterministic is caught before a byte is written.
+        let flip = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let unstable = Remade::new(move || {
+            let n = flip.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            format!("made {n}").into_bytes()
+        });
+        let mut tree = Tree::default();
+        tree.put_content("part.json", Content::Remade(unstable));
+        let err = write_checked(&dir, &tree).unwrap_err();
+        assert!(format!("{err:#}").contains("came out different"), "{err:#}");
+        assert_eq!(std::fs::read(dir.join("part.json")).unwrap(), b"part bytes");
     }
 
     fn inode(path: &Path) -> u64 {

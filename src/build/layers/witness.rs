@@ -614,14 +614,14 @@ pub fn build(ctx: &LayerContext<'_>, store: &Path) -> Result<LayerOutput> {
         }
     }
     let ceiling = *crate::segments::SEGMENT_BYTES_RANGE.end();
-    for (path, bytes) in index_parts.iter().filter(|(_, b)| b.len() as u64 > ceiling) {
+    for (path, bytes) in index_parts.iter().filter(|(_, b)| b.len() > ceiling) {
         notes.push(format!(
             "witness: {path} holds {} bytes, over the 32 MiB every published file keeps to: the store files that many records under its seqs (orphans or multi-entry seqs; docs/witness.md#parts)",
             bytes.len()
         ));
     }
     files.push(("ledger/witness/index.json".into(), index_bytes));
-    files.extend(index_parts);
+    contents.extend(index_parts);
     files.sort_by(|a, b| a.0.cmp(&b.0));
     Ok(LayerOutput {
         files,
@@ -1392,19 +1392,24 @@ fn published_index<'a>(
     proofs: &'a Proofs,
     tail_last_run: Option<&'a J>,
     part_seqs: Option<u64>,
-) -> (PublishedIndex<'a>, Vec<(String, Vec<u8>)>) {
+) -> (PublishedIndex<'a>, Vec<(String, Content)>) {
     let lines = &ctx.verified.lines;
     let n = lines.len();
     let mut daycut = DayCut::new(&ctx.verified.anchor_tz);
-    let entries: BTreeMap<Digest, PublishedRecord<'a>> = index
-        .records
-        .iter()
-        .map(|r| (r.id, published_record(index, r, chain.cut(r), &mut daycut)))
-        .collect();
     let (entries, parts, part_files) = match part_seqs {
-        None => (Some(entries), None, Vec::new()),
+        None => {
+            let entries: BTreeMap<Digest, PublishedRecord<'a>> = index
+                .records
+                .iter()
+                .map(|r| {
+                    let record = published_record(&index.calendars, r, chain.cut(r), &mut daycut);
+                    (r.id, record)
+                })
+                .collect();
+            (Some(entries), None, Vec::new())
+        }
         Some(k) => {
-            let (parts, files) = index_parts(entries, k);
+            let (parts, files) = index_parts(index, chain, &ctx.verified.anchor_tz, k);
             (None, Some(parts), files)
         }
     };
@@ -1453,31 +1458,69 @@ fn published_index<'a>(
 /// The records laid into parts of `k` seqs: part N holds seqs `(N-1)*k+1 ..= N*k`; only parts
 /// with a record exist. Returns the list `index.json` gives and the parts' files.
 fn index_parts(
-    entries: BTreeMap<Digest, PublishedRecord<'_>>,
+    index: &StoreIndex,
+    chain: &Chain,
+    anchor_tz: &str,
     k: u64,
-) -> (Vec<IndexPart>, Vec<(String, Vec<u8>)>) {
-    let mut blocks: BTreeMap<u64, BTreeMap<Digest, PublishedRecord<'_>>> = BTreeMap::new();
-    for (id, record) in entries {
+) -> (Vec<IndexPart>, Vec<(String, Content)>) {
+    // Each part is made from its own records, once for its size and sha256 and again when it is
+    // written: the parts are not held in between (at a million lines they are 640 MB), and no
+    // map of every published record is built (docs/scale.md#memory).
+    let mut blocks: BTreeMap<u64, PartSource> = BTreeMap::new();
+    let calendars = std::sync::Arc::new(index.calendars.clone());
+    // Records are sorted by id: each block's records stay in id order, as the part lists them.
+    for r in &index.records {
         // seq ≥ 1 was checked when the store's index was read.
-        let number = (record.seq.max(1) as u64 - 1) / k + 1;
-        blocks.entry(number).or_default().insert(id, record);
+        let number = (r.seq.max(1) as u64 - 1) / k + 1;
+        let block = blocks.entry(number).or_insert_with(|| PartSource {
+            records: Vec::new(),
+            calendars: calendars.clone(),
+            anchor_tz: anchor_tz.to_string(),
+        });
+        block.records.push((r.clone(), chain.cut(r)));
     }
     let mut parts = Vec::with_capacity(blocks.len());
     let mut files = Vec::with_capacity(blocks.len());
-    for (number, entries) in blocks {
-        let count = entries.len();
-        let bytes = pretty(&IndexPartFile { entries });
+    for (number, source) in blocks {
+        let count = source.records.len();
+        let remade = crate::output::Remade::new(move || source.bytes());
         let path = index_part_path(number);
         parts.push(IndexPart {
             entries: count,
             first_seq: (number - 1) * k + 1,
             last_seq: number * k,
             path: path.clone(),
-            sha256: Digest::of(&bytes),
+            sha256: Content::Remade(remade.clone())
+                .sha256()
+                .unwrap_or_else(|_| Digest::of(b"")),
         });
-        files.push((path, bytes));
+        files.push((path, Content::Remade(remade)));
     }
     (parts, files)
+}
+
+/// What one index part is made from: its records, each with whether its clocks are cut.
+struct PartSource {
+    records: Vec<(Record, bool)>,
+    calendars: std::sync::Arc<Vec<Vec<String>>>,
+    anchor_tz: String,
+}
+
+impl PartSource {
+    fn bytes(&self) -> Vec<u8> {
+        let mut daycut = DayCut::new(&self.anchor_tz);
+        let entries: BTreeMap<Digest, PublishedRecord<'_>> = self
+            .records
+            .iter()
+            .map(|(r, cut)| {
+                (
+                    r.id,
+                    published_record(&self.calendars, r, *cut, &mut daycut),
+                )
+            })
+            .collect();
+        pretty(&IndexPartFile { entries })
+    }
 }
 
 /// `runs.jsonl` of a segmented exhibit, laid into files by the ledger's cut
@@ -1569,7 +1612,7 @@ fn head_runs_files(ctx: &LayerContext<'_>) -> Result<Vec<(String, git2::Oid, u64
 
 /// One record of the published index.
 fn published_record<'a>(
-    index: &'a StoreIndex,
+    calendars: &'a [Vec<String>],
     r: &Record,
     private: bool,
     daycut: &mut DayCut,
@@ -1586,7 +1629,7 @@ fn published_record<'a>(
         block_hash: r.block_hash,
         block_height: r.block_height,
         block_time: r.block_time.map(timestamp_of),
-        calendars: &index.calendars[r.calendars as usize],
+        calendars: &calendars[r.calendars as usize],
         line_timestamp: (!private).then(|| timestamp_of(r.line_timestamp)),
         seen_at: clock(r.seen_at),
         seq: r.seq,
