@@ -27,13 +27,13 @@ pub fn check_anchors(
         .iter()
         .filter(|r| r.published())
         .filter_map(|r| {
-            if r.kind == "anchor" {
+            if &*r.kind == "anchor" {
                 EntryFacts::from_object(&r.object(ledger), Some(r.entry_id))
             } else {
                 Some(EntryFacts {
                     seq: r.seq,
                     entry_id: Some(r.entry_id),
-                    day: Some(r.day.clone()),
+                    day: Some(r.day.to_string()),
                     anchor: None,
                 })
             }
@@ -98,7 +98,7 @@ pub fn anchors_index(
     for r in verified
         .lines
         .iter()
-        .filter(|r| r.kind == "anchor" && r.published())
+        .filter(|r| &*r.kind == "anchor" && r.published())
     {
         let o = r.object(ledger);
         if let Some(date) = o.get_str("anchor_date") {

@@ -26,9 +26,12 @@ pub struct LineRecord {
     pub line: u64,
     pub seq: i64,
     pub entry_id: Digest,
-    pub kind: String,
-    pub day: String,
-    pub timestamp: String,
+    /// Shared with every line of the same kind, and of the same day (a million lines hold a
+    /// few kinds and days: docs/scale.md#memory).
+    pub kind: std::sync::Arc<str>,
+    pub day: std::sync::Arc<str>,
+    /// The `timestamp`, as seconds; `None` when it does not read as one.
+    pub timestamp: Option<i64>,
     pub start: usize,
     pub end: usize,
     /// Set when the line is withheld (boxed: most lines are published, and at a million lines
@@ -194,9 +197,9 @@ pub fn decide(input: &DecideInput<'_>, lines: &mut [LineRecord]) -> Decision {
                     record.withheld = Some(Box::new(WithheldEntry {
                         seq: record.seq,
                         entry_id: record.entry_id,
-                        kind: Some(record.kind.clone()),
+                        kind: Some(record.kind.to_string()),
                         dest_class,
-                        day: Some(record.day.clone()),
+                        day: Some(record.day.to_string()),
                         fields_flagged,
                         reason: Some(reason),
                     }));
@@ -534,8 +537,8 @@ mod tests {
             seq,
             entry_id: Digest([0; 32]),
             kind: "send".into(),
-            day: String::new(),
-            timestamp: String::new(),
+            day: "".into(),
+            timestamp: None,
             start: 0,
             end: 0,
             withheld: withheld.then(|| {

@@ -24,6 +24,22 @@ pub fn verify(
 ) -> Result<VerifiedLedger, Vec<Refusal>> {
     let none = Withheld::default();
     let header = (0, complete.iter().position(|&b| b == b'\n').unwrap_or(0));
+    // Kinds and days repeat line after line: each distinct kind is held once (a set, so that a
+    // ledger of a million distinct kinds costs no more than a lookup each), and a day is shared
+    // with the line before it when they are the same.
+    let mut kinds: std::collections::HashSet<std::sync::Arc<str>> = Default::default();
+    let mut last_day: std::sync::Arc<str> = "".into();
+    let shared =
+        |text: &str, kinds: &mut std::collections::HashSet<std::sync::Arc<str>>| match kinds
+            .get(text)
+        {
+            Some(k) => k.clone(),
+            None => {
+                let k: std::sync::Arc<str> = text.into();
+                kinds.insert(k.clone());
+                k
+            }
+        };
     let mut lines = Vec::new();
     let verified = verify_reader(
         complete,
@@ -40,9 +56,17 @@ pub fn verify(
                     line: entry.line,
                     seq: entry.seq.unwrap_or_default(),
                     entry_id,
-                    kind: o.get_str("kind").unwrap_or_default().to_owned(),
-                    day: o.get_str("day").unwrap_or_default().to_owned(),
-                    timestamp: o.get_str("timestamp").unwrap_or_default().to_owned(),
+                    kind: shared(o.get_str("kind").unwrap_or_default(), &mut kinds),
+                    day: {
+                        let day = o.get_str("day").unwrap_or_default();
+                        if &*last_day != day {
+                            last_day = day.into();
+                        }
+                        last_day.clone()
+                    },
+                    timestamp: o
+                        .get_str("timestamp")
+                        .and_then(exhibit_protocol::days::parse_timestamp),
                     start,
                     end,
                     withheld: None,

@@ -619,7 +619,7 @@ fn classify_lines(ctx: &LayerContext<'_>, cfg: &GateConfig) -> Classes {
         ..Classes::default()
     };
     for record in &ctx.verified.lines {
-        if record.kind != "send" {
+        if &*record.kind != "send" {
             continue;
         }
         c.send_lines += 1;
@@ -645,7 +645,7 @@ fn classify_lines(ctx: &LayerContext<'_>, cfg: &GateConfig) -> Classes {
                 if let Some(sent) = sent {
                     c.groups.entry(sent).or_default().push(SendLine {
                         seq: record.seq,
-                        day: record.day.clone(),
+                        day: record.day.to_string(),
                         checked: digest_field(&o, "checked_sha256"),
                         draft: digest_field(&o, "draft_sha256"),
                         numerals: numerals(&o),
@@ -832,7 +832,7 @@ fn guard_and_release(
     let day = lines
         .iter()
         .find(|l| l.seq == seq)
-        .map(|l| l.day.clone())
+        .map(|l| l.day.to_string())
         .unwrap_or_default();
     // Bytes that are not UTF-8 were listed before and never reach here.
     let text = String::from_utf8_lossy(&bytes);

@@ -856,17 +856,25 @@ impl Chain {
             .filter(|l| l.withheld.is_some())
             .map(|l| l.seq)
             .collect();
-        let chain: BTreeMap<Digest, usize> = lines
+        // Sorted pairs rather than a map: a million of them cost 40 MB, not twice that
+        // (docs/scale.md#memory). Of equal ids (none in a chain that verified) the last line
+        // wins, as a map's collect would have it.
+        let mut chain: Vec<(Digest, usize)> = lines
             .iter()
             .enumerate()
             .map(|(i, l)| (l.entry_id, i))
             .collect();
+        chain.sort_unstable();
+        let line_of = |id: &Digest| {
+            let end = chain.partition_point(|(d, _)| d <= id);
+            (end > 0 && chain[end - 1].0 == *id).then(|| chain[end - 1].1)
+        };
         let mut record_of: Vec<Option<usize>> = vec![None; lines.len()];
         let mut orphans: Vec<usize> = Vec::new();
         let mut seq_disagrees: Vec<SeqDisagrees> = Vec::new();
         for (k, r) in index.records.iter().enumerate() {
-            match chain.get(&r.id) {
-                Some(&i) => {
+            match line_of(&r.id) {
+                Some(i) => {
                     record_of[i] = Some(k);
                     if lines[i].seq != r.seq {
                         seq_disagrees.push(SeqDisagrees {
@@ -960,7 +968,7 @@ impl Counts {
 
     fn line(&mut self, line: &LineRecord, r: &Record) {
         *self.status_count.entry(r.status).or_default() += 1;
-        let Some(ts) = days::parse_timestamp(&line.timestamp) else {
+        let Some(ts) = line.timestamp else {
             return;
         };
         if r.line_timestamp != ts {
@@ -1750,7 +1758,7 @@ fn private_moments(
 ) -> BTreeMap<i64, BTreeSet<i64>> {
     let mut private: BTreeMap<i64, BTreeSet<i64>> = BTreeMap::new();
     for l in ctx.verified.lines.iter().filter(|l| l.withheld.is_some()) {
-        if let Some(t) = days::parse_timestamp(&l.timestamp) {
+        if let Some(t) = l.timestamp {
             private.entry(t).or_default().insert(l.seq);
         }
     }
@@ -1770,7 +1778,7 @@ fn public_moments(
 ) -> BTreeSet<i64> {
     let mut public: BTreeSet<i64> = BTreeSet::new();
     for l in ctx.verified.lines.iter().filter(|l| l.published()) {
-        if let Some(t) = days::parse_timestamp(&l.timestamp) {
+        if let Some(t) = l.timestamp {
             public.insert(t);
         }
     }
