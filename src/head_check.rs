@@ -20,6 +20,7 @@ use serde_json::{Map, Value as J};
 use crate::blob_digests::BlobDigests;
 use crate::previous::Previous;
 use crate::refusal::Refusal;
+use crate::segments::{SEGMENTS_DIR, segment_number, segment_path};
 
 /// The folders under `ledger/` whose digest is one line of their `sha256sum` listing.
 /// `segments/` holds the published ledger's later files (docs/scale.md#snapshots); it has a
@@ -119,6 +120,28 @@ pub fn check(previous: &Previous) -> Result<HeadCheck> {
         // A blob an earlier build hashed is not read again (crate::blob_digests).
         let digest = out.digests.digest_of(e.id, || previous.read_blob(e.id))?;
         hashed.push((e.path.clone(), digest.to_string()));
+    }
+    // The published ledger is ledger.jsonl then segments 1, 2, … in order: a missing number
+    // would make HEAD's ledger a different one than it reads as (docs/scale.md#names).
+    let mut number = 0u32;
+    for e in &entries {
+        let Some(name) = e.path.strip_prefix(&format!("{SEGMENTS_DIR}/")) else {
+            continue;
+        };
+        number += 1;
+        let expected = segment_path(number);
+        if segment_number(name) != Some(number) {
+            out.hard.push(Refusal::new(
+                "head_segments_out_of_order",
+                at_head(previous, &e.path),
+                "",
+                format!(
+                    "the published ledger's segments must be numbered from 1 without a gap; in HEAD's order this file stands where {expected} must (docs/scale.md#names)"
+                ),
+                "restore the exhibit branch as exhibit built it (git checkout <the commit exhibit built> -- ledger/segments, then commit); no flag accepts a gap",
+            ));
+            break;
+        }
     }
     if !out.hard.is_empty() {
         return Ok(out);

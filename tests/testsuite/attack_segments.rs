@@ -471,9 +471,33 @@ fn a_segment_added_by_hand_or_a_gap_at_head_is_refused_naming_the_file() {
     commit_all(s.repo(), "a gap, resealed");
     let before = s.state();
     let o = s.build(1_790_200_000);
-    // Past the snapshot, the history's reading of HEAD refuses the gap (an error, exit 2).
-    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
-    assert!(text(&o).contains("000002.jsonl"), "{}", text(&o));
+    // The HEAD check refuses the gap before anything reads HEAD's ledger: a refusal naming the
+    // file that stands where segment 2 must, the rule, and what to do (exit 1, not an error).
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let t = text(&o);
+    assert!(t.contains("head_segments_out_of_order"), "{t}");
+    assert!(t.contains("ledger/segments/000003.jsonl"), "{t}");
+    assert!(t.contains("where ledger/segments/000002.jsonl must"), "{t}");
+    assert_eq!(s.state(), before);
+    // No flag accepts it: --allow-rewrite refuses alike and writes nothing.
+    let o = exhibit(
+        &[
+            "build",
+            "--config",
+            &s.b.config(),
+            "--out",
+            s.site.to_str().unwrap(),
+            "--allow-rewrite",
+            "a gap",
+        ],
+        1_790_200_000,
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(
+        text(&o).contains("head_segments_out_of_order"),
+        "{}",
+        text(&o)
+    );
     assert_eq!(s.state(), before);
 }
 
