@@ -4,7 +4,6 @@
 //! the last is full and is never rewritten, so a day's publication appends to the last file or
 //! starts a new one, and the branch stays within GitHub's limits at any ledger size.
 
-use std::borrow::Cow;
 use std::ops::RangeInclusive;
 
 use serde::{Deserialize, Serialize};
@@ -251,25 +250,6 @@ impl std::io::BufRead for Slices<'_> {
             *part = &part[n.min(part.len())..];
         }
     }
-}
-
-/// The published ledger of a tree, by definition the concatenation of its files in chain order
-/// (borrowed when it is one file the tree holds as bytes).
-pub fn published_ledger(tree: &Tree) -> anyhow::Result<Cow<'_, [u8]>> {
-    let paths = published_paths(tree);
-    if let [one] = paths.as_slice() {
-        return Ok(tree.read(one)?.unwrap_or_default());
-    }
-    let mut out = Vec::with_capacity(
-        paths
-            .iter()
-            .map(|p| tree.files.get(*p).map_or(0, |c| c.len() as usize))
-            .sum(),
-    );
-    for p in paths {
-        out.extend_from_slice(&tree.read(p)?.unwrap_or_default());
-    }
-    Ok(Cow::Owned(out))
 }
 
 #[cfg(test)]

@@ -600,21 +600,29 @@ fn seqs_of(ledger: &[u8]) -> BTreeSet<i64> {
 
 fn summary(old: &Tree, new: &Tree) -> Result<Summary> {
     let mut s = Summary::default();
-    // The published ledger is its files in chain order, concatenated (docs/scale.md#layout).
-    let (old_ledger, new_ledger) = (
-        crate::segments::published_ledger(old)?,
-        crate::segments::published_ledger(new)?,
-    );
-    let (old_ledger, new_ledger) = (&old_ledger[..], &new_ledger[..]);
-    let new_seqs: BTreeSet<i64> = if old_ledger == new_ledger {
-        BTreeSet::new()
-    } else if new_ledger.starts_with(old_ledger) {
-        // The usual day: appended lines only; read just those.
-        seqs_of(&new_ledger[old_ledger.len()..])
-    } else {
-        let (o, n) = (seqs_of(old_ledger), seqs_of(new_ledger));
-        n.difference(&o).copied().collect()
-    };
+    // The published ledger is its files in chain order, concatenated (docs/scale.md#layout). A
+    // file both trees hold with the same bytes holds the same seqs on both sides: only the
+    // others are read, one at a time, never the whole ledger (docs/scale.md#memory). A ledger's
+    // seqs are distinct, so the seqs new beside the old are those of the new files that the old
+    // files do not hold.
+    let (mut old_seqs, mut new_seqs) = (BTreeSet::new(), BTreeSet::new());
+    let old_paths = crate::segments::published_paths(old);
+    let new_paths = crate::segments::published_paths(new);
+    let mut common = BTreeSet::new();
+    for p in &new_paths {
+        if let (Some(a), Some(b)) = (old.files.get(*p), new.files.get(*p))
+            && a.same(b)?
+        {
+            common.insert(*p);
+        }
+    }
+    for p in old_paths.iter().filter(|p| !common.contains(*p)) {
+        old_seqs.extend(seqs_of(&old.read(p)?.unwrap_or_default()));
+    }
+    for p in new_paths.iter().filter(|p| !common.contains(*p)) {
+        new_seqs.extend(seqs_of(&new.read(p)?.unwrap_or_default()));
+    }
+    let new_seqs: BTreeSet<i64> = new_seqs.difference(&old_seqs).copied().collect();
     s.published = new_seqs.len();
 
     let old_withheld: BTreeSet<i64> = json_of(old, "ledger/withheld.json")?
@@ -1151,6 +1159,37 @@ mod tests {
         assert!(s.contains("\"seq\":1234"), "{s}");
         assert!(s.chars().count() < line.len(), "{s}");
         assert_eq!(escape("a\u{1b}[2Jb\u{202e}"), "a\\u{1b}[2Jb\\u{202e}");
+    }
+
+    #[test]
+    fn new_seqs_are_read_from_the_ledger_files_that_changed_however_the_ledger_is_cut() {
+        let line = |seq: i64| format!("{{\"seq\":{seq}}}\n");
+        let lines = |r: std::ops::RangeInclusive<i64>| r.map(line).collect::<String>();
+        let header = "{\"header\":1}\n".to_string();
+        // A day's growth: the last segment grows and a new one follows; the first file is the
+        // same on both sides and holds seqs that must not count as new.
+        let old = tree(&[
+            ("ledger/ledger.jsonl", &(header.clone() + &lines(1..=3))),
+            ("ledger/segments/000001.jsonl", &lines(4..=5)),
+        ]);
+        let new = tree(&[
+            ("ledger/ledger.jsonl", &(header.clone() + &lines(1..=3))),
+            ("ledger/segments/000001.jsonl", &lines(4..=7)),
+            ("ledger/segments/000002.jsonl", &lines(8..=9)),
+        ]);
+        let s = review("site", &old, &new).unwrap().summary;
+        assert_eq!(s.published, 4);
+        assert_eq!(s.new_seqs.map(|r| (r.first, r.last)), Some((6, 9)));
+        // A rewrite that moves lines across files: still the seqs the old ledger lacks.
+        let moved = tree(&[
+            ("ledger/ledger.jsonl", &(header + &lines(1..=2))),
+            ("ledger/segments/000001.jsonl", &lines(3..=6)),
+        ]);
+        let s = review("site", &old, &moved).unwrap().summary;
+        assert_eq!(s.published, 1);
+        assert_eq!(s.new_seqs.map(|r| (r.first, r.last)), Some((6, 6)));
+        // Nothing new.
+        assert_eq!(review("site", &new, &new).unwrap().summary.published, 0);
     }
 
     #[test]
