@@ -29,19 +29,9 @@ T=/usr/bin/time
 [ -x "$T" ] || { echo "benches/memory.sh needs GNU time: apt-get install -y time" >&2; exit 2; }
 command -v openssl >/dev/null || { echo "benches/memory.sh needs openssl" >&2; exit 2; }
 
-measure() { # log, command... -> "cpu_s wall_s peak_kb"; the command's output goes to log
-  local log=$1; shift
-  "$T" -v -o "$log.time" "$@" >"$log" 2>&1 || { tail -20 "$log" >&2; exit 1; }
-  awk -F': ' '
-    /User time/ {u=$2} /System time/ {s=$2} /Maximum resident/ {m=$2}
-    /Elapsed \(wall/ {n=split($2,p,":"); w=0; for(i=1;i<=n;i++) w=w*60+p[i]}
-    END {printf "%.2f %.2f %d\n", u+s, w, m}' "$log.time"
-}
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN{ if (b<=0) b=0.01; printf "%.1f", a/b }'; }
-mib() { awk -v k="$1" 'BEGIN{printf "%.0f", k/1024}'; }
-row() { # what, lines, cpu, wall, peak_kb, verify cpu, verify wall
-  printf '%-28s %8s %8s %8s %9s %9s %9s\n' "$1" "$2" "$3" "$4" "$(mib "$5")" "$(ratio "$3" "$6")" "$(ratio "$4" "$7")"
-}
+# shellcheck source=benches/measure.sh
+. benches/measure.sh # the scripts run from the repository root (cd above)
+row() { row_of 28 "$@"; }
 best_of_three() { # log, command... -> the run with the lowest CPU time
   local log=$1 best="" cpu wall peak
   shift
@@ -55,7 +45,7 @@ best_of_three() { # log, command... -> the run with the lowest CPU time
 }
 
 export SOURCE_DATE_EPOCH=1800000000
-printf '%-28s %8s %8s %8s %9s %9s %9s\n' "what" "lines" "cpu s" "wall s" "peak MiB" "cpu x vfy" "wall x vfy"
+heading_of 28
 for n in "${sizes[@]}"; do
   box="$dir/memory-box-$n"
   if [ ! -f "$box/gate/ledger.jsonl" ]; then

@@ -12,6 +12,12 @@ use serde::Deserialize;
 /// give stable names: a part changes only when one of its entries does.
 pub const PART_SEQS: u64 = 10_000;
 
+/// The most bytes a page with everything embedded may weigh: 32 MiB, the ceiling every
+/// published file keeps to (docs/page.md "The light page").
+pub const PAGE_BYTES: u64 = 32 << 20;
+/// What `[publish] page_bytes` may be: from 64 KiB (a page's shell and summary) to the ceiling.
+pub const PAGE_BYTES_RANGE: std::ops::RangeInclusive<u64> = (64 << 10)..=PAGE_BYTES;
+
 #[derive(Debug, Deserialize, Default)]
 #[serde(deny_unknown_fields)]
 struct RawConfig {
@@ -40,6 +46,9 @@ struct RawPublish {
     /// Not for operators: lowers the witness index's part size so tests cross a part boundary
     /// with a few dozen lines (docs/witness.md#parts).
     witness_part_seqs: Option<i64>,
+    /// The most bytes `index.html` may weigh with everything embedded (docs/page.md "The light
+    /// page"); lowered by tests to reach the light page with a small box.
+    page_bytes: Option<i64>,
 }
 
 /// The box as `exhibit.toml` describes it, paths resolved.
@@ -56,6 +65,8 @@ pub struct BoxConfig {
     pub segment_bytes: u64,
     /// The seqs one part of a segmented exhibit's witness index holds (docs/witness.md#parts).
     pub witness_part_seqs: u64,
+    /// Past this many bytes the page embeds a summary and fetches the ledger (docs/page.md).
+    pub page_bytes: u64,
     pub fields: BTreeMap<String, BTreeMap<String, String>>,
 }
 
@@ -106,6 +117,21 @@ pub fn load(file: &Path) -> Result<BoxConfig> {
                 )
             })?,
     };
+    let page_bytes = match raw.publish.page_bytes {
+        None => PAGE_BYTES,
+        Some(n) => u64::try_from(n)
+            .ok()
+            .filter(|n| PAGE_BYTES_RANGE.contains(n))
+            .with_context(|| {
+                format!(
+                    "{}: [publish] page_bytes = {n} is outside the accepted range {}..={} (bytes; docs/page.md \"The light page\"); set it within the range or remove it for the default {}",
+                    file.display(),
+                    PAGE_BYTES_RANGE.start(),
+                    PAGE_BYTES_RANGE.end(),
+                    PAGE_BYTES
+                )
+            })?,
+    };
     Ok(BoxConfig {
         file: file.to_path_buf(),
         ledger: resolve(gate.ledger),
@@ -116,6 +142,7 @@ pub fn load(file: &Path) -> Result<BoxConfig> {
         public_texts: raw.publish.public_texts.unwrap_or(false),
         segment_bytes,
         witness_part_seqs,
+        page_bytes,
         fields: raw.fields,
     })
 }

@@ -39,6 +39,7 @@ pub fn run(
         public_texts: layers.public_texts.as_ref().map(|t| &t.page_data),
         witness_on: plan.witness.is_some(),
         window_since: plan.witness_window_since.as_deref(),
+        page_bytes: plan.config.page_bytes,
     })?;
     assembled.tree.put("index.html", page);
     Ok(())
@@ -70,15 +71,28 @@ fn self_check(tree: &Tree, verified: &VerifiedLedger) -> anyhow::Result<()> {
 }
 
 /// The most bytes of the last ledger file a light page embeds (`ledger-latest`): its base64 is
-/// a third larger, and the page stays under [`LIGHT_PAGE_MAX`] with the other blocks beside it.
-/// A larger last file is fetched like the others (docs/page.md "The light page").
+/// a third larger, and the page stays under 32 MiB (crate::config::PAGE_BYTES) with the other
+/// blocks beside it. A larger last file is fetched like the others (docs/page.md "The light
+/// page").
 pub const LATEST_MAX: usize = 12 << 20;
-/// What a light page may weigh at most (the issue's ceiling for every published file).
-pub const LIGHT_PAGE_MAX: usize = 32 << 20;
 
 /// The light page's list of the ledger's files (`layout-json`): STATS.json's `ledger.files`, the
-/// same objects a stranger reads there (docs/scale.md).
+/// same objects a stranger reads there (docs/scale.md); for a ledger in one file (a light page
+/// because the page with everything embedded would weigh too much), that file's path, size and
+/// sha256.
 fn layout_files(tree: &Tree) -> anyhow::Result<J> {
+    if !crate::segments::is_segmented(tree) {
+        let mut files = Vec::new();
+        for path in crate::segments::published_paths(tree) {
+            let content = &tree.files[path];
+            files.push(serde_json::json!({
+                "bytes": content.len(),
+                "path": path,
+                "sha256": content.sha256()?.to_string(),
+            }));
+        }
+        return Ok(J::Array(files));
+    }
     let stats: Option<J> = tree
         .get("ledger/STATS.json")
         .and_then(|b| serde_json::from_slice(b).ok());
@@ -101,6 +115,8 @@ pub struct PageInput<'a> {
     pub public_texts: Option<&'a J>,
     pub witness_on: bool,
     pub window_since: Option<&'a str>,
+    /// The most bytes the page may weigh (`[publish] page_bytes`, 32 MiB unless lowered).
+    pub page_bytes: u64,
 }
 
 #[derive(Template)]
@@ -136,6 +152,7 @@ fn data_blocks<'t>(
     input: &PageInput<'t>,
     tz_rules: Option<&exhibit_protocol::days::TzRules>,
     latest_dropped: bool,
+    light: bool,
 ) -> anyhow::Result<Vec<DataBlock<'t>>> {
     // Files are borrowed from the tree, not copied: the ledger can be hundreds of megabytes.
     let tree: &'t Tree = input.tree;
@@ -151,7 +168,6 @@ fn data_blocks<'t>(
             );
         }
     }
-    let light = crate::segments::is_segmented(input.tree);
     let mut blocks = if light {
         let layout_files = layout_files(input.tree)?;
         // The summary: the list of files, the header line and the last file; the page fetches
@@ -479,21 +495,33 @@ pub fn page(input: &PageInput<'_>) -> anyhow::Result<Vec<u8>> {
     }
     let tz_rules =
         exhibit_protocol::verify::tz_rules_for_files(&crate::segments::published_files(input.tree));
-    let page = page_with(input, tz_rules.as_ref(), false)?;
-    if crate::segments::is_segmented(input.tree) && page.len() > LIGHT_PAGE_MAX {
-        // The last file does not fit beside the rest: the page fetches it like the others.
-        return page_with(input, tz_rules.as_ref(), true);
+    // A segmented ledger gets the light page; a ledger in one file the page with everything
+    // embedded — unless that page would pass `page_bytes` (a witness index embedded beside
+    // a near-threshold ledger weighs 1.6 KB a line: 42 MB at 26,000 lines), when it gets the
+    // light page too. A light page that does not fit with the last file embedded fetches that
+    // file like the others (docs/page.md "The light page").
+    let max = usize::try_from(input.page_bytes).unwrap_or(usize::MAX);
+    let segmented = crate::segments::is_segmented(input.tree);
+    let page = page_with(input, tz_rules.as_ref(), false, segmented)?;
+    if page.len() <= max {
+        return Ok(page);
     }
-    Ok(page)
+    if !segmented {
+        let page = page_with(input, tz_rules.as_ref(), false, true)?;
+        if page.len() <= max {
+            return Ok(page);
+        }
+    }
+    page_with(input, tz_rules.as_ref(), true, true)
 }
 
 fn page_with(
     input: &PageInput<'_>,
     tz_rules: Option<&exhibit_protocol::days::TzRules>,
     latest_dropped: bool,
+    light: bool,
 ) -> anyhow::Result<Vec<u8>> {
-    let light = crate::segments::is_segmented(input.tree);
-    let blocks = data_blocks(input, tz_rules, latest_dropped)?;
+    let blocks = data_blocks(input, tz_rules, latest_dropped, light)?;
     let md = |key: &str| {
         input
             .witness

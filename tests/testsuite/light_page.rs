@@ -553,3 +553,92 @@ fn a_light_page_stays_small() {
         "light page {page} bytes, embedded {embedded}, ledger {ledger}"
     );
 }
+
+#[test]
+fn a_one_file_ledger_whose_embedded_page_is_too_heavy_gets_the_light_page() {
+    // The same box twice, its ledger in one file: once with the default ceiling (the embedded
+    // page), once with `page_bytes` just under that page's weight. Past the ceiling the page
+    // must not be written as it is (a 26,000-line box with the witness layer made a 42 MB
+    // page): it lists the one file and fetches it, and reaches the embedded page's verdict.
+    let mut e = Box::new(33_554_432);
+    e.add(60);
+    e.build(1_800_000_000);
+    let embedded = std::fs::metadata(e.site.join("index.html")).unwrap().len();
+    let mut b = Box::new(33_554_432);
+    let toml = std::fs::read_to_string(b.b.dir.join("exhibit.toml")).unwrap();
+    std::fs::write(
+        b.b.dir.join("exhibit.toml"),
+        format!("{toml}page_bytes = {}\n", embedded - 1),
+    )
+    .unwrap();
+    b.add(60);
+    b.build(1_800_000_000);
+    assert!(!b.site.join("ledger/segments").exists());
+    assert_eq!(b.files(), ["ledger/ledger.jsonl"], "the one file, listed");
+    let page = std::fs::metadata(b.site.join("index.html")).unwrap().len();
+    assert!(page < embedded, "light {page} bytes, embedded {embedded}");
+    let html = std::fs::read_to_string(b.site.join("index.html")).unwrap();
+    assert!(
+        !html.contains("id=ledger-bytes"),
+        "the ledger is not embedded"
+    );
+    let layout: J = serde_json::from_slice(&unb64(block(&html, "layout-json"))).unwrap();
+    let listed = &layout["files"][0];
+    let bytes = std::fs::read(b.site.join("ledger/ledger.jsonl")).unwrap();
+    assert_eq!(listed["bytes"], bytes.len());
+    assert_eq!(
+        listed["sha256"],
+        exhibit_protocol::Digest::of(&bytes).to_string()
+    );
+    // Every other file is the embedded build's, byte for byte: only the page differs.
+    let (mut light_files, mut embedded_files) = (snapshot_dir(&b.site), snapshot_dir(&e.site));
+    light_files.remove("index.html");
+    embedded_files.remove("index.html");
+    assert_eq!(light_files, embedded_files);
+
+    let want = verdict(&visit(
+        e.site.join("index.html").to_str().unwrap(),
+        None,
+        &[],
+    ));
+    let server = Server::start(&b.site);
+    let f = visit(&server.url("index.html"), None, &[]);
+    assert_eq!(
+        verdict(&f),
+        want,
+        "the light page agrees with the embedded page"
+    );
+    assert!(
+        server
+            .take()
+            .get("ledger/ledger.jsonl")
+            .copied()
+            .unwrap_or(0)
+            <= 1
+    );
+    let f = visit(b.site.join("index.html").to_str().unwrap(), None, &[]);
+    assert_eq!(f["verdict"]["data-verdict"], "needs-data", "from file://");
+
+    // A ceiling outside its range is refused naming the key and the range.
+    std::fs::write(
+        b.b.dir.join("exhibit.toml"),
+        format!("{toml}page_bytes = 1000\n"),
+    )
+    .unwrap();
+    let o = exhibit(
+        &[
+            "build",
+            "--config",
+            &b.b.config(),
+            "--out",
+            b.site.to_str().unwrap(),
+        ],
+        1_800_000_000,
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(
+        text(&o).contains("page_bytes = 1000 is outside the accepted range"),
+        "{}",
+        text(&o)
+    );
+}
