@@ -1,5 +1,20 @@
-# Shared by benches/scale.sh and benches/memory.sh (sourced, not run): one command measured with
-# GNU time, and the table's cells. Needs $T set to GNU time.
+# Shared by benches/scale.sh and benches/memory.sh (sourced, not run): the binaries, one command
+# measured with GNU time, and the table's cells.
+
+# name -> $gen, $bin (EXHIBIT_BIN or this tree's release build) and $T (GNU time), built or
+# checked. With EXHIBIT_BIN (another build of exhibit, measured on the same boxes) nothing is
+# compiled but a missing generator.
+setup_bench() {
+  gen=target/release/examples/gen-box
+  if [ -z "${EXHIBIT_BIN:-}" ]; then
+    cargo build -q --release --example gen-box --bin exhibit
+  elif [ ! -x "$gen" ]; then
+    cargo build -q --release --example gen-box
+  fi
+  bin=$(realpath "${EXHIBIT_BIN:-target/release/exhibit}")
+  T=/usr/bin/time
+  [ -x "$T" ] || { echo "benches/$1.sh needs GNU time: apt-get install -y time" >&2; exit 2; }
+}
 
 # log, command... -> "cpu_s wall_s peak_kb" (CPU = user + system; peak = maximum resident set
 # size); the command's output goes to log.

@@ -18,19 +18,11 @@ sizes=("$@")
 [ $# -eq 0 ] && sizes=(100000)
 dir=${BENCH_DIR:-/tmp/exhibit-bench}
 mkdir -p "$dir"
-gen=target/release/examples/gen-box
-if [ -z "${EXHIBIT_BIN:-}" ]; then
-  cargo build -q --release --example gen-box --bin exhibit
-elif [ ! -x "$gen" ]; then
-  cargo build -q --release --example gen-box
-fi
-bin=$(realpath "${EXHIBIT_BIN:-target/release/exhibit}")
-T=/usr/bin/time
-[ -x "$T" ] || { echo "benches/memory.sh needs GNU time: apt-get install -y time" >&2; exit 2; }
-command -v openssl >/dev/null || { echo "benches/memory.sh needs openssl" >&2; exit 2; }
-
 # shellcheck source=benches/measure.sh
 . benches/measure.sh # the scripts run from the repository root (cd above)
+setup_bench memory
+command -v openssl >/dev/null || { echo "benches/memory.sh needs openssl" >&2; exit 2; }
+
 row() { row_of 28 "$@"; }
 best_of_three() { # log, command... -> the run with the lowest CPU time
   local log=$1 best="" cpu wall peak

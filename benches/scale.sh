@@ -20,20 +20,9 @@ sizes=("$@")
 [ $# -eq 0 ] && sizes=(20000 100000)
 dir=${BENCH_DIR:-/tmp/exhibit-bench}
 mkdir -p "$dir"
-gen=target/release/examples/gen-box
-# With EXHIBIT_BIN (another build of exhibit, measured on the same boxes) nothing is compiled
-# but a missing generator.
-if [ -z "${EXHIBIT_BIN:-}" ]; then
-  cargo build -q --release --example gen-box --bin exhibit
-elif [ ! -x "$gen" ]; then
-  cargo build -q --release --example gen-box
-fi
-bin=$(realpath "${EXHIBIT_BIN:-target/release/exhibit}")
-T=/usr/bin/time
-[ -x "$T" ] || { echo "benches/scale.sh needs GNU time: apt-get install -y time" >&2; exit 2; }
-
 # shellcheck source=benches/measure.sh
 . benches/measure.sh # the scripts run from the repository root (cd above)
+setup_bench scale
 row() { row_of 34 "$@"; }
 
 export SOURCE_DATE_EPOCH=1800000000
