@@ -75,13 +75,32 @@ impl PartialEq for Remade {
 impl Eq for Remade {}
 
 /// Spans `(start, end)` (end exclusive) of a shared buffer, read one after another.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct Shared {
     pub source: std::sync::Arc<Vec<u8>>,
     pub spans: Vec<(usize, usize)>,
+    /// The sha256, once computed: STATS.json and the snapshot both need a ledger file's, and at
+    /// a million lines hashing the ledger twice costs a second and a half.
+    digest: std::sync::OnceLock<exhibit_protocol::Digest>,
 }
 
+impl PartialEq for Shared {
+    fn eq(&self, other: &Shared) -> bool {
+        self.source == other.source && self.spans == other.spans
+    }
+}
+
+impl Eq for Shared {}
+
 impl Shared {
+    pub fn new(source: std::sync::Arc<Vec<u8>>, spans: Vec<(usize, usize)>) -> Shared {
+        Shared {
+            source,
+            spans,
+            digest: std::sync::OnceLock::new(),
+        }
+    }
+
     pub fn pieces(&self) -> impl Iterator<Item = &[u8]> {
         self.spans.iter().map(|&(a, b)| &self.source[a..b])
     }
@@ -231,14 +250,14 @@ impl Content {
                 sha256: Some(d), ..
             }) => Ok(*d),
             Content::File(f) => Ok(exhibit_protocol::Digest::of(&f.read()?)),
-            Content::Shared(s) => {
+            Content::Shared(s) => Ok(*s.digest.get_or_init(|| {
                 use sha2::Digest as _;
                 let mut h = sha2::Sha256::new();
                 for piece in s.pieces() {
                     h.update(piece);
                 }
-                Ok(exhibit_protocol::Digest(h.finalize().into()))
-            }
+                exhibit_protocol::Digest(h.finalize().into())
+            })),
             Content::Remade(r) => Ok(r.sha256),
         }
     }
@@ -940,10 +959,7 @@ mod tests {
     fn contents_compare_by_their_bytes_whatever_holds_them() {
         let tmp = tempfile::tempdir().unwrap();
         let source = Arc::new(b"head\nline one\nwithheld\nline two\n".to_vec());
-        let shared = Content::Shared(Shared {
-            source: source.clone(),
-            spans: vec![(0, 14), (23, 32)],
-        });
+        let shared = Content::Shared(Shared::new(source.clone(), vec![(0, 14), (23, 32)]));
         let bytes = Content::Bytes(b"head\nline one\nline two\n".to_vec());
         let file = Content::File(kept_proof(tmp.path(), "f", b"head\nline one\nline two\n"));
         assert_eq!(shared.len(), bytes.len());

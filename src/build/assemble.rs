@@ -101,12 +101,12 @@ fn put_ledger_files(
     let (mut offset, mut line) = (0usize, 0usize);
     for file in cut {
         // Spans of the gate's ledger, shared, not copied (docs/scale.md#memory).
-        let body = crate::output::Shared {
-            source: loaded.ledger.clone(),
-            spans: decided
+        let body = crate::output::Content::Shared(crate::output::Shared::new(
+            loaded.ledger.clone(),
+            decided
                 .published
                 .between(offset, offset + file.bytes as usize),
-        };
+        ));
         // Records of this file: lines `line..line + file.lines`, the header being line 0.
         let first = line.max(1);
         let last = line + file.lines - 1;
@@ -120,11 +120,10 @@ fn put_ledger_files(
             last_seq: entries.map(|(_, l)| l.seq),
             lines: file.lines as u64,
             path: file.path.clone(),
-            sha256: crate::output::Content::Shared(body.clone())
-                .sha256()?
-                .to_string(),
+            // Computed once and kept with the file: the snapshot reads it again.
+            sha256: body.sha256()?.to_string(),
         });
-        tree.put_content(file.path, crate::output::Content::Shared(body));
+        tree.put_content(file.path, body);
         offset += file.bytes as usize;
         line += file.lines;
     }

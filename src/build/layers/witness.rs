@@ -1587,10 +1587,7 @@ fn runs_files(
     let mut offset = 0usize;
     for file in cut {
         let end = offset + file.bytes as usize;
-        let shared = crate::output::Shared {
-            source: source.clone(),
-            spans: vec![(offset, end)],
-        };
+        let shared = crate::output::Shared::new(source.clone(), vec![(offset, end)]);
         files.push((file.path, Content::Shared(shared)));
         offset = end;
     }
