@@ -14,6 +14,7 @@ pub mod box_read;
 pub mod build;
 pub mod cli;
 pub mod config;
+pub mod dir_stat;
 pub mod encode;
 pub mod head_check;
 pub mod init;

@@ -12,6 +12,7 @@ use anyhow::{Context, Result, bail};
 use walkdir::WalkDir;
 
 use crate::box_read::{BoxFolder, FileClass};
+use crate::dir_stat::DirRecords;
 
 /// What one path of a tree holds: bytes this build made, or a file on disk that is read when it
 /// is needed. At a million lines the witness proofs alone are half a gigabyte; they are checked
@@ -671,12 +672,14 @@ fn check_paths(tree: &Tree) -> Result<()> {
 
 /// Writes `tree` as DIR: a temporary sibling is filled, then exchanged with DIR in one step.
 /// DIR must have passed [`check_out_dir`].
-pub fn write_tree(dir: &Path, tree: &Tree) -> Result<()> {
+/// What an earlier build recorded of DIR's files (`crate::dir_stat`, kept in `git_dir`) lets an
+/// unchanged file be linked without reading it.
+pub fn write_tree(dir: &Path, tree: &Tree, git_dir: Option<&Path>) -> Result<()> {
     check_paths(tree)?;
-    write_checked(dir, tree)
+    write_checked(dir, tree, DirRecords::open(git_dir, dir))
 }
 
-fn write_checked(dir: &Path, tree: &Tree) -> Result<()> {
+fn write_checked(dir: &Path, tree: &Tree, known: DirRecords) -> Result<()> {
     let (parent, name) = parent_and_name(dir)?;
     std::fs::create_dir_all(&parent)
         .with_context(|| format!("{}: cannot create", parent.display()))?;
@@ -690,14 +693,14 @@ fn write_checked(dir: &Path, tree: &Tree) -> Result<()> {
         remove_temp_tree(&staging)
             .with_context(|| format!("{}: cannot clear", staging.display()))?;
     }
-    let result = fill(&staging, tree, dir).and_then(|()| swap(dir, &staging));
+    let result = fill(&staging, tree, dir, known).and_then(|()| swap(dir, &staging));
     if result.is_err() && std::fs::symlink_metadata(&staging).is_ok() {
         let _ = remove_temp_tree(&staging);
     }
     result
 }
 
-fn fill(staging: &Path, tree: &Tree, dir: &Path) -> Result<()> {
+fn fill(staging: &Path, tree: &Tree, dir: &Path, known: DirRecords) -> Result<()> {
     std::fs::create_dir(staging)
         .with_context(|| format!("{}: cannot create", staging.display()))?;
     std::fs::write(
@@ -709,7 +712,7 @@ fn fill(staging: &Path, tree: &Tree, dir: &Path) -> Result<()> {
     )
     .with_context(|| format!("{}: cannot create", staging.display()))?;
     let mut made: BTreeSet<PathBuf> = BTreeSet::new();
-    let mut unchanged = Unchanged::new(dir);
+    let mut unchanged = Unchanged::new(dir, known);
     for (rel, content) in &tree.files {
         let path = staging.join(rel);
         if let Some(p) = path.parent()
@@ -746,6 +749,9 @@ fn fill(staging: &Path, tree: &Tree, dir: &Path) -> Result<()> {
 /// no byte); if the build fails, the temporary tree and its links are removed as before.
 struct Unchanged<'a> {
     dir: &'a Path,
+    /// DIR's files as the last build recorded them: one whose stat data is unchanged since is
+    /// compared by its recorded sha256, not read (docs/scale.md#comparing-without-reading).
+    known: DirRecords,
     /// Folders of DIR already looked at: a real folder (not a symlink) or not.
     folders: std::collections::HashMap<PathBuf, bool>,
     /// Off after the first link the filesystem refuses (no hard links there): write everything.
@@ -753,9 +759,10 @@ struct Unchanged<'a> {
 }
 
 impl<'a> Unchanged<'a> {
-    fn new(dir: &'a Path) -> Unchanged<'a> {
+    fn new(dir: &'a Path, known: DirRecords) -> Unchanged<'a> {
         Unchanged {
             dir,
+            known,
             folders: std::collections::HashMap::new(),
             linking: std::fs::symlink_metadata(dir).is_ok_and(|m| m.is_dir()),
         }
@@ -768,8 +775,13 @@ impl<'a> Unchanged<'a> {
             return false;
         }
         let from = self.dir.join(rel);
-        let Some(read) = same_bytes(&from, content) else {
-            return false;
+        let read = match self.recorded(rel, &from, content) {
+            Some((true, meta)) => meta,
+            Some((false, _)) => return false,
+            None => match same_bytes(&from, content) {
+                Some(meta) => meta,
+                None => return false,
+            },
         };
         if let Err(e) = std::fs::hard_link(&from, to) {
             if e.kind() != std::io::ErrorKind::NotFound {
@@ -786,6 +798,32 @@ impl<'a> Unchanged<'a> {
             let _ = std::fs::remove_file(to);
         }
         linked
+    }
+
+    /// What the last build's record tells of `DIR/<rel>` without reading it: `None` when there
+    /// is no record or the file changed since (it is read and compared); else whether it holds
+    /// `content`'s bytes (its recorded sha256 is `content`'s), with its metadata. Like
+    /// [`same_bytes`], only a regular, non-executable file of the same size qualifies; the
+    /// metadata is read without following a symlink.
+    fn recorded(
+        &mut self,
+        rel: &str,
+        from: &Path,
+        content: &Content,
+    ) -> Option<(bool, std::fs::Metadata)> {
+        let recorded = self.known.get(rel)?;
+        let meta = std::fs::symlink_metadata(from).ok()?;
+        use std::os::unix::fs::PermissionsExt;
+        if !meta.is_file()
+            || meta.len() != content.len()
+            || meta.permissions().mode() & 0o111 != 0
+            || !recorded.describes(&meta)
+        {
+            return None;
+        }
+        let same = content.sha256().is_ok_and(|d| d == recorded.sha256);
+        self.known.trusted += usize::from(same);
+        Some((same, meta))
     }
 
     /// Every folder between DIR and `rel` is a real folder of DIR, not a symlink.
@@ -885,7 +923,7 @@ mod tests {
         // An unchanged file, linked into the temporary tree before the failure (the paths are
         // not the output's: written past that check, so that the fill itself fails).
         tree.put("keep.txt", b"old".to_vec());
-        assert!(write_checked(&dir, &tree).is_err());
+        assert!(write_checked(&dir, &tree, DirRecords::none()).is_err());
         assert_eq!(read_tree(&dir).unwrap().files.len(), 1);
         assert_eq!(std::fs::read(dir.join("keep.txt")).unwrap(), b"old");
         use std::os::unix::fs::MetadataExt;
@@ -908,7 +946,7 @@ mod tests {
         std::fs::create_dir(&store).unwrap();
         let mut tree = Tree::default();
         tree.put_file("p/a.ots", kept_proof(&store, "a.ots", b"checked bytes"));
-        write_checked(&dir, &tree).unwrap();
+        write_checked(&dir, &tree, DirRecords::none()).unwrap();
         assert_eq!(
             std::fs::read(dir.join("p/a.ots")).unwrap(),
             b"checked bytes"
@@ -922,7 +960,7 @@ mod tests {
         tree.put_file("p/a.ots", kept_proof(&store, "a.ots", b"checked bytes"));
         tree.put_file("p/b.ots", kept_proof(&store, "b.ots", b"other"));
         std::fs::write(store.join("b.ots"), b"OTHER").unwrap();
-        let err = write_checked(&dir, &tree).unwrap_err();
+        let err = write_checked(&dir, &tree, DirRecords::none()).unwrap_err();
         assert!(
             format!("{err:#}").contains("changed while the build ran"),
             "{err:#}"
@@ -934,7 +972,7 @@ mod tests {
         );
         // Gone since its check: the same.
         std::fs::remove_file(store.join("b.ots")).unwrap();
-        assert!(write_checked(&dir, &tree).is_err());
+        assert!(write_checked(&dir, &tree, DirRecords::none()).is_err());
         let leftovers = std::fs::read_dir(tmp.path()).unwrap().count();
         assert_eq!(leftovers, 2, "store and site only: no staging folder left");
     }
@@ -946,12 +984,12 @@ mod tests {
         std::fs::create_dir(&store).unwrap();
         let mut tree = Tree::default();
         tree.put_file("p/a.ots", kept_proof(&store, "a.ots", b"proof"));
-        write_checked(&dir, &tree).unwrap();
+        write_checked(&dir, &tree, DirRecords::none()).unwrap();
         let before = inode(&dir.join("p/a.ots"));
         // DIR's copy is compared by its sha256 with the checked bytes': the store's file is
         // not needed (removing it shows it is not read).
         std::fs::remove_file(store.join("a.ots")).unwrap();
-        write_checked(&dir, &tree).unwrap();
+        write_checked(&dir, &tree, DirRecords::none()).unwrap();
         assert_eq!(inode(&dir.join("p/a.ots")), before);
     }
 
@@ -998,11 +1036,11 @@ mod tests {
                 .same(&Content::Bytes(b"part bytes".to_vec()))
                 .unwrap()
         );
-        write_checked(&dir, &tree).unwrap();
+        write_checked(&dir, &tree, DirRecords::none()).unwrap();
         assert_eq!(std::fs::read(dir.join("part.json")).unwrap(), b"part bytes");
         let after_write = made.load(std::sync::atomic::Ordering::SeqCst);
         // DIR holds it already: compared by digest and linked, not made a third time.
-        write_checked(&dir, &tree).unwrap();
+        write_checked(&dir, &tree, DirRecords::none()).unwrap();
         assert_eq!(made.load(std::sync::atomic::Ordering::SeqCst), after_write);
 
         // A maker that is not deterministic is caught before a byte is written.
@@ -1013,7 +1051,7 @@ mod tests {
         });
         let mut tree = Tree::default();
         tree.put_content("part.json", Content::Remade(unstable));
-        let err = write_checked(&dir, &tree).unwrap_err();
+        let err = write_checked(&dir, &tree, DirRecords::none()).unwrap_err();
         assert!(format!("{err:#}").contains("came out different"), "{err:#}");
         assert_eq!(std::fs::read(dir.join("part.json")).unwrap(), b"part bytes");
     }
@@ -1031,7 +1069,7 @@ mod tests {
         tree.put("same.txt", b"same bytes".to_vec());
         tree.put("changed.txt", b"old".to_vec());
         tree.put("ledger/inner.txt", b"inner".to_vec());
-        write_checked(&dir, &tree).unwrap();
+        write_checked(&dir, &tree, DirRecords::none()).unwrap();
         let (same, changed) = (
             inode(&dir.join("same.txt")),
             inode(&dir.join("changed.txt")),
@@ -1039,7 +1077,7 @@ mod tests {
 
         // Same size, other bytes: a size-only comparison would keep "old".
         tree.put("changed.txt", b"new".to_vec());
-        write_checked(&dir, &tree).unwrap();
+        write_checked(&dir, &tree, DirRecords::none()).unwrap();
         let on_disk = read_tree(&dir).unwrap();
         assert_eq!(on_disk.files.len(), tree.files.len());
         for (path, content) in &tree.files {
@@ -1056,7 +1094,7 @@ mod tests {
         let same = dir.join("same.txt");
         std::fs::set_permissions(&same, std::fs::Permissions::from_mode(0o755)).unwrap();
         let before = inode(&same);
-        write_checked(&dir, &tree).unwrap();
+        write_checked(&dir, &tree, DirRecords::none()).unwrap();
         assert_ne!(inode(&same), before);
         assert_eq!(
             std::fs::metadata(&same).unwrap().permissions().mode() & 0o111,
@@ -1070,14 +1108,14 @@ mod tests {
         let dir = tmp.path().join("site");
         let mut tree = Tree::default();
         tree.put("ledger/inner.txt", b"inner".to_vec());
-        write_checked(&dir, &tree).unwrap();
+        write_checked(&dir, &tree, DirRecords::none()).unwrap();
         // Someone's own folder, holding a file with the very bytes, put in place of ledger/.
         let theirs = tmp.path().join("theirs");
         std::fs::create_dir(&theirs).unwrap();
         std::fs::write(theirs.join("inner.txt"), b"inner").unwrap();
         std::fs::remove_dir_all(dir.join("ledger")).unwrap();
         std::os::unix::fs::symlink(&theirs, dir.join("ledger")).unwrap();
-        write_checked(&dir, &tree).unwrap();
+        write_checked(&dir, &tree, DirRecords::none()).unwrap();
         assert_ne!(
             inode(&dir.join("ledger/inner.txt")),
             inode(&theirs.join("inner.txt")),
@@ -1088,6 +1126,63 @@ mod tests {
         assert_eq!(
             std::fs::metadata(theirs.join("inner.txt")).unwrap().nlink(),
             1
+        );
+    }
+
+    /// `tree` recorded as DIR's content after a pause longer than a clock tick (so that the
+    /// racy rule keeps the records), then the records as the next build opens them.
+    fn recorded_as(git: &Path, dir: &Path, tree: &Tree) -> DirRecords {
+        std::thread::sleep(std::time::Duration::from_millis(30));
+        crate::dir_stat::save(Some(git), dir, tree).unwrap();
+        DirRecords::open(Some(git), dir)
+    }
+
+    #[test]
+    fn a_recorded_file_is_compared_by_its_record_not_read() {
+        let tmp = tempfile::tempdir().unwrap();
+        let (git, dir) = (tmp.path().join("git"), tmp.path().join("site"));
+        let mut tree = Tree::default();
+        tree.put("a.txt", b"yyy".to_vec());
+        write_checked(&dir, &tree, DirRecords::none()).unwrap();
+        // A record claiming DIR's a.txt holds "xxx" (as no build would write it): believed, as
+        // git believes its index, so DIR's file is linked without being read.
+        let mut claimed = Tree::default();
+        claimed.put("a.txt", b"xxx".to_vec());
+        let known = recorded_as(&git, &dir, &claimed);
+        let before = inode(&dir.join("a.txt"));
+        write_checked(&dir, &claimed, known).unwrap();
+        assert_eq!(
+            inode(&dir.join("a.txt")),
+            before,
+            "linked on the record's word"
+        );
+        assert_eq!(std::fs::read(dir.join("a.txt")).unwrap(), b"yyy");
+    }
+
+    #[test]
+    fn a_recorded_file_holding_other_bytes_or_edited_since_is_written_anew() {
+        let tmp = tempfile::tempdir().unwrap();
+        let (git, dir) = (tmp.path().join("git"), tmp.path().join("site"));
+        let mut tree = Tree::default();
+        tree.put("kept.txt", b"kept".to_vec());
+        tree.put("next.txt", b"old".to_vec());
+        write_checked(&dir, &tree, DirRecords::none()).unwrap();
+        let known = recorded_as(&git, &dir, &tree);
+        // The build now makes other bytes of the same size: the record's sha256 is not theirs.
+        tree.put("next.txt", b"new".to_vec());
+        // Someone edited DIR's kept.txt in place (same size) after the record, mtime put back.
+        let kept = dir.join("kept.txt");
+        let mtime = std::fs::metadata(&kept).unwrap().modified().unwrap();
+        std::fs::write(&kept, b"evil").unwrap();
+        let f = std::fs::File::options().write(true).open(&kept).unwrap();
+        f.set_modified(mtime).unwrap();
+        drop(f);
+        write_checked(&dir, &tree, known).unwrap();
+        assert_eq!(std::fs::read(dir.join("next.txt")).unwrap(), b"new");
+        assert_eq!(
+            std::fs::read(&kept).unwrap(),
+            b"kept",
+            "read, compared, rewritten"
         );
     }
 }

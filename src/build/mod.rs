@@ -114,12 +114,25 @@ pub fn run(plan: &BuildPlan) -> Result<ExitCode> {
     }
     let mut assembled = assemble::run(plan, &loaded, &decided, &mut layers, &previous)?;
     render::run(&mut assembled, &decided.verified, &layers, plan)?;
-    let code = write::run(plan, &loaded, &decided, &layers, &assembled, &mut progress)?;
+    let git_dir = previous.git_dir();
+    let code = write::run(
+        plan,
+        &loaded,
+        &decided,
+        &layers,
+        &assembled,
+        git_dir,
+        &mut progress,
+    )?;
     if !plan.dry_run {
-        // DIR is written; what the HEAD check hashed is remembered for the next build
-        // (docs/scale.md#the-daily-rebuilds-cost). A cache: failing to save it fails nothing.
+        // DIR is written; what the HEAD check hashed, and DIR's files as they now stand, are
+        // remembered for the next build (docs/scale.md#the-daily-rebuilds-cost). Caches:
+        // failing to save them fails nothing.
         if let Err(e) = head.digests.save() {
             crate::say!("exhibit: note: {e:#}; the next build re-reads HEAD's blobs");
+        }
+        if let Err(e) = crate::dir_stat::save(git_dir, &plan.out, &assembled.tree) {
+            crate::say!("exhibit: note: {e:#}; the next build reads DIR's files to compare them");
         }
     }
     Ok(code)

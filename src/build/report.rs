@@ -84,7 +84,13 @@ pub fn error_json(error: &anyhow::Error) {
 
 /// The end of a build that passed: notes, then the tree written (or reviewed), then the words
 /// or the JSON object.
-pub fn finish(plan: &BuildPlan, tree: &Tree, built: &Built, notes: &[String]) -> Result<ExitCode> {
+pub fn finish(
+    plan: &BuildPlan,
+    tree: &Tree,
+    built: &Built,
+    notes: &[String],
+    git_dir: Option<&std::path::Path>,
+) -> Result<ExitCode> {
     let voice = plan.voice;
     if !voice.quiet {
         for note in notes {
@@ -119,7 +125,7 @@ pub fn finish(plan: &BuildPlan, tree: &Tree, built: &Built, notes: &[String]) ->
     let files = on_disk
         .map(|old| review::file_changes(&old, tree))
         .transpose()?;
-    output::write_tree(&plan.out, tree)?;
+    output::write_tree(&plan.out, tree, git_dir)?;
     if let Some(files) = files {
         print_json(&summary_json(dir, built, &files, notes, false))?;
     } else if !voice.quiet {

@@ -21,6 +21,7 @@ pub fn run(
     decided: &Decided,
     layers: &Layers,
     assembled: &Assembled,
+    git_dir: Option<&std::path::Path>,
     progress: &mut Progress,
 ) -> Result<ExitCode> {
     let mut notes = notes(loaded, decided, layers);
@@ -46,7 +47,7 @@ pub fn run(
             },
         },
     };
-    report::finish(plan, &assembled.tree, &built, &notes)
+    report::finish(plan, &assembled.tree, &built, &notes, git_dir)
 }
 
 /// What a person should know and nothing refuses: layers' notes, anchors that do not check
