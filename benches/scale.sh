@@ -12,7 +12,9 @@
 # Reports CPU seconds (user + system: steadier than wall time on a shared machine), wall
 # seconds, peak RSS (GNU time's "Maximum resident set size"), and each as a ratio to verify.
 # EXHIBIT_BIN=path measures another build of exhibit (e.g. one made from an older commit)
-# against the same boxes. Boxes are generated under ${BENCH_DIR:-/tmp/exhibit-bench}.
+# against the same boxes. COLD=1 empties the page cache before each verify and build (needs
+# root: writes /proc/sys/vm/drop_caches): the daily build on a small machine, a day after the
+# last, finds little of the exhibit or the box in memory. Boxes are generated under ${BENCH_DIR:-/tmp/exhibit-bench}.
 # Needs GNU time (/usr/bin/time) and git.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,6 +26,11 @@ mkdir -p "$dir"
 . benches/measure.sh # the scripts run from the repository root (cd above)
 setup_bench scale
 row() { row_of 34 "$@"; }
+cold_cache() {
+  [ -n "${COLD:-}" ] || return 0
+  sync
+  echo 3 >/proc/sys/vm/drop_caches || { echo "COLD=1 needs root (/proc/sys/vm/drop_caches)" >&2; exit 2; }
+}
 
 export SOURCE_DATE_EPOCH=1800000000
 heading_of 34
@@ -74,6 +81,7 @@ EOF
   best_verify() { # three runs, the lowest CPU time
     local best="" cpu wall peak
     for _ in 1 2 3; do
+      cold_cache
       read -r cpu wall peak < <(measure "$work/verify.log" "$bin" verify "$full_ledger")
       if [ -z "$best" ] || awk -v a="$cpu" -v b="${best%% *}" 'BEGIN{exit !(a<b)}'; then
         best="$cpu $wall $peak"
@@ -90,12 +98,14 @@ EOF
       1) what="day 1 (+$day lines; fills the cache)" ;;
       2) what="daily rebuild (+$day lines)" ;;
     esac
+    cold_cache
     read -r c w m < <(measure "$work/day$d.log" env -C "$work/repo" "$bin" build --config "$work/day$d.toml" --out site)
     row "$what" "$((n + d * day))" "$c" "$w" "$m" "$vc" "$vw"
     read -r c w m < <(measure "$work/day$d-commit.log" bash -c 'git -C "$1" add -A site && git -C "$1" commit -q -m "$2"' commit "$work/repo" "day $d")
     row "  git add + commit" "" "$c" "$w" "$m" "$vc" "$vw"
   done
   export SOURCE_DATE_EPOCH=$((1800000000 + 3 * 86400))
+  cold_cache
   read -r c w m < <(measure "$work/same.log" env -C "$work/repo" "$bin" build --config "$work/day2.toml" --out site)
   row "rebuild, nothing new" "$total" "$c" "$w" "$m" "$vc" "$vw"
   echo "  $(tail -n 1 "$work/day2.log")"

@@ -115,7 +115,11 @@ pub fn size(bytes: u64) -> String {
 /// Opens `path` for reading: never through a symlink at its last component (O_NOFOLLOW), never
 /// blocking on a FIFO (O_NONBLOCK), and only a regular file within the class's ceiling.
 /// `Ok(None)` when it does not exist.
-fn open_checked(path: &Path, class: FileClass, follow: bool) -> Result<Option<(File, u64)>> {
+fn open_checked(
+    path: &Path,
+    class: FileClass,
+    follow: bool,
+) -> Result<Option<(File, std::fs::Metadata)>> {
     let mut flags = rustix::fs::OFlags::NONBLOCK | rustix::fs::OFlags::CLOEXEC;
     if !follow {
         flags |= rustix::fs::OFlags::NOFOLLOW;
@@ -151,7 +155,7 @@ fn open_checked(path: &Path, class: FileClass, follow: bool) -> Result<Option<(F
             class.what()
         );
     }
-    Ok(Some((file, meta.len())))
+    Ok(Some((file, meta)))
 }
 
 fn read_open(path: &Path, class: FileClass, file: File, len: u64) -> Result<Vec<u8>> {
@@ -176,7 +180,7 @@ fn read_open(path: &Path, class: FileClass, file: File, len: u64) -> Result<Vec<
 /// ceiling. `Ok(None)` when absent.
 pub fn read_named(path: &Path, class: FileClass) -> Result<Option<Vec<u8>>> {
     match open_checked(path, class, true)? {
-        Some((file, len)) => read_open(path, class, file, len).map(Some),
+        Some((file, meta)) => read_open(path, class, file, meta.len()).map(Some),
         None => Ok(None),
     }
 }
@@ -230,9 +234,19 @@ impl BoxFolder {
 
     /// The bytes of the file `name` (one component), or `Ok(None)` when absent.
     pub fn read(&self, name: &str, class: FileClass) -> Result<Option<Vec<u8>>> {
+        Ok(self.read_with_stat(name, class)?.map(|(bytes, _)| bytes))
+    }
+
+    /// [`BoxFolder::read`], with the file's metadata as it was opened (the stat data a record
+    /// of it keeps: crate::stat_records).
+    pub fn read_with_stat(
+        &self,
+        name: &str,
+        class: FileClass,
+    ) -> Result<Option<(Vec<u8>, std::fs::Metadata)>> {
         let path = self.path.join(one_component(&self.path, name)?);
         match open_checked(&path, class, false)? {
-            Some((file, len)) => read_open(&path, class, file, len).map(Some),
+            Some((file, meta)) => Ok(Some((read_open(&path, class, file, meta.len())?, meta))),
             None => Ok(None),
         }
     }

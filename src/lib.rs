@@ -29,6 +29,7 @@ pub mod refusal;
 pub mod segments;
 pub mod side_channels;
 pub mod site_check;
+pub mod stat_records;
 pub mod terminal;
 pub mod verify_cmd;
 pub mod witness_parts;

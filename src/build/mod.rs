@@ -134,6 +134,14 @@ pub fn run(plan: &BuildPlan) -> Result<ExitCode> {
         if let Err(e) = crate::dir_stat::save(git_dir, &plan.out, &assembled.tree) {
             crate::say!("exhibit: note: {e:#}; the next build reads DIR's files to compare them");
         }
+        for records in layers
+            .iter_mut()
+            .flat_map(|l| std::mem::take(&mut l.records))
+        {
+            if let Err(e) = records.commit() {
+                crate::say!("exhibit: note: {e:#}; the next build reads the store's proofs");
+            }
+        }
     }
     Ok(code)
 }

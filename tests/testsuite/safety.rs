@@ -1351,3 +1351,85 @@ fn a_carried_proof_is_header_checked_like_a_new_one() {
     let last: J = serde_json::from_str(snaps.lines().last().unwrap()).unwrap();
     assert_eq!(last["extends"], false);
 }
+
+// ---- 9. Records that spare reading are never trusted past a change ---------------------------
+
+/// A witness build in a repository whose records exist: published, then built again so that the
+/// store's proofs and DIR's files are recorded (docs/scale.md#comparing-without-reading).
+fn recorded_witness_exhibit() -> Hostile {
+    let h = Hostile::new();
+    let store = h.store().display().to_string();
+    h.publish(&["--witness", &store]);
+    let o = h.build_witness(&[]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let git = h.root().join("exhibit/.git/exhibit");
+    for name in ["dir-stat", "store-proofs"] {
+        let len = std::fs::metadata(git.join(name)).unwrap().len();
+        assert!(len > 200, "{name} holds records ({len} bytes)");
+    }
+    let mut dir = exhibit::dir_stat::DirRecords::open(git.parent(), &h.site());
+    let proof = format!("ledger/witness/proofs/{}.ots", h.ids[0]);
+    assert!(dir.get(&proof).is_some(), "DIR's {proof} is recorded");
+    h
+}
+
+#[test]
+fn a_store_proof_edited_in_place_after_it_was_recorded_is_checked_again() {
+    let h = recorded_witness_exhibit();
+    // The same size and mtime, one byte of the committed digest changed: a record trusted by
+    // name, size or mtime would publish a proof that commits elsewhere.
+    let path = h.store().join(format!("proofs/{}.ots", h.ids[1]));
+    let mtime = std::fs::metadata(&path).unwrap().modified().unwrap();
+    let mut bytes = std::fs::read(&path).unwrap();
+    bytes[MAGIC.len() + 2] ^= 0xff;
+    std::fs::write(&path, &bytes).unwrap();
+    let f = std::fs::File::options().write(true).open(&path).unwrap();
+    f.set_modified(mtime).unwrap();
+    drop(f);
+    let before = state(h.root());
+    let o = h.build_witness(&[]);
+    refused_untouched(&h, &o, &before, 1);
+    assert!(stderr(&o).contains("witness_proof_invalid"), "{}", text(&o));
+    assert!(
+        stderr(&o).contains(&h.ids[1]),
+        "names the proof: {}",
+        text(&o)
+    );
+}
+
+#[test]
+fn a_file_of_dir_edited_in_place_after_it_was_recorded_is_written_again() {
+    let h = recorded_witness_exhibit();
+    let proof = h
+        .site()
+        .join(format!("ledger/witness/proofs/{}.ots", h.ids[0]));
+    let good = std::fs::read(&proof).unwrap();
+    let mtime = std::fs::metadata(&proof).unwrap().modified().unwrap();
+    let mut bad = good.clone();
+    bad[MAGIC.len() + 2] ^= 0xff;
+    std::fs::write(&proof, &bad).unwrap();
+    let f = std::fs::File::options().write(true).open(&proof).unwrap();
+    f.set_modified(mtime).unwrap();
+    drop(f);
+    let o = h.build_witness(&[]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert_eq!(
+        std::fs::read(&proof).unwrap(),
+        good,
+        "DIR's copy compared, rewritten"
+    );
+}
+
+#[test]
+fn a_dry_run_and_a_refused_build_leave_the_records_as_they_were() {
+    let h = recorded_witness_exhibit();
+    let before = state(h.root());
+    let o = h.build_witness(&["--dry-run"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert_same(&before, &state(h.root()), &o);
+    // Refused (a proof the index names is gone): no record file changes, none is left behind.
+    std::fs::remove_file(h.store().join(format!("proofs/{}.ots", h.ids[2]))).unwrap();
+    let before = state(h.root());
+    let o = h.build_witness(&[]);
+    refused_untouched(&h, &o, &before, 1);
+}

@@ -2,6 +2,7 @@
 //! implements [`Layer`] and reads the build only through [`LayerContext`], defined here, so a
 //! layer never imports the orchestrator (docs/protocol.md#witness, #public-texts).
 
+pub mod proof_records;
 pub mod public_texts;
 pub mod witness;
 
@@ -33,6 +34,9 @@ pub struct LayerOutput {
     /// The layer changed or removed something published before (under --allow-rewrite): the
     /// publication then does not extend the last one.
     pub rewrote: bool,
+    /// What the layer recorded for the next build (crate::stat_records), committed only once
+    /// DIR is written; dropped otherwise, leaving nothing behind.
+    pub records: Vec<crate::stat_records::Pending>,
 }
 
 /// A layer's counts, written under the layer's name in `STATS.json` and each `SNAPSHOTS.jsonl`

@@ -457,7 +457,7 @@ fn read_proof(
     expected: &Digest,
     names: &[String],
     refusals: &mut Vec<Refusal>,
-) -> Result<Option<Vec<u8>>> {
+) -> Result<Option<(Vec<u8>, std::fs::Metadata)>> {
     let rel = format!("proofs/{name}");
     if names.binary_search_by(|n| n.as_str().cmp(name)).is_err() {
         refusals.push(Refusal::new(
@@ -470,8 +470,8 @@ fn read_proof(
         return Ok(None);
     }
     let path = store.join(&rel);
-    let Some(bytes) = proofs
-        .map(|p| p.read(name, FileClass::Proof))
+    let Some((bytes, meta)) = proofs
+        .map(|p| p.read_with_stat(name, FileClass::Proof))
         .transpose()?
         .flatten()
     else {
@@ -496,7 +496,7 @@ fn read_proof(
         ));
         return Ok(None);
     }
-    Ok(Some(bytes))
+    Ok(Some((bytes, meta)))
 }
 
 /// The witness layer: `--witness STORE`.
@@ -631,6 +631,7 @@ pub fn build(ctx: &LayerContext<'_>, store: &Path) -> Result<LayerOutput> {
         refusals,
         notes,
         rewrote: !proofs.rewritten.is_empty() || proofs.dropped_from_head,
+        records: proofs.records.take().into_iter().collect(),
     })
 }
 
@@ -649,6 +650,10 @@ struct Proofs {
     head_proofs: usize,
     stray_files: usize,
     store_files: usize,
+    /// Store proofs taken on their record's word, unread.
+    trusted: usize,
+    /// This build's records of the store's proofs, committed once DIR is written.
+    records: Option<crate::stat_records::Pending>,
 }
 
 fn proofs(
@@ -675,6 +680,8 @@ fn proofs(
         head_proofs: head.len(),
         stray_files: 0,
         store_files: s.proof_names.len() + s.unreadable_names,
+        trusted: 0,
+        records: None,
     };
     // One proof at a time: read, checked, held to the replacement rule, then only its size,
     // sha256 and header kept — the bytes are read again when DIR is written
@@ -689,25 +696,51 @@ fn proofs(
         .iter()
         .map(|r| (format!("{}.ots", r.id), r.id))
         .chain(sealed.map(|sha| (format!("prereg_{sha}.ots"), *sha)));
+    // A proof unchanged since the last build checked it is taken from its record, unread
+    // (docs/scale.md#comparing-without-reading); the others are read and checked, and recorded.
+    let mut records = super::proof_records::ProofRecords::open(
+        ctx.previous.git_dir(),
+        &proofs_folder,
+        ctx.plan.dry_run,
+    );
     for (name, digest) in wanted {
-        if let Some(bytes) = read_proof(store, s.proofs.as_ref(), &name, &digest, names, refusals)?
-        {
-            let p = StoreProof {
-                name: name.clone(),
-                bytes,
-            };
-            if let Some(oid) = head.get(&p.name) {
-                replacement_rule(ctx, store, &p, *oid, &mut proofs, refusals, notes)?;
-            }
-            proofs.store_files_kept.push((
-                format!("ledger/witness/proofs/{}", p.name),
-                p.kept(&proofs_folder),
-            ));
-        }
-        if let Ok(i) = names.binary_search(&name) {
+        let listed = names.binary_search(&name);
+        if let Ok(i) = listed {
             named[i] = true;
         }
+        if listed.is_ok()
+            && let Some(k) = records.known(&name, &proofs_folder)
+            && head.get(&name).is_none_or(|oid| *oid == k.oid)
+        {
+            records.record(&name, &k.meta, &k.file, k.oid);
+            proofs
+                .store_files_kept
+                .push((format!("ledger/witness/proofs/{name}"), k.file));
+            continue;
+        }
+        let Some((bytes, meta)) =
+            read_proof(store, s.proofs.as_ref(), &name, &digest, names, refusals)?
+        else {
+            continue;
+        };
+        let p = StoreProof { name, bytes };
+        let at_head = head.get(&p.name).copied();
+        let oid = (at_head.is_some() || records.recording())
+            .then(|| git2::Oid::hash_object(git2::ObjectType::Blob, &p.bytes))
+            .transpose()?;
+        if let (Some(at_head), Some(oid)) = (at_head, oid) {
+            replacement_rule(ctx, store, &p, at_head, oid, &mut proofs, refusals, notes)?;
+        }
+        let path = format!("ledger/witness/proofs/{}", p.name);
+        let name = p.name.clone();
+        let kept = p.kept(&proofs_folder);
+        if let Some(oid) = oid {
+            records.record(&name, &meta, &kept, oid);
+        }
+        proofs.store_files_kept.push((path, kept));
     }
+    proofs.trusted = records.trusted;
+    proofs.records = records.into_pending();
     proofs.stray_files = named.iter().filter(|n| !**n).count() + s.unreadable_names;
     // A name the index or the seal gives (records are sorted by id; names are lowercase hex).
     let prereg = sealed.map(|sha| format!("prereg_{sha}.ots"));
@@ -781,16 +814,18 @@ fn carry(
 }
 
 /// A proof HEAD published may only grow (same header, more bytes), unless --allow-rewrite.
+#[allow(clippy::too_many_arguments)]
 fn replacement_rule(
     ctx: &LayerContext<'_>,
     store: &Path,
     p: &StoreProof,
     oid: git2::Oid,
+    store_oid: git2::Oid,
     proofs: &mut Proofs,
     refusals: &mut Vec<Refusal>,
     notes: &mut Vec<String>,
 ) -> Result<()> {
-    if git2::Oid::hash_object(git2::ObjectType::Blob, &p.bytes)? == oid {
+    if store_oid == oid {
         return Ok(());
     }
     let old = ctx.previous.read_blob(oid)?;

@@ -1,0 +1,341 @@
+//! Files' stat data remembered between builds, so that a file unchanged since an earlier build
+//! is known from its stat data alone instead of being read again — the way git trusts its index
+//! (docs/scale.md#comparing-without-reading). Two caches use it: DIR's files as the last build
+//! wrote them (crate::dir_stat) and the witness store's proofs as the last build checked them
+//! (crate::build::layers::proof_records).
+//!
+//! A file's change time (ctime) is set by the kernel on every change to its bytes, its links
+//! or its mode, and no program can set it back; with the same device and inode, a file whose
+//! ctime, mtime and size are what was recorded has not been written since. The one ambiguity is
+//! a change within the same clock tick as the look: as in git ("racy git"), a file whose ctime
+//! or mtime is not strictly before the moment the record was opened (taken from the
+//! filesystem's own clock, as the temporary file's mtime) is not recorded, and is read again.
+//!
+//! The files live in the repository's own git folder (`<git dir>/exhibit/`), beside the blob
+//! digests (crate::blob_digests), which a clone or a pull request cannot write. Each is a cache,
+//! never a source of truth: missing, unreadable, written for another scope (another DIR, store
+//! or exhibit binary), truncated or failing its own checksum, it is ignored and every file is
+//! read as before. A new one is written to a temporary file and renamed over the old only after
+//! a build has written DIR (never by a refused or failed build, nor by `--dry-run`).
+//!
+//! Format: the 16 bytes `exhibit-statrec\n`; the scope (u32 little-endian length, bytes);
+//! records sorted by name, each a u16 length and the name, then device, inode, size, mtime
+//! seconds and nanoseconds, ctime seconds and nanoseconds (eight bytes each, little-endian) and
+//! the cache's fixed-size payload; then the sha256 of everything before it. Read and written as
+//! a stream: a million records are a hundred megabytes (docs/scale.md#memory).
+
+use std::fs::File;
+use std::io::{BufReader, BufWriter, Read, Write};
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+use sha2::Digest as _;
+
+const MAGIC: &[u8; 16] = b"exhibit-statrec\n";
+
+/// The stat data that changes whenever a file's bytes do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Stat {
+    dev: u64,
+    ino: u64,
+    pub size: u64,
+    mtime: (i64, i64),
+    ctime: (i64, i64),
+}
+
+impl Stat {
+    pub fn of(meta: &std::fs::Metadata) -> Stat {
+        Stat {
+            dev: meta.dev(),
+            ino: meta.ino(),
+            size: meta.size(),
+            mtime: (meta.mtime(), meta.mtime_nsec()),
+            ctime: (meta.ctime(), meta.ctime_nsec()),
+        }
+    }
+
+    /// `meta` describes the file recorded, unchanged since (same device, inode, size, mtime and
+    /// ctime).
+    pub fn describes(&self, meta: &std::fs::Metadata) -> bool {
+        *self == Stat::of(meta)
+    }
+}
+
+/// One record as read: the name, its stat data, the payload.
+type RawRecord = (Vec<u8>, Stat, Vec<u8>);
+
+/// The records an earlier build wrote, read in name order.
+pub struct Records {
+    reader: Option<BufReader<std::io::Take<File>>>,
+    payload: usize,
+    /// The next record not yet asked about.
+    next: Option<RawRecord>,
+}
+
+impl Records {
+    /// Nothing remembered.
+    pub fn none() -> Records {
+        Records {
+            reader: None,
+            payload: 0,
+            next: None,
+        }
+    }
+
+    /// What `file` remembers for `scope`, each record carrying `payload` bytes; nothing when
+    /// the file is absent, for another scope, or fails its checksum.
+    pub fn open(file: &Path, scope: &[u8], payload: usize) -> Records {
+        open_checked(file, scope, payload)
+            .ok()
+            .flatten()
+            .unwrap_or_else(Records::none)
+    }
+
+    /// The record of `name` (its stat data and payload), when there is one. Names must be asked
+    /// in increasing byte order (the file's); one asked out of order is not found.
+    pub fn get(&mut self, name: &str) -> Option<(Stat, Vec<u8>)> {
+        loop {
+            if self.next.is_none() {
+                let reader = self.reader.as_mut()?;
+                match read_record(reader, self.payload) {
+                    Ok(Some(r)) => self.next = Some(r),
+                    // The end, or a record cut short (the checksum passed: not expected).
+                    Ok(None) | Err(_) => {
+                        self.reader = None;
+                        return None;
+                    }
+                }
+            }
+            let (recorded, _, _) = self.next.as_ref()?;
+            match recorded.as_slice().cmp(name.as_bytes()) {
+                std::cmp::Ordering::Less => self.next = None,
+                std::cmp::Ordering::Equal => {
+                    let (_, stat, payload) = self.next.take()?;
+                    return Some((stat, payload));
+                }
+                std::cmp::Ordering::Greater => return None,
+            }
+        }
+    }
+}
+
+fn open_checked(path: &Path, scope: &[u8], payload: usize) -> std::io::Result<Option<Records>> {
+    // First the checksum, over the whole file, streamed; then the records, streamed again.
+    let mut file = File::open(path)?;
+    let Some(body_len) = file.metadata()?.len().checked_sub(32) else {
+        return Ok(None);
+    };
+    let mut hasher = sha2::Sha256::new();
+    std::io::copy(&mut (&mut file).take(body_len), &mut HashInto(&mut hasher))?;
+    let mut sum = [0u8; 32];
+    file.read_exact(&mut sum)?;
+    if <[u8; 32]>::from(hasher.finalize()) != sum {
+        return Ok(None);
+    }
+    let mut reader = BufReader::with_capacity(1 << 16, File::open(path)?.take(body_len));
+    let mut magic = [0u8; 16];
+    reader.read_exact(&mut magic)?;
+    let mut len = [0u8; 4];
+    reader.read_exact(&mut len)?;
+    let mut for_scope = vec![0u8; u32::from_le_bytes(len) as usize];
+    reader.read_exact(&mut for_scope)?;
+    if &magic != MAGIC || for_scope != scope {
+        return Ok(None);
+    }
+    Ok(Some(Records {
+        reader: Some(reader),
+        payload,
+        next: None,
+    }))
+}
+
+fn read_record(reader: &mut impl Read, payload: usize) -> std::io::Result<Option<RawRecord>> {
+    let mut len = [0u8; 2];
+    match reader.read_exact(&mut len) {
+        Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => return Ok(None),
+        other => other?,
+    }
+    let mut name = vec![0u8; u16::from_le_bytes(len) as usize];
+    reader.read_exact(&mut name)?;
+    let mut n = [0u64; 7];
+    for v in &mut n {
+        let mut b = [0u8; 8];
+        reader.read_exact(&mut b)?;
+        *v = u64::from_le_bytes(b);
+    }
+    let stat = Stat {
+        dev: n[0],
+        ino: n[1],
+        size: n[2],
+        mtime: (n[3] as i64, n[4] as i64),
+        ctime: (n[5] as i64, n[6] as i64),
+    };
+    let mut bytes = vec![0u8; payload];
+    reader.read_exact(&mut bytes)?;
+    Ok(Some((name, stat, bytes)))
+}
+
+/// Records being written: a temporary file beside the cache, renamed over it by
+/// [`Pending::commit`]; dropped uncommitted (a refused or failed build), it is removed.
+pub struct Pending {
+    path: PathBuf,
+    temporary: PathBuf,
+    out: Option<BufWriter<Hashing>>,
+    /// The filesystem's time when the file was opened: a file changed at or after it is not
+    /// recorded.
+    sealed: (i64, i64),
+    last: Option<Vec<u8>>,
+    pub recorded: usize,
+}
+
+impl std::fmt::Debug for Pending {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "Pending({}, {} recorded)",
+            self.path.display(),
+            self.recorded
+        )
+    }
+}
+
+impl Pending {
+    /// Starts new records for `scope`, to replace `path` when committed. The folder must
+    /// exist (it is not created here: records may be started by a build that is then refused).
+    pub fn create(path: &Path, scope: &[u8]) -> Result<Pending> {
+        let temporary = path.with_extension(format!("new-{}", std::process::id()));
+        let file = File::create(&temporary)
+            .with_context(|| format!("{}: cannot create", temporary.display()))?;
+        let meta = file
+            .metadata()
+            .with_context(|| format!("{}: cannot read", temporary.display()))?;
+        let mut pending = Pending {
+            path: path.to_path_buf(),
+            temporary,
+            out: Some(BufWriter::with_capacity(1 << 16, Hashing::new(file))),
+            sealed: (meta.mtime(), meta.mtime_nsec()),
+            last: None,
+            recorded: 0,
+        };
+        pending.write(MAGIC)?;
+        pending.write(&(scope.len() as u32).to_le_bytes())?;
+        pending.write(scope)?;
+        Ok(pending)
+    }
+
+    /// Replaces the moment of sealing (tests: a seal before every file's change time).
+    #[cfg(test)]
+    pub fn sealed_at(&mut self, sealed: (i64, i64)) {
+        self.sealed = sealed;
+    }
+
+    fn write(&mut self, bytes: &[u8]) -> Result<()> {
+        let out = self.out.as_mut().context("records already committed")?;
+        out.write_all(bytes)
+            .with_context(|| format!("{}: cannot write", self.temporary.display()))
+    }
+
+    /// Records `name` (in increasing order) as `meta` describes it, with `payload`. A file
+    /// changed at or after the seal, or a name out of order or too long, is left out
+    /// (false): it is read again next time.
+    pub fn record(&mut self, name: &str, meta: &std::fs::Metadata, payload: &[u8]) -> Result<bool> {
+        let stat = Stat::of(meta);
+        let in_order = self.last.as_deref().is_none_or(|l| l < name.as_bytes());
+        let Ok(len) = u16::try_from(name.len()) else {
+            return Ok(false);
+        };
+        if !in_order || stat.ctime >= self.sealed || stat.mtime >= self.sealed {
+            return Ok(false);
+        }
+        self.write(&len.to_le_bytes())?;
+        self.write(name.as_bytes())?;
+        for n in [
+            stat.dev,
+            stat.ino,
+            stat.size,
+            stat.mtime.0 as u64,
+            stat.mtime.1 as u64,
+            stat.ctime.0 as u64,
+            stat.ctime.1 as u64,
+        ] {
+            self.write(&n.to_le_bytes())?;
+        }
+        self.write(payload)?;
+        self.last = Some(name.as_bytes().to_vec());
+        self.recorded += 1;
+        Ok(true)
+    }
+
+    /// Seals the records and puts them in place of the old ones. Returns how many there are.
+    pub fn commit(mut self) -> Result<usize> {
+        let out = self.out.take().context("records already committed")?;
+        let result = self.seal(out);
+        if result.is_err() {
+            let _ = std::fs::remove_file(&self.temporary);
+        }
+        result
+    }
+
+    fn seal(&self, out: BufWriter<Hashing>) -> Result<usize> {
+        let failed = |e: std::io::Error| {
+            anyhow::Error::from(e).context(format!("{}: cannot write", self.temporary.display()))
+        };
+        let mut hashing = out.into_inner().map_err(|e| failed(e.into_error()))?;
+        let sum: [u8; 32] = hashing.hasher.clone().finalize().into();
+        hashing.file.write_all(&sum).map_err(failed)?;
+        std::fs::rename(&self.temporary, &self.path)
+            .with_context(|| format!("{}: cannot replace", self.path.display()))?;
+        Ok(self.recorded)
+    }
+}
+
+impl Drop for Pending {
+    /// Uncommitted records (a refused or failed build, a dry run) leave nothing behind.
+    fn drop(&mut self) {
+        if self.out.take().is_some() {
+            let _ = std::fs::remove_file(&self.temporary);
+        }
+    }
+}
+
+/// A file that hashes what is written to it.
+struct Hashing {
+    file: File,
+    hasher: sha2::Sha256,
+}
+
+impl Hashing {
+    fn new(file: File) -> Hashing {
+        Hashing {
+            file,
+            hasher: sha2::Sha256::new(),
+        }
+    }
+}
+
+impl Write for Hashing {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.file.write(buf)?;
+        self.hasher.update(&buf[..n]);
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.file.flush()
+    }
+}
+
+/// A sink that hashes what is copied into it.
+struct HashInto<'a>(&'a mut sha2::Sha256);
+
+impl Write for HashInto<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.update(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
