@@ -20,6 +20,7 @@ pub mod head_check;
 pub mod init;
 pub mod layout;
 pub mod ledger_files;
+pub mod ledger_seqs;
 pub mod outcome;
 pub mod output;
 pub mod posts;

@@ -62,6 +62,29 @@ impl Stat {
     }
 }
 
+/// The exhibit binary that is running: its path and stat data. What a cache learned by this
+/// binary's checks (a proof passed, the seqs a ledger file holds) is believed only by the same
+/// binary: an upgraded exhibit checks again once.
+pub fn binary_identity() -> Option<Vec<u8>> {
+    let exe = std::env::current_exe().ok()?;
+    let m = std::fs::metadata(&exe).ok()?;
+    let mut scope = exe.as_os_str().as_encoded_bytes().to_vec();
+    scope.extend_from_slice(
+        format!(
+            "\0{}:{}:{}:{}.{}:{}.{}",
+            m.dev(),
+            m.ino(),
+            m.size(),
+            m.mtime(),
+            m.mtime_nsec(),
+            m.ctime(),
+            m.ctime_nsec()
+        )
+        .as_bytes(),
+    );
+    Some(scope)
+}
+
 /// One record as read: the name, its stat data, the payload.
 type RawRecord = (Vec<u8>, Stat, Vec<u8>);
 

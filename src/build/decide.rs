@@ -76,6 +76,8 @@ pub struct History {
     pub published_seqs: BTreeSet<i64>,
     /// Line readings recorded at HEAD: seq → entry_id.
     pub readings: BTreeMap<i64, Digest>,
+    /// What HEAD's ledger files hold, by blob id, remembered for the next build.
+    pub ledger_seqs: crate::ledger_seqs::LedgerSeqs,
 }
 
 /// A line published on an operator's reading, as `ledger/readings.json` records it.

@@ -6,14 +6,16 @@ use anyhow::{Context, Result};
 use super::decide::{HeadFile, History, Readings};
 use crate::previous::Previous;
 use crate::segments::{LEDGER_FILE, SEGMENTS_DIR, segment_number, segment_path};
-use exhibit_protocol::canonical;
 use exhibit_protocol::verify::Withheld;
 
 /// What HEAD's publication binds this build to.
 /// `head_trusted`: HEAD re-derives to its last snapshot (crate::head_check); when it does not
 /// (passed on --allow-rewrite), its readings are not taken on trust.
 pub fn read_history(previous: &Previous, head_trusted: bool) -> Result<History> {
-    let mut history = History::default();
+    let mut history = History {
+        ledger_seqs: crate::ledger_seqs::LedgerSeqs::open(previous.git_dir()),
+        ..History::default()
+    };
     if let Some(bytes) = previous.read("ledger/withheld.json")? {
         history.withheld = Withheld::from_json(&bytes)
             .map_err(|e| anyhow::anyhow!("HEAD:ledger/withheld.json: {e}"))?;
@@ -21,21 +23,19 @@ pub fn read_history(previous: &Previous, head_trusted: bool) -> Result<History> 
     // HEAD's published ledger is its files in chain order, concatenated (docs/scale.md#layout):
     // read one file at a time, its seqs noted and its size and sha256 kept, never held whole
     // (docs/scale.md#memory). A line never spans two files (the cut is at line boundaries).
+    // A file an earlier build read (by its blob id) is not read again
+    // (docs/scale.md#comparing-without-reading): only the day's new and grown files are.
     let mut first = true;
     for file in head_ledger_files(previous)? {
-        let bytes = previous.read_blob(file.id)?;
-        for (_, piece, _) in exhibit_protocol::verify::lines(&bytes).skip(usize::from(first)) {
-            if let Ok(parsed) = canonical::parse(piece)
-                && let Some(seq) = parsed.value.as_object().and_then(|o| o.get_int("seq"))
-            {
-                history.published_seqs.insert(seq);
-            }
-        }
+        let seqs = history
+            .ledger_seqs
+            .of(file.id, first, || previous.read_blob(file.id))?;
         first = false;
+        history.published_seqs.extend(seqs.seqs());
         history.files.push(HeadFile {
             path: file.path,
-            bytes: bytes.len() as u64,
-            sha256: exhibit_protocol::Digest::of(&bytes),
+            bytes: seqs.len,
+            sha256: seqs.sha256,
             id: file.id,
         });
     }

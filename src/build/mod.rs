@@ -131,6 +131,9 @@ pub fn run(plan: &BuildPlan) -> Result<ExitCode> {
         if let Err(e) = head.digests.save() {
             crate::say!("exhibit: note: {e:#}; the next build re-reads HEAD's blobs");
         }
+        if let Err(e) = history.ledger_seqs.save() {
+            crate::say!("exhibit: note: {e:#}; the next build re-reads HEAD's ledger files");
+        }
         if let Err(e) = crate::dir_stat::save(git_dir, &plan.out, &assembled.tree) {
             crate::say!("exhibit: note: {e:#}; the next build reads DIR's files to compare them");
         }

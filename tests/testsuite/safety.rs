@@ -1363,7 +1363,7 @@ fn recorded_witness_exhibit() -> Hostile {
     let o = h.build_witness(&[]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     let git = h.root().join("exhibit/.git/exhibit");
-    for name in ["dir-stat", "store-proofs"] {
+    for name in ["dir-stat", "store-proofs", "ledger-seqs"] {
         let len = std::fs::metadata(git.join(name)).unwrap().len();
         assert!(len > 200, "{name} holds records ({len} bytes)");
     }

@@ -141,25 +141,11 @@ impl ProofRecords {
     }
 }
 
-/// The exhibit binary (its path and stat data) and the store's resolved proofs folder.
+/// The exhibit binary (crate::stat_records::binary_identity) and the store's resolved proofs
+/// folder.
 fn scope(proofs: &Path) -> Option<Vec<u8>> {
-    use std::os::unix::fs::MetadataExt;
-    let exe = std::env::current_exe().ok()?;
-    let m = std::fs::metadata(&exe).ok()?;
-    let mut scope = exe.as_os_str().as_bytes().to_vec();
-    scope.extend_from_slice(
-        format!(
-            "\0{}:{}:{}:{}.{}:{}.{}\0",
-            m.dev(),
-            m.ino(),
-            m.size(),
-            m.mtime(),
-            m.mtime_nsec(),
-            m.ctime(),
-            m.ctime_nsec()
-        )
-        .as_bytes(),
-    );
+    let mut scope = crate::stat_records::binary_identity()?;
+    scope.push(0);
     scope.extend_from_slice(proofs.canonicalize().ok()?.as_os_str().as_bytes());
     Some(scope)
 }
