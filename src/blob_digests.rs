@@ -17,7 +17,7 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use exhibit_protocol::Digest;
 
 const MAGIC: &[u8; 16] = b"exhibit-blob256\n";
@@ -114,16 +114,7 @@ impl BlobDigests {
         }
         let sum = Digest::of(&bytes);
         bytes.extend_from_slice(&sum.0);
-        let folder = path.parent().unwrap_or(Path::new("."));
-        std::fs::create_dir_all(folder)
-            .with_context(|| format!("{}: cannot create", folder.display()))?;
-        let temporary = path.with_extension(format!("new-{}", std::process::id()));
-        std::fs::write(&temporary, &bytes)
-            .with_context(|| format!("{}: cannot write", temporary.display()))?;
-        std::fs::rename(&temporary, path).with_context(|| {
-            let _ = std::fs::remove_file(&temporary);
-            format!("{}: cannot replace", path.display())
-        })
+        crate::stat_records::replace_cache_file(path, &bytes)
     }
 }
 

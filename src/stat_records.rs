@@ -85,6 +85,21 @@ pub fn binary_identity() -> Option<Vec<u8>> {
     Some(scope)
 }
 
+/// Writes a cache file of `<git dir>/exhibit/` whole: to a temporary file beside it, then renamed
+/// over it, so that a reader finds the old file or the new one, never a part.
+pub fn replace_cache_file(path: &Path, bytes: &[u8]) -> Result<()> {
+    let folder = path.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(folder)
+        .with_context(|| format!("{}: cannot create", folder.display()))?;
+    let temporary = path.with_extension(format!("new-{}", std::process::id()));
+    std::fs::write(&temporary, bytes)
+        .with_context(|| format!("{}: cannot write", temporary.display()))?;
+    std::fs::rename(&temporary, path).with_context(|| {
+        let _ = std::fs::remove_file(&temporary);
+        format!("{}: cannot replace", path.display())
+    })
+}
+
 /// One record as read: the name, its stat data, the payload.
 type RawRecord = (Vec<u8>, Stat, Vec<u8>);
 
