@@ -33,9 +33,6 @@ impl Recorded {
 /// The records of the last build, read in path order as the write stage walks the new tree.
 pub struct DirRecords {
     records: Records,
-    /// Files whose stat data matched their record and whose recorded sha256 was the one to
-    /// write (linked without being read).
-    pub trusted: usize,
 }
 
 impl DirRecords {
@@ -43,7 +40,6 @@ impl DirRecords {
     pub fn none() -> DirRecords {
         DirRecords {
             records: Records::none(),
-            trusted: 0,
         }
     }
 
@@ -54,7 +50,6 @@ impl DirRecords {
         };
         DirRecords {
             records: Records::open(&git_dir.join(FILE), dir.as_os_str().as_bytes(), 32),
-            trusted: 0,
         }
     }
 

@@ -672,6 +672,7 @@ fn check_paths(tree: &Tree) -> Result<()> {
 
 /// Writes `tree` as DIR: a temporary sibling is filled, then exchanged with DIR in one step.
 /// DIR must have passed [`check_out_dir`].
+///
 /// What an earlier build recorded of DIR's files (`crate::dir_stat`, kept in `git_dir`) lets an
 /// unchanged file be linked without reading it.
 pub fn write_tree(dir: &Path, tree: &Tree, git_dir: Option<&Path>) -> Result<()> {
@@ -821,9 +822,7 @@ impl<'a> Unchanged<'a> {
         {
             return None;
         }
-        let same = content.sha256().is_ok_and(|d| d == recorded.sha256);
-        self.known.trusted += usize::from(same);
-        Some((same, meta))
+        Some((content.sha256().is_ok_and(|d| d == recorded.sha256), meta))
     }
 
     /// Every folder between DIR and `rel` is a real folder of DIR, not a symlink.

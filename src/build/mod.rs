@@ -125,9 +125,9 @@ pub fn run(plan: &BuildPlan) -> Result<ExitCode> {
         &mut progress,
     )?;
     if !plan.dry_run {
-        // DIR is written; what the HEAD check hashed, and DIR's files as they now stand, are
-        // remembered for the next build (docs/scale.md#the-daily-rebuilds-cost). Caches:
-        // failing to save them fails nothing.
+        // DIR is written; what the HEAD check hashed, what HEAD's ledger files hold, DIR's files
+        // as they now stand and the store's proofs as checked are remembered for the next build
+        // (docs/scale.md#comparing-without-reading). Caches: failing to save them fails nothing.
         if let Err(e) = head.digests.save() {
             crate::say!("exhibit: note: {e:#}; the next build re-reads HEAD's blobs");
         }

@@ -650,8 +650,6 @@ struct Proofs {
     head_proofs: usize,
     stray_files: usize,
     store_files: usize,
-    /// Store proofs taken on their record's word, unread.
-    trusted: usize,
     /// This build's records of the store's proofs, committed once DIR is written.
     records: Option<crate::stat_records::Pending>,
 }
@@ -680,7 +678,6 @@ fn proofs(
         head_proofs: head.len(),
         stray_files: 0,
         store_files: s.proof_names.len() + s.unreadable_names,
-        trusted: 0,
         records: None,
     };
     // One proof at a time: read, checked, held to the replacement rule, then only its size,
@@ -739,7 +736,6 @@ fn proofs(
         }
         proofs.store_files_kept.push((path, kept));
     }
-    proofs.trusted = records.trusted;
     proofs.records = records.into_pending();
     proofs.stray_files = named.iter().filter(|n| !**n).count() + s.unreadable_names;
     // A name the index or the seal gives (records are sorted by id; names are lowercase hex).
