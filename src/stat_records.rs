@@ -176,7 +176,13 @@ fn open_checked(path: &Path, scope: &[u8], payload: usize) -> std::io::Result<Op
     reader.read_exact(&mut magic)?;
     let mut len = [0u8; 4];
     reader.read_exact(&mut len)?;
-    let mut for_scope = vec![0u8; u32::from_le_bytes(len) as usize];
+    // A scope longer than the file is not this file (and no allocation follows a length read
+    // from it unchecked).
+    let scope_len = u64::from(u32::from_le_bytes(len));
+    if scope_len != scope.len() as u64 || scope_len > body_len {
+        return Ok(None);
+    }
+    let mut for_scope = vec![0u8; scope.len()];
     reader.read_exact(&mut for_scope)?;
     if &magic != MAGIC || for_scope != scope {
         return Ok(None);
