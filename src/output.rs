@@ -1171,11 +1171,7 @@ mod tests {
         tree.put("next.txt", b"new".to_vec());
         // Someone edited DIR's kept.txt in place (same size) after the record, mtime put back.
         let kept = dir.join("kept.txt");
-        let mtime = std::fs::metadata(&kept).unwrap().modified().unwrap();
-        std::fs::write(&kept, b"evil").unwrap();
-        let f = std::fs::File::options().write(true).open(&kept).unwrap();
-        f.set_modified(mtime).unwrap();
-        drop(f);
+        crate::stat_records::rewrite_keeping_mtime(&kept, b"evil").unwrap();
         write_checked(&dir, &tree, known).unwrap();
         assert_eq!(std::fs::read(dir.join("next.txt")).unwrap(), b"new");
         assert_eq!(

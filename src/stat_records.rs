@@ -100,6 +100,15 @@ pub fn replace_cache_file(path: &Path, bytes: &[u8]) -> Result<()> {
     })
 }
 
+/// Writes `bytes` over the file at `path` in place and puts its mtime back, as someone hiding
+/// an edit would: only the change time (which no program sets) still tells (tests).
+#[cfg(test)]
+pub fn rewrite_keeping_mtime(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let mtime = std::fs::metadata(path)?.modified()?;
+    std::fs::write(path, bytes)?;
+    File::options().write(true).open(path)?.set_modified(mtime)
+}
+
 /// One record as read: the name, its stat data, the payload.
 type RawRecord = (Vec<u8>, Stat, Vec<u8>);
 
@@ -124,7 +133,7 @@ impl Records {
     /// What `file` remembers for `scope`, each record carrying `payload` bytes; nothing when
     /// the file is absent, for another scope, or fails its checksum.
     pub fn open(file: &Path, scope: &[u8], payload: usize) -> Records {
-        open_checked(file, scope, payload)
+        open_records(file, scope, payload)
             .ok()
             .flatten()
             .unwrap_or_else(Records::none)
@@ -158,7 +167,7 @@ impl Records {
     }
 }
 
-fn open_checked(path: &Path, scope: &[u8], payload: usize) -> std::io::Result<Option<Records>> {
+fn open_records(path: &Path, scope: &[u8], payload: usize) -> std::io::Result<Option<Records>> {
     // First the checksum, over the whole file, streamed; then the records, streamed again.
     let mut file = File::open(path)?;
     let Some(body_len) = file.metadata()?.len().checked_sub(32) else {

@@ -1373,19 +1373,41 @@ fn recorded_witness_exhibit() -> Hostile {
     h
 }
 
+/// Flips one byte of the digest a proof commits to, in place, same size, mtime put back (as
+/// someone hiding the edit would); returns the bytes before.
+fn flip_committed_digest_keeping_mtime(path: &Path) -> Vec<u8> {
+    let before = std::fs::read(path).unwrap();
+    let mtime = std::fs::metadata(path).unwrap().modified().unwrap();
+    let mut bytes = before.clone();
+    bytes[MAGIC.len() + 2] ^= 0xff;
+    std::fs::write(path, &bytes).unwrap();
+    let f = std::fs::File::options().write(true).open(path).unwrap();
+    f.set_modified(mtime).unwrap();
+    before
+}
+
+#[test]
+fn a_recorded_store_proof_swapped_for_a_symlink_is_not_followed() {
+    let h = recorded_witness_exhibit();
+    // The same bytes, elsewhere, linked in place of the recorded proof.
+    let path = h.store().join(format!("proofs/{}.ots", h.ids[1]));
+    let elsewhere = h.root().join("copy.ots");
+    std::fs::rename(&path, &elsewhere).unwrap();
+    symlink(&elsewhere, &path).unwrap();
+    let before = state(h.root());
+    let o = h.build_witness(&[]);
+    assert!(matches!(o.status.code(), Some(1 | 2)), "{}", text(&o));
+    assert!(stderr(&o).contains("symlink"), "{}", text(&o));
+    assert_same(&before, &state(h.root()), &o);
+}
+
 #[test]
 fn a_store_proof_edited_in_place_after_it_was_recorded_is_checked_again() {
     let h = recorded_witness_exhibit();
     // The same size and mtime, one byte of the committed digest changed: a record trusted by
     // name, size or mtime would publish a proof that commits elsewhere.
     let path = h.store().join(format!("proofs/{}.ots", h.ids[1]));
-    let mtime = std::fs::metadata(&path).unwrap().modified().unwrap();
-    let mut bytes = std::fs::read(&path).unwrap();
-    bytes[MAGIC.len() + 2] ^= 0xff;
-    std::fs::write(&path, &bytes).unwrap();
-    let f = std::fs::File::options().write(true).open(&path).unwrap();
-    f.set_modified(mtime).unwrap();
-    drop(f);
+    flip_committed_digest_keeping_mtime(&path);
     let before = state(h.root());
     let o = h.build_witness(&[]);
     refused_untouched(&h, &o, &before, 1);
@@ -1403,14 +1425,7 @@ fn a_file_of_dir_edited_in_place_after_it_was_recorded_is_written_again() {
     let proof = h
         .site()
         .join(format!("ledger/witness/proofs/{}.ots", h.ids[0]));
-    let good = std::fs::read(&proof).unwrap();
-    let mtime = std::fs::metadata(&proof).unwrap().modified().unwrap();
-    let mut bad = good.clone();
-    bad[MAGIC.len() + 2] ^= 0xff;
-    std::fs::write(&proof, &bad).unwrap();
-    let f = std::fs::File::options().write(true).open(&proof).unwrap();
-    f.set_modified(mtime).unwrap();
-    drop(f);
+    let good = flip_committed_digest_keeping_mtime(&proof);
     let o = h.build_witness(&[]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     assert_eq!(

@@ -87,9 +87,7 @@ impl ProofRecords {
         let head_len = payload[52];
         let mut head = [0u8; DiskFile::HEAD];
         head.copy_from_slice(&payload[53..]);
-        if usize::from(head_len) > DiskFile::HEAD
-            || usize::from(head_len) != DiskFile::HEAD.min(meta.len() as usize)
-        {
+        if usize::from(head_len) != DiskFile::HEAD.min(meta.len() as usize) {
             return None;
         }
         self.trusted += 1;
