@@ -10,6 +10,7 @@ use std::path::Path;
 use anyhow::{Context, Result};
 use exhibit_protocol::Digest;
 
+use crate::open_folders::{OpenFolders, folder_and_name, is_regular, stat_in};
 use crate::output::Tree;
 use crate::stat_records::{Pending, Records, Stat};
 
@@ -24,9 +25,10 @@ pub struct Recorded {
 }
 
 impl Recorded {
-    /// The file `meta` describes is the one recorded, unchanged since.
-    pub fn describes(&self, meta: &std::fs::Metadata) -> bool {
-        self.stat.describes(meta)
+    /// The file `stat` describes (read by its folder's handle: crate::open_folders) is the one
+    /// recorded, unchanged since.
+    pub fn describes(&self, stat: &rustix::fs::Stat) -> bool {
+        self.stat == Stat::of_raw(stat)
     }
 }
 
@@ -84,14 +86,20 @@ pub fn save(git_dir: Option<&Path>, dir: &Path, tree: &Tree) -> Result<usize> {
 }
 
 fn record(mut pending: Pending, dir: &Path, tree: &Tree) -> Result<Pending> {
+    // Each file is looked at by its folder's handle, as the next build looks (`describes`).
+    let mut folders = OpenFolders::existing(dir);
     for (rel, content) in &tree.files {
-        let Ok(meta) = std::fs::symlink_metadata(dir.join(rel)) else {
+        let (folder, name) = folder_and_name(rel);
+        let Ok(Some(folder)) = folders.get(folder) else {
             continue;
         };
-        if !meta.is_file() || meta.len() != content.len() {
+        let Ok(stat) = stat_in(folder, name) else {
+            continue;
+        };
+        if !is_regular(&stat) || stat.st_size as u64 != content.len() {
             continue;
         }
-        pending.record(rel, &meta, &content.sha256()?.0)?;
+        pending.record(rel, Stat::of_raw(&stat), &content.sha256()?.0)?;
     }
     Ok(pending)
 }
@@ -106,6 +114,10 @@ mod tests {
         write(dir, tree);
         std::thread::sleep(std::time::Duration::from_millis(30));
         save(Some(git), dir, tree).unwrap()
+    }
+
+    fn raw_stat(path: &Path) -> rustix::fs::Stat {
+        rustix::fs::lstat(path).unwrap()
     }
 
     fn write(dir: &Path, tree: &Tree) {
@@ -134,12 +146,12 @@ mod tests {
         let mut known = DirRecords::open(Some(&git), &dir);
         let page = known.get("index.html").expect("recorded");
         assert_eq!(page.sha256, Digest::of(b"page"));
-        assert!(page.describes(&std::fs::symlink_metadata(dir.join("index.html")).unwrap()));
+        assert!(page.describes(&raw_stat(&dir.join("index.html"))));
         // Edited in place, same size, even with its mtime put back: the kernel moved its ctime.
         let a = dir.join("ledger/a.txt");
         crate::stat_records::rewrite_keeping_mtime(&a, b"bbb").unwrap();
         let recorded = known.get("ledger/a.txt").expect("recorded");
-        assert!(!recorded.describes(&std::fs::symlink_metadata(&a).unwrap()));
+        assert!(!recorded.describes(&raw_stat(&a)));
         // Asked in order, a path past the last record has none.
         assert!(known.get("zzz").is_none());
     }

@@ -4,7 +4,7 @@
 //! nothing.
 
 use std::borrow::Cow;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -13,6 +13,9 @@ use walkdir::WalkDir;
 
 use crate::box_read::{BoxFolder, FileClass};
 use crate::dir_stat::DirRecords;
+use crate::open_folders::{OpenFolders, folder_and_name, is_regular, stat_in};
+use rustix::fd::BorrowedFd;
+use rustix::fs::{AtFlags, Mode, OFlags};
 
 /// What one path of a tree holds: bytes this build made, or a file on disk that is read when it
 /// is needed. At a million lines the witness proofs alone are half a gigabyte; they are checked
@@ -327,13 +330,25 @@ impl Tree {
 
 /// Lists every file under `dir` (a missing DIR is an empty tree), without reading them: each
 /// is read when a comparison needs its bytes. DIR has passed [`check_out_dir`]: it is exhibit's;
-/// symlinks and special files in it are not listed.
-pub fn read_tree(dir: &Path) -> Result<Tree> {
+/// symlinks and special files in it are not listed. A file whose stat data is the one the last
+/// build recorded (`crate::dir_stat`, in `git_dir`) carries the sha256 recorded with it, so the
+/// review compares it without reading it (docs/scale.md#comparing-without-reading).
+pub fn read_tree(dir: &Path, git_dir: Option<&Path>) -> Result<Tree> {
     let mut tree = Tree::default();
     if !dir.exists() {
         return Ok(tree);
     }
-    for entry in WalkDir::new(dir).sort_by_file_name() {
+    let mut known = DirRecords::open(git_dir, dir);
+    // Siblings in the order of their full paths' bytes (a folder's name as if it ended in
+    // `/`: `index.json` before `index/`), so the whole walk is in the records' order.
+    let key = |e: &walkdir::DirEntry| {
+        let mut k = e.file_name().as_encoded_bytes().to_vec();
+        if e.file_type().is_dir() {
+            k.push(b'/');
+        }
+        k
+    };
+    for entry in WalkDir::new(dir).sort_by(move |a, b| key(a).cmp(&key(b))) {
         let entry = entry.with_context(|| format!("{}: cannot list", dir.display()))?;
         if !entry.file_type().is_file() {
             continue;
@@ -351,10 +366,9 @@ pub fn read_tree(dir: &Path) -> Result<Tree> {
         }
         let folder = entry.path().parent().unwrap_or(dir);
         let name = entry.file_name().to_string_lossy().into_owned();
-        let len = entry
-            .metadata()
-            .with_context(|| format!("{}: cannot read", entry.path().display()))?
-            .len();
+        let stat = rustix::fs::lstat(entry.path())
+            .with_context(|| format!("{}: cannot read", entry.path().display()))?;
+        let len = stat.st_size as u64;
         if len > FileClass::OutputFile.ceiling() {
             bail!(
                 "{}: {} bytes, over the {} exhibit reads of {}",
@@ -364,6 +378,10 @@ pub fn read_tree(dir: &Path) -> Result<Tree> {
                 FileClass::OutputFile.what()
             );
         }
+        let sha256 = known
+            .get(&rel)
+            .filter(|r| is_regular(&stat) && r.describes(&stat))
+            .map(|r| r.sha256);
         tree.put_file(
             rel,
             DiskFile {
@@ -371,7 +389,7 @@ pub fn read_tree(dir: &Path) -> Result<Tree> {
                 name,
                 class: FileClass::OutputFile,
                 len,
-                sha256: None,
+                sha256,
                 head: [0; DiskFile::HEAD],
                 head_len: 0,
             },
@@ -712,18 +730,19 @@ fn fill(staging: &Path, tree: &Tree, dir: &Path, known: DirRecords) -> Result<()
         ),
     )
     .with_context(|| format!("{}: cannot create", staging.display()))?;
-    let mut made: BTreeSet<PathBuf> = BTreeSet::new();
+    // Each file is made by its folder's handle: one name looked up per call, not the whole path
+    // (docs/scale.md#comparing-without-reading). The tree's paths are sorted, so a folder's
+    // files come one after another and each folder is opened once.
+    let mut made = OpenFolders::creating(staging)
+        .with_context(|| format!("{}: cannot open", staging.display()))?;
     let mut unchanged = Unchanged::new(dir, known);
     for (rel, content) in &tree.files {
-        let path = staging.join(rel);
-        if let Some(p) = path.parent()
-            && !made.contains(p)
-        {
-            std::fs::create_dir_all(p)
-                .with_context(|| format!("{}: cannot create", p.display()))?;
-            made.insert(p.to_path_buf());
-        }
-        if unchanged.link(rel, content, &path) {
+        let (folder, name) = folder_and_name(rel);
+        let to = made
+            .get(folder)
+            .with_context(|| format!("{}: cannot create", staging.join(folder).display()))?
+            .with_context(|| format!("{}: cannot create", staging.join(folder).display()))?;
+        if unchanged.link(rel, content, to) {
             continue;
         }
         // A file on disk (a store's proof) is read again here, one at a time, and must hold
@@ -732,9 +751,16 @@ fn fill(staging: &Path, tree: &Tree, dir: &Path, known: DirRecords) -> Result<()
         // No fsync per file (at a million proofs that is most of a build's time): what DIR
         // promises is that a refused or failed build leaves it as it was, which the exchange
         // gives. Durability across a power cut is the commit's job, not the build's.
-        let mut f = std::fs::File::create_new(&path)
-            .with_context(|| format!("{}: cannot create", path.display()))?;
-        f.write_all(&bytes)
+        let path = staging.join(rel);
+        let created = rustix::fs::openat(
+            to,
+            name,
+            OFlags::WRONLY | OFlags::CREATE | OFlags::EXCL | OFlags::NOFOLLOW | OFlags::CLOEXEC,
+            Mode::from_raw_mode(0o666),
+        )
+        .with_context(|| format!("{}: cannot create", path.display()))?;
+        std::fs::File::from(created)
+            .write_all(&bytes)
             .with_context(|| format!("{}: cannot write", path.display()))?;
     }
     std::fs::remove_file(staging.join(TEMP_MARKER))
@@ -748,122 +774,105 @@ fn fill(staging: &Path, tree: &Tree, dir: &Path, known: DirRecords) -> Result<()
 /// time), is replaced by a read and compare; removing the old tree then frees only what
 /// changed. DIR's files keep their bytes whatever happens next (a link adds a name, it changes
 /// no byte); if the build fails, the temporary tree and its links are removed as before.
-struct Unchanged<'a> {
-    dir: &'a Path,
+struct Unchanged {
+    /// DIR's folders, each opened once from its parent's handle, never through a symlink: a
+    /// file is linked only when every folder on its way is a real folder of DIR.
+    folders: OpenFolders,
     /// DIR's files as the last build recorded them: one whose stat data is unchanged since is
     /// compared by its recorded sha256, not read (docs/scale.md#comparing-without-reading).
     known: DirRecords,
-    /// Folders of DIR already looked at: a real folder (not a symlink) or not.
-    folders: std::collections::HashMap<PathBuf, bool>,
     /// Off after the first link the filesystem refuses (no hard links there): write everything.
     linking: bool,
 }
 
-impl<'a> Unchanged<'a> {
-    fn new(dir: &'a Path, known: DirRecords) -> Unchanged<'a> {
+impl Unchanged {
+    fn new(dir: &Path, known: DirRecords) -> Unchanged {
         Unchanged {
-            dir,
+            folders: OpenFolders::existing(dir),
             known,
-            folders: std::collections::HashMap::new(),
             linking: std::fs::symlink_metadata(dir).is_ok_and(|m| m.is_dir()),
         }
     }
 
-    /// Links `DIR/<rel>` at `to` when it is a regular file reached through real folders of DIR
-    /// and holds exactly `content`'s bytes. False when it does not (the caller writes them).
-    fn link(&mut self, rel: &str, content: &Content, to: &Path) -> bool {
-        if !self.linking || !self.real_folders(rel) {
+    /// Links `DIR/<rel>` into the folder `to` (under the same name) when it is a regular file
+    /// reached through real folders of DIR and holds exactly `content`'s bytes. False when it
+    /// does not (the caller writes them).
+    fn link(&mut self, rel: &str, content: &Content, to: BorrowedFd<'_>) -> bool {
+        if !self.linking {
             return false;
         }
-        let from = self.dir.join(rel);
-        let read = match self.recorded(rel, &from, content) {
-            Some((true, meta)) => meta,
+        let (folder, name) = folder_and_name(rel);
+        let Ok(Some(from)) = self.folders.get(folder) else {
+            return false;
+        };
+        let read = match recorded(&mut self.known, rel, from, name, content) {
+            Some((true, stat)) => stat,
             Some((false, _)) => return false,
-            None => match same_bytes(&from, content) {
-                Some(meta) => meta,
+            None => match same_bytes(from, name, content) {
+                Some(stat) => stat,
                 None => return false,
             },
         };
-        if let Err(e) = std::fs::hard_link(&from, to) {
-            if e.kind() != std::io::ErrorKind::NotFound {
+        if let Err(e) = rustix::fs::linkat(from, name, to, name, AtFlags::empty()) {
+            if e != rustix::io::Errno::NOENT {
                 self.linking = false;
             }
             return false;
         }
         // The link must name the very file that was read and compared (a regular file: DIR's
         // file was not swapped for anything else in between); otherwise write the bytes.
-        use std::os::unix::fs::MetadataExt;
-        let linked = std::fs::symlink_metadata(to)
-            .is_ok_and(|m| m.is_file() && m.dev() == read.dev() && m.ino() == read.ino());
+        let linked = stat_in(to, name)
+            .is_ok_and(|s| is_regular(&s) && s.st_dev == read.st_dev && s.st_ino == read.st_ino);
         if !linked {
-            let _ = std::fs::remove_file(to);
+            let _ = rustix::fs::unlinkat(to, name, AtFlags::empty());
         }
         linked
     }
-
-    /// What the last build's record tells of `DIR/<rel>` without reading it: `None` when there
-    /// is no record or the file changed since (it is read and compared); else whether it holds
-    /// `content`'s bytes (its recorded sha256 is `content`'s), with its metadata. Like
-    /// [`same_bytes`], only a regular, non-executable file of the same size qualifies; the
-    /// metadata is read without following a symlink.
-    fn recorded(
-        &mut self,
-        rel: &str,
-        from: &Path,
-        content: &Content,
-    ) -> Option<(bool, std::fs::Metadata)> {
-        let recorded = self.known.get(rel)?;
-        let meta = std::fs::symlink_metadata(from).ok()?;
-        use std::os::unix::fs::PermissionsExt;
-        if !meta.is_file()
-            || meta.len() != content.len()
-            || meta.permissions().mode() & 0o111 != 0
-            || !recorded.describes(&meta)
-        {
-            return None;
-        }
-        Some((content.sha256().is_ok_and(|d| d == recorded.sha256), meta))
-    }
-
-    /// Every folder between DIR and `rel` is a real folder of DIR, not a symlink.
-    fn real_folders(&mut self, rel: &str) -> bool {
-        let mut folder = self.dir.to_path_buf();
-        let parts: Vec<&str> = rel.split('/').collect();
-        for part in &parts[..parts.len().saturating_sub(1)] {
-            folder.push(part);
-            let real = *self.folders.entry(folder.clone()).or_insert_with(|| {
-                std::fs::symlink_metadata(&folder).is_ok_and(|m| m.file_type().is_dir())
-            });
-            if !real {
-                return false;
-            }
-        }
-        true
-    }
 }
 
-/// The metadata of `path` when it is a regular, non-executable file (opened without following a
-/// symlink or blocking on a FIFO) holding exactly `content`'s bytes (for a file on disk whose
-/// sha256 is known, the sha256 of DIR's copy is compared, and the source is not read).
-fn same_bytes(path: &Path, content: &Content) -> Option<std::fs::Metadata> {
+/// What the last build's record tells of `name` in DIR's folder `from` (`rel` in DIR) without
+/// reading it: `None` when there is no record or the file changed since (it is read and
+/// compared); else whether it holds `content`'s bytes (its recorded sha256 is `content`'s),
+/// with its stat data. Like [`same_bytes`], only a regular, non-executable file of the same
+/// size qualifies; the stat data is read without following a symlink.
+fn recorded(
+    known: &mut DirRecords,
+    rel: &str,
+    from: BorrowedFd<'_>,
+    name: &str,
+    content: &Content,
+) -> Option<(bool, rustix::fs::Stat)> {
+    let recorded = known.get(rel)?;
+    let stat = stat_in(from, name).ok()?;
+    if !is_regular(&stat)
+        || stat.st_size as u64 != content.len()
+        || stat.st_mode & 0o111 != 0
+        || !recorded.describes(&stat)
+    {
+        return None;
+    }
+    Some((content.sha256().is_ok_and(|d| d == recorded.sha256), stat))
+}
+
+/// The stat data of `name` in `folder` when it is a regular, non-executable file (opened
+/// without following a symlink or blocking on a FIFO) holding exactly `content`'s bytes (for a
+/// file on disk whose sha256 is known, the sha256 of DIR's copy is compared, and the source is
+/// not read).
+fn same_bytes(folder: BorrowedFd<'_>, name: &str, content: &Content) -> Option<rustix::fs::Stat> {
     use std::io::Read;
-    use std::os::unix::fs::OpenOptionsExt;
-    let flags =
-        rustix::fs::OFlags::NOFOLLOW | rustix::fs::OFlags::NONBLOCK | rustix::fs::OFlags::CLOEXEC;
-    let file = std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(flags.bits() as i32)
-        .open(path)
-        .ok()?;
-    let meta = file.metadata().ok()?;
+    let flags = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::CLOEXEC;
+    let file = rustix::fs::openat(folder, name, flags, Mode::empty()).ok()?;
+    let stat = rustix::fs::fstat(&file).ok()?;
     // Not an executable file either: git would record its mode (100755) where a fresh copy is
     // a plain file (100644).
-    use std::os::unix::fs::PermissionsExt;
-    if !meta.is_file() || meta.len() != content.len() || meta.permissions().mode() & 0o111 != 0 {
+    if !is_regular(&stat) || stat.st_size as u64 != content.len() || stat.st_mode & 0o111 != 0 {
         return None;
     }
     let mut held = Vec::with_capacity(content.len() as usize);
-    file.take(content.len() + 1).read_to_end(&mut held).ok()?;
+    std::fs::File::from(file)
+        .take(content.len() + 1)
+        .read_to_end(&mut held)
+        .ok()?;
     let same = match (content, content.known_sha256()) {
         (Content::Bytes(bytes), _) => held == *bytes,
         // A proof checked from the store, a part made again: compared by digest, not re-read.
@@ -872,7 +881,7 @@ fn same_bytes(path: &Path, content: &Content) -> Option<std::fs::Metadata> {
         }
         (_, None) => content.bytes().is_ok_and(|b| *b == *held),
     };
-    same.then_some(meta)
+    same.then_some(stat)
 }
 
 /// Puts the filled tree at DIR. On Linux, when DIR exists, the two are exchanged with one
@@ -923,7 +932,7 @@ mod tests {
         // not the output's: written past that check, so that the fill itself fails).
         tree.put("keep.txt", b"old".to_vec());
         assert!(write_checked(&dir, &tree, DirRecords::none()).is_err());
-        assert_eq!(read_tree(&dir).unwrap().files.len(), 1);
+        assert_eq!(read_tree(&dir, None).unwrap().files.len(), 1);
         assert_eq!(std::fs::read(dir.join("keep.txt")).unwrap(), b"old");
         use std::os::unix::fs::MetadataExt;
         let meta = std::fs::metadata(dir.join("keep.txt")).unwrap();
@@ -1012,7 +1021,7 @@ mod tests {
             assert!(!off.same(other).unwrap() && !other.same(&off).unwrap());
         }
         // DIR's file listed by read_tree (no digest): read and compared.
-        let listed = read_tree(tmp.path()).unwrap();
+        let listed = read_tree(tmp.path(), None).unwrap();
         assert!(listed.files["f"].same(&shared).unwrap());
         assert!(!listed.files["f"].same(&off).unwrap());
     }
@@ -1077,7 +1086,7 @@ mod tests {
         // Same size, other bytes: a size-only comparison would keep "old".
         tree.put("changed.txt", b"new".to_vec());
         write_checked(&dir, &tree, DirRecords::none()).unwrap();
-        let on_disk = read_tree(&dir).unwrap();
+        let on_disk = read_tree(&dir, None).unwrap();
         assert_eq!(on_disk.files.len(), tree.files.len());
         for (path, content) in &tree.files {
             assert!(on_disk.files[path].same(content).unwrap(), "{path}");
@@ -1156,6 +1165,52 @@ mod tests {
             "linked on the record's word"
         );
         assert_eq!(std::fs::read(dir.join("a.txt")).unwrap(), b"yyy");
+    }
+
+    #[test]
+    fn a_listed_file_carries_its_recorded_sha256_only_while_its_stat_data_is_the_recorded() {
+        // The dry run's listing of DIR: a file the record still describes is compared by the
+        // recorded sha256 (a record claiming other bytes is believed, which shows it is not
+        // read); one edited since, even with its mtime put back, carries none and is read.
+        let tmp = tempfile::tempdir().unwrap();
+        let (git, dir) = (tmp.path().join("git"), tmp.path().join("site"));
+        let mut tree = Tree::default();
+        tree.put("a.txt", b"aaa".to_vec());
+        tree.put("ledger/witness/index.json", b"index".to_vec());
+        tree.put("ledger/witness/index/000001.json", b"part".to_vec());
+        tree.put("z.txt", b"zzz".to_vec());
+        write_checked(&dir, &tree, DirRecords::none()).unwrap();
+        let mut claimed = tree.clone();
+        claimed.put("z.txt", b"xxx".to_vec());
+        recorded_as(&git, &dir, &claimed);
+        crate::stat_records::rewrite_keeping_mtime(&dir.join("a.txt"), b"AAA").unwrap();
+        let listed = read_tree(&dir, Some(&git)).unwrap();
+        let sha = |rel: &str| match &listed.files[rel] {
+            Content::File(f) => f.sha256,
+            other => panic!("{rel}: {other:?}"),
+        };
+        assert_eq!(sha("z.txt"), Some(exhibit_protocol::Digest::of(b"xxx")));
+        // The walk follows the records' order: `index.json` comes before the folder `index/`
+        // (walked in name order, the folder would come first and `index.json`'s record be
+        // passed by).
+        assert_eq!(
+            sha("ledger/witness/index.json"),
+            Some(exhibit_protocol::Digest::of(b"index"))
+        );
+        assert_eq!(
+            sha("ledger/witness/index/000001.json"),
+            Some(exhibit_protocol::Digest::of(b"part"))
+        );
+        assert_eq!(sha("a.txt"), None, "edited since: read");
+        assert!(!listed.files["a.txt"].same(&tree.files["a.txt"]).unwrap());
+        // Without records nothing carries a digest.
+        assert_eq!(
+            match &read_tree(&dir, None).unwrap().files["z.txt"] {
+                Content::File(f) => f.sha256,
+                _ => unreachable!(),
+            },
+            None
+        );
     }
 
     #[test]

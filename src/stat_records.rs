@@ -55,6 +55,20 @@ impl Stat {
         }
     }
 
+    /// The same data from a `stat` call made by a folder's handle (crate::open_folders). One
+    /// record file is always written and compared from the same kind of call.
+    // The fields' types differ between architectures: on some the conversions are identities.
+    #[allow(clippy::useless_conversion, clippy::unnecessary_cast)]
+    pub fn of_raw(raw: &rustix::fs::Stat) -> Stat {
+        Stat {
+            dev: u64::from(raw.st_dev),
+            ino: u64::from(raw.st_ino),
+            size: raw.st_size as u64,
+            mtime: (i64::from(raw.st_mtime), raw.st_mtime_nsec as i64),
+            ctime: (i64::from(raw.st_ctime), raw.st_ctime_nsec as i64),
+        }
+    }
+
     /// `meta` describes the file recorded, unchanged since (same device, inode, size, mtime and
     /// ctime).
     pub fn describes(&self, meta: &std::fs::Metadata) -> bool {
@@ -292,8 +306,7 @@ impl Pending {
     /// Records `name` (in increasing order) as `meta` describes it, with `payload`. A file
     /// changed at or after the seal, or a name out of order or too long, is left out
     /// (false): it is read again next time.
-    pub fn record(&mut self, name: &str, meta: &std::fs::Metadata, payload: &[u8]) -> Result<bool> {
-        let stat = Stat::of(meta);
+    pub fn record(&mut self, name: &str, stat: Stat, payload: &[u8]) -> Result<bool> {
         let in_order = self.last.as_deref().is_none_or(|l| l < name.as_bytes());
         let Ok(len) = u16::try_from(name.len()) else {
             return Ok(false);

@@ -101,7 +101,7 @@ pub fn finish(
     let dir = dir.trim_end_matches('/');
     // Read only when it is shown: at a million proofs DIR is large.
     let on_disk = if plan.dry_run || voice.json {
-        Some(output::read_tree(&plan.out)?)
+        Some(output::read_tree(&plan.out, git_dir)?)
     } else {
         None
     };

@@ -146,7 +146,7 @@ pub fn text(o: &Output) -> String {
 
 /// Every file under `dir` (relative path → bytes).
 pub fn snapshot_dir(dir: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
-    exhibit::output::read_tree(dir)
+    exhibit::output::read_tree(dir, None)
         .unwrap()
         .into_bytes()
         .unwrap()
@@ -222,7 +222,7 @@ pub fn commit_site(repo: &git2::Repository) {
 /// the files now in `site/ledger/`: a test's stand-in for "an earlier exhibit built this tree"
 /// after it edits a published file (HEAD is checked against its last snapshot, issue 9).
 pub fn reseal_snapshot(site: &Path) {
-    let files = exhibit::output::read_tree(site)
+    let files = exhibit::output::read_tree(site, None)
         .unwrap()
         .into_bytes()
         .unwrap();

@@ -21,7 +21,7 @@ fn fixtures_root() -> PathBuf {
 }
 
 fn read_tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
-    exhibit::output::read_tree(dir)
+    exhibit::output::read_tree(dir, None)
         .unwrap()
         .into_bytes()
         .unwrap()

@@ -816,3 +816,71 @@ fn a_published_text_that_leaves_the_allow_list_refuses() {
     assert!(!published(&ix).iter().any(|p| p.1 == fx.cases.trailer.1));
     assert_eq!(ix["dropped"][0]["reason"], "no_longer_allow_listed");
 }
+
+/// A published, committed exhibit built once more, so that DIR's files are recorded
+/// (docs/scale.md#comparing-without-reading); returns the path of one published text.
+fn recorded_texts(fx: &Fixture) -> PathBuf {
+    let repo = git_init(fx);
+    ok(&build(fx, &[]));
+    common::commit_site(&repo);
+    ok(&build(fx, &[]));
+    common::commit_site(&repo);
+    let rel = format!("ledger/public_texts/{}.txt", fx.cases.trailer.1);
+    let mut records = exhibit::dir_stat::DirRecords::open(Some(repo.path()), &fx.site);
+    assert!(records.get(&rel).is_some(), "{rel} is recorded");
+    fx.site.join(rel)
+}
+
+#[test]
+fn a_recorded_text_is_neither_read_nor_rewritten_by_the_next_build() {
+    // The daily case: nothing changed since the last build recorded DIR. DIR's texts are
+    // compared by their records, so none is opened (a build that still read every text on
+    // disk, or wrote it anew, opens it). The sources are `<sha>.md`, never `<sha>.txt`.
+    let fx = fixture();
+    let path = recorded_texts(&fx);
+    let name = path.file_name().unwrap().to_string_lossy().into_owned();
+    let trace = fx.root.join("trace.txt");
+    let o = Command::new("strace")
+        .args(["-f", "-e", "trace=open,openat,openat2", "-o"])
+        .arg(&trace)
+        .arg(env!("CARGO_BIN_EXE_exhibit"))
+        .args(["build", "--config", fx.toml.to_str().unwrap(), "--out"])
+        .arg(&fx.site)
+        .arg("--public-texts")
+        .env("SOURCE_DATE_EPOCH", "1800000000")
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .output()
+        .unwrap();
+    ok(&o);
+    let calls = std::fs::read_to_string(&trace).unwrap();
+    assert!(calls.contains("openat"), "the trace holds the opens");
+    let opened: Vec<&str> = calls.lines().filter(|l| l.contains(&name)).collect();
+    assert!(opened.is_empty(), "{name} opened: {opened:#?}");
+}
+
+#[test]
+fn a_recorded_text_edited_in_place_keeping_its_mtime_is_compared_and_rewritten() {
+    // Same size, one byte changed, mtime put back (as someone hiding the edit would): a record
+    // believed on name, size or mtime would leave the edit in DIR without a word.
+    let fx = fixture();
+    let path = recorded_texts(&fx);
+    let good = std::fs::read(&path).unwrap();
+    let mtime = std::fs::metadata(&path).unwrap().modified().unwrap();
+    let mut edited = good.clone();
+    edited[0] ^= 0x20;
+    std::fs::write(&path, &edited).unwrap();
+    std::fs::File::options()
+        .write(true)
+        .open(&path)
+        .unwrap()
+        .set_modified(mtime)
+        .unwrap();
+    let o = build(&fx, &[]);
+    ok(&o);
+    assert!(
+        stderr(&o).contains("on disk differed from the released bytes; rewritten"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(std::fs::read(&path).unwrap(), good, "rewritten");
+}

@@ -1436,6 +1436,26 @@ fn a_file_of_dir_edited_in_place_after_it_was_recorded_is_written_again() {
 }
 
 #[test]
+fn the_dry_run_reports_a_file_of_dir_edited_in_place_after_it_was_recorded() {
+    // The review compares DIR's files by their records; a record believed past an edit (same
+    // size, mtime put back) would report nothing to change where the build rewrites a file.
+    let h = recorded_witness_exhibit();
+    let o = h.build_witness(&["--dry-run"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let calm = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(calm.contains("0 added, 0 changed, 0 removed"), "{calm}");
+    let rel = format!("ledger/witness/proofs/{}.ots", h.ids[0]);
+    flip_committed_digest_keeping_mtime(&h.site().join(&rel));
+    let o = h.build_witness(&["--dry-run"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let out = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(
+        out.contains("0 added, 1 changed, 0 removed") && out.contains(&rel),
+        "{out}"
+    );
+}
+
+#[test]
 fn a_dry_run_and_a_refused_build_leave_the_records_as_they_were() {
     let h = recorded_witness_exhibit();
     let before = state(h.root());

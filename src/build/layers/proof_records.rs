@@ -24,7 +24,7 @@ use exhibit_protocol::Digest;
 
 use crate::box_read::FileClass;
 use crate::output::DiskFile;
-use crate::stat_records::{Pending, Records};
+use crate::stat_records::{Pending, Records, Stat};
 
 /// The file's name inside the git folder.
 pub const FILE: &str = "exhibit/store-proofs";
@@ -128,7 +128,7 @@ impl ProofRecords {
         payload.extend_from_slice(oid.as_bytes());
         payload.push(file.head_len);
         payload.extend_from_slice(&file.head);
-        if payload.len() != PAYLOAD || pending.record(name, meta, &payload).is_err() {
+        if payload.len() != PAYLOAD || pending.record(name, Stat::of(meta), &payload).is_err() {
             self.pending = None;
         }
     }

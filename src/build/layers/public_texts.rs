@@ -549,7 +549,7 @@ pub fn build(ctx: &LayerContext<'_>) -> Result<LayerOutput> {
     }
     no_longer_allow_listed(&head, &classes, &dir, rewrite, &mut texts, &mut out);
     let disk = unlisted_files(plan, &head, &dir, rewrite, &mut texts, &mut out)?;
-    disk_copies(&disk, &head, &dir, &texts, &mut out)?;
+    disk_copies(ctx, &disk, &head, &dir, &texts, &mut out)?;
     for sha in &plan.allow_text {
         if !texts.allow_text_used.contains(sha) {
             out.notes.push(format!(
@@ -946,7 +946,7 @@ fn unlisted_files(
     rewrite: Option<&str>,
     texts: &mut Texts,
     out: &mut LayerOutput,
-) -> Result<BTreeMap<String, Vec<u8>>> {
+) -> Result<BTreeSet<String>> {
     let new_names: BTreeSet<String> = texts
         .releases
         .iter()
@@ -956,9 +956,9 @@ fn unlisted_files(
     let listed =
         |name: &str| name == "index.json" || new_names.contains(name) || head_names.contains(name);
     let disk_dir = plan.out.join(FOLDER);
-    let disk = disk_files(&disk_dir)?;
+    let disk = disk_names(&disk_dir)?;
     let mut strays: BTreeSet<(String, &'static str)> = BTreeSet::new();
-    for name in disk.keys().filter(|n| !listed(n)) {
+    for name in disk.iter().filter(|n| !listed(n)) {
         strays.insert((name.clone(), "on disk"));
     }
     for name in head.files.iter().filter(|n| !listed(n)) {
@@ -986,23 +986,51 @@ fn unlisted_files(
 }
 
 /// Step 5: disk copies that differ from the released bytes are rewritten from memory, said.
+/// A copy is compared by DIR's record when its stat data is unchanged since the last build
+/// wrote it, else read, one at a time (docs/scale.md#comparing-without-reading): the texts on
+/// disk are never all held at once.
 fn disk_copies(
-    disk: &BTreeMap<String, Vec<u8>>,
+    ctx: &LayerContext<'_>,
+    disk: &BTreeSet<String>,
     head: &HeadState,
     dir: &str,
     texts: &Texts,
     out: &mut LayerOutput,
 ) -> Result<()> {
+    let mut known = crate::dir_stat::DirRecords::open(ctx.previous.git_dir(), &ctx.plan.out);
+    let mut folders = crate::open_folders::OpenFolders::existing(&ctx.plan.out);
+    let folder = crate::box_read::BoxFolder::named(&ctx.plan.out.join(FOLDER))?;
     for r in &texts.releases {
         let name = format!("{}.txt", r.sha);
-        let Some(on_disk) = disk.get(&name) else {
+        if !disk.contains(&name) {
             continue;
+        }
+        let stat = match folders.get(FOLDER) {
+            Ok(Some(fd)) => crate::open_folders::stat_in(fd, &name).ok(),
+            _ => None,
         };
-        if *on_disk == r.bytes {
+        let regular = stat.as_ref().is_some_and(crate::open_folders::is_regular);
+        let recorded = known.get(&format!("{FOLDER}/{name}"));
+        if let (Some(stat), Some(recorded)) = (&stat, recorded)
+            && regular
+            && recorded.describes(stat)
+            && recorded.sha256 == Digest::of(&r.bytes)
+        {
+            continue;
+        }
+        // Only a regular file is read (no symlink followed, within the ceiling); anything else
+        // in its place holds no bytes (docs/build.md#safety).
+        let on_disk = match &folder {
+            Some(folder) if regular => folder
+                .read(&name, crate::box_read::FileClass::OutputFile)?
+                .unwrap_or_default(),
+            _ => Vec::new(),
+        };
+        if on_disk == r.bytes {
             continue;
         }
         let head_blob = head.bytes_of(&r.sha)?;
-        if head_blob.as_ref() == Some(&r.bytes) && crlf_to_lf(on_disk) == r.bytes {
+        if head_blob.as_ref() == Some(&r.bytes) && crlf_to_lf(&on_disk) == r.bytes {
             out.notes.push(format!(
                 "public texts: {dir}/{FOLDER}/{name} had CRLF line endings on disk (a checkout converted it); restored from HEAD's bytes, not a rewrite"
             ));
@@ -1218,11 +1246,12 @@ fn crlf_to_lf(bytes: &[u8]) -> Vec<u8> {
     out
 }
 
-/// Every file under `dir` on disk (relative names with `/`), with its bytes.
-fn disk_files(dir: &Path) -> Result<BTreeMap<String, Vec<u8>>> {
-    let mut files = BTreeMap::new();
+/// Every file under `dir` on disk (relative names with `/`), symlinks and special files
+/// included, none read.
+fn disk_names(dir: &Path) -> Result<BTreeSet<String>> {
+    let mut names = BTreeSet::new();
     if !dir.is_dir() {
-        return Ok(files);
+        return Ok(names);
     }
     for entry in walkdir::WalkDir::new(dir).sort_by_file_name() {
         let entry = entry.with_context(|| format!("{}: cannot list", dir.display()))?;
@@ -1234,27 +1263,14 @@ fn disk_files(dir: &Path) -> Result<BTreeMap<String, Vec<u8>>> {
             .strip_prefix(dir)
             .unwrap_or(entry.path())
             .to_path_buf();
-        let name = rel
-            .components()
-            .map(|c| c.as_os_str().to_string_lossy().into_owned())
-            .collect::<Vec<_>>()
-            .join("/");
-        // DIR passed output::check_out_dir; still, only regular files are read, no symlink
-        // followed, within the ceiling (docs/build.md#safety).
-        let bytes = if entry.file_type().is_file()
-            && let Some(folder) = entry.path().parent()
-            && let Some(folder) = crate::box_read::BoxFolder::named(folder)?
-            && let Some(b) = folder.read(
-                &entry.file_name().to_string_lossy(),
-                crate::box_read::FileClass::OutputFile,
-            )? {
-            b
-        } else {
-            Vec::new()
-        };
-        files.insert(name, bytes);
+        names.insert(
+            rel.components()
+                .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                .collect::<Vec<_>>()
+                .join("/"),
+        );
     }
-    Ok(files)
+    Ok(names)
 }
 
 #[cfg(test)]
