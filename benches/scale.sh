@@ -5,7 +5,8 @@
 # them fills the cache of HEAD's blob digests (docs/scale.md#the-daily-rebuilds-cost), the second
 # is the steady daily rebuild; then a rebuild with nothing new. The yardstick is `exhibit verify`
 # of the longest ledger, in the same run. `git add` + `git commit` after each build are shown too
-# (the operator's daily step: git's cost, not exhibit's).
+# (the operator's daily step: git's cost, not exhibit's), and the dry run that reviews the
+# second day before it is built.
 #
 #   benches/scale.sh [LINES ...]        default: 20000 100000
 #
@@ -98,9 +99,17 @@ EOF
       1) what="day 1 (+$day lines; fills the cache)" ;;
       2) what="daily rebuild (+$day lines)" ;;
     esac
+    if [ "$d" = 2 ]; then
+      # The operator's daily review before the build (README: typical use): the dry run.
+      cold_cache
+      read -r dc dw dm < <(measure "$work/dry$d.log" env -C "$work/repo" "$bin" build --config "$work/day$d.toml" --out site --dry-run)
+    fi
     cold_cache
     read -r c w m < <(measure "$work/day$d.log" env -C "$work/repo" "$bin" build --config "$work/day$d.toml" --out site)
     row "$what" "$((n + d * day))" "$c" "$w" "$m" "$vc" "$vw"
+    if [ "$d" = 2 ]; then
+      row "  its dry run, run before it" "" "$dc" "$dw" "$dm" "$vc" "$vw"
+    fi
     read -r c w m < <(measure "$work/day$d-commit.log" bash -c 'git -C "$1" add -A site && git -C "$1" commit -q -m "$2"' commit "$work/repo" "day $d")
     row "  git add + commit" "" "$c" "$w" "$m" "$vc" "$vw"
   done

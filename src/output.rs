@@ -339,16 +339,7 @@ pub fn read_tree(dir: &Path, git_dir: Option<&Path>) -> Result<Tree> {
         return Ok(tree);
     }
     let mut known = DirRecords::open(git_dir, dir);
-    // Siblings in the order of their full paths' bytes (a folder's name as if it ended in
-    // `/`: `index.json` before `index/`), so the whole walk is in the records' order.
-    let key = |e: &walkdir::DirEntry| {
-        let mut k = e.file_name().as_encoded_bytes().to_vec();
-        if e.file_type().is_dir() {
-            k.push(b'/');
-        }
-        k
-    };
-    for entry in WalkDir::new(dir).sort_by(move |a, b| key(a).cmp(&key(b))) {
+    for entry in WalkDir::new(dir).sort_by(in_path_order) {
         let entry = entry.with_context(|| format!("{}: cannot list", dir.display()))?;
         if !entry.file_type().is_file() {
             continue;
@@ -396,6 +387,18 @@ pub fn read_tree(dir: &Path, git_dir: Option<&Path>) -> Result<Tree> {
         );
     }
     Ok(tree)
+}
+
+/// Siblings in the order of their full paths' bytes, the order of a [`Tree`] and of DIR's
+/// records: a folder's name compares as if it ended in `/`, so `index.json` comes before the
+/// folder `index/` (walked by name alone, the folder would come first).
+fn in_path_order(a: &walkdir::DirEntry, b: &walkdir::DirEntry) -> std::cmp::Ordering {
+    fn key(e: &walkdir::DirEntry) -> (&[u8], &'static [u8]) {
+        let slash: &'static [u8] = if e.file_type().is_dir() { b"/" } else { b"" };
+        (e.file_name().as_encoded_bytes(), slash)
+    }
+    let ((a_name, a_slash), (b_name, b_slash)) = (key(a), key(b));
+    a_name.iter().chain(a_slash).cmp(b_name.iter().chain(b_slash))
 }
 
 /// The name of the file a temporary tree holds while exhibit owns it (never in DIR).
