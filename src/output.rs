@@ -398,7 +398,10 @@ fn in_path_order(a: &walkdir::DirEntry, b: &walkdir::DirEntry) -> std::cmp::Orde
         (e.file_name().as_encoded_bytes(), slash)
     }
     let ((a_name, a_slash), (b_name, b_slash)) = (key(a), key(b));
-    a_name.iter().chain(a_slash).cmp(b_name.iter().chain(b_slash))
+    a_name
+        .iter()
+        .chain(a_slash)
+        .cmp(b_name.iter().chain(b_slash))
 }
 
 /// The name of the file a temporary tree holds while exhibit owns it (never in DIR).
