@@ -51,15 +51,16 @@ impl OpenFolders {
     /// existing tree has no real folder there. Folders shared with the last one asked for are
     /// not opened again.
     pub fn get(&mut self, folder: &str) -> io::Result<Option<BorrowedFd<'_>>> {
-        let parts: Vec<&str> = folder.split('/').filter(|p| !p.is_empty()).collect();
-        let keep = self
-            .chain
-            .iter()
-            .zip(&parts)
-            .take_while(|((name, _), part)| name == *part)
-            .count();
-        self.chain.truncate(keep);
-        for part in &parts[keep..] {
+        // Called once per file: walk the names without collecting them. The folders shared
+        // with the chain are kept; from the first that differs, the chain is cut and the rest
+        // opened.
+        let mut depth = 0;
+        for part in folder.split('/').filter(|p| !p.is_empty()) {
+            if self.chain.get(depth).is_some_and(|(name, _)| name == part) {
+                depth += 1;
+                continue;
+            }
+            self.chain.truncate(depth);
             let parent = match self.chain.last() {
                 Some((_, fd)) => fd.as_ref(),
                 None => self.root.as_ref(),
@@ -69,7 +70,9 @@ impl OpenFolders {
                 Some(parent) => self.open_in(parent.as_fd(), part)?,
             };
             self.chain.push((part.to_string(), opened));
+            depth += 1;
         }
+        self.chain.truncate(depth);
         Ok(match self.chain.last() {
             Some((_, fd)) => fd.as_ref().map(|fd| fd.as_fd()),
             None => self.root.as_ref().map(|fd| fd.as_fd()),

@@ -1191,10 +1191,7 @@ mod tests {
         recorded_as(&git, &dir, &claimed);
         crate::stat_records::rewrite_keeping_mtime(&dir.join("a.txt"), b"AAA").unwrap();
         let listed = read_tree(&dir, Some(&git)).unwrap();
-        let sha = |rel: &str| match &listed.files[rel] {
-            Content::File(f) => f.sha256,
-            other => panic!("{rel}: {other:?}"),
-        };
+        let sha = |rel: &str| listed_sha256(&listed, rel);
         assert_eq!(sha("z.txt"), Some(exhibit_protocol::Digest::of(b"xxx")));
         // The walk follows the records' order: `index.json` comes before the folder `index/`
         // (walked in name order, the folder would come first and `index.json`'s record be
@@ -1211,12 +1208,17 @@ mod tests {
         assert!(!listed.files["a.txt"].same(&tree.files["a.txt"]).unwrap());
         // Without records nothing carries a digest.
         assert_eq!(
-            match &read_tree(&dir, None).unwrap().files["z.txt"] {
-                Content::File(f) => f.sha256,
-                _ => unreachable!(),
-            },
+            listed_sha256(&read_tree(&dir, None).unwrap(), "z.txt"),
             None
         );
+    }
+
+    /// The sha256 a listed file of DIR carries (none when it must be read to be compared).
+    fn listed_sha256(listed: &Tree, rel: &str) -> Option<exhibit_protocol::Digest> {
+        match &listed.files[rel] {
+            Content::File(f) => f.sha256,
+            other => panic!("{rel}: {other:?}"),
+        }
     }
 
     #[test]
