@@ -705,6 +705,9 @@
     var postsRaw = obj(jsonBlock('anchor-posts-json')) || {};
     var witness = obj(jsonBlock('witness-json'));
     var publicTexts = obj(jsonBlock('public-texts-json'));
+    // A light page carries the texts' summary only (docs/page.md "Released texts on a light
+    // page"): each text is fetched by its digest, and re-hashed, when a paste finds its line.
+    var textsCarried = !!(publicTexts && obj(publicTexts.texts));
     var snapshotsText = (function () { var b = block('snapshots-jsonl'); return b ? V.utf8Decode(b) : ''; })();
     var posts = Object.keys(postsRaw).sort().map(function (d) { return { date: d, text: String(postsRaw[d]) }; });
     var wIndex = witness && obj(witness.index) && obj(witness.index.entries) ? witness.index.entries : null;
@@ -943,6 +946,13 @@
 
     function fromFolder(list, files, plan, mem) {
       var byPath = {};
+      // Every picked file by its path under the picked folder, as ledger/<path>: a released text
+      // is looked up there when a paste finds its line.
+      state.picked = {};
+      Array.prototype.forEach.call(list || [], function (f) {
+        var rel = String(f.webkitRelativePath || f.name).split('/').slice(1).join('/');
+        if (rel) state.picked['ledger/' + rel] = f;
+      });
       Array.prototype.forEach.call(list || [], function (f) {
         var parts = String(f.webkitRelativePath || f.name).split('/');
         var name = parts.pop(), parent = parts.pop();
@@ -1275,7 +1285,7 @@
         { what: 'posted heads that check out', mine: state.anchors.filter(function (a) { return a.ok && !proofFails(a); }).length, theirs: n(A.ok) }
       ];
       if (r.ok && stats.ledger && typeof stats.ledger.head === 'string') list.push({ what: 'the head', mine: r.head, theirs: stats.ledger.head });
-      if (publicTexts) list.push({ what: 'released texts', mine: state.textsAll, theirs: P.texts && typeof P.texts.published === 'number' ? P.texts.published : n(P.published) });
+      if (publicTexts && textsCarried) list.push({ what: 'released texts', mine: state.textsAll, theirs: P.texts && typeof P.texts.published === 'number' ? P.texts.published : n(P.published) });
       return list;
     }
 
@@ -1323,7 +1333,8 @@
         el('li', null, 'Proof headers of the posts: ' + anchorProofs.filter(function (a) { return anchorProof(a) === 'ok'; }).length + ' of ' + anchorProofs.length + ' check out' +
           (state.anchors.length > anchorProofs.length ? '; ' + (state.anchors.length - anchorProofs.length) + ' post(s) without a proof yet' : '') + '.'),
         witness ? el('li', null, light ? 'Per-line proof headers: not checked by this light page (it does not carry them).' : 'Per-line proof headers: ' + P.witnessOk + ' of ' + P.witnessAll + ' check out.') : null,
-        publicTexts ? el('li', null, 'Released texts: ' + state.textsOk + ' of ' + state.textsAll + ' hash to their names.') : null,
+        publicTexts ? el('li', null, textsCarried ? 'Released texts: ' + state.textsOk + ' of ' + state.textsAll + ' hash to their names.'
+          : 'Released texts: not re-hashed by this light page (it does not carry them); a text is fetched and re-hashed when a pasted message\'s digest finds its line.') : null,
         el('li', null, 'The page\'s figures: ' + eq + ' of ' + figs.length + ' equal the publisher\'s STATS.json.')));
       if (!r.ok) {
         var ul = el('ul', { id: 'problems' });
@@ -1378,7 +1389,8 @@
       }
       if (publicTexts) {
         var pts = stats.public_texts || {};
-        t.appendChild(tile('Released texts', state.textsOk + ' of ' + state.textsAll + ' re-hash here to their digest',
+        t.appendChild(tile('Released texts', !textsCarried ? 'not checked here: this light page does not carry them (each is ledger/public_texts/<sent_sha256>.txt beside it, fetched and re-hashed when a paste finds its line)'
+          : state.textsOk + ' of ' + state.textsAll + ' re-hash here to their digest',
           countOf(pts.published) ? countOf(pts.published) + ' published' : null, state.textsBad.length ? 'bad' : null));
       }
     }
@@ -1526,6 +1538,18 @@
     }
     function renderTextsCheck() {
       if (!publicTexts) return;
+      if (!textsCarried) {
+        var lchk = $('texts-check'), lix = obj(publicTexts.index) || {}, lbox = $('texts-body');
+        if (lchk) clear(lchk).appendChild(el('p', { class: 'muted' }, 'This light page does not carry the released texts, so it has re-hashed none of them. Each is ledger/public_texts/<sent_sha256>.txt beside this page, named by its own sha256 (check one with sha256sum); the page fetches one and re-hashes it when a pasted message\'s digest finds its line.'));
+        if (lbox) {
+          clear(lbox);
+          if (lix.counts) lbox.appendChild(el('div', null, el('h3', null, 'The publisher\'s counts'), countsList(lix.counts)));
+          if (lix.off_allow_list) lbox.appendChild(el('div', null, el('h3', null, 'Off the allow-list (hash only)'), countsList(lix.off_allow_list)));
+          lbox.appendChild(el('p', { class: 'muted' }, 'The lists of withheld and not re-derivable texts, and of the published ones, are in ', link('ledger/public_texts/index.json', 'index.json'),
+            Array.isArray(lix.parts) && lix.parts.length ? ' and its ' + lix.parts.length + ' part' + (lix.parts.length === 1 ? '' : 's') + ' under ledger/public_texts/index/' : '', '.'));
+        }
+        return;
+      }
       var texts = obj(publicTexts.texts) || {}, ok = 0, all = 0, bad = [];
       var seqOf = {};
       var ix = obj(publicTexts.index) || {};
@@ -1563,6 +1587,14 @@
     function renderTextsList() {
       var list = $('texts-list');
       if (!list || !publicTexts) return;
+      if (!textsCarried) {
+        var P = stats.public_texts || {}, np = P.texts && typeof P.texts.published === 'number' ? P.texts.published : null;
+        list.appendChild(el('li', { class: 'muted' }, 'This light page does not list the released texts' + (np !== null ? ' (' + np + ' published)' : '') + ': they are listed in ',
+          link('ledger/public_texts/index.json', 'index.json'), ' and its parts, each file named by its own sha256.'));
+        var lsum = $('texts-browse-summary');
+        if (lsum) lsum.textContent = 'The released texts are not carried by this light page';
+        return;
+      }
       var ix = obj(publicTexts.index) || {};
       var pub = (Array.isArray(ix.published) ? ix.published : []).filter(function (p) { return p && typeof p.sent_sha256 === 'string'; })
         .slice().sort(function (a, b) { return Number(a.seq) - Number(b.seq); });
@@ -1707,6 +1739,69 @@
         el('p', null, 'these bytes, re-hashed in your browser: ', el('code', { class: 'full' }, again), again === sha ? ' — the same' : ' — DIFFERENT'),
         pre);
     }
+    // A light page's released text, fetched when a paste finds its line: the index part that
+    // lists the line's seq says whether the line is the allow-listed one, and the bytes are
+    // re-hashed here before they are shown (docs/page.md "Released texts on a light page").
+    function ledgerFile(rel) {
+      if (state.picked) {
+        var f = state.picked['ledger/' + rel];
+        return f ? f.arrayBuffer().then(function (b) { return new Uint8Array(b); }) : Promise.resolve(null);
+      }
+      if (location.protocol === 'file:') return Promise.reject(new Error('this page was opened from a file (file://), where a browser lets it read no file beside it; pick the cloned ledger/ folder above'));
+      return fetch('ledger/' + rel, { cache: 'no-store', credentials: 'same-origin' }).then(function (res) {
+        if (res.status === 404) return null;
+        if (!res.ok) throw new Error('the server answered ' + res.status + ' ' + res.statusText + ' for ledger/' + rel);
+        return res.arrayBuffer().then(function (b) { return new Uint8Array(b); });
+      });
+    }
+    function textPartFor(seq) {
+      var ix = obj(publicTexts.index) || {};
+      if (!Array.isArray(ix.parts)) return 'public_texts/index.json';
+      for (var i = 0; i < ix.parts.length; i++) {
+        var p = ix.parts[i];
+        if (p && typeof p.path === 'string' && /^ledger\/public_texts\/index\/[0-9]{6,}\.json$/.test(p.path) && p.first_seq <= seq && seq <= p.last_seq) return p.path.slice('ledger/'.length);
+      }
+      return null;
+    }
+    function fetchedRelease(sha, seq) {
+      var box = el('div', { class: 'released-fetch', 'data-state': 'fetching' }, el('p', { class: 'muted' }, 'Fetching the released text ledger/public_texts/' + sha + '.txt and the index that lists this line…'));
+      var partPath = textPartFor(seq);
+      var listed = partPath ? ledgerFile(partPath).then(function (b) {
+        if (!b) return false;
+        var part = JSON.parse(V.utf8Decode(b));
+        var pub = part && Array.isArray(part.published) ? part.published : [];
+        return pub.some(function (p) { return p && p.sent_sha256 === sha && p.seq === seq; });
+      }) : Promise.resolve(false);
+      Promise.all([listed, ledgerFile('public_texts/' + sha + '.txt')]).then(function (got) {
+        var allow = got[0], b = got[1];
+        clear(box);
+        if (!b) {
+          box.setAttribute('data-state', 'absent');
+          box.appendChild(el('p', null, 'No released text with this digest is published beside this page (ledger/public_texts/' + sha + '.txt is not there): the line stands as a digest only.'));
+          return;
+        }
+        var again = V.sha256Hex(b);
+        box.setAttribute('data-state', again === sha ? (allow ? 'released' : 'off-list') : 'bad');
+        if (again !== sha) {
+          box.appendChild(el('p', { class: 'bad' }, 'The file ledger/public_texts/' + sha + '.txt re-hashes here to ', el('code', { class: 'full' }, again), ': DIFFERENT. These are not the bytes the gate hashed.'));
+          return;
+        }
+        if (!allow) {
+          box.appendChild(el('p', null, 'The released text with this digest (fetched and re-hashed here: the same) is published for the allow-listed line; this line is off the allow-list.'));
+          return;
+        }
+        var pre = el('pre', { class: 'released' });
+        pre.textContent = V.utf8Decode(b);
+        box.appendChild(el('details', { class: 'released-box', open: 'open' }, el('summary', null, 'The released bytes of this send (fetched)'),
+          el('p', null, 'sent_sha256 on the line: ', fullDigest(sha, 'sent_sha256')),
+          el('p', null, 'these bytes, re-hashed in your browser: ', el('code', { class: 'full' }, again), ' — the same'),
+          pre));
+      }).catch(function (e) {
+        box.setAttribute('data-state', 'unavailable');
+        clear(box).appendChild(el('p', { class: 'bad' }, 'The released text could not be fetched: ' + (e && e.message ? e.message : String(e)) + '. Nothing about it was checked here.'));
+      });
+      return box;
+    }
     function isAllowListed(sha, seq) {
       var ix = publicTexts && obj(publicTexts.index);
       var pub = ix && Array.isArray(ix.published) ? ix.published : [];
@@ -1782,7 +1877,8 @@
         }
         var L = h.line;
         var box = el('div', { class: 'hit' }, el('h4', null, 'Line seq ' + L.seq + ': its ' + h.field + (h.field === 'entry_id' ? ' (the line\'s own digest)' : '')), lineFacts(L));
-        if (h.field === 'sent_sha256' && publicTexts) {
+        if (h.field === 'sent_sha256' && publicTexts && !textsCarried) box.appendChild(fetchedRelease(f.sha, L.seq));
+        else if (h.field === 'sent_sha256' && publicTexts) {
           if (isAllowListed(f.sha, L.seq)) box.appendChild(releasedBlock(f.sha, 'The released bytes of this send'));
           else if (textBytes(f.sha)) box.appendChild(el('p', null, 'The released text with this digest is shown under the allow-listed line; this line is off the allow-list.'));
         }
@@ -1851,6 +1947,7 @@
         out.appendChild(noLine);
         out.appendChild(el('p', null, texts ? (best ? 'No released text holds your words: the closest whole text scores ' + best.score.toFixed(2) +
           ' (Dice), and no passage of one aligns with ' + Math.round(NEAR_THRESHOLD * 100) + '% of your words.' : 'No published released text to compare with.')
+          : publicTexts && !textsCarried ? 'This light page does not carry the released texts (it fetches one only by an exact digest), so it cannot compare your words with them.'
           : 'This page carries no released texts, so there is nothing to compare your words with.'));
         out.appendChild(tried);
         out.appendChild(missCaveat());

@@ -44,12 +44,14 @@ pub enum FileClass {
     AnchorsIndex,
     /// `public_texts/<sha256>.txt` in a published exhibit.
     PublicText,
+    /// A published exhibit's `public_texts/index.json` or one of its parts (read by `verify SITE`).
+    TextsIndex,
     /// A file of an exhibit DIR, read for `--dry-run`.
     OutputFile,
 }
 
 impl FileClass {
-    pub const ALL: [FileClass; 14] = [
+    pub const ALL: [FileClass; 15] = [
         FileClass::Config,
         FileClass::Ledger,
         FileClass::GateConfig,
@@ -63,6 +65,7 @@ impl FileClass {
         FileClass::Withheld,
         FileClass::AnchorsIndex,
         FileClass::PublicText,
+        FileClass::TextsIndex,
         FileClass::OutputFile,
     ];
 
@@ -74,7 +77,7 @@ impl FileClass {
             FileClass::Source | FileClass::PublicText => 4 * MIB,
             FileClass::AnchorPost => 4 * KIB,
             FileClass::Proof => MIB,
-            FileClass::WitnessIndex | FileClass::Withheld => 4 * GIB,
+            FileClass::WitnessIndex | FileClass::Withheld | FileClass::TextsIndex => 4 * GIB,
             FileClass::WitnessText | FileClass::Seal => MIB,
             FileClass::RunLog => 256 * MIB,
             FileClass::AnchorsIndex => 64 * MIB,
@@ -97,6 +100,7 @@ impl FileClass {
             FileClass::Withheld => "a withheld.json",
             FileClass::AnchorsIndex => "a published anchors/index.json",
             FileClass::PublicText => "a released public text",
+            FileClass::TextsIndex => "a published public_texts/index.json or one of its parts",
             FileClass::OutputFile => "a file of the output folder",
         }
     }

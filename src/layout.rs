@@ -68,6 +68,9 @@ pub fn is_output_path(rel: &str) -> bool {
                 is_anchor_file(name)
             } else if let Some(name) = rel.strip_prefix("ledger/witness/proofs/") {
                 is_witness_proof(name)
+            } else if let Some(name) = rel.strip_prefix("ledger/public_texts/index/") {
+                // A segmented exhibit's public-texts index parts (docs/public-texts.md#parts).
+                witness_part_number(name).is_some()
             } else if let Some(name) = rel.strip_prefix("ledger/public_texts/") {
                 is_public_text(name)
             } else if let Some(name) = rel.strip_prefix("ledger/segments/") {
@@ -115,6 +118,7 @@ mod tests {
             "ledger/witness/index/000001.json".into(),
             "ledger/witness/index/1000000.json".into(),
             "ledger/witness/runs/000001.jsonl".into(),
+            "ledger/public_texts/index/000001.json".into(),
         ] {
             assert!(is_output_path(&ok), "{ok}");
         }
@@ -138,6 +142,10 @@ mod tests {
             "ledger/witness/runs/000001.json".into(),
             "ledger/witness/runs/runs.jsonl".into(),
             "ledger/witness/index.json/000001.json".into(),
+            "ledger/public_texts/index/000000.json".into(),
+            format!("ledger/public_texts/index/{d}.txt"),
+            "ledger/public_texts/index/000001.json.txt".into(),
+            "ledger/public_texts/x/000001.json".into(),
             "../index.html".into(),
             "/etc/passwd".into(),
         ] {

@@ -33,5 +33,6 @@ pub mod side_channels;
 pub mod site_check;
 pub mod stat_records;
 pub mod terminal;
+pub mod text_parts;
 pub mod verify_cmd;
 pub mod witness_parts;

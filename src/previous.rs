@@ -206,6 +206,16 @@ impl Previous {
     /// tree read, so a folder of a million files costs one pass; each blob is then read by its
     /// id (`read_blob`), never by path.
     pub fn list_blobs(&self, rel_dir: &str) -> Result<Vec<(String, git2::Oid)>> {
+        self.list_blobs_beside(rel_dir, &[])
+    }
+
+    /// [`Previous::list_blobs`], where the folders named in `folders` may sit beside the files
+    /// (`public_texts/index/`: docs/public-texts.md#parts); they are not listed.
+    pub fn list_blobs_beside(
+        &self,
+        rel_dir: &str,
+        folders: &[&str],
+    ) -> Result<Vec<(String, git2::Oid)>> {
         let Some(repo) = &self.repo else {
             return Ok(Vec::new());
         };
@@ -221,6 +231,9 @@ impl Previous {
             // Names are data until checked: the build checked HEAD's whole tree against the
             // output's grammar before trusting it (crate::head_check); this is the second lock.
             let name = String::from_utf8_lossy(e.name_bytes()).into_owned();
+            if e.kind() == Some(ObjectType::Tree) && folders.contains(&name.as_str()) {
+                continue;
+            }
             let plain = e.kind() == Some(ObjectType::Blob)
                 && matches!(e.filemode(), 0o100644 | 0o100755)
                 && !name.is_empty()

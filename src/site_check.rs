@@ -96,6 +96,8 @@ pub fn check_site(dir: &Path) -> Result<Outcome> {
     }
     if let Some(texts) = ledger_dir.sub("public_texts")? {
         check_public_texts(&texts, &mut files)?;
+        // A segmented exhibit's index parts (docs/public-texts.md#parts).
+        crate::text_parts::check(&texts, &mut files)?;
     }
     Ok(outcome::outcome(report, anchors, Some(files)))
 }

@@ -241,13 +241,39 @@ fn data_blocks<'t>(
         blocks.push(("witness-json", Cow::Owned(json_bytes(&w))));
     }
     if let Some(t) = input.public_texts {
-        blocks.push(("public-texts-json", Cow::Owned(json_bytes(t))));
+        let bytes = if light {
+            json_bytes(&light_texts(t))
+        } else {
+            json_bytes(t)
+        };
+        blocks.push(("public-texts-json", Cow::Owned(bytes)));
     }
     blocks.push((
         "proof-headers",
         Cow::Owned(proof_headers(input.tree, !light)),
     ));
     Ok(blocks)
+}
+
+/// What a light page carries of the public-texts layer: the index without its per-line lists
+/// (each off-list class by its count) and without the texts, which grow with the ledger
+/// (170 MB as base64 at a million lines); the page fetches a text by its digest when a paste
+/// finds its line (docs/page.md "Released texts on a light page").
+fn light_texts(t: &J) -> J {
+    let mut index = t.get("index").cloned().unwrap_or(J::Null);
+    if let Some(ix) = index.as_object_mut() {
+        for key in ["published", "withheld", "unreconstructable"] {
+            ix.remove(key);
+        }
+        if let Some(off) = ix.get_mut("off_allow_list").and_then(J::as_object_mut) {
+            for class in off.values_mut() {
+                if let Some(c) = class.as_object_mut() {
+                    c.remove("seqs");
+                }
+            }
+        }
+    }
+    serde_json::json!({ "index": index })
 }
 
 /// What the page needs to check every proof's header itself: the first 65 bytes (magic,

@@ -168,6 +168,9 @@ async function probe(o) {
     if (/^#paste=/.test(o.fragment || '')) {
       await waitFor(evaluate, "(document.getElementById('paste-result')||{}).getAttribute&&document.getElementById('paste-result').getAttribute('data-match')",
         o.timeoutMs, 'the paste result (#paste-result[data-match])');
+      // A light page fetches a found line's released text after the result is set: wait for it.
+      await waitFor(evaluate, "!document.querySelector('.released-fetch[data-state=\"fetching\"]')",
+        o.timeoutMs, 'the released texts the paste result fetches');
       // the scroll into view is smooth on some browsers: let it settle
       await sleep(300);
     }

@@ -18,13 +18,13 @@ use crate::page_e2e::axe_core;
 use serde_json::Value as J;
 
 /// A static file server over `root` that counts the requests per path.
-struct Server {
+pub(crate) struct Server {
     port: u16,
     hits: Arc<Mutex<BTreeMap<String, usize>>>,
 }
 
 impl Server {
-    fn start(root: &Path) -> Server {
+    pub(crate) fn start(root: &Path) -> Server {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let port = listener.local_addr().unwrap().port();
         let hits = Arc::new(Mutex::new(BTreeMap::new()));
@@ -38,11 +38,11 @@ impl Server {
         });
         Server { port, hits }
     }
-    fn url(&self, path: &str) -> String {
+    pub(crate) fn url(&self, path: &str) -> String {
         format!("http://127.0.0.1:{}/{path}", self.port)
     }
     /// The requests counted since the last call, and forgets them.
-    fn take(&self) -> BTreeMap<String, usize> {
+    pub(crate) fn take(&self) -> BTreeMap<String, usize> {
         std::mem::take(&mut *self.hits.lock().unwrap())
     }
 }
@@ -95,7 +95,7 @@ fn serve(mut stream: std::net::TcpStream, root: &Path, hits: &Mutex<BTreeMap<Str
 }
 
 /// The page after it settled, as `tests/js/browser.cjs` reports it.
-fn visit(page: &str, profile: Option<&Path>, extra: &[&str]) -> J {
+pub(crate) fn visit(page: &str, profile: Option<&Path>, extra: &[&str]) -> J {
     let driver = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/js/browser.cjs");
     let mut cmd = Command::new("node");
     cmd.arg(&driver).arg(page);
@@ -240,7 +240,7 @@ impl Box {
 }
 
 /// The base64 text of a data block.
-fn block<'a>(html: &'a str, id: &str) -> &'a str {
+pub(crate) fn block<'a>(html: &'a str, id: &str) -> &'a str {
     let at = html
         .find(&format!("id={id} "))
         .or_else(|| html.find(&format!("id={id}>")))

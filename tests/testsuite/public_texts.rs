@@ -403,7 +403,7 @@ fn names_are_digests(fx: &Fixture) {
     for e in std::fs::read_dir(texts_dir(fx)).unwrap() {
         let e = e.unwrap();
         let name = e.file_name().into_string().unwrap();
-        if name == "index.json" {
+        if name == "index.json" || name == "index" {
             continue;
         }
         let bytes = std::fs::read(e.path()).unwrap();
@@ -883,4 +883,277 @@ fn a_recorded_text_edited_in_place_keeping_its_mtime_is_compared_and_rewritten()
         stderr(&o)
     );
     assert_eq!(std::fs::read(&path).unwrap(), good, "rewritten");
+}
+
+// ---- a segmented exhibit: the index in parts (docs/public-texts.md#parts) ------------------------
+
+/// The fixture's ledger crosses 4 KiB: a segmented exhibit, whose index parts hold 4 seqs each.
+fn segmented(fx: &Fixture) {
+    let toml = std::fs::read_to_string(&fx.toml).unwrap();
+    std::fs::write(
+        &fx.toml,
+        format!("{toml}[publish]\nsegment_bytes = 4096\nwitness_part_seqs = 4\n"),
+    )
+    .unwrap();
+}
+
+/// The index with its parts read back into the lists of an unsplit index, each part checked
+/// against its listing on the way (sha256, block, count).
+fn reassembled(fx: &Fixture) -> J {
+    let mut top = index(fx);
+    let mut lists: std::collections::BTreeMap<&str, Vec<J>> = Default::default();
+    let mut off: std::collections::BTreeMap<String, Vec<J>> = Default::default();
+    for p in top["parts"].as_array().expect("a split index lists parts") {
+        let path = p["path"].as_str().unwrap();
+        let bytes = std::fs::read(fx.site.join(path)).unwrap();
+        assert_eq!(p["sha256"], Digest::of(&bytes).to_string(), "{path}");
+        let n: u64 = path
+            .strip_prefix("ledger/public_texts/index/")
+            .and_then(|n| n.strip_suffix(".json"))
+            .unwrap()
+            .parse()
+            .unwrap();
+        let (first, last) = ((n - 1) * 4 + 1, n * 4);
+        assert_eq!(
+            (p["first_seq"].as_u64(), p["last_seq"].as_u64()),
+            (Some(first), Some(last))
+        );
+        let part: J = serde_json::from_slice(&bytes).unwrap();
+        let mut count = 0;
+        let within = |seq: &J| {
+            let seq = seq.as_u64().unwrap();
+            assert!((first..=last).contains(&seq), "seq {seq} in {path}");
+        };
+        for key in ["published", "withheld", "unreconstructable"] {
+            for e in part[key].as_array().unwrap() {
+                within(&e["seq"]);
+                count += 1;
+                lists.entry(key).or_default().push(e.clone());
+            }
+        }
+        for (class, seqs) in part["off_allow_list"].as_object().unwrap() {
+            for seq in seqs.as_array().unwrap() {
+                within(seq);
+                count += 1;
+                off.entry(class.clone()).or_default().push(seq.clone());
+            }
+        }
+        assert_eq!(p["entries"], count, "{path}");
+    }
+    let ix = top.as_object_mut().unwrap();
+    ix.remove("parts");
+    for key in ["published", "withheld", "unreconstructable"] {
+        ix.insert(key.into(), J::Array(lists.remove(key).unwrap_or_default()));
+    }
+    for (class, c) in ix["off_allow_list"].as_object_mut().unwrap() {
+        c["seqs"] = J::Array(off.remove(class).unwrap_or_default());
+    }
+    top
+}
+
+#[test]
+fn a_segmented_exhibits_index_is_cut_into_parts_that_reassemble_to_the_whole() {
+    // The same box twice: its ledger in one file (the index whole, as always), and segmented.
+    let whole = fixture();
+    ok(&build(&whole, &[]));
+    let fx = fixture();
+    segmented(&fx);
+    ok(&build(&fx, &[]));
+    assert!(
+        fx.site.join("ledger/segments").is_dir(),
+        "the ledger is segmented"
+    );
+    let top = index(&fx);
+    for key in ["published", "withheld", "unreconstructable"] {
+        assert!(
+            top.get(key).is_none(),
+            "{key}: the lists are in the parts only"
+        );
+    }
+    assert!(top["off_allow_list"]["canary"].get("seqs").is_none());
+    assert!(top["parts"].as_array().unwrap().len() >= 3, "{top}");
+    // Read back, the parts are the whole index's lists, entry for entry and in order.
+    assert_eq!(reassembled(&fx), index(&whole));
+    // The texts themselves are the same files.
+    let texts = |fx: &Fixture| {
+        read_dir_tree(&texts_dir(fx))
+            .into_iter()
+            .filter(|(p, _)| p.ends_with(".txt"))
+            .map(|(p, b)| (Path::new(&p).file_name().unwrap().to_owned(), b))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(texts(&fx), texts(&whole));
+    let (code, v) = common::verify_json(&fx.site);
+    assert_eq!(code, Some(0), "{v}");
+    // The light page carries the index's summary, not the texts nor the per-line lists.
+    let html = std::fs::read_to_string(fx.site.join("index.html")).unwrap();
+    let data: J = serde_json::from_slice(&common::unb64(crate::light_page::block(
+        &html,
+        "public-texts-json",
+    )))
+    .unwrap();
+    assert!(data.get("texts").is_none(), "{data}");
+    assert!(data["index"].get("published").is_none());
+    assert_eq!(data["index"]["counts"], top["counts"]);
+    assert_eq!(data["index"]["parts"], top["parts"]);
+}
+
+#[test]
+fn a_text_listed_in_heads_parts_is_carried_forward_and_full_parts_stay_as_they_were() {
+    let fx = fixture();
+    segmented(&fx);
+    let repo = git_init(&fx);
+    ok(&build(&fx, &[]));
+    common::commit_site(&repo);
+    let parts_before = read_dir_tree(&texts_dir(&fx).join("index"));
+    // The as-written text's source is gone: only HEAD's index, in its parts, says it was published.
+    let (seq, sha) = fx.cases.as_written.clone();
+    std::fs::remove_file(&fx.cases.as_written_source).unwrap();
+    ok(&build(&fx, &[]));
+    let ix = reassembled(&fx);
+    let entry = ix["published"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["sent_sha256"] == sha.as_str())
+        .unwrap_or_else(|| panic!("{sha} is still published: {ix}"))
+        .clone();
+    assert_eq!(entry["form"], "carried_from_previous_build");
+    assert_eq!(entry["seq"], seq);
+    // Only the part holding that entry changed; the others are byte for byte HEAD's.
+    let parts_after = read_dir_tree(&texts_dir(&fx).join("index"));
+    let changed: Vec<&String> = parts_before
+        .iter()
+        .zip(&parts_after)
+        .filter(|(a, b)| a != b)
+        .map(|(a, _)| &a.0)
+        .collect();
+    assert_eq!(parts_before.len(), parts_after.len());
+    assert_eq!(changed.len(), 1, "{changed:?}");
+    assert!(changed[0].ends_with(&format!("{:06}.json", (seq as u64 - 1) / 4 + 1)));
+}
+
+#[test]
+fn a_part_shaped_stray_under_public_texts_refuses_like_any_stray() {
+    let fx = fixture();
+    segmented(&fx);
+    ok(&build(&fx, &[]));
+    // A name of the grammar, but no part this build writes.
+    std::fs::write(
+        texts_dir(&fx).join("index/000099.json"),
+        b"{\"published\": []}",
+    )
+    .unwrap();
+    let before = read_dir_tree(&fx.site);
+    let o = build(&fx, &[]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("index/000099.json"), "{}", stderr(&o));
+    assert_eq!(before, read_dir_tree(&fx.site), "DIR untouched");
+}
+
+#[test]
+fn verify_site_names_a_changed_missing_or_unlisted_part() {
+    let fx = fixture();
+    segmented(&fx);
+    ok(&build(&fx, &[]));
+    let parts = texts_dir(&fx).join("index");
+    let first = parts.join("000001.json");
+    let copy = fx.root.join("copy");
+    // Changed: one seq moved within the part still changes its sha256.
+    common::copy_site(&fx.site, &copy);
+    let p = copy.join("ledger/public_texts/index/000001.json");
+    let bytes = std::fs::read_to_string(&first).unwrap();
+    std::fs::write(&p, bytes.replacen("[", "[ ", 1)).unwrap();
+    let (code, v) = common::verify_json(&copy);
+    assert_eq!(code, Some(1), "{v}");
+    common::assert_file_problem(
+        &v,
+        "ledger/public_texts/index/000001.json",
+        "text_part_mismatch",
+    );
+    // Missing.
+    std::fs::remove_file(&p).unwrap();
+    let (_, v) = common::verify_json(&copy);
+    common::assert_file_problem(
+        &v,
+        "ledger/public_texts/index/000001.json",
+        "text_part_missing",
+    );
+    // Unlisted.
+    std::fs::copy(&first, &p).unwrap();
+    std::fs::write(copy.join("ledger/public_texts/index/000099.json"), b"{}").unwrap();
+    let (code, v) = common::verify_json(&copy);
+    assert_eq!(code, Some(1), "{v}");
+    common::assert_file_problem(
+        &v,
+        "ledger/public_texts/index/000099.json",
+        "text_part_stray",
+    );
+    // An entry moved to another part's block, the listing resealed to match: still caught.
+    std::fs::remove_file(copy.join("ledger/public_texts/index/000099.json")).unwrap();
+    let mut part: J = serde_json::from_str(&bytes).unwrap();
+    part["published"][0]["seq"] = json!(9);
+    let forged = exhibit::encode::pretty(&part);
+    std::fs::write(&p, &forged).unwrap();
+    let mut top: J = serde_json::from_slice(
+        &std::fs::read(copy.join("ledger/public_texts/index.json")).unwrap(),
+    )
+    .unwrap();
+    top["parts"][0]["sha256"] = json!(Digest::of(&forged).to_string());
+    std::fs::write(
+        copy.join("ledger/public_texts/index.json"),
+        exhibit::encode::pretty(&top),
+    )
+    .unwrap();
+    let (_, v) = common::verify_json(&copy);
+    common::assert_file_problem(
+        &v,
+        "ledger/public_texts/index/000001.json",
+        "text_part_invalid",
+    );
+}
+
+#[test]
+fn the_light_page_fetches_and_rehashes_a_found_lines_released_text() {
+    let fx = fixture();
+    segmented(&fx);
+    ok(&build(&fx, &[]));
+    let (seq, sha) = fx.cases.as_written.clone();
+    let server = crate::light_page::Server::start(&fx.site);
+    let fragment = format!("#paste={sha}");
+    let f = crate::light_page::visit(&server.url("index.html"), None, &["--fragment", &fragment]);
+    // The chain re-derives; no head is posted in this box, so the verdict is `gaps`.
+    assert_eq!(f["verdict"]["data-state"], "re-derives", "{}", f["verdict"]);
+    assert_eq!(f["verdict"]["data-verdict"], "gaps", "{}", f["verdict"]);
+    let dom = f["dom"].as_str().unwrap();
+    // Two lines carry the digest: the allow-listed one gets the fetched bytes, re-hashed; its
+    // off-list twin is named as such.
+    assert!(dom.contains("data-state=\"released\""), "{dom}");
+    assert!(dom.contains("data-state=\"off-list\""), "{dom}");
+    assert!(dom.contains("Two of the 3 checks passed today."));
+    let hits = server.take();
+    assert_eq!(
+        hits.get(&format!("ledger/public_texts/{sha}.txt")),
+        Some(&2),
+        "{hits:?}"
+    );
+    let part = format!(
+        "ledger/public_texts/index/{:06}.json",
+        (seq as u64 - 1) / 4 + 1
+    );
+    assert!(hits.contains_key(&part), "{hits:?}");
+    // The page says it re-hashed no text on its own, rather than "0 of 0".
+    assert!(dom.contains("does not carry the released texts"), "{dom}");
+    assert!(!dom.contains("0 of 0 released texts"));
+
+    // A text whose file was changed on the server is shown as DIFFERENT, not as released.
+    std::fs::write(
+        texts_dir(&fx).join(format!("{sha}.txt")),
+        b"Two of the 3 checks failed today.",
+    )
+    .unwrap();
+    let f = crate::light_page::visit(&server.url("index.html"), None, &["--fragment", &fragment]);
+    let dom = f["dom"].as_str().unwrap();
+    assert!(dom.contains("data-state=\"bad\""), "{dom}");
+    assert!(!dom.contains("data-state=\"released\""), "{dom}");
 }

@@ -431,10 +431,20 @@ impl HeadState<'_> {
 
 fn read_head<'a>(ctx: &LayerContext<'a>) -> Result<HeadState<'a>> {
     // One read of the folder's listing; each text is then found by name (no read by path).
-    let blobs: BTreeMap<String, git2::Oid> = ctx.previous.list_blobs(FOLDER)?.into_iter().collect();
+    let blobs: BTreeMap<String, git2::Oid> = ctx
+        .previous
+        .list_blobs_beside(FOLDER, &["index"])?
+        .into_iter()
+        .collect();
+    // The index's parts, as `index/<name>` (docs/public-texts.md#parts).
+    let part_names = ctx
+        .previous
+        .list_blobs(&format!("{FOLDER}/index"))?
+        .into_iter()
+        .map(|(name, _)| format!("index/{name}"));
     let mut head = HeadState {
         previous: Some(ctx.previous),
-        files: blobs.keys().cloned().collect(),
+        files: blobs.keys().cloned().chain(part_names).collect(),
         ..HeadState::default()
     };
     let Some(bytes) = ctx.previous.read(INDEX)? else {
@@ -453,7 +463,41 @@ fn read_head<'a>(ctx: &LayerContext<'a>) -> Result<HeadState<'a>> {
             Some(_) => Err(bad(&format!("{key} is not a list"))),
         }
     };
-    for p in list("published")? {
+    let mut published = list("published")?;
+    // A segmented exhibit's index keeps its published list in its parts (docs/public-texts.md#parts);
+    // HEAD's snapshot vouched for every one of them (the HEAD check).
+    match index.get("parts") {
+        None => {}
+        Some(J::Array(parts)) => {
+            for part in parts {
+                let path = part.get("path").and_then(J::as_str).unwrap_or_default();
+                let numbered = path
+                    .strip_prefix(FOLDER)
+                    .and_then(|n| n.strip_prefix("/index/"))
+                    .and_then(crate::layout::witness_part_number)
+                    .is_some();
+                if !numbered {
+                    return Err(bad(&format!(
+                        "its parts list names {:?}, not ledger/public_texts/index/NNNNNN.json",
+                        crate::terminal::escape(path)
+                    )));
+                }
+                let bytes = ctx
+                    .previous
+                    .read(path)?
+                    .ok_or_else(|| bad(&format!("it lists {path}, which HEAD does not hold")))?;
+                let part: J = serde_json::from_slice(&bytes)
+                    .map_err(|e| bad(&format!("{path} is not JSON: {e}")))?;
+                match part.get("published") {
+                    None => {}
+                    Some(J::Array(a)) => published.extend(a.iter().cloned()),
+                    Some(_) => return Err(bad(&format!("{path}: published is not a list"))),
+                }
+            }
+        }
+        Some(_) => return Err(bad("parts is not a list")),
+    }
+    for p in published {
         let sha = p
             .get("sent_sha256")
             .and_then(J::as_str)
@@ -548,7 +592,16 @@ pub fn build(ctx: &LayerContext<'_>) -> Result<LayerOutput> {
         }
     }
     no_longer_allow_listed(&head, &classes, &dir, rewrite, &mut texts, &mut out);
-    let disk = unlisted_files(plan, &head, &dir, rewrite, &mut texts, &mut out)?;
+    let disk = unlisted_files(
+        plan,
+        &classes.off,
+        part_seqs(ctx),
+        &head,
+        &dir,
+        rewrite,
+        &mut texts,
+        &mut out,
+    )?;
     disk_copies(ctx, &disk, &head, &dir, &texts, &mut out)?;
     for sha in &plan.allow_text {
         if !texts.allow_text_used.contains(sha) {
@@ -562,8 +615,16 @@ pub fn build(ctx: &LayerContext<'_>) -> Result<LayerOutput> {
         &classes,
         texts,
         rewrite,
+        part_seqs(ctx),
         out,
     ))
+}
+
+/// The seqs one part of the index holds, when the index is split: only on a segmented exhibit
+/// (a one-file exhibit's index stays byte-identical), in the witness index's blocks
+/// (docs/public-texts.md#parts).
+fn part_seqs(ctx: &LayerContext<'_>) -> Option<u64> {
+    ctx.segmented.then_some(ctx.plan.config.witness_part_seqs)
 }
 
 /// The gate's config.json and sources folder, which --public-texts needs.
@@ -939,8 +1000,11 @@ fn no_longer_allow_listed(
 
 /// Step 4: files under public_texts/ that no index lists (on disk, or at HEAD). Returns the
 /// files on disk.
+#[allow(clippy::too_many_arguments)]
 fn unlisted_files(
     plan: &crate::build::BuildPlan,
+    off: &BTreeMap<OffList, Vec<i64>>,
+    part_seqs: Option<u64>,
     head: &HeadState,
     dir: &str,
     rewrite: Option<&str>,
@@ -953,8 +1017,21 @@ fn unlisted_files(
         .map(|r| format!("{}.txt", r.sha))
         .collect();
     let head_names: BTreeSet<String> = head.published.keys().map(|s| format!("{s}.txt")).collect();
-    let listed =
-        |name: &str| name == "index.json" || new_names.contains(name) || head_names.contains(name);
+    // The index's parts this build writes (docs/public-texts.md#parts); a part HEAD or DIR
+    // holds that this build does not write is a stray like any other file.
+    let part_names: BTreeSet<String> = match part_seqs {
+        Some(k) => index_parts(off, texts, k)
+            .into_keys()
+            .map(|n| format!("index/{n:06}.json"))
+            .collect(),
+        None => BTreeSet::new(),
+    };
+    let listed = |name: &str| {
+        name == "index.json"
+            || new_names.contains(name)
+            || head_names.contains(name)
+            || part_names.contains(name)
+    };
     let disk_dir = plan.out.join(FOLDER);
     let disk = disk_names(&disk_dir)?;
     let mut strays: BTreeSet<(String, &'static str)> = BTreeSet::new();
@@ -1125,12 +1202,115 @@ struct OffClass<'a> {
     seqs: &'a [i64],
 }
 
+/// A segmented exhibit's `ledger/public_texts/index.json` (docs/public-texts.md#parts): the
+/// index without its per-line lists, which are in the parts it lists.
+#[derive(Debug, Serialize)]
+struct TextsIndexTop<'a> {
+    allowed_by_operator: &'a [J],
+    counts: &'a TextsStats,
+    dropped: &'a [J],
+    note: &'static str,
+    off_allow_list: BTreeMap<OffList, OffCount>,
+    parts: Vec<TextPart>,
+    schema: &'static str,
+}
+
+/// How many seqs one off-list class holds (its seqs are in the parts).
+#[derive(Debug, Serialize)]
+struct OffCount {
+    count: usize,
+}
+
+/// One part as the split index lists it.
+#[derive(Debug, Serialize)]
+pub struct TextPart {
+    pub entries: usize,
+    pub first_seq: u64,
+    pub last_seq: u64,
+    pub path: String,
+    pub sha256: Digest,
+}
+
+/// `ledger/public_texts/index/NNNNNN.json`: the entries of the per-line lists whose seq lies in
+/// one fixed block of seqs.
+#[derive(Debug, Default, Serialize)]
+struct TextsIndexPart<'a> {
+    off_allow_list: BTreeMap<OffList, Vec<i64>>,
+    published: Vec<&'a PublishedText>,
+    unreconstructable: Vec<&'a Unreconstructable>,
+    withheld: Vec<&'a WithheldText>,
+}
+
+impl TextsIndexPart<'_> {
+    fn entries(&self) -> usize {
+        self.published.len()
+            + self.unreconstructable.len()
+            + self.withheld.len()
+            + self.off_allow_list.values().map(Vec::len).sum::<usize>()
+    }
+}
+
+/// The path of part `n` of a segmented exhibit's public-texts index (docs/public-texts.md#parts).
+pub fn text_part_path(n: u64) -> String {
+    format!("{FOLDER}/index/{n:06}.json")
+}
+
+/// The part number a seq falls in, in blocks of `k` seqs (seq 1 is part 1's first).
+fn part_of(seq: i64, k: u64) -> u64 {
+    (seq.max(1) as u64 - 1) / k.max(1) + 1
+}
+
+/// The per-line lists cut into their parts, in part order; only blocks holding an entry.
+fn index_parts<'a>(
+    off: &BTreeMap<OffList, Vec<i64>>,
+    texts: &'a Texts,
+    k: u64,
+) -> BTreeMap<u64, TextsIndexPart<'a>> {
+    let mut parts: BTreeMap<u64, TextsIndexPart<'a>> = BTreeMap::new();
+    for r in &texts.releases {
+        parts
+            .entry(part_of(r.entry.seq, k))
+            .or_default()
+            .published
+            .push(&r.entry);
+    }
+    for w in &texts.withheld {
+        parts.entry(part_of(w.seq, k)).or_default().withheld.push(w);
+    }
+    for u in &texts.unreconstructable {
+        parts
+            .entry(part_of(u.seq, k))
+            .or_default()
+            .unreconstructable
+            .push(u);
+    }
+    for (class, seqs) in off {
+        for &seq in seqs {
+            parts
+                .entry(part_of(seq, k))
+                .or_default()
+                .off_allow_list
+                .entry(*class)
+                .or_default()
+                .push(seq);
+        }
+    }
+    // Every class is named in every part, even when empty, as the whole index names them.
+    for part in parts.values_mut() {
+        for class in OFF_CLASSES {
+            part.off_allow_list.entry(class).or_default();
+        }
+    }
+    parts
+}
+
 /// Step 6: the index, counts, files and page data.
 fn finish(
     entries: usize,
     classes: &Classes,
     mut texts: Texts,
     rewrite: Option<&str>,
+    part_seqs: Option<u64>,
     mut out: LayerOutput,
 ) -> LayerOutput {
     let considered = classes.send_lines - classes.line_withheld;
@@ -1219,15 +1399,57 @@ fn finish(
         unreconstructable: &texts.unreconstructable,
         withheld: &texts.withheld,
     };
-    let mut page_texts = serde_json::Map::new();
-    for r in &texts.releases {
-        debug_assert_eq!(Digest::of(&r.bytes), r.sha);
-        page_texts.insert(r.sha.to_string(), J::String(base64(&r.bytes)));
-        out.files
-            .push((format!("{FOLDER}/{}.txt", r.sha), r.bytes.clone()));
+    match part_seqs {
+        None => {
+            out.files.push((INDEX.to_string(), pretty(&index)));
+            let mut page_texts = serde_json::Map::new();
+            for r in &texts.releases {
+                debug_assert_eq!(Digest::of(&r.bytes), r.sha);
+                page_texts.insert(r.sha.to_string(), J::String(base64(&r.bytes)));
+            }
+            out.page_data = json!({"index": index, "texts": J::Object(page_texts)});
+        }
+        Some(k) => {
+            // A segmented exhibit: the per-line lists go to fixed parts, and the page (always
+            // the light one) carries the index's summary, not the texts: at a million lines they
+            // are 170 MB as base64 (docs/public-texts.md#parts).
+            let mut listed = Vec::new();
+            for (number, part) in index_parts(&classes.off, &texts, k) {
+                let bytes = pretty(&part);
+                let path = text_part_path(number);
+                listed.push(TextPart {
+                    entries: part.entries(),
+                    first_seq: (number - 1) * k + 1,
+                    last_seq: number * k,
+                    path: path.clone(),
+                    sha256: Digest::of(&bytes),
+                });
+                out.files.push((path, bytes));
+            }
+            let top = TextsIndexTop {
+                allowed_by_operator: index.allowed_by_operator,
+                counts: index.counts,
+                dropped: index.dropped,
+                note: NOTE,
+                off_allow_list: classes
+                    .off
+                    .iter()
+                    .map(|(c, s)| (*c, OffCount { count: s.len() }))
+                    .collect(),
+                parts: listed,
+                schema: SCHEMA,
+            };
+            out.files.push((INDEX.to_string(), pretty(&top)));
+            out.page_data = json!({"index": top});
+        }
     }
-    out.files.push((INDEX.to_string(), pretty(&index)));
-    out.page_data = json!({"index": index, "texts": J::Object(page_texts)});
+    // Moved, not copied: the texts are written from these bytes (at a million lines, 120 MB).
+    for r in &mut texts.releases {
+        out.files.push((
+            format!("{FOLDER}/{}.txt", r.sha),
+            std::mem::take(&mut r.bytes),
+        ));
+    }
     out.stats = Some(LayerStats::PublicTexts(Box::new(counts)));
     out
 }
