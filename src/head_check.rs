@@ -32,34 +32,58 @@ pub const DIGESTED_FOLDERS: [&str; 4] = ["anchors/", "witness/", "public_texts/"
 /// [`DIGESTED_FOLDERS`] the sha256 of its listing — a stranger re-derives one with
 /// `(cd ledger/X && find . -type f | sort | xargs sha256sum) | sha256sum`.
 pub fn snapshot_digests<'a>(files: impl IntoIterator<Item = (&'a str, String)>) -> Map<String, J> {
-    let mut direct = Map::new();
-    let mut listings: BTreeMap<&str, String> = BTreeMap::new();
+    let mut digests = SnapshotDigests::default();
     for (path, sha) in files {
+        digests.add(path, &sha);
+    }
+    digests.finish()
+}
+
+/// [`snapshot_digests`] fed one file at a time: each folder's listing is hashed as it grows,
+/// never held (at a million files the proofs folder's listing alone is 165 MB:
+/// docs/scale.md#memory).
+#[derive(Default)]
+pub struct SnapshotDigests {
+    direct: Map<String, J>,
+    listings: BTreeMap<&'static str, sha2::Sha256>,
+}
+
+impl SnapshotDigests {
+    /// One file, `path` relative to DIR, in path order.
+    pub fn add(&mut self, path: &str, sha: &str) {
+        use sha2::Digest as _;
         let Some(rel) = path.strip_prefix("ledger/") else {
-            continue;
+            return;
         };
         if !rel.contains('/') {
             if rel != "SNAPSHOTS.jsonl" {
-                direct.insert(rel.to_string(), J::String(sha));
+                self.direct
+                    .insert(rel.to_string(), J::String(sha.to_string()));
             }
-            continue;
+            return;
         }
         for folder in DIGESTED_FOLDERS {
             if let Some(inner) = rel.strip_prefix(folder) {
-                listings
-                    .entry(folder)
-                    .or_default()
-                    .push_str(&format!("{sha}  ./{inner}\n"));
+                let h = self.listings.entry(folder).or_default();
+                h.update(sha.as_bytes());
+                h.update(b"  ./");
+                h.update(inner.as_bytes());
+                h.update(b"\n");
             }
         }
     }
-    for (folder, listing) in listings {
-        direct.insert(
-            folder.to_string(),
-            J::String(Digest::of(listing.as_bytes()).to_string()),
-        );
+
+    pub fn finish(self) -> Map<String, J> {
+        use sha2::Digest as _;
+        let mut direct = self.direct;
+        for (folder, listing) in self.listings {
+            direct.insert(
+                folder.to_string(),
+                J::String(Digest(listing.finalize().into()).to_string()),
+            );
+        }
+        direct
     }
-    direct
 }
 
 /// What the check found.
@@ -100,7 +124,10 @@ pub fn check(previous: &Previous) -> Result<HeadCheck> {
     if entries.is_empty() {
         return Ok(out);
     }
-    let mut hashed: Vec<(String, String)> = Vec::with_capacity(entries.len());
+    // The snapshot's digests are fed one file at a time; only the segments' are kept, to name
+    // the one that differs (a million proofs' paths and digests are not held: docs/scale.md#memory).
+    let mut digests = SnapshotDigests::default();
+    let mut hashed: Vec<(String, String)> = Vec::new();
     let mut snapshots: Option<Vec<u8>> = None;
     for e in &entries {
         if !e.regular_file || !crate::layout::is_output_path(&e.path) {
@@ -119,7 +146,11 @@ pub fn check(previous: &Previous) -> Result<HeadCheck> {
         }
         // A blob an earlier build hashed is not read again (crate::blob_digests).
         let digest = out.digests.digest_of(e.id, || previous.read_blob(e.id))?;
-        hashed.push((e.path.clone(), digest.to_string()));
+        let digest = digest.to_string();
+        digests.add(&e.path, &digest);
+        if e.path.starts_with(SEGMENTS_DIR) {
+            hashed.push((e.path.clone(), digest));
+        }
     }
     // The published ledger is ledger.jsonl then segments 1, 2, … in order: a missing number
     // would make HEAD's ledger a different one than it reads as (docs/scale.md#names).
@@ -165,7 +196,7 @@ pub fn check(previous: &Previous) -> Result<HeadCheck> {
         ));
         return Ok(out);
     };
-    let actual = snapshot_digests(hashed.iter().map(|(p, s)| (p.as_str(), s.clone())));
+    let actual = digests.finish();
     let keys: std::collections::BTreeSet<&String> = actual.keys().chain(recorded.keys()).collect();
     for key in keys {
         let (a, r) = (actual.get(key), recorded.get(key));

@@ -356,13 +356,16 @@ fn snapshots(
 ) -> Result<Snapshots> {
     let old = previous.read("ledger/SNAPSHOTS.jsonl")?.unwrap_or_default();
     // The same computation checks HEAD before it is trusted (crate::head_check).
-    let hashed = tree
+    // One file at a time: neither the digests nor the folders' listings are held.
+    let mut hashed = crate::head_check::SnapshotDigests::default();
+    for (path, content) in tree
         .files
         .range("ledger/".to_string()..)
         .take_while(|(p, _)| p.starts_with("ledger/"))
-        .map(|(p, c)| Ok((p.as_str(), c.sha256()?.to_string())))
-        .collect::<Result<Vec<_>>>()?;
-    let digests = J::Object(crate::head_check::snapshot_digests(hashed));
+    {
+        hashed.add(path, &content.sha256()?.to_string());
+    }
+    let digests = J::Object(hashed.finish());
     let last: Option<J> = old
         .split(|&b| b == b'\n')
         .rfind(|l| !l.is_empty())

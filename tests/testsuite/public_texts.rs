@@ -1157,3 +1157,31 @@ fn the_light_page_fetches_and_rehashes_a_found_lines_released_text() {
     assert!(dom.contains("data-state=\"bad\""), "{dom}");
     assert!(!dom.contains("data-state=\"released\""), "{dom}");
 }
+
+#[test]
+fn a_light_page_over_its_ceiling_is_said_not_hidden() {
+    let fx = fixture();
+    segmented(&fx);
+    let o = build(&fx, &[]);
+    ok(&o);
+    assert!(
+        !stderr(&o).contains("over [publish] page_bytes"),
+        "{}",
+        stderr(&o)
+    );
+    // The smallest ceiling: the page's own script alone weighs more, so even the light page
+    // without the last ledger file passes it, and the build says so.
+    let toml = std::fs::read_to_string(&fx.toml).unwrap();
+    std::fs::write(&fx.toml, format!("{toml}page_bytes = 65536\n")).unwrap();
+    let o = build(&fx, &[]);
+    ok(&o);
+    let page = std::fs::metadata(fx.site.join("index.html")).unwrap().len();
+    assert!(page > 65_536, "{page}");
+    assert!(
+        stderr(&o).contains(&format!(
+            "index.html weighs {page} bytes as the light page without the last ledger file, over [publish] page_bytes (65536)"
+        )),
+        "{}",
+        stderr(&o)
+    );
+}

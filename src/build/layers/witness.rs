@@ -81,8 +81,10 @@ struct Record {
 /// The store's `index.json`, parsed.
 #[derive(Debug, Default)]
 struct StoreIndex {
-    /// Sorted by id.
-    records: Vec<Record>,
+    /// Sorted by id. Shared with the index parts that are made again when written, which
+    /// name their records by position instead of copying them (160 MB at a million lines:
+    /// docs/scale.md#memory).
+    records: std::sync::Arc<Vec<Record>>,
     calendars: Vec<Vec<String>>,
     calendar_ids: BTreeMap<Vec<String>, u32>,
     prereg_sha256: Option<Digest>,
@@ -172,7 +174,8 @@ impl<'de> Visitor<'de> for EntriesSeed<'_> {
                     ))
                 })?),
             };
-            index.records.push(Record {
+            // Not shared yet while the index is read: no copy is made.
+            std::sync::Arc::make_mut(&mut index.records).push(Record {
                 id,
                 seq: raw.seq,
                 status: raw.status,
@@ -231,7 +234,7 @@ fn parse_index(reader: impl std::io::Read) -> Result<StoreIndex, String> {
     de::Deserializer::deserialize_map(&mut d, IndexVisitor(&mut index))
         .map_err(|e| e.to_string())?;
     d.end().map_err(|e| e.to_string())?;
-    index.records.sort_by_key(|r| r.id);
+    std::sync::Arc::make_mut(&mut index.records).sort_by_key(|r| r.id);
     if let Some(w) = index.records.windows(2).find(|w| w[0].id == w[1].id) {
         return Err(format!("entry {} is written twice", w[0].id));
     }
@@ -1508,15 +1511,18 @@ fn index_parts(
     let mut blocks: BTreeMap<u64, PartSource> = BTreeMap::new();
     let calendars = std::sync::Arc::new(index.calendars.clone());
     // Records are sorted by id: each block's records stay in id order, as the part lists them.
-    for r in &index.records {
+    for (at, r) in index.records.iter().enumerate() {
         // seq ≥ 1 was checked when the store's index was read.
         let number = (r.seq.max(1) as u64 - 1) / k + 1;
         let block = blocks.entry(number).or_insert_with(|| PartSource {
+            all: index.records.clone(),
             records: Vec::new(),
             calendars: calendars.clone(),
             anchor_tz: anchor_tz.to_string(),
         });
-        block.records.push((r.clone(), chain.cut(r)));
+        // Positions fit in u32: the store's index is read within a 4 GiB ceiling, far under
+        // 2^32 records of at least 64 bytes each.
+        block.records.push((at as u32, chain.cut(r)));
     }
     let mut parts = Vec::with_capacity(blocks.len());
     let mut files = Vec::with_capacity(blocks.len());
@@ -1540,7 +1546,9 @@ fn index_parts(
 
 /// What one index part is made from: its records, each with whether its clocks are cut.
 struct PartSource {
-    records: Vec<(Record, bool)>,
+    /// The store's records, shared; `records` names this part's by position.
+    all: std::sync::Arc<Vec<Record>>,
+    records: Vec<(u32, bool)>,
     calendars: std::sync::Arc<Vec<Vec<String>>>,
     anchor_tz: String,
 }
@@ -1551,11 +1559,9 @@ impl PartSource {
         let entries: BTreeMap<Digest, PublishedRecord<'_>> = self
             .records
             .iter()
-            .map(|(r, cut)| {
-                (
-                    r.id,
-                    published_record(&self.calendars, r, *cut, &mut daycut),
-                )
+            .map(|&(at, cut)| {
+                let r = &self.all[at as usize];
+                (r.id, published_record(&self.calendars, r, cut, &mut daycut))
             })
             .collect();
         pretty(&IndexPartFile { entries })
