@@ -128,6 +128,7 @@ pub fn check(previous: &Previous) -> Result<HeadCheck> {
     // the one that differs (a million proofs' paths and digests are not held: docs/scale.md#memory).
     let mut digests = SnapshotDigests::default();
     let mut hashed: Vec<(String, String)> = Vec::new();
+    out.digests.reserve(entries.len());
     let mut snapshots: Option<Vec<u8>> = None;
     for e in &entries {
         if !e.regular_file || !crate::layout::is_output_path(&e.path) {
