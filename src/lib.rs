@@ -21,6 +21,7 @@ pub mod init;
 pub mod layout;
 pub mod ledger_files;
 pub mod ledger_seqs;
+pub mod listed_parts;
 pub mod open_folders;
 pub mod outcome;
 pub mod output;

@@ -8,26 +8,14 @@
 use std::collections::BTreeSet;
 
 use anyhow::Result;
-use exhibit_protocol::Digest;
 use serde::Deserialize;
 use serde_json::{Map, Value as J};
 
 use crate::box_read::{BoxFolder, FileClass};
-use crate::build::layers::witness::{RUNS, index_part_path};
-use crate::layout::witness_part_number;
+use crate::build::layers::witness::RUNS;
+use crate::listed_parts::{ListedPart, PartsOf, problem};
 use crate::outcome::FileProblem;
 use crate::segments::segment_number;
-
-/// One part as `index.json` lists it.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ListedPart {
-    entries: u64,
-    first_seq: u64,
-    last_seq: u64,
-    path: String,
-    sha256: String,
-}
 
 /// A part file: `{"entries": {entry_id: record, …}}`.
 #[derive(Deserialize)]
@@ -36,159 +24,38 @@ struct PartFile {
     entries: Map<String, J>,
 }
 
-fn problem(file: impl Into<String>, code: &str, detail: impl Into<String>) -> FileProblem {
-    FileProblem {
-        file: file.into(),
-        code: code.into(),
-        detail: detail.into(),
-    }
-}
+/// The witness index and its parts (the list's checks are shared: `src/listed_parts.rs`).
+const PARTS: PartsOf = PartsOf {
+    folder: "ledger/witness",
+    code: "witness",
+    class: FileClass::WitnessIndex,
+    lists: &["entries"],
+};
 
 /// Checks `ledger/witness/` (given as `witness`): the index's parts and the run log's files.
 pub fn check(witness: &BoxFolder, files: &mut Vec<FileProblem>) -> Result<()> {
-    check_index_parts(witness, files)?;
+    let mut seen_ids: BTreeSet<String> = BTreeSet::new();
+    PARTS.check(witness, files, |listed, bytes, files| {
+        check_part(listed, bytes, &mut seen_ids, files)
+    })?;
     check_runs_files(witness, files)
 }
 
-fn check_index_parts(witness: &BoxFolder, files: &mut Vec<FileProblem>) -> Result<()> {
-    let folder = witness.sub("index")?;
-    let index = match witness.read("index.json", FileClass::WitnessIndex)? {
-        Some(bytes) => serde_json::from_slice::<J>(&bytes).ok(),
-        None => None,
-    };
-    let listed = index.as_ref().and_then(|i| i.get("parts"));
-    let Some(listed) = listed else {
-        if folder.is_some() {
-            files.push(problem(
-                "ledger/witness/index/",
-                "witness_part_stray",
-                "ledger/witness/index.json lists no parts, yet ledger/witness/index/ exists: its files are nobody's",
-            ));
-        }
-        return Ok(());
-    };
-    let parts: Vec<ListedPart> = match serde_json::from_value(listed.clone()) {
-        Ok(p) => p,
-        Err(e) => {
-            files.push(problem(
-                "ledger/witness/index.json",
-                "witness_parts_invalid",
-                format!("its parts list is not an array of {{entries, first_seq, last_seq, path, sha256}}: {e}"),
-            ));
-            return Ok(());
-        }
-    };
-    if index.as_ref().is_some_and(|i| i.get("entries").is_some()) {
-        files.push(problem(
-            "ledger/witness/index.json",
-            "witness_parts_invalid",
-            "holds both entries and parts: a split index keeps its entries in the parts only",
-        ));
-    }
-    let mut seen_ids: BTreeSet<String> = BTreeSet::new();
-    let mut named: BTreeSet<String> = BTreeSet::new();
-    let size = parts
-        .first()
-        // Saturating: a hostile list may claim seqs 0..=u64::MAX (docs/witness.md#parts).
-        .map(|p| p.last_seq.saturating_sub(p.first_seq).saturating_add(1));
-    for part in &parts {
-        let name = part.path.strip_prefix("ledger/witness/index/");
-        let number = name.and_then(witness_part_number);
-        let Some((name, number)) = name.zip(number) else {
-            files.push(problem(
-                "ledger/witness/index.json",
-                "witness_parts_invalid",
-                format!(
-                    "lists {:?}, not a part's path (ledger/witness/index/NNNNNN.json)",
-                    crate::terminal::escape(&part.path)
-                ),
-            ));
-            continue;
-        };
-        if !named.insert(name.to_string()) {
-            files.push(problem(
-                part.path.as_str(),
-                "witness_parts_invalid",
-                "listed twice in ledger/witness/index.json's parts: each part is listed once",
-            ));
-            continue;
-        }
-        if part.entries == 0 {
-            // Only a block with at least one entry is a part (docs/witness.md#parts).
-            files.push(problem(
-                part.path.as_str(),
-                "witness_parts_invalid",
-                "listed with no entries: a part exists only for a block that holds an entry",
-            ));
-        }
-        let k = size.unwrap_or(1);
-        if part.first_seq != (number - 1).saturating_mul(k).saturating_add(1)
-            || part.last_seq != number.saturating_mul(k)
-            || index_part_path(number) != part.path
-        {
-            files.push(problem(
-                part.path.as_str(),
-                "witness_parts_invalid",
-                format!(
-                    "listed with seqs {}..={}, which are not part {number}'s in blocks of {k} seqs",
-                    part.first_seq, part.last_seq
-                ),
-            ));
-        }
-        check_part(folder.as_ref(), name, part, &mut seen_ids, files)?;
-    }
-    if let Some(folder) = &folder {
-        for l in folder.list()? {
-            if !named.contains(&l.name) {
-                files.push(problem(
-                    format!("ledger/witness/index/{}", crate::terminal::escape(&l.name)),
-                    "witness_part_stray",
-                    "not listed in ledger/witness/index.json's parts: the index a stranger reassembles from the list leaves it out",
-                ));
-            }
-        }
-    }
-    Ok(())
-}
-
-/// One listed part: present, the listed sha256, the listed count, every seq within its block.
+/// What one present part holds: the listed count, every seq within its block, no entry that
+/// an earlier part holds.
 fn check_part(
-    folder: Option<&BoxFolder>,
-    name: &str,
     part: &ListedPart,
+    bytes: &[u8],
     seen_ids: &mut BTreeSet<String>,
     files: &mut Vec<FileProblem>,
-) -> Result<()> {
-    let bytes = match folder {
-        Some(f) => f.read(name, FileClass::WitnessIndex)?,
-        None => None,
-    };
-    let Some(bytes) = bytes else {
-        files.push(problem(
-            part.path.as_str(),
-            "witness_part_missing",
-            "listed in ledger/witness/index.json's parts but absent",
-        ));
-        return Ok(());
-    };
-    let actual = Digest::of(&bytes).to_string();
-    if actual != part.sha256 {
-        files.push(problem(
-            part.path.as_str(),
-            "witness_part_mismatch",
-            format!(
-                "hashes to {actual}; ledger/witness/index.json lists {}",
-                crate::terminal::escape(&part.sha256)
-            ),
-        ));
-    }
-    let Ok(file) = serde_json::from_slice::<PartFile>(&bytes) else {
+) {
+    let Ok(file) = serde_json::from_slice::<PartFile>(bytes) else {
         files.push(problem(
             part.path.as_str(),
             "witness_part_invalid",
             "not {\"entries\": {entry_id: record, …}}",
         ));
-        return Ok(());
+        return;
     };
     if file.entries.len() as u64 != part.entries {
         files.push(problem(
@@ -227,7 +94,6 @@ fn check_part(
             ));
         }
     }
-    Ok(())
 }
 
 /// `runs/`: regular files `000001.jsonl`, … from 1 without a gap, each ending in LF, after a
