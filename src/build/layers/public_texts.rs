@@ -488,9 +488,11 @@ fn read_head<'a>(ctx: &LayerContext<'a>) -> Result<HeadState<'a>> {
                     .ok_or_else(|| bad(&format!("it lists {path}, which HEAD does not hold")))?;
                 let part: J = serde_json::from_slice(&bytes)
                     .map_err(|e| bad(&format!("{path} is not JSON: {e}")))?;
-                match part.get("published") {
+                let mut part = part;
+                match part.get_mut("published").map(J::take) {
                     None => {}
-                    Some(J::Array(a)) => published.extend(a.iter().cloned()),
+                    // Moved out of the part, not copied.
+                    Some(J::Array(a)) => published.extend(a),
                     Some(_) => return Err(bad(&format!("{path}: published is not a list"))),
                 }
             }
@@ -1020,8 +1022,7 @@ fn unlisted_files(
     // The index's parts this build writes (docs/public-texts.md#parts); a part HEAD or DIR
     // holds that this build does not write is a stray like any other file.
     let part_names: BTreeSet<String> = match part_seqs {
-        Some(k) => index_parts(off, texts, k)
-            .into_keys()
+        Some(k) => part_numbers(off, texts, k)
             .map(|n| format!("index/{n:06}.json"))
             .collect(),
         None => BTreeSet::new(),
@@ -1258,6 +1259,24 @@ pub fn text_part_path(n: u64) -> String {
 /// The part number a seq falls in, in blocks of `k` seqs (seq 1 is part 1's first).
 fn part_of(seq: i64, k: u64) -> u64 {
     (seq.max(1) as u64 - 1) / k.max(1) + 1
+}
+
+/// The numbers of the parts [`index_parts`] makes, from the seqs alone (no entry is gathered).
+fn part_numbers<'a>(
+    off: &'a BTreeMap<OffList, Vec<i64>>,
+    texts: &'a Texts,
+    k: u64,
+) -> impl Iterator<Item = u64> + 'a {
+    let seqs = texts
+        .releases
+        .iter()
+        .map(|r| r.entry.seq)
+        .chain(texts.withheld.iter().map(|w| w.seq))
+        .chain(texts.unreconstructable.iter().map(|u| u.seq))
+        .chain(off.values().flatten().copied());
+    seqs.map(move |seq| part_of(seq, k))
+        .collect::<BTreeSet<u64>>()
+        .into_iter()
 }
 
 /// The per-line lists cut into their parts, in part order; only blocks holding an entry.
