@@ -441,6 +441,28 @@
   // ------------------------------------------------------------------------------------------
   // The light page (docs/page.md "The light page"): the ledger's files are read one by one.
 
+  /**
+   * The list of the withheld list's files a light page carries when the list is in more than one
+   * (`layout-json`'s `withheld_files`, docs/scale.md#withheld-files), checked: withheld.json then
+   * withheld/000001.json, … in order, each with its size and sha256; null when the page carries
+   * no such list (the list is embedded), or a string saying what is wrong.
+   */
+  function withheldFileList(layout) {
+    if (!layout || !Object.prototype.hasOwnProperty.call(layout, 'withheld_files')) return null;
+    var list = layout.withheld_files;
+    if (!Array.isArray(list) || list.length < 2) return 'the page\'s list of the withheld list\'s files is not a list of two or more files';
+    for (var i = 0; i < list.length; i++) {
+      var f = list[i];
+      var want = i === 0 ? 'ledger/withheld.json' : 'ledger/withheld/' + String(1000000 + i).slice(1) + '.json';
+      if (!f || typeof f !== 'object' || f.path !== want || typeof f.bytes !== 'number' || !Number.isInteger(f.bytes) || f.bytes < 0 ||
+          typeof f.sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(f.sha256)) {
+        return 'the page\'s list of the withheld list\'s files is malformed at item ' + i + ' (each is {path, bytes, sha256}, ' + want + ' in this place)';
+      }
+    }
+    return list;
+  }
+
+
   var LEDGER_FILE = /^ledger\/(ledger\.jsonl|segments\/[0-9]{6}\.jsonl)$/;
   /**
    * The list of the ledger's files a light page carries (`layout-json`), checked: an array of
@@ -568,7 +590,7 @@
     compactResult: compactResult, NEAR_THRESHOLD: NEAR_THRESHOLD, DIGEST_FIELDS: DIGEST_FIELDS,
     fold: fold, passageWords: passageWords, align: align, passageMatch: passageMatch, digestOf: digestOf,
     checkProofHeader: checkProofHeader, decodeProofHeaders: decodeProofHeaders, computeVerdict: computeVerdict,
-    PASSAGE_MIN_WORDS: PASSAGE_MIN_WORDS, ledgerFileList: ledgerFileList, compareMemory: compareMemory, lightEngine: lightEngine
+    PASSAGE_MIN_WORDS: PASSAGE_MIN_WORDS, ledgerFileList: ledgerFileList, withheldFileList: withheldFileList, compareMemory: compareMemory, lightEngine: lightEngine
   };
 
   // ------------------------------------------------------------------------------------------
@@ -699,6 +721,10 @@
     if (withheldBytes && !withheldBytes.length) withheldBytes = null;
     var withheldRaw = withheldList(withheldBytes);
     var withheld = Array.isArray(withheldRaw) ? withheldRaw : [];
+    // A withheld list in several files is not embedded: a light page reads its files, listed
+    // in `layout-json`, before the ledger's (docs/scale.md#withheld-files).
+    var withheldFiles = light ? withheldFileList(layout) : null;
+    var withheldReady = false;
     var tzRules = obj(jsonBlock('tz-rules-json'));
     var stats = obj(jsonBlock('stats-json')) || {};
     var anchorsIndex = obj(jsonBlock('anchors-json')) || {};
@@ -915,10 +941,38 @@
       return V.sha256Hex(V.utf8Encode(JSON.stringify(rows)));
     }
 
-    function runLight() {
+    // `picked`: the files of the folder a visitor picked, when the withheld list had to be read
+    // from it before anything else (a page opened from file://).
+    function runLight(picked) {
       t0 = performance.now();
       var files = ledgerFileList(layout);
       if (typeof files === 'string') { fail(files); return; }
+      if (typeof withheldFiles === 'string') { fail(withheldFiles); return; }
+      if (withheldFiles && !withheldReady) {
+        // The withheld list first: the chain is bridged on it, and the monitor compares it.
+        if (location.protocol === 'file:' && !picked) {
+          renderStreamLists(files, 0);
+          needsData('This page was opened from a file (file://), where a browser lets it read no file beside it.');
+          $('pick-ledger').addEventListener('change', function () { runLight(this.files); }, { once: true });
+          return;
+        }
+        var byPath = picked ? pickedByPath(picked) : null;
+        loadWithheld(picked ? function (f) {
+          if (!byPath[f.path]) return Promise.reject(new Error('the folder you picked lacks ' + f.path));
+          return byPath[f.path].arrayBuffer();
+        } : fetchFile).then(function () {
+          withheldReady = true;
+          runLight(picked);
+        }, function (e) {
+          if (e && e.bad) failLight([{ what: 'the withheld list\'s file ' + e.path + ' is not the one the page lists: ' + e.why, href: '#stream' }]);
+          else if (e && e.code === 'usage') fail(String(e.message));
+          else {
+            needsData('The page could not read the withheld list (' + String(e && e.message || e) + '), so it cannot re-derive the ledger. Pick the cloned ledger/ folder to re-derive it from there.');
+            $('pick-ledger').addEventListener('change', function () { runLight(this.files); }, { once: true });
+          }
+        });
+        return;
+      }
       var mem = monitorLoad();
       var plan = mem && !mem.rewritten ? compareMemory(mem, files, withheldShaUpTo, postSeqs, new Set(withheld.map(function (w) { return w.seq; })))
         : { rewritten: null, resumeFrom: 0, checkpoint: null };
@@ -931,21 +985,74 @@
         monitorShow('rewritten', mem.rewritten);
       } else if (mem) monitorShow(plan.resumeFrom ? 'resuming' : 'remembered', mem);
       renderStreamLists(files, plan.resumeFrom);
+      if (picked) { fromFolder(picked, files, plan, mem); return; }
       if (location.protocol === 'file:') {
         needsData('This page was opened from a file (file://), where a browser lets it read no file beside it.');
         $('pick-ledger').addEventListener('change', function () { fromFolder(this.files, files, plan, mem); });
         return;
       }
-      streamFiles(files, plan, mem, function (f) {
-        return fetch(f.path, { cache: 'no-store', credentials: 'same-origin' }).then(function (res) {
-          if (!res.ok) throw new Error('the server answered ' + res.status + ' ' + res.statusText);
-          return res.arrayBuffer();
+      streamFiles(files, plan, mem, fetchFile, 'fetched from this site');
+    }
+
+    function fetchFile(f) {
+      return fetch(f.path, { cache: 'no-store', credentials: 'same-origin' }).then(function (res) {
+        if (!res.ok) throw new Error('the server answered ' + res.status + ' ' + res.statusText);
+        return res.arrayBuffer();
+      });
+    }
+
+    /*
+     * The withheld list's files read in order (`get(f)` -> a Promise of an ArrayBuffer), each
+     * held to the size and sha256 the page lists, read by the verifier's own JSON reader, and
+     * its seqs after every seq of the files before it (docs/scale.md#withheld-files); then the
+     * list is their entries in order. Rejects with {bad, path, why}, a usage error, or the
+     * reading's own error.
+     */
+    function loadWithheld(get) {
+      var entries = [], top = null;
+      return withheldFiles.reduce(function (p, f, k) {
+        return p.then(function () {
+          status('Reading the withheld list: file ' + (k + 1) + ' of ' + withheldFiles.length + ' (' + f.path + ')…');
+          return get(f);
+        }).then(function (buf) {
+          var bytes = new Uint8Array(buf);
+          if (bytes.length !== f.bytes) throw { bad: true, path: f.path, why: 'it holds ' + bytes.length + ' bytes, the page lists ' + f.bytes };
+          if (V.sha256Hex(bytes) !== f.sha256) throw { bad: true, path: f.path, why: 'its sha256 is not the one the page lists' };
+          var items;
+          try { items = V.parseWithheld(bytes); } catch (e) { e.message = String(e.message).replace(/^withheld list: /, 'withheld list: ' + f.path + ': '); throw e; }
+          var lo = null, hi = null;
+          items.forEach(function (w) { if (lo === null || w.seq < lo) lo = w.seq; if (hi === null || w.seq > hi) hi = w.seq; });
+          if (lo !== null && top !== null && lo <= top) {
+            var err = new Error('withheld list: ' + f.path + ': its seq ' + lo + ' is not after seq ' + top + ' of the file before: the list\'s files are in seq order');
+            err.code = 'usage';
+            throw err;
+          }
+          if (hi !== null) top = hi;
+          for (var i = 0; i < items.length; i++) entries.push(items[i]);
         });
-      }, 'fetched from this site');
+      }, Promise.resolve()).then(function () {
+        withheld = entries;
+        withheldRaw = entries;
+        withheldBytes = entries;
+      });
+    }
+
+    // Every picked file by the path it would have in the exhibit (ledger/…).
+    function pickedByPath(list) {
+      var byPath = {};
+      Array.prototype.forEach.call(list || [], function (f) {
+        var parts = String(f.webkitRelativePath || f.name).split('/');
+        var name = parts.pop(), parent = parts.pop();
+        // A browser that gives no relative path: a file's name says where it belongs.
+        if (parent === undefined && /^[0-9]{6}\.jsonl$/.test(name)) parent = 'segments';
+        if (parent === undefined && /^[0-9]{6}\.json$/.test(name)) parent = 'withheld';
+        var key = parent === 'segments' || parent === 'withheld' ? 'ledger/' + parent + '/' + name : 'ledger/' + name;
+        if (!byPath[key]) byPath[key] = f;
+      });
+      return byPath;
     }
 
     function fromFolder(list, files, plan, mem) {
-      var byPath = {};
       // Every picked file by its path under the picked folder, as ledger/<path>: a released text
       // is looked up there when a paste finds its line.
       state.picked = {};
@@ -953,14 +1060,7 @@
         var rel = String(f.webkitRelativePath || f.name).split('/').slice(1).join('/');
         if (rel) state.picked['ledger/' + rel] = f;
       });
-      Array.prototype.forEach.call(list || [], function (f) {
-        var parts = String(f.webkitRelativePath || f.name).split('/');
-        var name = parts.pop(), parent = parts.pop();
-        // A browser that gives no relative path: a segment's name says where it belongs.
-        if (parent === undefined && /^[0-9]{6}\.jsonl$/.test(name)) parent = 'segments';
-        var key = parent === 'segments' ? 'ledger/segments/' + name : 'ledger/' + name;
-        if (!byPath[key]) byPath[key] = f;
-      });
+      var byPath = pickedByPath(list);
       var missing = files.slice(plan.resumeFrom).filter(function (f) { return !byPath[f.path]; });
       if (missing.length) {
         needsData('The folder you picked lacks ' + missing.slice(0, 3).map(function (f) { return f.path; }).join(', ') + (missing.length > 3 ? ' and ' + (missing.length - 3) + ' more' : '') + ': pick the cloned ledger/ folder itself.');

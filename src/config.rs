@@ -43,6 +43,7 @@ struct RawPublish {
     witness: Option<PathBuf>,
     public_texts: Option<bool>,
     segment_bytes: Option<i64>,
+    withheld_bytes: Option<i64>,
     /// Not for operators: lowers the witness index's part size so tests cross a part boundary
     /// with a few dozen lines (docs/witness.md#parts).
     witness_part_seqs: Option<i64>,
@@ -63,6 +64,8 @@ pub struct BoxConfig {
     pub public_texts: bool,
     /// The most bytes a published ledger file holds (docs/scale.md#the-cut).
     pub segment_bytes: u64,
+    /// The most bytes a file of the withheld list holds (docs/scale.md#withheld-files).
+    pub withheld_bytes: u64,
     /// The seqs one part of a segmented exhibit's witness index holds (docs/witness.md#parts).
     pub witness_part_seqs: u64,
     /// Past this many bytes the page embeds a summary and fetches the ledger (docs/page.md).
@@ -104,6 +107,21 @@ pub fn load(file: &Path) -> Result<BoxConfig> {
                 )
             })?,
     };
+    let withheld_bytes = match raw.publish.withheld_bytes {
+        None => crate::withheld_files::DEFAULT_WITHHELD_BYTES,
+        Some(n) => u64::try_from(n)
+            .ok()
+            .filter(|n| crate::withheld_files::WITHHELD_BYTES_RANGE.contains(n))
+            .with_context(|| {
+                format!(
+                    "{}: [publish] withheld_bytes = {n} is outside the accepted range {}..={} (bytes; 4 KiB to 32 MiB, docs/scale.md#withheld-files); set it within the range or remove it for the default {}",
+                    file.display(),
+                    crate::withheld_files::WITHHELD_BYTES_RANGE.start(),
+                    crate::withheld_files::WITHHELD_BYTES_RANGE.end(),
+                    crate::withheld_files::DEFAULT_WITHHELD_BYTES
+                )
+            })?,
+    };
     let witness_part_seqs = match raw.publish.witness_part_seqs {
         None => PART_SEQS,
         Some(n) => u64::try_from(n)
@@ -141,6 +159,7 @@ pub fn load(file: &Path) -> Result<BoxConfig> {
         witness: raw.publish.witness.map(resolve),
         public_texts: raw.publish.public_texts.unwrap_or(false),
         segment_bytes,
+        withheld_bytes,
         witness_part_seqs,
         page_bytes,
         fields: raw.fields,

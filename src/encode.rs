@@ -17,7 +17,7 @@ pub fn of(count: usize, of: usize) -> Count {
 }
 
 /// A JSON file as the exhibit writes it: pretty, with a final LF.
-pub fn pretty<T: serde::Serialize>(value: &T) -> Vec<u8> {
+pub fn pretty<T: serde::Serialize + ?Sized>(value: &T) -> Vec<u8> {
     // Values and derive(Serialize) structs with string keys: serialising cannot fail.
     let mut bytes = serde_json::to_vec_pretty(value).unwrap_or_else(|_| b"null".to_vec());
     bytes.push(b'\n');

@@ -25,7 +25,14 @@ use crate::segments::{SEGMENTS_DIR, segment_number, segment_path};
 /// The folders under `ledger/` whose digest is one line of their `sha256sum` listing.
 /// `segments/` holds the published ledger's later files (docs/scale.md#snapshots); it has a
 /// listing digest only when it exists, so a one-file exhibit's snapshot is as before.
-pub const DIGESTED_FOLDERS: [&str; 4] = ["anchors/", "witness/", "public_texts/", "segments/"];
+/// `withheld/` holds the withheld list's later files (docs/scale.md#withheld-files), likewise.
+pub const DIGESTED_FOLDERS: [&str; 5] = [
+    "anchors/",
+    "witness/",
+    "public_texts/",
+    "segments/",
+    "withheld/",
+];
 
 /// The `digests` object of a snapshot line, from `(path relative to DIR, sha256 hex)` pairs
 /// sorted by path: each file directly under `ledger/` but `SNAPSHOTS.jsonl`, and for each of
@@ -171,6 +178,32 @@ pub fn check(previous: &Previous) -> Result<HeadCheck> {
                     "the published ledger's segments must be numbered from 1 without a gap; in HEAD's order this file stands where {expected} must (docs/scale.md#names)"
                 ),
                 "restore the exhibit branch as exhibit built it (git checkout <the commit exhibit built> -- ledger/segments, then commit); no flag accepts a gap",
+            ));
+            break;
+        }
+    }
+    // The withheld list is withheld.json then its files 1, 2, … in order, likewise
+    // (docs/scale.md#withheld-files).
+    let mut number = 0u32;
+    for e in &entries {
+        let Some(name) = e
+            .path
+            .strip_prefix(crate::withheld_files::WITHHELD_DIR)
+            .and_then(|p| p.strip_prefix('/'))
+        else {
+            continue;
+        };
+        number += 1;
+        let expected = crate::withheld_files::part_path(number);
+        if crate::withheld_files::withheld_part_number(name) != Some(number) {
+            out.hard.push(Refusal::new(
+                "head_withheld_files_out_of_order",
+                at_head(previous, &e.path),
+                "",
+                format!(
+                    "the withheld list's later files must be numbered from 1 without a gap; in HEAD's order this file stands where {expected} must (docs/scale.md#withheld-files)"
+                ),
+                "restore the exhibit branch as exhibit built it (git checkout <the commit exhibit built> -- ledger/withheld, then commit); no flag accepts a gap",
             ));
             break;
         }

@@ -79,6 +79,9 @@ pub fn is_output_path(rel: &str) -> bool {
             } else if let Some(name) = rel.strip_prefix("ledger/witness/index/") {
                 // A segmented exhibit's witness index parts (docs/witness.md#parts).
                 witness_part_number(name).is_some()
+            } else if let Some(name) = rel.strip_prefix("ledger/withheld/") {
+                // The withheld list's later files (docs/scale.md#withheld-files).
+                withheld_part_number(name).is_some()
             } else if let Some(name) = rel.strip_prefix("ledger/witness/runs/") {
                 // The witness run log's later files, named as the ledger's segments.
                 segment_number(name).is_some()
@@ -93,6 +96,16 @@ pub fn is_output_path(rel: &str) -> bool {
 /// all zero, then `.jsonl`; anything else is not a segment's name (docs/scale.md#names).
 pub fn segment_number(name: &str) -> Option<u32> {
     let digits = name.strip_suffix(".jsonl")?;
+    if digits.len() != 6 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    digits.parse().ok().filter(|&n| n >= 1)
+}
+
+/// The number of a withheld list's later file (`000001.json` → 1): exactly six decimal digits,
+/// not all zero, then `.json` (docs/scale.md#withheld-files).
+pub fn withheld_part_number(name: &str) -> Option<u32> {
+    let digits = name.strip_suffix(".json")?;
     if digits.len() != 6 || !digits.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }
@@ -119,6 +132,8 @@ mod tests {
             "ledger/witness/index/1000000.json".into(),
             "ledger/witness/runs/000001.jsonl".into(),
             "ledger/public_texts/index/000001.json".into(),
+            "ledger/withheld/000001.json".into(),
+            "ledger/withheld/999999.json".into(),
         ] {
             assert!(is_output_path(&ok), "{ok}");
         }
@@ -146,6 +161,11 @@ mod tests {
             format!("ledger/public_texts/index/{d}.txt"),
             "ledger/public_texts/index/000001.json.txt".into(),
             "ledger/public_texts/x/000001.json".into(),
+            "ledger/withheld/000000.json".into(),
+            "ledger/withheld/1000000.json".into(),
+            "ledger/withheld/000001.jsonl".into(),
+            "ledger/withheld/x/000001.json".into(),
+            "ledger/withheld.json/000001.json".into(),
             "../index.html".into(),
             "/etc/passwd".into(),
         ] {

@@ -36,4 +36,5 @@ pub mod stat_records;
 pub mod terminal;
 pub mod text_parts;
 pub mod verify_cmd;
+pub mod withheld_files;
 pub mod witness_parts;

@@ -11,7 +11,6 @@ use crate::box_read::{BoxFolder, FileClass};
 use crate::outcome::{self, FileProblem, Outcome};
 use crate::posts::{self, ProofState};
 use exhibit_protocol::ots;
-use exhibit_protocol::verify::Withheld;
 
 pub fn check_site(dir: &Path) -> Result<Outcome> {
     // A stranger's clone may hold anything: reads follow no symlink, take regular files only,
@@ -33,12 +32,8 @@ pub fn check_site(dir: &Path) -> Result<Outcome> {
     if ledger_files.is_empty() {
         return Err(not_an_exhibit());
     }
-    let withheld = match ledger_dir.read("withheld.json", FileClass::Withheld)? {
-        Some(b) => Withheld::from_json(&b).map_err(|e| {
-            anyhow::anyhow!("{}: {e}", ledger_dir.path().join("withheld.json").display())
-        })?,
-        None => Withheld::default(),
-    };
+    // withheld.json, then ledger/withheld/ in name order (docs/scale.md#withheld-files).
+    let withheld = crate::withheld_files::check_site(&ledger_dir, &mut files)?;
 
     // Streamed: one file open at a time, one line in memory; each file tallied on the way.
     let mut chained = crate::ledger_files::Chained::new(ledger_files);

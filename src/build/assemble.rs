@@ -48,7 +48,7 @@ pub fn run(
         .iter()
         .any(|f| f.path.starts_with(crate::segments::SEGMENTS_DIR));
     let ledger_files = segmented.then_some(ledger_files);
-    tree.put("ledger/withheld.json", pretty(&decided.withheld));
+    let withheld_files = put_withheld_files(&mut tree, plan, decided)?;
     if !decided.decision.readings.lines.is_empty() {
         tree.put("ledger/readings.json", pretty(&decided.decision.readings));
     }
@@ -73,6 +73,12 @@ pub fn run(
         ledger_files.as_deref(),
         plan.config.segment_bytes,
     );
+    // Listed only when the list is in more than one file: a small exhibit's STATS.json stays
+    // byte-identical (docs/scale.md#withheld-files).
+    let stats = Stats {
+        withheld_files: withheld_files.as_deref(),
+        ..stats
+    };
     tree.put("ledger/STATS.json", pretty(&stats));
 
     let snapshots = snapshots(previous, &tree, verified, plan, extends, &stats)?;
@@ -158,6 +164,40 @@ pub fn ledger_cut(plan: &BuildPlan, decided: &Decided) -> Result<Vec<crate::segm
         .map_err(|e| anyhow::anyhow!("the published ledger cannot be laid into files: {e}"))
 }
 
+/// The withheld list laid into its files by the cut (docs/scale.md#withheld-files): HEAD's files
+/// keep their entries when this list begins with HEAD's; new entries fill the last file up to
+/// `withheld_bytes`, then new files. Returns each file as `STATS.json` lists it, when there is
+/// more than one.
+fn put_withheld_files(
+    tree: &mut Tree,
+    plan: &BuildPlan,
+    decided: &Decided,
+) -> Result<Option<Vec<crate::withheld_files::WithheldFile>>> {
+    let entries = &decided.withheld;
+    let cut = crate::withheld_files::cut(
+        entries,
+        &decided.head_withheld_files,
+        plan.config.withheld_bytes,
+    )
+    .map_err(|e| anyhow::anyhow!("the withheld list cannot be laid into files: {e}"))?;
+    let split = cut.len() > 1;
+    let mut files = Vec::with_capacity(cut.len());
+    for file in cut {
+        let slice = &entries[file.entries.clone()];
+        let bytes = pretty(&slice);
+        files.push(crate::withheld_files::WithheldFile {
+            bytes: bytes.len() as u64,
+            entries: slice.len(),
+            first_seq: slice.first().map(|e| e.seq),
+            last_seq: slice.last().map(|e| e.seq),
+            path: file.path.clone(),
+            sha256: Digest::of(&bytes).to_string(),
+        });
+        tree.put(file.path, bytes);
+    }
+    Ok(split.then_some(files))
+}
+
 /// The posts whose text is the exact posted form, their proofs, and `anchors/index.json`.
 fn put_anchors(tree: &mut Tree, decided: &Decided, loaded: &LoadedBox) {
     let anchors_index = anchors_index(
@@ -198,6 +238,9 @@ struct Stats<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     public_texts: Option<LayerStats>,
     schema: &'static str,
+    /// The withheld list's files, when it is in more than one (docs/scale.md#withheld-files).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    withheld_files: Option<&'a [crate::withheld_files::WithheldFile]>,
     #[serde(skip_serializing_if = "Option::is_none")]
     witness: Option<LayerStats>,
 }
@@ -316,6 +359,7 @@ fn stats<'a>(
         },
         witness: witness.and_then(|w| w.stats.clone()),
         public_texts: texts.and_then(|t| t.stats.clone()),
+        withheld_files: None,
     }
 }
 
@@ -336,6 +380,9 @@ struct SnapshotLine<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     segments: Option<SegmentsRecord>,
     withheld: usize,
+    /// Only when the withheld list is in more than one file (docs/scale.md#withheld-files).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    withheld_files: Option<crate::withheld_files::WithheldRecord>,
     witness: Option<&'a LayerStats>,
 }
 
@@ -406,6 +453,12 @@ fn snapshots(
                 .count(),
             segment_bytes: stats.ledger.segment_bytes.unwrap_or_default(),
         }),
+        withheld_files: stats
+            .withheld_files
+            .map(|files| crate::withheld_files::WithheldRecord {
+                files: files.len() - 1,
+                withheld_bytes: plan.config.withheld_bytes,
+            }),
         witness: stats.witness.as_ref(),
         public_texts: stats.public_texts.as_ref(),
     };

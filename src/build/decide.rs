@@ -73,6 +73,8 @@ pub struct History {
     /// publishes no ledger.
     pub files: Vec<HeadFile>,
     pub withheld: Withheld,
+    /// HEAD's withheld list's files `(path, entries)` in order (docs/scale.md#withheld-files).
+    pub withheld_files: Vec<(String, usize)>,
     pub published_seqs: BTreeSet<i64>,
     /// Line readings recorded at HEAD: seq → entry_id.
     pub readings: BTreeMap<i64, Digest>,
@@ -350,6 +352,9 @@ pub struct Decided {
     /// HEAD's published ledger files `(path, bytes)` in chain order: kept as they are when the
     /// publication extends HEAD's (docs/scale.md#the-cut).
     pub head_files: Vec<HeadFile>,
+    /// HEAD's withheld list's files `(path, entries)` kept as they are: all of them when this
+    /// list begins with HEAD's entries, else none (docs/scale.md#withheld-files).
+    pub head_withheld_files: Vec<(String, usize)>,
     pub anchor_reports: Vec<AnchorReport>,
     pub coverage: Coverage,
     pub refusals: Vec<Refusal>,
@@ -410,6 +415,8 @@ pub fn run(
         .filter_map(|a| a.check.posted.as_ref().map(|p| p.seq))
         .collect();
     let coverage = coverage(&verified.lines, &posted_heads);
+    let head_withheld_files =
+        crate::withheld_files::kept(&withheld, &history.withheld, &history.withheld_files);
     Ok(Decided {
         verified,
         decision,
@@ -417,6 +424,7 @@ pub fn run(
         published,
         extends,
         head_files: history.files.clone(),
+        head_withheld_files,
         anchor_reports,
         coverage,
         refusals,

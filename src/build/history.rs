@@ -6,7 +6,7 @@ use anyhow::{Context, Result};
 use super::decide::{HeadFile, History, Readings};
 use crate::previous::Previous;
 use crate::segments::{LEDGER_FILE, SEGMENTS_DIR, segment_number, segment_path};
-use exhibit_protocol::verify::Withheld;
+use crate::withheld_files::{WITHHELD_DIR, WITHHELD_FILE, part_path, withheld_part_number};
 
 /// What HEAD's publication binds this build to.
 /// `head_trusted`: HEAD re-derives to its last snapshot (crate::head_check); when it does not
@@ -16,10 +16,32 @@ pub fn read_history(previous: &Previous, head_trusted: bool) -> Result<History> 
         ledger_seqs: crate::ledger_seqs::LedgerSeqs::open(previous.git_dir()),
         ..History::default()
     };
-    if let Some(bytes) = previous.read("ledger/withheld.json")? {
-        history.withheld = Withheld::from_json(&bytes)
-            .map_err(|e| anyhow::anyhow!("HEAD:ledger/withheld.json: {e}"))?;
+    // HEAD's withheld list: `withheld.json`, then its later files in order
+    // (docs/scale.md#withheld-files); each file's entry count is kept for the cut.
+    let mut withheld_bytes: Vec<(String, Vec<u8>)> = Vec::new();
+    if let Some(bytes) = previous.read(WITHHELD_FILE)? {
+        withheld_bytes.push((WITHHELD_FILE.to_string(), bytes));
     }
+    for (i, (name, id)) in previous.list_blobs(WITHHELD_DIR)?.into_iter().enumerate() {
+        let expected = part_path(i as u32 + 1);
+        let path = format!("{WITHHELD_DIR}/{name}");
+        if withheld_part_number(&name).is_none() || path != expected {
+            anyhow::bail!(
+                "HEAD:{path}: the withheld list's later files must be named {expected} and on, one after another (docs/scale.md#withheld-files); restore the exhibit branch as exhibit built it"
+            );
+        }
+        withheld_bytes.push((path, previous.read_blob(id)?));
+    }
+    let (withheld, counts) = crate::withheld_files::read_list(
+        withheld_bytes.iter().map(|(p, b)| (p.as_str(), b.as_slice())),
+    )
+    .map_err(|e| anyhow::anyhow!("HEAD:{e}"))?;
+    history.withheld = withheld;
+    history.withheld_files = withheld_bytes
+        .iter()
+        .zip(counts)
+        .map(|((p, _), c)| (p.clone(), c.entries))
+        .collect();
     // HEAD's published ledger is its files in chain order, concatenated (docs/scale.md#layout):
     // read one file at a time, its seqs noted and its size and sha256 kept, never held whole
     // (docs/scale.md#memory). A line never spans two files (the cut is at line boundaries).

@@ -16,7 +16,6 @@ use super::layers::Layers;
 use super::verify::VerifiedLedger;
 use crate::encode::base64_into;
 use crate::output::Tree;
-use exhibit_protocol::verify::Withheld;
 
 /// JavaScript and CSS compiled into the binary, so a build needs no file beside it.
 const VERIFY_JS: &str = include_str!("../../assets/verify.js");
@@ -48,8 +47,8 @@ pub fn run(
 /// The published ledger with its withheld list must re-derive to the gate's head: checked here,
 /// before anything is written, by the same verifier a stranger runs.
 fn self_check(tree: &Tree, verified: &VerifiedLedger) -> anyhow::Result<()> {
-    let withheld = Withheld::from_json(tree.get("ledger/withheld.json").unwrap_or(b"[]"))
-        .map_err(anyhow::Error::msg)?;
+    // The list in all its files (docs/scale.md#withheld-files).
+    let withheld = crate::withheld_files::read_tree(tree).map_err(|e| anyhow::anyhow!("{e}"))?;
     // Streamed across the ledger's files: no concatenated copy (docs/scale.md#memory).
     let files = crate::segments::published_files(tree);
     let report = exhibit_protocol::verify::verify_reader(
@@ -104,6 +103,28 @@ fn layout_files(tree: &Tree) -> anyhow::Result<J> {
         .ok_or_else(|| {
             anyhow::anyhow!(
                 "ledger/STATS.json lists no ledger.files for a ledger in ledger/segments/: the page cannot list the files it must fetch; nothing was written"
+            )
+        })
+}
+
+/// The light page's list of the withheld list's files: STATS.json's `withheld_files`, when the
+/// list is in more than one file (docs/scale.md#withheld-files).
+fn withheld_files(tree: &Tree) -> anyhow::Result<Option<J>> {
+    if !crate::withheld_files::is_split(tree) {
+        return Ok(None);
+    }
+    let stats: Option<J> = tree
+        .get("ledger/STATS.json")
+        .and_then(|b| serde_json::from_slice(b).ok());
+    stats
+        .as_ref()
+        .and_then(|s| s.get("withheld_files"))
+        .filter(|f| f.is_array())
+        .cloned()
+        .map(Some)
+        .ok_or_else(|| {
+            anyhow::anyhow!(
+                "ledger/STATS.json lists no withheld_files for a withheld list in ledger/withheld/: the page cannot list the files it must fetch; nothing was written"
             )
         })
 }
@@ -189,9 +210,12 @@ fn data_blocks<'t>(
         vec![
             (
                 "layout-json",
-                Cow::Owned(json_bytes(
-                    &serde_json::json!({"mode": "light", "files": layout_files}),
-                )),
+                Cow::Owned(json_bytes(&match withheld_files(tree)? {
+                    Some(w) => {
+                        serde_json::json!({"mode": "light", "files": layout_files, "withheld_files": w})
+                    }
+                    None => serde_json::json!({"mode": "light", "files": layout_files}),
+                })),
             ),
             ("ledger-header", Cow::Owned(header)),
             ("ledger-latest", latest),
@@ -206,7 +230,16 @@ fn data_blocks<'t>(
         ]
     };
     blocks.extend([
-        ("withheld-json", file("ledger/withheld.json")?),
+        // A list in several files is not embedded: the light page fetches its files
+        // (`layout-json`'s `withheld_files`).
+        (
+            "withheld-json",
+            if crate::withheld_files::is_split(tree) {
+                Cow::Borrowed(&[][..])
+            } else {
+                file(crate::withheld_files::WITHHELD_FILE)?
+            },
+        ),
         ("stats-json", file("ledger/STATS.json")?),
         ("anchors-json", file("ledger/anchors/index.json")?),
         (
@@ -527,7 +560,9 @@ pub fn page(input: &PageInput<'_>) -> anyhow::Result<Vec<u8>> {
     // light page too. A light page that does not fit with the last file embedded fetches that
     // file like the others (docs/page.md "The light page").
     let max = usize::try_from(input.page_bytes).unwrap_or(usize::MAX);
-    let segmented = crate::segments::is_segmented(input.tree);
+    // A withheld list in several files is fetched like the ledger's (docs/scale.md#withheld-files).
+    let segmented = crate::segments::is_segmented(input.tree)
+        || crate::withheld_files::is_split(input.tree);
     // Each page that does not fit is dropped before the next is made (at a million lines each
     // is tens of megabytes).
     let page = page_with(input, tz_rules.as_ref(), false, segmented)?;

@@ -588,6 +588,17 @@ fn json_of(tree: &Tree, path: &str) -> Result<J> {
         .unwrap_or(J::Null))
 }
 
+/// The withheld list's entries, from all its files (docs/scale.md#withheld-files).
+fn withheld_entries(tree: &Tree) -> Result<Vec<J>> {
+    let mut entries = Vec::new();
+    for p in crate::withheld_files::published_paths(tree) {
+        if let J::Array(a) = json_of(tree, p)? {
+            entries.extend(a);
+        }
+    }
+    Ok(entries)
+}
+
 /// The seq of each line of a ledger.jsonl (the header has none). Lines are canonical JSON.
 fn seqs_of(ledger: &[u8]) -> BTreeSet<i64> {
     ledger
@@ -625,12 +636,12 @@ fn summary(old: &Tree, new: &Tree) -> Result<Summary> {
     let new_seqs: BTreeSet<i64> = new_seqs.difference(&old_seqs).copied().collect();
     s.published = new_seqs.len();
 
-    let old_withheld: BTreeSet<i64> = json_of(old, "ledger/withheld.json")?
-        .as_array()
-        .map(|a| a.iter().filter_map(|e| e["seq"].as_i64()).collect())
-        .unwrap_or_default();
-    if let Some(entries) = json_of(new, "ledger/withheld.json")?.as_array() {
-        for e in entries {
+    let old_withheld: BTreeSet<i64> = withheld_entries(old)?
+        .iter()
+        .filter_map(|e| e["seq"].as_i64())
+        .collect();
+    {
+        for e in &withheld_entries(new)? {
             let Some(seq) = e["seq"].as_i64() else {
                 continue;
             };
