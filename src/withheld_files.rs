@@ -134,7 +134,13 @@ pub fn cut(
                 next += 1;
                 part_path(next - 1)
             };
-            files.push((CutFile { path, entries: i..i }, FRAME));
+            files.push((
+                CutFile {
+                    path,
+                    entries: i..i,
+                },
+                FRAME,
+            ));
         }
         if let Some((last, bytes)) = files.last_mut() {
             last.entries.end = i + 1;
@@ -325,8 +331,8 @@ pub fn check_site(
             }
         }
     }
-    let (list, seqs) = read_list(files.iter().map(|(p, b)| (p.as_str(), b.as_slice())))
-        .map_err(|e| {
+    let (list, seqs) =
+        read_list(files.iter().map(|(p, b)| (p.as_str(), b.as_slice()))).map_err(|e| {
             let dir = ledger_dir.path().parent().unwrap_or(ledger_dir.path());
             anyhow::anyhow!("{}: {}", dir.join(&e.path).display(), e.why)
         })?;
@@ -501,14 +507,26 @@ mod tests {
     fn a_list_in_files_must_run_in_seq_order() {
         let a = pretty(&[entry(1, 5), entry(5, 5)]);
         let b = pretty(&[entry(4, 5)]);
-        let err = read_list([("ledger/withheld.json", &a[..]), ("ledger/withheld/000001.json", &b[..])])
-            .unwrap_err();
+        let err = read_list([
+            ("ledger/withheld.json", &a[..]),
+            ("ledger/withheld/000001.json", &b[..]),
+        ])
+        .unwrap_err();
         assert_eq!(err.path, "ledger/withheld/000001.json");
         let c = pretty(&[entry(6, 5)]);
-        let (list, seqs) =
-            read_list([("ledger/withheld.json", &a[..]), ("ledger/withheld/000001.json", &c[..])])
-                .unwrap();
+        let (list, seqs) = read_list([
+            ("ledger/withheld.json", &a[..]),
+            ("ledger/withheld/000001.json", &c[..]),
+        ])
+        .unwrap();
         assert_eq!(list.len(), 3);
-        assert_eq!(seqs[1], FileSeqs { entries: 1, first: Some(6), last: Some(6) });
+        assert_eq!(
+            seqs[1],
+            FileSeqs {
+                entries: 1,
+                first: Some(6),
+                last: Some(6)
+            }
+        );
     }
 }

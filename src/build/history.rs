@@ -33,7 +33,9 @@ pub fn read_history(previous: &Previous, head_trusted: bool) -> Result<History> 
         withheld_bytes.push((path, previous.read_blob(id)?));
     }
     let (withheld, counts) = crate::withheld_files::read_list(
-        withheld_bytes.iter().map(|(p, b)| (p.as_str(), b.as_slice())),
+        withheld_bytes
+            .iter()
+            .map(|(p, b)| (p.as_str(), b.as_slice())),
     )
     .map_err(|e| anyhow::anyhow!("HEAD:{e}"))?;
     history.withheld = withheld;

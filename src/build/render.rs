@@ -561,8 +561,8 @@ pub fn page(input: &PageInput<'_>) -> anyhow::Result<Vec<u8>> {
     // file like the others (docs/page.md "The light page").
     let max = usize::try_from(input.page_bytes).unwrap_or(usize::MAX);
     // A withheld list in several files is fetched like the ledger's (docs/scale.md#withheld-files).
-    let segmented = crate::segments::is_segmented(input.tree)
-        || crate::withheld_files::is_split(input.tree);
+    let segmented =
+        crate::segments::is_segmented(input.tree) || crate::withheld_files::is_split(input.tree);
     // Each page that does not fit is dropped before the next is made (at a million lines each
     // is tens of megabytes).
     let page = page_with(input, tz_rules.as_ref(), false, segmented)?;
@@ -581,7 +581,7 @@ pub fn page(input: &PageInput<'_>) -> anyhow::Result<Vec<u8>> {
         // Said, not hidden: what a light page still embeds grows with the exhibit
         // (docs/scale.md#what-else-grows).
         crate::say!(
-            "exhibit: note: index.html weighs {} bytes as the light page without the last ledger file, over [publish] page_bytes ({max}): what it still embeds (withheld.json, the anchors index and posts, STATS.json) has grown past it; docs/scale.md#what-else-grows",
+            "exhibit: note: index.html weighs {} bytes as the light page without the last ledger file, over [publish] page_bytes ({max}): what it still embeds (the anchors index and posts, STATS.json, withheld.json while the list is one file) has grown past it; docs/scale.md#what-else-grows",
             page.len()
         );
     }

@@ -61,3 +61,24 @@ test('a line cut across two files is refused naming the first file, even when si
   assert.equal(bad[0].path, 'ledger/ledger.jsonl');
   assert.match(bad[0].why, /line feed/);
 });
+
+test('a hostile list of the withheld list\'s files is refused: only ledger/withheld.json then ledger/withheld/NNNNNN.json in order', () => {
+  const wfile = (p) => ({ path: p, bytes: 10, entries: 1, first_seq: 1, last_seq: 1, sha256: SHA });
+  const wlist = (...paths) => P.withheldFileList({ mode: 'light', files: [], withheld_files: paths.map(wfile) });
+  assert.equal(P.withheldFileList({ mode: 'light', files: [] }), null, 'no list: the list is embedded');
+  const ok = wlist('ledger/withheld.json', 'ledger/withheld/000001.json', 'ledger/withheld/000002.json');
+  assert.ok(Array.isArray(ok), ok);
+  for (const evil of [
+    'https://evil.example/ledger/withheld/000001.json', '../ledger/withheld/000001.json', 'ledger/withheld/000002.json',
+    'ledger/withheld/000001.json?x', 'ledger/withheld/0000001.json', 'ledger/segments/000001.jsonl', 'ledger/withheld.json', ''
+  ]) {
+    assert.equal(typeof wlist('ledger/withheld.json', evil), 'string', JSON.stringify(evil) + ' accepted');
+  }
+  assert.equal(typeof wlist('ledger/withheld/000001.json', 'ledger/withheld.json'), 'string', 'out of order');
+  assert.equal(typeof wlist('ledger/withheld.json'), 'string', 'a list in files has two or more');
+  assert.equal(typeof P.withheldFileList({ mode: 'light', files: [], withheld_files: 'ledger/withheld.json' }), 'string');
+  for (const bad of [{ bytes: -1 }, { bytes: '10' }, { bytes: 1.5 }, { sha256: 'A'.repeat(64) }, { sha256: null }]) {
+    const f = Object.assign(wfile('ledger/withheld/000001.json'), bad);
+    assert.equal(typeof P.withheldFileList({ mode: 'light', files: [], withheld_files: [wfile('ledger/withheld.json'), f] }), 'string', JSON.stringify(bad));
+  }
+});

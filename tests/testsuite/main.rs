@@ -20,5 +20,6 @@ mod safety;
 mod segments;
 mod vectors;
 mod verify_cli;
+mod withheld_files;
 mod witness;
 mod witness_parts;
