@@ -23,7 +23,11 @@ pub struct LedgerFile {
     name: String,
 }
 
-fn problem(file: impl Into<String>, code: &str, detail: impl Into<String>) -> FileProblem {
+pub(crate) fn problem(
+    file: impl Into<String>,
+    code: &str,
+    detail: impl Into<String>,
+) -> FileProblem {
     FileProblem {
         file: file.into(),
         code: code.into(),

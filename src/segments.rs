@@ -180,10 +180,17 @@ pub fn cut_series(
 /// The published ledger files a tree holds, in chain order: `ledger/ledger.jsonl` (when
 /// present), then `ledger/segments/*` in name order (a BTreeMap's order is name order).
 pub fn published_paths(tree: &Tree) -> Vec<&str> {
-    let prefix = format!("{SEGMENTS_DIR}/");
+    first_then_folder(tree, LEDGER_FILE, SEGMENTS_DIR)
+}
+
+/// The paths of a file that continues in a folder beside it, in order: `first` (when present),
+/// then the folder's files in name order — the published ledger, and the withheld list
+/// (docs/scale.md#withheld-files).
+pub fn first_then_folder<'t>(tree: &'t Tree, first: &str, folder: &str) -> Vec<&'t str> {
+    let prefix = format!("{folder}/");
     let mut paths: Vec<&str> = tree
         .files
-        .get_key_value(LEDGER_FILE)
+        .get_key_value(first)
         .map(|(p, _)| p.as_str())
         .into_iter()
         .collect();

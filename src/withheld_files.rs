@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::box_read::{BoxFolder, FileClass};
 use crate::encode::pretty;
+use crate::ledger_files::problem;
 use crate::outcome::FileProblem;
 use crate::output::Tree;
 use exhibit_protocol::verify::{Withheld, WithheldEntry};
@@ -186,20 +187,7 @@ pub fn kept(
 /// The paths of a tree's withheld list, in order: `withheld.json`, then the folder's files in
 /// name order (a BTreeMap's order is name order).
 pub fn published_paths(tree: &Tree) -> Vec<&str> {
-    let prefix = format!("{WITHHELD_DIR}/");
-    let mut paths: Vec<&str> = tree
-        .files
-        .get_key_value(WITHHELD_FILE)
-        .map(|(p, _)| p.as_str())
-        .into_iter()
-        .collect();
-    paths.extend(
-        tree.files
-            .range(prefix.clone()..)
-            .take_while(|(p, _)| p.starts_with(&prefix))
-            .map(|(p, _)| p.as_str()),
-    );
-    paths
+    crate::segments::first_then_folder(tree, WITHHELD_FILE, WITHHELD_DIR)
 }
 
 /// The tree's list is in more than one file.
@@ -419,14 +407,6 @@ fn check_stats(
         }
     }
     Ok(())
-}
-
-fn problem(file: impl Into<String>, code: &str, detail: impl Into<String>) -> FileProblem {
-    FileProblem {
-        file: file.into(),
-        code: code.into(),
-        detail: detail.into(),
-    }
 }
 
 #[cfg(test)]
