@@ -273,7 +273,7 @@ fn verify_site_names_a_changed_missing_stray_or_misordered_withheld_file() {
     let body = std::fs::read_to_string(&path).unwrap();
     std::fs::write(
         &path,
-        body.replacen("withheld because", "kept back because", 1),
+        body.replacen("withheld because", "WITHHELD because", 1),
     )
     .unwrap();
     let (code, v) = verify_json(&changed);
@@ -394,8 +394,14 @@ fn the_light_page_reads_the_withheld_lists_files() {
     assert!(want.0 == "gaps" || want.0 == "intact", "{want:?}");
 
     let server = Server::start(&s.site);
-    let got = verdict_of(&visit(&server.url("/index.html"), None, &[]));
-    assert_eq!(got, want, "over http, the files read");
+    let facts = visit(&server.url("/index.html"), None, &[]);
+    assert_eq!(verdict_of(&facts), want, "over http, the files read");
+    let said = facts["dom"].as_str().unwrap();
+    let count = s.files().len();
+    assert!(
+        said.contains(&format!("data-files=\"{count}\" data-entries=\"30\"")),
+        "the page says what it read of the withheld list"
+    );
     let hits = server.take();
     for (path, _) in s.files() {
         assert_eq!(hits.get(&path), Some(&1), "{path} fetched once: {hits:?}");
@@ -413,12 +419,13 @@ fn the_light_page_reads_the_withheld_lists_files() {
     );
     assert_eq!(verdict_of(&facts), want, "from the picked folder");
 
-    // A file changed on the server: failed, naming it; never the embedded page's answer.
+    // A file changed on the server, its size kept (so only its sha256 tells): failed, naming
+    // it; never the embedded page's answer (a reason is not part of the chain).
     let path = s.site.join("ledger/withheld/000001.json");
     let body = std::fs::read_to_string(&path).unwrap();
     std::fs::write(
         &path,
-        body.replacen("withheld because", "kept back because", 1),
+        body.replacen("withheld because", "WITHHELD because", 1),
     )
     .unwrap();
     let facts = visit(&server.url("/index.html"), None, &[]);
