@@ -2,6 +2,7 @@
 //!
 //!     cargo run --release --example gen-box -- --lines N --seed S --out DIR [--no-witness]
 //!         [--start YYYY-MM-DDTHH:MM:SSZ] [--anchor-tz ZONE] [--tail-start YYYY-MM-DDTHH:MM:SSZ]
+//!         [--ident-per-mille N]   (N per mille of ordinary lines withheld; default: the usual mix)
 //!
 //! Refuses a DIR that exists and is not empty. Prints the box's summary as JSON on stdout.
 
@@ -10,7 +11,7 @@ use std::process::ExitCode;
 
 use exhibit_testkit::gen_box::{self, BoxOptions};
 
-const USAGE: &str = "usage: gen-box --lines N --seed S --out DIR [--no-witness] [--start TS] [--anchor-tz ZONE] [--tail-start TS]";
+const USAGE: &str = "usage: gen-box --lines N --seed S --out DIR [--no-witness] [--start TS] [--anchor-tz ZONE] [--tail-start TS] [--ident-per-mille N]";
 
 fn parse() -> Result<(BoxOptions, PathBuf), String> {
     let mut opts = BoxOptions::default();
@@ -40,6 +41,15 @@ fn parse() -> Result<(BoxOptions, PathBuf), String> {
             "--anchor-tz" => opts.anchor_tz = value("--anchor-tz")?,
             "--tail-start" => opts.tail_start = Some(value("--tail-start")?),
             "--no-witness" => opts.witness = false,
+            "--ident-per-mille" => {
+                let v = value("--ident-per-mille")?;
+                opts.ident_per_mille = Some(
+                    v.parse::<u64>()
+                        .ok()
+                        .filter(|n| *n <= 1000)
+                        .ok_or_else(|| format!("--ident-per-mille {v:?} is not 0 to 1000"))?,
+                );
+            }
             "-h" | "--help" => return Err(USAGE.to_string()),
             other => return Err(format!("unknown argument {other:?}\n{USAGE}")),
         }

@@ -624,3 +624,30 @@ fn no_witness_and_a_non_empty_dir() {
     );
     assert!(gen_box::generate(&o, &dir).is_err());
 }
+
+/// `--ident-per-mille` withholds the share asked for, and leaving it out makes exactly the draws
+/// the committed demo box was made with (site-fixtures/README: seed 7, 400 lines): a box made
+/// before the option is made again byte for byte.
+#[test]
+fn ident_per_mille_withholds_what_it_asks_and_its_default_changes_nothing() {
+    let (_t, dir, _) = make_box(&opts(400, 7));
+    let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("site-fixtures/demo/gate/ledger.jsonl");
+    assert_eq!(
+        std::fs::read(dir.join("gate/ledger.jsonl")).unwrap(),
+        std::fs::read(demo).unwrap(),
+        "the default draws are the demo's"
+    );
+    let many = BoxOptions {
+        ident_per_mille: Some(900),
+        witness: false,
+        ..opts(2000, 7)
+    };
+    let (_t2, dir2, _) = make_box(&many);
+    let ledger = std::fs::read_to_string(dir2.join("gate/ledger.jsonl")).unwrap();
+    let withheld = ledger
+        .lines()
+        .skip(1)
+        .filter(|l| l.contains('@') || nine_digit_run(l) || trips_text_guard(l))
+        .count();
+    assert!(withheld > 1000, "{withheld} of 2000 lines carry a shape");
+}

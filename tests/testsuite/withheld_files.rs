@@ -297,6 +297,19 @@ fn verify_site_names_a_changed_missing_stray_or_misordered_withheld_file() {
     assert_eq!(code, Some(1), "{v}");
     assert_file_problem(&v, "ledger/withheld/notes.txt", "withheld_file_stray");
 
+    // A file replaced by a symlink out of the exhibit: not followed, not read; named.
+    let linked = fresh("linked");
+    let target = linked.join("ledger/withheld/000001.json");
+    std::fs::remove_file(&target).unwrap();
+    std::os::unix::fs::symlink("/etc/passwd", &target).unwrap();
+    let (code, v) = verify_json(&linked);
+    assert_eq!(code, Some(1), "{v}");
+    assert_file_problem(&v, "ledger/withheld/000001.json", "withheld_file_stray");
+    assert!(
+        !v.to_string().contains("root:"),
+        "nothing of the link's target is read"
+    );
+
     // Two files swapped: the list is not in seq order, a usage error naming the file.
     let swapped = fresh("swapped");
     let (a, b) = (

@@ -59,6 +59,10 @@ pub struct BoxOptions {
     /// day past that moment, else the timestamp of the entry at 80 % of the ledger (a box of a
     /// week would otherwise end before its tail opens; see `tail_start_rule` in the summary).
     pub tail_start: Option<String>,
+    /// Per mille of ordinary lines that carry an identifier's shape (so the build withholds
+    /// them). `None`: the usual mix, about 2 % of non-send lines and 1 % of sends. The same
+    /// draws are made either way, so a box generated without it is unchanged.
+    pub ident_per_mille: Option<u64>,
 }
 
 impl Default for BoxOptions {
@@ -70,6 +74,7 @@ impl Default for BoxOptions {
             anchor_tz: DEFAULT_TZ.to_string(),
             witness: true,
             tail_start: None,
+            ident_per_mille: None,
         }
     }
 }
@@ -787,6 +792,8 @@ struct Gen<'a> {
     pending_delivery: Option<(u64, String)>,
     /// The four digests of the as-written public send, for the off-list duplicate.
     as_written_digests: Option<[String; 4]>,
+    /// `BoxOptions::ident_per_mille`.
+    ident_per_mille: Option<u64>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -1441,7 +1448,7 @@ impl Gen<'_> {
     /// One line of the ordinary traffic.
     fn random_line(&mut self, ts: i64) -> Result<()> {
         // ~2 % of non-send lines, ~1 % of sends carry an identifier's shape.
-        let ident = self.rng.chance(20);
+        let ident = self.rng.chance(self.ident_per_mille.unwrap_or(20));
         if let Some((ref_seq, sent)) = self.pending_delivery.take() {
             return self.delivered(ts, ref_seq, sent, ident);
         }
@@ -1457,7 +1464,7 @@ impl Gen<'_> {
             8 if !self.recent_public.is_empty() => self.deleted(ts, ident),
             9 if self.last_anchor.is_some() => self.anchor_anomaly(ts, ident),
             _ => {
-                let ident = self.rng.chance(10);
+                let ident = self.rng.chance(self.ident_per_mille.unwrap_or(10));
                 self.random_send(ts, ident).map(|_| ())
             }
         }
@@ -1582,6 +1589,7 @@ pub fn generate(opts: &BoxOptions, out: &Path) -> Result<BoxSummary> {
         recent_public: Vec::new(),
         pending_delivery: None,
         as_written_digests: None,
+        ident_per_mille: opts.ident_per_mille,
     };
 
     let n = opts.lines;
