@@ -1009,7 +1009,7 @@
      * reading's own error.
      */
     function loadWithheld(get) {
-      var entries = [], top = null;
+      var read = [], entries;
       return withheldFiles.reduce(function (p, f, k) {
         return p.then(function () {
           status('Reading the withheld list: file ' + (k + 1) + ' of ' + withheldFiles.length + ' (' + f.path + ')…');
@@ -1018,19 +1018,10 @@
           var bytes = new Uint8Array(buf);
           if (bytes.length !== f.bytes) throw { bad: true, path: f.path, why: 'it holds ' + bytes.length + ' bytes, the page lists ' + f.bytes };
           if (V.sha256Hex(bytes) !== f.sha256) throw { bad: true, path: f.path, why: 'its sha256 is not the one the page lists' };
-          var items;
-          try { items = V.parseWithheld(bytes); } catch (e) { e.message = String(e.message).replace(/^withheld list: /, 'withheld list: ' + f.path + ': '); throw e; }
-          var lo = null, hi = null;
-          items.forEach(function (w) { if (lo === null || w.seq < lo) lo = w.seq; if (hi === null || w.seq > hi) hi = w.seq; });
-          if (lo !== null && top !== null && lo <= top) {
-            var err = new Error('withheld list: ' + f.path + ': its seq ' + lo + ' is not after seq ' + top + ' of the file before: the list\'s files are in seq order');
-            err.code = 'usage';
-            throw err;
-          }
-          if (hi !== null) top = hi;
-          for (var i = 0; i < items.length; i++) entries.push(items[i]);
+          read.push({ path: f.path, bytes: bytes });
         });
       }, Promise.resolve()).then(function () {
+        entries = V.joinWithheld(read);
         withheld = entries;
         withheldRaw = entries;
         withheldBytes = entries;

@@ -1046,6 +1046,39 @@
   }
   function own(o, k) { return hasOwn.call(o, k) ? o[k] : undefined; }
 
+  /*
+   * A withheld list in files (docs/scale.md#withheld-files): [{path, bytes}] in order ->
+   * the list, each file's entries in turn. Every rule of one list holds for each file (read by
+   * this file's own JSON reader; entry_id 64 lowercase hex; no seq twice), and each file's seqs
+   * come after every seq of the files before it. A file that breaks a rule throws a usage
+   * Error naming it. The Rust build and `exhibit verify SITE` apply the same rules
+   * (`read_list` in src/withheld_files.rs).
+   */
+  function joinWithheld(files) {
+    var out = [], top = null;
+    for (var k = 0; k < files.length; k++) {
+      var f = files[k], items;
+      try {
+        items = parseWithheld(f.bytes);
+        withheldMap(items);
+      } catch (e) {
+        if (e && e.code === 'usage') throw usageError(f.path + ': ' + String(e.message).replace(/^withheld list: /, ''));
+        throw e;
+      }
+      var lo = null, hi = null;
+      for (var i = 0; i < items.length; i++) {
+        if (lo === null || items[i].seq < lo) lo = items[i].seq;
+        if (hi === null || items[i].seq > hi) hi = items[i].seq;
+      }
+      if (lo !== null && top !== null && lo <= top) {
+        throw usageError(f.path + ': its seq ' + lo + ' is not after seq ' + top + ' of the file before: the list\'s files are in seq order');
+      }
+      if (hi !== null) top = hi;
+      for (var j = 0; j < items.length; j++) out.push(items[j]);
+    }
+    return out;
+  }
+
   // -> Map seq -> {seq, entry_id, day}
   function withheldMap(list) {
     var m = new Map();
@@ -1581,6 +1614,7 @@
     utf8Decode: utf8Decode,
     parseTimestamp: parseTimestamp,
     parseWithheld: parseWithheld,
+    joinWithheld: joinWithheld,
     dayInZone: dayInZone,
     isKnownZone: isKnownZone,
     JsonNumber: JsonNumber,

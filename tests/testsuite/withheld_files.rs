@@ -5,7 +5,7 @@
 //! on the layout and on damaged ones, a HEAD whose files skip a number, and the light page
 //! reading the files over http and from a picked folder in Chromium.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use crate::common::*;
 use crate::light_page::{Server, visit};
@@ -450,5 +450,206 @@ fn the_light_page_reads_the_withheld_lists_files() {
             .contains("ledger/withheld/000001.json"),
         "{}",
         facts["status"]
+    );
+}
+
+/// One random list in files, as text: each file a JSON array written as the build writes it,
+/// then one or two of the mutations that could make the two readers part ways.
+fn withheld_case(rng: &mut exhibit_testkit::gen_box::Rng) -> Vec<(String, Vec<u8>)> {
+    let count = rng.below(12) as usize;
+    let mut seq = 0u64;
+    let mut entries: Vec<Value> = (0..count)
+        .map(|_| {
+            seq += 1 + rng.below(50);
+            serde_json::json!({
+                "seq": seq,
+                "entry_id": rng.digest(),
+                "kind": if rng.chance(500) { Value::from("send") } else { Value::Null },
+                "dest_class": Value::Null,
+                "day": format!("2026-10-{:02}", 1 + rng.below(28)),
+                "fields_flagged": ["detail"],
+                "reason": "withheld because detail: [path]"
+            })
+        })
+        .collect();
+    // Cut into 1 to 4 files (a file may be empty).
+    let nfiles = 1 + rng.below(4) as usize;
+    let mut cuts: Vec<usize> = (1..nfiles)
+        .map(|_| rng.below(entries.len() as u64 + 1) as usize)
+        .collect();
+    cuts.sort();
+    let mut files: Vec<Vec<Value>> = Vec::new();
+    let mut at = 0;
+    for c in cuts.into_iter().chain(std::iter::once(entries.len())) {
+        files.push(entries[at..c].to_vec());
+        at = c;
+    }
+    let pick = |rng: &mut exhibit_testkit::gen_box::Rng, n: usize| rng.below(n as u64) as usize;
+    let mut raw: Vec<Option<Vec<u8>>> = vec![None; files.len()];
+    for _ in 0..1 + rng.below(2) {
+        let f = pick(rng, files.len());
+        match rng.below(11) {
+            0 => {}
+            1 if files.len() > 1 => {
+                let g = pick(rng, files.len());
+                files.swap(f, g);
+            }
+            2 if f + 1 < files.len() && !files[f].is_empty() => {
+                // The last entry of a file moved to the front of the next: still in order.
+                let e = files[f].pop().unwrap();
+                files[f + 1].insert(0, e);
+            }
+            3 if !entries.is_empty() => {
+                let e = entries[pick(rng, entries.len())].clone();
+                files[f].push(e);
+            }
+            4 if !files[f].is_empty() => {
+                let e = files[f][pick(rng, files[f].len())].clone();
+                files[f].push(e);
+            }
+            5 if !files[f].is_empty() => {
+                let k = pick(rng, files[f].len());
+                let bad = [
+                    serde_json::json!(0),
+                    serde_json::json!(-3),
+                    serde_json::json!(9_007_199_254_740_993u64),
+                    serde_json::json!("7"),
+                ];
+                files[f][k]["seq"] = bad[pick(rng, bad.len())].clone();
+            }
+            6 if !files[f].is_empty() => {
+                let k = pick(rng, files[f].len());
+                let id = files[f][k]["entry_id"].as_str().unwrap().to_uppercase();
+                files[f][k]["entry_id"] = Value::from(id);
+            }
+            7 => {
+                let bad: [&[u8]; 5] = [
+                    b"{}",
+                    b"not json",
+                    b"",
+                    b"[1]",
+                    b"[{\"seq\":2.0,\"entry_id\":\"x\"}]",
+                ];
+                raw[f] = Some(bad[pick(rng, bad.len())].to_vec());
+            }
+            8 if !files[f].is_empty() => {
+                let mut text = serde_json::to_string(&files[f]).unwrap();
+                text = text.replacen("\"seq\":", "\"seq\":1,\"seq\":", 1);
+                raw[f] = Some(text.into_bytes());
+            }
+            9 if files[f].len() > 1 => files[f].swap(0, 1),
+            10 if !files[f].is_empty() => {
+                let k = pick(rng, files[f].len());
+                files[f][k]["day"] = Value::from("2026-02-30");
+            }
+            _ => {}
+        }
+    }
+    entries.clear();
+    files
+        .iter()
+        .zip(raw)
+        .enumerate()
+        .map(|(i, (list, raw))| {
+            let path = if i == 0 {
+                "ledger/withheld.json".to_string()
+            } else {
+                format!("ledger/withheld/{i:06}.json")
+            };
+            let bytes = raw.unwrap_or_else(|| {
+                let mut b = serde_json::to_vec_pretty(list).unwrap();
+                b.push(b'\n');
+                b
+            });
+            (path, bytes)
+        })
+        .collect()
+}
+
+/// Two implementations, one answer: the build and `verify SITE` (`read_list`) and the light
+/// page (`joinWithheld` in assets/verify.js) join the same files into the same list, or both
+/// refuse them. A disagreement is written to target/differential/withheld-<n>.json.
+#[test]
+fn both_readers_join_a_withheld_list_in_files_alike() {
+    let cases: usize = std::env::var("FUZZ_CASES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(3000);
+    let mut rng = exhibit_testkit::gen_box::Rng::new(23, 9);
+    let all: Vec<Vec<(String, Vec<u8>)>> = (0..cases).map(|_| withheld_case(&mut rng)).collect();
+    let rust: Vec<Value> = all
+        .iter()
+        .map(|files| {
+            match exhibit::withheld_files::read_list(
+                files.iter().map(|(p, b)| (p.as_str(), b.as_slice())),
+            ) {
+                Ok((list, _)) => serde_json::json!({"list": list
+                    .by_seq
+                    .values()
+                    .map(|e| serde_json::json!([e.seq, e.entry_id.to_string()]))
+                    .collect::<Vec<_>>()}),
+                Err(_) => serde_json::json!({"refused": true}),
+            }
+        })
+        .collect();
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("cases.jsonl");
+    let mut text = String::new();
+    for files in &all {
+        let files: Vec<Value> = files
+            .iter()
+            .map(|(p, b)| serde_json::json!({"path": p, "b64": exhibit::encode::base64(b)}))
+            .collect();
+        text.push_str(&serde_json::json!({ "files": files }).to_string());
+        text.push('\n');
+    }
+    std::fs::write(&input, text).unwrap();
+    let out = std::process::Command::new("node")
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/js/withheld-join-runner.cjs"))
+        .arg(&input)
+        .output()
+        .expect("node runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let js: Vec<Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(js.len(), all.len());
+    let (mut refused, mut joined, mut differ) = (0, 0, 0);
+    for (i, (r, j)) in rust.iter().zip(&js).enumerate() {
+        if r == j {
+            if r.get("refused").is_some() {
+                refused += 1;
+            } else {
+                joined += 1;
+            }
+            continue;
+        }
+        differ += 1;
+        let keep = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/differential");
+        std::fs::create_dir_all(&keep).unwrap();
+        let files: Vec<Value> = all[i]
+            .iter()
+            .map(|(p, b)| serde_json::json!({"path": p, "text": String::from_utf8_lossy(b)}))
+            .collect();
+        std::fs::write(
+            keep.join(format!("withheld-{i}.json")),
+            serde_json::json!({"files": files, "rust": r, "js": j}).to_string(),
+        )
+        .unwrap();
+    }
+    assert_eq!(
+        differ, 0,
+        "{differ} case(s) differ: target/differential/withheld-*.json"
+    );
+    // Both kinds of answer are exercised, not one of them only.
+    assert!(
+        refused > cases / 10 && joined > cases / 10,
+        "{refused} refused, {joined} joined"
     );
 }
