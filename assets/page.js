@@ -1030,7 +1030,7 @@
         if (list && list.parentNode && !$('withheld-files')) {
           list.parentNode.insertBefore(el('p', { id: 'withheld-files', 'data-files': String(withheldFiles.length), 'data-entries': String(entries.length) },
             'The withheld list is in ' + withheldFiles.length + ' files beside this page (ledger/withheld.json, then ledger/withheld/ in name order), each read and checked against the sha256 and size this page lists: ' +
-            entries.length + ' withheld line' + (entries.length === 1 ? '' : 's') + ', as digest and day only (the lab\'s word).'), list);
+            entries.length.toLocaleString('en') + ' withheld line' + (entries.length === 1 ? '' : 's') + ', as digest and day only (the lab\'s word).'), list);
         }
       });
     }

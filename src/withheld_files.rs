@@ -174,7 +174,11 @@ pub fn kept(
     head_files: &[(String, usize)],
 ) -> Vec<(String, usize)> {
     let n = head.len();
-    let begins_with_head = n <= entries.len()
+    // HEAD's files as exhibit writes them: withheld.json first (a HEAD without it is laid out
+    // afresh, so this publication's list starts where a stranger looks for it).
+    let first_is_list = head_files.first().is_none_or(|(p, _)| p == WITHHELD_FILE);
+    let begins_with_head = first_is_list
+        && n <= entries.len()
         && head_files.iter().map(|(_, k)| k).sum::<usize>() == n
         && head.by_seq.values().zip(entries).all(|(h, e)| h == e);
     if begins_with_head {
@@ -481,6 +485,13 @@ mod tests {
         let mut changed = es.clone();
         changed[1].reason = Some("other words".into());
         assert!(kept(&changed, &head, &head_files).is_empty());
+        // A HEAD whose list lacks withheld.json is not kept: the cut starts it afresh.
+        let no_first = vec![("ledger/withheld/000001.json".to_string(), 3)];
+        assert!(kept(&es, &head, &no_first).is_empty());
+        assert_eq!(
+            cut(&es, &kept(&es, &head, &no_first), 4096).unwrap()[0].path,
+            WITHHELD_FILE
+        );
     }
 
     #[test]
