@@ -111,6 +111,23 @@ impl HeadCheck {
     }
 }
 
+/// The first file of `dir` (in HEAD's order) that does not carry the next number from 1, with
+/// the path that must stand there: a folder of numbered files with a gap or a stranger in it.
+fn out_of_order<'e>(
+    entries: &'e [crate::previous::HeadEntry],
+    dir: &str,
+    number_of: fn(&str) -> Option<u32>,
+    path_of: fn(u32) -> String,
+) -> Option<(&'e str, String)> {
+    let prefix = format!("{dir}/");
+    entries
+        .iter()
+        .filter_map(|e| Some((e.path.as_str(), e.path.strip_prefix(&prefix)?)))
+        .zip(1u32..)
+        .find(|((_, name), n)| number_of(name) != Some(*n))
+        .map(|((path, _), n)| (path, path_of(n)))
+}
+
 fn at_head(previous: &Previous, rel: &str) -> String {
     let prefix = previous.shown_prefix();
     if prefix.is_empty() {
@@ -162,51 +179,36 @@ pub fn check(previous: &Previous) -> Result<HeadCheck> {
     }
     // The published ledger is ledger.jsonl then segments 1, 2, … in order: a missing number
     // would make HEAD's ledger a different one than it reads as (docs/scale.md#names).
-    let mut number = 0u32;
-    for e in &entries {
-        let Some(name) = e.path.strip_prefix(&format!("{SEGMENTS_DIR}/")) else {
-            continue;
-        };
-        number += 1;
-        let expected = segment_path(number);
-        if segment_number(name) != Some(number) {
-            out.hard.push(Refusal::new(
-                "head_segments_out_of_order",
-                at_head(previous, &e.path),
-                "",
-                format!(
-                    "the published ledger's segments must be numbered from 1 without a gap; in HEAD's order this file stands where {expected} must (docs/scale.md#names)"
-                ),
-                "restore the exhibit branch as exhibit built it (git checkout <the commit exhibit built> -- ledger/segments, then commit); no flag accepts a gap",
-            ));
-            break;
-        }
+    if let Some((path, expected)) =
+        out_of_order(&entries, SEGMENTS_DIR, segment_number, segment_path)
+    {
+        out.hard.push(Refusal::new(
+            "head_segments_out_of_order",
+            at_head(previous, path),
+            "",
+            format!(
+                "the published ledger's segments must be numbered from 1 without a gap; in HEAD's order this file stands where {expected} must (docs/scale.md#names)"
+            ),
+            "restore the exhibit branch as exhibit built it (git checkout <the commit exhibit built> -- ledger/segments, then commit); no flag accepts a gap",
+        ));
     }
     // The withheld list is withheld.json then its files 1, 2, … in order, likewise
     // (docs/scale.md#withheld-files).
-    let mut number = 0u32;
-    for e in &entries {
-        let Some(name) = e
-            .path
-            .strip_prefix(crate::withheld_files::WITHHELD_DIR)
-            .and_then(|p| p.strip_prefix('/'))
-        else {
-            continue;
-        };
-        number += 1;
-        let expected = crate::withheld_files::part_path(number);
-        if crate::withheld_files::withheld_part_number(name) != Some(number) {
-            out.hard.push(Refusal::new(
-                "head_withheld_files_out_of_order",
-                at_head(previous, &e.path),
-                "",
-                format!(
-                    "the withheld list's later files must be numbered from 1 without a gap; in HEAD's order this file stands where {expected} must (docs/scale.md#withheld-files)"
-                ),
-                "restore the exhibit branch as exhibit built it (git checkout <the commit exhibit built> -- ledger/withheld, then commit); no flag accepts a gap",
-            ));
-            break;
-        }
+    if let Some((path, expected)) = out_of_order(
+        &entries,
+        crate::withheld_files::WITHHELD_DIR,
+        crate::withheld_files::withheld_part_number,
+        crate::withheld_files::part_path,
+    ) {
+        out.hard.push(Refusal::new(
+            "head_withheld_files_out_of_order",
+            at_head(previous, path),
+            "",
+            format!(
+                "the withheld list's later files must be numbered from 1 without a gap; in HEAD's order this file stands where {expected} must (docs/scale.md#withheld-files)"
+            ),
+            "restore the exhibit branch as exhibit built it (git checkout <the commit exhibit built> -- ledger/withheld, then commit); no flag accepts a gap",
+        ));
     }
     if !out.hard.is_empty() {
         return Ok(out);

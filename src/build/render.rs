@@ -79,7 +79,7 @@ pub const LATEST_MAX: usize = 12 << 20;
 /// same objects a stranger reads there (docs/scale.md); for a ledger in one file (a light page
 /// because the page with everything embedded would weigh too much), that file's path, size and
 /// sha256.
-fn layout_files(tree: &Tree) -> anyhow::Result<J> {
+fn layout_files(tree: &Tree, stats: Option<&J>) -> anyhow::Result<J> {
     if !crate::segments::is_segmented(tree) {
         let mut files = Vec::new();
         for path in crate::segments::published_paths(tree) {
@@ -92,11 +92,7 @@ fn layout_files(tree: &Tree) -> anyhow::Result<J> {
         }
         return Ok(J::Array(files));
     }
-    let stats: Option<J> = tree
-        .get("ledger/STATS.json")
-        .and_then(|b| serde_json::from_slice(b).ok());
     stats
-        .as_ref()
         .and_then(|s| s.pointer("/ledger/files"))
         .filter(|f| f.is_array())
         .cloned()
@@ -109,15 +105,11 @@ fn layout_files(tree: &Tree) -> anyhow::Result<J> {
 
 /// The light page's list of the withheld list's files: STATS.json's `withheld_files`, when the
 /// list is in more than one file (docs/scale.md#withheld-files).
-fn withheld_files(tree: &Tree) -> anyhow::Result<Option<J>> {
+fn withheld_files(tree: &Tree, stats: Option<&J>) -> anyhow::Result<Option<J>> {
     if !crate::withheld_files::is_split(tree) {
         return Ok(None);
     }
-    let stats: Option<J> = tree
-        .get("ledger/STATS.json")
-        .and_then(|b| serde_json::from_slice(b).ok());
     stats
-        .as_ref()
         .and_then(|s| s.get("withheld_files"))
         .filter(|f| f.is_array())
         .cloned()
@@ -190,7 +182,11 @@ fn data_blocks<'t>(
         }
     }
     let mut blocks = if light {
-        let layout_files = layout_files(input.tree)?;
+        // STATS.json read once for both lists (at a million lines it weighs megabytes).
+        let stats: Option<J> = tree
+            .get("ledger/STATS.json")
+            .and_then(|b| serde_json::from_slice(b).ok());
+        let layout_files = layout_files(input.tree, stats.as_ref())?;
         // The summary: the list of files, the header line and the last file; the page fetches
         // the rest (docs/page.md "The light page").
         let paths = crate::segments::published_paths(tree);
@@ -210,7 +206,7 @@ fn data_blocks<'t>(
         vec![
             (
                 "layout-json",
-                Cow::Owned(json_bytes(&match withheld_files(tree)? {
+                Cow::Owned(json_bytes(&match withheld_files(tree, stats.as_ref())? {
                     Some(w) => {
                         serde_json::json!({"mode": "light", "files": layout_files, "withheld_files": w})
                     }

@@ -588,10 +588,27 @@ fn json_of(tree: &Tree, path: &str) -> Result<J> {
         .unwrap_or(J::Null))
 }
 
-/// The withheld list's entries, from all its files (docs/scale.md#withheld-files).
-fn withheld_entries(tree: &Tree) -> Result<Vec<J>> {
+/// Of `paths`, those both trees hold with the same bytes (compared without reading where the
+/// tree can: docs/scale.md#comparing-without-reading).
+fn same_in_both<'p>(old: &Tree, new: &Tree, paths: &[&'p str]) -> Result<BTreeSet<&'p str>> {
+    let mut common = BTreeSet::new();
+    for p in paths {
+        if let (Some(a), Some(b)) = (old.files.get(*p), new.files.get(*p))
+            && a.same(b)?
+        {
+            common.insert(*p);
+        }
+    }
+    Ok(common)
+}
+
+/// The withheld list's entries from its files but those in `skip` (docs/scale.md#withheld-files).
+fn withheld_entries(tree: &Tree, skip: &BTreeSet<&str>) -> Result<Vec<J>> {
     let mut entries = Vec::new();
     for p in crate::withheld_files::published_paths(tree) {
+        if skip.contains(p) {
+            continue;
+        }
         if let J::Array(a) = json_of(tree, p)? {
             entries.extend(a);
         }
@@ -619,14 +636,7 @@ fn summary(old: &Tree, new: &Tree) -> Result<Summary> {
     let (mut old_seqs, mut new_seqs) = (BTreeSet::new(), BTreeSet::new());
     let old_paths = crate::segments::published_paths(old);
     let new_paths = crate::segments::published_paths(new);
-    let mut common = BTreeSet::new();
-    for p in &new_paths {
-        if let (Some(a), Some(b)) = (old.files.get(*p), new.files.get(*p))
-            && a.same(b)?
-        {
-            common.insert(*p);
-        }
-    }
+    let common = same_in_both(old, new, &new_paths)?;
     for p in old_paths.iter().filter(|p| !common.contains(*p)) {
         old_seqs.extend(seqs_of(&old.read(p)?.unwrap_or_default()));
     }
@@ -636,28 +646,28 @@ fn summary(old: &Tree, new: &Tree) -> Result<Summary> {
     let new_seqs: BTreeSet<i64> = new_seqs.difference(&old_seqs).copied().collect();
     s.published = new_seqs.len();
 
-    let old_withheld: BTreeSet<i64> = withheld_entries(old)?
+    // The withheld list likewise: a file both trees hold with the same bytes adds no entry.
+    let common = same_in_both(old, new, &crate::withheld_files::published_paths(new))?;
+    let old_withheld: BTreeSet<i64> = withheld_entries(old, &common)?
         .iter()
         .filter_map(|e| e["seq"].as_i64())
         .collect();
-    {
-        for e in &withheld_entries(new)? {
-            let Some(seq) = e["seq"].as_i64() else {
-                continue;
-            };
-            if old_withheld.contains(&seq) {
-                continue;
-            }
-            s.withheld.push(WithheldLine {
-                seq,
-                kind: e["kind"].as_str().unwrap_or_default().to_string(),
-                fields_flagged: e["fields_flagged"]
-                    .as_array()
-                    .map(|f| f.iter().filter_map(|x| x.as_str().map(escape)).collect())
-                    .unwrap_or_default(),
-                reason: escape(e["reason"].as_str().unwrap_or_default()),
-            });
+    for e in &withheld_entries(new, &common)? {
+        let Some(seq) = e["seq"].as_i64() else {
+            continue;
+        };
+        if old_withheld.contains(&seq) {
+            continue;
         }
+        s.withheld.push(WithheldLine {
+            seq,
+            kind: e["kind"].as_str().unwrap_or_default().to_string(),
+            fields_flagged: e["fields_flagged"]
+                .as_array()
+                .map(|f| f.iter().filter_map(|x| x.as_str().map(escape)).collect())
+                .unwrap_or_default(),
+            reason: escape(e["reason"].as_str().unwrap_or_default()),
+        });
     }
     let all_new: BTreeSet<i64> = new_seqs
         .iter()
