@@ -16,6 +16,7 @@ pub mod cli;
 pub mod config;
 pub mod dir_stat;
 pub mod encode;
+pub mod gate_ledger;
 pub mod head_check;
 pub mod init;
 pub mod layout;

@@ -31,6 +31,9 @@ pub enum Content {
     /// Bytes this build makes again when it writes them, not held in between (a witness index
     /// part: docs/scale.md#memory).
     Remade(Remade),
+    /// Spans of the gate's ledger, read from it when needed and held to the digest of the first
+    /// read (docs/scale.md#the-gates-ledger-is-not-held).
+    Ledger(crate::gate_ledger::LedgerSpans),
 }
 
 /// A file made from data the build keeps anyway: made once for its size and sha256, then again
@@ -186,6 +189,7 @@ impl Content {
             Content::File(f) => f.len,
             Content::Shared(s) => s.spans.iter().map(|(a, b)| (b - a) as u64).sum(),
             Content::Remade(r) => r.len,
+            Content::Ledger(l) => l.len(),
         }
     }
 
@@ -194,16 +198,8 @@ impl Content {
         match self {
             Content::File(f) => f.sha256,
             Content::Remade(r) => Some(r.sha256),
+            Content::Ledger(l) => l.known_sha256(),
             _ => None,
-        }
-    }
-
-    /// The bytes in memory, in pieces (none for a file on disk: read it with [`Content::bytes`]).
-    pub fn pieces(&self) -> Vec<&[u8]> {
-        match self {
-            Content::Bytes(b) => vec![b],
-            Content::File(_) | Content::Remade(_) => Vec::new(),
-            Content::Shared(s) => s.pieces().collect(),
         }
     }
 
@@ -221,6 +217,7 @@ impl Content {
                 _ => Cow::Owned(s.pieces().collect::<Vec<_>>().concat()),
             },
             Content::Remade(r) => Cow::Owned(r.bytes()?),
+            Content::Ledger(l) => Cow::Owned(l.bytes()?),
         })
     }
 
@@ -244,6 +241,7 @@ impl Content {
                 let bytes = r.bytes().unwrap_or_default();
                 Cow::Owned(bytes[..bytes.len().min(n)].to_vec())
             }
+            Content::Ledger(l) => Cow::Owned(l.head(n).unwrap_or_default()),
         }
     }
 
@@ -263,6 +261,7 @@ impl Content {
                 exhibit_protocol::Digest(h.finalize().into())
             })),
             Content::Remade(r) => Ok(r.sha256),
+            Content::Ledger(l) => l.sha256(),
         }
     }
 

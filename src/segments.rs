@@ -8,7 +8,7 @@ use std::ops::RangeInclusive;
 
 use serde::{Deserialize, Serialize};
 
-use crate::output::Tree;
+use crate::output::{Content, Tree};
 
 /// The default of `[publish] segment_bytes`: 16 MiB (docs/scale.md#the-threshold).
 pub const DEFAULT_SEGMENT_BYTES: u64 = 16 * 1024 * 1024;
@@ -210,52 +210,58 @@ pub fn is_segmented(tree: &Tree) -> bool {
         .any(|p| p.starts_with(SEGMENTS_DIR))
 }
 
-/// The published ledger this build made, in chain order, as the pieces its files hold in
-/// memory (spans of the gate's ledger: each piece is whole lines).
-pub fn published_files(tree: &Tree) -> Vec<&[u8]> {
-    published_paths(tree)
-        .into_iter()
-        .filter_map(|p| tree.files.get(p))
-        .flat_map(|c| c.pieces())
-        .collect()
-}
-
-/// Slices read one after another as one stream: the published ledger verified across its
-/// files without concatenating them (at a million lines that copy is 600 MB).
-pub struct Slices<'a> {
-    parts: Vec<&'a [u8]>,
+/// The published ledger this build made, in chain order, as one stream: each file is read when
+/// the stream reaches it and let go after (a file of the gate's ledger is read from it and held
+/// to the digest of its first read), so no more than one file is held.
+pub struct PublishedStream<'a> {
+    files: std::vec::IntoIter<&'a Content>,
+    current: std::borrow::Cow<'a, [u8]>,
     at: usize,
 }
 
-impl<'a> Slices<'a> {
-    pub fn new(parts: Vec<&'a [u8]>) -> Slices<'a> {
-        Slices { parts, at: 0 }
+impl<'a> PublishedStream<'a> {
+    pub fn new(tree: &'a Tree) -> PublishedStream<'a> {
+        let files: Vec<&Content> = published_paths(tree)
+            .into_iter()
+            .filter_map(|p| tree.files.get(p))
+            .collect();
+        PublishedStream {
+            files: files.into_iter(),
+            current: std::borrow::Cow::Borrowed(&[]),
+            at: 0,
+        }
     }
 }
 
-impl std::io::Read for Slices<'_> {
+impl std::io::Read for PublishedStream<'_> {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
         let n = {
-            let mut part = std::io::BufRead::fill_buf(self)?;
-            part.read(buf)?
+            let available = std::io::BufRead::fill_buf(self)?;
+            let n = available.len().min(buf.len());
+            buf[..n].copy_from_slice(&available[..n]);
+            n
         };
         std::io::BufRead::consume(self, n);
         Ok(n)
     }
 }
 
-impl std::io::BufRead for Slices<'_> {
+impl std::io::BufRead for PublishedStream<'_> {
     fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
-        while self.at < self.parts.len() && self.parts[self.at].is_empty() {
-            self.at += 1;
+        while self.at == self.current.len() {
+            let Some(next) = self.files.next() else {
+                break;
+            };
+            self.current = next
+                .bytes()
+                .map_err(|e| std::io::Error::other(format!("{e:#}")))?;
+            self.at = 0;
         }
-        Ok(self.parts.get(self.at).copied().unwrap_or_default())
+        Ok(&self.current[self.at..])
     }
 
     fn consume(&mut self, n: usize) {
-        if let Some(part) = self.parts.get_mut(self.at) {
-            *part = &part[n.min(part.len())..];
-        }
+        self.at = (self.at + n).min(self.current.len());
     }
 }
 
@@ -271,11 +277,20 @@ mod tests {
     }
 
     #[test]
-    fn slices_read_as_their_concatenation() {
+    fn the_published_files_read_as_their_concatenation_in_chain_order() {
         use std::io::BufRead;
-        let parts: Vec<&[u8]> = vec![b"ab\nc", b"", b"d\n", b"ef\n"];
-        let lines: Vec<String> = Slices::new(parts).lines().map(Result::unwrap).collect();
-        // A line split across two parts reads whole (the reader does not cut at a part's end).
+        let mut tree = Tree::default();
+        // Put out of order, with a file of no bytes and a file that is not the ledger's.
+        tree.put("ledger/segments/000002.jsonl", b"d\n".to_vec());
+        tree.put("ledger/segments/000001.jsonl", b"".to_vec());
+        tree.put("ledger/ledger.jsonl", b"ab\nc".to_vec());
+        tree.put("ledger/segments/000003.jsonl", b"ef\n".to_vec());
+        tree.put("ledger/withheld.json", b"[]".to_vec());
+        let lines: Vec<String> = PublishedStream::new(&tree)
+            .lines()
+            .map(Result::unwrap)
+            .collect();
+        // A line split across two files reads whole (the reader does not cut at a file's end).
         assert_eq!(lines, ["ab", "cd", "ef"]);
     }
 

@@ -6,7 +6,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
 
+use super::decide::line_object;
 use super::verify::VerifiedLedger;
+use crate::gate_ledger::GateLedger;
 use crate::posts::{self, AnchorReport, ProofState};
 use exhibit_protocol::Digest;
 use exhibit_protocol::anchors::{
@@ -16,30 +18,36 @@ use exhibit_protocol::canonical;
 use exhibit_protocol::verify::Withheld;
 
 pub fn check_anchors(
-    ledger: &[u8],
+    ledger: &GateLedger,
     verified: &VerifiedLedger,
     withheld: &Withheld,
     posts: Vec<(anchors::Post, Option<Vec<u8>>)>,
-) -> Vec<AnchorReport> {
+) -> anyhow::Result<Vec<AnchorReport>> {
     // The checks a stranger can do: over the published lines and the withheld list only.
-    let facts: Vec<EntryFacts> = verified
-        .lines
-        .iter()
-        .filter(|r| r.published())
-        .filter_map(|r| {
-            if &*r.kind == "anchor" {
-                EntryFacts::from_object(&r.object(ledger), Some(r.entry_id))
-            } else {
-                Some(EntryFacts {
-                    seq: r.seq,
-                    entry_id: Some(r.entry_id),
-                    day: Some(r.day.to_string()),
-                    anchor: None,
-                })
-            }
-        })
-        .collect();
-    posts::check_posts_with_proofs(&facts, withheld, Some(verified.header_digest), posts)
+    let mut facts: Vec<EntryFacts> = Vec::new();
+    for r in verified.lines.iter().filter(|r| r.published()) {
+        if &*r.kind == "anchor" {
+            // An anchor line's own fields, read again from the gate's ledger.
+            let bytes = ledger.read(r.start, r.end)?;
+            facts.extend(EntryFacts::from_object(
+                &line_object(&bytes),
+                Some(r.entry_id),
+            ));
+        } else {
+            facts.push(EntryFacts {
+                seq: r.seq,
+                entry_id: Some(r.entry_id),
+                day: Some(r.day.to_string()),
+                anchor: None,
+            });
+        }
+    }
+    Ok(posts::check_posts_with_proofs(
+        &facts,
+        withheld,
+        Some(verified.header_digest),
+        posts,
+    ))
 }
 
 /// `ledger/anchors/index.json` (docs/protocol.md#anchors). serde_json keeps no insertion order,
@@ -92,15 +100,16 @@ const INDEX_NOTE: &str = "checks re-done by the publisher over the published lin
 pub fn anchors_index(
     reports: &[AnchorReport],
     verified: &VerifiedLedger,
-    ledger: &[u8],
-) -> AnchorsIndex {
+    ledger: &GateLedger,
+) -> anyhow::Result<AnchorsIndex> {
     let mut lines_by_date: BTreeMap<String, Vec<(i64, Option<bool>)>> = BTreeMap::new();
     for r in verified
         .lines
         .iter()
         .filter(|r| &*r.kind == "anchor" && r.published())
     {
-        let o = r.object(ledger);
+        let bytes = ledger.read(r.start, r.end)?;
+        let o = line_object(&bytes);
         if let Some(date) = o.get_str("anchor_date") {
             let late = match o.get("late") {
                 Some(canonical::Value::Bool(b)) => Some(*b),
@@ -148,11 +157,11 @@ pub fn anchors_index(
             anchor_line_seqs: l.iter().map(|x| x.0).collect(),
         })
         .collect();
-    AnchorsIndex {
+    Ok(AnchorsIndex {
         anchor_lines_without_post,
         note: INDEX_NOTE,
         posts,
-    }
+    })
 }
 
 pub fn anchor_notes(reports: &[AnchorReport]) -> Vec<String> {

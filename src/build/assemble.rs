@@ -52,7 +52,7 @@ pub fn run(
     if !decided.decision.readings.lines.is_empty() {
         tree.put("ledger/readings.json", pretty(&decided.decision.readings));
     }
-    put_anchors(&mut tree, decided, loaded);
+    put_anchors(&mut tree, decided, loaded)?;
     // Moved, not copied: at a million lines the witness proofs alone are large.
     for layer in layers.iter_mut() {
         for (path, bytes) in std::mem::take(&mut layer.files) {
@@ -107,7 +107,7 @@ fn put_ledger_files(
     let (mut offset, mut line) = (0usize, 0usize);
     for file in cut {
         // Spans of the gate's ledger, shared, not copied (docs/scale.md#memory).
-        let body = crate::output::Content::Shared(crate::output::Shared::new(
+        let body = crate::output::Content::Ledger(crate::gate_ledger::LedgerSpans::new(
             loaded.ledger.clone(),
             decided
                 .published
@@ -199,12 +199,8 @@ fn put_withheld_files(
 }
 
 /// The posts whose text is the exact posted form, their proofs, and `anchors/index.json`.
-fn put_anchors(tree: &mut Tree, decided: &Decided, loaded: &LoadedBox) {
-    let anchors_index = anchors_index(
-        &decided.anchor_reports,
-        &decided.verified,
-        loaded.complete(),
-    );
+fn put_anchors(tree: &mut Tree, decided: &Decided, loaded: &LoadedBox) -> Result<()> {
+    let anchors_index = anchors_index(&decided.anchor_reports, &decided.verified, &loaded.ledger)?;
     for (report, (post, proof)) in decided.anchor_reports.iter().zip(&loaded.posts) {
         // A post whose text is not the exact posted form may hold anything: withheld, listed.
         if report.check.format == FormatState::Ok {
@@ -224,6 +220,7 @@ fn put_anchors(tree: &mut Tree, decided: &Decided, loaded: &LoadedBox) {
         }
     }
     tree.put("ledger/anchors/index.json", pretty(&anchors_index));
+    Ok(())
 }
 
 /// `STATS.json` (docs/protocol.md#publication). serde_json keeps no insertion order, so the
@@ -331,7 +328,7 @@ fn stats<'a>(
             header_digest: verified.header_digest,
             anchor_tz: &verified.anchor_tz,
             tzdb: exhibit_protocol::days::tzdb_version(),
-            unterminated_tail_bytes_left_out: loaded.unterminated_tail,
+            unterminated_tail_bytes_left_out: loaded.ledger.unterminated_tail(),
         },
         lines: LineStats {
             published: of(published, total),

@@ -11,6 +11,7 @@ use super::BuildPlan;
 use super::anchors::check_anchors;
 use super::load::LoadedBox;
 use super::verify::VerifiedLedger;
+use crate::gate_ledger::GateLedger;
 use crate::posts::AnchorReport;
 use crate::refusal::Refusal;
 use exhibit_protocol::Digest;
@@ -41,15 +42,16 @@ pub struct LineRecord {
     pub read_by_operator: bool,
 }
 
-impl LineRecord {
-    pub fn object<'a>(&self, ledger: &'a [u8]) -> Object<'a> {
-        match canonical::parse(&ledger[self.start..self.end]).map(|p| p.value) {
-            Ok(Value::Object(o)) => o,
-            // A verified line re-read is always an object; an empty one judges as nothing.
-            _ => Object::default(),
-        }
+/// A line's object, from the line's bytes as read again from the gate's ledger.
+pub fn line_object(line: &[u8]) -> Object<'_> {
+    match canonical::parse(line).map(|p| p.value) {
+        Ok(Value::Object(o)) => o,
+        // A verified line re-read is always an object; an empty one judges as nothing.
+        _ => Object::default(),
     }
+}
 
+impl LineRecord {
     pub fn published(&self) -> bool {
         self.withheld.is_none()
     }
@@ -96,7 +98,7 @@ pub struct Readings {
 }
 
 pub struct DecideInput<'a> {
-    pub ledger: &'a [u8],
+    pub ledger: &'a GateLedger,
     pub ledger_name: &'a str,
     pub registry: &'a Registry,
     pub history: &'a History,
@@ -112,12 +114,17 @@ pub struct Decision {
 }
 
 /// Decides every line's fate in place (docs/protocol.md#withholding, docs/protocol.md#sticky-history).
-pub fn decide(input: &DecideInput<'_>, lines: &mut [LineRecord]) -> Decision {
+///
+/// The lines are read again from the gate's ledger, the whole file hashed on the way: the guard
+/// judges the bytes the verify stage re-derived, or the build fails
+/// (docs/scale.md#the-gates-ledger-is-not-held).
+pub fn decide(input: &DecideInput<'_>, lines: &mut [LineRecord]) -> Result<Decision> {
     let mut refusals = Vec::new();
     let mut readings = Readings::default();
     let mut sticky = Vec::new();
+    let mut reader = input.ledger.lines(true);
     for record in lines.iter_mut() {
-        let object = record.object(input.ledger);
+        let object = line_object(reader.get(record.start, record.end)?);
         let dest_class =
             exhibit_protocol::registry::published_dest_class(object.get_str("dest_class"));
         let place = format!("line {} (seq {})", record.line, record.seq);
@@ -211,11 +218,12 @@ pub fn decide(input: &DecideInput<'_>, lines: &mut [LineRecord]) -> Decision {
             }
         }
     }
-    Decision {
+    reader.finish()?;
+    Ok(Decision {
         readings,
         refusals,
         sticky,
-    }
+    })
 }
 
 /// Coverage (docs/protocol.md#coverage): a published line is pinned when every line from it to the first posted head at
@@ -306,35 +314,25 @@ impl PublishedSpans {
             .collect()
     }
 
-    /// The published bytes from offset `from` to `to` (end exclusive), as pieces of `ledger`.
-    pub fn pieces<'a>(
-        &self,
-        ledger: &'a [u8],
-        from: usize,
-        to: usize,
-    ) -> impl Iterator<Item = &'a [u8]> + 'a {
-        self.between(from, to)
-            .into_iter()
-            .map(move |(a, b)| &ledger[a..b])
-    }
-
-    /// The published bytes from `from` to `to`, copied (one ledger file of the cut).
-    pub fn copy(&self, ledger: &[u8], from: usize, to: usize) -> Vec<u8> {
+    /// The published bytes from `from` to `to`, read (where one of HEAD's files differs).
+    pub fn copy(&self, ledger: &GateLedger, from: usize, to: usize) -> Result<Vec<u8>> {
         let mut out = Vec::with_capacity(to.saturating_sub(from));
-        for piece in self.pieces(ledger, from, to) {
+        ledger.read_spans(&self.between(from, to), |piece| {
             out.extend_from_slice(piece);
-        }
-        out
+            Ok(())
+        })?;
+        Ok(out)
     }
 
     /// The sha256 of the published bytes from `from` to `to`.
-    pub fn sha256(&self, ledger: &[u8], from: usize, to: usize) -> Digest {
+    pub fn sha256(&self, ledger: &GateLedger, from: usize, to: usize) -> Result<Digest> {
         use sha2::Digest as _;
         let mut h = sha2::Sha256::new();
-        for piece in self.pieces(ledger, from, to) {
+        ledger.read_spans(&self.between(from, to), |piece| {
             h.update(piece);
-        }
-        Digest(h.finalize().into())
+            Ok(())
+        })?;
+        Ok(Digest(h.finalize().into()))
     }
 }
 
@@ -369,16 +367,16 @@ pub fn run(
     history: &History,
     previous: &crate::previous::Previous,
 ) -> Result<Decided> {
-    let complete = loaded.complete();
+    let ledger = &*loaded.ledger;
     let ledger_name = loaded.name.as_str();
     let registry = Registry::new(&plan.config.fields)
         .map_err(|e| anyhow::anyhow!("{}: {e}", plan.config.file.display()))?;
 
     let mut verified = verified;
-    let mut refusals = check_header(complete, &verified, &registry, plan, ledger_name);
+    let mut refusals = check_header(ledger, &verified, &registry, plan, ledger_name)?;
     let decision = decide(
         &DecideInput {
-            ledger: complete,
+            ledger,
             ledger_name,
             registry: &registry,
             history,
@@ -386,7 +384,7 @@ pub fn run(
             allow_rewrite: plan.allow_rewrite.is_some(),
         },
         &mut verified.lines,
-    );
+    )?;
     refusals.extend(decision.refusals.iter().cloned());
 
     let published = published_spans(&verified);
@@ -398,14 +396,14 @@ pub fn run(
     let withheld_list = Withheld::from_entries(withheld.clone()).map_err(anyhow::Error::msg)?;
     let extends = check_extends(
         history,
-        (complete, &published),
+        (ledger, &published),
         previous,
         plan,
         ledger_name,
         &mut refusals,
     )?;
 
-    let anchor_reports = check_anchors(complete, &verified, &withheld_list, loaded.posts.clone());
+    let anchor_reports = check_anchors(ledger, &verified, &withheld_list, loaded.posts.clone())?;
     let posted_heads: BTreeSet<i64> = anchor_reports
         .iter()
         .filter(|a| {
@@ -433,23 +431,24 @@ pub fn run(
 
 /// The header cannot be withheld: an unknown field or an identifier in it refuses the build.
 fn check_header(
-    ledger: &[u8],
+    ledger: &GateLedger,
     verified: &VerifiedLedger,
     registry: &Registry,
     plan: &BuildPlan,
     ledger_name: &str,
-) -> Vec<Refusal> {
-    let parsed = canonical::parse(&ledger[verified.header.0..verified.header.1]);
+) -> Result<Vec<Refusal>> {
+    let bytes = ledger.read(verified.header.0, verified.header.1)?;
+    let parsed = canonical::parse(&bytes);
     let Some(header) = parsed.as_ref().ok().and_then(|p| p.value.as_object()) else {
-        return vec![Refusal::new(
+        return Ok(vec![Refusal::new(
             "header_not_canonical",
             ledger_name,
             "line 1 (header)",
             "the header is not a canonical JSON object (docs/protocol.md#verifier-report)",
             "repair the gate's ledger first",
-        )];
+        )]);
     };
-    match registry.judge_header(header) {
+    Ok(match registry.judge_header(header) {
         Verdict::Publish => vec![],
         Verdict::Unknown { fields, .. } => fields
             .into_iter()
@@ -473,7 +472,7 @@ fn check_header(
             "--allow-line 0 after a person has read the header",
         )],
         Verdict::Withhold { .. } => vec![],
-    }
+    })
 }
 
 fn published_spans(verified: &VerifiedLedger) -> PublishedSpans {
@@ -490,7 +489,7 @@ fn published_spans(verified: &VerifiedLedger) -> PublishedSpans {
 /// of the new ledger; HEAD's bytes are read again only to name the first difference.
 fn check_extends(
     history: &History,
-    (ledger, new): (&[u8], &PublishedSpans),
+    (ledger, new): (&GateLedger, &PublishedSpans),
     previous: &crate::previous::Previous,
     plan: &BuildPlan,
     ledger_name: &str,
@@ -500,7 +499,7 @@ fn check_extends(
     let mut differs = None;
     for file in &history.files {
         let end = begin + file.bytes as usize;
-        if end > new.len() || new.sha256(ledger, begin, end) != file.sha256 {
+        if end > new.len() || new.sha256(ledger, begin, end)? != file.sha256 {
             differs = Some((file, begin));
             break;
         }
@@ -511,7 +510,7 @@ fn check_extends(
     };
     if plan.allow_rewrite.is_none() {
         let old = previous.read_blob(file.id)?;
-        let theirs = new.copy(ledger, file_start, file_start + old.len());
+        let theirs = new.copy(ledger, file_start, (file_start + old.len()).min(new.len()))?;
         let within = old
             .iter()
             .zip(&theirs)

@@ -1,8 +1,9 @@
 //! Stage 1, load: read the box that exhibit.toml describes. I/O errors name their path (exit 2).
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 
 use super::BuildPlan;
+use crate::gate_ledger::GateLedger;
 use crate::posts;
 use exhibit_protocol::anchors;
 
@@ -10,31 +11,23 @@ use exhibit_protocol::anchors;
 pub struct LoadedBox {
     /// The ledger's path, as messages name it.
     pub name: String,
-    /// Shared with the output tree's ledger files, which are spans of it (docs/scale.md#memory).
-    pub ledger: std::sync::Arc<Vec<u8>>,
-    /// Bytes after the last LF: the gate may be writing that line (left out and said).
-    pub unterminated_tail: usize,
+    /// Open, not held: each stage reads the lines it needs (docs/scale.md#the-gates-ledger-is-not-held).
+    /// Shared with the output tree's ledger files, which are spans of it.
+    pub ledger: std::sync::Arc<GateLedger>,
     pub posts: Vec<(anchors::Post, Option<Vec<u8>>)>,
-}
-
-impl LoadedBox {
-    /// The ledger up to its last LF: the lines the build reads.
-    pub fn complete(&self) -> &[u8] {
-        &self.ledger[..self.ledger.len() - self.unterminated_tail]
-    }
 }
 
 /// Stage 1: read the box. I/O errors name their path (exit 2).
 pub fn load(plan: &BuildPlan) -> Result<LoadedBox> {
     let path = &plan.config.ledger;
-    // A regular file within its ceiling (docs/build.md#safety).
-    let ledger = crate::box_read::read_named(path, crate::box_read::FileClass::Ledger)
-        .with_context(|| format!("{}: cannot read the gate's ledger", path.display()))?
-        .with_context(|| format!("{}: the gate's ledger does not exist", path.display()))?;
-    let unterminated_tail = match ledger.iter().rposition(|&b| b == b'\n') {
-        Some(i) => ledger.len() - i - 1,
-        None => ledger.len(),
-    };
+    if let Err(e) = std::fs::symlink_metadata(path)
+        && e.kind() == std::io::ErrorKind::NotFound
+    {
+        anyhow::bail!("{}: the gate's ledger does not exist", path.display());
+    }
+    // A regular file within its ceiling (docs/build.md#safety); only its complete lines are
+    // read: the gate may be writing the last one.
+    let ledger = GateLedger::open(path)?;
     let posts = match &plan.config.anchors {
         Some(dir) if dir.is_dir() => posts::read_posts(dir)?,
         Some(dir) => anyhow::bail!(
@@ -47,7 +40,6 @@ pub fn load(plan: &BuildPlan) -> Result<LoadedBox> {
     Ok(LoadedBox {
         name: plan.config.ledger.display().to_string(),
         ledger: std::sync::Arc::new(ledger),
-        unterminated_tail,
         posts,
     })
 }

@@ -71,7 +71,7 @@ pub fn run(plan: &BuildPlan) -> Result<ExitCode> {
     crate::output::check_out_dir(&plan.out, &box_paths(plan))?;
     let mut progress = Progress::new();
     let loaded = load::load(plan)?;
-    let verified = match verify::verify(loaded.complete(), &loaded.name, &mut progress) {
+    let verified = match verify::verify(&loaded.ledger, &loaded.name, &mut progress) {
         Ok(v) => v,
         Err(refusals) => return Ok(report::refused(plan.voice, &refusals)),
     };
@@ -97,7 +97,7 @@ pub fn run(plan: &BuildPlan) -> Result<ExitCode> {
         .any(|f| f.path.starts_with(crate::segments::SEGMENTS_DIR));
     let mut layers = layers::run(&LayerContext {
         plan,
-        ledger: loaded.complete(),
+        ledger: &loaded.ledger,
         verified: &decided.verified,
         previous: &previous,
         ledger_name: &loaded.name,

@@ -39,6 +39,16 @@ pub fn run(
         witness_on: plan.witness.is_some(),
         window_since: plan.witness_window_since.as_deref(),
         page_bytes: plan.config.page_bytes,
+        // The anchor zone's rules over the published lines' span, from the timestamps the
+        // verify stage read (the published ledger is header + the published lines).
+        tz_rules: exhibit_protocol::verify::tz_rules_for_timestamps(
+            &verified.anchor_tz,
+            verified
+                .lines
+                .iter()
+                .filter(|r| r.published())
+                .filter_map(|r| r.timestamp),
+        ),
     })?;
     assembled.tree.put("index.html", page);
     Ok(())
@@ -49,10 +59,10 @@ pub fn run(
 fn self_check(tree: &Tree, verified: &VerifiedLedger) -> anyhow::Result<()> {
     // The list in all its files (docs/scale.md#withheld-files).
     let withheld = crate::withheld_files::read_tree(tree).map_err(|e| anyhow::anyhow!("{e}"))?;
-    // Streamed across the ledger's files: no concatenated copy (docs/scale.md#memory).
-    let files = crate::segments::published_files(tree);
+    // Streamed across the ledger's files, one file held at a time, each held to the digest
+    // STATS.json lists (docs/scale.md#the-gates-ledger-is-not-held).
     let report = exhibit_protocol::verify::verify_reader(
-        crate::segments::Slices::new(files),
+        crate::segments::PublishedStream::new(tree),
         &withheld,
         exhibit_protocol::verify::Pass::Lean,
     )
@@ -130,6 +140,9 @@ pub struct PageInput<'a> {
     pub window_since: Option<&'a str>,
     /// The most bytes the page may weigh (`[publish] page_bytes`, 32 MiB unless lowered).
     pub page_bytes: u64,
+    /// The anchor zone's rules over the published ledger's span (docs/verifier.md "Days and the
+    /// tz database").
+    pub tz_rules: Option<exhibit_protocol::days::TzRules>,
 }
 
 #[derive(Template)]
@@ -548,8 +561,7 @@ pub fn page(input: &PageInput<'_>) -> anyhow::Result<Vec<u8>> {
             "assets/{name} holds a closing tag; it cannot be inlined"
         );
     }
-    let tz_rules =
-        exhibit_protocol::verify::tz_rules_for_files(&crate::segments::published_files(input.tree));
+    let tz_rules = input.tz_rules.clone();
     // A segmented ledger gets the light page; a ledger in one file the page with everything
     // embedded — unless that page would pass `page_bytes` (a witness index embedded beside
     // a near-threshold ledger weighs 1.6 KB a line: 42 MB at 26,000 lines), when it gets the

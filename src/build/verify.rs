@@ -2,6 +2,7 @@
 //! (docs/protocol.md#chain).
 
 use super::decide::LineRecord;
+use crate::gate_ledger::GateLedger;
 use crate::progress::Progress;
 use crate::refusal::Refusal;
 use exhibit_protocol::Digest;
@@ -18,12 +19,31 @@ pub struct VerifiedLedger {
 
 /// Stage 2: the gate's ledger must re-derive before anything is published (docs/protocol.md#verifier-report).
 pub fn verify(
-    complete: &[u8],
+    ledger: &GateLedger,
     ledger_name: &str,
     progress: &mut Progress,
 ) -> Result<VerifiedLedger, Vec<Refusal>> {
     let none = Withheld::default();
-    let header = (0, complete.iter().position(|&b| b == b'\n').unwrap_or(0));
+    let unreadable = |e: &dyn std::fmt::Display, line: u64| {
+        vec![Refusal::new(
+            "ledger_unreadable",
+            ledger_name,
+            format!("line {line}"),
+            format!("the ledger could not be read: {e}"),
+            "repair the gate's ledger first",
+        )]
+    };
+    let header = (
+        0,
+        ledger
+            .first_lf()
+            .map_err(|e| unreadable(&format!("{e:#}"), 1))?
+            .unwrap_or(0),
+    );
+    let total = ledger.len() as u64;
+    // The whole ledger streamed once, its sha256 taken on the way: later passes are held to it
+    // (docs/scale.md#the-gates-ledger-is-not-held).
+    let mut stream = ledger.stream();
     // Kinds and days repeat line after line: each distinct kind is held once (a set, so that a
     // ledger of a million distinct kinds costs no more than a lookup each), and a day is shared
     // with the line before it when they are the same.
@@ -42,7 +62,7 @@ pub fn verify(
         };
     let mut lines = Vec::new();
     let verified = verify_reader(
-        complete,
+        &mut stream,
         &none,
         Pass::Entries(&mut |entry, offset| {
             let start = offset as usize;
@@ -73,19 +93,12 @@ pub fn verify(
                     read_by_operator: false,
                 });
             }
-            progress.tick("verifying", entry.line, start as u64, complete.len() as u64);
+            progress.tick("verifying", entry.line, start as u64, total);
         }),
     );
-    // Reading from memory does not fail; were it to, that is a refusal, not a panic.
-    let verified = verified.map_err(|e| {
-        vec![Refusal::new(
-            "ledger_unreadable",
-            ledger_name,
-            format!("line {}", e.line),
-            format!("the ledger could not be read: {e}"),
-            "repair the gate's ledger first",
-        )]
-    })?;
+    // A read that fails (the file shortened under the build, a disk error) is a refusal.
+    let verified = verified.map_err(|e| unreadable(&e, e.line))?;
+    ledger.set_verified(stream.digest());
     let header_info = verified.header;
     let report = verified.report;
     if !report.ok {

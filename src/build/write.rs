@@ -64,10 +64,11 @@ fn notes(loaded: &LoadedBox, decided: &Decided, layers: &Layers) -> Vec<String> 
             decided.decision.sticky.len()
         ));
     }
-    if loaded.unterminated_tail > 0 {
+    if loaded.ledger.unterminated_tail() > 0 {
         notes.push(format!(
             "{}: the last {} byte(s) have no LF (the gate may be writing that line); left out of this build",
-            loaded.name, loaded.unterminated_tail
+            loaded.name,
+            loaded.ledger.unterminated_tail()
         ));
     }
     notes

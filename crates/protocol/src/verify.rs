@@ -1115,10 +1115,28 @@ pub fn tz_rules_for_files(files: &[&[u8]]) -> Option<days::TzRules> {
             until = until.max(t + 1);
         }
     }
+    span_rules(&zone?, from, until)
+}
+
+/// [`tz_rules_for_ledger`] from what a reader of the ledger already holds: line 1's `anchor_tz`
+/// and the `timestamp`s (as seconds) of the lines after it that read as one.
+pub fn tz_rules_for_timestamps(
+    zone: &str,
+    timestamps: impl IntoIterator<Item = i64>,
+) -> Option<days::TzRules> {
+    let (mut from, mut until) = (i64::MAX, i64::MIN);
+    for t in timestamps {
+        from = from.min(t);
+        until = until.max(t + 1);
+    }
+    span_rules(zone, from, until)
+}
+
+fn span_rules(zone: &str, mut from: i64, mut until: i64) -> Option<days::TzRules> {
     if from > until {
         (from, until) = (0, 0);
     }
-    days::TzRules::for_span(&zone?, from, until)
+    days::TzRules::for_span(zone, from, until)
 }
 
 #[cfg(test)]

@@ -51,7 +51,7 @@ pub enum LayerStats {
 /// What the layers may read of the build.
 pub struct LayerContext<'a> {
     pub plan: &'a BuildPlan,
-    pub ledger: &'a [u8],
+    pub ledger: &'a crate::gate_ledger::GateLedger,
     pub verified: &'a VerifiedLedger,
     pub previous: &'a Previous,
     pub ledger_name: &'a str,

@@ -581,7 +581,7 @@ pub fn build(ctx: &LayerContext<'_>) -> Result<LayerOutput> {
     let dir = plan.out.display().to_string();
     let rewrite = plan.allow_rewrite.as_deref();
 
-    let classes = classify_lines(ctx, &cfg);
+    let classes = classify_lines(ctx, &cfg)?;
     let mut out = LayerOutput::default();
     let mut texts = Texts::default();
     for (sha, lines) in &classes.groups {
@@ -676,17 +676,21 @@ struct Classes {
     class_of_sha: BTreeMap<Digest, String>,
 }
 
-fn classify_lines(ctx: &LayerContext<'_>, cfg: &GateConfig) -> Classes {
+/// The lines are read again from the gate's ledger and held, like the guard's, to the bytes the
+/// verify stage re-derived: which text may be released follows from them
+/// (docs/scale.md#the-gates-ledger-is-not-held).
+fn classify_lines(ctx: &LayerContext<'_>, cfg: &GateConfig) -> Result<Classes> {
     let mut c = Classes {
         off: OFF_CLASSES.iter().map(|c| (*c, Vec::new())).collect(),
         ..Classes::default()
     };
+    let mut reader = ctx.ledger.lines(true);
     for record in &ctx.verified.lines {
         if &*record.kind != "send" {
             continue;
         }
         c.send_lines += 1;
-        let o = record.object(ctx.ledger);
+        let o = crate::build::decide::line_object(reader.get(record.start, record.end)?);
         let sent = digest_field(&o, "sent_sha256");
         if record.withheld.is_some() {
             // Never a candidate; its fields are not published, so it is counted, not named.
@@ -726,7 +730,8 @@ fn classify_lines(ctx: &LayerContext<'_>, cfg: &GateConfig) -> Classes {
             }
         }
     }
-    c
+    reader.finish()?;
+    Ok(c)
 }
 
 /// What steps 2 to 5 decide of the allow-listed texts.
