@@ -40,7 +40,7 @@ pub enum Content {
 /// only when it must be written; the second making must give the same bytes.
 #[derive(Clone)]
 pub struct Remade {
-    make: std::sync::Arc<dyn Fn() -> Vec<u8> + Send + Sync>,
+    make: std::sync::Arc<dyn Fn() -> Result<Vec<u8>> + Send + Sync>,
     len: u64,
     sha256: exhibit_protocol::Digest,
 }
@@ -51,15 +51,30 @@ impl Remade {
         Remade {
             len: bytes.len() as u64,
             sha256: exhibit_protocol::Digest::of(&bytes),
+            make: std::sync::Arc::new(move || Ok(make())),
+        }
+    }
+
+    /// A file whose size and sha256 were taken as it was first made (in a pass over its
+    /// source), made again from its source when it is needed; a making may fail (its source
+    /// is read again).
+    pub fn known(
+        len: u64,
+        sha256: exhibit_protocol::Digest,
+        make: impl Fn() -> Result<Vec<u8>> + Send + Sync + 'static,
+    ) -> Remade {
+        Remade {
             make: std::sync::Arc::new(make),
+            len,
+            sha256,
         }
     }
 
     fn bytes(&self) -> Result<Vec<u8>> {
-        let bytes = (self.make)();
+        let bytes = (self.make)()?;
         if bytes.len() as u64 != self.len || exhibit_protocol::Digest::of(&bytes) != self.sha256 {
             bail!(
-                "a file made twice came out different the second time (sha256 {} first); nothing was written — this is exhibit's fault: please report it",
+                "a file made twice came out different the second time (sha256 {} first): its source changed while the build ran, or this is exhibit's fault; nothing was written — run the build again, and report it if it happens again",
                 self.sha256
             );
         }

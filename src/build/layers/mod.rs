@@ -4,6 +4,7 @@
 
 pub mod proof_records;
 pub mod public_texts;
+pub mod run_log;
 pub mod witness;
 
 use std::path::Path;

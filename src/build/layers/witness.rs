@@ -259,7 +259,6 @@ struct Store {
     report: Option<String>,
     prereg: Option<Vec<u8>>,
     seal: Option<Vec<u8>>,
-    runs: Option<Vec<u8>>,
     /// File names in `proofs/`, sorted (non-UTF-8 names counted as stray).
     proof_names: Vec<String>,
     unreadable_names: usize,
@@ -281,7 +280,7 @@ fn read_required(
     }
 }
 
-fn missing_store_file(folder: &BoxFolder, rel: &str) -> Refusal {
+pub(super) fn missing_store_file(folder: &BoxFolder, rel: &str) -> Refusal {
     Refusal::new(
         "witness_file_missing",
         folder.path().join(rel).display().to_string(),
@@ -349,7 +348,7 @@ fn load_store(store: &Path, refusals: &mut Vec<Refusal>) -> Result<Store> {
         refusals,
     )?;
     let seal = read_required(&folder, "seal.jsonl", FileClass::Seal, refusals)?;
-    let runs = read_required(&folder, "runs.jsonl", FileClass::RunLog, refusals)?;
+    // runs.jsonl is read as it is published, not held (run_log.rs).
     let mut proof_names = Vec::new();
     let mut unreadable_names = 0;
     let proofs = folder.sub("proofs")?;
@@ -377,7 +376,6 @@ fn load_store(store: &Path, refusals: &mut Vec<Refusal>) -> Result<Store> {
         report,
         prereg,
         seal,
-        runs,
         proof_names,
         unreadable_names,
     })
@@ -524,7 +522,7 @@ impl Layer for Witness<'_> {
 pub fn build(ctx: &LayerContext<'_>, store: &Path) -> Result<LayerOutput> {
     let mut refusals = Vec::new();
     let mut notes = Vec::new();
-    let mut s = load_store(store, &mut refusals)?;
+    let s = load_store(store, &mut refusals)?;
     let sealed = check_seal(store, &s, &mut refusals);
     let empty = StoreIndex::default();
     let index = s.index.as_ref().unwrap_or(&empty);
@@ -541,10 +539,23 @@ pub fn build(ctx: &LayerContext<'_>, store: &Path) -> Result<LayerOutput> {
     )?;
     let chain = Chain::of(lines, index);
     let counts = Counts::of(lines, index, &chain);
-    // Moved out of the store, not copied: at a million lines the log is 250 MB.
-    let store_runs = s.runs.take();
-    let tail = tail_logs(ctx, store, &s, store_runs, index, &chain, &mut refusals);
-    let (runs_count, tail_last_run) = read_runs(store, &tail.runs, &mut refusals);
+    let tail = tail_logs(ctx, store, &s, index, &chain, &mut refusals);
+    // The run log is read as it is published, never held: at a million lines it is 250 MB
+    // (docs/scale.md#the-run-log-is-not-held).
+    let head_runs = match ctx.segmented {
+        true => head_runs_files(ctx)?,
+        false => Vec::new(),
+    };
+    let run_log = super::run_log::read(
+        store,
+        tail.to_cut.clone(),
+        &ctx.verified.anchor_tz,
+        &head_runs,
+        &mut refusals,
+    )?;
+    let (runs_count, tail_last_run) = run_log
+        .as_ref()
+        .map_or((0, None), |l| (l.count, l.last_run.clone()));
     guard_tail_texts(store, &s, &mut refusals);
     if let Some(report) = &s.report {
         check_report_clocks(
@@ -609,12 +620,10 @@ pub fn build(ctx: &LayerContext<'_>, store: &Path) -> Result<LayerOutput> {
             files.push((format!("ledger/witness/{rel}"), bytes));
         }
     }
-    if let Some(runs) = tail.runs {
-        if ctx.segmented {
-            contents.extend(runs_files(ctx, runs, &mut notes)?);
-        } else {
-            files.push((RUNS.first.to_string(), runs));
-        }
+    if let Some(log) = &run_log {
+        contents.extend(super::run_log::files(
+            ctx, &RUNS, log, &head_runs, &mut notes,
+        )?);
     }
     let ceiling = *crate::segments::SEGMENT_BYTES_RANGE.end();
     for (path, bytes) in index_parts.iter().filter(|(_, b)| b.len() > ceiling) {
@@ -1048,10 +1057,11 @@ impl Counts {
 
 /// The tail's logs as published, and the moments of withheld seqs (docs/build.md#safety).
 struct TailLogs {
-    /// runs.jsonl and seal.jsonl with every withheld seq's moment that no published line shares
-    /// cut to its anchor-zone day.
-    runs: Option<Vec<u8>>,
+    /// seal.jsonl with every withheld seq's moment that no published line shares cut to its
+    /// anchor-zone day (runs.jsonl is cut as it is read: run_log.rs).
     seal: Option<Vec<u8>>,
+    /// Those moments.
+    to_cut: BTreeSet<i64>,
     /// A withheld seq's moments → its seqs.
     private: BTreeMap<i64, BTreeSet<i64>>,
     /// The moments a published line or its records print.
@@ -1065,7 +1075,6 @@ fn tail_logs(
     ctx: &LayerContext<'_>,
     store: &Path,
     s: &Store,
-    runs: Option<Vec<u8>>,
     index: &StoreIndex,
     chain: &Chain,
     refusals: &mut Vec<Refusal>,
@@ -1093,9 +1102,8 @@ fn tail_logs(
             cut.unwrap_or(b)
         })
     };
-    let runs = cut_file(runs);
     let seal = cut_file(s.seal.clone());
-    for (rel, bytes) in [("runs.jsonl", &runs), ("seal.jsonl", &seal)] {
+    for (rel, bytes) in [("seal.jsonl", &seal)] {
         let Some(bytes) = bytes else { continue };
         let Ok(text) = std::str::from_utf8(bytes) else {
             refusals.push(Refusal::new(
@@ -1122,8 +1130,8 @@ fn tail_logs(
     }
     guard_calendars(store, index, refusals);
     TailLogs {
-        runs,
         seal,
+        to_cut,
         private,
         public,
     }
@@ -1155,55 +1163,6 @@ fn guard_calendars(store: &Path, index: &StoreIndex, refusals: &mut Vec<Refusal>
             ));
         }
     }
-}
-
-/// runs.jsonl (as published): one object per tail run; the last is the moment REPORT.md speaks
-/// of.
-/// Returns how many runs it holds and the last one: each line is checked to be a JSON object
-/// and let go (at a million lines the log holds hundreds of megabytes: docs/scale.md#memory).
-fn read_runs(
-    store: &Path,
-    published: &Option<Vec<u8>>,
-    refusals: &mut Vec<Refusal>,
-) -> (usize, Option<J>) {
-    let mut count = 0usize;
-    let mut last: Option<&[u8]> = None;
-    if let Some(bytes) = published {
-        if !bytes.is_empty() && !bytes.ends_with(b"\n") {
-            refusals.push(Refusal::new(
-"witness_runs_unterminated",
-                shown(store, "runs.jsonl"),
-                format!("line {}", bytes.split(|&b| b == b'\n').count()),
-                "the tail's run log ends in a line without LF (the tail may be writing it); it is copied whole (docs/protocol.md#witness)",
-                "rebuild once the tail's run has finished",
-            ));
-        }
-        for (no, line) in bytes.split(|&b| b == b'\n').enumerate() {
-            if line.is_empty() {
-                continue;
-            }
-            // An object: it opens with `{` and parses (IgnoredAny builds nothing).
-            let object = line.trim_ascii_start().starts_with(b"{")
-                && serde_json::from_slice::<serde::de::IgnoredAny>(line).is_ok();
-            match object {
-                true => {
-                    count += 1;
-                    last = Some(line);
-                }
-                false => refusals.push(Refusal::new(
-                    "witness_runs_invalid",
-                    shown(store, "runs.jsonl"),
-                    format!("line {}", no + 1),
-                    "not a JSON object; runs.jsonl holds one object per tail run",
-                    "repair the tail's run log",
-                )),
-            }
-        }
-    }
-    (
-        count,
-        last.and_then(|l| serde_json::from_slice::<J>(l).ok()),
-    )
 }
 
 /// REPORT.md and WITNESS_PREREG.md are published as written and rendered: the guard reads them.
@@ -1566,69 +1525,6 @@ impl PartSource {
             .collect();
         pretty(&IndexPartFile { entries })
     }
-}
-
-/// `runs.jsonl` of a segmented exhibit, laid into files by the ledger's cut
-/// (docs/witness.md#parts): HEAD's run-log files keep their bytes when these bytes extend them
-/// (compared by git blob id, not re-read), new lines fill the last file up to `segment_bytes`,
-/// then `runs/NNNNNN.jsonl`. When they do not extend HEAD's (the tail rewrote its log, or a
-/// moment's cut changed), the cut runs afresh from the first line and a note says so.
-fn runs_files(
-    ctx: &LayerContext<'_>,
-    bytes: Vec<u8>,
-    notes: &mut Vec<String>,
-) -> Result<Vec<(String, Content)>> {
-    if bytes.is_empty() {
-        return Ok(vec![(RUNS.first.to_string(), Content::Bytes(bytes))]);
-    }
-    let head = head_runs_files(ctx)?;
-    let mut offset = 0usize;
-    let mut extends = true;
-    for (_, id, size) in &head {
-        let end = offset.saturating_add(*size as usize);
-        if end > bytes.len()
-            || git2::Oid::hash_object(git2::ObjectType::Blob, &bytes[offset..end])? != *id
-        {
-            extends = false;
-            break;
-        }
-        offset = end;
-    }
-    if !extends {
-        notes.push(format!(
-            "witness: the run log as published does not extend HEAD's ({}); it is laid into files afresh from its first line",
-            head.iter()
-                .map(|(p, _, _)| p.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
-        ));
-    }
-    let kept: Vec<(String, u64)> = if extends {
-        // An empty runs.jsonl at HEAD holds no line to keep; the cut starts it afresh.
-        head.into_iter()
-            .filter(|(_, _, size)| *size > 0)
-            .map(|(p, _, size)| (p, size))
-            .collect()
-    } else {
-        Vec::new()
-    };
-    let line_lens: Vec<u64> = bytes
-        .split_inclusive(|&b| b == b'\n')
-        .map(|l| l.len() as u64)
-        .collect();
-    let cut = crate::segments::cut_series(&RUNS, &line_lens, &kept, ctx.plan.config.segment_bytes)
-        .map_err(|e| anyhow::anyhow!("the witness run log cannot be laid into files: {e}"))?;
-    // Each file is a span of the one buffer, not a copy of it (docs/scale.md#memory).
-    let source = std::sync::Arc::new(bytes);
-    let mut files = Vec::with_capacity(cut.len());
-    let mut offset = 0usize;
-    for file in cut {
-        let end = offset + file.bytes as usize;
-        let shared = crate::output::Shared::new(source.clone(), vec![(offset, end)]);
-        files.push((file.path, Content::Shared(shared)));
-        offset = end;
-    }
-    Ok(files)
 }
 
 /// HEAD's run-log files `(path, blob id, bytes)` in chain order: `runs.jsonl`, then
