@@ -25,9 +25,6 @@ use rustix::fs::{AtFlags, Mode, OFlags};
 pub enum Content {
     Bytes(Vec<u8>),
     File(DiskFile),
-    /// Spans of a buffer the build holds anyway (the gate's ledger, the tail's run log): a file
-    /// of a cut, not copied out of it.
-    Shared(Shared),
     /// Bytes this build makes again when it writes them, not held in between (a witness index
     /// part: docs/scale.md#memory).
     Remade(Remade),
@@ -95,38 +92,6 @@ impl PartialEq for Remade {
 }
 
 impl Eq for Remade {}
-
-/// Spans `(start, end)` (end exclusive) of a shared buffer, read one after another.
-#[derive(Debug, Clone)]
-pub struct Shared {
-    pub source: std::sync::Arc<Vec<u8>>,
-    pub spans: Vec<(usize, usize)>,
-    /// The sha256, once computed: STATS.json and the snapshot both need a ledger file's, and at
-    /// a million lines hashing the ledger twice costs a second and a half.
-    digest: std::sync::OnceLock<exhibit_protocol::Digest>,
-}
-
-impl PartialEq for Shared {
-    fn eq(&self, other: &Shared) -> bool {
-        self.source == other.source && self.spans == other.spans
-    }
-}
-
-impl Eq for Shared {}
-
-impl Shared {
-    pub fn new(source: std::sync::Arc<Vec<u8>>, spans: Vec<(usize, usize)>) -> Shared {
-        Shared {
-            source,
-            spans,
-            digest: std::sync::OnceLock::new(),
-        }
-    }
-
-    pub fn pieces(&self) -> impl Iterator<Item = &[u8]> {
-        self.spans.iter().map(|&(a, b)| &self.source[a..b])
-    }
-}
 
 /// A file on disk that a tree names without holding its bytes: a witness store's proof (its
 /// sha256 known, from the read that checked it) or a file of DIR listed for the review.
@@ -202,7 +167,6 @@ impl Content {
         match self {
             Content::Bytes(b) => b.len() as u64,
             Content::File(f) => f.len,
-            Content::Shared(s) => s.spans.iter().map(|(a, b)| (b - a) as u64).sum(),
             Content::Remade(r) => r.len,
             Content::Ledger(l) => l.len(),
         }
@@ -227,10 +191,6 @@ impl Content {
         Ok(match self {
             Content::Bytes(b) => Cow::Borrowed(b),
             Content::File(f) => Cow::Owned(f.read()?),
-            Content::Shared(s) => match s.spans.as_slice() {
-                [(a, b)] => Cow::Borrowed(&s.source[*a..*b]),
-                _ => Cow::Owned(s.pieces().collect::<Vec<_>>().concat()),
-            },
             Content::Remade(r) => Cow::Owned(r.bytes()?),
             Content::Ledger(l) => Cow::Owned(l.bytes()?),
         })
@@ -241,17 +201,6 @@ impl Content {
         match self {
             Content::Bytes(b) => Cow::Borrowed(&b[..b.len().min(n)]),
             Content::File(f) => Cow::Borrowed(&f.head[..usize::from(f.head_len).min(n)]),
-            Content::Shared(s) => {
-                let mut out = Vec::with_capacity(n);
-                for piece in s.pieces() {
-                    let take = (n - out.len()).min(piece.len());
-                    out.extend_from_slice(&piece[..take]);
-                    if out.len() == n {
-                        break;
-                    }
-                }
-                Cow::Owned(out)
-            }
             Content::Remade(r) => {
                 let bytes = r.bytes().unwrap_or_default();
                 Cow::Owned(bytes[..bytes.len().min(n)].to_vec())
@@ -267,14 +216,6 @@ impl Content {
                 sha256: Some(d), ..
             }) => Ok(*d),
             Content::File(f) => Ok(exhibit_protocol::Digest::of(&f.read()?)),
-            Content::Shared(s) => Ok(*s.digest.get_or_init(|| {
-                use sha2::Digest as _;
-                let mut h = sha2::Sha256::new();
-                for piece in s.pieces() {
-                    h.update(piece);
-                }
-                exhibit_protocol::Digest(h.finalize().into())
-            })),
             Content::Remade(r) => Ok(r.sha256),
             Content::Ledger(l) => l.sha256(),
         }
@@ -319,7 +260,6 @@ impl Tree {
     pub fn get(&self, path: &str) -> Option<&[u8]> {
         match self.files.get(path) {
             Some(Content::Bytes(b)) => Some(b),
-            Some(Content::Shared(s)) if s.spans.len() == 1 => s.pieces().next(),
             _ => None,
         }
     }
@@ -1024,8 +964,14 @@ mod tests {
     #[test]
     fn contents_compare_by_their_bytes_whatever_holds_them() {
         let tmp = tempfile::tempdir().unwrap();
-        let source = Arc::new(b"head\nline one\nwithheld\nline two\n".to_vec());
-        let shared = Content::Shared(Shared::new(source.clone(), vec![(0, 14), (23, 32)]));
+        // Two spans of the gate's ledger, the withheld line between them left out.
+        let gate = tmp.path().join("ledger.jsonl");
+        std::fs::write(&gate, b"head\nline one\nwithheld\nline two\n").unwrap();
+        let ledger = Arc::new(crate::gate_ledger::GateLedger::open(&gate).unwrap());
+        let shared = Content::Ledger(crate::gate_ledger::LedgerSpans::new(
+            ledger,
+            vec![(0, 14), (23, 32)],
+        ));
         let bytes = Content::Bytes(b"head\nline one\nline two\n".to_vec());
         let file = Content::File(kept_proof(tmp.path(), "f", b"head\nline one\nline two\n"));
         assert_eq!(shared.len(), bytes.len());

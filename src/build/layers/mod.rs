@@ -23,7 +23,8 @@ use crate::refusal::Refusal;
 pub struct LayerOutput {
     pub files: Vec<(String, Vec<u8>)>,
     /// Files not held as bytes of their own (docs/scale.md#memory): the witness store's proofs,
-    /// checked and left on disk until DIR is written; the run log's files, spans of one buffer.
+    /// checked and left on disk until DIR is written; the run log's files, made
+    /// again from the store's log when written (docs/scale.md#the-run-log-is-not-held).
     pub contents: Vec<(String, crate::output::Content)>,
     /// Counts with denominators, for STATS.json and SNAPSHOTS.jsonl (set by every layer).
     pub stats: Option<LayerStats>,
