@@ -1186,6 +1186,40 @@ mod tests {
         assert_eq!(list.digest(2), Some(d));
     }
 
+    #[test]
+    fn the_tz_rules_from_timestamps_are_the_rules_read_from_the_ledger_s_bytes() {
+        // Across New York's change from summer time (2026-11-01T06:00:00Z), out of order.
+        let stamps = [
+            "2026-11-02T10:00:00Z",
+            "2026-10-30T23:59:59Z",
+            "2026-11-01T05:59:59Z",
+        ];
+        for zone in ["America/New_York", "UTC", "Not/AZone"] {
+            for n in 0..=stamps.len() {
+                let mut bytes = format!("{{\"anchor_tz\":\"{zone}\"}}\n");
+                for t in &stamps[..n] {
+                    bytes.push_str(&format!("{{\"timestamp\":\"{t}\"}}\n"));
+                }
+                let secs = stamps[..n]
+                    .iter()
+                    .map(|t| days::parse_timestamp(t).unwrap());
+                let from_bytes = tz_rules_for_ledger(bytes.as_bytes());
+                assert_eq!(
+                    tz_rules_for_timestamps(zone, secs),
+                    from_bytes,
+                    "{zone} {n}"
+                );
+                assert_eq!(from_bytes.is_some(), zone != "Not/AZone");
+            }
+        }
+        let rules = tz_rules_for_timestamps(
+            "America/New_York",
+            stamps.iter().map(|t| days::parse_timestamp(t).unwrap()),
+        )
+        .unwrap();
+        assert_eq!(rules.offsets.len(), 2, "the change is in the span");
+    }
+
     /// A chained ledger of `n` canonical entries (New York, a minute apart).
     fn ledger(n: i64) -> Vec<Vec<u8>> {
         let mut header = Object::default();
