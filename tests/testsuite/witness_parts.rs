@@ -524,6 +524,58 @@ fn an_unsegmented_box_keeps_one_index_and_one_run_log() {
     assert_eq!(files["ledger/witness/runs.jsonl"], s.runs.as_bytes());
 }
 
+/// The run log grows with the tail's runs, not the ledger's lines: a ledger in one file with a
+/// long run behind its tail still publishes no run-log file past `segment_bytes`
+/// (docs/scale.md#the-run-log-is-not-held). Catches a cut gated on the ledger's layout alone.
+#[test]
+fn a_run_log_past_the_threshold_is_cut_even_when_the_ledger_is_one_file() {
+    let mut s = scene();
+    s.lines_to(3);
+    s.runs(120);
+    s.build(1_800_000_000);
+    let files = snapshot_dir(&s.site);
+    assert!(
+        !files.keys().any(|p| p.starts_with("ledger/segments/")),
+        "the ledger is one file"
+    );
+    assert!(s.json("ledger/witness/index.json").get("parts").is_none());
+    let runs = runs_files(&s.site);
+    assert!(
+        runs.len() >= 3,
+        "{:?}",
+        runs.iter().map(|f| &f.0).collect::<Vec<_>>()
+    );
+    for (i, (path, _)) in runs.iter().enumerate().skip(1) {
+        assert_eq!(path, &format!("ledger/witness/runs/{i:06}.jsonl"));
+    }
+    for (path, bytes) in &runs {
+        assert!(
+            bytes.ends_with(b"\n") && bytes.len() <= SEGMENT_BYTES,
+            "{path}: {} bytes",
+            bytes.len()
+        );
+    }
+    let joined: Vec<u8> = runs.iter().flat_map(|(_, b)| b.clone()).collect();
+    assert_eq!(joined, s.runs.as_bytes());
+    let (code, v) = verify_json(&s.site);
+    assert_eq!((code, v["files"].clone()), (Some(0), json!([])), "{v}");
+
+    // The next day, more runs: the full files stay byte for byte, git sees no change to them.
+    commit_site(&s.repo);
+    s.runs(30);
+    s.build(1_800_086_400);
+    let again = runs_files(&s.site);
+    assert_eq!(again[..runs.len() - 1], runs[..runs.len() - 1]);
+    let status = s.git_status();
+    for (path, _) in &runs[..runs.len() - 1] {
+        assert!(!status.contains(path.as_str()), "{path}: {status}");
+    }
+    let joined: Vec<u8> = again.iter().flat_map(|(_, b)| b.clone()).collect();
+    assert_eq!(joined, s.runs.as_bytes());
+    // A small log beside a small ledger stays one runs.jsonl (as the test above shows for a
+    // box without segment_bytes).
+}
+
 #[test]
 fn the_part_size_knob_refuses_values_outside_its_range() {
     let s = scene();

@@ -356,12 +356,13 @@ fn make(
     Ok(out)
 }
 
-/// The run log's files: one `runs.jsonl` for an exhibit whose ledger is one file; for a
-/// segmented one, laid by the ledger's cut (docs/witness.md#parts): HEAD's run-log files keep
-/// their bytes when these bytes extend them, new lines fill the last file up to
+/// The run log's files: one `runs.jsonl` while the ledger is one file and the log fits in
+/// `segment_bytes`; else laid by the ledger's cut (docs/witness.md#parts): HEAD's run-log files
+/// keep their bytes when these bytes extend them, new lines fill the last file up to
 /// `segment_bytes`, then `runs/NNNNNN.jsonl`. When they do not extend HEAD's (the tail rewrote
 /// its log, or a moment's cut changed), the cut runs afresh from the first line and a note says
-/// so.
+/// so. The log grows with the tail's runs, not the ledger's lines: a small ledger with years of
+/// runs behind it passes `segment_bytes` too (docs/scale.md#the-run-log-is-not-held).
 pub fn files(
     ctx: &LayerContext<'_>,
     series: &Series,
@@ -369,7 +370,10 @@ pub fn files(
     head: &[(String, git2::Oid, u64)],
     notes: &mut Vec<String>,
 ) -> Result<Vec<(String, Content)>> {
-    if !ctx.segmented || log.is_empty() {
+    let split = ctx.segmented
+        || log.len() > ctx.plan.config.segment_bytes
+        || head.iter().any(|(p, _, _)| p.as_str() != series.first);
+    if !split || log.is_empty() {
         return log.lay_out(&[(series.first.to_string(), log.line_lens().len())]);
     }
     if !log.extends_head() {

@@ -542,10 +542,7 @@ pub fn build(ctx: &LayerContext<'_>, store: &Path) -> Result<LayerOutput> {
     let tail = tail_logs(ctx, store, &s, index, &chain, &mut refusals);
     // The run log is read as it is published, never held: at a million lines it is 250 MB
     // (docs/scale.md#the-run-log-is-not-held).
-    let head_runs = match ctx.segmented {
-        true => head_runs_files(ctx)?,
-        false => Vec::new(),
-    };
+    let head_runs = head_runs_files(ctx)?;
     let run_log = super::run_log::read(
         store,
         tail.to_cut.clone(),
