@@ -108,7 +108,9 @@ pub struct DiskFile {
     pub sha256: Option<exhibit_protocol::Digest>,
     /// The first [`DiskFile::HEAD`] bytes (the page's proof headers are made from them), held
     /// inline (no allocation per file), and how many of them there are.
-    pub head: [u8; DiskFile::HEAD],
+    /// `None` once let go ([`DiskFile::forget_head`]): a segmented exhibit's page never
+    /// carries a per-line proof's header, and at a million proofs the bytes are 65 MB.
+    pub head: Option<Box<[u8; DiskFile::HEAD]>>,
     pub head_len: u8,
 }
 
@@ -123,7 +125,7 @@ impl DiskFile {
         class: FileClass,
         bytes: &[u8],
     ) -> DiskFile {
-        let mut head = [0u8; Self::HEAD];
+        let mut head = Box::new([0u8; Self::HEAD]);
         let head_len = bytes.len().min(Self::HEAD);
         head[..head_len].copy_from_slice(&bytes[..head_len]);
         DiskFile {
@@ -132,13 +134,18 @@ impl DiskFile {
             class,
             len: bytes.len() as u64,
             sha256: Some(exhibit_protocol::Digest::of(bytes)),
-            head,
+            head: Some(head),
             head_len: head_len as u8,
         }
     }
 
     pub fn path(&self) -> PathBuf {
         self.folder.join(&self.name)
+    }
+
+    /// Lets the header bytes go; a later [`Content::head`] reads the file again.
+    pub fn forget_head(&mut self) {
+        self.head = None;
     }
 
     /// The file's bytes, read again; an error when it is gone or no longer holds the bytes
@@ -200,7 +207,14 @@ impl Content {
     pub fn head(&self, n: usize) -> Cow<'_, [u8]> {
         match self {
             Content::Bytes(b) => Cow::Borrowed(&b[..b.len().min(n)]),
-            Content::File(f) => Cow::Borrowed(&f.head[..usize::from(f.head_len).min(n)]),
+            Content::File(f) => match &f.head {
+                Some(head) => Cow::Borrowed(&head[..usize::from(f.head_len).min(n)]),
+                None => Cow::Owned(
+                    f.read()
+                        .map(|b| b[..b.len().min(n)].to_vec())
+                        .unwrap_or_default(),
+                ),
+            },
             Content::Remade(r) => {
                 let bytes = r.bytes().unwrap_or_default();
                 Cow::Owned(bytes[..bytes.len().min(n)].to_vec())
@@ -335,7 +349,7 @@ pub fn read_tree(dir: &Path, git_dir: Option<&Path>) -> Result<Tree> {
                 class: FileClass::OutputFile,
                 len,
                 sha256,
-                head: [0; DiskFile::HEAD],
+                head: None,
                 head_len: 0,
             },
         );
@@ -959,6 +973,22 @@ mod tests {
         std::fs::remove_file(store.join("a.ots")).unwrap();
         write_checked(&dir, &tree, DirRecords::none()).unwrap();
         assert_eq!(inode(&dir.join("p/a.ots")), before);
+    }
+
+    #[test]
+    fn a_tree_entry_stays_small() {
+        // A million proofs are a million entries of the tree's map: each byte here is a
+        // megabyte there (docs/scale.md#memory). Catches a header held inline again.
+        let size = std::mem::size_of::<Content>();
+        assert!(
+            size <= 96,
+            "Content is {size} bytes (152 when the header was inline)"
+        );
+        // A proof whose header was let go reads it again from its file.
+        let tmp = tempfile::tempdir().unwrap();
+        let mut file = kept_proof(tmp.path(), "p.ots", b"0123456789");
+        file.forget_head();
+        assert_eq!(&*Content::File(file).head(4), b"0123");
     }
 
     #[test]

@@ -85,7 +85,7 @@ impl ProofRecords {
         let sha256 = Digest(payload[..32].try_into().ok()?);
         let oid = git2::Oid::from_bytes(&payload[32..52]).ok()?;
         let head_len = payload[52];
-        let mut head = [0u8; DiskFile::HEAD];
+        let mut head = Box::new([0u8; DiskFile::HEAD]);
         head.copy_from_slice(&payload[53..]);
         if usize::from(head_len) != DiskFile::HEAD.min(meta.len() as usize) {
             return None;
@@ -98,7 +98,7 @@ impl ProofRecords {
                 class: FileClass::Proof,
                 len: meta.len(),
                 sha256: Some(sha256),
-                head,
+                head: Some(head),
                 head_len,
             },
             oid,
@@ -120,14 +120,17 @@ impl ProofRecords {
         file: &DiskFile,
         oid: git2::Oid,
     ) {
-        let (Some(pending), Some(sha256)) = (self.pending.as_mut(), file.sha256) else {
+        // A file whose header was let go is not recorded: the next build reads it.
+        let (Some(pending), Some(sha256), Some(head)) =
+            (self.pending.as_mut(), file.sha256, file.head.as_deref())
+        else {
             return;
         };
         let mut payload = Vec::with_capacity(PAYLOAD);
         payload.extend_from_slice(&sha256.0);
         payload.extend_from_slice(oid.as_bytes());
         payload.push(file.head_len);
-        payload.extend_from_slice(&file.head);
+        payload.extend_from_slice(head);
         if payload.len() != PAYLOAD || pending.record(name, Stat::of(meta), &payload).is_err() {
             self.pending = None;
         }

@@ -719,9 +719,13 @@ fn proofs(
             && head.get(&name).is_none_or(|oid| *oid == k.oid)
         {
             records.record(&name, &k.meta, &k.file, k.oid);
+            let mut file = k.file;
+            if ctx.segmented {
+                file.forget_head();
+            }
             proofs
                 .store_files_kept
-                .push((format!("ledger/witness/proofs/{name}"), k.file));
+                .push((format!("ledger/witness/proofs/{name}"), file));
             continue;
         }
         let Some((bytes, meta)) =
@@ -739,9 +743,14 @@ fn proofs(
         }
         let path = format!("ledger/witness/proofs/{}", p.name);
         let name = p.name.clone();
-        let kept = p.kept(&proofs_folder);
+        let mut kept = p.kept(&proofs_folder);
         if let Some(oid) = oid {
             records.record(&name, &meta, &kept, oid);
+        }
+        // A segmented exhibit gets the light page, which carries no per-line proof's header
+        // (docs/page.md "Proof headers"): the header's bytes are let go once recorded.
+        if ctx.segmented {
+            kept.forget_head();
         }
         proofs.store_files_kept.push((path, kept));
     }
