@@ -213,23 +213,11 @@ impl Stream<'_> {
     pub fn digest(self) -> Digest {
         Digest(self.hasher.finalize().into())
     }
-
-    /// How far the stream has read.
-    pub fn offset(&self) -> usize {
-        self.at - (self.buf.len() - self.pos)
-    }
 }
 
 impl std::io::Read for Stream<'_> {
     fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
-        let n = {
-            let available = std::io::BufRead::fill_buf(self)?;
-            let n = available.len().min(out.len());
-            out[..n].copy_from_slice(&available[..n]);
-            n
-        };
-        std::io::BufRead::consume(self, n);
-        Ok(n)
+        crate::segments::read_buffered(self, out)
     }
 }
 

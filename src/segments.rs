@@ -235,15 +235,23 @@ impl<'a> PublishedStream<'a> {
 
 impl std::io::Read for PublishedStream<'_> {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        let n = {
-            let available = std::io::BufRead::fill_buf(self)?;
-            let n = available.len().min(buf.len());
-            buf[..n].copy_from_slice(&available[..n]);
-            n
-        };
-        std::io::BufRead::consume(self, n);
-        Ok(n)
+        read_buffered(self, buf)
     }
+}
+
+/// `Read::read` of a reader that is its own buffer: what `fill_buf` holds, copied and consumed.
+pub(crate) fn read_buffered(
+    reader: &mut impl std::io::BufRead,
+    out: &mut [u8],
+) -> std::io::Result<usize> {
+    let n = {
+        let available = reader.fill_buf()?;
+        let n = available.len().min(out.len());
+        out[..n].copy_from_slice(&available[..n]);
+        n
+    };
+    reader.consume(n);
+    Ok(n)
 }
 
 impl std::io::BufRead for PublishedStream<'_> {
