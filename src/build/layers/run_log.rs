@@ -247,11 +247,12 @@ impl RunLog {
         self.extends_head
     }
 
-    fn store_len(&self, line: usize) -> u64 {
+    /// A line's length in the store's file (`None` past the lines pass 1 read).
+    fn store_len(&self, line: usize) -> Option<u64> {
         self.store_lens
             .get(&line)
+            .or(self.cut_lens.get(line))
             .copied()
-            .unwrap_or(self.cut_lens[line])
     }
 
     /// Pass 2: the published log laid into `files` (path, lines) in order, each made from its
@@ -274,7 +275,7 @@ impl RunLog {
                 reader
                     .read_until(b'\n', &mut buf)
                     .with_context(|| format!("{}: cannot read", shown.display()))?;
-                if buf.len() as u64 != self.store_len(line) {
+                if Some(buf.len() as u64) != self.store_len(line) {
                     return Err(changed(&shown));
                 }
                 hasher.update(&buf);
@@ -489,6 +490,8 @@ mod tests {
         std::fs::write(&path, format!("{text}{{\"batch\":99}}\n")).unwrap();
         let files = log.lay_out(&[("a".into(), 10)]).unwrap();
         let made = files[0].1.bytes().unwrap();
+        // Asked for more lines than pass 1 read: an error, never a line it did not guard.
+        assert!(log.lay_out(&[("a".into(), 11)]).is_err());
         assert!(!String::from_utf8_lossy(&made).contains("99"));
         // Rewritten in place (same length) between pass 1 and pass 2: refused.
         std::fs::write(&path, text.replacen("batch", "BATCH", 1)).unwrap();
