@@ -106,10 +106,10 @@ pub struct DiskFile {
     pub len: u64,
     /// The sha256 of the bytes that were checked; a later read must give the same bytes.
     pub sha256: Option<exhibit_protocol::Digest>,
-    /// The first [`DiskFile::HEAD`] bytes (the page's proof headers are made from them), held
-    /// inline (no allocation per file), and how many of them there are.
-    /// `None` once let go ([`DiskFile::forget_head`]): a segmented exhibit's page never
-    /// carries a per-line proof's header, and at a million proofs the bytes are 65 MB.
+    /// The first [`DiskFile::HEAD`] bytes (the page's proof headers are made from them), and
+    /// how many of them there are; `None` once let go ([`DiskFile::forget_head`]): a segmented
+    /// exhibit's page never carries a per-line proof's header, and at a million proofs the
+    /// bytes are 65 MB.
     pub head: Option<Box<[u8; DiskFile::HEAD]>>,
     pub head_len: u8,
 }
