@@ -101,7 +101,7 @@ pub struct DiskFile {
     /// checks as the first read (no symlink, a regular file, within the class's ceiling).
     /// Shared by every file of one folder (a million proofs name one folder).
     pub folder: std::sync::Arc<Path>,
-    pub name: String,
+    pub name: FileName,
     pub class: FileClass,
     pub len: u64,
     /// The sha256 of the bytes that were checked; a later read must give the same bytes.
@@ -112,6 +112,37 @@ pub struct DiskFile {
     /// bytes are 65 MB.
     pub head: Option<Box<[u8; DiskFile::HEAD]>>,
     pub head_len: u8,
+}
+
+/// A file's name in its folder, held without an allocation of its own when it is a witness
+/// proof's: `<64 lowercase hex>.ots` is kept as the digest's 32 bytes (a million such names are
+/// 80 MB as strings). Any other name is kept as it is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FileName {
+    Proof([u8; 32]),
+    Text(Box<str>),
+}
+
+impl FileName {
+    pub fn new(name: &str) -> FileName {
+        let hex = |b: u8| matches!(b, b'0'..=b'9' | b'a'..=b'f');
+        if let Some(stem) = name.strip_suffix(".ots")
+            && stem.len() == 64
+            && stem.bytes().all(hex)
+            && let Ok(d) = stem.parse::<exhibit_protocol::Digest>()
+        {
+            return FileName::Proof(d.0);
+        }
+        FileName::Text(name.into())
+    }
+
+    /// The name as written on disk.
+    pub fn text(&self) -> Cow<'_, str> {
+        match self {
+            FileName::Proof(d) => Cow::Owned(format!("{}.ots", exhibit_protocol::Digest(*d))),
+            FileName::Text(t) => Cow::Borrowed(t),
+        }
+    }
 }
 
 impl DiskFile {
@@ -130,7 +161,7 @@ impl DiskFile {
         head[..head_len].copy_from_slice(&bytes[..head_len]);
         DiskFile {
             folder: folder.clone(),
-            name: name.to_string(),
+            name: FileName::new(name),
             class,
             len: bytes.len() as u64,
             sha256: Some(exhibit_protocol::Digest::of(bytes)),
@@ -140,7 +171,7 @@ impl DiskFile {
     }
 
     pub fn path(&self) -> PathBuf {
-        self.folder.join(&self.name)
+        self.folder.join(&*self.name.text())
     }
 
     /// Lets the header bytes go; a later [`Content::head`] reads the file again.
@@ -152,7 +183,7 @@ impl DiskFile {
     /// that were checked (it changed while the build ran: nothing is written).
     pub fn read(&self) -> Result<Vec<u8>> {
         let bytes = BoxFolder::named(&self.folder)?
-            .and_then(|f| f.read(&self.name, self.class).transpose())
+            .and_then(|f| f.read(&self.name.text(), self.class).transpose())
             .transpose()?
             .with_context(|| format!("{}: vanished while the build ran", self.path().display()))?;
         let same = bytes.len() as u64 == self.len
@@ -345,7 +376,7 @@ pub fn read_tree(dir: &Path, git_dir: Option<&Path>) -> Result<Tree> {
             rel,
             DiskFile {
                 folder: Path::new(folder).into(),
-                name,
+                name: FileName::new(&name),
                 class: FileClass::OutputFile,
                 len,
                 sha256,
@@ -978,17 +1009,38 @@ mod tests {
     #[test]
     fn a_tree_entry_stays_small() {
         // A million proofs are a million entries of the tree's map: each byte here is a
-        // megabyte there (docs/scale.md#memory). Catches a header held inline again.
+        // megabyte there (docs/scale.md#memory). Catches a header held inline again; the name,
+        // kept as a digest, adds 16 bytes here and saves an 80-byte allocation per proof.
         let size = std::mem::size_of::<Content>();
         assert!(
-            size <= 96,
-            "Content is {size} bytes (152 when the header was inline)"
+            size <= 112,
+            "Content is {size} bytes (152 when the header was inline and the name a String)"
         );
-        // A proof whose header was let go reads it again from its file.
+        // A proof whose header was let go reads it again from its file, by its name kept as a
+        // digest.
         let tmp = tempfile::tempdir().unwrap();
-        let mut file = kept_proof(tmp.path(), "p.ots", b"0123456789");
+        let hex = "0a".repeat(32);
+        let mut file = kept_proof(tmp.path(), &format!("{hex}.ots"), b"0123456789");
+        assert!(matches!(file.name, FileName::Proof(_)));
+        assert_eq!(file.path(), tmp.path().join(format!("{hex}.ots")));
         file.forget_head();
         assert_eq!(&*Content::File(file).head(4), b"0123");
+        // Only the exact shape is kept as a digest; every other name as it is, byte for byte.
+        for name in [
+            format!("{}.ots", "0A".repeat(32)),
+            format!("prereg_{hex}.ots"),
+            format!("{hex}.ots.ots"),
+            format!("{}.ots", &hex[1..]),
+            "p.ots".to_string(),
+        ] {
+            let n = FileName::new(&name);
+            assert!(matches!(n, FileName::Text(_)), "{name}");
+            assert_eq!(n.text(), name);
+        }
+        assert_eq!(
+            FileName::new(&format!("{hex}.ots")).text(),
+            format!("{hex}.ots")
+        );
     }
 
     #[test]

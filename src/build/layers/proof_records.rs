@@ -94,7 +94,7 @@ impl ProofRecords {
         Some(KnownProof {
             file: DiskFile {
                 folder: folder.clone(),
-                name: name.to_string(),
+                name: crate::output::FileName::new(name),
                 class: FileClass::Proof,
                 len: meta.len(),
                 sha256: Some(sha256),
