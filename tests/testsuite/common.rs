@@ -321,3 +321,27 @@ pub fn git_status(work: &Path) -> String {
     assert!(o.status.success(), "{}", text(&o));
     String::from_utf8(o.stdout).unwrap()
 }
+
+/// Runs `node tests/js/<script> <input>` and reads one JSON value per line of its output: how
+/// the differential tests ask the page's JavaScript for its answers.
+pub fn node_json_lines(script: &str, input: &Path) -> Vec<serde_json::Value> {
+    let out = Command::new("node")
+        .arg(
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("tests/js")
+                .join(script),
+        )
+        .arg(input)
+        .output()
+        .expect("node runs (node 20 or later is needed: scripts/test.sh names it)");
+    assert!(
+        out.status.success(),
+        "node failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}

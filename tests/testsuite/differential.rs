@@ -21,7 +21,6 @@ use exhibit_protocol::Digest;
 use std::collections::BTreeSet;
 use std::io::Write;
 use std::path::PathBuf;
-use std::process::Command;
 
 use exhibit_protocol::canonical::{self, Object, Value};
 use exhibit_protocol::days::{self, DayDeriver};
@@ -728,21 +727,7 @@ fn run_node(cases: &[J], dir: &std::path::Path, batch: usize) -> Vec<J> {
         writeln!(f, "{c}").unwrap();
     }
     drop(f);
-    let out = Command::new("node")
-        .arg(root().join("tests/js/differential-runner.cjs"))
-        .arg(&path)
-        .output()
-        .expect("node runs (node 20 or later is needed: scripts/test.sh names it)");
-    assert!(
-        out.status.success(),
-        "node failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let answers: Vec<J> = String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let answers = common::node_json_lines("differential-runner.cjs", &path);
     assert_eq!(answers.len(), cases.len(), "node answered every case");
     std::fs::remove_file(&path).ok();
     answers

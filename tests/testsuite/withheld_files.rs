@@ -604,21 +604,7 @@ fn both_readers_join_a_withheld_list_in_files_alike() {
         text.push('\n');
     }
     std::fs::write(&input, text).unwrap();
-    let out = std::process::Command::new("node")
-        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/js/withheld-join-runner.cjs"))
-        .arg(&input)
-        .output()
-        .expect("node runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let js: Vec<Value> = String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let js: Vec<Value> = node_json_lines("withheld-join-runner.cjs", &input);
     assert_eq!(js.len(), all.len());
     let (mut refused, mut joined, mut differ) = (0, 0, 0);
     for (i, (r, j)) in rust.iter().zip(&js).enumerate() {

@@ -1074,21 +1074,9 @@ pub fn verify_reader<R: std::io::BufRead>(
 /// days `exhibit verify` derives (docs/verifier.md "Days and the tz database"). `None` when line
 /// 1 names no zone this binary's tz database knows.
 pub fn tz_rules_for_ledger(bytes: &[u8]) -> Option<days::TzRules> {
-    tz_rules_for_files(&[bytes])
-}
-
-/// [`tz_rules_for_ledger`] of a ledger held as files cut at line boundaries (a segmented
-/// ledger), without concatenating them.
-pub fn tz_rules_for_files(files: &[&[u8]]) -> Option<days::TzRules> {
     let mut zone = None;
     let (mut from, mut until) = (i64::MAX, i64::MIN);
-    let mut before = 0u64;
-    let all = files.iter().flat_map(|bytes| {
-        let first = before;
-        before += bytes.iter().filter(|&&b| b == b'\n').count() as u64;
-        lines(bytes).map(move |(line, piece, terminated)| (first + line, piece, terminated))
-    });
-    for (line, piece, terminated) in all {
+    for (line, piece, terminated) in lines(bytes) {
         if !terminated {
             continue;
         }
