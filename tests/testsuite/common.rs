@@ -322,26 +322,41 @@ pub fn git_status(work: &Path) -> String {
     String::from_utf8(o.stdout).unwrap()
 }
 
+/// Runs a node command and returns what it printed; it must succeed (`what` names it in the
+/// failure): the differential runners and the browser driver alike.
+pub fn node_stdout(mut cmd: Command, what: &str) -> Vec<u8> {
+    let out = cmd.output().unwrap_or_else(|e| {
+        panic!("run {what} (node 20 or later, and chromium for the page): {e}")
+    });
+    assert!(
+        out.status.success(),
+        "{what} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
+}
+
 /// Runs `node tests/js/<script> <input>` and reads one JSON value per line of its output: how
 /// the differential tests ask the page's JavaScript for its answers.
 pub fn node_json_lines(script: &str, input: &Path) -> Vec<serde_json::Value> {
-    let out = Command::new("node")
-        .arg(
-            Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("tests/js")
-                .join(script),
-        )
-        .arg(input)
-        .output()
-        .expect("node runs (node 20 or later is needed: scripts/test.sh names it)");
-    assert!(
-        out.status.success(),
-        "node failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout)
+    let mut cmd = Command::new("node");
+    cmd.arg(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/js")
+            .join(script),
+    )
+    .arg(input);
+    String::from_utf8(node_stdout(cmd, script))
         .unwrap()
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect()
+}
+
+/// A number from the environment (`FUZZ_CASES`, `FUZZ_SEED`), else `default`.
+pub fn env_number<T: std::str::FromStr>(name: &str, default: T) -> T {
+    std::env::var(name)
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(default)
 }

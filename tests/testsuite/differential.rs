@@ -735,14 +735,8 @@ fn run_node(cases: &[J], dir: &std::path::Path, batch: usize) -> Vec<J> {
 
 #[test]
 fn both_verifiers_give_one_answer_on_mutated_ledgers() {
-    let cases: usize = std::env::var("FUZZ_CASES")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(5000);
-    let seed: u64 = std::env::var("FUZZ_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(15);
+    let cases: usize = common::env_number("FUZZ_CASES", 5000);
+    let seed: u64 = common::env_number("FUZZ_SEED", 15);
     let mut rng = Rng(seed);
     let seeds = vector_seeds();
     let zones: Vec<String> = {

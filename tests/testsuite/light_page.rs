@@ -103,15 +103,8 @@ pub(crate) fn visit(page: &str, profile: Option<&Path>, extra: &[&str]) -> J {
         cmd.arg("--profile").arg(p);
     }
     cmd.args(extra);
-    let out = cmd
-        .output()
-        .expect("run node tests/js/browser.cjs (the page tests need node and chromium)");
-    assert!(
-        out.status.success(),
-        "the browser driver failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let facts: J = serde_json::from_slice(&out.stdout).expect("the driver prints JSON");
+    let stdout = node_stdout(cmd, "tests/js/browser.cjs");
+    let facts: J = serde_json::from_slice(&stdout).expect("the driver prints JSON");
     let console = facts["console"].as_array().unwrap();
     assert!(console.is_empty(), "the page logged errors: {console:?}");
     facts

@@ -59,15 +59,8 @@ fn probe(page: &Path, look: &Look) -> J {
     if let Some(p) = &look.screenshot {
         cmd.arg("--screenshot").arg(p);
     }
-    let out = cmd
-        .output()
-        .expect("run node tests/js/browser.cjs (the page tests need node and chromium)");
-    assert!(
-        out.status.success(),
-        "the browser driver failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("the driver prints JSON")
+    let stdout = crate::common::node_stdout(cmd, "tests/js/browser.cjs");
+    serde_json::from_slice(&stdout).expect("the driver prints JSON")
 }
 
 fn dump_dom(page: &Path, fragment: &str) -> String {

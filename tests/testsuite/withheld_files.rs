@@ -571,10 +571,7 @@ fn withheld_case(rng: &mut exhibit_testkit::gen_box::Rng) -> Vec<(String, Vec<u8
 /// refuse them. A disagreement is written to target/differential/withheld-<n>.json.
 #[test]
 fn both_readers_join_a_withheld_list_in_files_alike() {
-    let cases: usize = std::env::var("FUZZ_CASES")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(3000);
+    let cases: usize = env_number("FUZZ_CASES", 3000);
     let mut rng = exhibit_testkit::gen_box::Rng::new(23, 9);
     let all: Vec<Vec<(String, Vec<u8>)>> = (0..cases).map(|_| withheld_case(&mut rng)).collect();
     let rust: Vec<Value> = all
