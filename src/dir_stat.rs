@@ -88,8 +88,8 @@ pub fn save(git_dir: Option<&Path>, dir: &Path, tree: &Tree) -> Result<usize> {
 fn record(mut pending: Pending, dir: &Path, tree: &Tree) -> Result<Pending> {
     // Each file is looked at by its folder's handle, as the next build looks (`describes`).
     let mut folders = OpenFolders::existing(dir);
-    for (rel, content) in &tree.files {
-        let (folder, name) = folder_and_name(rel);
+    for (rel, content) in tree.iter() {
+        let (folder, name) = folder_and_name(&rel);
         let Ok(Some(folder)) = folders.get(folder) else {
             continue;
         };
@@ -99,7 +99,7 @@ fn record(mut pending: Pending, dir: &Path, tree: &Tree) -> Result<Pending> {
         if !is_regular(&stat) || stat.st_size as u64 != content.len() {
             continue;
         }
-        pending.record(rel, Stat::of_raw(&stat), &content.sha256()?.0)?;
+        pending.record(&rel, Stat::of_raw(&stat), &content.sha256()?.0)?;
     }
     Ok(pending)
 }
@@ -121,8 +121,8 @@ mod tests {
     }
 
     fn write(dir: &Path, tree: &Tree) {
-        for (path, content) in &tree.files {
-            let path = dir.join(path);
+        for (path, content) in tree.iter() {
+            let path = dir.join(&*path);
             std::fs::create_dir_all(path.parent().unwrap()).unwrap();
             std::fs::write(path, content.bytes().unwrap()).unwrap();
         }

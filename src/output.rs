@@ -177,6 +177,7 @@ impl DiskFile {
     /// Lets the header bytes go; a later [`Content::head`] reads the file again.
     pub fn forget_head(&mut self) {
         self.head = None;
+        self.head_len = 0;
     }
 
     /// The file's bytes, read again; an error when it is gone or no longer holds the bytes
@@ -284,46 +285,336 @@ impl Content {
     }
 }
 
-/// Relative path (with `/`) → content. A BTreeMap, so every listing is in sorted order.
-#[derive(Debug, Default, Clone, PartialEq, Eq)]
+/// Relative path (with `/`) → content, in path order. Most files are held in a map; a segmented
+/// exhibit's per-line witness proofs — a million at a million lines — are held as one sorted
+/// list ([`ListedProofs`]: 72 bytes a proof, against about 330 in the map with its path), and
+/// every listing merges the two in path order (docs/scale.md#the-proofs-folder-as-a-list).
+#[derive(Debug, Default, Clone)]
 pub struct Tree {
-    pub files: BTreeMap<String, Content>,
+    held: BTreeMap<String, Content>,
+    proofs: Option<ListedProofs>,
 }
 
 impl Tree {
     pub fn put(&mut self, path: impl Into<String>, bytes: impl Into<Vec<u8>>) {
-        self.files.insert(path.into(), Content::Bytes(bytes.into()));
+        self.put_content(path, Content::Bytes(bytes.into()));
     }
 
     pub fn put_file(&mut self, path: impl Into<String>, file: DiskFile) {
-        self.files.insert(path.into(), Content::File(file));
+        self.put_content(path, Content::File(file));
+    }
+
+    /// Puts `content` at `path`, replacing what the tree held there (held or listed).
+    pub fn put_content(&mut self, path: impl Into<String>, content: Content) {
+        let path = path.into();
+        if let Some(list) = &mut self.proofs {
+            list.remove(&path);
+        }
+        self.held.insert(path, content);
+    }
+
+    /// Puts a list of proofs under [`ListedProofs::FOLDER`], replacing what the tree held at the
+    /// same paths (as [`Tree::put_content`] would, one by one).
+    pub fn put_proofs(&mut self, list: ListedProofs) {
+        let prefix = format!("{}/", ListedProofs::FOLDER);
+        let shadowed: Vec<String> = self
+            .held_under(&prefix)
+            .filter(|(p, _)| list.find(p).is_some())
+            .map(|(p, _)| p.to_string())
+            .collect();
+        for p in shadowed {
+            self.held.remove(&p);
+        }
+        match &mut self.proofs {
+            Some(old) => {
+                for (path, content) in list.iter() {
+                    old.remove(&path);
+                    let Content::File(file) = content else {
+                        unreachable!("a listed proof is a file")
+                    };
+                    if let Err(file) = old.push(file) {
+                        self.held.insert(path, Content::File(file));
+                    }
+                }
+                old.finish();
+            }
+            None => self.proofs = Some(list),
+        }
     }
 
     /// The bytes this build made for `path`; `None` for a path it does not hold *or* holds as a
     /// file on disk (the files it writes itself — indexes, STATS.json, the ledger's files —
     /// are always bytes; [`Tree::read`] reads any).
     pub fn get(&self, path: &str) -> Option<&[u8]> {
-        match self.files.get(path) {
+        match self.held.get(path) {
             Some(Content::Bytes(b)) => Some(b),
             _ => None,
         }
     }
 
-    pub fn put_content(&mut self, path: impl Into<String>, content: Content) {
-        self.files.insert(path.into(), content);
+    /// What the tree holds at `path`, held or listed.
+    pub fn entry(&self, path: &str) -> Option<Cow<'_, Content>> {
+        if let Some(c) = self.held.get(path) {
+            return Some(Cow::Borrowed(c));
+        }
+        let list = self.proofs.as_ref()?;
+        list.find(path).map(|e| Cow::Owned(list.content(e)))
+    }
+
+    pub fn contains(&self, path: &str) -> bool {
+        self.held.contains_key(path) || self.proofs.as_ref().is_some_and(|l| l.find(path).is_some())
+    }
+
+    /// How many files the tree holds.
+    pub fn len(&self) -> usize {
+        self.held.len() + self.proofs.as_ref().map_or(0, |l| l.entries.len())
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Every file, in path order.
+    pub fn iter(&self) -> impl Iterator<Item = (Cow<'_, str>, Cow<'_, Content>)> + '_ {
+        self.iter_under("")
+    }
+
+    /// The files whose path starts with `prefix`, in path order.
+    pub fn iter_under<'t>(
+        &'t self,
+        prefix: &str,
+    ) -> impl Iterator<Item = (Cow<'t, str>, Cow<'t, Content>)> + 't {
+        let folder = format!("{}/", ListedProofs::FOLDER);
+        let listed = self
+            .proofs
+            .as_ref()
+            .filter(|_| folder.starts_with(prefix) || prefix.starts_with(&folder))
+            .into_iter()
+            .flat_map(ListedProofs::iter);
+        let prefix_owned = prefix.to_string();
+        let listed = listed.filter(move |(p, _)| p.starts_with(&prefix_owned));
+        let prefix_owned = prefix.to_string();
+        let mut held = self
+            .held
+            .range::<str, _>((
+                std::ops::Bound::Included(prefix),
+                std::ops::Bound::Unbounded,
+            ))
+            .take_while(move |(p, _)| p.starts_with(&prefix_owned))
+            .map(|(p, c)| (Cow::Borrowed(p.as_str()), Cow::Borrowed(c)))
+            .peekable();
+        let mut listed = listed
+            .map(|(p, c)| (Cow::Owned(p), Cow::Owned(c)))
+            .peekable();
+        std::iter::from_fn(move || {
+            let held_first = match (held.peek(), listed.peek()) {
+                (None, None) => return None,
+                (Some(_), None) => true,
+                (None, Some(_)) => false,
+                (Some((h, _)), Some((l, _))) => h <= l,
+            };
+            if held_first {
+                held.next()
+            } else {
+                listed.next()
+            }
+        })
+    }
+
+    /// The files the map holds under `prefix` (never a listed proof: for the folders the build
+    /// makes itself, such as `ledger/segments/`), borrowed, in path order.
+    pub fn held_under<'t>(
+        &'t self,
+        prefix: &str,
+    ) -> impl Iterator<Item = (&'t str, &'t Content)> + 't {
+        let prefix_owned = prefix.to_string();
+        self.held
+            .range::<str, _>((
+                std::ops::Bound::Included(prefix),
+                std::ops::Bound::Unbounded,
+            ))
+            .take_while(move |(p, _)| p.starts_with(&prefix_owned))
+            .map(|(p, c)| (p.as_str(), c))
+    }
+
+    /// What the map holds at `path` (never a listed proof: for the files the build makes
+    /// itself), borrowed.
+    pub fn held(&self, path: &str) -> Option<(&str, &Content)> {
+        self.held.get_key_value(path).map(|(p, c)| (p.as_str(), c))
     }
 
     /// Every path with its bytes, files on disk read (for tests and small trees).
     pub fn into_bytes(self) -> Result<BTreeMap<String, Vec<u8>>> {
-        self.files
-            .into_iter()
-            .map(|(p, c)| Ok((p, c.bytes()?.into_owned())))
+        self.iter()
+            .map(|(p, c)| Ok((p.into_owned(), c.bytes()?.into_owned())))
             .collect()
     }
 
     /// The bytes of `path`, read from disk when the tree holds it as a file.
     pub fn read(&self, path: &str) -> Result<Option<Cow<'_, [u8]>>> {
-        self.files.get(path).map(Content::bytes).transpose()
+        match self.held.get(path) {
+            Some(c) => c.bytes().map(Some),
+            None => match self.entry(path) {
+                Some(c) => Ok(Some(Cow::Owned(c.bytes()?.into_owned()))),
+                None => Ok(None),
+            },
+        }
+    }
+}
+
+/// What two trees hold at each path either holds, in path order: `(path, old, new)`.
+pub type Joined<'t> = (
+    Cow<'t, str>,
+    Option<Cow<'t, Content>>,
+    Option<Cow<'t, Content>>,
+);
+
+/// Both trees' files side by side, in path order (one pass over each: no set of paths).
+pub fn joined<'t>(old: &'t Tree, new: &'t Tree) -> impl Iterator<Item = Joined<'t>> + 't {
+    let (mut a, mut b) = (old.iter().peekable(), new.iter().peekable());
+    std::iter::from_fn(move || {
+        let order = match (a.peek(), b.peek()) {
+            (None, None) => return None,
+            (Some(_), None) => std::cmp::Ordering::Less,
+            (None, Some(_)) => std::cmp::Ordering::Greater,
+            (Some((x, _)), Some((y, _))) => x.cmp(y),
+        };
+        Some(match order {
+            std::cmp::Ordering::Less => a.next().map(|(p, c)| (p, Some(c), None))?,
+            std::cmp::Ordering::Greater => b.next().map(|(p, c)| (p, None, Some(c)))?,
+            std::cmp::Ordering::Equal => {
+                let (p, x) = a.next()?;
+                let (_, y) = b.next()?;
+                (p, Some(x), Some(y))
+            }
+        })
+    })
+}
+
+/// Two trees are equal when they hold the same files, however each holds them.
+impl PartialEq for Tree {
+    fn eq(&self, other: &Tree) -> bool {
+        self.len() == other.len() && self.iter().eq(other.iter())
+    }
+}
+
+impl Eq for Tree {}
+
+/// A segmented exhibit's per-line witness proofs, `ledger/witness/proofs/<entry_id>.ots`, as
+/// one list sorted by name: per proof its name's 32 bytes, its size and its sha256, all in the
+/// store's one proofs folder (docs/scale.md#the-proofs-folder-as-a-list). What a [`DiskFile`]
+/// of such a proof would say, without a map node and a path per proof.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ListedProofs {
+    store: std::sync::Arc<Path>,
+    entries: Vec<ListedProof>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct ListedProof {
+    name: [u8; 32],
+    sha256: [u8; 32],
+    len: u64,
+}
+
+impl ListedProofs {
+    /// The folder the list is published in.
+    pub const FOLDER: &'static str = "ledger/witness/proofs";
+
+    /// An empty list of proofs read from `store` (the store's `proofs/` folder).
+    pub fn new(store: &std::sync::Arc<Path>) -> ListedProofs {
+        ListedProofs {
+            store: store.clone(),
+            entries: Vec::new(),
+        }
+    }
+
+    /// Adds a checked proof of the store's folder named `<64 hex>.ots`, its header let go; any
+    /// other file is handed back, for the tree's map.
+    pub fn push(&mut self, file: DiskFile) -> std::result::Result<(), DiskFile> {
+        match (&file.name, file.sha256, &file.head, file.class) {
+            (FileName::Proof(name), Some(sha256), None, FileClass::Proof)
+                if *file.folder == *self.store =>
+            {
+                self.entries.push(ListedProof {
+                    name: *name,
+                    sha256: sha256.0,
+                    len: file.len,
+                });
+                Ok(())
+            }
+            _ => Err(file),
+        }
+    }
+
+    /// Puts the list in name order, the last of equal names kept (as a map's insert would).
+    pub fn finish(&mut self) {
+        // The witness layer pushes in the index's order, which is name order: then nothing
+        // moves (and no second list is made beside a million entries).
+        if self.entries.is_sorted_by(|a, b| a.name < b.name) {
+            return;
+        }
+        // A stable sort keeps equal names in the order pushed; reversed, the last pushed comes
+        // first and is the one `dedup` keeps.
+        self.entries.sort_by_key(|e| e.name);
+        self.entries.reverse();
+        self.entries.dedup_by_key(|e| e.name);
+        self.entries.reverse();
+    }
+
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    pub fn reserve(&mut self, n: usize) {
+        self.entries.reserve_exact(n);
+    }
+
+    fn position(&self, path: &str) -> Option<usize> {
+        let name = path
+            .strip_prefix(Self::FOLDER)
+            .and_then(|n| n.strip_prefix('/'))?;
+        let FileName::Proof(name) = FileName::new(name) else {
+            return None;
+        };
+        self.entries.binary_search_by_key(&name, |e| e.name).ok()
+    }
+
+    fn find(&self, path: &str) -> Option<&ListedProof> {
+        self.position(path).map(|i| &self.entries[i])
+    }
+
+    fn remove(&mut self, path: &str) {
+        if let Some(i) = self.position(path) {
+            self.entries.remove(i);
+        }
+    }
+
+    fn path(e: &ListedProof) -> String {
+        format!("{}/{}.ots", Self::FOLDER, exhibit_protocol::Digest(e.name))
+    }
+
+    fn content(&self, e: &ListedProof) -> Content {
+        Content::File(DiskFile {
+            folder: self.store.clone(),
+            name: FileName::Proof(e.name),
+            class: FileClass::Proof,
+            len: e.len,
+            sha256: Some(exhibit_protocol::Digest(e.sha256)),
+            head: None,
+            head_len: 0,
+        })
+    }
+
+    /// Each proof's path and what a tree entry would hold, in name order.
+    pub fn iter(&self) -> impl Iterator<Item = (String, Content)> + '_ {
+        self.entries
+            .iter()
+            .map(|e| (Self::path(e), self.content(e)))
     }
 }
 
@@ -682,11 +973,11 @@ fn parent_and_name(dir: &Path) -> Result<(PathBuf, String)> {
 /// A path of the tree must be one of the output's own forms (crate::layout): checked again here,
 /// the last step before a name becomes a file, so no name can lead outside DIR.
 fn check_paths(tree: &Tree) -> Result<()> {
-    for rel in tree.files.keys() {
-        if !crate::layout::is_output_path(rel) {
+    for (rel, _) in tree.iter() {
+        if !crate::layout::is_output_path(&rel) {
             bail!(
                 "{:?}: not a path of the output tree (docs/build.md#safety); nothing was written",
-                crate::terminal::escape(rel)
+                crate::terminal::escape(&rel)
             );
         }
     }
@@ -741,7 +1032,8 @@ fn fill(staging: &Path, tree: &Tree, dir: &Path, known: DirRecords) -> Result<()
     let mut made = OpenFolders::creating(staging)
         .with_context(|| format!("{}: cannot open", staging.display()))?;
     let mut unchanged = Unchanged::new(dir, known);
-    for (rel, content) in &tree.files {
+    for (rel, content) in tree.iter() {
+        let (rel, content) = (&*rel, &*content);
         let (folder, name) = folder_and_name(rel);
         let to = made
             .get(folder)
@@ -937,7 +1229,7 @@ mod tests {
         // not the output's: written past that check, so that the fill itself fails).
         tree.put("keep.txt", b"old".to_vec());
         assert!(write_checked(&dir, &tree, DirRecords::none()).is_err());
-        assert_eq!(read_tree(&dir, None).unwrap().files.len(), 1);
+        assert_eq!(read_tree(&dir, None).unwrap().len(), 1);
         assert_eq!(std::fs::read(dir.join("keep.txt")).unwrap(), b"old");
         use std::os::unix::fs::MetadataExt;
         let meta = std::fs::metadata(dir.join("keep.txt")).unwrap();
@@ -1006,6 +1298,228 @@ mod tests {
         assert_eq!(inode(&dir.join("p/a.ots")), before);
     }
 
+    /// `n` proofs named by digests written into `store`, kept as the witness layer keeps them
+    /// for a segmented exhibit (header let go), in the order given.
+    fn proofs_in(store: &Path, digests: &[u8]) -> Vec<(String, DiskFile)> {
+        digests
+            .iter()
+            .map(|&d| {
+                let name = format!("{}.ots", exhibit_protocol::Digest([d; 32]));
+                let mut file = kept_proof(store, &name, &[d; 3]);
+                file.forget_head();
+                (format!("{}/{name}", ListedProofs::FOLDER), file)
+            })
+            .collect()
+    }
+
+    /// The same files, held in the map one by one and listed, with neighbours on both sides of
+    /// the proofs folder (a name sorting just before and just after it, and a text-named proof
+    /// inside it).
+    fn held_and_listed(store: &Path) -> (Tree, Tree) {
+        let proofs = proofs_in(store, &[0x00, 0x7f, 0xab, 0xff]);
+        let mut held = Tree::default();
+        let mut listed = Tree::default();
+        for t in [&mut held, &mut listed] {
+            t.put("ledger/witness/index.json", b"{}".to_vec());
+            t.put("ledger/witness/proofs-not.txt", b"x".to_vec());
+            t.put("ledger/witness/proofs/prereg_x.ots", b"p".to_vec());
+            t.put("ledger/witness/proofs/0zz.ots", b"q".to_vec());
+            t.put("ledger/witness/runs.jsonl", b"r".to_vec());
+            t.put("ledger/segments/000001.jsonl", b"s".to_vec());
+        }
+        let mut list = ListedProofs::new(&Arc::from(store));
+        for (path, file) in proofs {
+            held.put_file(path, file.clone());
+            list.push(file).unwrap();
+        }
+        list.finish();
+        listed.put_proofs(list);
+        (held, listed)
+    }
+
+    #[test]
+    fn a_listed_proofs_folder_reads_as_the_same_files_held_one_by_one() {
+        // Catches a merge that puts the list before or after the folder's neighbours, a
+        // prefix filter that drops the list (or keeps it outside the prefix), and a lookup
+        // that misses a listed name.
+        let tmp = tempfile::tempdir().unwrap();
+        let (held, listed) = held_and_listed(tmp.path());
+        assert_eq!(held.len(), 10);
+        assert_eq!(listed.len(), held.len());
+        let all = |t: &Tree| -> Vec<(String, Content)> {
+            t.iter()
+                .map(|(p, c)| (p.into_owned(), c.into_owned()))
+                .collect()
+        };
+        assert_eq!(all(&listed), all(&held));
+        assert!(all(&held).windows(2).all(|w| w[0].0 < w[1].0), "path order");
+        for prefix in [
+            "",
+            "ledger/",
+            "ledger/witness/",
+            "ledger/witness/proofs",
+            "ledger/witness/proofs/",
+            "ledger/witness/proofs/7",
+            "ledger/witness/proofs/ff",
+            "ledger/witness/r",
+            "ledger/segments/",
+            "nothing/",
+        ] {
+            let under = |t: &Tree| -> Vec<String> {
+                t.iter_under(prefix).map(|(p, _)| p.into_owned()).collect()
+            };
+            assert_eq!(under(&listed), under(&held), "under {prefix:?}");
+        }
+        for (path, content) in all(&held) {
+            assert!(listed.contains(&path), "{path}");
+            assert_eq!(listed.entry(&path).unwrap().into_owned(), content, "{path}");
+            assert_eq!(
+                listed.read(&path).unwrap().unwrap().into_owned(),
+                content.bytes().unwrap().into_owned()
+            );
+        }
+        let missing = format!(
+            "{}/{}.ots",
+            ListedProofs::FOLDER,
+            exhibit_protocol::Digest([1; 32])
+        );
+        assert!(!listed.contains(&missing) && listed.entry(&missing).is_none());
+        // The uppercase spelling of a listed name is another file.
+        let upper = format!("{}/{}.ots", ListedProofs::FOLDER, "AB".repeat(32));
+        assert!(!listed.contains(&upper));
+        assert_eq!(listed, held);
+    }
+
+    #[test]
+    fn a_path_put_over_a_listed_proof_replaces_it_and_a_list_put_over_held_files_replaces_them() {
+        // Catches a tree that would hold (and write) one path twice.
+        let tmp = tempfile::tempdir().unwrap();
+        let (mut held, mut listed) = held_and_listed(tmp.path());
+        let path = format!(
+            "{}/{}.ots",
+            ListedProofs::FOLDER,
+            exhibit_protocol::Digest([0x7f; 32])
+        );
+        held.put(path.clone(), b"carried".to_vec());
+        listed.put(path.clone(), b"carried".to_vec());
+        assert_eq!(listed.len(), 10);
+        assert_eq!(listed.get(&path), Some(&b"carried"[..]));
+        assert_eq!(listed, held);
+
+        let mut tree = Tree::default();
+        tree.put(path.clone(), b"old".to_vec());
+        let mut list = ListedProofs::new(&Arc::from(tmp.path()));
+        for (_, file) in proofs_in(tmp.path(), &[0x7f]) {
+            list.push(file).unwrap();
+        }
+        tree.put_proofs(list);
+        assert_eq!(tree.len(), 1);
+        assert_eq!(
+            tree.read(&path).unwrap().unwrap().into_owned(),
+            vec![0x7f; 3]
+        );
+        assert_eq!(
+            tree.get(&path),
+            None,
+            "a listed proof is a file on disk, not bytes"
+        );
+    }
+
+    #[test]
+    fn only_a_checked_digest_named_proof_of_the_lists_folder_is_listed() {
+        // Catches a list that would take a file it cannot say again exactly: another folder's,
+        // one whose header is still needed, one not named by a digest, one never checked.
+        let tmp = tempfile::tempdir().unwrap();
+        let other = tmp.path().join("other");
+        std::fs::create_dir(&other).unwrap();
+        let mut list = ListedProofs::new(&Arc::from(tmp.path()));
+        let (_, good) = proofs_in(tmp.path(), &[1]).remove(0);
+        let (_, foreign) = proofs_in(&other, &[2]).remove(0);
+        let with_head = kept_proof(
+            tmp.path(),
+            &format!("{}.ots", exhibit_protocol::Digest([3; 32])),
+            b"h",
+        );
+        let mut text = kept_proof(tmp.path(), "prereg_x.ots", b"t");
+        text.forget_head();
+        let mut unchecked = good.clone();
+        unchecked.sha256 = None;
+        for file in [foreign, with_head, text, unchecked] {
+            assert!(list.push(file).is_err());
+        }
+        assert!(list.push(good).is_ok());
+        assert_eq!(list.len(), 1);
+    }
+
+    #[test]
+    fn a_list_pushed_out_of_order_is_sorted_and_keeps_the_last_of_a_name() {
+        let tmp = tempfile::tempdir().unwrap();
+        let proofs = proofs_in(tmp.path(), &[9, 3, 9, 1]);
+        let mut list = ListedProofs::new(&Arc::from(tmp.path()));
+        for (_, file) in &proofs {
+            list.push(file.clone()).unwrap();
+        }
+        // The second 9 (pushed last of its name) holds other bytes than the first.
+        let mut last = proofs[2].1.clone();
+        last.len = 7;
+        list.push(last).unwrap();
+        list.finish();
+        let got: Vec<(String, u64)> = list.iter().map(|(p, c)| (p, c.len())).collect();
+        let name = |d: u8| {
+            format!(
+                "{}/{}.ots",
+                ListedProofs::FOLDER,
+                exhibit_protocol::Digest([d; 32])
+            )
+        };
+        assert_eq!(got, vec![(name(1), 3), (name(3), 3), (name(9), 7)]);
+    }
+
+    #[test]
+    fn a_tree_with_listed_proofs_is_written_and_compared_file_by_file() {
+        // Catches a write stage or a review that walks the map alone.
+        let tmp = tempfile::tempdir().unwrap();
+        let store = tmp.path().join("store");
+        std::fs::create_dir(&store).unwrap();
+        let dir = tmp.path().join("site");
+        let (held, listed) = held_and_listed(&store);
+        write_checked(&dir, &listed, DirRecords::none()).unwrap();
+        let on_disk = read_tree(&dir, None).unwrap();
+        assert_eq!(on_disk.len(), held.len());
+        for (path, content) in held.iter() {
+            assert_eq!(
+                std::fs::read(dir.join(&*path)).unwrap(),
+                content.bytes().unwrap().into_owned(),
+                "{path}"
+            );
+        }
+        let side_by_side: Vec<_> = joined(&on_disk, &listed)
+            .map(|(p, a, b)| (p.into_owned(), a.is_some(), b.is_some()))
+            .collect();
+        assert_eq!(side_by_side.len(), held.len());
+        assert!(
+            side_by_side.iter().all(|(_, a, b)| *a && *b),
+            "{side_by_side:?}"
+        );
+        // One listed proof missing from DIR, one file only DIR has.
+        let gone = format!(
+            "{}/{}.ots",
+            ListedProofs::FOLDER,
+            exhibit_protocol::Digest([0xab; 32])
+        );
+        std::fs::remove_file(dir.join(&gone)).unwrap();
+        std::fs::write(dir.join("ledger/extra.txt"), b"e").unwrap();
+        let on_disk = read_tree(&dir, None).unwrap();
+        let differ: Vec<_> = joined(&on_disk, &listed)
+            .filter(|(_, a, b)| a.is_none() || b.is_none())
+            .map(|(p, a, _)| (p.into_owned(), a.is_some()))
+            .collect();
+        assert_eq!(
+            differ,
+            vec![("ledger/extra.txt".to_string(), true), (gone, false)]
+        );
+    }
+
     #[test]
     fn a_tree_entry_stays_small() {
         // A million proofs are a million entries of the tree's map: each byte here is a
@@ -1070,8 +1584,8 @@ mod tests {
         }
         // DIR's file listed by read_tree (no digest): read and compared.
         let listed = read_tree(tmp.path(), None).unwrap();
-        assert!(listed.files["f"].same(&shared).unwrap());
-        assert!(!listed.files["f"].same(&off).unwrap());
+        assert!(listed.entry("f").unwrap().same(&shared).unwrap());
+        assert!(!listed.entry("f").unwrap().same(&off).unwrap());
     }
 
     #[test]
@@ -1088,7 +1602,8 @@ mod tests {
         let mut tree = Tree::default();
         tree.put_content("part.json", Content::Remade(remade.clone()));
         assert!(
-            tree.files["part.json"]
+            tree.entry("part.json")
+                .unwrap()
                 .same(&Content::Bytes(b"part bytes".to_vec()))
                 .unwrap()
         );
@@ -1135,9 +1650,12 @@ mod tests {
         tree.put("changed.txt", b"new".to_vec());
         write_checked(&dir, &tree, DirRecords::none()).unwrap();
         let on_disk = read_tree(&dir, None).unwrap();
-        assert_eq!(on_disk.files.len(), tree.files.len());
-        for (path, content) in &tree.files {
-            assert!(on_disk.files[path].same(content).unwrap(), "{path}");
+        assert_eq!(on_disk.len(), tree.len());
+        for (path, content) in tree.iter() {
+            assert!(
+                on_disk.entry(&path).unwrap().same(&content).unwrap(),
+                "{path}"
+            );
         }
         assert_eq!(inode(&dir.join("same.txt")), same, "linked, not rewritten");
         assert_ne!(inode(&dir.join("changed.txt")), changed, "written anew");
@@ -1247,7 +1765,13 @@ mod tests {
             Some(exhibit_protocol::Digest::of(b"part"))
         );
         assert_eq!(sha("a.txt"), None, "edited since: read");
-        assert!(!listed.files["a.txt"].same(&tree.files["a.txt"]).unwrap());
+        assert!(
+            !listed
+                .entry("a.txt")
+                .unwrap()
+                .same(&tree.entry("a.txt").unwrap())
+                .unwrap()
+        );
         // Without records nothing carries a digest.
         assert_eq!(
             listed_sha256(&read_tree(&dir, None).unwrap(), "z.txt"),
@@ -1257,7 +1781,7 @@ mod tests {
 
     /// The sha256 a listed file of DIR carries (none when it must be read to be compared).
     fn listed_sha256(listed: &Tree, rel: &str) -> Option<exhibit_protocol::Digest> {
-        match &listed.files[rel] {
+        match &*listed.entry(rel).unwrap() {
             Content::File(f) => f.sha256,
             other => panic!("{rel}: {other:?}"),
         }

@@ -188,18 +188,8 @@ pub fn published_paths(tree: &Tree) -> Vec<&str> {
 /// (docs/scale.md#withheld-files).
 pub fn first_then_folder<'t>(tree: &'t Tree, first: &str, folder: &str) -> Vec<&'t str> {
     let prefix = format!("{folder}/");
-    let mut paths: Vec<&str> = tree
-        .files
-        .get_key_value(first)
-        .map(|(p, _)| p.as_str())
-        .into_iter()
-        .collect();
-    paths.extend(
-        tree.files
-            .range(prefix.clone()..)
-            .take_while(|(p, _)| p.starts_with(&prefix))
-            .map(|(p, _)| p.as_str()),
-    );
+    let mut paths: Vec<&str> = tree.held(first).map(|(p, _)| p).into_iter().collect();
+    paths.extend(tree.held_under(&prefix).map(|(p, _)| p));
     paths
 }
 
@@ -223,7 +213,7 @@ impl<'a> PublishedStream<'a> {
     pub fn new(tree: &'a Tree) -> PublishedStream<'a> {
         let files: Vec<&Content> = published_paths(tree)
             .into_iter()
-            .filter_map(|p| tree.files.get(p))
+            .filter_map(|p| tree.held(p).map(|(_, c)| c))
             .collect();
         PublishedStream {
             files: files.into_iter(),

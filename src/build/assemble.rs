@@ -61,6 +61,9 @@ pub fn run(
         for (path, content) in std::mem::take(&mut layer.contents) {
             tree.put_content(path, content);
         }
+        if let Some(list) = layer.listed_proofs.take() {
+            tree.put_proofs(list);
+        }
     }
     let stats = stats(
         verified,
@@ -402,12 +405,8 @@ fn snapshots(
     // The same computation checks HEAD before it is trusted (crate::head_check).
     // One file at a time: neither the digests nor the folders' listings are held.
     let mut hashed = crate::head_check::SnapshotDigests::default();
-    for (path, content) in tree
-        .files
-        .range("ledger/".to_string()..)
-        .take_while(|(p, _)| p.starts_with("ledger/"))
-    {
-        hashed.add(path, &content.sha256()?.to_string());
+    for (path, content) in tree.iter_under("ledger/") {
+        hashed.add(&path, &content.sha256()?.to_string());
     }
     let digests = J::Object(hashed.finish());
     let last: Option<J> = old

@@ -15,7 +15,7 @@ use super::assemble::Assembled;
 use super::layers::Layers;
 use super::verify::VerifiedLedger;
 use crate::encode::base64_into;
-use crate::output::Tree;
+use crate::output::{Content, Tree};
 
 /// JavaScript and CSS compiled into the binary, so a build needs no file beside it.
 const VERIFY_JS: &str = include_str!("../../assets/verify.js");
@@ -93,7 +93,9 @@ fn layout_files(tree: &Tree, stats: Option<&J>) -> anyhow::Result<J> {
     if !crate::segments::is_segmented(tree) {
         let mut files = Vec::new();
         for path in crate::segments::published_paths(tree) {
-            let content = &tree.files[path];
+            let content = tree
+                .entry(path)
+                .ok_or_else(|| anyhow::anyhow!("{path}: listed, not in the tree"))?;
             files.push(serde_json::json!({
                 "bytes": content.len(),
                 "path": path,
@@ -184,7 +186,7 @@ fn data_blocks<'t>(
     let tree: &'t Tree = input.tree;
     let file = |p: &str| -> anyhow::Result<Cow<'t, [u8]>> { Ok(tree.read(p)?.unwrap_or_default()) };
     let mut posts = serde_json::Map::new();
-    for (path, bytes) in &input.tree.files {
+    for (path, bytes) in input.tree.held_under("ledger/anchors/") {
         if let Some(name) = path.strip_prefix("ledger/anchors/")
             && let Some(date) = name.strip_suffix(".txt")
         {
@@ -213,7 +215,14 @@ fn data_blocks<'t>(
             .map_or(first.len(), |i| i + 1)]
             .to_vec();
         let latest = match paths.last() {
-            Some(p) if !latest_dropped && tree.files[*p].len() <= LATEST_MAX as u64 => file(p)?,
+            Some(p)
+                if !latest_dropped
+                    && tree
+                        .held(p)
+                        .is_some_and(|(_, c)| c.len() <= LATEST_MAX as u64) =>
+            {
+                file(p)?
+            }
             _ => Cow::Borrowed(&[][..]),
         };
         vec![
@@ -331,7 +340,19 @@ pub fn proof_headers(tree: &Tree, with_witness: bool) -> Vec<u8> {
     let mut prefixes: Vec<Vec<u8>> = Vec::new();
     let mut records = Vec::new();
     let mut count: u32 = 0;
-    for (path, content) in &tree.files {
+    // Only the two folders that hold proofs; a light page passes over the listed per-line
+    // proofs without making an entry for each (docs/scale.md#the-proofs-folder-as-a-list).
+    let proofs_folder: Box<dyn Iterator<Item = (Cow<'_, str>, Cow<'_, Content>)>> = if with_witness
+    {
+        Box::new(tree.iter_under("ledger/witness/proofs/"))
+    } else {
+        Box::new(
+            tree.held_under("ledger/witness/proofs/")
+                .map(|(p, c)| (Cow::Borrowed(p), Cow::Borrowed(c))),
+        )
+    };
+    for (path, content) in tree.iter_under("ledger/anchors/").chain(proofs_folder) {
+        let path = &*path;
         let (kind, name) = if let Some(n) = path.strip_prefix("ledger/anchors/")
             && n.ends_with(".txt.ots")
             && !n.contains('/')

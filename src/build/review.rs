@@ -204,19 +204,14 @@ pub struct KeyChange {
 /// The files added, changed and removed, in path order (bytes compared, nothing diffed).
 pub fn file_changes(old: &Tree, new: &Tree) -> Result<FileChanges> {
     let mut files = FileChanges::default();
-    for (path, content) in &new.files {
-        match old.files.get(path) {
-            None => files.added.push(path.clone()),
-            Some(was) if !was.same(content)? => files.changed.push(path.clone()),
-            Some(_) => {}
+    for (path, was, now) in crate::output::joined(old, new) {
+        match (was, now) {
+            (None, Some(_)) => files.added.push(path.into_owned()),
+            (Some(_), None) => files.removed.push(path.into_owned()),
+            (Some(was), Some(now)) if !was.same(&now)? => files.changed.push(path.into_owned()),
+            _ => {}
         }
     }
-    files.removed = old
-        .files
-        .keys()
-        .filter(|p| !new.files.contains_key(*p))
-        .cloned()
-        .collect();
     Ok(files)
 }
 
@@ -224,20 +219,20 @@ pub fn file_changes(old: &Tree, new: &Tree) -> Result<FileChanges> {
 pub fn review(dir: &str, old: &Tree, new: &Tree) -> Result<Review> {
     let mut files = FileChanges::default();
     let mut diffs = Vec::new();
-    let paths: BTreeSet<&String> = old.files.keys().chain(new.files.keys()).collect();
-    for path in paths {
-        let (a, b) = (old.files.get(path), new.files.get(path));
-        let status = match (a, b) {
+    for (path, a, b) in crate::output::joined(old, new) {
+        let status = match (&a, &b) {
             (None, Some(_)) => ChangeKind::Added,
             (Some(_), None) => ChangeKind::Removed,
             (Some(x), Some(y)) if !x.same(y)? => ChangeKind::Changed,
             _ => continue,
         };
+        let path = path.into_owned();
         match status {
             ChangeKind::Added => files.added.push(path.clone()),
             ChangeKind::Removed => files.removed.push(path.clone()),
             ChangeKind::Changed => files.changed.push(path.clone()),
         }
+        let (a, b) = (a.as_deref(), b.as_deref());
         let read = |c: Option<&Content>| -> Result<Vec<u8>> {
             Ok(c.map(Content::bytes)
                 .transpose()?
@@ -247,7 +242,7 @@ pub fn review(dir: &str, old: &Tree, new: &Tree) -> Result<Review> {
         diffs.push(FileDiff {
             path: path.clone(),
             status,
-            body: diff_body(path, &read(a)?, &read(b)?),
+            body: diff_body(&path, &read(a)?, &read(b)?),
         });
     }
     Ok(Review {
@@ -593,8 +588,8 @@ fn json_of(tree: &Tree, path: &str) -> Result<J> {
 fn same_in_both<'p>(old: &Tree, new: &Tree, paths: &[&'p str]) -> Result<BTreeSet<&'p str>> {
     let mut common = BTreeSet::new();
     for p in paths {
-        if let (Some(a), Some(b)) = (old.files.get(*p), new.files.get(*p))
-            && a.same(b)?
+        if let (Some(a), Some(b)) = (old.entry(p), new.entry(p))
+            && a.same(&b)?
         {
             common.insert(*p);
         }
@@ -700,11 +695,12 @@ fn summary(old: &Tree, new: &Tree) -> Result<Summary> {
         }
     }
 
-    for (path, content) in &new.files {
-        let was = old.files.get(path);
+    for (path, was, content) in crate::output::joined(old, new) {
+        let Some(content) = content else { continue };
+        let path = &*path;
         // Only proofs are told replaced or not: other files are not compared here.
-        let replaced =
-            path.ends_with(".ots") && was.map(|w| w.same(content)).transpose()? == Some(false);
+        let replaced = path.ends_with(".ots")
+            && was.as_ref().map(|w| w.same(&content)).transpose()? == Some(false);
         if let Some(date) = path
             .strip_prefix("ledger/anchors/")
             .and_then(|f| f.strip_suffix(".txt"))

@@ -603,6 +603,7 @@ pub fn build(ctx: &LayerContext<'_>, store: &Path) -> Result<LayerOutput> {
         .into_iter()
         .map(|(path, file)| (path, Content::File(file)))
         .collect();
+    let listed_proofs = proofs.listed.take();
     let mut files = std::mem::take(&mut proofs.files);
     // The tail's files, as written (a withheld seq's moments in the logs cut to its day).
     for (rel, bytes) in [
@@ -635,6 +636,7 @@ pub fn build(ctx: &LayerContext<'_>, store: &Path) -> Result<LayerOutput> {
     Ok(LayerOutput {
         files,
         contents,
+        listed_proofs,
         stats: Some(LayerStats::Witness(Box::new(stats))),
         page_data,
         refusals,
@@ -649,6 +651,9 @@ pub fn build(ctx: &LayerContext<'_>, store: &Path) -> Result<LayerOutput> {
 struct Proofs {
     /// `ledger/witness/proofs/*` to publish from the store (proofs that passed), kept on disk.
     store_files_kept: Vec<(String, crate::output::DiskFile)>,
+    /// The same, for a segmented exhibit: one sorted list, not a path and a map entry per proof
+    /// (docs/scale.md#the-proofs-folder-as-a-list); a proof it cannot list stays above.
+    listed: Option<crate::output::ListedProofs>,
     /// `ledger/witness/proofs/*` carried from HEAD (the store no longer names them).
     files: Vec<(String, Vec<u8>)>,
     replaced: Vec<String>,
@@ -661,6 +666,26 @@ struct Proofs {
     store_files: usize,
     /// This build's records of the store's proofs, committed once DIR is written.
     records: Option<crate::stat_records::Pending>,
+}
+
+impl Proofs {
+    /// A store proof that passed, kept for the tree: listed when the exhibit lists its proofs.
+    fn keep(&mut self, name: &str, file: crate::output::DiskFile) {
+        let file = match &mut self.listed {
+            Some(list) => match list.push(file) {
+                Ok(()) => return,
+                Err(file) => file,
+            },
+            None => file,
+        };
+        self.store_files_kept
+            .push((format!("ledger/witness/proofs/{name}"), file));
+    }
+
+    /// How many of the store's proofs are kept for the tree.
+    fn kept(&self) -> usize {
+        self.store_files_kept.len() + self.listed.as_ref().map_or(0, |l| l.len())
+    }
 }
 
 fn proofs(
@@ -678,7 +703,8 @@ fn proofs(
         .into_iter()
         .collect();
     let mut proofs = Proofs {
-        store_files_kept: Vec::with_capacity(index.records.len() + 1),
+        store_files_kept: Vec::new(),
+        listed: None,
         files: Vec::new(),
         replaced: Vec::new(),
         rewritten: Vec::new(),
@@ -697,6 +723,13 @@ fn proofs(
     let names = &s.proof_names;
     let mut named = vec![false; names.len()];
     let proofs_folder: std::sync::Arc<Path> = store.join("proofs").into();
+    if ctx.segmented {
+        let mut list = crate::output::ListedProofs::new(&proofs_folder);
+        list.reserve(index.records.len());
+        proofs.listed = Some(list);
+    } else {
+        proofs.store_files_kept.reserve(index.records.len() + 1);
+    }
     let wanted = index
         .records
         .iter()
@@ -723,9 +756,7 @@ fn proofs(
             if ctx.segmented {
                 file.forget_head();
             }
-            proofs
-                .store_files_kept
-                .push((format!("ledger/witness/proofs/{name}"), file));
+            proofs.keep(&name, file);
             continue;
         }
         let Some((bytes, meta)) =
@@ -741,7 +772,6 @@ fn proofs(
         if let (Some(at_head), Some(oid)) = (at_head, oid) {
             replacement_rule(ctx, store, &p, at_head, oid, &mut proofs, refusals, notes)?;
         }
-        let path = format!("ledger/witness/proofs/{}", p.name);
         let name = p.name.clone();
         let mut kept = p.kept(&proofs_folder);
         if let Some(oid) = oid {
@@ -752,7 +782,10 @@ fn proofs(
         if ctx.segmented {
             kept.forget_head();
         }
-        proofs.store_files_kept.push((path, kept));
+        proofs.keep(&name, kept);
+    }
+    if let Some(list) = &mut proofs.listed {
+        list.finish();
     }
     proofs.records = records.into_pending();
     proofs.stray_files = named.iter().filter(|n| !**n).count() + s.unreadable_names;
@@ -1641,7 +1674,7 @@ fn stats(
         },
         pending: of(st(Status::Pending), n),
         proof: of(st(Status::Proof), n),
-        proofs_published: proofs.files.len() + proofs.store_files_kept.len(),
+        proofs_published: proofs.files.len() + proofs.kept(),
         replaced: of(proofs.replaced.len(), head_proofs),
         retroactive: of(counts.retroactive, n),
         rewritten: of(proofs.rewritten.len(), head_proofs),
