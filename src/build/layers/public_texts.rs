@@ -581,19 +581,39 @@ pub fn build(ctx: &LayerContext<'_>) -> Result<LayerOutput> {
     let dir = plan.out.display().to_string();
     let rewrite = plan.allow_rewrite.as_deref();
 
-    let classes = classify_lines(ctx, &cfg)?;
+    let mut classes = classify_lines(ctx, &cfg)?;
     let mut out = LayerOutput::default();
     let mut texts = Texts::default();
-    for (sha, lines) in &classes.groups {
+    // The allow-listed lines are let go as their texts are settled, and the lists by sha once
+    // step 3 has read them: at a million lines they are 120 MB, held for nothing while the
+    // index is made (docs/scale.md#memory).
+    let allow_listed: usize = classes.groups.values().map(Vec::len).sum();
+    let still_listed: BTreeSet<Digest> = head
+        .published
+        .keys()
+        .filter(|sha| classes.groups.contains_key(*sha))
+        .copied()
+        .collect();
+    for (sha, lines) in std::mem::take(&mut classes.groups) {
         if let Some(found) = text_of(
-            sources, &head, sha, lines, &dir, rewrite, &mut texts, &mut out,
+            sources, &head, &sha, &lines, &dir, rewrite, &mut texts, &mut out,
         )? {
             guard_and_release(
-                ctx, &head, &classes, sha, lines, found, &dir, &mut texts, &mut out,
+                ctx, &head, &classes, &sha, &lines, found, &dir, &mut texts, &mut out,
             );
         }
     }
-    no_longer_allow_listed(&head, &classes, &dir, rewrite, &mut texts, &mut out);
+    no_longer_allow_listed(
+        &head,
+        &classes,
+        &still_listed,
+        &dir,
+        rewrite,
+        &mut texts,
+        &mut out,
+    );
+    classes.off_by_sha = BTreeMap::new();
+    classes.class_of_sha = BTreeMap::new();
     let disk = unlisted_files(
         plan,
         &classes.off,
@@ -615,6 +635,7 @@ pub fn build(ctx: &LayerContext<'_>) -> Result<LayerOutput> {
     Ok(finish(
         ctx.verified.lines.len(),
         &classes,
+        allow_listed,
         texts,
         rewrite,
         part_seqs(ctx),
@@ -977,13 +998,14 @@ fn guard_and_release(
 fn no_longer_allow_listed(
     head: &HeadState,
     classes: &Classes,
+    still_listed: &BTreeSet<Digest>,
     dir: &str,
     rewrite: Option<&str>,
     texts: &mut Texts,
     out: &mut LayerOutput,
 ) {
     for (sha, (head_seq, file)) in &head.published {
-        if classes.groups.contains_key(sha) || file.is_none() {
+        if still_listed.contains(sha) || file.is_none() {
             continue;
         }
         let why = classes
@@ -1332,13 +1354,13 @@ fn index_parts<'a>(
 fn finish(
     entries: usize,
     classes: &Classes,
+    allow_listed: usize,
     mut texts: Texts,
     rewrite: Option<&str>,
     part_seqs: Option<u64>,
     mut out: LayerOutput,
 ) -> LayerOutput {
     let considered = classes.send_lines - classes.line_withheld;
-    let allow_listed: usize = classes.groups.values().map(Vec::len).sum();
     texts
         .releases
         .sort_by(|a, b| (a.entry.seq, &a.sha).cmp(&(b.entry.seq, &b.sha)));

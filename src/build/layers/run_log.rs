@@ -435,6 +435,21 @@ mod tests {
         (dir, log)
     }
 
+    #[test]
+    fn a_run_log_past_256_mib_is_opened_and_one_past_4_gib_is_refused() {
+        // Read as it is published, the log needs no ceiling sized for memory: the generated
+        // million-line box's is 259 MB (docs/scale.md#the-run-log-is-not-held). Catches the old
+        // 256 MiB ceiling back, and no ceiling at all. Sparse files: nothing is written.
+        let dir = tempfile::tempdir().unwrap();
+        let folder = BoxFolder::named(dir.path()).unwrap().unwrap();
+        let file = std::fs::File::create(dir.path().join(NAME)).unwrap();
+        file.set_len(300 << 20).unwrap();
+        assert!(folder.open(NAME, FileClass::RunLog).unwrap().is_some());
+        file.set_len((4 << 30) + 1).unwrap();
+        let err = folder.open(NAME, FileClass::RunLog).unwrap_err();
+        assert!(format!("{err:#}").contains("4 GiB"), "{err:#}");
+    }
+
     fn runs(n: usize) -> String {
         (0..n)
             .map(|i| {
