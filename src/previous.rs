@@ -216,17 +216,31 @@ impl Previous {
         rel_dir: &str,
         folders: &[&str],
     ) -> Result<Vec<(String, git2::Oid)>> {
+        let mut blobs: Vec<(String, git2::Oid)> = Vec::new();
+        self.visit_blobs_beside(rel_dir, folders, |name, id| blobs.push((name, id)))?;
+        blobs.sort();
+        Ok(blobs)
+    }
+
+    /// Each file of [`Previous::list_blobs_beside`] handed to `visit` as it is read, in git's
+    /// order, none kept: a folder of a million proofs need not be held as a million strings
+    /// (docs/scale.md#what-is-left).
+    pub fn visit_blobs_beside(
+        &self,
+        rel_dir: &str,
+        folders: &[&str],
+        mut visit: impl FnMut(String, git2::Oid),
+    ) -> Result<()> {
         let Some(repo) = &self.repo else {
-            return Ok(Vec::new());
+            return Ok(());
         };
         let path = self.path_at_head(rel_dir);
         let Some((id, _)) = self.entry_at(repo, &path)? else {
-            return Ok(Vec::new());
+            return Ok(());
         };
         let sub = repo
             .find_tree(id)
             .with_context(|| format!("HEAD:{path} is not a folder"))?;
-        let mut blobs: Vec<(String, git2::Oid)> = Vec::new();
         for e in sub.iter() {
             // Names are data until checked: the build checked HEAD's whole tree against the
             // output's grammar before trusting it (crate::head_check); this is the second lock.
@@ -246,10 +260,9 @@ impl Previous {
                     crate::terminal::escape(&name)
                 );
             }
-            blobs.push((name, e.id()));
+            visit(name, e.id());
         }
-        blobs.sort();
-        Ok(blobs)
+        Ok(())
     }
 
     /// Every entry under `DIR/<rel_dir>` at HEAD, recursively (one tree walk), as paths relative

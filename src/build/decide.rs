@@ -29,10 +29,12 @@ pub struct LineRecord {
     pub entry_id: Digest,
     /// Shared with every line of the same kind, and of the same day (a million lines hold a
     /// few kinds and days: docs/scale.md#memory).
-    pub kind: std::sync::Arc<str>,
-    pub day: std::sync::Arc<str>,
-    /// The `timestamp`, as seconds; `None` when it does not read as one.
-    pub timestamp: Option<i64>,
+    pub kind: SharedText,
+    pub day: SharedText,
+    /// The `timestamp`, as seconds, when `has_timestamp` ([`LineRecord::timestamp`]): not an
+    /// `Option`, which takes 8 bytes more a line.
+    pub timestamp_secs: i64,
+    pub has_timestamp: bool,
     pub start: usize,
     pub end: usize,
     /// Set when the line is withheld (boxed: most lines are published, and at a million lines
@@ -51,7 +53,42 @@ pub fn line_object(line: &[u8]) -> Object<'_> {
     }
 }
 
+/// A text many lines share (a kind, a day), behind one thin pointer: 8 bytes a line where an
+/// `Arc<str>` takes 16 (docs/scale.md#what-is-left).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct SharedText(std::sync::Arc<Box<str>>);
+
+impl std::ops::Deref for SharedText {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::borrow::Borrow<str> for SharedText {
+    fn borrow(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Display for SharedText {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl From<&str> for SharedText {
+    fn from(text: &str) -> SharedText {
+        SharedText(std::sync::Arc::new(text.into()))
+    }
+}
+
 impl LineRecord {
+    /// The line's `timestamp`, as seconds; `None` when it does not read as one.
+    pub fn timestamp(&self) -> Option<i64> {
+        self.has_timestamp.then_some(self.timestamp_secs)
+    }
+
     pub fn published(&self) -> bool {
         self.withheld.is_none()
     }
@@ -540,6 +577,21 @@ fn check_extends(
 mod tests {
     use super::*;
 
+    #[test]
+    fn a_line_record_stays_small() {
+        // A million lines are a million records, held for the whole build: each byte here is a
+        // megabyte there (docs/scale.md#what-is-left). Catches the kind and day back as wide
+        // pointers, or the timestamp as an `Option` (128 bytes).
+        assert!(std::mem::size_of::<LineRecord>() <= 104);
+        let mut r = rec(1, false);
+        assert_eq!(r.timestamp(), None);
+        (r.timestamp_secs, r.has_timestamp) = (0, true);
+        assert_eq!(r.timestamp(), Some(0), "the epoch is a timestamp, not none");
+        let kind = SharedText::from("send");
+        assert_eq!(&*kind, "send");
+        assert_eq!(kind.to_string(), "send");
+    }
+
     fn rec(seq: i64, withheld: bool) -> LineRecord {
         LineRecord {
             line: seq as u64 + 1,
@@ -547,7 +599,8 @@ mod tests {
             entry_id: Digest([0; 32]),
             kind: "send".into(),
             day: "".into(),
-            timestamp: None,
+            timestamp_secs: 0,
+            has_timestamp: false,
             start: 0,
             end: 0,
             withheld: withheld.then(|| {

@@ -47,7 +47,7 @@ pub fn run(
                 .lines
                 .iter()
                 .filter(|r| r.published())
-                .filter_map(|r| r.timestamp),
+                .filter_map(|r| r.timestamp()),
         ),
     })?;
     assembled.tree.put("index.html", page);

@@ -47,17 +47,17 @@ pub fn verify(
     // Kinds and days repeat line after line: each distinct kind is held once (a set, so that a
     // ledger of a million distinct kinds costs no more than a lookup each), and a day is shared
     // with the line before it when they are the same.
-    let mut kinds: std::collections::HashSet<std::sync::Arc<str>> = Default::default();
-    let mut last_day: std::sync::Arc<str> = "".into();
+    let mut kinds: std::collections::HashSet<crate::build::decide::SharedText> = Default::default();
+    let mut last_day: crate::build::decide::SharedText = "".into();
     let shared =
-        |text: &str, kinds: &mut std::collections::HashSet<std::sync::Arc<str>>| match kinds
-            .get(text)
-        {
-            Some(k) => k.clone(),
-            None => {
-                let k: std::sync::Arc<str> = text.into();
-                kinds.insert(k.clone());
-                k
+        |text: &str, kinds: &mut std::collections::HashSet<crate::build::decide::SharedText>| {
+            match kinds.get(text) {
+                Some(k) => k.clone(),
+                None => {
+                    let k: crate::build::decide::SharedText = text.into();
+                    kinds.insert(k.clone());
+                    k
+                }
             }
         };
     let mut lines = Vec::new();
@@ -72,6 +72,9 @@ pub fn verify(
                 && let Some(entry_id) = entry.derived_id
             {
                 let o = &entry.object;
+                let timestamp = o
+                    .get_str("timestamp")
+                    .and_then(exhibit_protocol::days::parse_timestamp);
                 lines.push(LineRecord {
                     line: entry.line,
                     seq: entry.seq.unwrap_or_default(),
@@ -84,9 +87,8 @@ pub fn verify(
                         }
                         last_day.clone()
                     },
-                    timestamp: o
-                        .get_str("timestamp")
-                        .and_then(exhibit_protocol::days::parse_timestamp),
+                    timestamp_secs: timestamp.unwrap_or_default(),
+                    has_timestamp: timestamp.is_some(),
                     start,
                     end,
                     withheld: None,
@@ -98,6 +100,8 @@ pub fn verify(
     );
     // A read that fails (the file shortened under the build, a disk error) is a refusal.
     let verified = verified.map_err(|e| unreadable(&e, e.line))?;
+    // Held for the whole build: its spare room is given back.
+    lines.shrink_to_fit();
     ledger.set_verified(stream.digest());
     let header_info = verified.header;
     let report = verified.report;

@@ -61,21 +61,63 @@ pub fn index_part_path(n: u64) -> String {
 /// What the page prints on how to pin one line without it (docs/protocol.md#witness).
 pub const HOW_TO_PIN: &str = "To pin one line without this page: take its entry_id from its line in the published ledger (ledger/ledger.jsonl, then ledger/segments/ in name order; or a withheld line's digest from ledger/withheld.json), fetch ledger/witness/proofs/<entry_id>.ots, and run `ots verify -d <entry_id> <entry_id>.ots` (the python OpenTimestamps client) or `node ots-cli.js verify -i -d <entry_id> <entry_id>.ots` (javascript-opentimestamps 0.4.9). A PENDING file prints \"Pending confirmation in Bitcoin blockchain\": it is a calendar's receipt and pins nothing. A PROOF prints the Bitcoin block; that block's header time is at https://mempool.space/api/block/<hash> and https://blockstream.info/api/block/<hash> (/block-height/<H> gives the hash). The proof shows that the line's digest existed before that block, no more: not that every send got a line, not the words of any message, not who wrote the line, not that the line is true. The header time is the miner's clock, within about two hours of consensus time, so a latency under six hours carries that slop and a negative latency can appear for an honest line. The store was written by the lab's tail; the proofs are what you check.";
 
-/// One record of the store's index, compact (a million of them stay small).
+/// One record of the store's index, compact (a million of them stay small): 128 bytes. The
+/// four optional fields are plain values with a bit each in `present` (as `Option`s they took
+/// 24 bytes more a record, 24 MB at a million: docs/scale.md#what-is-left).
 #[derive(Debug, Clone)]
 struct Record {
     id: Digest,
+    block_hash: Digest,
     seq: i64,
-    status: Status,
-    /// Index into `StoreIndex::calendars` (interned lists).
-    calendars: u32,
     line_timestamp: i64,
     seen_at: i64,
     stamped_at: i64,
-    upgraded_at: Option<i64>,
-    block_height: Option<u64>,
-    block_hash: Option<Digest>,
-    block_time: Option<i64>,
+    upgraded_at: i64,
+    block_height: u64,
+    block_time: i64,
+    /// Index into `StoreIndex::calendars` (interned lists).
+    calendars: u32,
+    status: Status,
+    present: u8,
+}
+
+impl Record {
+    const UPGRADED_AT: u8 = 1;
+    const BLOCK_HEIGHT: u8 = 2;
+    const BLOCK_HASH: u8 = 4;
+    const BLOCK_TIME: u8 = 8;
+
+    fn has(&self, bit: u8) -> bool {
+        self.present & bit != 0
+    }
+
+    fn upgraded_at(&self) -> Option<i64> {
+        self.has(Self::UPGRADED_AT).then_some(self.upgraded_at)
+    }
+
+    fn block_height(&self) -> Option<u64> {
+        self.has(Self::BLOCK_HEIGHT).then_some(self.block_height)
+    }
+
+    fn block_hash(&self) -> Option<Digest> {
+        self.has(Self::BLOCK_HASH).then_some(self.block_hash)
+    }
+
+    fn block_time(&self) -> Option<i64> {
+        self.has(Self::BLOCK_TIME).then_some(self.block_time)
+    }
+}
+
+/// The value of an optional field and its bit in `Record::present` (the value's default when
+/// absent, never read).
+fn packed<T: Default>(value: Option<T>, bit: u8, present: &mut u8) -> T {
+    match value {
+        Some(v) => {
+            *present |= bit;
+            v
+        }
+        None => T::default(),
+    }
 }
 
 /// The store's `index.json`, parsed.
@@ -174,19 +216,37 @@ impl<'de> Visitor<'de> for EntriesSeed<'_> {
                     ))
                 })?),
             };
+            let mut present = 0;
+            let upgraded_at = packed(
+                opt("upgraded_at", &raw.upgraded_at)?,
+                Record::UPGRADED_AT,
+                &mut present,
+            );
+            let block_height = packed(raw.block_height, Record::BLOCK_HEIGHT, &mut present);
+            let block_hash = Digest(packed(
+                block_hash.map(|d| d.0),
+                Record::BLOCK_HASH,
+                &mut present,
+            ));
+            let block_time = packed(
+                opt("block_time", &raw.block_time)?,
+                Record::BLOCK_TIME,
+                &mut present,
+            );
             // Not shared yet while the index is read: no copy is made.
             std::sync::Arc::make_mut(&mut index.records).push(Record {
                 id,
+                block_hash,
                 seq: raw.seq,
-                status: raw.status,
-                calendars,
                 line_timestamp: clock(&key, "line_timestamp", &raw.line_timestamp)?,
                 seen_at: clock(&key, "seen_at", &raw.seen_at)?,
                 stamped_at: clock(&key, "stamped_at", &raw.stamped_at)?,
-                upgraded_at: opt("upgraded_at", &raw.upgraded_at)?,
-                block_height: raw.block_height,
-                block_hash,
-                block_time: opt("block_time", &raw.block_time)?,
+                upgraded_at,
+                block_height,
+                block_time,
+                calendars,
+                status: raw.status,
+                present,
             });
         }
         Ok(())
@@ -234,7 +294,11 @@ fn parse_index(reader: impl std::io::Read) -> Result<StoreIndex, String> {
     de::Deserializer::deserialize_map(&mut d, IndexVisitor(&mut index))
         .map_err(|e| e.to_string())?;
     d.end().map_err(|e| e.to_string())?;
-    std::sync::Arc::make_mut(&mut index.records).sort_by_key(|r| r.id);
+    // In place (a stable sort would take half the list again as scratch: 64 MB at a million),
+    // and the list's spare room given back: it is held for the whole build.
+    let records = std::sync::Arc::make_mut(&mut index.records);
+    records.sort_unstable_by_key(|r| r.id);
+    records.shrink_to_fit();
     if let Some(w) = index.records.windows(2).find(|w| w[0].id == w[1].id) {
         return Err(format!("entry {} is written twice", w[0].id));
     }
@@ -697,11 +761,7 @@ fn proofs(
     refusals: &mut Vec<Refusal>,
     notes: &mut Vec<String>,
 ) -> Result<Proofs> {
-    let head: BTreeMap<String, git2::Oid> = ctx
-        .previous
-        .list_blobs("ledger/witness/proofs")?
-        .into_iter()
-        .collect();
+    let head = HeadProofs::read(ctx.previous)?;
     let mut proofs = Proofs {
         store_files_kept: Vec::new(),
         listed: None,
@@ -749,7 +809,7 @@ fn proofs(
         }
         if listed.is_ok()
             && let Some(k) = records.known(&name, &proofs_folder)
-            && head.get(&name).is_none_or(|oid| *oid == k.oid)
+            && head.get(&name).is_none_or(|oid| oid == k.oid)
         {
             records.record(&name, &k.meta, &k.file, k.oid);
             let mut file = k.file;
@@ -765,7 +825,7 @@ fn proofs(
             continue;
         };
         let p = StoreProof { name, bytes };
-        let at_head = head.get(&p.name).copied();
+        let at_head = head.get(&p.name);
         let oid = (at_head.is_some() || records.recording())
             .then(|| git2::Oid::hash_object(git2::ObjectType::Blob, &p.bytes))
             .transpose()?;
@@ -802,12 +862,74 @@ fn proofs(
                 })
                 .is_some_and(|d| index.records.binary_search_by_key(&d, |r| r.id).is_ok())
     };
-    for (name, oid) in &head {
-        if !expected(name) {
-            carry(ctx, name, *oid, &mut proofs, refusals, notes)?;
-        }
+    // A digest-named proof the index names is expected without spelling its name; the rest are
+    // carried in name order, as before.
+    let mut to_carry: Vec<(String, git2::Oid)> = head
+        .by_digest
+        .iter()
+        .filter(|(d, _)| {
+            index
+                .records
+                .binary_search_by_key(&Digest(*d), |r| r.id)
+                .is_err()
+        })
+        .map(|(d, oid)| (format!("{}.ots", Digest(*d)), *oid))
+        .filter(|(name, _)| !expected(name))
+        .chain(
+            head.other
+                .iter()
+                .filter(|(name, _)| !expected(name))
+                .map(|(name, oid)| (name.clone(), *oid)),
+        )
+        .collect();
+    to_carry.sort();
+    for (name, oid) in &to_carry {
+        carry(ctx, name, *oid, &mut proofs, refusals, notes)?;
     }
     Ok(proofs)
+}
+
+/// HEAD's `ledger/witness/proofs/`: the proofs named `<64 hex>.ots` as one sorted list of
+/// digests and blob ids (56 bytes each; as a map of names, about 200 bytes each: a million of
+/// them held through a daily rebuild, docs/scale.md#what-is-left), any other name in a map.
+struct HeadProofs {
+    by_digest: Vec<([u8; 32], git2::Oid)>,
+    other: BTreeMap<String, git2::Oid>,
+}
+
+impl HeadProofs {
+    fn read(previous: &crate::previous::Previous) -> Result<HeadProofs> {
+        let mut head = HeadProofs {
+            by_digest: Vec::new(),
+            other: BTreeMap::new(),
+        };
+        previous.visit_blobs_beside("ledger/witness/proofs", &[], |name, oid| {
+            match crate::output::FileName::new(&name) {
+                crate::output::FileName::Proof(d) => head.by_digest.push((d, oid)),
+                crate::output::FileName::Text(_) => {
+                    head.other.insert(name, oid);
+                }
+            }
+        })?;
+        head.by_digest.sort_unstable_by_key(|(d, _)| *d);
+        head.by_digest.shrink_to_fit();
+        Ok(head)
+    }
+
+    fn get(&self, name: &str) -> Option<git2::Oid> {
+        match crate::output::FileName::new(name) {
+            crate::output::FileName::Proof(d) => self
+                .by_digest
+                .binary_search_by_key(&d, |(k, _)| *k)
+                .ok()
+                .map(|i| self.by_digest[i].1),
+            crate::output::FileName::Text(_) => self.other.get(name).copied(),
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.by_digest.len() + self.other.len()
+    }
 }
 
 /// A proof HEAD published that the store no longer names is carried forward — only when its
@@ -1050,7 +1172,7 @@ impl Counts {
 
     fn line(&mut self, line: &LineRecord, r: &Record) {
         *self.status_count.entry(r.status).or_default() += 1;
-        let Some(ts) = line.timestamp else {
+        let Some(ts) = line.timestamp() else {
             return;
         };
         if r.line_timestamp != ts {
@@ -1062,7 +1184,7 @@ impl Counts {
         if r.status != Status::Proof {
             return;
         }
-        let Some(bt) = r.block_time else {
+        let Some(bt) = r.block_time() else {
             self.proof_no_time += 1;
             return;
         };
@@ -1603,16 +1725,16 @@ fn published_record<'a>(
         }
     };
     PublishedRecord {
-        block_hash: r.block_hash,
-        block_height: r.block_height,
-        block_time: r.block_time.map(timestamp_of),
+        block_hash: r.block_hash(),
+        block_height: r.block_height(),
+        block_time: r.block_time().map(timestamp_of),
         calendars: &calendars[r.calendars as usize],
         line_timestamp: (!private).then(|| timestamp_of(r.line_timestamp)),
         seen_at: clock(r.seen_at),
         seq: r.seq,
         stamped_at: clock(r.stamped_at),
         status: r.status,
-        upgraded_at: r.upgraded_at.map(&mut clock),
+        upgraded_at: r.upgraded_at().map(&mut clock),
     }
 }
 
@@ -1727,7 +1849,7 @@ fn private_moments(
 ) -> BTreeMap<i64, BTreeSet<i64>> {
     let mut private: BTreeMap<i64, BTreeSet<i64>> = BTreeMap::new();
     for l in ctx.verified.lines.iter().filter(|l| l.withheld.is_some()) {
-        if let Some(t) = l.timestamp {
+        if let Some(t) = l.timestamp() {
             private.entry(t).or_default().insert(l.seq);
         }
     }
@@ -1747,7 +1869,7 @@ fn public_moments(
 ) -> BTreeSet<i64> {
     let mut public: BTreeSet<i64> = BTreeSet::new();
     for l in ctx.verified.lines.iter().filter(|l| l.published()) {
-        if let Some(t) = l.timestamp {
+        if let Some(t) = l.timestamp() {
             public.insert(t);
         }
     }
@@ -1762,7 +1884,7 @@ fn record_clocks(r: &Record) -> impl Iterator<Item = i64> {
         Some(r.line_timestamp),
         Some(r.seen_at),
         Some(r.stamped_at),
-        r.upgraded_at,
+        r.upgraded_at(),
     ]
     .into_iter()
     .flatten()
@@ -1837,6 +1959,49 @@ fn check_report_clocks(
 mod tests {
     use super::*;
     use crate::encode::keys_sorted;
+
+    #[test]
+    fn a_record_s_optional_fields_survive_packing_absent_or_zero() {
+        // Catches a packing that reads a zero (block height 0, the epoch as a clock, the zero
+        // digest) as absent, or an absent field as zero; and a record grown past 128 bytes
+        // (a million of them are held: docs/scale.md#what-is-left).
+        assert!(std::mem::size_of::<Record>() <= 128);
+        let zero = "1970-01-01T00:00:00Z";
+        let hash0 = "0".repeat(64);
+        let index = format!(
+            r#"{{"entries": {{
+            "{a}": {{"seq": 1, "status": "proof", "calendars": ["https://a.example"],
+                "line_timestamp": "{zero}", "seen_at": "{zero}", "stamped_at": "{zero}",
+                "upgraded_at": "{zero}", "block_height": 0, "block_hash": "{hash0}",
+                "block_time": "{zero}"}},
+            "{b}": {{"seq": 2, "status": "pending", "calendars": ["https://a.example"],
+                "line_timestamp": "{zero}", "seen_at": "{zero}", "stamped_at": "{zero}"}}
+            }}}}"#,
+            a = "a".repeat(64),
+            b = "b".repeat(64),
+        );
+        let parsed = parse_index(index.as_bytes()).unwrap();
+        let mut daycut = DayCut::new("UTC");
+        let published: Vec<serde_json::Value> = parsed
+            .records
+            .iter()
+            .map(|r| {
+                serde_json::to_value(published_record(&parsed.calendars, r, false, &mut daycut))
+                    .unwrap()
+            })
+            .collect();
+        let (all, none) = (&published[0], &published[1]);
+        assert_eq!(all["block_height"], 0);
+        assert_eq!(all["block_hash"], hash0.as_str());
+        assert_eq!(all["block_time"], zero);
+        assert_eq!(all["upgraded_at"], zero);
+        for field in ["block_height", "block_hash", "block_time", "upgraded_at"] {
+            assert!(
+                none.get(field).is_none_or(serde_json::Value::is_null),
+                "{field}: {none}"
+            );
+        }
+    }
 
     #[test]
     fn index_and_stats_are_written_with_sorted_keys() {
