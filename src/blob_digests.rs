@@ -32,7 +32,8 @@ pub const FILE: &str = "exhibit/blob-sha256";
 pub struct BlobDigests {
     /// Where the file is (`None` outside a repository: nothing is remembered).
     path: Option<PathBuf>,
-    /// The records read from the file, sorted by id.
+    /// The records read from the file, sorted by id; let go once HEAD is checked
+    /// ([`BlobDigests::checked`]).
     known: Vec<u8>,
     /// Every blob this build asked about, with its sha256.
     seen: Vec<([u8; ID], Digest)>,
@@ -55,6 +56,12 @@ impl BlobDigests {
             known,
             ..BlobDigests::default()
         }
+    }
+
+    /// HEAD is checked: what the file remembered is not asked again, and is let go (64 MB at a
+    /// million files, held otherwise until the build ends: docs/scale.md#what-is-left).
+    pub fn checked(&mut self) {
+        self.known = Vec::new();
     }
 
     /// Room for `n` more blobs asked about, made once (at a million files a list grown by
@@ -104,13 +111,14 @@ impl BlobDigests {
     }
 
     /// Writes the blobs this build asked about (and only those) for the next build: to a
-    /// temporary file beside it, then renamed over it.
-    pub fn save(&self) -> Result<()> {
-        let Some(path) = &self.path else {
+    /// temporary file beside it, then renamed over it. The list is sorted where it lies, not
+    /// copied: this runs when the build holds the most.
+    pub fn save(self) -> Result<()> {
+        let BlobDigests { path, mut seen, .. } = self;
+        let Some(path) = &path else {
             return Ok(());
         };
-        let mut seen = self.seen.clone();
-        seen.sort_by_key(|s| s.0);
+        seen.sort_unstable_by_key(|s| s.0);
         seen.dedup_by(|a, b| a.0 == b.0);
         let mut bytes = Vec::with_capacity(MAGIC.len() + seen.len() * RECORD + 32);
         bytes.extend_from_slice(MAGIC);
@@ -125,8 +133,9 @@ impl BlobDigests {
 }
 
 /// The records of a file that is whole: the magic, whole records sorted by id, and a checksum
-/// that matches.
-fn valid_records(bytes: Vec<u8>) -> Option<Vec<u8>> {
+/// that matches. Cut out of the file's bytes where they lie (a copy would briefly hold the file
+/// twice).
+fn valid_records(mut bytes: Vec<u8>) -> Option<Vec<u8>> {
     let body_len = bytes.len().checked_sub(32)?;
     let (body, sum) = bytes.split_at(body_len);
     if !body.starts_with(MAGIC) || Digest::of(body).0 != sum {
@@ -140,7 +149,12 @@ fn valid_records(bytes: Vec<u8>) -> Option<Vec<u8>> {
         .chunks_exact(RECORD)
         .zip(records.chunks_exact(RECORD).skip(1))
         .all(|(a, b)| a[..ID] < b[..ID]);
-    sorted.then(|| records.to_vec())
+    if !sorted {
+        return None;
+    }
+    bytes.truncate(body_len);
+    bytes.drain(..MAGIC.len());
+    Some(bytes)
 }
 
 #[cfg(test)]
@@ -172,6 +186,32 @@ mod tests {
         let d = second.digest_of(id(4), || Ok(b"new".to_vec())).unwrap();
         assert_eq!(d, Digest::of(b"new"));
         assert_eq!(second.hashed, 1);
+    }
+
+    #[test]
+    fn once_head_is_checked_the_file_is_let_go_and_the_blobs_asked_are_saved() {
+        // Catches a save that writes what the file remembered (gone once HEAD is checked: the
+        // next build would read every blob again) instead of what this build asked, or both (a
+        // blob HEAD no longer holds would stay remembered for ever).
+        let tmp = tempfile::tempdir().unwrap();
+        let mut first = BlobDigests::open(Some(tmp.path()));
+        for n in [1u8, 2, 3] {
+            first.digest_of(id(n), || Ok(vec![n; 5])).unwrap();
+        }
+        first.save().unwrap();
+        let mut second = BlobDigests::open(Some(tmp.path()));
+        for n in [2u8, 1] {
+            second.digest_of(id(n), || panic!("remembered")).unwrap();
+        }
+        second.checked();
+        assert!(second.known.is_empty());
+        second.save().unwrap();
+        let mut third = BlobDigests::open(Some(tmp.path()));
+        for n in [1u8, 2] {
+            third.digest_of(id(n), || panic!("remembered")).unwrap();
+        }
+        third.digest_of(id(3), || Ok(vec![3; 5])).unwrap();
+        assert_eq!(third.hashed, 1, "blob 3 was not asked by the second build");
     }
 
     #[test]

@@ -140,6 +140,13 @@ fn at_head(previous: &Previous, rel: &str) -> String {
 const ACCEPT_EDIT: &str = "restore the file as exhibit built it (git checkout <the commit exhibit built> -- <file>, then commit), or --allow-rewrite REASON to publish over it (recorded: extends false, the reason, and HEAD's readings not trusted)";
 
 pub fn check(previous: &Previous) -> Result<HeadCheck> {
+    let mut out = check_head(previous)?;
+    // What the cache remembered is not asked again (docs/scale.md#what-is-left).
+    out.digests.checked();
+    Ok(out)
+}
+
+fn check_head(previous: &Previous) -> Result<HeadCheck> {
     let mut out = HeadCheck {
         digests: BlobDigests::open(previous.git_dir()),
         ..HeadCheck::default()
