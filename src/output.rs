@@ -326,14 +326,16 @@ impl Tree {
             self.held.remove(&p);
         }
         match &mut self.proofs {
+            // A second list (no build makes one): of another store, its proofs go to the map.
             Some(old) => {
-                for (path, content) in list.iter() {
-                    old.remove(&path);
-                    let Content::File(file) = content else {
-                        unreachable!("a listed proof is a file")
-                    };
-                    if let Err(file) = old.push(file) {
-                        self.held.insert(path, Content::File(file));
+                for e in &list.entries {
+                    let path = ListedProofs::path(e);
+                    if *old.store == *list.store {
+                        old.remove(&path);
+                        old.entries.push(*e);
+                    } else {
+                        old.remove(&path);
+                        self.held.insert(path, list.content(e));
                     }
                 }
                 old.finish();
@@ -1422,6 +1424,41 @@ mod tests {
             tree.get(&path),
             None,
             "a listed proof is a file on disk, not bytes"
+        );
+
+        // A second list: of the same store, it replaces the first's proofs of the same name and
+        // adds the rest; of another store, its proofs are held in the map. No path twice.
+        let other = tmp.path().join("other");
+        std::fs::create_dir(&other).unwrap();
+        let mut same = ListedProofs::new(&Arc::from(tmp.path()));
+        for (_, mut file) in proofs_in(tmp.path(), &[0x7f, 0x01]) {
+            file.len = 9;
+            same.push(file).unwrap();
+        }
+        same.finish();
+        tree.put_proofs(same);
+        let mut elsewhere = ListedProofs::new(&Arc::from(other.as_path()));
+        for (_, file) in proofs_in(&other, &[0x01, 0x02]) {
+            elsewhere.push(file).unwrap();
+        }
+        elsewhere.finish();
+        tree.put_proofs(elsewhere);
+        let got: Vec<(String, u64)> = tree
+            .iter()
+            .map(|(p, c)| (p.into_owned(), c.len()))
+            .collect();
+        let name = |d: u8| {
+            format!(
+                "{}/{}.ots",
+                ListedProofs::FOLDER,
+                exhibit_protocol::Digest([d; 32])
+            )
+        };
+        assert_eq!(got, vec![(name(1), 3), (name(2), 3), (name(0x7f), 9)]);
+        assert_eq!(tree.len(), 3);
+        assert_eq!(
+            tree.entry(&name(1)).unwrap().bytes().unwrap().into_owned(),
+            vec![1; 3]
         );
     }
 
