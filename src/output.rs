@@ -1300,6 +1300,15 @@ mod tests {
         assert_eq!(inode(&dir.join("p/a.ots")), before);
     }
 
+    /// The published path of the proof named by the digest `[d; 32]`.
+    fn proof_path(d: u8) -> String {
+        format!(
+            "{}/{}.ots",
+            ListedProofs::FOLDER,
+            exhibit_protocol::Digest([d; 32])
+        )
+    }
+
     /// `n` proofs named by digests written into `store`, kept as the witness layer keeps them
     /// for a segmented exhibit (header let go), in the order given.
     fn proofs_in(store: &Path, digests: &[u8]) -> Vec<(String, DiskFile)> {
@@ -1380,11 +1389,7 @@ mod tests {
                 content.bytes().unwrap().into_owned()
             );
         }
-        let missing = format!(
-            "{}/{}.ots",
-            ListedProofs::FOLDER,
-            exhibit_protocol::Digest([1; 32])
-        );
+        let missing = proof_path(1);
         assert!(!listed.contains(&missing) && listed.entry(&missing).is_none());
         // The uppercase spelling of a listed name is another file.
         let upper = format!("{}/{}.ots", ListedProofs::FOLDER, "AB".repeat(32));
@@ -1397,11 +1402,7 @@ mod tests {
         // Catches a tree that would hold (and write) one path twice.
         let tmp = tempfile::tempdir().unwrap();
         let (mut held, mut listed) = held_and_listed(tmp.path());
-        let path = format!(
-            "{}/{}.ots",
-            ListedProofs::FOLDER,
-            exhibit_protocol::Digest([0x7f; 32])
-        );
+        let path = proof_path(0x7f);
         held.put(path.clone(), b"carried".to_vec());
         listed.put(path.clone(), b"carried".to_vec());
         assert_eq!(listed.len(), 10);
@@ -1447,13 +1448,7 @@ mod tests {
             .iter()
             .map(|(p, c)| (p.into_owned(), c.len()))
             .collect();
-        let name = |d: u8| {
-            format!(
-                "{}/{}.ots",
-                ListedProofs::FOLDER,
-                exhibit_protocol::Digest([d; 32])
-            )
-        };
+        let name = proof_path;
         assert_eq!(got, vec![(name(1), 3), (name(2), 3), (name(0x7f), 9)]);
         assert_eq!(tree.len(), 3);
         assert_eq!(
@@ -1502,13 +1497,7 @@ mod tests {
         list.push(last).unwrap();
         list.finish();
         let got: Vec<(String, u64)> = list.iter().map(|(p, c)| (p, c.len())).collect();
-        let name = |d: u8| {
-            format!(
-                "{}/{}.ots",
-                ListedProofs::FOLDER,
-                exhibit_protocol::Digest([d; 32])
-            )
-        };
+        let name = proof_path;
         assert_eq!(got, vec![(name(1), 3), (name(3), 3), (name(9), 7)]);
     }
 
@@ -1539,11 +1528,7 @@ mod tests {
             "{side_by_side:?}"
         );
         // One listed proof missing from DIR, one file only DIR has.
-        let gone = format!(
-            "{}/{}.ots",
-            ListedProofs::FOLDER,
-            exhibit_protocol::Digest([0xab; 32])
-        );
+        let gone = proof_path(0xab);
         std::fs::remove_file(dir.join(&gone)).unwrap();
         std::fs::write(dir.join("ledger/extra.txt"), b"e").unwrap();
         let on_disk = read_tree(&dir, None).unwrap();
