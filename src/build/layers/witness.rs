@@ -216,6 +216,11 @@ impl<'de> Visitor<'de> for EntriesSeed<'_> {
                     ))
                 })?),
             };
+            // Read in the order the fields were always read, so a record with two bad clocks
+            // is refused naming the same one as before.
+            let line_timestamp = clock(&key, "line_timestamp", &raw.line_timestamp)?;
+            let seen_at = clock(&key, "seen_at", &raw.seen_at)?;
+            let stamped_at = clock(&key, "stamped_at", &raw.stamped_at)?;
             let mut present = 0;
             let upgraded_at = packed(
                 opt("upgraded_at", &raw.upgraded_at)?,
@@ -238,9 +243,9 @@ impl<'de> Visitor<'de> for EntriesSeed<'_> {
                 id,
                 block_hash,
                 seq: raw.seq,
-                line_timestamp: clock(&key, "line_timestamp", &raw.line_timestamp)?,
-                seen_at: clock(&key, "seen_at", &raw.seen_at)?,
-                stamped_at: clock(&key, "stamped_at", &raw.stamped_at)?,
+                line_timestamp,
+                seen_at,
+                stamped_at,
                 upgraded_at,
                 block_height,
                 block_time,
