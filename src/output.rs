@@ -1484,6 +1484,111 @@ mod tests {
     }
 
     #[test]
+    fn random_trees_read_the_same_held_or_listed() {
+        // A differential check of the merge: many random trees, each held one path at a time
+        // and with its digest-named proofs listed, must list, filter, find and compare alike.
+        // Paths crowd the folder's edges (names sorting just before and after `proofs/`, text
+        // names inside it, digests of extreme bytes); prefixes cut anywhere in those paths.
+        let tmp = tempfile::tempdir().unwrap();
+        let store: Arc<Path> = Arc::from(tmp.path());
+        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = move |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        let outside = [
+            "index.html",
+            "ledger/STATS.json",
+            "ledger/witness/index.json",
+            "ledger/witness/proofs-x",
+            "ledger/witness/proofs.json",
+            "ledger/witness/proofsz/a.ots",
+            "ledger/witness/runs/000001.jsonl",
+            "ledger/witness/proofs/prereg_1.ots",
+            "ledger/witness/proofs/0.ots",
+            "ledger/witness/proofs/zz.ots",
+            "ledger/witness/proofs/sub/x.ots",
+        ];
+        let byte = |n: u64| [0x00u8, 0x01, 0x0f, 0x10, 0x7f, 0x80, 0xf0, 0xfe, 0xff][n as usize];
+        for _ in 0..200 {
+            let mut held = Tree::default();
+            let mut listed = Tree::default();
+            for path in outside.iter().filter(|_| next(2) == 0) {
+                held.put(*path, path.as_bytes().to_vec());
+                listed.put(*path, path.as_bytes().to_vec());
+            }
+            let mut list = ListedProofs::new(&store);
+            let mut digests = Vec::new();
+            for _ in 0..next(6) {
+                let mut d = [byte(next(9)); 32];
+                d[31] = byte(next(9));
+                digests.push(d);
+            }
+            for d in &digests {
+                let file = DiskFile {
+                    folder: store.clone(),
+                    name: FileName::Proof(*d),
+                    class: FileClass::Proof,
+                    len: next(1000),
+                    sha256: Some(exhibit_protocol::Digest([d[0]; 32])),
+                    head: None,
+                    head_len: 0,
+                };
+                let path = format!(
+                    "{}/{}.ots",
+                    ListedProofs::FOLDER,
+                    exhibit_protocol::Digest(*d)
+                );
+                held.put_file(path, file.clone());
+                list.push(file).unwrap();
+            }
+            list.finish();
+            listed.put_proofs(list);
+            let all = |t: &Tree| -> Vec<(String, Content)> {
+                t.iter()
+                    .map(|(p, c)| (p.into_owned(), c.into_owned()))
+                    .collect()
+            };
+            let want = all(&held);
+            assert_eq!(all(&listed), want);
+            assert_eq!(listed.len(), held.len());
+            assert!(want.windows(2).all(|w| w[0].0 < w[1].0));
+            for (path, _) in want.iter().take(4) {
+                let cut = &path[..next(path.len() as u64 + 1) as usize];
+                let under = |t: &Tree| -> Vec<String> {
+                    t.iter_under(cut).map(|(p, _)| p.into_owned()).collect()
+                };
+                assert_eq!(under(&listed), under(&held), "under {cut:?}");
+            }
+            let probe = format!(
+                "{}/{}.ots",
+                ListedProofs::FOLDER,
+                exhibit_protocol::Digest([byte(next(9)); 32])
+            );
+            assert_eq!(listed.contains(&probe), held.contains(&probe), "{probe}");
+            assert_eq!(
+                listed.entry(&probe).map(Cow::into_owned),
+                held.entry(&probe).map(Cow::into_owned)
+            );
+            let side: Vec<_> = joined(&held, &listed)
+                .map(|(p, a, b)| {
+                    (
+                        p.into_owned(),
+                        a.map(Cow::into_owned),
+                        b.map(Cow::into_owned),
+                    )
+                })
+                .collect();
+            assert!(
+                side.iter().all(|(_, a, b)| a.is_some() && a == b),
+                "{side:?}"
+            );
+        }
+    }
+
+    #[test]
     fn a_list_pushed_out_of_order_is_sorted_and_keeps_the_last_of_a_name() {
         let tmp = tempfile::tempdir().unwrap();
         let proofs = proofs_in(tmp.path(), &[9, 3, 9, 1]);
