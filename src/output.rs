@@ -509,6 +509,9 @@ impl Eq for Tree {}
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ListedProofs {
     store: std::sync::Arc<Path>,
+    /// The class its files are read again with: a store's proofs, or DIR's files listed for
+    /// the review ([`read_tree`]).
+    class: FileClass,
     entries: Vec<ListedProof>,
 }
 
@@ -525,18 +528,25 @@ impl ListedProofs {
 
     /// An empty list of proofs read from `store` (the store's `proofs/` folder).
     pub fn new(store: &std::sync::Arc<Path>) -> ListedProofs {
+        ListedProofs::of_class(store, FileClass::Proof)
+    }
+
+    /// An empty list of files of `folder` read again as `class`.
+    pub fn of_class(folder: &std::sync::Arc<Path>, class: FileClass) -> ListedProofs {
         ListedProofs {
-            store: store.clone(),
+            store: folder.clone(),
+            class,
             entries: Vec::new(),
         }
     }
 
-    /// Adds a checked proof of the store's folder named `<64 hex>.ots`, its header let go; any
-    /// other file is handed back, for the tree's map.
+    /// Adds a checked proof of the store's folder named `<64 hex>.ots`, its header let go (or
+    /// a file of DIR's whose sha256 is known, for a list of DIR's); any other file is handed
+    /// back, for the tree's map.
     pub fn push(&mut self, file: DiskFile) -> std::result::Result<(), DiskFile> {
-        match (&file.name, file.sha256, &file.head, file.class) {
-            (FileName::Proof(name), Some(sha256), None, FileClass::Proof)
-                if *file.folder == *self.store =>
+        match (&file.name, file.sha256, &file.head) {
+            (FileName::Proof(name), Some(sha256), None)
+                if file.class == self.class && *file.folder == *self.store =>
             {
                 self.entries.push(ListedProof {
                     name: *name,
@@ -604,7 +614,7 @@ impl ListedProofs {
         Content::File(DiskFile {
             folder: self.store.clone(),
             name: FileName::Proof(e.name),
-            class: FileClass::Proof,
+            class: self.class,
             len: e.len,
             sha256: Some(exhibit_protocol::Digest(e.sha256)),
             head: None,
@@ -631,6 +641,10 @@ pub fn read_tree(dir: &Path, git_dir: Option<&Path>) -> Result<Tree> {
         return Ok(tree);
     }
     let mut known = DirRecords::open(git_dir, dir);
+    // DIR's per-line proofs whose sha256 the record knows are listed, as the build's are
+    // (docs/scale.md#the-proofs-folder-as-a-list): the review at a million lines lists them all.
+    let proofs_dir: std::sync::Arc<Path> = dir.join(ListedProofs::FOLDER).into();
+    let mut listed = ListedProofs::of_class(&proofs_dir, FileClass::OutputFile);
     for entry in WalkDir::new(dir).sort_by(in_path_order) {
         let entry = entry.with_context(|| format!("{}: cannot list", dir.display()))?;
         if !entry.file_type().is_file() {
@@ -665,18 +679,28 @@ pub fn read_tree(dir: &Path, git_dir: Option<&Path>) -> Result<Tree> {
             .get(&rel)
             .filter(|r| is_regular(&stat) && r.describes(&stat))
             .map(|r| r.sha256);
-        tree.put_file(
-            rel,
-            DiskFile {
-                folder: Path::new(folder).into(),
-                name: FileName::new(&name),
-                class: FileClass::OutputFile,
-                len,
-                sha256,
-                head: None,
-                head_len: 0,
+        let file = DiskFile {
+            folder: if folder == &*proofs_dir {
+                proofs_dir.clone()
+            } else {
+                Path::new(folder).into()
             },
-        );
+            name: FileName::new(&name),
+            class: FileClass::OutputFile,
+            len,
+            sha256,
+            head: None,
+            head_len: 0,
+        };
+        if folder != &*proofs_dir {
+            tree.put_file(rel, file);
+        } else if let Err(file) = listed.push(file) {
+            tree.put_file(rel, file);
+        }
+    }
+    listed.finish();
+    if !listed.is_empty() {
+        tree.put_proofs(listed);
     }
     Ok(tree)
 }
@@ -1836,6 +1860,47 @@ mod tests {
         std::thread::sleep(std::time::Duration::from_millis(30));
         crate::dir_stat::save(Some(git), dir, tree).unwrap();
         DirRecords::open(Some(git), dir)
+    }
+
+    #[test]
+    fn dirs_recorded_proofs_are_listed_and_read_as_the_same_files() {
+        // DIR's listing for the review: a per-line proof the record knows is listed (72 bytes,
+        // not a map entry), one it does not know stays in the map, and either way the listing
+        // says the same files, sizes and digests as a listing without the list would. Catches
+        // a listing that loses DIR's proofs, lists an unrecorded one (its sha256 unknown: the
+        // review would trust nothing), or reads them as the store's class.
+        let tmp = tempfile::tempdir().unwrap();
+        let store = tmp.path().join("store");
+        std::fs::create_dir(&store).unwrap();
+        let (git, dir) = (tmp.path().join("git"), tmp.path().join("site"));
+        std::fs::create_dir(&git).unwrap();
+        let (held, listed) = held_and_listed(&store);
+        write_checked(&dir, &listed, DirRecords::none()).unwrap();
+        recorded_as(&git, &dir, &held);
+        // Written after the record: not known, so kept in the map.
+        let late = proof_path(0x42);
+        std::fs::write(dir.join(&late), b"late").unwrap();
+        let on_disk = read_tree(&dir, Some(&git)).unwrap();
+        let list = on_disk.proofs.as_ref().expect("DIR's proofs listed");
+        assert_eq!(list.len(), 4);
+        assert_eq!(list.class, FileClass::OutputFile);
+        assert!(matches!(on_disk.held.get(&late), Some(Content::File(f)) if f.sha256.is_none()));
+        let plain = read_tree(&dir, None).unwrap();
+        assert!(plain.proofs.is_none());
+        assert_eq!(on_disk.len(), plain.len());
+        for ((p, a), (q, b)) in on_disk.iter().zip(plain.iter()) {
+            assert_eq!((&p, a.len()), (&q, b.len()));
+            assert_eq!(a.bytes().unwrap(), b.bytes().unwrap(), "{p}");
+        }
+        // The review compares DIR's listed proofs with the build's by digest: nothing differs
+        // but the late file.
+        let changes = joined(&on_disk, &listed)
+            .filter_map(|(p, a, b)| match (a, b) {
+                (Some(a), Some(b)) if a.same(&b).unwrap() => None,
+                _ => Some(p.into_owned()),
+            })
+            .collect::<Vec<_>>();
+        assert_eq!(changes, vec![late]);
     }
 
     #[test]
