@@ -330,11 +330,10 @@ impl Tree {
             Some(old) => {
                 for e in &list.entries {
                     let path = ListedProofs::path(e);
+                    old.remove(&path);
                     if *old.store == *list.store {
-                        old.remove(&path);
                         old.entries.push(*e);
                     } else {
-                        old.remove(&path);
                         self.held.insert(path, list.content(e));
                     }
                 }
@@ -395,15 +394,9 @@ impl Tree {
             .flat_map(ListedProofs::iter);
         let prefix_owned = prefix.to_string();
         let listed = listed.filter(move |(p, _)| p.starts_with(&prefix_owned));
-        let prefix_owned = prefix.to_string();
         let mut held = self
-            .held
-            .range::<str, _>((
-                std::ops::Bound::Included(prefix),
-                std::ops::Bound::Unbounded,
-            ))
-            .take_while(move |(p, _)| p.starts_with(&prefix_owned))
-            .map(|(p, c)| (Cow::Borrowed(p.as_str()), Cow::Borrowed(c)))
+            .held_under(prefix)
+            .map(|(p, c)| (Cow::Borrowed(p), Cow::Borrowed(c)))
             .peekable();
         let mut listed = listed
             .map(|(p, c)| (Cow::Owned(p), Cow::Owned(c)))
@@ -454,12 +447,10 @@ impl Tree {
 
     /// The bytes of `path`, read from disk when the tree holds it as a file.
     pub fn read(&self, path: &str) -> Result<Option<Cow<'_, [u8]>>> {
-        match self.held.get(path) {
-            Some(c) => c.bytes().map(Some),
-            None => match self.entry(path) {
-                Some(c) => Ok(Some(Cow::Owned(c.bytes()?.into_owned()))),
-                None => Ok(None),
-            },
+        match self.entry(path) {
+            Some(Cow::Borrowed(c)) => c.bytes().map(Some),
+            Some(Cow::Owned(c)) => Ok(Some(Cow::Owned(c.bytes()?.into_owned()))),
+            None => Ok(None),
         }
     }
 }
@@ -679,8 +670,9 @@ pub fn read_tree(dir: &Path, git_dir: Option<&Path>) -> Result<Tree> {
             .get(&rel)
             .filter(|r| is_regular(&stat) && r.describes(&stat))
             .map(|r| r.sha256);
+        let in_proofs = folder == &*proofs_dir;
         let file = DiskFile {
-            folder: if folder == &*proofs_dir {
+            folder: if in_proofs {
                 proofs_dir.clone()
             } else {
                 Path::new(folder).into()
@@ -692,7 +684,7 @@ pub fn read_tree(dir: &Path, git_dir: Option<&Path>) -> Result<Tree> {
             head: None,
             head_len: 0,
         };
-        if folder != &*proofs_dir {
+        if !in_proofs {
             tree.put_file(rel, file);
         } else if let Err(file) = listed.push(file) {
             tree.put_file(rel, file);

@@ -867,8 +867,9 @@ fn proofs(
                 })
                 .is_some_and(|d| index.records.binary_search_by_key(&d, |r| r.id).is_ok())
     };
-    // A digest-named proof the index names is expected without spelling its name; the rest are
-    // carried in name order, as before.
+    // A digest-named proof the index names is expected without spelling its name, and one it
+    // does not name is not (no other expected name is a digest's); the rest are carried in name
+    // order, as before.
     let mut to_carry: Vec<(String, git2::Oid)> = head
         .by_digest
         .iter()
@@ -879,7 +880,6 @@ fn proofs(
                 .is_err()
         })
         .map(|(d, oid)| (format!("{}.ots", Digest(*d)), *oid))
-        .filter(|(name, _)| !expected(name))
         .chain(
             head.other
                 .iter()
