@@ -16,6 +16,9 @@
 # against the same boxes. COLD=1 empties the page cache before each verify and build (needs
 # root: writes /proc/sys/vm/drop_caches): the daily build on a small machine, a day after the
 # last, finds little of the exhibit or the box in memory. Boxes are generated under ${BENCH_DIR:-/tmp/exhibit-bench}.
+# Each build runs with EXHIBIT_STAGE_TIMES=1: its log (under the box's work folder) says where
+# its time and memory went, stage by stage (docs/scale.md#stage-times); the nothing-new
+# rebuild's stages are printed after its row.
 # Needs GNU time (/usr/bin/time) and git.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -34,6 +37,7 @@ cold_cache() {
 }
 
 export SOURCE_DATE_EPOCH=1800000000
+export EXHIBIT_STAGE_TIMES=1
 heading_of 34
 for n in "${sizes[@]}"; do
   day=$((n / 100))
@@ -117,7 +121,8 @@ EOF
   cold_cache
   read -r c w m < <(measure "$work/same.log" env -C "$work/repo" "$bin" build --config "$work/day2.toml" --out site)
   row "rebuild, nothing new" "$total" "$c" "$w" "$m" "$vc" "$vw"
-  echo "  $(tail -n 1 "$work/day2.log")"
+  grep '^exhibit: stage ' "$work/same.log" | sed 's/^exhibit: stage /    /' || true
+  echo "  $(grep -v '^exhibit: stage ' "$work/day2.log" | tail -n 1)"
   echo "  site: $(du -sh "$work/repo/site" | cut -f1), $(find "$work/repo/site" -type f | wc -l) files"
   export SOURCE_DATE_EPOCH=1800000000
 done
