@@ -18,6 +18,8 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::Result;
+
+use crate::stat_records::StagedFile;
 use exhibit_protocol::Digest;
 
 const MAGIC: &[u8; 16] = b"exhibit-blob256\n";
@@ -110,16 +112,44 @@ impl BlobDigests {
         None
     }
 
-    /// Writes the blobs this build asked about (and only those) for the next build: to a
-    /// temporary file beside it, then renamed over it. The list is sorted where it lies, not
-    /// copied: this runs when the build holds the most.
-    pub fn save(self) -> Result<()> {
-        let BlobDigests { path, mut seen, .. } = self;
-        let Some(path) = &path else {
-            return Ok(());
+    /// Writes the blobs this build asked about (and only those) for the next build, to a
+    /// temporary file beside the cache that [`Staged::commit`] puts in place once DIR is
+    /// written. The list is sorted where it lies, written through a small buffer and let go:
+    /// at a million files it is 64 MB, and holding it, or the file's bytes besides, while DIR
+    /// is written put both on the build's peak (docs/scale.md#memory). Where the cache's folder
+    /// does not exist yet (a repository's first builds) nothing is written before DIR is: the
+    /// list is held, and written when committed.
+    pub fn stage(self) -> Result<Staged> {
+        let Some(path) = self.path.clone() else {
+            return Ok(Staged::Nothing);
         };
+        if !path.parent().is_some_and(Path::is_dir) {
+            return Ok(Staged::Held(self));
+        }
+        let seen = self.sorted();
+        let mut file = StagedFile::create(&path)?;
+        file.write(MAGIC)?;
+        for (id, digest) in &seen {
+            file.write(id)?;
+            file.write(&digest.0)?;
+        }
+        Ok(Staged::File(file))
+    }
+
+    /// The blobs asked about, sorted by id, each once (sorted where the list lies, not copied).
+    fn sorted(self) -> Vec<([u8; ID], Digest)> {
+        let mut seen = self.seen;
         seen.sort_unstable_by_key(|s| s.0);
         seen.dedup_by(|a, b| a.0 == b.0);
+        seen
+    }
+
+    /// Writes the cache now: the folder is made, the file written beside it and renamed over it.
+    fn save_now(self) -> Result<()> {
+        let Some(path) = self.path.clone() else {
+            return Ok(());
+        };
+        let seen = self.sorted();
         let mut bytes = Vec::with_capacity(MAGIC.len() + seen.len() * RECORD + 32);
         bytes.extend_from_slice(MAGIC);
         for (id, digest) in &seen {
@@ -128,7 +158,35 @@ impl BlobDigests {
         }
         let sum = Digest::of(&bytes);
         bytes.extend_from_slice(&sum.0);
-        crate::stat_records::replace_cache_file(path, &bytes)
+        crate::stat_records::replace_cache_file(&path, &bytes)
+    }
+
+    /// [`BlobDigests::stage`], then put in place at once (tests).
+    #[cfg(test)]
+    pub fn save(self) -> Result<()> {
+        self.stage()?.commit()
+    }
+}
+
+/// What a build found of HEAD's blobs, waiting for DIR to be written.
+pub enum Staged {
+    /// Outside a repository: nothing is remembered.
+    Nothing,
+    /// Written beside the cache, put in place by [`Staged::commit`].
+    File(StagedFile),
+    /// The cache's folder does not exist yet: held, and written by [`Staged::commit`] (a build
+    /// refused before then makes no folder in the repository's git folder).
+    Held(BlobDigests),
+}
+
+impl Staged {
+    /// DIR is written: the cache takes what this build found.
+    pub fn commit(self) -> Result<()> {
+        match self {
+            Staged::Nothing => Ok(()),
+            Staged::File(file) => file.commit(),
+            Staged::Held(digests) => digests.save_now(),
+        }
     }
 }
 
@@ -186,6 +244,79 @@ mod tests {
         let d = second.digest_of(id(4), || Ok(b"new".to_vec())).unwrap();
         assert_eq!(d, Digest::of(b"new"));
         assert_eq!(second.hashed, 1);
+    }
+
+    #[test]
+    fn a_staged_cache_replaces_the_old_only_when_committed_and_leaves_nothing_when_dropped() {
+        // Catches a stage that writes over the cache at once (a build refused after its HEAD
+        // check would leave digests of a HEAD no build wrote over), and a dropped stage that
+        // leaves its temporary file in the git folder.
+        let tmp = tempfile::tempdir().unwrap();
+        let mut first = BlobDigests::open(Some(tmp.path()));
+        first.digest_of(id(1), || Ok(b"one".to_vec())).unwrap();
+        first.save().unwrap();
+        let cache = tmp.path().join(FILE);
+        let old = std::fs::read(&cache).unwrap();
+        let folder = || {
+            let mut names: Vec<_> = std::fs::read_dir(cache.parent().unwrap())
+                .unwrap()
+                .map(|e| e.unwrap().file_name())
+                .collect();
+            names.sort();
+            names
+        };
+        let names = folder();
+
+        let staged = |n: u8| {
+            let mut d = BlobDigests::open(Some(tmp.path()));
+            d.digest_of(id(n), || Ok(vec![n; 3])).unwrap();
+            d.checked();
+            let staged = d.stage().unwrap();
+            assert!(matches!(staged, Staged::File(_)), "the folder exists");
+            staged
+        };
+        drop(staged(2));
+        assert_eq!(std::fs::read(&cache).unwrap(), old);
+        assert_eq!(folder(), names);
+
+        let file = staged(3);
+        assert_eq!(
+            std::fs::read(&cache).unwrap(),
+            old,
+            "not in place before commit"
+        );
+        file.commit().unwrap();
+        assert_eq!(folder(), names);
+        let mut next = BlobDigests::open(Some(tmp.path()));
+        let d = next
+            .digest_of(id(3), || panic!("remembered once committed"))
+            .unwrap();
+        assert_eq!(d, Digest::of(&[3; 3]));
+        assert!(matches!(
+            BlobDigests::open(None).stage().unwrap(),
+            Staged::Nothing
+        ));
+    }
+
+    #[test]
+    fn a_cache_whose_folder_is_missing_is_held_and_nothing_is_made_until_committed() {
+        // Catches a stage that makes the cache's folder in the repository's git folder before
+        // DIR is written: a build refused after its HEAD check would leave it there.
+        let tmp = tempfile::tempdir().unwrap();
+        let mut d = BlobDigests::open(Some(tmp.path()));
+        d.digest_of(id(7), || Ok(b"seven".to_vec())).unwrap();
+        let staged = d.stage().unwrap();
+        assert!(matches!(staged, Staged::Held(_)));
+        assert_eq!(std::fs::read_dir(tmp.path()).unwrap().count(), 0);
+        drop(staged);
+        assert_eq!(std::fs::read_dir(tmp.path()).unwrap().count(), 0);
+
+        let mut d = BlobDigests::open(Some(tmp.path()));
+        d.digest_of(id(7), || Ok(b"seven".to_vec())).unwrap();
+        d.stage().unwrap().commit().unwrap();
+        let mut next = BlobDigests::open(Some(tmp.path()));
+        next.digest_of(id(7), || panic!("remembered once committed"))
+            .unwrap();
     }
 
     #[test]

@@ -10,8 +10,9 @@ use std::path::Path;
 use anyhow::{Context, Result};
 use exhibit_protocol::Digest;
 
+use crate::box_read::FileClass;
 use crate::open_folders::{OpenFolders, folder_and_name, is_regular, stat_in};
-use crate::output::Tree;
+use crate::output::{DiskFile, FileName, Tree};
 use crate::stat_records::{Pending, Records, Stat};
 
 /// The file's name inside the git folder.
@@ -65,6 +66,64 @@ impl DirRecords {
 
 /// Records every file of `tree` as it now stands in `dir` (just written), for the next build.
 /// Returns how many were recorded.
+/// DIR's files that its record says hold given bytes, unchanged since the last build wrote
+/// them. A file this build makes again with the same bytes need not be held in memory until DIR
+/// is written: it is named as DIR's file, which the write stage links into the new tree (the same
+/// check as [`crate::output`]'s `Unchanged`) or, where it cannot link, reads again, when it must
+/// still hash to the recorded sha256 or the build fails and DIR stays as it was
+/// (docs/scale.md#memory).
+pub struct DirHolds {
+    records: DirRecords,
+    folders: OpenFolders,
+    dir: std::path::PathBuf,
+    /// The last folder asked about, shared by the files named in it.
+    folder: Option<(String, std::sync::Arc<Path>)>,
+}
+
+impl DirHolds {
+    pub fn open(git_dir: Option<&Path>, dir: &Path) -> DirHolds {
+        DirHolds {
+            records: DirRecords::open(git_dir, dir),
+            folders: OpenFolders::existing(dir),
+            dir: dir.to_path_buf(),
+            folder: None,
+        }
+    }
+
+    /// `DIR/<rel>` as a file to read again, when DIR's record says it holds `len` bytes of
+    /// sha256 `sha256` and its stat data is unchanged since (a regular file, reached through
+    /// real folders of DIR). Ask in increasing order of `rel`: the record is read forward.
+    pub fn holding(&mut self, rel: &str, sha256: Digest, len: u64) -> Option<DiskFile> {
+        let recorded = self.records.get(rel)?;
+        if recorded.sha256 != sha256 {
+            return None;
+        }
+        let (folder, name) = folder_and_name(rel);
+        let fd = self.folders.get(folder).ok()??;
+        let stat = stat_in(fd, name).ok()?;
+        if !is_regular(&stat) || stat.st_size as u64 != len || !recorded.describes(&stat) {
+            return None;
+        }
+        let shared = match &self.folder {
+            Some((f, shared)) if f == folder => shared.clone(),
+            _ => {
+                let shared: std::sync::Arc<Path> = self.dir.join(folder).into();
+                self.folder = Some((folder.to_string(), shared.clone()));
+                shared
+            }
+        };
+        Some(DiskFile {
+            folder: shared,
+            name: FileName::new(name),
+            class: FileClass::OutputFile,
+            len,
+            sha256: Some(sha256),
+            head: None,
+            head_len: 0,
+        })
+    }
+}
+
 pub fn save(git_dir: Option<&Path>, dir: &Path, tree: &Tree) -> Result<usize> {
     let Some(git_dir) = git_dir else {
         return Ok(0);
@@ -154,6 +213,54 @@ mod tests {
         assert!(!recorded.describes(&raw_stat(&a)));
         // Asked in order, a path past the last record has none.
         assert!(known.get("zzz").is_none());
+    }
+
+    #[test]
+    fn dir_holds_a_recorded_unchanged_file_with_the_same_bytes_and_nothing_else() {
+        // Catches a file named as DIR's though its bytes differ from the build's (the sha256 or
+        // the size not compared), though it was edited since it was recorded, or though a
+        // symlink now stands in its place; and a named file whose later read does not hold the
+        // build to the recorded bytes.
+        let tmp = tempfile::tempdir().unwrap();
+        let (git, dir) = (tmp.path().join("git"), tmp.path().join("site"));
+        let t = tree(&[
+            ("a/edited.txt", b"edited"),
+            ("a/kept.txt", b"kept"),
+            ("a/link.txt", b"link"),
+            ("b/other.txt", b"other"),
+            ("b/racy.txt", b"racy"),
+        ]);
+        assert_eq!(written_and_recorded(&git, &dir, &t), 5);
+        crate::stat_records::rewrite_keeping_mtime(&dir.join("a/edited.txt"), b"EDITED").unwrap();
+        std::fs::remove_file(dir.join("a/link.txt")).unwrap();
+        std::os::unix::fs::symlink(dir.join("a/kept.txt"), dir.join("a/link.txt")).unwrap();
+
+        let mut holds = DirHolds::open(Some(&git), &dir);
+        let d = |b: &[u8]| Digest::of(b);
+        assert!(holds.holding("a/edited.txt", d(b"edited"), 6).is_none());
+        let kept = holds.holding("a/kept.txt", d(b"kept"), 4).expect("held");
+        assert_eq!(kept.read().unwrap(), b"kept");
+        assert!(holds.holding("a/link.txt", d(b"link"), 4).is_none());
+        assert!(
+            holds.holding("b/other.txt", d(b"OTHER"), 5).is_none(),
+            "other bytes"
+        );
+        assert!(
+            holds.holding("b/racy.txt", d(b"racy"), 5).is_none(),
+            "another size"
+        );
+        // Asked out of order, the forward record finds nothing (a miss, never a wrong file).
+        assert!(holds.holding("a/kept.txt", d(b"kept"), 4).is_none());
+        assert!(
+            DirHolds::open(None, &dir)
+                .holding("a/kept.txt", d(b"kept"), 4)
+                .is_none()
+        );
+
+        // Changed after it was named: its read fails rather than giving other bytes.
+        std::fs::write(dir.join("a/kept.txt"), b"KEPT").unwrap();
+        let err = kept.read().unwrap_err().to_string();
+        assert!(err.contains("changed while the build ran"), "{err}");
     }
 
     #[test]

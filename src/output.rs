@@ -1026,7 +1026,10 @@ fn write_checked(dir: &Path, tree: &Tree, known: DirRecords) -> Result<()> {
         remove_temp_tree(&staging)
             .with_context(|| format!("{}: cannot clear", staging.display()))?;
     }
-    let result = fill(&staging, tree, dir, known).and_then(|()| swap(dir, &staging));
+    let result = fill(&staging, tree, dir, known).and_then(|()| {
+        crate::progress::stage_times::mark("write: the new tree filled");
+        swap(dir, &staging)
+    });
     if result.is_err() && std::fs::symlink_metadata(&staging).is_ok() {
         let _ = remove_temp_tree(&staging);
     }

@@ -149,6 +149,14 @@ impl Previous {
         Ok(listing)
     }
 
+    /// Forgets the folder listings read so far (at a million proofs, tens of MB), once
+    /// nothing will read HEAD by path again in this build (docs/scale.md#memory). A later read
+    /// lists its folders again.
+    pub fn let_go_of_listings(&self) {
+        self.listings.borrow_mut().clear();
+        self.listings.borrow_mut().shrink_to_fit();
+    }
+
     /// The entry at `path` (relative to the work tree) in HEAD's tree, found folder by folder
     /// through the listings already read: `None` when absent, or when a folder on the way is
     /// not a folder (as `git show HEAD:path` finds nothing there).

@@ -243,12 +243,80 @@ fn read_record(reader: &mut impl Read, payload: usize) -> std::io::Result<Option
     Ok(Some((name, stat, bytes)))
 }
 
-/// Records being written: a temporary file beside the cache, renamed over it by
-/// [`Pending::commit`]; dropped uncommitted (a refused or failed build), it is removed.
-pub struct Pending {
+/// A cache file being written: a temporary file beside it (`<name>.new-<pid>`), ended by the
+/// sha256 of everything written and renamed over it by [`StagedFile::commit`]; dropped
+/// uncommitted (a refused or failed build, a dry run), it is removed. Written before DIR is
+/// and put in place only after, so a cache the build no longer needs in memory is let go before
+/// the write stage (docs/scale.md#memory), and a failed build still leaves the old cache.
+pub struct StagedFile {
     path: PathBuf,
     temporary: PathBuf,
     out: Option<BufWriter<Hashing>>,
+}
+
+impl StagedFile {
+    /// Starts the file that will replace `path`. The folder must exist.
+    pub fn create(path: &Path) -> Result<StagedFile> {
+        let temporary = path.with_extension(format!("new-{}", std::process::id()));
+        let file = File::create(&temporary)
+            .with_context(|| format!("{}: cannot create", temporary.display()))?;
+        Ok(StagedFile {
+            path: path.to_path_buf(),
+            temporary,
+            out: Some(BufWriter::with_capacity(1 << 16, Hashing::new(file))),
+        })
+    }
+
+    /// The temporary file's metadata (its change time seals stat records).
+    fn metadata(&self) -> Result<std::fs::Metadata> {
+        let out = self.out.as_ref().context("already committed")?;
+        out.get_ref()
+            .file
+            .metadata()
+            .with_context(|| format!("{}: cannot read", self.temporary.display()))
+    }
+
+    pub fn write(&mut self, bytes: &[u8]) -> Result<()> {
+        let out = self.out.as_mut().context("already committed")?;
+        out.write_all(bytes)
+            .with_context(|| format!("{}: cannot write", self.temporary.display()))
+    }
+
+    /// Ends the file with its checksum and puts it in place of the old one.
+    pub fn commit(mut self) -> Result<()> {
+        let out = self.out.take().context("already committed")?;
+        let result = self.seal(out);
+        if result.is_err() {
+            let _ = std::fs::remove_file(&self.temporary);
+        }
+        result
+    }
+
+    fn seal(&self, out: BufWriter<Hashing>) -> Result<()> {
+        let failed = |e: std::io::Error| {
+            anyhow::Error::from(e).context(format!("{}: cannot write", self.temporary.display()))
+        };
+        let mut hashing = out.into_inner().map_err(|e| failed(e.into_error()))?;
+        let sum: [u8; 32] = hashing.hasher.clone().finalize().into();
+        hashing.file.write_all(&sum).map_err(failed)?;
+        std::fs::rename(&self.temporary, &self.path)
+            .with_context(|| format!("{}: cannot replace", self.path.display()))
+    }
+}
+
+impl Drop for StagedFile {
+    /// An uncommitted file leaves nothing behind.
+    fn drop(&mut self) {
+        if self.out.take().is_some() {
+            let _ = std::fs::remove_file(&self.temporary);
+        }
+    }
+}
+
+/// Records being written to a [`StagedFile`]: committed once DIR is written, dropped
+/// uncommitted (a refused or failed build), removed.
+pub struct Pending {
+    file: StagedFile,
     /// The filesystem's time when the file was opened: a file changed at or after it is not
     /// recorded.
     sealed: (i64, i64),
@@ -261,7 +329,7 @@ impl std::fmt::Debug for Pending {
         write!(
             f,
             "Pending({}, {} recorded)",
-            self.path.display(),
+            self.file.path.display(),
             self.recorded
         )
     }
@@ -271,16 +339,10 @@ impl Pending {
     /// Starts new records for `scope`, to replace `path` when committed. The folder must
     /// exist (it is not created here: records may be started by a build that is then refused).
     pub fn create(path: &Path, scope: &[u8]) -> Result<Pending> {
-        let temporary = path.with_extension(format!("new-{}", std::process::id()));
-        let file = File::create(&temporary)
-            .with_context(|| format!("{}: cannot create", temporary.display()))?;
-        let meta = file
-            .metadata()
-            .with_context(|| format!("{}: cannot read", temporary.display()))?;
+        let file = StagedFile::create(path)?;
+        let meta = file.metadata()?;
         let mut pending = Pending {
-            path: path.to_path_buf(),
-            temporary,
-            out: Some(BufWriter::with_capacity(1 << 16, Hashing::new(file))),
+            file,
             sealed: (meta.mtime(), meta.mtime_nsec()),
             last: None,
             recorded: 0,
@@ -298,9 +360,7 @@ impl Pending {
     }
 
     fn write(&mut self, bytes: &[u8]) -> Result<()> {
-        let out = self.out.as_mut().context("records already committed")?;
-        out.write_all(bytes)
-            .with_context(|| format!("{}: cannot write", self.temporary.display()))
+        self.file.write(bytes)
     }
 
     /// Records `name` (in increasing order) as `meta` describes it, with `payload`. A file
@@ -334,34 +394,9 @@ impl Pending {
     }
 
     /// Seals the records and puts them in place of the old ones. Returns how many there are.
-    pub fn commit(mut self) -> Result<usize> {
-        let out = self.out.take().context("records already committed")?;
-        let result = self.seal(out);
-        if result.is_err() {
-            let _ = std::fs::remove_file(&self.temporary);
-        }
-        result
-    }
-
-    fn seal(&self, out: BufWriter<Hashing>) -> Result<usize> {
-        let failed = |e: std::io::Error| {
-            anyhow::Error::from(e).context(format!("{}: cannot write", self.temporary.display()))
-        };
-        let mut hashing = out.into_inner().map_err(|e| failed(e.into_error()))?;
-        let sum: [u8; 32] = hashing.hasher.clone().finalize().into();
-        hashing.file.write_all(&sum).map_err(failed)?;
-        std::fs::rename(&self.temporary, &self.path)
-            .with_context(|| format!("{}: cannot replace", self.path.display()))?;
+    pub fn commit(self) -> Result<usize> {
+        self.file.commit()?;
         Ok(self.recorded)
-    }
-}
-
-impl Drop for Pending {
-    /// Uncommitted records (a refused or failed build, a dry run) leave nothing behind.
-    fn drop(&mut self) {
-        if self.out.take().is_some() {
-            let _ = std::fs::remove_file(&self.temporary);
-        }
     }
 }
 

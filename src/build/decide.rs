@@ -77,6 +77,13 @@ impl std::fmt::Display for SharedText {
     }
 }
 
+/// Written as the text it holds (the public-texts index lists a text's day).
+impl serde::Serialize for SharedText {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.0)
+    }
+}
+
 impl From<&str> for SharedText {
     fn from(text: &str) -> SharedText {
         SharedText(std::sync::Arc::new(text.into()))

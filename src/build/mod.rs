@@ -69,29 +69,51 @@ fn box_paths(plan: &BuildPlan) -> Vec<(&'static str, &Path)> {
 pub fn run(plan: &BuildPlan) -> Result<ExitCode> {
     // Before anything is read or written: is DIR exhibit's to write? (exit 2 when not)
     crate::output::check_out_dir(&plan.out, &box_paths(plan))?;
+    crate::progress::stage_times::start();
     let mut progress = Progress::new();
     let loaded = load::load(plan)?;
+    crate::progress::stage_times::mark("load");
     let verified = match verify::verify(&loaded.ledger, &loaded.name, &mut progress) {
         Ok(v) => v,
         Err(refusals) => return Ok(report::refused(plan.voice, &refusals)),
     };
+    crate::progress::stage_times::mark("verify");
     let previous = Previous::open(&plan.out)?;
     let head = crate::head_check::check(&previous)?;
+    crate::progress::stage_times::mark("HEAD check");
     if !head.hard.is_empty() || (!head.edited.is_empty() && plan.allow_rewrite.is_none()) {
         let mut all = head.hard.clone();
         all.extend(head.edited.iter().cloned());
         return Ok(report::refused(plan.voice, &all));
     }
-    if !head.trusted() {
+    let trusted = head.trusted();
+    if !trusted {
         crate::say!(
             "exhibit: note: HEAD's published files do not re-derive to its last snapshot ({} file(s)); published over them on --allow-rewrite, and HEAD's readings.json is not taken on trust",
             head.edited.len()
         );
     }
-    let history = history::read_history(&previous, head.trusted())?;
+    // What the HEAD check hashed is written beside its cache now and put in place once DIR is
+    // written; from here on the build does not hold it (docs/scale.md#memory).
+    let digests = head.digests;
+    let blob_digests = if plan.dry_run {
+        drop(digests);
+        crate::blob_digests::Staged::Nothing
+    } else {
+        digests.stage().unwrap_or_else(|e| {
+            crate::say!("exhibit: note: {e:#}; the next build re-reads HEAD's blobs");
+            crate::blob_digests::Staged::Nothing
+        })
+    };
+    let history = history::read_history(&previous, trusted)?;
+    crate::progress::stage_times::mark("history");
     let mut decided = decide::run(plan, &loaded, verified, &history, &previous)?;
+    crate::progress::stage_times::mark("decide");
+    // Of HEAD's history only what is remembered for the next build is kept: moved out of the
+    // whole value (`{ history }`), so that the rest is dropped here, not at the end of the build.
+    let ledger_seqs = { history }.ledger_seqs;
     // A publication over an edited HEAD does not extend it (docs/build.md#safety).
-    decided.extends &= head.trusted();
+    decided.extends &= trusted;
     let segmented = assemble::ledger_cut(plan, &decided)?
         .iter()
         .any(|f| f.path.starts_with(crate::segments::SEGMENTS_DIR));
@@ -112,39 +134,45 @@ pub fn run(plan: &BuildPlan) -> Result<ExitCode> {
     if !refusals.is_empty() {
         return Ok(report::refused(plan.voice, &refusals));
     }
+    // The layers were the last to read HEAD's big folders; a later read lists its folder again.
+    previous.let_go_of_listings();
     let mut assembled = assemble::run(plan, &loaded, &decided, &mut layers, &previous)?;
-    render::run(&mut assembled, &decided.verified, &layers, plan)?;
+    crate::progress::stage_times::mark("assemble");
+    // What the write stage says and what the page needs of the lines are taken now; then the
+    // per-line records are let go, before the page is made and DIR written (at a million lines
+    // 100 MB: docs/scale.md#memory).
+    let summary = write::Summary::of(plan, &loaded, &decided, &layers, &assembled);
+    let facts = render::LedgerFacts::of(&decided.verified);
+    drop(decided);
+    render::run(&mut assembled, &facts, &layers, plan)?;
+    crate::progress::stage_times::mark("render");
+    let records: Vec<crate::stat_records::Pending> = layers
+        .iter_mut()
+        .flat_map(|l| std::mem::take(&mut l.records))
+        .collect();
+    drop(layers);
     let git_dir = previous.git_dir();
-    let code = write::run(
-        plan,
-        &loaded,
-        &decided,
-        &layers,
-        &assembled,
-        git_dir,
-        &mut progress,
-    )?;
+    let code = write::run(plan, summary, &assembled, git_dir, &mut progress)?;
+    crate::progress::stage_times::mark("write");
     if !plan.dry_run {
         // DIR is written; what the HEAD check hashed, what HEAD's ledger files hold, DIR's files
         // as they now stand and the store's proofs as checked are remembered for the next build
         // (docs/scale.md#comparing-without-reading). Caches: failing to save them fails nothing.
-        if let Err(e) = head.digests.save() {
+        if let Err(e) = blob_digests.commit() {
             crate::say!("exhibit: note: {e:#}; the next build re-reads HEAD's blobs");
         }
-        if let Err(e) = history.ledger_seqs.save() {
+        if let Err(e) = ledger_seqs.save() {
             crate::say!("exhibit: note: {e:#}; the next build re-reads HEAD's ledger files");
         }
         if let Err(e) = crate::dir_stat::save(git_dir, &plan.out, &assembled.tree) {
             crate::say!("exhibit: note: {e:#}; the next build reads DIR's files to compare them");
         }
-        for records in layers
-            .iter_mut()
-            .flat_map(|l| std::mem::take(&mut l.records))
-        {
+        for records in records {
             if let Err(e) = records.commit() {
                 crate::say!("exhibit: note: {e:#}; the next build reads the store's proofs");
             }
         }
+        crate::progress::stage_times::mark("caches saved");
     }
     Ok(code)
 }

@@ -16,6 +16,7 @@ use super::layers::Layers;
 use super::verify::VerifiedLedger;
 use crate::encode::base64_into;
 use crate::output::{Content, Tree};
+use exhibit_protocol::Digest;
 
 /// JavaScript and CSS compiled into the binary, so a build needs no file beside it.
 const VERIFY_JS: &str = include_str!("../../assets/verify.js");
@@ -24,13 +25,40 @@ const STYLE_CSS: &str = include_str!("../../assets/style.css");
 
 /// Stage 7, render: the published ledger is re-derived by the same verifier a stranger runs,
 /// then the page is rendered into the tree.
+/// What the page and the self-check need of the verified lines, taken before the per-line
+/// records are let go (docs/scale.md#memory).
+pub struct LedgerFacts {
+    /// The gate's head: the published ledger must re-derive to it.
+    head: Digest,
+    /// The anchor zone's rules over the published lines' span, from the timestamps the verify
+    /// stage read (the published ledger is header + the published lines).
+    tz_rules: Option<exhibit_protocol::days::TzRules>,
+}
+
+impl LedgerFacts {
+    pub fn of(verified: &VerifiedLedger) -> LedgerFacts {
+        LedgerFacts {
+            head: verified.head,
+            tz_rules: exhibit_protocol::verify::tz_rules_for_timestamps(
+                &verified.anchor_tz,
+                verified
+                    .lines
+                    .iter()
+                    .filter(|r| r.published())
+                    .filter_map(|r| r.timestamp()),
+            ),
+        }
+    }
+}
+
 pub fn run(
     assembled: &mut Assembled,
-    verified: &VerifiedLedger,
+    facts: &LedgerFacts,
     layers: &Layers,
     plan: &BuildPlan,
 ) -> anyhow::Result<()> {
-    self_check(&assembled.tree, verified)?;
+    self_check(&assembled.tree, facts.head)?;
+    crate::progress::stage_times::mark("render: the self-check");
     let page = page(&PageInput {
         tree: &assembled.tree,
         built_at: &assembled.snapshots.last_built_at,
@@ -39,16 +67,7 @@ pub fn run(
         witness_on: plan.witness.is_some(),
         window_since: plan.witness_window_since.as_deref(),
         page_bytes: plan.config.page_bytes,
-        // The anchor zone's rules over the published lines' span, from the timestamps the
-        // verify stage read (the published ledger is header + the published lines).
-        tz_rules: exhibit_protocol::verify::tz_rules_for_timestamps(
-            &verified.anchor_tz,
-            verified
-                .lines
-                .iter()
-                .filter(|r| r.published())
-                .filter_map(|r| r.timestamp()),
-        ),
+        tz_rules: facts.tz_rules.clone(),
     })?;
     assembled.tree.put("index.html", page);
     Ok(())
@@ -56,7 +75,7 @@ pub fn run(
 
 /// The published ledger with its withheld list must re-derive to the gate's head: checked here,
 /// before anything is written, by the same verifier a stranger runs.
-fn self_check(tree: &Tree, verified: &VerifiedLedger) -> anyhow::Result<()> {
+fn self_check(tree: &Tree, head: Digest) -> anyhow::Result<()> {
     // The list in all its files (docs/scale.md#withheld-files).
     let withheld = crate::withheld_files::read_tree(tree).map_err(|e| anyhow::anyhow!("{e}"))?;
     // Streamed across the ledger's files, one file held at a time, each held to the digest
@@ -68,10 +87,10 @@ fn self_check(tree: &Tree, verified: &VerifiedLedger) -> anyhow::Result<()> {
     )
     .map(|v| v.report)
     .map_err(|e| anyhow::anyhow!("self-check: the published ledger could not be read: {e}"))?;
-    if !report.ok || report.head != Some(verified.head) {
+    if !report.ok || report.head != Some(head) {
         anyhow::bail!(
             "self-check failed: the published ledger with withheld.json does not re-derive to the gate's head {} ({} problem(s), head {:?}); nothing was written",
-            verified.head,
+            head,
             report.problems.len(),
             report.head
         );

@@ -15,38 +15,57 @@ use super::load::LoadedBox;
 use super::report::{self, Built, Snapshot};
 use crate::progress::Progress;
 
+/// What the write stage says of the build: its notes and counts, taken before the per-line
+/// state is let go so that the write stage does not hold it (docs/scale.md#memory).
+pub struct Summary {
+    notes: Vec<String>,
+    built: Built,
+}
+
+impl Summary {
+    pub fn of(
+        plan: &BuildPlan,
+        loaded: &LoadedBox,
+        decided: &Decided,
+        layers: &Layers,
+        assembled: &Assembled,
+    ) -> Summary {
+        let verified = &decided.verified;
+        let extends = assembled.extends;
+        let appended = assembled.snapshots.appended;
+        Summary {
+            notes: notes(loaded, decided, layers),
+            built: Built {
+                lines: verified.lines.len() as u64,
+                published: verified.lines.iter().filter(|r| r.published()).count() as u64,
+                withheld: decided.withheld.len() as u64,
+                head: verified.head,
+                head_seq: verified.lines.last().map(|r| r.seq),
+                snapshot: Snapshot {
+                    appended,
+                    extends,
+                    rewrite_reason: if appended && !extends {
+                        plan.allow_rewrite.clone()
+                    } else {
+                        None
+                    },
+                },
+            },
+        }
+    }
+}
+
 pub fn run(
     plan: &BuildPlan,
-    loaded: &LoadedBox,
-    decided: &Decided,
-    layers: &Layers,
+    summary: Summary,
     assembled: &Assembled,
     git_dir: Option<&std::path::Path>,
     progress: &mut Progress,
 ) -> Result<ExitCode> {
-    let mut notes = notes(loaded, decided, layers);
+    let Summary { mut notes, built } = summary;
     progress.done();
     // Staging folders a killed build left beside DIR (docs/build.md#safety).
     notes.extend(crate::output::clean_leftovers(&plan.out, plan.dry_run)?);
-    let verified = &decided.verified;
-    let extends = assembled.extends;
-    let appended = assembled.snapshots.appended;
-    let built = Built {
-        lines: verified.lines.len() as u64,
-        published: verified.lines.iter().filter(|r| r.published()).count() as u64,
-        withheld: decided.withheld.len() as u64,
-        head: verified.head,
-        head_seq: verified.lines.last().map(|r| r.seq),
-        snapshot: Snapshot {
-            appended,
-            extends,
-            rewrite_reason: if appended && !extends {
-                plan.allow_rewrite.clone()
-            } else {
-                None
-            },
-        },
-    };
     report::finish(plan, &assembled.tree, &built, &notes, git_dir)
 }
 

@@ -501,6 +501,43 @@ fn a_segment_added_by_hand_or_a_gap_at_head_is_refused_naming_the_file() {
     assert_eq!(s.state(), before);
 }
 
+/// The names in the git folder's `exhibit/` (the caches and anything left beside them).
+fn cache_folder(s: &Scene) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(s.repo().path().join("exhibit"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn a_build_refused_after_the_head_check_leaves_the_blob_digest_cache_as_it_was() {
+    // HEAD (publish 2) holds blobs the cache does not: the refused build's HEAD check hashes
+    // them, and writes what it found beside the cache before the later stages run. Catches
+    // that file put in place by a build that then refuses (the next build would trust digests
+    // of a HEAD no build wrote over), or left behind in the git folder.
+    let mut s = published_with_cache();
+    s.append(5);
+    let ts = exhibit::encode::timestamp_of(1_792_846_800 + 70 * 60);
+    s.w.push("not_a_kind_the_gate_writes", &ts, "{}");
+    s.b.write_ledger(&s.w.bytes());
+    let (before, names) = (s.state(), cache_folder(&s));
+    let o = s.build(1_790_200_000);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(text(&o).contains("unknown_kind"), "{}", text(&o));
+    assert_eq!(s.state(), before);
+    assert_eq!(cache_folder(&s), names);
+    // Built once the line is gone, the cache takes HEAD's new blobs and nothing is left over.
+    s.w.lines.pop();
+    s.w.ids.pop();
+    s.b.write_ledger(&s.w.bytes());
+    let o = s.build(1_790_200_000);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert_ne!(s.cache(), before.1);
+    assert_eq!(cache_folder(&s), names);
+}
+
 #[test]
 fn a_dry_run_over_segments_leaves_the_site_and_the_cache_byte_identical() {
     let mut s = published_with_cache();

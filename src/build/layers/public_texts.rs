@@ -19,7 +19,9 @@ use serde::Serialize;
 use serde_json::{Value as J, json};
 
 use super::{Layer, LayerContext, LayerOutput, LayerStats};
+use crate::build::decide::SharedText;
 use crate::encode::{Count, base64, of, pretty};
+use crate::output::Content;
 use crate::refusal::Refusal;
 use exhibit_protocol::Digest;
 use exhibit_protocol::canonical::{Object, Value};
@@ -226,7 +228,8 @@ pub fn classify(o: &Object<'_>, cfg: &GateConfig) -> (Class, bool) {
 #[derive(Debug, Clone)]
 struct SendLine {
     seq: i64,
-    day: String,
+    /// Shared with the line records (a few thousand days for a million lines).
+    day: SharedText,
     checked: Option<Digest>,
     draft: Option<Digest>,
     /// `numerals.bound`, `numerals.total`.
@@ -539,6 +542,10 @@ fn reason_words(findings: &[Finding]) -> String {
 struct Release {
     sha: Digest,
     bytes: Vec<u8>,
+    /// DIR already holds these bytes, unchanged since the last build wrote them (a segmented
+    /// exhibit, whose page carries no text): the text is named as DIR's file and its bytes are
+    /// let go (docs/scale.md#memory).
+    in_dir: Option<crate::output::DiskFile>,
     entry: PublishedText,
 }
 
@@ -547,14 +554,25 @@ struct Release {
 #[derive(Debug, Clone, Serialize)]
 struct PublishedText {
     bytes: usize,
-    day: String,
-    file: String,
+    day: SharedText,
+    file: TextFileName,
     form: Form,
     off_list_seqs: Vec<i64>,
     other_seqs: Vec<i64>,
     sent_sha256: Digest,
     seq: i64,
     source: String,
+}
+
+/// A released text's file name, `<sha256>.txt`: written from the digest when the index is, not
+/// held as a string per text (docs/scale.md#memory).
+#[derive(Debug, Clone, Copy)]
+struct TextFileName(Digest);
+
+impl Serialize for TextFileName {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(&format_args!("{}.txt", self.0))
+    }
 }
 
 /// The public-texts layer: `--public-texts`.
@@ -578,10 +596,12 @@ pub fn build(ctx: &LayerContext<'_>) -> Result<LayerOutput> {
     let plan = ctx.plan;
     let (cfg, sources) = gate_inputs(plan)?;
     let head = read_head(ctx)?;
+    crate::progress::stage_times::mark("public texts: HEAD's index");
     let dir = plan.out.display().to_string();
     let rewrite = plan.allow_rewrite.as_deref();
 
     let mut classes = classify_lines(ctx, &cfg)?;
+    crate::progress::stage_times::mark("public texts: classified");
     let mut out = LayerOutput::default();
     let mut texts = Texts::default();
     // The allow-listed lines are let go as their texts are settled, and the lists by sha once
@@ -594,6 +614,9 @@ pub fn build(ctx: &LayerContext<'_>) -> Result<LayerOutput> {
         .filter(|sha| classes.groups.contains_key(*sha))
         .copied()
         .collect();
+    // At most one release per text, made once: a list grown by doubling holds up to half as
+    // much again for nothing (docs/scale.md#memory).
+    texts.releases.reserve_exact(classes.groups.len());
     for (sha, lines) in std::mem::take(&mut classes.groups) {
         if let Some(found) = text_of(
             sources, &head, &sha, &lines, &dir, rewrite, &mut texts, &mut out,
@@ -612,6 +635,7 @@ pub fn build(ctx: &LayerContext<'_>) -> Result<LayerOutput> {
         &mut texts,
         &mut out,
     );
+    crate::progress::stage_times::mark("public texts: sources read and guarded");
     classes.off_by_sha = BTreeMap::new();
     classes.class_of_sha = BTreeMap::new();
     let disk = unlisted_files(
@@ -624,7 +648,12 @@ pub fn build(ctx: &LayerContext<'_>) -> Result<LayerOutput> {
         &mut texts,
         &mut out,
     )?;
-    disk_copies(ctx, &disk, &head, &dir, &texts, &mut out)?;
+    crate::progress::stage_times::mark("public texts: unlisted files");
+    disk_copies(ctx, &disk, &head, &dir, &mut texts, &mut out)?;
+    // HEAD's index and DIR's names are not needed to finish: let go before the index is made.
+    drop(disk);
+    drop(head);
+    crate::progress::stage_times::mark("public texts: DIR's copies");
     for sha in &plan.allow_text {
         if !texts.allow_text_used.contains(sha) {
             out.notes.push(format!(
@@ -632,13 +661,16 @@ pub fn build(ctx: &LayerContext<'_>) -> Result<LayerOutput> {
             ));
         }
     }
+    // A segmented exhibit's index parts that DIR already holds are named as DIR's files.
+    let holds =
+        part_seqs(ctx).map(|_| crate::dir_stat::DirHolds::open(ctx.previous.git_dir(), &plan.out));
     Ok(finish(
         ctx.verified.lines.len(),
         &classes,
         allow_listed,
         texts,
         rewrite,
-        part_seqs(ctx),
+        part_seqs(ctx).zip(holds),
         out,
     ))
 }
@@ -733,7 +765,7 @@ fn classify_lines(ctx: &LayerContext<'_>, cfg: &GateConfig) -> Result<Classes> {
                 if let Some(sent) = sent {
                     c.groups.entry(sent).or_default().push(SendLine {
                         seq: record.seq,
-                        day: record.day.to_string(),
+                        day: record.day.clone(),
                         checked: digest_field(&o, "checked_sha256"),
                         draft: digest_field(&o, "draft_sha256"),
                         numerals: numerals(&o),
@@ -921,8 +953,8 @@ fn guard_and_release(
     let day = lines
         .iter()
         .find(|l| l.seq == seq)
-        .map(|l| l.day.to_string())
-        .unwrap_or_default();
+        .map(|l| l.day.clone())
+        .unwrap_or_else(|| SharedText::from(""));
     // Bytes that are not UTF-8 were listed before and never reach here.
     let text = String::from_utf8_lossy(&bytes);
     let findings = guard::scan(&text, guard::Context::PublicText);
@@ -982,7 +1014,7 @@ fn guard_and_release(
         entry: PublishedText {
             bytes: bytes.len(),
             day,
-            file: format!("{sha}.txt"),
+            file: TextFileName(*sha),
             form,
             off_list_seqs: classes.off_by_sha.get(sha).cloned().unwrap_or_default(),
             other_seqs: other_seqs(lines, seq),
@@ -991,6 +1023,7 @@ fn guard_and_release(
             source,
         },
         bytes,
+        in_dir: None,
     });
 }
 
@@ -1093,19 +1126,36 @@ fn unlisted_files(
 /// Step 5: disk copies that differ from the released bytes are rewritten from memory, said.
 /// A copy is compared by DIR's record when its stat data is unchanged since the last build
 /// wrote it, else read, one at a time (docs/scale.md#comparing-without-reading): the texts on
-/// disk are never all held at once.
+/// disk are never all held at once. On a segmented exhibit (its page carries no text) a text
+/// DIR holds is named as DIR's file and its bytes let go (docs/scale.md#memory).
 fn disk_copies(
     ctx: &LayerContext<'_>,
     disk: &BTreeSet<String>,
     head: &HeadState,
     dir: &str,
-    texts: &Texts,
+    texts: &mut Texts,
     out: &mut LayerOutput,
 ) -> Result<()> {
     let mut known = crate::dir_stat::DirRecords::open(ctx.previous.git_dir(), &ctx.plan.out);
     let mut folders = crate::open_folders::OpenFolders::existing(&ctx.plan.out);
     let folder = crate::box_read::BoxFolder::named(&ctx.plan.out.join(FOLDER))?;
-    for r in &texts.releases {
+    let shared: std::sync::Arc<Path> = ctx.plan.out.join(FOLDER).into();
+    let let_go = part_seqs(ctx).is_some();
+    let held_by_dir = |r: &mut Release, name: &str| {
+        if let_go {
+            r.in_dir = Some(crate::output::DiskFile {
+                folder: shared.clone(),
+                name: crate::output::FileName::new(name),
+                class: crate::box_read::FileClass::OutputFile,
+                len: r.bytes.len() as u64,
+                sha256: Some(r.sha),
+                head: None,
+                head_len: 0,
+            });
+            r.bytes = Vec::new();
+        }
+    };
+    for r in &mut texts.releases {
         let name = format!("{}.txt", r.sha);
         if !disk.contains(&name) {
             continue;
@@ -1121,6 +1171,7 @@ fn disk_copies(
             && recorded.describes(stat)
             && recorded.sha256 == Digest::of(&r.bytes)
         {
+            held_by_dir(r, &name);
             continue;
         }
         // Only a regular file is read (no symlink followed, within the ceiling); anything else
@@ -1132,6 +1183,7 @@ fn disk_copies(
             _ => Vec::new(),
         };
         if on_disk == r.bytes {
+            held_by_dir(r, &name);
             continue;
         }
         let head_blob = head.bytes_of(&r.sha)?;
@@ -1178,7 +1230,7 @@ struct TextCounts {
 /// A text the guard withholds, with the reasons in codes and in words (never what matched).
 #[derive(Debug, Clone, Serialize)]
 struct WithheldText {
-    day: String,
+    day: SharedText,
     other_seqs: Vec<i64>,
     reasons: Vec<String>,
     role: Form,
@@ -1357,7 +1409,7 @@ fn finish(
     allow_listed: usize,
     mut texts: Texts,
     rewrite: Option<&str>,
-    part_seqs: Option<u64>,
+    parts: Option<(u64, crate::dir_stat::DirHolds)>,
     mut out: LayerOutput,
 ) -> LayerOutput {
     let considered = classes.send_lines - classes.line_withheld;
@@ -1445,7 +1497,7 @@ fn finish(
         unreconstructable: &texts.unreconstructable,
         withheld: &texts.withheld,
     };
-    match part_seqs {
+    match parts {
         None => {
             out.files.push((INDEX.to_string(), pretty(&index)));
             let mut page_texts = serde_json::Map::new();
@@ -1455,7 +1507,7 @@ fn finish(
             }
             out.page_data = json!({"index": index, "texts": J::Object(page_texts)});
         }
-        Some(k) => {
+        Some((k, mut holds)) => {
             // A segmented exhibit: the per-line lists go to fixed parts, and the page (always
             // the light one) carries the index's summary, not the texts: at a million lines they
             // are 170 MB as base64 (docs/public-texts.md#parts).
@@ -1463,14 +1515,19 @@ fn finish(
             for (number, part) in index_parts(&classes.off, &texts, k) {
                 let bytes = pretty(&part);
                 let path = text_part_path(number);
+                let sha256 = Digest::of(&bytes);
                 listed.push(TextPart {
                     entries: part.entries(),
                     first_seq: (number - 1) * k + 1,
                     last_seq: number * k,
                     path: path.clone(),
-                    sha256: Digest::of(&bytes),
+                    sha256,
                 });
-                out.files.push((path, bytes));
+                // A part DIR already holds is named as DIR's file, not held (docs/scale.md#memory).
+                match holds.holding(&path, sha256, bytes.len() as u64) {
+                    Some(file) => out.contents.push((path, Content::File(file))),
+                    None => out.files.push((path, bytes)),
+                }
             }
             let top = TextsIndexTop {
                 allowed_by_operator: index.allowed_by_operator,
@@ -1489,15 +1546,21 @@ fn finish(
             out.page_data = json!({"index": top});
         }
     }
-    // Moved, not copied: the texts are written from these bytes (at a million lines, 120 MB).
-    for r in &mut texts.releases {
-        out.files.push((
-            format!("{FOLDER}/{}.txt", r.sha),
-            std::mem::take(&mut r.bytes),
-        ));
-    }
+    release_files(&mut texts.releases, &mut out);
     out.stats = Some(LayerStats::PublicTexts(Box::new(counts)));
     out
+}
+
+/// The released texts as files: moved, not copied (at a million lines, 120 MB), or named as
+/// DIR's copy when DIR already holds them.
+fn release_files(releases: &mut [Release], out: &mut LayerOutput) {
+    for r in releases {
+        let path = format!("{FOLDER}/{}.txt", r.sha);
+        match r.in_dir.take() {
+            Some(file) => out.contents.push((path, Content::File(file))),
+            None => out.files.push((path, std::mem::take(&mut r.bytes))),
+        }
+    }
 }
 
 fn crlf_to_lf(bytes: &[u8]) -> Vec<u8> {
@@ -1614,7 +1677,7 @@ mod tests {
         let text = PublishedText {
             bytes: 2,
             day: "2026-11-08".into(),
-            file: format!("{}.txt", Digest::of(b"hi")),
+            file: TextFileName(Digest::of(b"hi")),
             form: Form::Derived {
                 copy: GateCopy::Checked,
                 trailer: true,

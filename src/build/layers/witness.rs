@@ -592,6 +592,7 @@ pub fn build(ctx: &LayerContext<'_>, store: &Path) -> Result<LayerOutput> {
     let mut refusals = Vec::new();
     let mut notes = Vec::new();
     let s = load_store(store, &mut refusals)?;
+    crate::progress::stage_times::mark("witness: the store's index");
     let sealed = check_seal(store, &s, &mut refusals);
     let empty = StoreIndex::default();
     let index = s.index.as_ref().unwrap_or(&empty);
@@ -606,9 +607,11 @@ pub fn build(ctx: &LayerContext<'_>, store: &Path) -> Result<LayerOutput> {
         &mut refusals,
         &mut notes,
     )?;
+    crate::progress::stage_times::mark("witness: the store's proofs");
     let chain = Chain::of(lines, index);
     let counts = Counts::of(lines, index, &chain);
     let tail = tail_logs(ctx, store, &s, index, &chain, &mut refusals);
+    crate::progress::stage_times::mark("witness: the tail's logs");
     // The run log is read as it is published, never held: at a million lines it is 250 MB
     // (docs/scale.md#the-run-log-is-not-held).
     let head_runs = head_runs_files(ctx)?;
@@ -622,6 +625,7 @@ pub fn build(ctx: &LayerContext<'_>, store: &Path) -> Result<LayerOutput> {
     let (runs_count, tail_last_run) = run_log
         .as_ref()
         .map_or((0, None), |l| (l.count, l.last_run.clone()));
+    crate::progress::stage_times::mark("witness: the run log");
     guard_tail_texts(store, &s, &mut refusals);
     if let Some(report) = &s.report {
         check_report_clocks(
@@ -634,6 +638,7 @@ pub fn build(ctx: &LayerContext<'_>, store: &Path) -> Result<LayerOutput> {
         );
     }
 
+    crate::progress::stage_times::mark("witness: tail texts and clocks");
     let window = window(ctx, &mut notes);
     // Split only when the ledger is: a one-file exhibit stays byte-identical (docs/witness.md#parts).
     let part_seqs = ctx.segmented.then_some(ctx.plan.config.witness_part_seqs);
@@ -702,6 +707,7 @@ pub fn build(ctx: &LayerContext<'_>, store: &Path) -> Result<LayerOutput> {
     files.push(("ledger/witness/index.json".into(), index_bytes));
     contents.extend(index_parts);
     files.sort_by(|a, b| a.0.cmp(&b.0));
+    crate::progress::stage_times::mark("witness: the published index");
     Ok(LayerOutput {
         files,
         contents,
@@ -1576,7 +1582,8 @@ fn published_index<'a>(
             (Some(entries), None, Vec::new())
         }
         Some(k) => {
-            let (parts, files) = index_parts(index, chain, &ctx.verified.anchor_tz, k);
+            let holds = crate::dir_stat::DirHolds::open(ctx.previous.git_dir(), &ctx.plan.out);
+            let (parts, files) = index_parts(index, chain, &ctx.verified.anchor_tz, k, holds);
             (None, Some(parts), files)
         }
     };
@@ -1629,66 +1636,121 @@ fn index_parts(
     chain: &Chain,
     anchor_tz: &str,
     k: u64,
+    mut holds: crate::dir_stat::DirHolds,
 ) -> (Vec<IndexPart>, Vec<(String, Content)>) {
     // Each part is made from its own records, once for its size and sha256 and again when it is
     // written: the parts are not held in between (at a million lines they are 640 MB), and no
     // map of every published record is built (docs/scale.md#memory).
-    let mut blocks: BTreeMap<u64, PartSource> = BTreeMap::new();
+    let mut blocks: BTreeMap<u64, Vec<(u32, bool)>> = BTreeMap::new();
     let calendars = std::sync::Arc::new(index.calendars.clone());
     // Records are sorted by id: each block's records stay in id order, as the part lists them.
     for (at, r) in index.records.iter().enumerate() {
         // seq ≥ 1 was checked when the store's index was read.
         let number = (r.seq.max(1) as u64 - 1) / k + 1;
-        let block = blocks.entry(number).or_insert_with(|| PartSource {
-            all: index.records.clone(),
-            records: Vec::new(),
-            calendars: calendars.clone(),
-            anchor_tz: anchor_tz.to_string(),
-        });
         // Positions fit in u32: the store's index is read within a 4 GiB ceiling, far under
         // 2^32 records of at least 64 bytes each.
-        block.records.push((at as u32, chain.cut(r)));
+        blocks
+            .entry(number)
+            .or_default()
+            .push((at as u32, chain.cut(r)));
     }
     let mut parts = Vec::with_capacity(blocks.len());
     let mut files = Vec::with_capacity(blocks.len());
-    for (number, source) in blocks {
-        let count = source.records.len();
-        let remade = crate::output::Remade::new(move || source.bytes());
+    // Made once each for its size and sha256; a part DIR already holds is named as DIR's file
+    // (docs/scale.md#memory), the others are made again when written.
+    let mut remade = Vec::new();
+    for (number, at) in blocks {
+        let source = PartSource {
+            records: PartRecords::Shared(index.records.clone(), at),
+            calendars: calendars.clone(),
+            anchor_tz: anchor_tz.to_string(),
+        };
+        let bytes = source.bytes();
+        let (len, sha256) = (bytes.len() as u64, Digest::of(&bytes));
+        drop(bytes);
         let path = index_part_path(number);
         parts.push(IndexPart {
-            entries: count,
+            entries: source.len(),
             first_seq: (number - 1) * k + 1,
             last_seq: number * k,
             path: path.clone(),
-            sha256: Content::Remade(remade.clone())
-                .sha256()
-                .unwrap_or_else(|_| Digest::of(b"")),
+            sha256,
         });
-        files.push((path, Content::Remade(remade)));
+        match holds.holding(&path, sha256, len) {
+            Some(file) => files.push((path, Content::File(file))),
+            None => remade.push((path, len, sha256, source)),
+        }
     }
+    // When few parts are made again (a daily rebuild: the last one or two), each keeps a copy
+    // of its own records, so that the store's records (128 bytes each, 131 MB at a million)
+    // are let go when the witness layer ends; when most are (a first build), they share them.
+    let to_make: usize = remade.iter().map(|(_, _, _, s)| s.len()).sum();
+    let own = to_make <= index.records.len() / 2;
+    for (path, len, sha256, mut source) in remade {
+        if own {
+            source.records = source.records.owned();
+        }
+        let made = crate::output::Remade::known(len, sha256, move || Ok(source.bytes()));
+        files.push((path, Content::Remade(made)));
+    }
+    files.sort_by(|a, b| a.0.cmp(&b.0));
     (parts, files)
 }
 
-/// What one index part is made from: its records, each with whether its clocks are cut.
+/// A part's records: positions in the store's (shared) records with whether each record's
+/// clocks are cut, or a copy of its own.
+enum PartRecords {
+    Shared(std::sync::Arc<Vec<Record>>, Vec<(u32, bool)>),
+    Own(Vec<(Record, bool)>),
+}
+
+impl PartRecords {
+    /// A copy of its own records, not the shared list's.
+    fn owned(self) -> PartRecords {
+        match self {
+            PartRecords::Shared(all, at) => PartRecords::Own(
+                at.iter()
+                    .map(|&(i, cut)| (all[i as usize].clone(), cut))
+                    .collect(),
+            ),
+            own => own,
+        }
+    }
+}
+
+/// What one index part is made from.
 struct PartSource {
-    /// The store's records, shared; `records` names this part's by position.
-    all: std::sync::Arc<Vec<Record>>,
-    records: Vec<(u32, bool)>,
+    records: PartRecords,
     calendars: std::sync::Arc<Vec<Vec<String>>>,
     anchor_tz: String,
 }
 
 impl PartSource {
+    fn len(&self) -> usize {
+        match &self.records {
+            PartRecords::Shared(_, at) => at.len(),
+            PartRecords::Own(records) => records.len(),
+        }
+    }
+
     fn bytes(&self) -> Vec<u8> {
         let mut daycut = DayCut::new(&self.anchor_tz);
-        let entries: BTreeMap<Digest, PublishedRecord<'_>> = self
-            .records
-            .iter()
-            .map(|&(at, cut)| {
-                let r = &self.all[at as usize];
-                (r.id, published_record(&self.calendars, r, cut, &mut daycut))
-            })
-            .collect();
+        let mut entries: BTreeMap<Digest, PublishedRecord<'_>> = BTreeMap::new();
+        let mut add = |r: &Record, cut: bool| {
+            entries.insert(r.id, published_record(&self.calendars, r, cut, &mut daycut));
+        };
+        match &self.records {
+            PartRecords::Shared(all, at) => {
+                for &(i, cut) in at {
+                    add(&all[i as usize], cut);
+                }
+            }
+            PartRecords::Own(records) => {
+                for (r, cut) in records {
+                    add(r, *cut);
+                }
+            }
+        }
         pretty(&IndexPartFile { entries })
     }
 }
@@ -1964,6 +2026,81 @@ fn check_report_clocks(
 mod tests {
     use super::*;
     use crate::encode::keys_sorted;
+
+    /// A store's index of records for seqs `1..=n`, pending, one calendar.
+    fn index_of(n: i64) -> StoreIndex {
+        let t = "2026-10-24T13:00:00Z";
+        let entries: Vec<String> = (1..=n)
+            .map(|seq| {
+                format!(
+                    r#""{}": {{"seq": {seq}, "status": "pending", "calendars": ["https://a.example"],
+                    "line_timestamp": "{t}", "seen_at": "{t}", "stamped_at": "{t}"}}"#,
+                    Digest::of(&seq.to_le_bytes())
+                )
+            })
+            .collect();
+        parse_index(format!(r#"{{"entries": {{{}}}}}"#, entries.join(",")).as_bytes()).unwrap()
+    }
+
+    fn parts_of(index: &StoreIndex, holds: crate::dir_stat::DirHolds) -> Vec<(String, Content)> {
+        index_parts(index, &Chain::of(&[], index), "UTC", 10, holds).1
+    }
+
+    #[test]
+    fn parts_dir_holds_are_named_as_its_files_and_the_rest_keep_their_own_records() {
+        // Catches parts DIR already holds made again from records held for them (a daily
+        // rebuild holding the store's records through the write stage: 131 MB at a million),
+        // a part taken from DIR though its bytes changed, and the few parts made again still
+        // sharing (so keeping) the whole list of the store's records.
+        let tmp = tempfile::tempdir().unwrap();
+        let (git, dir) = (tmp.path().join("git"), tmp.path().join("site"));
+        std::fs::create_dir_all(git.join("exhibit")).unwrap();
+        let none = || crate::dir_stat::DirHolds::open(None, &dir);
+        let first = index_of(25);
+        let made = parts_of(&first, none());
+        assert_eq!(made.len(), 3);
+        assert!(made.iter().all(|(_, c)| matches!(c, Content::Remade(_))));
+        assert!(
+            std::sync::Arc::strong_count(&first.records) > 1,
+            "a first build's parts share the records"
+        );
+        let mut tree = crate::output::Tree::default();
+        for (path, content) in &made {
+            let path = dir.join(path);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(&path, content.bytes().unwrap()).unwrap();
+        }
+        for (path, content) in made {
+            tree.put_content(path, content);
+        }
+        std::thread::sleep(std::time::Duration::from_millis(30));
+        assert_eq!(crate::dir_stat::save(Some(&git), &dir, &tree).unwrap(), 3);
+
+        // A day later: seq 26 joins part 3.
+        let next = index_of(26);
+        let parts = parts_of(&next, crate::dir_stat::DirHolds::open(Some(&git), &dir));
+        assert_eq!(std::sync::Arc::strong_count(&next.records), 1);
+        let fresh = parts_of(&next, none());
+        let kinds: Vec<(&str, bool)> = parts
+            .iter()
+            .map(|(p, c)| (p.as_str(), matches!(c, Content::File(_))))
+            .collect();
+        assert_eq!(
+            kinds,
+            [
+                ("ledger/witness/index/000001.json", true),
+                ("ledger/witness/index/000002.json", true),
+                ("ledger/witness/index/000003.json", false),
+            ]
+        );
+        for ((path, content), (_, expected)) in parts.iter().zip(&fresh) {
+            assert_eq!(
+                content.bytes().unwrap(),
+                expected.bytes().unwrap(),
+                "{path}"
+            );
+        }
+    }
 
     #[test]
     fn a_record_s_optional_fields_survive_packing_absent_or_zero() {
