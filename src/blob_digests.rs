@@ -66,10 +66,13 @@ impl BlobDigests {
         self.known = Vec::new();
     }
 
-    /// Room for `n` more blobs asked about, made once (at a million files a list grown by
-    /// doubling would briefly hold twice its 62 MB).
-    pub fn reserve(&mut self, n: usize) {
-        self.seen.reserve_exact(n);
+    /// Room for as many blobs as the file remembers and a sixteenth more, made once: HEAD's
+    /// files are asked about as the walk gives them, not counted first, and at a million files a
+    /// list grown by doubling would briefly hold twice its 52 MB (a day adds far less than a
+    /// sixteenth).
+    pub fn reserve_as_remembered(&mut self) {
+        let remembered = self.known.len() / RECORD;
+        self.seen.reserve_exact(remembered + remembered / 16 + 64);
     }
 
     /// The sha256 of blob `id`: remembered, or `read` and hashed.

@@ -268,6 +268,14 @@ impl BoxFolder {
     /// Names that are not UTF-8 are returned lossily with `utf8: false`.
     pub fn list(&self) -> Result<Vec<Listed>> {
         let mut out = Vec::new();
+        self.visit(|listed| out.push(listed))?;
+        out.sort_by(|a, b| a.name.cmp(&b.name));
+        Ok(out)
+    }
+
+    /// Each name in the folder, in the order the folder gives them, handed over one at a time
+    /// and not kept (a witness store's `proofs/` holds a million: docs/scale.md#memory).
+    pub fn visit(&self, mut visit: impl FnMut(Listed)) -> Result<()> {
         for entry in std::fs::read_dir(&self.path)
             .with_context(|| format!("{}: cannot list", self.path.display()))?
         {
@@ -279,15 +287,14 @@ impl BoxFolder {
                 Ok(n) => (n, true),
                 Err(n) => (n.to_string_lossy().into_owned(), false),
             };
-            out.push(Listed {
+            visit(Listed {
                 name,
                 utf8,
                 file: kind.is_file(),
                 dir: kind.is_dir(),
             });
         }
-        out.sort_by(|a, b| a.name.cmp(&b.name));
-        Ok(out)
+        Ok(())
     }
 }
 

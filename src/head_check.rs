@@ -146,22 +146,40 @@ pub fn check(previous: &Previous) -> Result<HeadCheck> {
     Ok(out)
 }
 
-fn check_head(previous: &Previous) -> Result<HeadCheck> {
-    let mut out = HeadCheck {
-        digests: BlobDigests::open(previous.git_dir()),
-        ..HeadCheck::default()
-    };
-    let entries = previous.walk("ledger")?;
-    if entries.is_empty() {
-        return Ok(out);
-    }
-    // The snapshot's digests are fed one file at a time; only the segments' are kept, to name
-    // the one that differs (a million proofs' paths and digests are not held: docs/scale.md#memory).
-    let mut digests = SnapshotDigests::default();
-    let mut hashed: Vec<(String, String)> = Vec::new();
-    out.digests.reserve(entries.len());
-    let mut snapshots: Option<Vec<u8>> = None;
-    for e in &entries {
+/// What the HEAD check takes from HEAD's files as they pass, one at a time.
+#[derive(Default)]
+struct Walked {
+    files: usize,
+    /// The path before, while the walk's order is checked (not when HEAD is read again as a
+    /// sorted list, where a name written twice into a tree by hand is taken twice, as before).
+    last: Option<String>,
+    sorted: bool,
+    /// The snapshot's digests, fed one file at a time; only the segments' are kept, to name the
+    /// one that differs (a million proofs' paths and digests are not held: docs/scale.md#memory).
+    digests: SnapshotDigests,
+    hashed: Vec<(String, String)>,
+    snapshots: Option<Vec<u8>>,
+    /// The entries the checks after the walk read: the segments, the withheld list's files and
+    /// `STATS.json`.
+    kept: Vec<crate::previous::HeadEntry>,
+}
+
+impl Walked {
+    /// Takes one of HEAD's files; false when it does not come after the one before (a tree
+    /// not in git's order: the caller reads HEAD again as a sorted list).
+    fn take(
+        &mut self,
+        previous: &Previous,
+        out: &mut HeadCheck,
+        e: crate::previous::HeadEntry,
+    ) -> Result<bool> {
+        if !self.sorted {
+            if self.last.as_ref().is_some_and(|last| e.path <= *last) {
+                return Ok(false);
+            }
+            self.last = Some(e.path.clone());
+        }
+        self.files += 1;
         if !e.regular_file || !crate::layout::is_output_path(&e.path) {
             out.hard.push(Refusal::new(
 "head_not_output_file",
@@ -170,20 +188,61 @@ fn check_head(previous: &Previous) -> Result<HeadCheck> {
                 "not a file of the output tree (docs/build.md#safety: every name HEAD holds under ledger/ is checked against the layout before use); exhibit never wrote it",
                 "remove it from the exhibit branch (git rm) and commit; no flag accepts it",
             ));
-            continue;
+            return Ok(true);
         }
         if e.path == "ledger/SNAPSHOTS.jsonl" {
-            snapshots = Some(previous.read_blob(e.id)?);
-            continue;
+            self.snapshots = Some(previous.read_blob(e.id)?);
+            return Ok(true);
         }
         // A blob an earlier build hashed is not read again (crate::blob_digests).
         let digest = out.digests.digest_of(e.id, || previous.read_blob(e.id))?;
         let digest = digest.to_string();
-        digests.add(&e.path, &digest);
+        self.digests.add(&e.path, &digest);
         if e.path.starts_with(SEGMENTS_DIR) {
-            hashed.push((e.path.clone(), digest));
+            self.hashed.push((e.path.clone(), digest));
+        }
+        if e.path.starts_with(SEGMENTS_DIR)
+            || e.path.starts_with(crate::withheld_files::WITHHELD_DIR)
+            || e.path == "ledger/STATS.json"
+        {
+            self.kept.push(e);
+        }
+        Ok(true)
+    }
+}
+
+fn check_head(previous: &Previous) -> Result<HeadCheck> {
+    let fresh = || HeadCheck {
+        digests: BlobDigests::open(previous.git_dir()),
+        ..HeadCheck::default()
+    };
+    let mut out = fresh();
+    out.digests.reserve_as_remembered();
+    // HEAD's files are taken as git's walk gives them, not listed first (at a million files
+    // the list is 150 MB: docs/scale.md#memory). A tree not in git's order (written by hand)
+    // is read again as a sorted list, from the start.
+    let mut walked = Walked::default();
+    let in_order = previous.visit_walk("ledger", |e| walked.take(previous, &mut out, e))?;
+    if !in_order {
+        out = fresh();
+        walked = Walked {
+            sorted: true,
+            ..Walked::default()
+        };
+        for e in previous.walk("ledger")? {
+            walked.take(previous, &mut out, e)?;
         }
     }
+    if walked.files == 0 {
+        return Ok(out);
+    }
+    let Walked {
+        digests,
+        hashed,
+        snapshots,
+        kept: entries,
+        ..
+    } = walked;
     // The published ledger is ledger.jsonl then segments 1, 2, … in order: a missing number
     // would make HEAD's ledger a different one than it reads as (docs/scale.md#names).
     if let Some((path, expected)) =

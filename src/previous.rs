@@ -274,15 +274,35 @@ impl Previous {
     }
 
     /// Every entry under `DIR/<rel_dir>` at HEAD, recursively (one tree walk), as paths relative
-    /// to DIR. Names are returned as git holds them — data, not yet paths: the caller checks them
-    /// against the output's grammar (crate::layout) before any is used.
+    /// to DIR, sorted. Names are returned as git holds them — data, not yet paths: the caller
+    /// checks them against the output's grammar (crate::layout) before any is used.
     pub fn walk(&self, rel_dir: &str) -> Result<Vec<HeadEntry>> {
+        let mut out = Vec::new();
+        self.visit_walk(rel_dir, |e| {
+            out.push(e);
+            Ok(true)
+        })?;
+        out.sort_by(|a, b| a.path.cmp(&b.path));
+        Ok(out)
+    }
+
+    /// [`Previous::walk`]'s entries handed over one at a time in the walk's order, not kept (a
+    /// million proofs' entries are 150 MB: docs/scale.md#memory). Git keeps a tree's entries in
+    /// name order, with a folder's name compared as if it ended in `/`, so a walk of a tree git
+    /// wrote gives the paths in sorted order; a tree written otherwise by hand does not, and the
+    /// caller that needs the order checks it. `visit` returns false to stop the walk; the
+    /// result is false when it did.
+    pub fn visit_walk(
+        &self,
+        rel_dir: &str,
+        mut visit: impl FnMut(HeadEntry) -> Result<bool>,
+    ) -> Result<bool> {
         let Some(repo) = &self.repo else {
-            return Ok(Vec::new());
+            return Ok(true);
         };
         let path = self.path_at_head(rel_dir);
         let Some((id, mode)) = self.entry_at(repo, &path)? else {
-            return Ok(Vec::new());
+            return Ok(true);
         };
         if mode != TREE_MODE {
             bail!("HEAD:{path} is not a folder");
@@ -295,38 +315,61 @@ impl Previous {
         } else {
             format!("{rel_dir}/")
         };
-        let mut out = Vec::new();
-        tree.walk(git2::TreeWalkMode::PreOrder, |root, entry| {
+        let mut failed: Option<anyhow::Error> = None;
+        let mut stopped = false;
+        let mut hand_over = |e: HeadEntry| match visit(e) {
+            Ok(true) => true,
+            Ok(false) => {
+                stopped = true;
+                false
+            }
+            Err(e) => {
+                failed = Some(e);
+                false
+            }
+        };
+        let walked = tree.walk(git2::TreeWalkMode::PreOrder, |root, entry| {
             let kind = entry.kind();
+            let path = || {
+                format!(
+                    "{base}{root}{}",
+                    String::from_utf8_lossy(entry.name_bytes())
+                )
+            };
             if kind == Some(ObjectType::Tree) {
                 // A folder's name is checked through the paths of the files under it.
                 if entry.name().is_err() || entry.name_bytes().contains(&b'/') {
-                    out.push(HeadEntry {
-                        path: format!(
-                            "{base}{root}{}",
-                            String::from_utf8_lossy(entry.name_bytes())
-                        ),
+                    let go_on = hand_over(HeadEntry {
+                        path: path(),
                         id: entry.id(),
                         regular_file: false,
                     });
-                    return git2::TreeWalkResult::Skip;
+                    return match go_on {
+                        true => git2::TreeWalkResult::Skip,
+                        false => git2::TreeWalkResult::Abort,
+                    };
                 }
                 return git2::TreeWalkResult::Ok;
             }
-            out.push(HeadEntry {
-                path: format!(
-                    "{base}{root}{}",
-                    String::from_utf8_lossy(entry.name_bytes())
-                ),
+            let go_on = hand_over(HeadEntry {
+                path: path(),
                 id: entry.id(),
                 regular_file: kind == Some(ObjectType::Blob)
                     && matches!(entry.filemode(), 0o100644 | 0o100755),
             });
-            git2::TreeWalkResult::Ok
-        })
-        .with_context(|| format!("git ls-tree -r HEAD:{path}"))?;
-        out.sort_by(|a, b| a.path.cmp(&b.path));
-        Ok(out)
+            match go_on {
+                true => git2::TreeWalkResult::Ok,
+                false => git2::TreeWalkResult::Abort,
+            }
+        });
+        if let Some(e) = failed {
+            return Err(e);
+        }
+        if stopped {
+            return Ok(false);
+        }
+        walked.with_context(|| format!("git ls-tree -r HEAD:{path}"))?;
+        Ok(true)
     }
 
     /// The repository's git folder (shared by its worktrees), when DIR lies in one.

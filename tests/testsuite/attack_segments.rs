@@ -501,6 +501,68 @@ fn a_segment_added_by_hand_or_a_gap_at_head_is_refused_naming_the_file() {
     assert_eq!(s.state(), before);
 }
 
+/// `tree` with its entry `name` pointing at `id` (a folder).
+fn with_folder(repo: &git2::Repository, tree: &git2::Tree, name: &str, id: git2::Oid) -> git2::Oid {
+    let mut b = repo.treebuilder(Some(tree)).unwrap();
+    b.insert(name, id, 0o040000).unwrap();
+    b.write().unwrap()
+}
+
+#[test]
+fn a_head_tree_written_out_of_gits_order_is_read_as_a_sorted_list() {
+    // The HEAD check takes HEAD's files as git's walk gives them (docs/scale.md#memory), which
+    // is their sorted order only for trees git wrote. Catches a walk fed to the snapshot's
+    // running digests in a hand-written tree's order: HEAD would read as edited.
+    let mut s = built(60);
+    commit_all(s.repo(), "publish 1");
+    commit_reversed_segments(s.repo());
+    s.append(5);
+    let o = s.build(1_790_100_000);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(!text(&o).contains("do not re-derive"), "{}", text(&o));
+}
+
+/// Commits HEAD again with `site/ledger/segments/` written by hand, its entries reversed.
+fn commit_reversed_segments(repo: &git2::Repository) {
+    let head = repo.head().unwrap().peel_to_commit().unwrap();
+    let root = head.tree().unwrap();
+    let folder = |path: &str| {
+        root.get_path(Path::new(path))
+            .unwrap()
+            .to_object(repo)
+            .unwrap()
+            .peel_to_tree()
+            .unwrap()
+    };
+    let (site, ledger, segments) = (
+        folder("site"),
+        folder("site/ledger"),
+        folder("site/ledger/segments"),
+    );
+    assert!(segments.len() >= 2, "two segments at least");
+    let mut raw = Vec::new();
+    for e in segments.iter().collect::<Vec<_>>().into_iter().rev() {
+        raw.extend_from_slice(format!("{:o} ", e.filemode()).as_bytes());
+        raw.extend_from_slice(e.name_bytes());
+        raw.push(0);
+        raw.extend_from_slice(e.id().as_bytes());
+    }
+    let reversed = repo
+        .odb()
+        .unwrap()
+        .write(git2::ObjectType::Tree, &raw)
+        .unwrap();
+    let ledger = with_folder(repo, &ledger, "segments", reversed);
+    let site = with_folder(repo, &site, "ledger", ledger);
+    let root = repo
+        .find_tree(with_folder(repo, &root, "site", site))
+        .unwrap();
+    let sig =
+        git2::Signature::new("t", "t@example.invalid", &git2::Time::new(1_790_000_100, 0)).unwrap();
+    repo.commit(Some("HEAD"), &sig, &sig, "by hand", &root, &[&head])
+        .unwrap();
+}
+
 /// The names in the git folder's `exhibit/` (the caches and anything left beside them).
 fn cache_folder(s: &Scene) -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(s.repo().path().join("exhibit"))

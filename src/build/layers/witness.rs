@@ -329,7 +329,7 @@ struct Store {
     prereg: Option<Vec<u8>>,
     seal: Option<Vec<u8>>,
     /// File names in `proofs/`, sorted (non-UTF-8 names counted as stray).
-    proof_names: Vec<String>,
+    proof_names: ProofNames,
     unreadable_names: usize,
 }
 
@@ -418,18 +418,19 @@ fn load_store(store: &Path, refusals: &mut Vec<Refusal>) -> Result<Store> {
     )?;
     let seal = read_required(&folder, "seal.jsonl", FileClass::Seal, refusals)?;
     // runs.jsonl is read as it is published, not held (run_log.rs).
-    let mut proof_names = Vec::new();
+    let mut proof_names = ProofNames::default();
     let mut unreadable_names = 0;
     let proofs = folder.sub("proofs")?;
     match &proofs {
         Some(proofs) => {
-            for listed in proofs.list()? {
+            proofs.visit(|listed| {
                 if listed.utf8 {
                     proof_names.push(listed.name);
                 } else {
                     unreadable_names += 1;
                 }
-            }
+            })?;
+            proof_names.finish();
         }
         None => refusals.push(Refusal::new(
             "witness_proofs_missing",
@@ -520,16 +521,58 @@ impl StoreProof {
     }
 }
 
+/// The names in the store's `proofs/`: `<64 hex>.ots` kept as the digest's 32 bytes, any other
+/// name as it is, each list sorted (a million names as strings are about 100 MB, held through
+/// the witness layer: docs/scale.md#memory).
+#[derive(Debug, Default)]
+struct ProofNames {
+    digests: Vec<[u8; 32]>,
+    other: Vec<String>,
+}
+
+impl ProofNames {
+    fn push(&mut self, name: String) {
+        match crate::output::FileName::new(&name) {
+            crate::output::FileName::Proof(d) => self.digests.push(d),
+            crate::output::FileName::Text(_) => self.other.push(name),
+        }
+    }
+
+    /// Sorted once every name is in, and no room kept for more.
+    fn finish(&mut self) {
+        self.digests.sort_unstable();
+        self.digests.shrink_to_fit();
+        self.other.sort_unstable();
+    }
+
+    fn len(&self) -> usize {
+        self.digests.len() + self.other.len()
+    }
+
+    /// Where `name` stands among all the names (the digests', then the others): one flag per
+    /// name can be kept by position.
+    fn position(&self, name: &str) -> Option<usize> {
+        match crate::output::FileName::new(name) {
+            crate::output::FileName::Proof(d) => self.digests.binary_search(&d).ok(),
+            crate::output::FileName::Text(_) => self
+                .other
+                .binary_search_by(|n| n.as_str().cmp(name))
+                .ok()
+                .map(|i| self.digests.len() + i),
+        }
+    }
+}
+
 fn read_proof(
     store: &Path,
     proofs: Option<&BoxFolder>,
     name: &str,
     expected: &Digest,
-    names: &[String],
+    names: &ProofNames,
     refusals: &mut Vec<Refusal>,
 ) -> Result<Option<(Vec<u8>, std::fs::Metadata)>> {
     let rel = format!("proofs/{name}");
-    if names.binary_search_by(|n| n.as_str().cmp(name)).is_err() {
+    if names.position(name).is_none() {
         refusals.push(Refusal::new(
             "witness_proof_missing",
             shown(store, &rel),
@@ -814,11 +857,11 @@ fn proofs(
         ctx.plan.dry_run,
     );
     for (name, digest) in wanted {
-        let listed = names.binary_search(&name);
-        if let Ok(i) = listed {
+        let listed = names.position(&name);
+        if let Some(i) = listed {
             named[i] = true;
         }
-        if listed.is_ok()
+        if listed.is_some()
             && let Some(k) = records.known(&name, &proofs_folder)
             && head.get(&name).is_none_or(|oid| oid == k.oid)
         {
@@ -2044,6 +2087,43 @@ mod tests {
 
     fn parts_of(index: &StoreIndex, holds: crate::dir_stat::DirHolds) -> Vec<(String, Content)> {
         index_parts(index, &Chain::of(&[], index), "UTC", 10, holds).1
+    }
+
+    #[test]
+    fn the_store_s_proof_names_are_found_each_at_its_own_place() {
+        // Catches a compact list that loses a name that only looks like a digest's (upper
+        // case, a prefix, another suffix), finds a name the folder does not hold, or gives two
+        // names one place (the stray count flags names by place).
+        let d = |n: u8| format!("{}.ots", Digest::of(&[n]));
+        let names = [
+            d(1),
+            d(2),
+            d(3).to_uppercase(),
+            format!("prereg_{}", d(4)),
+            format!("{}.txt", Digest::of(&[5])),
+            "notes.md".to_string(),
+        ];
+        let mut listed = ProofNames::default();
+        for name in names.iter().rev() {
+            listed.push(name.clone());
+        }
+        listed.finish();
+        assert_eq!(listed.len(), names.len());
+        assert_eq!(listed.digests.len(), 2);
+        let mut places: Vec<usize> = names
+            .iter()
+            .map(|n| listed.position(n).unwrap_or_else(|| panic!("{n} listed")))
+            .collect();
+        places.sort_unstable();
+        assert_eq!(places, (0..names.len()).collect::<Vec<_>>());
+        for absent in [
+            d(6),
+            d(1).to_uppercase(),
+            "notes".to_string(),
+            String::new(),
+        ] {
+            assert_eq!(listed.position(&absent), None, "{absent}");
+        }
     }
 
     #[test]
