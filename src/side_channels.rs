@@ -164,9 +164,9 @@ pub fn guard_lines(text: &str) -> Vec<(usize, Vec<&'static str>)> {
 
 /// The minutes (`HH:MM`, UTC and anchor zone) of the private moments that no public moment
 /// shares: a text printing one names a withheld line's minute. Maps minute → private moments.
-pub fn private_minutes(
+pub fn private_minutes<'a>(
     private: &BTreeSet<i64>,
-    public: &BTreeSet<i64>,
+    public: impl IntoIterator<Item = &'a i64>,
     cut: &mut DayCut,
 ) -> BTreeMap<String, BTreeSet<i64>> {
     let mut shared: BTreeSet<String> = BTreeSet::new();

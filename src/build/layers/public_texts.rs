@@ -540,13 +540,19 @@ fn reason_words(findings: &[Finding]) -> String {
 
 /// One text this build publishes.
 struct Release {
-    sha: Digest,
     bytes: Vec<u8>,
     /// DIR already holds these bytes, unchanged since the last build wrote them (a segmented
-    /// exhibit, whose page carries no text): the text is named as DIR's file and its bytes are
-    /// let go (docs/scale.md#memory).
-    in_dir: Option<crate::output::DiskFile>,
+    /// exhibit, whose page carries no text): the bytes are let go and the text is named as
+    /// DIR's file, [`Texts::dir_folder`] (docs/scale.md#memory).
+    in_dir: bool,
     entry: PublishedText,
+}
+
+impl Release {
+    /// The text's sha256, which names its file.
+    fn sha(&self) -> Digest {
+        self.entry.sent_sha256
+    }
 }
 
 /// One text of the index's `published` list. Fields alphabetical: the index has always been
@@ -791,6 +797,8 @@ fn classify_lines(ctx: &LayerContext<'_>, cfg: &GateConfig) -> Result<Classes> {
 #[derive(Default)]
 struct Texts {
     releases: Vec<Release>,
+    /// `DIR/ledger/public_texts`, where the texts DIR already holds are read again.
+    dir_folder: Option<std::sync::Arc<Path>>,
     withheld: Vec<WithheldText>,
     unreconstructable: Vec<Unreconstructable>,
     allowed: Vec<J>,
@@ -1010,7 +1018,6 @@ fn guard_and_release(
     }
     texts.lines_published += lines.len();
     texts.releases.push(Release {
-        sha: *sha,
         entry: PublishedText {
             bytes: bytes.len(),
             day,
@@ -1023,7 +1030,7 @@ fn guard_and_release(
             source,
         },
         bytes,
-        in_dir: None,
+        in_dir: false,
     });
 }
 
@@ -1076,7 +1083,7 @@ fn unlisted_files(
     let new_names: BTreeSet<String> = texts
         .releases
         .iter()
-        .map(|r| format!("{}.txt", r.sha))
+        .map(|r| format!("{}.txt", r.sha()))
         .collect();
     let head_names: BTreeSet<String> = head.published.keys().map(|s| format!("{s}.txt")).collect();
     // The index's parts this build writes (docs/public-texts.md#parts); a part HEAD or DIR
@@ -1139,24 +1146,18 @@ fn disk_copies(
     let mut known = crate::dir_stat::DirRecords::open(ctx.previous.git_dir(), &ctx.plan.out);
     let mut folders = crate::open_folders::OpenFolders::existing(&ctx.plan.out);
     let folder = crate::box_read::BoxFolder::named(&ctx.plan.out.join(FOLDER))?;
-    let shared: std::sync::Arc<Path> = ctx.plan.out.join(FOLDER).into();
     let let_go = part_seqs(ctx).is_some();
-    let held_by_dir = |r: &mut Release, name: &str| {
+    if let_go {
+        texts.dir_folder = Some(ctx.plan.out.join(FOLDER).into());
+    }
+    let held_by_dir = |r: &mut Release| {
         if let_go {
-            r.in_dir = Some(crate::output::DiskFile {
-                folder: shared.clone(),
-                name: crate::output::FileName::new(name),
-                class: crate::box_read::FileClass::OutputFile,
-                len: r.bytes.len() as u64,
-                sha256: Some(r.sha),
-                head: None,
-                head_len: 0,
-            });
+            r.in_dir = true;
             r.bytes = Vec::new();
         }
     };
     for r in &mut texts.releases {
-        let name = format!("{}.txt", r.sha);
+        let name = format!("{}.txt", r.sha());
         if !disk.contains(&name) {
             continue;
         }
@@ -1171,7 +1172,7 @@ fn disk_copies(
             && recorded.describes(stat)
             && recorded.sha256 == Digest::of(&r.bytes)
         {
-            held_by_dir(r, &name);
+            held_by_dir(r);
             continue;
         }
         // Only a regular file is read (no symlink followed, within the ceiling); anything else
@@ -1183,10 +1184,10 @@ fn disk_copies(
             _ => Vec::new(),
         };
         if on_disk == r.bytes {
-            held_by_dir(r, &name);
+            held_by_dir(r);
             continue;
         }
-        let head_blob = head.bytes_of(&r.sha)?;
+        let head_blob = head.bytes_of(&r.sha())?;
         if head_blob.as_ref() == Some(&r.bytes) && crlf_to_lf(&on_disk) == r.bytes {
             out.notes.push(format!(
                 "public texts: {dir}/{FOLDER}/{name} had CRLF line endings on disk (a checkout converted it); restored from HEAD's bytes, not a rewrite"
@@ -1413,9 +1414,7 @@ fn finish(
     mut out: LayerOutput,
 ) -> LayerOutput {
     let considered = classes.send_lines - classes.line_withheld;
-    texts
-        .releases
-        .sort_by(|a, b| (a.entry.seq, &a.sha).cmp(&(b.entry.seq, &b.sha)));
+    texts.releases.sort_by_key(|r| (r.entry.seq, r.sha()));
     let by_seq_sha = |a: &J, b: &J| {
         (
             a["seq"].as_i64(),
@@ -1502,8 +1501,8 @@ fn finish(
             out.files.push((INDEX.to_string(), pretty(&index)));
             let mut page_texts = serde_json::Map::new();
             for r in &texts.releases {
-                debug_assert_eq!(Digest::of(&r.bytes), r.sha);
-                page_texts.insert(r.sha.to_string(), J::String(base64(&r.bytes)));
+                debug_assert_eq!(Digest::of(&r.bytes), r.sha());
+                page_texts.insert(r.sha().to_string(), J::String(base64(&r.bytes)));
             }
             out.page_data = json!({"index": index, "texts": J::Object(page_texts)});
         }
@@ -1546,18 +1545,34 @@ fn finish(
             out.page_data = json!({"index": top});
         }
     }
-    release_files(&mut texts.releases, &mut out);
+    release_files(&mut texts.releases, texts.dir_folder.as_ref(), &mut out);
     out.stats = Some(LayerStats::PublicTexts(Box::new(counts)));
     out
 }
 
 /// The released texts as files: moved, not copied (at a million lines, 120 MB), or named as
 /// DIR's copy when DIR already holds them.
-fn release_files(releases: &mut [Release], out: &mut LayerOutput) {
+fn release_files(
+    releases: &mut [Release],
+    dir_folder: Option<&std::sync::Arc<Path>>,
+    out: &mut LayerOutput,
+) {
     for r in releases {
-        let path = format!("{FOLDER}/{}.txt", r.sha);
-        match r.in_dir.take() {
-            Some(file) => out.contents.push((path, Content::File(file))),
+        let name = format!("{}.txt", r.sha());
+        let path = format!("{FOLDER}/{name}");
+        match dir_folder.filter(|_| r.in_dir) {
+            Some(folder) => out.contents.push((
+                path,
+                Content::File(crate::output::DiskFile {
+                    folder: folder.clone(),
+                    name: crate::output::FileName::new(&name),
+                    class: crate::box_read::FileClass::OutputFile,
+                    len: r.entry.bytes as u64,
+                    sha256: Some(r.sha()),
+                    head: None,
+                    head_len: 0,
+                }),
+            )),
             None => out.files.push((path, std::mem::take(&mut r.bytes))),
         }
     }

@@ -653,7 +653,7 @@ pub fn build(ctx: &LayerContext<'_>, store: &Path) -> Result<LayerOutput> {
     crate::progress::stage_times::mark("witness: the store's proofs");
     let chain = Chain::of(lines, index);
     let counts = Counts::of(lines, index, &chain);
-    let tail = tail_logs(ctx, store, &s, index, &chain, &mut refusals);
+    let mut tail = tail_logs(ctx, store, &s, index, &chain, &mut refusals);
     crate::progress::stage_times::mark("witness: the tail's logs");
     // The run log is read as it is published, never held: at a million lines it is 250 MB
     // (docs/scale.md#the-run-log-is-not-held).
@@ -670,16 +670,16 @@ pub fn build(ctx: &LayerContext<'_>, store: &Path) -> Result<LayerOutput> {
         .map_or((0, None), |l| (l.count, l.last_run.clone()));
     crate::progress::stage_times::mark("witness: the run log");
     guard_tail_texts(store, &s, &mut refusals);
+    // The moments are read here for the last time: let go (a few million clocks at a million
+    // lines: docs/scale.md#memory).
+    let (private, public) = (
+        std::mem::take(&mut tail.private),
+        std::mem::take(&mut tail.public),
+    );
     if let Some(report) = &s.report {
-        check_report_clocks(
-            store,
-            report,
-            ctx,
-            &tail.private,
-            &tail.public,
-            &mut refusals,
-        );
+        check_report_clocks(store, report, ctx, &private, &public, &mut refusals);
     }
+    drop((private, public));
 
     crate::progress::stage_times::mark("witness: tail texts and clocks");
     let window = window(ctx, &mut notes);
@@ -1094,8 +1094,9 @@ fn replacement_rule(
 struct Chain {
     withheld_ids: BTreeSet<Digest>,
     withheld_seqs: BTreeSet<i64>,
-    /// For each line, the index of its store record.
-    record_of: Vec<Option<usize>>,
+    /// For each line, the index of its store record (a `u32`: 8 bytes a line where a `usize`
+    /// takes 16; the store's index is read within 4 GiB, far under 2^32 records).
+    record_of: Vec<Option<u32>>,
     orphans: Vec<usize>,
     seq_disagrees: Vec<SeqDisagrees>,
     multi: Vec<MultiEntrySeq>,
@@ -1127,13 +1128,13 @@ impl Chain {
             let end = chain.partition_point(|(d, _)| d <= id);
             (end > 0 && chain[end - 1].0 == *id).then(|| chain[end - 1].1)
         };
-        let mut record_of: Vec<Option<usize>> = vec![None; lines.len()];
+        let mut record_of: Vec<Option<u32>> = vec![None; lines.len()];
         let mut orphans: Vec<usize> = Vec::new();
         let mut seq_disagrees: Vec<SeqDisagrees> = Vec::new();
         for (k, r) in index.records.iter().enumerate() {
             match line_of(&r.id) {
                 Some(i) => {
-                    record_of[i] = Some(k);
+                    record_of[i] = Some(k as u32);
                     if lines[i].seq != r.seq {
                         seq_disagrees.push(SeqDisagrees {
                             chain_seq: lines[i].seq,
@@ -1206,7 +1207,7 @@ impl Counts {
         let mut c = Counts::default();
         let mut last_seen: Option<usize> = None;
         for (i, line) in lines.iter().enumerate() {
-            let Some(k) = chain.record_of[i] else {
+            let Some(k) = chain.record_of[i].map(|k| k as usize) else {
                 c.no_record += 1;
                 continue;
             };
@@ -1280,7 +1281,8 @@ struct TailLogs {
     /// A withheld seq's moments → its seqs.
     private: BTreeMap<i64, BTreeSet<i64>>,
     /// The moments a published line or its records print.
-    public: BTreeSet<i64>,
+    /// Sorted, each once: a list, not a set (8 bytes a moment where a set takes about twice).
+    public: Vec<i64>,
 }
 
 /// The side channels (docs/build.md#safety): runs.jsonl and every line of seal.jsonl are
@@ -1301,7 +1303,7 @@ fn tail_logs(
     // lines) names nothing the published index does not: it is left as it is.
     let to_cut: BTreeSet<i64> = private
         .keys()
-        .filter(|t| !public.contains(t))
+        .filter(|t| public.binary_search(t).is_err())
         .copied()
         .collect();
     let mut daycut = DayCut::new(&ctx.verified.anchor_tz);
@@ -1971,21 +1973,29 @@ fn private_moments(
     private
 }
 
-/// The moments a published line or its records print: its timestamp, the tail's clocks.
+/// The moments a published line or its records print: its timestamp, the tail's clocks;
+/// sorted, each once.
 fn public_moments(
     ctx: &LayerContext<'_>,
     index: &StoreIndex,
     cut: &dyn Fn(&Record) -> bool,
-) -> BTreeSet<i64> {
-    let mut public: BTreeSet<i64> = BTreeSet::new();
-    for l in ctx.verified.lines.iter().filter(|l| l.published()) {
-        if let Some(t) = l.timestamp() {
-            public.insert(t);
-        }
-    }
+) -> Vec<i64> {
+    // Made once at its largest (a list grown by doubling would briefly hold it one and a half
+    // times), then sorted, each moment kept once, and the room given back.
+    let mut public = Vec::with_capacity(ctx.verified.lines.len() + 4 * index.records.len());
+    public.extend(
+        ctx.verified
+            .lines
+            .iter()
+            .filter(|l| l.published())
+            .filter_map(|l| l.timestamp()),
+    );
     for r in index.records.iter().filter(|r| !cut(r)) {
         public.extend(record_clocks(r));
     }
+    public.sort_unstable();
+    public.dedup();
+    public.shrink_to_fit();
     public
 }
 
@@ -2010,7 +2020,7 @@ fn check_report_clocks(
     report: &str,
     ctx: &LayerContext<'_>,
     private: &BTreeMap<i64, BTreeSet<i64>>,
-    public: &BTreeSet<i64>,
+    public: &[i64],
     refusals: &mut Vec<Refusal>,
 ) {
     if private.is_empty() {
@@ -2025,7 +2035,7 @@ fn check_report_clocks(
     };
     let mut named: BTreeSet<i64> = BTreeSet::new();
     for &t in private.keys() {
-        let what = if report.contains(&timestamp_of(t)) && !public.contains(&t) {
+        let what = if report.contains(&timestamp_of(t)) && public.binary_search(&t).is_err() {
             "a withheld seq's moment in full"
         } else if report.contains(&time_of_day(t)) && !public_tod.contains(&t.rem_euclid(86_400)) {
             "a withheld seq's time of day"
