@@ -226,6 +226,14 @@ mod tests {
         git2::Oid::from_bytes(&[n; 20]).unwrap()
     }
 
+    /// A cache in `git_dir` that remembers blob 1; its path.
+    fn saved_with_blob_one(git_dir: &Path) -> PathBuf {
+        let mut first = BlobDigests::open(Some(git_dir));
+        first.digest_of(id(1), || Ok(b"one".to_vec())).unwrap();
+        first.save().unwrap();
+        git_dir.join(FILE)
+    }
+
     #[test]
     fn a_remembered_digest_is_not_read_again_and_a_new_blob_is() {
         let tmp = tempfile::tempdir().unwrap();
@@ -255,10 +263,7 @@ mod tests {
         // check would leave digests of a HEAD no build wrote over), and a dropped stage that
         // leaves its temporary file in the git folder.
         let tmp = tempfile::tempdir().unwrap();
-        let mut first = BlobDigests::open(Some(tmp.path()));
-        first.digest_of(id(1), || Ok(b"one".to_vec())).unwrap();
-        first.save().unwrap();
-        let cache = tmp.path().join(FILE);
+        let cache = saved_with_blob_one(tmp.path());
         let old = std::fs::read(&cache).unwrap();
         let folder = || {
             let mut names: Vec<_> = std::fs::read_dir(cache.parent().unwrap())
@@ -351,10 +356,7 @@ mod tests {
     #[test]
     fn a_damaged_file_is_ignored_and_every_blob_read() {
         let tmp = tempfile::tempdir().unwrap();
-        let mut first = BlobDigests::open(Some(tmp.path()));
-        first.digest_of(id(1), || Ok(b"one".to_vec())).unwrap();
-        first.save().unwrap();
-        let file = tmp.path().join(FILE);
+        let file = saved_with_blob_one(tmp.path());
         let mut bytes = std::fs::read(&file).unwrap();
         // A flipped bit in the remembered sha256: the checksum no longer matches.
         bytes[MAGIC.len() + ID] ^= 1;
