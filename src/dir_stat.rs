@@ -10,9 +10,8 @@ use std::path::Path;
 use anyhow::{Context, Result};
 use exhibit_protocol::Digest;
 
-use crate::box_read::FileClass;
 use crate::open_folders::{OpenFolders, folder_and_name, is_regular, stat_in};
-use crate::output::{DiskFile, FileName, Tree};
+use crate::output::{DiskFile, Tree};
 use crate::stat_records::{Pending, Records, Stat};
 
 /// The file's name inside the git folder.
@@ -112,15 +111,7 @@ impl DirHolds {
                 shared
             }
         };
-        Some(DiskFile {
-            folder: shared,
-            name: FileName::new(name),
-            class: FileClass::OutputFile,
-            len,
-            sha256: Some(sha256),
-            head: None,
-            head_len: 0,
-        })
+        Some(DiskFile::of_dir(shared, name, len, Some(sha256)))
     }
 }
 

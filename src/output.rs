@@ -170,6 +170,25 @@ impl DiskFile {
         }
     }
 
+    /// A file of DIR, read again as an output file; its sha256 when known (from DIR's record
+    /// or from the bytes the build made), no header kept.
+    pub fn of_dir(
+        folder: std::sync::Arc<Path>,
+        name: &str,
+        len: u64,
+        sha256: Option<exhibit_protocol::Digest>,
+    ) -> DiskFile {
+        DiskFile {
+            folder,
+            name: FileName::new(name),
+            class: FileClass::OutputFile,
+            len,
+            sha256,
+            head: None,
+            head_len: 0,
+        }
+    }
+
     pub fn path(&self) -> PathBuf {
         self.folder.join(&*self.name.text())
     }
@@ -671,19 +690,12 @@ pub fn read_tree(dir: &Path, git_dir: Option<&Path>) -> Result<Tree> {
             .filter(|r| is_regular(&stat) && r.describes(&stat))
             .map(|r| r.sha256);
         let in_proofs = folder == &*proofs_dir;
-        let file = DiskFile {
-            folder: if in_proofs {
-                proofs_dir.clone()
-            } else {
-                Path::new(folder).into()
-            },
-            name: FileName::new(&name),
-            class: FileClass::OutputFile,
-            len,
-            sha256,
-            head: None,
-            head_len: 0,
+        let shared = if in_proofs {
+            proofs_dir.clone()
+        } else {
+            Path::new(folder).into()
         };
+        let file = DiskFile::of_dir(shared, &name, len, sha256);
         if !in_proofs {
             tree.put_file(rel, file);
         } else if let Err(file) = listed.push(file) {

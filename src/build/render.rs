@@ -23,8 +23,6 @@ const VERIFY_JS: &str = include_str!("../../assets/verify.js");
 const PAGE_JS: &str = include_str!("../../assets/page.js");
 const STYLE_CSS: &str = include_str!("../../assets/style.css");
 
-/// Stage 7, render: the published ledger is re-derived by the same verifier a stranger runs,
-/// then the page is rendered into the tree.
 /// What the page and the self-check need of the verified lines, taken before the per-line
 /// records are let go (docs/scale.md#memory).
 pub struct LedgerFacts {
@@ -51,6 +49,8 @@ impl LedgerFacts {
     }
 }
 
+/// Stage 7, render: the published ledger is re-derived by the same verifier a stranger runs,
+/// then the page is rendered into the tree.
 pub fn run(
     assembled: &mut Assembled,
     facts: &LedgerFacts,

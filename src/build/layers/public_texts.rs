@@ -1563,15 +1563,12 @@ fn release_files(
         match dir_folder.filter(|_| r.in_dir) {
             Some(folder) => out.contents.push((
                 path,
-                Content::File(crate::output::DiskFile {
-                    folder: folder.clone(),
-                    name: crate::output::FileName::new(&name),
-                    class: crate::box_read::FileClass::OutputFile,
-                    len: r.entry.bytes as u64,
-                    sha256: Some(r.sha()),
-                    head: None,
-                    head_len: 0,
-                }),
+                Content::File(crate::output::DiskFile::of_dir(
+                    folder.clone(),
+                    &name,
+                    r.entry.bytes as u64,
+                    Some(r.sha()),
+                )),
             )),
             None => out.files.push((path, std::mem::take(&mut r.bytes))),
         }
