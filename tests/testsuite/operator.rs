@@ -903,3 +903,49 @@ fn a_dry_run_after_a_small_day_names_the_new_seqs_and_every_changed_count_and_st
     assert!(md.starts_with("### exhibit"), "{md}");
     assert!(md.contains("```diff\n"), "{md}");
 }
+
+#[test]
+fn stage_times_go_to_stderr_and_change_no_byte_written() {
+    // `EXHIBIT_STAGE_TIMES=1` is a measuring aid (docs/scale.md#stage-times). Catches a mark
+    // printed on stdout (it would break `--json`), a stage left unmarked, and a build that
+    // writes anything differently when measured.
+    let tmp = tempfile::tempdir().unwrap();
+    let config = repo_file("site-fixtures/demo/exhibit.toml");
+    let build = |out: &Path, times: bool| {
+        let mut cmd = Command::new(bin());
+        cmd.args(["build", "--json", "--public-texts", "--config"])
+            .arg(&config)
+            .arg("--out")
+            .arg(out)
+            .env("SOURCE_DATE_EPOCH", "1800000000")
+            .env_remove("CI")
+            .env_remove("EXHIBIT_STAGE_TIMES");
+        if times {
+            cmd.env("EXHIBIT_STAGE_TIMES", "1");
+        }
+        cmd.output().unwrap()
+    };
+    let (plain, timed) = (tmp.path().join("plain"), tmp.path().join("timed"));
+    let (a, b) = (build(&plain, false), build(&timed, true));
+    assert_eq!(a.status.code(), Some(0), "{}", text(&a));
+    assert_eq!(b.status.code(), Some(0), "{}", text(&b));
+    let json: serde_json::Value = serde_json::from_slice(&b.stdout).expect("stdout stays JSON");
+    assert_eq!(json["ok"], true, "{json}");
+    assert!(!String::from_utf8_lossy(&a.stderr).contains("exhibit: stage "));
+    let stderr = String::from_utf8_lossy(&b.stderr);
+    for stage in [
+        "load",
+        "verify",
+        "decide",
+        "assemble",
+        "render",
+        "write",
+        "caches saved",
+    ] {
+        assert!(
+            stderr.contains(&format!("exhibit: stage {stage}: ")),
+            "{stage}: {stderr}"
+        );
+    }
+    assert_eq!(snapshot_dir(&plain), snapshot_dir(&timed));
+}
