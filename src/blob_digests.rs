@@ -17,7 +17,7 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 
 use crate::stat_records::StagedFile;
 use exhibit_protocol::Digest;
@@ -147,21 +147,17 @@ impl BlobDigests {
         seen
     }
 
-    /// Writes the cache now: the folder is made, the file written beside it and renamed over it.
+    /// Writes the cache now: the folder is made, then the file is staged and put in place.
     fn save_now(self) -> Result<()> {
-        let Some(path) = self.path.clone() else {
-            return Ok(());
-        };
-        let seen = self.sorted();
-        let mut bytes = Vec::with_capacity(MAGIC.len() + seen.len() * RECORD + 32);
-        bytes.extend_from_slice(MAGIC);
-        for (id, digest) in &seen {
-            bytes.extend_from_slice(id);
-            bytes.extend_from_slice(&digest.0);
+        if let Some(folder) = self.path.as_deref().and_then(Path::parent) {
+            std::fs::create_dir_all(folder)
+                .with_context(|| format!("{}: cannot create", folder.display()))?;
         }
-        let sum = Digest::of(&bytes);
-        bytes.extend_from_slice(&sum.0);
-        crate::stat_records::replace_cache_file(&path, &bytes)
+        match self.stage()? {
+            Staged::File(file) => file.commit(),
+            // The folder exists now; nothing else is left to write.
+            Staged::Nothing | Staged::Held(_) => Ok(()),
+        }
     }
 
     /// [`BlobDigests::stage`], then put in place at once (tests).

@@ -174,10 +174,15 @@ impl Walked {
         e: crate::previous::HeadEntry,
     ) -> Result<bool> {
         if !self.sorted {
-            if self.last.as_ref().is_some_and(|last| e.path <= *last) {
-                return Ok(false);
+            match &mut self.last {
+                Some(last) if e.path <= *last => return Ok(false),
+                // The one buffer is reused: no allocation per file of HEAD.
+                Some(last) => {
+                    last.clear();
+                    last.push_str(&e.path);
+                }
+                None => self.last = Some(e.path.clone()),
             }
-            self.last = Some(e.path.clone());
         }
         self.files += 1;
         if !e.regular_file || !crate::layout::is_output_path(&e.path) {

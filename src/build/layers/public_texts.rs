@@ -1143,7 +1143,7 @@ fn disk_copies(
     texts: &mut Texts,
     out: &mut LayerOutput,
 ) -> Result<()> {
-    let mut known = crate::dir_stat::DirRecords::open(ctx.previous.git_dir(), &ctx.plan.out);
+    let mut holds = crate::dir_stat::DirHolds::open(ctx.previous.git_dir(), &ctx.plan.out);
     let mut folders = crate::open_folders::OpenFolders::existing(&ctx.plan.out);
     let folder = crate::box_read::BoxFolder::named(&ctx.plan.out.join(FOLDER))?;
     let let_go = part_seqs(ctx).is_some();
@@ -1161,20 +1161,18 @@ fn disk_copies(
         if !disk.contains(&name) {
             continue;
         }
-        let stat = match folders.get(FOLDER) {
-            Ok(Some(fd)) => crate::open_folders::stat_in(fd, &name).ok(),
-            _ => None,
-        };
-        let regular = stat.as_ref().is_some_and(crate::open_folders::is_regular);
-        let recorded = known.get(&format!("{FOLDER}/{name}"));
-        if let (Some(stat), Some(recorded)) = (&stat, recorded)
-            && regular
-            && recorded.describes(stat)
-            && recorded.sha256 == Digest::of(&r.bytes)
-        {
+        // The text's name is its sha256: DIR's record is compared with it, not with a second
+        // hash of the bytes.
+        let rel = format!("{FOLDER}/{name}");
+        if holds.holding(&rel, r.sha(), r.bytes.len() as u64).is_some() {
             held_by_dir(r);
             continue;
         }
+        let regular = match folders.get(FOLDER) {
+            Ok(Some(fd)) => crate::open_folders::stat_in(fd, &name)
+                .is_ok_and(|stat| crate::open_folders::is_regular(&stat)),
+            _ => false,
+        };
         // Only a regular file is read (no symlink followed, within the ceiling); anything else
         // in its place holds no bytes (docs/build.md#safety).
         let on_disk = match &folder {
