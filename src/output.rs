@@ -1039,7 +1039,7 @@ fn write_checked(dir: &Path, tree: &Tree, known: DirRecords) -> Result<()> {
             .with_context(|| format!("{}: cannot clear", staging.display()))?;
     }
     let result = fill(&staging, tree, dir, known).and_then(|()| {
-        crate::progress::stage_times::mark("write: the new tree filled");
+        crate::progress::stage_done("write: the new tree filled");
         swap(dir, &staging)
     });
     if result.is_err() && std::fs::symlink_metadata(&staging).is_ok() {

@@ -246,18 +246,28 @@ impl Previous {
         let Some((id, _)) = self.entry_at(repo, &path)? else {
             return Ok(());
         };
-        let sub = repo
-            .find_tree(id)
-            .with_context(|| format!("HEAD:{path} is not a folder"))?;
-        for e in sub.iter() {
+        // The folder's tree object read as it is stored, not parsed into libgit2's list of
+        // entries: at a million proofs that list is tens of MB more beside the object itself
+        // (docs/scale.md#memory).
+        let odb = repo
+            .odb()
+            .with_context(|| format!("HEAD:{path}: cannot open git's objects"))?;
+        let object = odb
+            .read(id)
+            .with_context(|| format!("HEAD:{path}: cannot read the folder"))?;
+        if object.kind() != ObjectType::Tree {
+            bail!("HEAD:{path} is not a folder");
+        }
+        for e in TreeEntries(object.data()) {
+            let (mode, name, oid) =
+                e.with_context(|| format!("HEAD:{path}: not a git tree as git writes it"))?;
             // Names are data until checked: the build checked HEAD's whole tree against the
             // output's grammar before trusting it (crate::head_check); this is the second lock.
-            let name = String::from_utf8_lossy(e.name_bytes()).into_owned();
-            if e.kind() == Some(ObjectType::Tree) && folders.contains(&name.as_str()) {
+            let name = String::from_utf8_lossy(name).into_owned();
+            if mode == TREE_MODE && folders.contains(&name.as_str()) {
                 continue;
             }
-            let plain = e.kind() == Some(ObjectType::Blob)
-                && matches!(e.filemode(), 0o100644 | 0o100755)
+            let plain = matches!(mode, 0o100644 | 0o100755)
                 && !name.is_empty()
                 && name != "."
                 && name != ".."
@@ -268,7 +278,7 @@ impl Previous {
                     crate::terminal::escape(&name)
                 );
             }
-            visit(name, e.id());
+            visit(name, oid);
         }
         Ok(())
     }
@@ -468,4 +478,98 @@ fn absolute(path: &Path) -> Result<PathBuf> {
         }
     }
     Ok(out)
+}
+
+/// The entries of a git tree object's bytes, in the order stored: each is the mode in octal
+/// digits, a space, the name, a NUL and the 20-byte object id (git's `tree` format). A
+/// malformed entry ends the walk with an error, never a panic.
+struct TreeEntries<'a>(&'a [u8]);
+
+impl<'a> Iterator for TreeEntries<'a> {
+    type Item = Result<(i32, &'a [u8], Oid)>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.0.is_empty() {
+            return None;
+        }
+        let entry = (|| {
+            let space = self.0.iter().position(|&b| b == b' ')?;
+            let nul = space + 1 + self.0[space + 1..].iter().position(|&b| b == 0)?;
+            let digits = &self.0[..space];
+            if digits.is_empty()
+                || digits.len() > 7
+                || !digits.iter().all(|b| (b'0'..=b'7').contains(b))
+            {
+                return None;
+            }
+            let mode = digits.iter().fold(0i32, |m, d| m * 8 + i32::from(d - b'0'));
+            let id = self.0.get(nul + 1..nul + 21)?;
+            let oid = Oid::from_bytes(id).ok()?;
+            let name = &self.0[space + 1..nul];
+            self.0 = &self.0[nul + 21..];
+            Some((mode, name, oid))
+        })();
+        match entry {
+            Some(e) => Some(Ok(e)),
+            None => {
+                self.0 = &[];
+                Some(Err(anyhow::anyhow!(
+                    "a tree entry that is not <mode> <name>NUL<20-byte id>"
+                )))
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_tree_object_read_as_stored_gives_what_libgit2_gives_and_a_malformed_one_an_error() {
+        // Catches a parse that misreads the mode (octal), a name with a space in it, a folder
+        // entry, or the id's 20 bytes; and one that panics or loops on a cut or bad entry.
+        let tmp = tempfile::tempdir().unwrap();
+        let repo = Repository::init(tmp.path()).unwrap();
+        let blob = repo.blob(b"one").unwrap();
+        let mut sub = repo.treebuilder(None).unwrap();
+        sub.insert("inner.txt", blob, 0o100644).unwrap();
+        let sub = sub.write().unwrap();
+        let mut tree = repo.treebuilder(None).unwrap();
+        tree.insert("a name with spaces.ots", blob, 0o100644)
+            .unwrap();
+        tree.insert("run.sh", blob, 0o100755).unwrap();
+        tree.insert("link", blob, 0o120000).unwrap();
+        tree.insert("folder", sub, 0o040000).unwrap();
+        let tree = tree.write().unwrap();
+        let odb = repo.odb().unwrap();
+        let object = odb.read(tree).unwrap();
+        let ours: Vec<(i32, Vec<u8>, Oid)> = TreeEntries(object.data())
+            .map(|e| e.map(|(mode, name, oid)| (mode, name.to_vec(), oid)))
+            .collect::<Result<_>>()
+            .unwrap();
+        let theirs: Vec<(i32, Vec<u8>, Oid)> = repo
+            .find_tree(tree)
+            .unwrap()
+            .iter()
+            .map(|e| (e.filemode(), e.name_bytes().to_vec(), e.id()))
+            .collect();
+        assert_eq!(ours, theirs);
+        assert_eq!(ours.len(), 4);
+
+        let data = object.data();
+        let cut_id = &data[..data.len() - 1];
+        let no_nul: Vec<u8> = b"100644 name-without-end".to_vec();
+        let bad_mode: Vec<u8> = [b"10064x name\0".as_slice(), &[7u8; 20]].concat();
+        let no_mode: Vec<u8> = [b" name\0".as_slice(), &[7u8; 20]].concat();
+        for malformed in [cut_id, &no_nul, &bad_mode, &no_mode] {
+            let entries: Vec<_> = TreeEntries(malformed).collect();
+            assert!(
+                entries.last().is_some_and(|e| e.is_err()),
+                "{malformed:?} must end in an error"
+            );
+            assert!(entries.len() <= 4, "the walk stops at the error");
+        }
+        assert_eq!(TreeEntries(b"").count(), 0);
+    }
 }

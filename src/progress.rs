@@ -49,6 +49,13 @@ impl Default for Progress {
     }
 }
 
+/// A stage is done: the memory it let go is given back to the system
+/// (docs/scale.md#giving-memory-back), then the stage is marked for `EXHIBIT_STAGE_TIMES`.
+pub fn stage_done(stage: &str) {
+    crate::memory::give_back();
+    stage_times::mark(stage);
+}
+
 /// Where the build's time goes, stage by stage: with `EXHIBIT_STAGE_TIMES` set, each mark prints
 /// on stderr the wall and CPU seconds since the previous mark, and the process's resident
 /// memory and its high-water mark (docs/scale.md#stage-times). A measuring aid for `benches/`: it changes

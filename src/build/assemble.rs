@@ -84,7 +84,7 @@ pub fn run(
     };
     tree.put("ledger/STATS.json", pretty(&stats));
 
-    crate::progress::stage_times::mark("assemble: the tree and STATS.json");
+    crate::progress::stage_done("assemble: the tree and STATS.json");
     let snapshots = snapshots(previous, &tree, verified, plan, extends, &stats)?;
     tree.put("ledger/SNAPSHOTS.jsonl", snapshots.bytes.clone());
     Ok(Assembled {

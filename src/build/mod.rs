@@ -72,15 +72,15 @@ pub fn run(plan: &BuildPlan) -> Result<ExitCode> {
     crate::progress::stage_times::start();
     let mut progress = Progress::new();
     let loaded = load::load(plan)?;
-    crate::progress::stage_times::mark("load");
+    crate::progress::stage_done("load");
     let verified = match verify::verify(&loaded.ledger, &loaded.name, &mut progress) {
         Ok(v) => v,
         Err(refusals) => return Ok(report::refused(plan.voice, &refusals)),
     };
-    crate::progress::stage_times::mark("verify");
+    crate::progress::stage_done("verify");
     let previous = Previous::open(&plan.out)?;
     let head = crate::head_check::check(&previous)?;
-    crate::progress::stage_times::mark("HEAD check");
+    crate::progress::stage_done("HEAD check");
     if !head.hard.is_empty() || (!head.edited.is_empty() && plan.allow_rewrite.is_none()) {
         let mut all = head.hard.clone();
         all.extend(head.edited.iter().cloned());
@@ -105,13 +105,17 @@ pub fn run(plan: &BuildPlan) -> Result<ExitCode> {
             crate::blob_digests::Staged::Nothing
         })
     };
+    // git's inflated trees and the walk's lists are let go: given back before the later stages
+    // make theirs (docs/scale.md#giving-memory-back).
+    crate::memory::give_back();
     let history = history::read_history(&previous, trusted)?;
-    crate::progress::stage_times::mark("history");
+    crate::progress::stage_done("history");
     let mut decided = decide::run(plan, &loaded, verified, &history, &previous)?;
-    crate::progress::stage_times::mark("decide");
+    crate::progress::stage_done("decide");
     // Of HEAD's history only what is remembered for the next build is kept: moved out of the
     // whole value (`{ history }`), so that the rest is dropped here, not at the end of the build.
     let ledger_seqs = { history }.ledger_seqs;
+    crate::memory::give_back();
     // A publication over an edited HEAD does not extend it (docs/build.md#safety).
     decided.extends &= trusted;
     let segmented = assemble::ledger_cut(plan, &decided)?
@@ -136,24 +140,27 @@ pub fn run(plan: &BuildPlan) -> Result<ExitCode> {
     }
     // The layers were the last to read HEAD's big folders; a later read lists its folder again.
     previous.let_go_of_listings();
+    crate::memory::give_back();
     let mut assembled = assemble::run(plan, &loaded, &decided, &mut layers, &previous)?;
-    crate::progress::stage_times::mark("assemble");
+    crate::progress::stage_done("assemble");
     // What the write stage says and what the page needs of the lines are taken now; then the
     // per-line records are let go, before the page is made and DIR written (at a million lines
     // 100 MB: docs/scale.md#memory).
     let summary = write::Summary::of(plan, &loaded, &decided, &layers, &assembled);
     let facts = render::LedgerFacts::of(&decided.verified);
     drop(decided);
+    crate::memory::give_back();
     render::run(&mut assembled, &facts, &layers, plan)?;
-    crate::progress::stage_times::mark("render");
+    crate::progress::stage_done("render");
     let records: Vec<crate::stat_records::Pending> = layers
         .iter_mut()
         .flat_map(|l| std::mem::take(&mut l.records))
         .collect();
     drop(layers);
+    crate::memory::give_back();
     let git_dir = previous.git_dir();
     let code = write::run(plan, summary, &assembled, git_dir, &mut progress)?;
-    crate::progress::stage_times::mark("write");
+    crate::progress::stage_done("write");
     if !plan.dry_run {
         // DIR is written; what the HEAD check hashed, what HEAD's ledger files hold, DIR's files
         // as they now stand and the store's proofs as checked are remembered for the next build
@@ -172,7 +179,7 @@ pub fn run(plan: &BuildPlan) -> Result<ExitCode> {
                 crate::say!("exhibit: note: {e:#}; the next build reads the store's proofs");
             }
         }
-        crate::progress::stage_times::mark("caches saved");
+        crate::progress::stage_done("caches saved");
     }
     Ok(code)
 }

@@ -58,7 +58,7 @@ pub fn run(
     plan: &BuildPlan,
 ) -> anyhow::Result<()> {
     self_check(&assembled.tree, facts.head)?;
-    crate::progress::stage_times::mark("render: the self-check");
+    crate::progress::stage_done("render: the self-check");
     let page = page(&PageInput {
         tree: &assembled.tree,
         built_at: &assembled.snapshots.last_built_at,

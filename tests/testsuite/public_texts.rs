@@ -810,6 +810,14 @@ fn a_published_text_that_leaves_the_allow_list_refuses() {
         "{}",
         stderr(&o)
     );
+    // The refusal says why: the class of the line that now carries the text (kept for HEAD's
+    // texts only: docs/scale.md#memory), not "no line carries it".
+    assert!(
+        stderr(&o).contains("is off the allow-list (")
+            && !stderr(&o).contains("no line of the ledger carries it now"),
+        "{}",
+        stderr(&o)
+    );
     let o = build(&fx, &["--allow-rewrite", "group-1 went private"]);
     ok(&o);
     let ix = index(&fx);

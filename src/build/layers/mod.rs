@@ -107,8 +107,12 @@ pub fn run(ctx: &LayerContext<'_>) -> Result<Layers> {
         .witness
         .as_deref()
         .map(|store| witness::Witness { store });
+    let witness = witness.as_ref().map(|w| w.build(ctx)).transpose()?;
+    // What the witness layer let go (the store's records, its proofs' names) is given back
+    // before the next layer's lists are made (docs/scale.md#giving-memory-back).
+    crate::memory::give_back();
     let mut layers = Layers {
-        witness: witness.as_ref().map(|w| w.build(ctx)).transpose()?,
+        witness,
         public_texts: plan
             .public_texts
             .then(|| public_texts::PublicTexts.build(ctx))

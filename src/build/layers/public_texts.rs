@@ -466,7 +466,27 @@ fn read_head<'a>(ctx: &LayerContext<'a>) -> Result<HeadState<'a>> {
             Some(_) => Err(bad(&format!("{key} is not a list"))),
         }
     };
-    let mut published = list("published")?;
+    // Each entry's sha256 and seq are taken as its list is read, and the list let go: HEAD's
+    // whole published list as JSON values was 200 MB at a million lines (docs/scale.md#memory).
+    // An entry without a sent_sha256 is named after every part is read, as when the lists were
+    // read first and their entries after.
+    let mut bad_entry = None;
+    let mut take = |published: Vec<J>, head: &mut HeadState<'a>| {
+        for p in published {
+            let sha = p
+                .get("sent_sha256")
+                .and_then(J::as_str)
+                .and_then(|s| s.parse::<Digest>().ok());
+            let Some(sha) = sha else {
+                bad_entry.get_or_insert_with(|| bad("a published entry without a sent_sha256"));
+                continue;
+            };
+            let seq = p.get("seq").and_then(J::as_i64).unwrap_or_default();
+            let file = blobs.get(&format!("{sha}.txt")).copied();
+            head.published.insert(sha, (seq, file));
+        }
+    };
+    take(list("published")?, &mut head);
     // A segmented exhibit's index keeps its published list in its parts (docs/public-texts.md#parts);
     // HEAD's snapshot vouched for every one of them (the HEAD check).
     match index.get("parts") {
@@ -495,24 +515,15 @@ fn read_head<'a>(ctx: &LayerContext<'a>) -> Result<HeadState<'a>> {
                 match part.get_mut("published").map(J::take) {
                     None => {}
                     // Moved out of the part, not copied.
-                    Some(J::Array(a)) => published.extend(a),
+                    Some(J::Array(a)) => take(a, &mut head),
                     Some(_) => return Err(bad(&format!("{path}: published is not a list"))),
                 }
             }
         }
         Some(_) => return Err(bad("parts is not a list")),
     }
-    for p in published {
-        let sha = p
-            .get("sent_sha256")
-            .and_then(J::as_str)
-            .and_then(|s| s.parse::<Digest>().ok());
-        let Some(sha) = sha else {
-            return Err(bad("a published entry without a sent_sha256"));
-        };
-        let seq = p.get("seq").and_then(J::as_i64).unwrap_or_default();
-        let file = blobs.get(&format!("{sha}.txt")).copied();
-        head.published.insert(sha, (seq, file));
+    if let Some(e) = bad_entry {
+        return Err(e);
     }
     for r in list("allowed_by_operator")? {
         let sha = r
@@ -602,14 +613,20 @@ pub fn build(ctx: &LayerContext<'_>) -> Result<LayerOutput> {
     let plan = ctx.plan;
     let (cfg, sources) = gate_inputs(plan)?;
     let head = read_head(ctx)?;
-    crate::progress::stage_times::mark("public texts: HEAD's index");
+    crate::progress::stage_done("public texts: HEAD's index");
     let dir = plan.out.display().to_string();
     let rewrite = plan.allow_rewrite.as_deref();
 
-    let mut classes = classify_lines(ctx, &cfg)?;
-    crate::progress::stage_times::mark("public texts: classified");
+    let mut classes = classify_lines(ctx, &cfg, &head.published)?;
+    crate::progress::stage_done("public texts: classified");
     let mut out = LayerOutput::default();
     let mut texts = Texts::default();
+    if part_seqs(ctx).is_some() {
+        texts.dir_holds = Some(crate::dir_stat::DirHolds::open(
+            ctx.previous.git_dir(),
+            &plan.out,
+        ));
+    }
     // The allow-listed lines are let go as their texts are settled, and the lists by sha once
     // step 3 has read them: at a million lines they are 120 MB, held for nothing while the
     // index is made (docs/scale.md#memory).
@@ -641,7 +658,7 @@ pub fn build(ctx: &LayerContext<'_>) -> Result<LayerOutput> {
         &mut texts,
         &mut out,
     );
-    crate::progress::stage_times::mark("public texts: sources read and guarded");
+    crate::progress::stage_done("public texts: sources read and guarded");
     classes.off_by_sha = BTreeMap::new();
     classes.class_of_sha = BTreeMap::new();
     let disk = unlisted_files(
@@ -654,12 +671,12 @@ pub fn build(ctx: &LayerContext<'_>) -> Result<LayerOutput> {
         &mut texts,
         &mut out,
     )?;
-    crate::progress::stage_times::mark("public texts: unlisted files");
+    crate::progress::stage_done("public texts: unlisted files");
     disk_copies(ctx, &disk, &head, &dir, &mut texts, &mut out)?;
     // HEAD's index and DIR's names are not needed to finish: let go before the index is made.
     drop(disk);
     drop(head);
-    crate::progress::stage_times::mark("public texts: DIR's copies");
+    crate::progress::stage_done("public texts: DIR's copies");
     for sha in &plan.allow_text {
         if !texts.allow_text_used.contains(sha) {
             out.notes.push(format!(
@@ -731,14 +748,20 @@ struct Classes {
     off_by_sha: BTreeMap<Digest, Vec<i64>>,
     /// sent_sha256 → allow-listed lines carrying it, in seq order.
     groups: BTreeMap<Digest, Vec<SendLine>>,
-    /// sent_sha256 → the class of the first non-allow-listed line carrying it (for refusals).
+    /// sent_sha256 → the class of the first non-allow-listed line carrying it, for the refusal
+    /// of a text HEAD published that is no longer allow-listed: kept only for HEAD's texts
+    /// (a string for every off-list text was 34 MB at a million lines: docs/scale.md#memory).
     class_of_sha: BTreeMap<Digest, String>,
 }
 
 /// The lines are read again from the gate's ledger and held, like the guard's, to the bytes the
 /// verify stage re-derived: which text may be released follows from them
 /// (docs/scale.md#the-gates-ledger-is-not-held).
-fn classify_lines(ctx: &LayerContext<'_>, cfg: &GateConfig) -> Result<Classes> {
+fn classify_lines(
+    ctx: &LayerContext<'_>,
+    cfg: &GateConfig,
+    head_published: &BTreeMap<Digest, (i64, Option<git2::Oid>)>,
+) -> Result<Classes> {
     let mut c = Classes {
         off: OFF_CLASSES.iter().map(|c| (*c, Vec::new())).collect(),
         ..Classes::default()
@@ -754,9 +777,9 @@ fn classify_lines(ctx: &LayerContext<'_>, cfg: &GateConfig) -> Result<Classes> {
         if record.withheld.is_some() {
             // Never a candidate; its fields are not published, so it is counted, not named.
             c.line_withheld += 1;
-            if let Some(s) = &sent {
+            if let Some(s) = sent.filter(|s| head_published.contains_key(s)) {
                 c.class_of_sha
-                    .entry(*s)
+                    .entry(s)
                     .or_insert_with(|| "its line is withheld by the line rules".into());
             }
             continue;
@@ -782,14 +805,19 @@ fn classify_lines(ctx: &LayerContext<'_>, cfg: &GateConfig) -> Result<Classes> {
                 c.off.entry(class).or_default().push(record.seq);
                 if let Some(s) = sent {
                     c.off_by_sha.entry(s).or_default().push(record.seq);
-                    c.class_of_sha.entry(s).or_insert_with(|| {
-                        format!("seq {} is off the allow-list ({class})", record.seq)
-                    });
+                    if head_published.contains_key(&s) {
+                        c.class_of_sha.entry(s).or_insert_with(|| {
+                            format!("seq {} is off the allow-list ({class})", record.seq)
+                        });
+                    }
                 }
             }
         }
     }
     reader.finish()?;
+    // The off-list seqs are printed only for a text that is released, one with an allow-listed
+    // line: the others are let go now (docs/scale.md#memory).
+    c.off_by_sha.retain(|sha, _| c.groups.contains_key(sha));
     Ok(c)
 }
 
@@ -797,6 +825,10 @@ fn classify_lines(ctx: &LayerContext<'_>, cfg: &GateConfig) -> Result<Classes> {
 #[derive(Default)]
 struct Texts {
     releases: Vec<Release>,
+    /// What DIR already holds, asked as each text is released (in sha256 order) in a segmented
+    /// exhibit: a text DIR holds is let go at once, not held until DIR's copies are compared
+    /// (docs/scale.md#memory).
+    dir_holds: Option<crate::dir_stat::DirHolds>,
     /// `DIR/ledger/public_texts`, where the texts DIR already holds are read again.
     dir_folder: Option<std::sync::Arc<Path>>,
     withheld: Vec<WithheldText>,
@@ -1017,9 +1049,17 @@ fn guard_and_release(
         }
     }
     texts.lines_published += lines.len();
+    let len = bytes.len();
+    // The text's name is its sha256: DIR's record is compared with it.
+    let in_dir = texts.dir_holds.as_mut().is_some_and(|holds| {
+        holds
+            .holding(&format!("{FOLDER}/{sha}.txt"), *sha, len as u64)
+            .is_some()
+    });
+    let bytes = if in_dir { Vec::new() } else { bytes };
     texts.releases.push(Release {
         entry: PublishedText {
-            bytes: bytes.len(),
+            bytes: len,
             day,
             file: TextFileName(*sha),
             form,
@@ -1030,7 +1070,7 @@ fn guard_and_release(
             source,
         },
         bytes,
-        in_dir: false,
+        in_dir,
     });
 }
 
@@ -1150,6 +1190,8 @@ fn disk_copies(
     if let_go {
         texts.dir_folder = Some(ctx.plan.out.join(FOLDER).into());
     }
+    // The releases' walk through DIR's record is done.
+    texts.dir_holds = None;
     let held_by_dir = |r: &mut Release| {
         if let_go {
             r.in_dir = true;
@@ -1158,7 +1200,8 @@ fn disk_copies(
     };
     for r in &mut texts.releases {
         let name = format!("{}.txt", r.sha());
-        if !disk.contains(&name) {
+        // Already named as DIR's file when it was released.
+        if r.in_dir || !disk.contains(&name) {
             continue;
         }
         // The text's name is its sha256: DIR's record is compared with it, not with a second

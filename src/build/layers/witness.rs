@@ -634,8 +634,8 @@ impl Layer for Witness<'_> {
 pub fn build(ctx: &LayerContext<'_>, store: &Path) -> Result<LayerOutput> {
     let mut refusals = Vec::new();
     let mut notes = Vec::new();
-    let s = load_store(store, &mut refusals)?;
-    crate::progress::stage_times::mark("witness: the store's index");
+    let mut s = load_store(store, &mut refusals)?;
+    crate::progress::stage_done("witness: the store's index");
     let sealed = check_seal(store, &s, &mut refusals);
     let empty = StoreIndex::default();
     let index = s.index.as_ref().unwrap_or(&empty);
@@ -650,11 +650,27 @@ pub fn build(ctx: &LayerContext<'_>, store: &Path) -> Result<LayerOutput> {
         &mut refusals,
         &mut notes,
     )?;
-    crate::progress::stage_times::mark("witness: the store's proofs");
+    // The store's proof names were read for the proofs' check only (32 bytes a proof, 32 MB
+    // at a million): let go before the run log is read (docs/scale.md#memory).
+    drop(std::mem::take(&mut s.proof_names));
+    crate::progress::stage_done("witness: the store's proofs");
     let chain = Chain::of(lines, index);
     let counts = Counts::of(lines, index, &chain);
     let mut tail = tail_logs(ctx, store, &s, index, &chain, &mut refusals);
-    crate::progress::stage_times::mark("witness: the tail's logs");
+    // The report's clocks are checked against the moments now, and the moments let go (a few
+    // million clocks at a million lines), before the run log is read; its refusals are named
+    // after the run log's and the tail texts', as before (docs/scale.md#memory).
+    let mut clock_refusals = Vec::new();
+    {
+        let (private, public) = (
+            std::mem::take(&mut tail.private),
+            std::mem::take(&mut tail.public),
+        );
+        if let Some(report) = &s.report {
+            check_report_clocks(store, report, ctx, &private, &public, &mut clock_refusals);
+        }
+    }
+    crate::progress::stage_done("witness: the tail's logs");
     // The run log is read as it is published, never held: at a million lines it is 250 MB
     // (docs/scale.md#the-run-log-is-not-held).
     let head_runs = head_runs_files(ctx)?;
@@ -668,20 +684,11 @@ pub fn build(ctx: &LayerContext<'_>, store: &Path) -> Result<LayerOutput> {
     let (runs_count, tail_last_run) = run_log
         .as_ref()
         .map_or((0, None), |l| (l.count, l.last_run.clone()));
-    crate::progress::stage_times::mark("witness: the run log");
+    crate::progress::stage_done("witness: the run log");
     guard_tail_texts(store, &s, &mut refusals);
-    // The moments are read here for the last time: let go (a few million clocks at a million
-    // lines: docs/scale.md#memory).
-    let (private, public) = (
-        std::mem::take(&mut tail.private),
-        std::mem::take(&mut tail.public),
-    );
-    if let Some(report) = &s.report {
-        check_report_clocks(store, report, ctx, &private, &public, &mut refusals);
-    }
-    drop((private, public));
+    refusals.append(&mut clock_refusals);
 
-    crate::progress::stage_times::mark("witness: tail texts and clocks");
+    crate::progress::stage_done("witness: tail texts and clocks");
     let window = window(ctx, &mut notes);
     // Split only when the ledger is: a one-file exhibit stays byte-identical (docs/witness.md#parts).
     let part_seqs = ctx.segmented.then_some(ctx.plan.config.witness_part_seqs);
@@ -750,7 +757,7 @@ pub fn build(ctx: &LayerContext<'_>, store: &Path) -> Result<LayerOutput> {
     files.push(("ledger/witness/index.json".into(), index_bytes));
     contents.extend(index_parts);
     files.sort_by(|a, b| a.0.cmp(&b.0));
-    crate::progress::stage_times::mark("witness: the published index");
+    crate::progress::stage_done("witness: the published index");
     Ok(LayerOutput {
         files,
         contents,
