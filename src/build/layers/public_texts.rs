@@ -649,6 +649,8 @@ pub fn build(ctx: &LayerContext<'_>) -> Result<LayerOutput> {
             );
         }
     }
+    // The releases' walk through DIR's record is done: DIR's copies are compared below.
+    texts.dir_holds = None;
     no_longer_allow_listed(
         &head,
         &classes,
@@ -1190,8 +1192,6 @@ fn disk_copies(
     if let_go {
         texts.dir_folder = Some(ctx.plan.out.join(FOLDER).into());
     }
-    // The releases' walk through DIR's record is done.
-    texts.dir_holds = None;
     let held_by_dir = |r: &mut Release| {
         if let_go {
             r.in_dir = true;
