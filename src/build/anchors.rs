@@ -24,30 +24,70 @@ pub fn check_anchors(
     posts: Vec<(anchors::Post, Option<Vec<u8>>)>,
 ) -> anyhow::Result<Vec<AnchorReport>> {
     // The checks a stranger can do: over the published lines and the withheld list only.
-    let mut facts: Vec<EntryFacts> = Vec::new();
-    for r in verified.lines.iter().filter(|r| r.published()) {
-        if &*r.kind == "anchor" {
+    let posted: BTreeSet<i64> = posts
+        .iter()
+        .filter_map(|(post, _)| anchors::parse_post(&post.date, &post.bytes))
+        .map(|p| p.seq)
+        .collect();
+    let published = verified.lines.iter().filter(|r| r.published());
+    let facts = facts_posts_read(
+        published.filter_map(|r| {
+            if &*r.kind != "anchor" {
+                return Some(Ok(EntryFacts {
+                    seq: r.seq,
+                    entry_id: Some(r.entry_id),
+                    day: Some(r.day.to_string()),
+                    anchor: None,
+                }));
+            }
             // An anchor line's own fields, read again from the gate's ledger.
-            let bytes = ledger.read(r.start, r.end)?;
-            facts.extend(EntryFacts::from_object(
-                &line_object(&bytes),
-                Some(r.entry_id),
-            ));
-        } else {
-            facts.push(EntryFacts {
-                seq: r.seq,
-                entry_id: Some(r.entry_id),
-                day: Some(r.day.to_string()),
-                anchor: None,
-            });
-        }
-    }
+            match ledger.read(r.start, r.end) {
+                Ok(bytes) => {
+                    EntryFacts::from_object(&line_object(&bytes), Some(r.entry_id)).map(Ok)
+                }
+                Err(e) => Some(Err(e)),
+            }
+        }),
+        &posted,
+    )?;
     Ok(posts::check_posts_with_proofs(
         &facts,
         withheld,
         Some(verified.header_digest),
         posts,
     ))
+}
+
+/// Of the published lines' facts, in seq order, those a post's checks read
+/// (`exhibit_protocol::anchors::check_posts`): the line a post names by its seq (the head
+/// check), every anchor line (the ledger-line check), and the line with the greatest seq of
+/// each day (the day-closed check reads only that seq). The checks give the same answers over
+/// these as over every line's facts; at a million lines every line's facts were 200 MB for a
+/// moment (docs/scale.md#memory).
+pub fn facts_posts_read(
+    facts: impl Iterator<Item = anyhow::Result<EntryFacts>>,
+    posted: &BTreeSet<i64>,
+) -> anyhow::Result<Vec<EntryFacts>> {
+    let mut kept = Vec::new();
+    let mut last_of_day: BTreeMap<String, EntryFacts> = BTreeMap::new();
+    for fact in facts {
+        let fact = fact?;
+        if fact.anchor.is_some() || posted.contains(&fact.seq) {
+            kept.push(fact);
+            continue;
+        }
+        // A line without a day closes no day; one that is not posted is read by nothing else.
+        let Some(day) = &fact.day else { continue };
+        match last_of_day.get_mut(day.as_str()) {
+            Some(last) if last.seq >= fact.seq => {}
+            Some(last) => *last = fact,
+            None => {
+                last_of_day.insert(day.clone(), fact);
+            }
+        }
+    }
+    kept.extend(last_of_day.into_values());
+    Ok(kept)
 }
 
 /// `ledger/anchors/index.json` (docs/protocol.md#anchors). serde_json keeps no insertion order,
@@ -182,6 +222,82 @@ pub fn anchor_notes(reports: &[AnchorReport]) -> Vec<String> {
 mod tests {
     use super::*;
     use crate::encode::keys_sorted;
+
+    #[test]
+    fn the_posts_checks_give_the_same_answers_over_the_facts_they_read_as_over_every_line() {
+        // Catches a reduction that drops the line a post names, an anchor line, or keeps a
+        // day's first line instead of its last (the day-closed check would then pass a post
+        // that a later line of its day fails), or loses a line without a day.
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move |n: u64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state % n
+        };
+        let days = ["2026-11-01", "2026-11-02", "2026-11-03", "2026-11-04"];
+        let mut compared = 0;
+        for _ in 0..300 {
+            let mut all = Vec::new();
+            let mut posts = Vec::new();
+            let lines = 1 + next(40) as i64;
+            let mut day = 0;
+            for seq in 1..=lines {
+                if next(4) == 0 && day + 1 < days.len() {
+                    day += 1;
+                }
+                let entry_id = Digest::of(&seq.to_le_bytes());
+                let date = days[next(days.len() as u64) as usize];
+                let post = format!(
+                    "gate anchor {date} head {} seq {}",
+                    if next(3) == 0 {
+                        Digest::of(b"other")
+                    } else {
+                        entry_id
+                    },
+                    if next(5) == 0 {
+                        0
+                    } else {
+                        1 + next(lines as u64 + 3) as i64
+                    }
+                );
+                let anchor = (next(5) == 0).then(|| anchors::AnchorLine {
+                    date: Some(date.to_string()),
+                    head: Some(entry_id),
+                    head_seq: Some(seq),
+                    text_sha256: Some(Digest::of(post.as_bytes())),
+                    late: None,
+                });
+                if next(3) == 0 {
+                    posts.push(anchors::Post {
+                        date: date.to_string(),
+                        bytes: post.into_bytes(),
+                    });
+                }
+                all.push(EntryFacts {
+                    seq,
+                    entry_id: Some(entry_id),
+                    day: (next(10) != 0).then(|| days[day].to_string()),
+                    anchor,
+                });
+            }
+            let posted: BTreeSet<i64> = posts
+                .iter()
+                .filter_map(|p| anchors::parse_post(&p.date, &p.bytes))
+                .map(|p| p.seq)
+                .collect();
+            let read = facts_posts_read(all.iter().cloned().map(Ok), &posted).unwrap();
+            let withheld = Withheld::default();
+            let header = Some(Digest::of(b"header"));
+            assert_eq!(
+                anchors::check_posts(&read, &withheld, header, &posts),
+                anchors::check_posts(&all, &withheld, header, &posts),
+                "{all:?} {posts:?}"
+            );
+            compared += posts.len();
+        }
+        assert!(compared > 1000, "{compared} posts compared");
+    }
 
     #[test]
     fn index_is_written_with_sorted_keys() {
