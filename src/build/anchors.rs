@@ -64,7 +64,7 @@ pub fn check_anchors(
 /// each day (the day-closed check reads only that seq). The checks give the same answers over
 /// these as over every line's facts; at a million lines every line's facts were 200 MB for a
 /// moment (docs/scale.md#memory).
-pub fn facts_posts_read(
+fn facts_posts_read(
     facts: impl Iterator<Item = anyhow::Result<EntryFacts>>,
     posted: &BTreeSet<i64>,
 ) -> anyhow::Result<Vec<EntryFacts>> {
