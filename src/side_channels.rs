@@ -85,11 +85,86 @@ impl DayCut {
 
     /// `HH:MM` of the moment in the anchor zone.
     pub fn local_minute(&mut self, secs: i64) -> String {
+        minute_of(self.local(secs))
+    }
+
+    /// The moment shifted by the anchor zone's offset at it (its wall clock read as UTC).
+    fn local(&mut self, secs: i64) -> i64 {
         let offset = match &mut self.deriver {
             Some(d) => d.offset_at(secs),
             None => 0,
         };
-        minute_of(secs + offset)
+        secs + offset
+    }
+}
+
+/// The minute of the day (0..1440) a moment falls in (UTC, or already shifted): the number
+/// behind [`minute_of`]'s `HH:MM`.
+fn minute_index(secs: i64) -> usize {
+    (secs.rem_euclid(86_400) / 60) as usize
+}
+
+/// A set of small numbers (seconds or minutes of a day) as bits.
+struct DayBits(Vec<u64>);
+
+impl DayBits {
+    fn new(n: usize) -> DayBits {
+        DayBits(vec![0; n.div_ceil(64)])
+    }
+    fn insert(&mut self, i: usize) {
+        self.0[i / 64] |= 1 << (i % 64);
+    }
+    fn contains(&self, i: usize) -> bool {
+        self.0[i / 64] & (1 << (i % 64)) != 0
+    }
+}
+
+/// What the published side prints of time, as far as the checks of a withheld seq's moments
+/// read it: which private moments a published line or record prints too, the seconds of the
+/// day (UTC) and the minutes (UTC or the anchor zone) published moments print. Made in one
+/// pass over the published moments and the size of a day, not of the ledger: the sorted list of
+/// every published moment it replaces was 29 MB at a million lines, and the set of its times of
+/// day made from it 43 MB more for a moment (docs/scale.md#giving-memory-back).
+pub struct PublicClocks {
+    /// The private moments some published moment equals.
+    shared: BTreeSet<i64>,
+    /// Seconds of the day (UTC) some published moment falls on.
+    seconds: DayBits,
+    /// Minutes of the day, in UTC or in the anchor zone, some published moment prints.
+    minutes: DayBits,
+}
+
+impl PublicClocks {
+    pub fn of(
+        is_private: impl Fn(i64) -> bool,
+        public: impl IntoIterator<Item = i64>,
+        cut: &mut DayCut,
+    ) -> PublicClocks {
+        let mut clocks = PublicClocks {
+            shared: BTreeSet::new(),
+            seconds: DayBits::new(86_400),
+            minutes: DayBits::new(1_440),
+        };
+        for t in public {
+            if is_private(t) {
+                clocks.shared.insert(t);
+            }
+            clocks.seconds.insert(t.rem_euclid(86_400) as usize);
+            clocks.minutes.insert(minute_index(t));
+            clocks.minutes.insert(minute_index(cut.local(t)));
+        }
+        clocks
+    }
+
+    /// Whether a published moment equals `private` (asked only of the private moments it was
+    /// made with).
+    pub fn prints(&self, private: i64) -> bool {
+        self.shared.contains(&private)
+    }
+
+    /// Whether a published moment falls on the same second of the day (UTC) as `t`.
+    pub fn prints_time_of_day(&self, t: i64) -> bool {
+        self.seconds.contains(t.rem_euclid(86_400) as usize)
     }
 }
 
@@ -164,21 +239,16 @@ pub fn guard_lines(text: &str) -> Vec<(usize, Vec<&'static str>)> {
 
 /// The minutes (`HH:MM`, UTC and anchor zone) of the private moments that no public moment
 /// shares: a text printing one names a withheld line's minute. Maps minute → private moments.
-pub fn private_minutes<'a>(
+pub fn private_minutes(
     private: &BTreeSet<i64>,
-    public: impl IntoIterator<Item = &'a i64>,
+    public: &PublicClocks,
     cut: &mut DayCut,
 ) -> BTreeMap<String, BTreeSet<i64>> {
-    let mut shared: BTreeSet<String> = BTreeSet::new();
-    for &t in public {
-        shared.insert(minute_of(t));
-        shared.insert(cut.local_minute(t));
-    }
     let mut out: BTreeMap<String, BTreeSet<i64>> = BTreeMap::new();
     for &t in private {
-        for m in [minute_of(t), cut.local_minute(t)] {
-            if !shared.contains(&m) {
-                out.entry(m).or_default().insert(t);
+        for m in [t, cut.local(t)] {
+            if !public.minutes.contains(minute_index(m)) {
+                out.entry(minute_of(m)).or_default().insert(t);
             }
         }
     }
@@ -241,6 +311,86 @@ mod tests {
         }
         assert!(guard_codes("https://alice.btc.calendar.opentimestamps.org").is_empty());
         assert!(!guard_codes("https://alice.example/ops@example.com").is_empty());
+    }
+
+    /// The answers made from the list of every published moment, as the build made them before
+    /// `PublicClocks`: the definition the one-pass summary must keep.
+    fn minutes_by_list(
+        private: &BTreeSet<i64>,
+        public: &[i64],
+        cut: &mut DayCut,
+    ) -> BTreeMap<String, BTreeSet<i64>> {
+        let mut shared: BTreeSet<String> = BTreeSet::new();
+        for &t in public {
+            shared.insert(minute_of(t));
+            shared.insert(cut.local_minute(t));
+        }
+        let mut out: BTreeMap<String, BTreeSet<i64>> = BTreeMap::new();
+        for &t in private {
+            for m in [minute_of(t), cut.local_minute(t)] {
+                if !shared.contains(&m) {
+                    out.entry(m).or_default().insert(t);
+                }
+            }
+        }
+        out
+    }
+
+    /// Catches a summary that drops the anchor zone's minutes, indexes a bit wrongly (a second
+    /// of the day for a minute, a day boundary off by one, a negative moment), or answers
+    /// `prints` for moments it only saw the time of day of.
+    #[test]
+    fn the_published_clocks_summary_answers_as_the_list_of_every_moment_does() {
+        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = move |below: u64| {
+            state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            (z ^ (z >> 31)) % below
+        };
+        let base = days::parse_timestamp("2026-03-08T06:00:00Z").unwrap();
+        let mut checked = 0;
+        for zone in [
+            "UTC",
+            "America/New_York",
+            "Asia/Kolkata",
+            "America/St_Johns",
+            "Nope/Zone",
+        ] {
+            for _ in 0..60 {
+                // Moments in a few days around a change of offset, some before 1970, on a
+                // coarse grid so that published and private moments, seconds and minutes meet.
+                let spread = 1 + next(4) * 86_400;
+                let grid = [1, 7, 60, 300][next(4) as usize] as i64;
+                let moment = |next: &mut dyn FnMut(u64) -> u64| {
+                    let t = base + (next(spread) as i64 / grid) * grid;
+                    if next(10) == 0 { -t / 1000 } else { t }
+                };
+                let public: Vec<i64> = (0..next(40)).map(|_| moment(&mut next)).collect();
+                let private: BTreeSet<i64> = (0..1 + next(20)).map(|_| moment(&mut next)).collect();
+                let mut cut = DayCut::new(zone);
+                let clocks =
+                    PublicClocks::of(|t| private.contains(&t), public.iter().copied(), &mut cut);
+                for &t in &private {
+                    assert_eq!(clocks.prints(t), public.contains(&t), "{zone} {t}");
+                    assert_eq!(
+                        clocks.prints_time_of_day(t),
+                        public
+                            .iter()
+                            .any(|p| p.rem_euclid(86_400) == t.rem_euclid(86_400)),
+                        "{zone} {t}"
+                    );
+                    checked += 1;
+                }
+                assert_eq!(
+                    private_minutes(&private, &clocks, &mut cut),
+                    minutes_by_list(&private, &public, &mut cut),
+                    "{zone} {public:?} {private:?}"
+                );
+            }
+        }
+        assert!(checked > 1000, "{checked}");
     }
 
     #[test]

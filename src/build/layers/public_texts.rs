@@ -227,6 +227,8 @@ pub fn classify(o: &Object<'_>, cfg: &GateConfig) -> (Class, bool) {
 /// A `send` line, as this layer needs it.
 #[derive(Debug, Clone)]
 struct SendLine {
+    /// Its `sent_sha256`: the text it carries.
+    sent: Digest,
     seq: i64,
     /// Shared with the line records (a few thousand days for a million lines).
     day: SharedText,
@@ -234,6 +236,83 @@ struct SendLine {
     draft: Option<Digest>,
     /// `numerals.bound`, `numerals.total`.
     numerals: Option<(i64, i64)>,
+}
+
+/// What is held by a text's sha256 names it.
+trait OfText {
+    fn sha(&self) -> Digest;
+}
+
+impl OfText for SendLine {
+    fn sha(&self) -> Digest {
+        self.sent
+    }
+}
+
+/// An off-list line's seq, by the text it carries.
+#[derive(Debug, Clone, Copy)]
+struct OffListSeq {
+    sent: Digest,
+    seq: i64,
+}
+
+impl OfText for OffListSeq {
+    fn sha(&self) -> Digest {
+        self.sent
+    }
+}
+
+/// Values by their text's sha256, held as one list sorted by sha256 (each text's values in the
+/// order they were pushed), not as a map of lists: a list per text takes room for four values
+/// at its first push, and most texts have one line — at a million lines the map of the
+/// allow-listed lines' groups was about 90 MB, this list 25 (docs/scale.md#giving-memory-back).
+#[derive(Debug)]
+struct BySha<T>(Vec<T>);
+
+impl<T> Default for BySha<T> {
+    fn default() -> Self {
+        BySha(Vec::new())
+    }
+}
+
+impl<T: OfText> BySha<T> {
+    fn push(&mut self, value: T) {
+        self.0.push(value);
+    }
+
+    /// Sorted by sha256, stably (a text's values stay in the order they were pushed: seq
+    /// order), and the spare room given back. Called once every value is pushed.
+    fn sort(&mut self) {
+        self.0.sort_by_key(T::sha);
+        self.0.shrink_to_fit();
+    }
+
+    fn retain(&mut self, keep: impl Fn(&Digest) -> bool) {
+        self.0.retain(|v| keep(&v.sha()));
+    }
+
+    /// Every value, of every text.
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// The values of `sha`, in the order they were pushed (after `sort`).
+    fn get(&self, sha: &Digest) -> &[T] {
+        let from = self.0.partition_point(|v| v.sha() < *sha);
+        let to = from + self.0[from..].partition_point(|v| v.sha() == *sha);
+        &self.0[from..to]
+    }
+
+    fn contains(&self, sha: &Digest) -> bool {
+        !self.get(sha).is_empty()
+    }
+
+    /// Each text with its values, in sha256 order (after `sort`).
+    fn groups(&self) -> impl Iterator<Item = (Digest, &[T])> {
+        self.0
+            .chunk_by(|a, b| a.sha() == b.sha())
+            .map(|group| (group[0].sha(), group))
+    }
 }
 
 /// A field that holds a digest; `None` when it is absent or is not one.
@@ -419,7 +498,7 @@ struct HeadState<'a> {
     /// sent_sha256 → the reading entry as committed.
     readings: BTreeMap<Digest, J>,
     /// File names under public_texts/ at HEAD.
-    files: Vec<String>,
+    files: FolderNames,
 }
 
 impl HeadState<'_> {
@@ -630,22 +709,23 @@ pub fn build(ctx: &LayerContext<'_>) -> Result<LayerOutput> {
     // The allow-listed lines are let go as their texts are settled, and the lists by sha once
     // step 3 has read them: at a million lines they are 120 MB, held for nothing while the
     // index is made (docs/scale.md#memory).
-    let allow_listed: usize = classes.groups.values().map(Vec::len).sum();
+    let allow_listed: usize = classes.groups.len();
     let still_listed: BTreeSet<Digest> = head
         .published
         .keys()
-        .filter(|sha| classes.groups.contains_key(*sha))
+        .filter(|sha| classes.groups.contains(sha))
         .copied()
         .collect();
+    let groups = std::mem::take(&mut classes.groups);
     // At most one release per text, made once: a list grown by doubling holds up to half as
     // much again for nothing (docs/scale.md#memory).
-    texts.releases.reserve_exact(classes.groups.len());
-    for (sha, lines) in std::mem::take(&mut classes.groups) {
+    texts.releases.reserve_exact(groups.groups().count());
+    for (sha, lines) in groups.groups() {
         if let Some(found) = text_of(
-            sources, &head, &sha, &lines, &dir, rewrite, &mut texts, &mut out,
+            sources, &head, &sha, lines, &dir, rewrite, &mut texts, &mut out,
         )? {
             guard_and_release(
-                ctx, &head, &classes, &sha, &lines, found, &dir, &mut texts, &mut out,
+                ctx, &head, &classes, &sha, lines, found, &dir, &mut texts, &mut out,
             );
         }
     }
@@ -661,7 +741,7 @@ pub fn build(ctx: &LayerContext<'_>) -> Result<LayerOutput> {
         &mut out,
     );
     crate::progress::stage_done("public texts: sources read and guarded");
-    classes.off_by_sha = BTreeMap::new();
+    classes.off_by_sha = BySha::default();
     classes.class_of_sha = BTreeMap::new();
     let disk = unlisted_files(
         plan,
@@ -747,9 +827,9 @@ struct Classes {
     public_lines: usize,
     off: BTreeMap<OffList, Vec<i64>>,
     /// sent_sha256 → off-list seqs carrying it (published lines only).
-    off_by_sha: BTreeMap<Digest, Vec<i64>>,
+    off_by_sha: BySha<OffListSeq>,
     /// sent_sha256 → allow-listed lines carrying it, in seq order.
-    groups: BTreeMap<Digest, Vec<SendLine>>,
+    groups: BySha<SendLine>,
     /// sent_sha256 → the class of the first non-allow-listed line carrying it, for the refusal
     /// of a text HEAD published that is no longer allow-listed: kept only for HEAD's texts
     /// (a string for every off-list text was 34 MB at a million lines: docs/scale.md#memory).
@@ -794,7 +874,8 @@ fn classify_lines(
             // classify() allow-lists only lines that carry a sent_sha256.
             Class::AllowListed => {
                 if let Some(sent) = sent {
-                    c.groups.entry(sent).or_default().push(SendLine {
+                    c.groups.push(SendLine {
+                        sent,
                         seq: record.seq,
                         day: record.day.clone(),
                         checked: digest_field(&o, "checked_sha256"),
@@ -806,7 +887,10 @@ fn classify_lines(
             Class::Off(class) => {
                 c.off.entry(class).or_default().push(record.seq);
                 if let Some(s) = sent {
-                    c.off_by_sha.entry(s).or_default().push(record.seq);
+                    c.off_by_sha.push(OffListSeq {
+                        sent: s,
+                        seq: record.seq,
+                    });
                     if head_published.contains_key(&s) {
                         c.class_of_sha.entry(s).or_insert_with(|| {
                             format!("seq {} is off the allow-list ({class})", record.seq)
@@ -817,9 +901,12 @@ fn classify_lines(
         }
     }
     reader.finish()?;
+    c.groups.sort();
     // The off-list seqs are printed only for a text that is released, one with an allow-listed
     // line: the others are let go now (docs/scale.md#memory).
-    c.off_by_sha.retain(|sha, _| c.groups.contains_key(sha));
+    let groups = &c.groups;
+    c.off_by_sha.retain(|sha| groups.contains(sha));
+    c.off_by_sha.sort();
     Ok(c)
 }
 
@@ -1065,7 +1152,7 @@ fn guard_and_release(
             day,
             file: TextFileName(*sha),
             form,
-            off_list_seqs: classes.off_by_sha.get(sha).cloned().unwrap_or_default(),
+            off_list_seqs: classes.off_by_sha.get(sha).iter().map(|o| o.seq).collect(),
             other_seqs: other_seqs(lines, seq),
             sent_sha256: *sha,
             seq,
@@ -1121,13 +1208,10 @@ fn unlisted_files(
     rewrite: Option<&str>,
     texts: &mut Texts,
     out: &mut LayerOutput,
-) -> Result<BTreeSet<String>> {
-    let new_names: BTreeSet<String> = texts
-        .releases
-        .iter()
-        .map(|r| format!("{}.txt", r.sha()))
-        .collect();
-    let head_names: BTreeSet<String> = head.published.keys().map(|s| format!("{s}.txt")).collect();
+) -> Result<FolderNames> {
+    // The texts' names are compared by their digests (docs/scale.md#giving-memory-back).
+    let mut released: Vec<Digest> = texts.releases.iter().map(Release::sha).collect();
+    released.sort_unstable();
     // The index's parts this build writes (docs/public-texts.md#parts); a part HEAD or DIR
     // holds that this build does not write is a stray like any other file.
     let part_names: BTreeSet<String> = match part_seqs {
@@ -1136,20 +1220,18 @@ fn unlisted_files(
             .collect(),
         None => BTreeSet::new(),
     };
-    let listed = |name: &str| {
-        name == "index.json"
-            || new_names.contains(name)
-            || head_names.contains(name)
-            || part_names.contains(name)
+    let listed = |name: &str| match text_name(name) {
+        Some(sha) => released.binary_search(&sha).is_ok() || head.published.contains_key(&sha),
+        None => name == "index.json" || part_names.contains(name),
     };
     let disk_dir = plan.out.join(FOLDER);
     let disk = disk_names(&disk_dir)?;
     let mut strays: BTreeSet<(String, &'static str)> = BTreeSet::new();
-    for name in disk.iter().filter(|n| !listed(n)) {
-        strays.insert((name.clone(), "on disk"));
+    for name in disk.names().filter(|n| !listed(n)) {
+        strays.insert((name, "on disk"));
     }
-    for name in head.files.iter().filter(|n| !listed(n)) {
-        strays.insert((name.clone(), "at HEAD"));
+    for name in head.files.names().filter(|n| !listed(n)) {
+        strays.insert((name, "at HEAD"));
     }
     for (name, place) in &strays {
         if let Some(reason) = rewrite {
@@ -1179,7 +1261,7 @@ fn unlisted_files(
 /// DIR holds is named as DIR's file and its bytes let go (docs/scale.md#memory).
 fn disk_copies(
     ctx: &LayerContext<'_>,
-    disk: &BTreeSet<String>,
+    disk: &FolderNames,
     head: &HeadState,
     dir: &str,
     texts: &mut Texts,
@@ -1632,12 +1714,14 @@ fn crlf_to_lf(bytes: &[u8]) -> Vec<u8> {
 
 /// Every file under `dir` on disk (relative names with `/`), symlinks and special files
 /// included, none read.
-fn disk_names(dir: &Path) -> Result<BTreeSet<String>> {
-    let mut names = BTreeSet::new();
+fn disk_names(dir: &Path) -> Result<FolderNames> {
+    let mut names = Vec::new();
     if !dir.is_dir() {
-        return Ok(names);
+        return Ok(FolderNames::default());
     }
-    for entry in walkdir::WalkDir::new(dir).sort_by_file_name() {
+    // Unsorted: a sorted walk holds every entry of a folder at once (170,000 paths at a million
+    // lines); the names are sorted as they are kept (docs/scale.md#giving-memory-back).
+    for entry in walkdir::WalkDir::new(dir) {
         let entry = entry.with_context(|| format!("{}: cannot list", dir.display()))?;
         if entry.file_type().is_dir() {
             continue;
@@ -1647,14 +1731,66 @@ fn disk_names(dir: &Path) -> Result<BTreeSet<String>> {
             .strip_prefix(dir)
             .unwrap_or(entry.path())
             .to_path_buf();
-        names.insert(
+        names.push(
             rel.components()
                 .map(|c| c.as_os_str().to_string_lossy().into_owned())
                 .collect::<Vec<_>>()
                 .join("/"),
         );
     }
-    Ok(names)
+    Ok(names.into_iter().collect())
+}
+
+/// A text's file name, `<sha256>.txt` (lowercase hex, as the build names it), as its digest.
+fn text_name(name: &str) -> Option<Digest> {
+    name.strip_suffix(".txt")?.parse().ok()
+}
+
+/// A folder's file names (relative, joined with `/`), each text's `<sha256>.txt` held as its
+/// digest: 32 bytes a text, not a string in a set's node. At a million lines the sets of
+/// names step 4 compared (this build's, HEAD's index's, HEAD's folder's and DIR's) were about
+/// 90 MB for a moment (docs/scale.md#giving-memory-back).
+#[derive(Debug, Default)]
+struct FolderNames {
+    /// Sorted, each once.
+    texts: Vec<Digest>,
+    /// Every other name.
+    other: BTreeSet<String>,
+}
+
+impl FromIterator<String> for FolderNames {
+    fn from_iter<I: IntoIterator<Item = String>>(names: I) -> Self {
+        let mut folder = FolderNames::default();
+        for name in names {
+            match text_name(&name) {
+                Some(sha) => folder.texts.push(sha),
+                None => {
+                    folder.other.insert(name);
+                }
+            }
+        }
+        folder.texts.sort_unstable();
+        folder.texts.dedup();
+        folder.texts.shrink_to_fit();
+        folder
+    }
+}
+
+impl FolderNames {
+    fn contains(&self, name: &str) -> bool {
+        match text_name(name) {
+            Some(sha) => self.texts.binary_search(&sha).is_ok(),
+            None => self.other.contains(name),
+        }
+    }
+
+    /// Every name, each made as it is read (the texts', then the others).
+    fn names(&self) -> impl Iterator<Item = String> + '_ {
+        self.texts
+            .iter()
+            .map(|sha| format!("{sha}.txt"))
+            .chain(self.other.iter().cloned())
+    }
 }
 
 #[cfg(test)]
@@ -1663,6 +1799,81 @@ mod tests {
 
     fn h(c: char) -> String {
         std::iter::repeat_n(c, 64).collect()
+    }
+
+    /// Catches an unstable sort (a text's lines out of seq order: its first line, the one the
+    /// index names, would change), a lookup that runs over into the next text or misses the
+    /// first or last, and groups split or merged.
+    /// Catches a folder's names held by digest that takes a name the build never writes for a
+    /// text's (upper-case hex, a sub-folder's, a second suffix) as that text's: such a file
+    /// must stay a stray, refused, not pass as listed.
+    #[test]
+    fn folder_names_hold_a_texts_name_by_its_digest_and_nothing_else_as_it() {
+        let a = h('a');
+        let names: FolderNames = [
+            format!("{a}.txt"),
+            format!("{}.txt", h('A')),
+            format!("sub/{a}.txt"),
+            format!("{a}.txt.txt"),
+            "index.json".to_string(),
+            format!("{a}.txt"),
+        ]
+        .into_iter()
+        .collect();
+        assert_eq!(names.texts.len(), 1);
+        assert!(names.contains(&format!("{a}.txt")));
+        assert!(names.contains(&format!("{}.txt", h('A'))));
+        assert!(!names.contains(&format!("{}.txt", h('b'))));
+        assert!(!names.contains(&format!("{}.TXT", a)));
+        let mut listed: Vec<String> = names.names().collect();
+        listed.sort();
+        let mut want = vec![
+            format!("{a}.txt"),
+            format!("{}.txt", h('A')),
+            format!("sub/{a}.txt"),
+            format!("{a}.txt.txt"),
+            "index.json".to_string(),
+        ];
+        want.sort();
+        assert_eq!(listed, want);
+        assert_eq!(text_name(&format!("{}.txt", h('A'))), None);
+    }
+
+    #[test]
+    fn values_by_sha_keep_each_texts_push_order_and_its_bounds() {
+        let sha = |c: char| h(c).parse::<Digest>().unwrap();
+        let mut by = BySha::default();
+        // Interleaved, with many equal keys so a sort that is not stable shows it.
+        for seq in 0..200_i64 {
+            let text = ['7', '2', 'c', '2', 'f', '7'][(seq % 6) as usize];
+            by.push(OffListSeq {
+                sent: sha(text),
+                seq,
+            });
+        }
+        by.sort();
+        assert_eq!(by.len(), 200);
+        for (text, first) in [('7', 0), ('2', 1), ('c', 2), ('f', 4)] {
+            let seqs: Vec<i64> = by.get(&sha(text)).iter().map(|o| o.seq).collect();
+            let want: Vec<i64> = (0..200)
+                .filter(|s| ['7', '2', 'c', '2', 'f', '7'][(s % 6) as usize] == text)
+                .collect();
+            assert_eq!(seqs, want, "{text}");
+            assert_eq!(seqs[0], first);
+            assert!(by.contains(&sha(text)));
+        }
+        for absent in ['0', '5', 'd', 'e'] {
+            assert!(by.get(&sha(absent)).is_empty());
+            assert!(!by.contains(&sha(absent)));
+        }
+        let groups: Vec<(Digest, usize)> = by.groups().map(|(s, g)| (s, g.len())).collect();
+        assert_eq!(
+            groups,
+            [('2', 67), ('7', 67), ('c', 33), ('f', 33)].map(|(c, n)| (sha(c), n))
+        );
+        by.retain(|s| *s != sha('7'));
+        assert!(!by.contains(&sha('7')));
+        assert_eq!(by.get(&sha('c')).len(), 33);
     }
 
     #[test]

@@ -673,7 +673,14 @@ pub fn build(ctx: &LayerContext<'_>, store: &Path) -> Result<LayerOutput> {
             std::mem::take(&mut tail.public),
         );
         if let Some(report) = &s.report {
-            check_report_clocks(store, report, ctx, &private, &public, &mut clock_refusals);
+            check_report_clocks(
+                store,
+                report,
+                ctx,
+                &private,
+                public.as_ref(),
+                &mut clock_refusals,
+            );
         }
     }
     crate::progress::stage_done("witness: the tail's logs");
@@ -1294,9 +1301,8 @@ struct TailLogs {
     to_cut: BTreeSet<i64>,
     /// A withheld seq's moments → its seqs.
     private: BTreeMap<i64, BTreeSet<i64>>,
-    /// The moments a published line or its records print.
-    /// Sorted, each once: a list, not a set (8 bytes a moment where a set takes about twice).
-    public: Vec<i64>,
+    /// What the moments a published line or its records print tell of the private ones.
+    public: Option<side_channels::PublicClocks>,
 }
 
 /// The side channels (docs/build.md#safety): runs.jsonl and every line of seal.jsonl are
@@ -1312,15 +1318,22 @@ fn tail_logs(
 ) -> TailLogs {
     let cut = |r: &Record| chain.cut(r);
     let private = private_moments(ctx, index, &cut);
-    let public = public_moments(ctx, index, &cut);
+    let mut daycut = DayCut::new(&ctx.verified.anchor_tz);
+    // With no withheld moment nothing is asked of the published ones.
+    let public = (!private.is_empty()).then(|| {
+        side_channels::PublicClocks::of(
+            |t| private.contains_key(&t),
+            public_moments(ctx, index, &cut),
+            &mut daycut,
+        )
+    });
     // A moment a published line's record also prints (an opening batch shared by thousands of
     // lines) names nothing the published index does not: it is left as it is.
     let to_cut: BTreeSet<i64> = private
         .keys()
-        .filter(|t| public.binary_search(t).is_err())
+        .filter(|&&t| !public.as_ref().is_some_and(|p| p.prints(t)))
         .copied()
         .collect();
-    let mut daycut = DayCut::new(&ctx.verified.anchor_tz);
     let mut cut_file = |bytes: Option<Vec<u8>>| -> Option<Vec<u8>> {
         bytes.map(|b| {
             let cut = match std::str::from_utf8(&b) {
@@ -1987,30 +2000,25 @@ fn private_moments(
     private
 }
 
-/// The moments a published line or its records print: its timestamp, the tail's clocks;
-/// sorted, each once.
-fn public_moments(
-    ctx: &LayerContext<'_>,
-    index: &StoreIndex,
-    cut: &dyn Fn(&Record) -> bool,
-) -> Vec<i64> {
-    // Made once at its largest (a list grown by doubling would briefly hold it one and a half
-    // times), then sorted, each moment kept once, and the room given back.
-    let mut public = Vec::with_capacity(ctx.verified.lines.len() + 4 * index.records.len());
-    public.extend(
-        ctx.verified
-            .lines
-            .iter()
-            .filter(|l| l.published())
-            .filter_map(|l| l.timestamp()),
-    );
-    for r in index.records.iter().filter(|r| !cut(r)) {
-        public.extend(record_clocks(r));
-    }
-    public.sort_unstable();
-    public.dedup();
-    public.shrink_to_fit();
-    public
+/// The moments a published line or its records print: its timestamp, the tail's clocks; in
+/// the ledger's and the index's order, a moment as often as it is printed.
+fn public_moments<'a>(
+    ctx: &'a LayerContext<'_>,
+    index: &'a StoreIndex,
+    cut: &'a dyn Fn(&Record) -> bool,
+) -> impl Iterator<Item = i64> + 'a {
+    let lines = ctx
+        .verified
+        .lines
+        .iter()
+        .filter(|l| l.published())
+        .filter_map(|l| l.timestamp());
+    let records = index
+        .records
+        .iter()
+        .filter(move |r| !cut(r))
+        .flat_map(record_clocks);
+    lines.chain(records)
 }
 
 fn record_clocks(r: &Record) -> impl Iterator<Item = i64> {
@@ -2034,13 +2042,13 @@ fn check_report_clocks(
     report: &str,
     ctx: &LayerContext<'_>,
     private: &BTreeMap<i64, BTreeSet<i64>>,
-    public: &[i64],
+    public: Option<&side_channels::PublicClocks>,
     refusals: &mut Vec<Refusal>,
 ) {
-    if private.is_empty() {
+    let Some(public) = public else {
+        // Made whenever a withheld moment exists: none here, nothing to check.
         return;
-    }
-    let public_tod: BTreeSet<i64> = public.iter().map(|t| t.rem_euclid(86_400)).collect();
+    };
     let seqs_of = |t: &i64| -> String {
         private
             .get(t)
@@ -2049,9 +2057,9 @@ fn check_report_clocks(
     };
     let mut named: BTreeSet<i64> = BTreeSet::new();
     for &t in private.keys() {
-        let what = if report.contains(&timestamp_of(t)) && public.binary_search(&t).is_err() {
+        let what = if report.contains(&timestamp_of(t)) && !public.prints(t) {
             "a withheld seq's moment in full"
-        } else if report.contains(&time_of_day(t)) && !public_tod.contains(&t.rem_euclid(86_400)) {
+        } else if report.contains(&time_of_day(t)) && !public.prints_time_of_day(t) {
             "a withheld seq's time of day"
         } else {
             continue;
