@@ -663,26 +663,22 @@ pub fn build(ctx: &LayerContext<'_>, store: &Path) -> Result<LayerOutput> {
     let chain = Chain::of(lines, index);
     let counts = Counts::of(lines, index, &chain);
     let mut tail = tail_logs(ctx, store, &s, index, &chain, &mut refusals);
-    // The report's clocks are checked against the moments now, and the moments let go (a few
-    // million clocks at a million lines), before the run log is read; its refusals are named
-    // after the run log's and the tail texts', as before (docs/scale.md#memory).
+    // The report's clocks are checked against the moments now, and the moments let go, before
+    // the run log is read; its refusals are named after the run log's and the tail texts', as
+    // before (docs/scale.md#memory).
     let mut clock_refusals = Vec::new();
-    {
-        let (private, public) = (
-            std::mem::take(&mut tail.private),
-            std::mem::take(&mut tail.public),
+    let (private, public) = (std::mem::take(&mut tail.private), tail.public.take());
+    if let Some(report) = &s.report {
+        check_report_clocks(
+            store,
+            report,
+            ctx,
+            &private,
+            public.as_ref(),
+            &mut clock_refusals,
         );
-        if let Some(report) = &s.report {
-            check_report_clocks(
-                store,
-                report,
-                ctx,
-                &private,
-                public.as_ref(),
-                &mut clock_refusals,
-            );
-        }
     }
+    drop((private, public));
     crate::progress::stage_done("witness: the tail's logs");
     // The run log is read as it is published, never held: at a million lines it is 250 MB
     // (docs/scale.md#the-run-log-is-not-held).
