@@ -1193,3 +1193,58 @@ fn a_light_page_over_its_ceiling_is_said_not_hidden() {
         stderr(&o)
     );
 }
+
+/// HEAD's index is read part by part, each entry taken as its part is read
+/// (docs/scale.md#giving-memory-back): a published entry without a sent_sha256 is still named,
+/// and only once every part has been read, so that a part HEAD does not hold is named first, as
+/// when every list was read before any entry. Catches an entry without a digest skipped
+/// silently, and one named as soon as it is met.
+#[test]
+fn heads_index_names_a_missing_part_before_an_entry_without_a_digest() {
+    let fx = fixture();
+    segmented(&fx);
+    let repo = git_init(&fx);
+    ok(&build(&fx, &[]));
+    common::commit_site(&repo);
+    let first_part = texts_dir(&fx).join("index/000001.json");
+    let mut part: J = serde_json::from_slice(&std::fs::read(&first_part).unwrap()).unwrap();
+    let entries = part["published"]
+        .as_array_mut()
+        .expect("part 1 publishes a text");
+    entries[0].as_object_mut().unwrap().remove("sent_sha256");
+    std::fs::write(&first_part, exhibit::encode::pretty(&part)).unwrap();
+    common::commit_site(&repo);
+    let rewrite = ["--allow-rewrite", "a test edits HEAD's index"];
+    let o = build(&fx, &rewrite);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("a published entry without a sent_sha256"),
+        "{}",
+        stderr(&o)
+    );
+    // The same, and the last part listed is one HEAD does not hold: that is named.
+    let mut top = index(&fx);
+    let parts = top["parts"].as_array_mut().unwrap();
+    let mut gone = parts[parts.len() - 1].clone();
+    gone["path"] = json!("ledger/public_texts/index/000099.json");
+    parts.push(gone);
+    std::fs::write(
+        texts_dir(&fx).join("index.json"),
+        exhibit::encode::pretty(&top),
+    )
+    .unwrap();
+    common::commit_site(&repo);
+    let o = build(&fx, &rewrite);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o)
+            .contains("it lists ledger/public_texts/index/000099.json, which HEAD does not hold"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(
+        !stderr(&o).contains("without a sent_sha256"),
+        "{}",
+        stderr(&o)
+    );
+}
