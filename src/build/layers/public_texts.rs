@@ -1801,9 +1801,6 @@ mod tests {
         std::iter::repeat_n(c, 64).collect()
     }
 
-    /// Catches an unstable sort (a text's lines out of seq order: its first line, the one the
-    /// index names, would change), a lookup that runs over into the next text or misses the
-    /// first or last, and groups split or merged.
     /// Catches a folder's names held by digest that takes a name the build never writes for a
     /// text's (upper-case hex, a sub-folder's, a second suffix) as that text's: such a file
     /// must stay a stray, refused, not pass as listed.
@@ -1839,6 +1836,9 @@ mod tests {
         assert_eq!(text_name(&format!("{}.txt", h('A'))), None);
     }
 
+    /// Catches an unstable sort (a text's lines out of seq order: its first line, the one the
+    /// index names, would change), a lookup that runs over into the next text or misses the
+    /// first or last, and groups split or merged.
     #[test]
     fn values_by_sha_keep_each_texts_push_order_and_its_bounds() {
         let sha = |c: char| h(c).parse::<Digest>().unwrap();
