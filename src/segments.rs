@@ -112,14 +112,14 @@ pub fn cut(
 }
 
 /// [`cut`] for any [`Series`]: the same greedy rule, the series' own names.
-pub fn cut_series(
+pub fn cut_series<L: Copy + Into<u64>>(
     series: &Series,
-    line_lens: &[u64],
+    line_lens: &[L],
     kept: &[(String, u64)],
     segment_bytes: u64,
 ) -> Result<Vec<CutFile>, String> {
     let mut files: Vec<CutFile> = Vec::with_capacity(kept.len() + 1);
-    let mut lens = line_lens.iter().copied();
+    let mut lens = line_lens.iter().map(|&len| len.into());
     for (path, size) in kept {
         let mut file = CutFile {
             path: path.clone(),

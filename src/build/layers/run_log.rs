@@ -54,7 +54,10 @@ pub struct RunLog {
     pub count: usize,
     pub last_run: Option<J>,
     /// Each line's length as published (its LF included).
-    cut_lens: Vec<u64>,
+    /// Four bytes a line: a line is within the log's 4 GiB ceiling, and the list of a run log's
+    /// millions of lines, grown by doubling, held twice its size for a moment at 8
+    /// (docs/scale.md#sized-to-what-is-asked).
+    cut_lens: Vec<u32>,
     /// Lines whose cut changed their length: line index → length in the store's file.
     store_lens: BTreeMap<usize, u64>,
     store_sha256: Digest,
@@ -117,7 +120,10 @@ pub fn read(
         not_utf8 |= std::str::from_utf8(&line).is_err();
         let cut = cut_line(&line, &log.to_cut, &mut daycut);
         head_cmp.push(&cut)?;
-        log.cut_lens.push(cut.len() as u64);
+        let Ok(cut_len) = u32::try_from(cut.len()) else {
+            anyhow::bail!("{shown}: line {no} is 4 GiB or longer; a run log's line is one run");
+        };
+        log.cut_lens.push(cut_len);
         if cut.len() != line.len() {
             log.store_lens.insert(no - 1, line.len() as u64);
         }
@@ -236,7 +242,7 @@ impl<'h> HeadCompare<'h> {
 impl RunLog {
     /// The published log's length.
     pub fn len(&self) -> u64 {
-        self.cut_lens.iter().sum()
+        self.cut_lens.iter().map(|&len| u64::from(len)).sum()
     }
 
     pub fn is_empty(&self) -> bool {
@@ -251,8 +257,8 @@ impl RunLog {
     fn store_len(&self, line: usize) -> Option<u64> {
         self.store_lens
             .get(&line)
-            .or(self.cut_lens.get(line))
             .copied()
+            .or(self.cut_lens.get(line).map(|&len| u64::from(len)))
     }
 
     /// Pass 2: the published log laid into `files` (path, lines) in order, each made from its
@@ -308,7 +314,7 @@ impl RunLog {
     }
 
     /// The published lines' lengths, for the cut.
-    pub fn line_lens(&self) -> &[u64] {
+    pub fn line_lens(&self) -> &[u32] {
         &self.cut_lens
     }
 }

@@ -549,6 +549,11 @@ impl ProofNames {
         self.digests.len() + self.other.len()
     }
 
+    /// Whether `<digest>.ots` is among the names.
+    fn has_digest(&self, digest: &[u8; 32]) -> bool {
+        self.digests.binary_search(digest).is_ok()
+    }
+
     /// Where `name` stands among all the names (the digests', then the others): one flag per
     /// name can be kept by position.
     fn position(&self, name: &str) -> Option<usize> {
@@ -568,11 +573,11 @@ fn read_proof(
     proofs: Option<&BoxFolder>,
     name: &str,
     expected: &Digest,
-    names: &ProofNames,
+    listed: bool,
     refusals: &mut Vec<Refusal>,
 ) -> Result<Option<(Vec<u8>, std::fs::Metadata)>> {
     let rel = format!("proofs/{name}");
-    if names.position(name).is_none() {
+    if !listed {
         refusals.push(Refusal::new(
             "witness_proof_missing",
             shown(store, &rel),
@@ -646,19 +651,20 @@ pub fn build(ctx: &LayerContext<'_>, store: &Path) -> Result<LayerOutput> {
     let index = s.index.as_ref().unwrap_or(&empty);
     let lines = &ctx.verified.lines;
 
+    // The store's proof names are read for the proofs' check only (32 bytes a proof, 32 MB at
+    // a million), and let go inside it (docs/scale.md#memory).
+    let proof_names = std::mem::take(&mut s.proof_names);
     let mut proofs = proofs(
         ctx,
         store,
         &s,
+        proof_names,
         index,
         sealed.as_ref(),
         head_proofs,
         &mut refusals,
         &mut notes,
     )?;
-    // The store's proof names were read for the proofs' check only (32 bytes a proof, 32 MB
-    // at a million): let go before the run log is read (docs/scale.md#memory).
-    drop(std::mem::take(&mut s.proof_names));
     crate::progress::stage_done("witness: the store's proofs");
     let chain = Chain::of(lines, index);
     let counts = Counts::of(lines, index, &chain);
@@ -827,6 +833,7 @@ fn proofs(
     ctx: &LayerContext<'_>,
     store: &Path,
     s: &Store,
+    names: ProofNames,
     index: &StoreIndex,
     sealed: Option<&Digest>,
     head: HeadProofs,
@@ -843,16 +850,26 @@ fn proofs(
         dropped_from_head: false,
         head_proofs: head.len(),
         stray_files: 0,
-        store_files: s.proof_names.len() + s.unreadable_names,
+        store_files: names.len() + s.unreadable_names,
         records: None,
     };
     // One proof at a time: read, checked, held to the replacement rule, then only its size,
     // sha256 and header kept — the bytes are read again when DIR is written
     // (docs/scale.md#memory).
-    // Which of the store's files (sorted names) the index or the seal names: the rest are
-    // stray. A flag per name, not a set of a million names (docs/scale.md#memory).
-    let names = &s.proof_names;
-    let mut named = vec![false; names.len()];
+    // Which of the names the index or the seal gives the store's folder holds, found first, a
+    // flag per name given; the folder's other names are stray, counted. The names are then let
+    // go, before the proofs list is filled beside them (docs/scale.md#sized-to-what-is-asked).
+    let prereg_name = sealed.map(|sha| format!("prereg_{sha}.ots"));
+    let mut listed: Vec<bool> = index
+        .records
+        .iter()
+        .map(|r| names.has_digest(&r.id.0))
+        .collect();
+    listed.extend(prereg_name.iter().map(|n| names.position(n).is_some()));
+    // The names given are distinct (the index's entry_ids are, and the seal's is no digest's
+    // name), so each flag set stands for one name of the folder.
+    proofs.stray_files = names.len() - listed.iter().filter(|l| **l).count() + s.unreadable_names;
+    drop(names);
     let proofs_folder: std::sync::Arc<Path> = store.join("proofs").into();
     if ctx.segmented {
         let mut list = crate::output::ListedProofs::new(&proofs_folder);
@@ -873,12 +890,8 @@ fn proofs(
         &proofs_folder,
         ctx.plan.dry_run,
     );
-    for (name, digest) in wanted {
-        let listed = names.position(&name);
-        if let Some(i) = listed {
-            named[i] = true;
-        }
-        if listed.is_some()
+    for ((name, digest), listed) in wanted.zip(listed) {
+        if listed
             && let Some(k) = records.known(&name, &proofs_folder)
             && head.get(&name).is_none_or(|oid| oid == k.oid)
         {
@@ -891,7 +904,7 @@ fn proofs(
             continue;
         }
         let Some((bytes, meta)) =
-            read_proof(store, s.proofs.as_ref(), &name, &digest, names, refusals)?
+            read_proof(store, s.proofs.as_ref(), &name, &digest, listed, refusals)?
         else {
             continue;
         };
@@ -919,11 +932,9 @@ fn proofs(
         list.finish();
     }
     proofs.records = records.into_pending();
-    proofs.stray_files = named.iter().filter(|n| !**n).count() + s.unreadable_names;
     // A name the index or the seal gives (records are sorted by id; names are lowercase hex).
-    let prereg = sealed.map(|sha| format!("prereg_{sha}.ots"));
     let expected = |name: &str| {
-        prereg.as_deref() == Some(name)
+        prereg_name.as_deref() == Some(name)
             || name
                 .strip_suffix(".ots")
                 .and_then(|stem| {
@@ -1132,22 +1143,23 @@ impl Chain {
             .filter(|l| l.withheld.is_some())
             .map(|l| l.seq)
             .collect();
-        // Sorted pairs rather than a map: a million of them cost 40 MB, not twice that
-        // (docs/scale.md#memory). Of equal ids (none in a chain that verified) the last line
-        // wins, as a map's collect would have it.
-        let mut chain: Vec<(Digest, usize)> = lines
+        let mut record_of: Vec<Option<u32>> = vec![None; lines.len()];
+        let mut orphans: Vec<usize> = Vec::new();
+        let mut seq_disagrees: Vec<SeqDisagrees> = Vec::new();
+        // Sorted pairs rather than a map: a million of them cost 36 MB, not twice that
+        // (docs/scale.md#memory), and they are let go before the seqs are sorted
+        // (docs/scale.md#sized-to-what-is-asked). Of equal ids (none in a chain that verified)
+        // the last line wins, as a map's collect would have it.
+        let mut chain: Vec<(Digest, u32)> = lines
             .iter()
             .enumerate()
-            .map(|(i, l)| (l.entry_id, i))
+            .map(|(i, l)| (l.entry_id, i as u32))
             .collect();
         chain.sort_unstable();
         let line_of = |id: &Digest| {
             let end = chain.partition_point(|(d, _)| d <= id);
-            (end > 0 && chain[end - 1].0 == *id).then(|| chain[end - 1].1)
+            (end > 0 && chain[end - 1].0 == *id).then(|| chain[end - 1].1 as usize)
         };
-        let mut record_of: Vec<Option<u32>> = vec![None; lines.len()];
-        let mut orphans: Vec<usize> = Vec::new();
-        let mut seq_disagrees: Vec<SeqDisagrees> = Vec::new();
         for (k, r) in index.records.iter().enumerate() {
             match line_of(&r.id) {
                 Some(i) => {
@@ -1163,6 +1175,7 @@ impl Chain {
                 None => orphans.push(k),
             }
         }
+        drop(chain);
         let mut by_seq: Vec<(i64, usize)> = index
             .records
             .iter()
@@ -1170,11 +1183,8 @@ impl Chain {
             .map(|(k, r)| (r.seq, k))
             .collect();
         by_seq.sort_by_key(|&(seq, k)| (seq, index.records[k].id));
-        let store_seqs = {
-            let mut v: Vec<i64> = by_seq.iter().map(|x| x.0).collect();
-            v.dedup();
-            v.len()
-        };
+        // Sorted by seq: each run of equal seqs is one seq the store names.
+        let store_seqs = by_seq.chunk_by(|a, b| a.0 == b.0).count();
         let mut multi: Vec<MultiEntrySeq> = Vec::new();
         for group in by_seq.chunk_by(|a, b| a.0 == b.0) {
             if group.len() > 1 {
