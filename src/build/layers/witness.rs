@@ -868,7 +868,8 @@ fn proofs(
     listed.extend(prereg_name.iter().map(|n| names.position(n).is_some()));
     // The names given are distinct (the index's entry_ids are, and the seal's is no digest's
     // name), so each flag set stands for one name of the folder.
-    proofs.stray_files = names.len() - listed.iter().filter(|l| **l).count() + s.unreadable_names;
+    let found = listed.iter().filter(|l| **l).count();
+    proofs.stray_files = names.len().saturating_sub(found) + s.unreadable_names;
     drop(names);
     let proofs_folder: std::sync::Arc<Path> = store.join("proofs").into();
     if ctx.segmented {
