@@ -883,7 +883,7 @@ fn proofs(
         .records
         .iter()
         .map(|r| (format!("{}.ots", r.id), r.id))
-        .chain(sealed.map(|sha| (format!("prereg_{sha}.ots"), *sha)));
+        .chain(prereg_name.clone().zip(sealed.copied()));
     // A proof unchanged since the last build checked it is taken from its record, unread
     // (docs/scale.md#comparing-without-reading); the others are read and checked, and recorded.
     let mut records = super::proof_records::ProofRecords::open(
@@ -1185,9 +1185,10 @@ impl Chain {
             .collect();
         by_seq.sort_by_key(|&(seq, k)| (seq, index.records[k].id));
         // Sorted by seq: each run of equal seqs is one seq the store names.
-        let store_seqs = by_seq.chunk_by(|a, b| a.0 == b.0).count();
+        let mut store_seqs = 0;
         let mut multi: Vec<MultiEntrySeq> = Vec::new();
         for group in by_seq.chunk_by(|a, b| a.0 == b.0) {
+            store_seqs += 1;
             if group.len() > 1 {
                 multi.push(MultiEntrySeq {
                     entry_ids: group.iter().map(|(_, k)| index.records[*k].id).collect(),
