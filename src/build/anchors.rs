@@ -32,16 +32,16 @@ pub fn check_anchors(
     let published = verified.lines.iter().filter(|r| r.published());
     let facts = facts_posts_read(
         published.filter_map(|r| {
-            if &*r.kind != "anchor" {
+            if &**r.kind() != "anchor" {
                 return Some(Ok(EntryFacts {
                     seq: r.seq,
                     entry_id: Some(r.entry_id),
-                    day: Some(r.day.to_string()),
+                    day: Some(r.day().to_string()),
                     anchor: None,
                 }));
             }
             // An anchor line's own fields, read again from the gate's ledger.
-            match ledger.read(r.start, r.end) {
+            match ledger.read(r.start(), r.end()) {
                 Ok(bytes) => {
                     EntryFacts::from_object(&line_object(&bytes), Some(r.entry_id)).map(Ok)
                 }
@@ -146,9 +146,9 @@ pub fn anchors_index(
     for r in verified
         .lines
         .iter()
-        .filter(|r| &*r.kind == "anchor" && r.published())
+        .filter(|r| &**r.kind() == "anchor" && r.published())
     {
-        let bytes = ledger.read(r.start, r.end)?;
+        let bytes = ledger.read(r.start(), r.end())?;
         let o = line_object(&bytes);
         if let Some(date) = o.get_str("anchor_date") {
             let late = match o.get("late") {

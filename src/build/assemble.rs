@@ -152,7 +152,7 @@ pub fn ledger_cut(plan: &BuildPlan, decided: &Decided) -> Result<Vec<crate::segm
                 .lines
                 .iter()
                 .filter(|r| r.published())
-                .map(|r| (r.end - r.start + 1) as u64),
+                .map(|r| u64::from(r.len) + 1),
         )
         .collect();
     let kept: Vec<(String, u64)> = if decided.extends {

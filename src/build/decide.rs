@@ -20,28 +20,47 @@ use exhibit_protocol::canonical::{self, Object, Value};
 use exhibit_protocol::registry::{Registry, Verdict};
 use exhibit_protocol::verify::{Withheld, WithheldEntry};
 
-/// One entry of the gate's ledger, as the later stages need it. The object itself is re-read
-/// from `bytes[start..end]` when a stage needs more (keeps 1M-line builds lean).
+/// One entry of the gate's ledger, as the later stages need it: 88 bytes. The object itself is
+/// re-read from the gate's ledger (`start`, `len`) when a stage needs more (keeps 1M-line builds
+/// lean: docs/scale.md#memory).
 #[derive(Debug, Clone)]
 pub struct LineRecord {
     pub line: u64,
     pub seq: i64,
     pub entry_id: Digest,
-    /// Shared with every line of the same kind, and of the same day (a million lines hold a
-    /// few kinds and days: docs/scale.md#memory).
-    pub kind: SharedText,
-    pub day: SharedText,
+    /// The line's kind and day, shared with every line of the same kind and day (a million
+    /// lines hold a few kinds and days: docs/scale.md#memory).
+    pub kind_day: KindDay,
     /// The `timestamp`, as seconds, when `has_timestamp` ([`LineRecord::timestamp`]): not an
     /// `Option`, which takes 8 bytes more a line.
     pub timestamp_secs: i64,
     pub has_timestamp: bool,
-    pub start: usize,
-    pub end: usize,
+    /// Where the line starts in the gate's ledger (as a u64: a usize would do, but this keeps
+    /// the record's size the same on every target), and its length without the LF (a line is
+    /// at most 4 GiB: `verify` refuses a longer one).
+    pub offset: u64,
+    pub len: u32,
     /// Set when the line is withheld (boxed: most lines are published, and at a million lines
     /// an inline entry costs 150 MB: docs/scale.md#memory).
     pub withheld: Option<Box<WithheldEntry>>,
     /// Set when the line is published on an operator's reading (`--allow-line`).
     pub read_by_operator: bool,
+}
+
+/// A line's kind and day, behind one thin pointer shared by every line of that kind and day:
+/// 8 bytes a line where the two texts took 16 (docs/scale.md#sized-to-what-is-asked).
+#[derive(Debug, Clone)]
+pub struct KindDay(std::sync::Arc<(SharedText, SharedText)>);
+
+impl KindDay {
+    pub fn new(kind: SharedText, day: SharedText) -> KindDay {
+        KindDay(std::sync::Arc::new((kind, day)))
+    }
+
+    /// Whether this is `kind` and `day` themselves (the same shared texts, not equal ones).
+    pub fn is(&self, kind: &SharedText, day: &SharedText) -> bool {
+        std::sync::Arc::ptr_eq(&self.0.0.0, &kind.0) && std::sync::Arc::ptr_eq(&self.0.1.0, &day.0)
+    }
 }
 
 /// A line's object, from the line's bytes as read again from the gate's ledger.
@@ -98,6 +117,24 @@ impl LineRecord {
 
     pub fn published(&self) -> bool {
         self.withheld.is_none()
+    }
+
+    pub fn kind(&self) -> &SharedText {
+        &self.kind_day.0.0
+    }
+
+    pub fn day(&self) -> &SharedText {
+        &self.kind_day.0.1
+    }
+
+    /// Where the line starts in the gate's ledger.
+    pub fn start(&self) -> usize {
+        self.offset as usize
+    }
+
+    /// Where the line ends in the gate's ledger (its LF not included).
+    pub fn end(&self) -> usize {
+        self.start() + self.len as usize
     }
 }
 
@@ -168,7 +205,7 @@ pub fn decide(input: &DecideInput<'_>, lines: &mut [LineRecord]) -> Result<Decis
     let mut sticky = Vec::new();
     let mut reader = input.ledger.lines(true);
     for record in lines.iter_mut() {
-        let object = line_object(reader.get(record.start, record.end)?);
+        let object = line_object(reader.get(record.start(), record.end())?);
         let dest_class =
             exhibit_protocol::registry::published_dest_class(object.get_str("dest_class"));
         let place = format!("line {} (seq {})", record.line, record.seq);
@@ -252,9 +289,9 @@ pub fn decide(input: &DecideInput<'_>, lines: &mut [LineRecord]) -> Result<Decis
                     record.withheld = Some(Box::new(WithheldEntry {
                         seq: record.seq,
                         entry_id: record.entry_id,
-                        kind: Some(record.kind.to_string()),
+                        kind: Some(record.kind().to_string()),
                         dest_class,
-                        day: Some(record.day.to_string()),
+                        day: Some(record.day().to_string()),
                         fields_flagged,
                         reason: Some(reason),
                     }));
@@ -523,7 +560,7 @@ fn published_spans(verified: &VerifiedLedger) -> PublishedSpans {
     let mut spans = PublishedSpans::default();
     spans.push(verified.header.0, verified.header.1 + 1);
     for r in verified.lines.iter().filter(|r| r.published()) {
-        spans.push(r.start, r.end + 1);
+        spans.push(r.start(), r.end() + 1);
     }
     spans
 }
@@ -587,9 +624,10 @@ mod tests {
     #[test]
     fn a_line_record_stays_small() {
         // A million lines are a million records, held for the whole build: each byte here is a
-        // megabyte there (docs/scale.md#what-is-left). Catches the kind and day back as wide
-        // pointers, or the timestamp as an `Option` (128 bytes).
-        assert!(std::mem::size_of::<LineRecord>() <= 104);
+        // megabyte there (docs/scale.md#what-is-left). Catches the kind and day back as two
+        // pointers or wide ones, the end as a second offset (96 bytes), or the timestamp as an
+        // `Option`.
+        assert!(std::mem::size_of::<LineRecord>() <= 88);
         let mut r = rec(1, false);
         assert_eq!(r.timestamp(), None);
         (r.timestamp_secs, r.has_timestamp) = (0, true);
@@ -604,12 +642,11 @@ mod tests {
             line: seq as u64 + 1,
             seq,
             entry_id: Digest([0; 32]),
-            kind: "send".into(),
-            day: "".into(),
+            kind_day: KindDay::new("send".into(), "".into()),
             timestamp_secs: 0,
             has_timestamp: false,
-            start: 0,
-            end: 0,
+            offset: 0,
+            len: 0,
             withheld: withheld.then(|| {
                 Box::new(WithheldEntry {
                     seq,

@@ -1,7 +1,7 @@
 //! Stage 2, verify: the gate's ledger must re-derive before anything is published
 //! (docs/protocol.md#chain).
 
-use super::decide::LineRecord;
+use super::decide::{KindDay, LineRecord, SharedText};
 use crate::gate_ledger::GateLedger;
 use crate::progress::Progress;
 use crate::refusal::Refusal;
@@ -47,26 +47,33 @@ pub fn verify(
     // Kinds and days repeat line after line: each distinct kind is held once (a set, so that a
     // ledger of a million distinct kinds costs no more than a lookup each), and a day is shared
     // with the line before it when they are the same.
-    let mut kinds: std::collections::HashSet<crate::build::decide::SharedText> = Default::default();
-    let mut last_day: crate::build::decide::SharedText = "".into();
+    let mut kinds: std::collections::HashSet<SharedText> = Default::default();
+    let mut last_day: SharedText = "".into();
     let shared =
-        |text: &str, kinds: &mut std::collections::HashSet<crate::build::decide::SharedText>| {
-            match kinds.get(text) {
-                Some(k) => k.clone(),
-                None => {
-                    let k: crate::build::decide::SharedText = text.into();
-                    kinds.insert(k.clone());
-                    k
-                }
+        |text: &str, kinds: &mut std::collections::HashSet<SharedText>| match kinds.get(text) {
+            Some(k) => k.clone(),
+            None => {
+                let k: SharedText = text.into();
+                kinds.insert(k.clone());
+                k
             }
         };
+    // Each (kind, day) pair held once, shared by its lines (docs/scale.md#sized-to-what-is-asked).
+    let mut pairs: std::collections::HashMap<(SharedText, SharedText), KindDay> =
+        Default::default();
+    let mut last_pair = KindDay::new("".into(), "".into());
+    // A line longer than a record's 4 GiB length: refused below, never cut short.
+    let mut too_long: Option<u64> = None;
     let mut lines = Vec::new();
     let verified = verify_reader(
         &mut stream,
         &none,
         Pass::Entries(&mut |entry, offset| {
             let start = offset as usize;
-            let end = start + entry.bytes.len();
+            let Ok(len) = u32::try_from(entry.bytes.len()) else {
+                too_long.get_or_insert(entry.line);
+                return;
+            };
             // A line without a problem states the entry_id it re-derives to.
             if !entry.has_problem
                 && let Some(entry_id) = entry.derived_id
@@ -75,22 +82,26 @@ pub fn verify(
                 let timestamp = o
                     .get_str("timestamp")
                     .and_then(exhibit_protocol::days::parse_timestamp);
+                let kind = shared(o.get_str("kind").unwrap_or_default(), &mut kinds);
+                let day = o.get_str("day").unwrap_or_default();
+                if &*last_day != day {
+                    last_day = day.into();
+                }
+                if !last_pair.is(&kind, &last_day) {
+                    last_pair = pairs
+                        .entry((kind.clone(), last_day.clone()))
+                        .or_insert_with(|| KindDay::new(kind, last_day.clone()))
+                        .clone();
+                }
                 lines.push(LineRecord {
                     line: entry.line,
                     seq: entry.seq.unwrap_or_default(),
                     entry_id,
-                    kind: shared(o.get_str("kind").unwrap_or_default(), &mut kinds),
-                    day: {
-                        let day = o.get_str("day").unwrap_or_default();
-                        if &*last_day != day {
-                            last_day = day.into();
-                        }
-                        last_day.clone()
-                    },
+                    kind_day: last_pair.clone(),
                     timestamp_secs: timestamp.unwrap_or_default(),
                     has_timestamp: timestamp.is_some(),
-                    start,
-                    end,
+                    offset: offset as u64,
+                    len,
                     withheld: None,
                     read_by_operator: false,
                 });
@@ -100,6 +111,12 @@ pub fn verify(
     );
     // A read that fails (the file shortened under the build, a disk error) is a refusal.
     let verified = verified.map_err(|e| unreadable(&e, e.line))?;
+    if let Some(line) = too_long {
+        return Err(unreadable(
+            &"the line is over 4 GiB (4,294,967,295 bytes), longer than exhibit publishes a line",
+            line,
+        ));
+    }
     // Held for the whole build: its spare room is given back.
     lines.shrink_to_fit();
     ledger.set_verified(stream.digest());

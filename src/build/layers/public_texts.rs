@@ -850,11 +850,11 @@ fn classify_lines(
     };
     let mut reader = ctx.ledger.lines(true);
     for record in &ctx.verified.lines {
-        if &*record.kind != "send" {
+        if &**record.kind() != "send" {
             continue;
         }
         c.send_lines += 1;
-        let o = crate::build::decide::line_object(reader.get(record.start, record.end)?);
+        let o = crate::build::decide::line_object(reader.get(record.start(), record.end())?);
         let sent = digest_field(&o, "sent_sha256");
         if record.withheld.is_some() {
             // Never a candidate; its fields are not published, so it is counted, not named.
@@ -877,7 +877,7 @@ fn classify_lines(
                     c.groups.push(SendLine {
                         sent,
                         seq: record.seq,
-                        day: record.day.clone(),
+                        day: record.day().clone(),
                         checked: digest_field(&o, "checked_sha256"),
                         draft: digest_field(&o, "draft_sha256"),
                         numerals: numerals(&o),
