@@ -850,6 +850,10 @@ fn proofs(
     refusals: &mut Vec<Refusal>,
     notes: &mut Vec<String>,
 ) -> Result<Proofs> {
+    let head_proofs = head.len();
+    // HEAD's proofs by the record that names them, its list by digest let go before the
+    // proofs list fills (docs/scale.md#sized-to-what-is-asked).
+    let head = head.at_records(&index.records);
     let mut proofs = Proofs {
         store_files_kept: Vec::new(),
         listed: None,
@@ -858,7 +862,7 @@ fn proofs(
         rewritten: Vec::new(),
         carried: Vec::new(),
         dropped_from_head: false,
-        head_proofs: head.len(),
+        head_proofs,
         stray_files: 0,
         store_files: names.len() + s.unreadable_names,
         records: None,
@@ -892,8 +896,17 @@ fn proofs(
     let wanted = index
         .records
         .iter()
-        .map(|r| (format!("{}.ots", r.id), r.id))
-        .chain(prereg_name.clone().zip(sealed.copied()));
+        .zip(&head.at_record)
+        .map(|(r, at_head)| (format!("{}.ots", r.id), r.id, *at_head))
+        .chain(
+            prereg_name
+                .clone()
+                .zip(sealed.copied())
+                .map(|(name, digest)| {
+                    let at_head = head.other.get(&name).copied();
+                    (name, digest, at_head)
+                }),
+        );
     // A proof unchanged since the last build checked it is taken from its record, unread
     // (docs/scale.md#comparing-without-reading); the others are read and checked, and recorded.
     let mut records = super::proof_records::ProofRecords::open(
@@ -901,10 +914,10 @@ fn proofs(
         &proofs_folder,
         ctx.plan.dry_run,
     );
-    for ((name, digest), listed) in wanted.zip(listed) {
+    for ((name, digest, at_head), listed) in wanted.zip(listed) {
         if listed
             && let Some(k) = records.known(&name, &proofs_folder)
-            && head.get(&name).is_none_or(|oid| oid == k.oid)
+            && at_head.is_none_or(|oid| oid == k.oid)
         {
             records.record(&name, &k.meta, &k.file, k.oid);
             let mut file = k.file;
@@ -920,7 +933,6 @@ fn proofs(
             continue;
         };
         let p = StoreProof { name, bytes };
-        let at_head = head.get(&p.name);
         let oid = (at_head.is_some() || records.recording())
             .then(|| git2::Oid::hash_object(git2::ObjectType::Blob, &p.bytes))
             .transpose()?;
@@ -959,14 +971,8 @@ fn proofs(
     // does not name is not (no other expected name is a digest's); the rest are carried in name
     // order, as before.
     let mut to_carry: Vec<(String, git2::Oid)> = head
-        .by_digest
+        .not_in_index
         .iter()
-        .filter(|(d, _)| {
-            index
-                .records
-                .binary_search_by_key(&Digest(*d), |r| r.id)
-                .is_err()
-        })
         .map(|(d, oid)| (format!("{}.ots", Digest(*d)), *oid))
         .chain(
             head.other
@@ -983,7 +989,7 @@ fn proofs(
 }
 
 /// HEAD's `ledger/witness/proofs/`: the proofs named `<64 hex>.ots` as one sorted list of
-/// digests and blob ids (56 bytes each; as a map of names, about 200 bytes each: a million of
+/// digests and blob ids (52 bytes each; as a map of names, about 200 bytes each: a million of
 /// them held through a daily rebuild, docs/scale.md#what-is-left), any other name in a map.
 struct HeadProofs {
     by_digest: Vec<([u8; 32], git2::Oid)>,
@@ -1009,20 +1015,39 @@ impl HeadProofs {
         Ok(head)
     }
 
-    fn get(&self, name: &str) -> Option<git2::Oid> {
-        match crate::output::FileName::new(name) {
-            crate::output::FileName::Proof(d) => self
-                .by_digest
-                .binary_search_by_key(&d, |(k, _)| *k)
-                .ok()
-                .map(|i| self.by_digest[i].1),
-            crate::output::FileName::Text(_) => self.other.get(name).copied(),
+    /// HEAD's proofs beside the store's `records` (sorted by id, each id once, as HEAD's
+    /// digests are): one merge of the two lists.
+    fn at_records(self, records: &[Record]) -> HeadAtRecords {
+        let mut at_record = Vec::with_capacity(records.len());
+        let mut not_in_index = Vec::new();
+        let mut head = self.by_digest.into_iter().peekable();
+        for r in records {
+            while let Some(entry) = head.next_if(|(d, _)| *d < r.id.0) {
+                not_in_index.push(entry);
+            }
+            at_record.push(head.next_if(|(d, _)| *d == r.id.0).map(|(_, oid)| oid));
+        }
+        not_in_index.extend(head);
+        HeadAtRecords {
+            at_record,
+            not_in_index,
+            other: self.other,
         }
     }
 
     fn len(&self) -> usize {
         self.by_digest.len() + self.other.len()
     }
+}
+
+/// HEAD's proofs beside the store's records (docs/scale.md#sized-to-what-is-asked): the blob id
+/// HEAD publishes under each record's name, by the record's position (21 bytes a record where
+/// the list by digest took 52), HEAD's digest-named proofs no record names (to be carried), and
+/// its other names.
+struct HeadAtRecords {
+    at_record: Vec<Option<git2::Oid>>,
+    not_in_index: Vec<([u8; 32], git2::Oid)>,
+    other: BTreeMap<String, git2::Oid>,
 }
 
 /// A proof HEAD published that the store no longer names is carried forward — only when its
@@ -2274,6 +2299,41 @@ mod tests {
                 "{field}: {none}"
             );
         }
+    }
+
+    #[test]
+    fn head_s_proofs_meet_the_records_that_name_them_and_the_rest_are_carried() {
+        // Catches a merge that loses HEAD's proofs after the last record (not carried), counts
+        // a matched one as unnamed (carried twice), or gives a record its neighbour's blob id.
+        let d = |b: u8| [b; 32];
+        let oid = |b: u8| git2::Oid::from_bytes(&[b; 20]).unwrap();
+        let record = |b: u8| Record {
+            id: Digest(d(b)),
+            seq: 1,
+            line_timestamp: 0,
+            seen_at: 0,
+            stamped_at: 0,
+            upgraded_at: 0,
+            calendars: 0,
+            block: 0,
+            status: Status::Proof,
+            present: 0,
+        };
+        let head = HeadProofs {
+            by_digest: [1, 3, 4, 6, 8, 9].map(|b| (d(b), oid(b))).to_vec(),
+            other: BTreeMap::from([("prereg_x.ots".to_string(), oid(0))]),
+        };
+        let records = [2, 3, 5, 6, 7].map(record);
+        let at = head.at_records(&records);
+        assert_eq!(at.at_record, [None, Some(oid(3)), None, Some(oid(6)), None]);
+        assert_eq!(at.not_in_index, [1, 4, 8, 9].map(|b| (d(b), oid(b))));
+        assert_eq!(at.other.len(), 1);
+        let none = HeadProofs {
+            by_digest: vec![(d(1), oid(1))],
+            other: BTreeMap::new(),
+        }
+        .at_records(&[]);
+        assert_eq!((none.at_record.len(), none.not_in_index.len()), (0, 1));
     }
 
     #[test]
