@@ -529,7 +529,9 @@ pub struct ListedProofs {
 struct ListedProof {
     name: [u8; 32],
     sha256: [u8; 32],
-    len: u64,
+    /// 4 bytes (68 a proof, where a u64 made 72): a proof is within its ceiling, far under
+    /// 4 GiB; a listed DIR file of 4 GiB or more is handed back to the tree's map.
+    len: u32,
 }
 
 impl ListedProofs {
@@ -554,14 +556,14 @@ impl ListedProofs {
     /// a file of DIR's whose sha256 is known, for a list of DIR's); any other file is handed
     /// back, for the tree's map.
     pub fn push(&mut self, file: DiskFile) -> std::result::Result<(), DiskFile> {
-        match (&file.name, file.sha256, &file.head) {
-            (FileName::Proof(name), Some(sha256), None)
+        match (&file.name, file.sha256, &file.head, u32::try_from(file.len)) {
+            (FileName::Proof(name), Some(sha256), None, Ok(len))
                 if file.class == self.class && *file.folder == *self.store =>
             {
                 self.entries.push(ListedProof {
                     name: *name,
                     sha256: sha256.0,
-                    len: file.len,
+                    len,
                 });
                 Ok(())
             }
@@ -625,7 +627,7 @@ impl ListedProofs {
             folder: self.store.clone(),
             name: FileName::Proof(e.name),
             class: self.class,
-            len: e.len,
+            len: u64::from(e.len),
             sha256: Some(exhibit_protocol::Digest(e.sha256)),
             head: None,
             head_len: 0,
@@ -1491,7 +1493,8 @@ mod tests {
     #[test]
     fn only_a_checked_digest_named_proof_of_the_lists_folder_is_listed() {
         // Catches a list that would take a file it cannot say again exactly: another folder's,
-        // one whose header is still needed, one not named by a digest, one never checked.
+        // one whose header is still needed, one not named by a digest, one never checked, one
+        // whose length a listed entry cannot hold.
         let tmp = tempfile::tempdir().unwrap();
         let other = tmp.path().join("other");
         std::fs::create_dir(&other).unwrap();
@@ -1507,7 +1510,10 @@ mod tests {
         text.forget_head();
         let mut unchecked = good.clone();
         unchecked.sha256 = None;
-        for file in [foreign, with_head, text, unchecked] {
+        // A file of 4 GiB or more (a DIR's, listed for the review) is not cut to 4 bytes.
+        let mut huge = good.clone();
+        huge.len = 1 << 32;
+        for file in [foreign, with_head, text, unchecked, huge] {
             assert!(list.push(file).is_err());
         }
         assert!(list.push(good).is_ok());
