@@ -61,29 +61,31 @@ pub fn index_part_path(n: u64) -> String {
 /// What the page prints on how to pin one line without it (docs/protocol.md#witness).
 pub const HOW_TO_PIN: &str = "To pin one line without this page: take its entry_id from its line in the published ledger (ledger/ledger.jsonl, then ledger/segments/ in name order; or a withheld line's digest from ledger/withheld.json), fetch ledger/witness/proofs/<entry_id>.ots, and run `ots verify -d <entry_id> <entry_id>.ots` (the python OpenTimestamps client) or `node ots-cli.js verify -i -d <entry_id> <entry_id>.ots` (javascript-opentimestamps 0.4.9). A PENDING file prints \"Pending confirmation in Bitcoin blockchain\": it is a calendar's receipt and pins nothing. A PROOF prints the Bitcoin block; that block's header time is at https://mempool.space/api/block/<hash> and https://blockstream.info/api/block/<hash> (/block-height/<H> gives the hash). The proof shows that the line's digest existed before that block, no more: not that every send got a line, not the words of any message, not who wrote the line, not that the line is true. The header time is the miner's clock, within about two hours of consensus time, so a latency under six hours carries that slop and a negative latency can appear for an honest line. The store was written by the lab's tail; the proofs are what you check.";
 
-/// One record of the store's index, compact (a million of them stay small): 88 bytes. The
-/// optional `upgraded_at` is a plain value with a bit in `present` (as an `Option` it took 8
-/// bytes more a record), and the block a proof names, shared by every proof of that block, is
-/// held once in [`Tables::blocks`] (inline it took 48 bytes a record, 48 MB at a million:
-/// docs/scale.md#what-is-left).
+/// One record of the store's index, compact (a million of them stay small): 128 bytes. The
+/// four optional fields are plain values with a bit each in `present` (as `Option`s they took
+/// 24 bytes more a record, 24 MB at a million: docs/scale.md#what-is-left).
 #[derive(Debug, Clone)]
 struct Record {
     id: Digest,
+    block_hash: Digest,
     seq: i64,
     line_timestamp: i64,
     seen_at: i64,
     stamped_at: i64,
     upgraded_at: i64,
-    /// Index into `Tables::calendars` (interned lists).
+    block_height: u64,
+    block_time: i64,
+    /// Index into `StoreIndex::calendars` (interned lists).
     calendars: u32,
-    /// Index into `Tables::blocks` (interned blocks).
-    block: u32,
     status: Status,
     present: u8,
 }
 
 impl Record {
     const UPGRADED_AT: u8 = 1;
+    const BLOCK_HEIGHT: u8 = 2;
+    const BLOCK_HASH: u8 = 4;
+    const BLOCK_TIME: u8 = 8;
 
     fn has(&self, bit: u8) -> bool {
         self.present & bit != 0
@@ -92,28 +94,17 @@ impl Record {
     fn upgraded_at(&self) -> Option<i64> {
         self.has(Self::UPGRADED_AT).then_some(self.upgraded_at)
     }
-}
 
-/// What a proof's record says of the Bitcoin block it names: its hash, height and header time,
-/// each as the store gives it (any of them may be absent).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord)]
-struct Block {
-    hash: Option<Digest>,
-    height: Option<u64>,
-    time: Option<i64>,
-}
+    fn block_height(&self) -> Option<u64> {
+        self.has(Self::BLOCK_HEIGHT).then_some(self.block_height)
+    }
 
-/// The values many records share, each held once: the calendars' lists and the blocks. A
-/// million records name a few lists and a few blocks a day.
-#[derive(Debug, Default, Clone)]
-struct Tables {
-    calendars: Vec<Vec<String>>,
-    blocks: Vec<Block>,
-}
+    fn block_hash(&self) -> Option<Digest> {
+        self.has(Self::BLOCK_HASH).then_some(self.block_hash)
+    }
 
-impl Tables {
-    fn block(&self, r: &Record) -> Block {
-        self.blocks[r.block as usize]
+    fn block_time(&self) -> Option<i64> {
+        self.has(Self::BLOCK_TIME).then_some(self.block_time)
     }
 }
 
@@ -136,10 +127,8 @@ struct StoreIndex {
     /// name their records by position instead of copying them (160 MB at a million lines:
     /// docs/scale.md#memory).
     records: std::sync::Arc<Vec<Record>>,
-    /// Shared with the index parts likewise.
-    tables: std::sync::Arc<Tables>,
+    calendars: Vec<Vec<String>>,
     calendar_ids: BTreeMap<Vec<String>, u32>,
-    block_ids: BTreeMap<Block, u32>,
     prereg_sha256: Option<Digest>,
 }
 
@@ -210,12 +199,10 @@ impl<'de> Visitor<'de> for EntriesSeed<'_> {
                     raw.seq
                 )));
             }
-            // Not shared yet while the index is read: no copy is made.
-            let tables = std::sync::Arc::make_mut(&mut index.tables);
             let cals: Vec<String> = raw.calendars.iter().map(|c| c.to_string()).collect();
-            let next = tables.calendars.len() as u32;
+            let next = index.calendars.len() as u32;
             let calendars = *index.calendar_ids.entry(cals.clone()).or_insert_with(|| {
-                tables.calendars.push(cals);
+                index.calendars.push(cals);
                 next
             });
             let opt = |field: &str, v: &Option<Cow<'de, str>>| -> Result<Option<i64>, A::Error> {
@@ -240,26 +227,29 @@ impl<'de> Visitor<'de> for EntriesSeed<'_> {
                 Record::UPGRADED_AT,
                 &mut present,
             );
-            let block = Block {
-                hash: block_hash,
-                height: raw.block_height,
-                time: opt("block_time", &raw.block_time)?,
-            };
-            let next = tables.blocks.len() as u32;
-            let block = *index.block_ids.entry(block).or_insert_with(|| {
-                tables.blocks.push(block);
-                next
-            });
+            let block_height = packed(raw.block_height, Record::BLOCK_HEIGHT, &mut present);
+            let block_hash = Digest(packed(
+                block_hash.map(|d| d.0),
+                Record::BLOCK_HASH,
+                &mut present,
+            ));
+            let block_time = packed(
+                opt("block_time", &raw.block_time)?,
+                Record::BLOCK_TIME,
+                &mut present,
+            );
             // Not shared yet while the index is read: no copy is made.
             std::sync::Arc::make_mut(&mut index.records).push(Record {
                 id,
+                block_hash,
                 seq: raw.seq,
                 line_timestamp,
                 seen_at,
                 stamped_at,
                 upgraded_at,
+                block_height,
+                block_time,
                 calendars,
-                block,
                 status: raw.status,
                 present,
             });
@@ -1276,7 +1266,7 @@ impl Counts {
                 continue;
             };
             last_seen = Some(i);
-            c.line(line, &index.records[k], &index.tables);
+            c.line(line, &index.records[k]);
         }
         c.tail_lag = match last_seen {
             Some(i) => n - 1 - i,
@@ -1289,7 +1279,7 @@ impl Counts {
         c
     }
 
-    fn line(&mut self, line: &LineRecord, r: &Record, tables: &Tables) {
+    fn line(&mut self, line: &LineRecord, r: &Record) {
         *self.status_count.entry(r.status).or_default() += 1;
         let Some(ts) = line.timestamp() else {
             return;
@@ -1303,7 +1293,7 @@ impl Counts {
         if r.status != Status::Proof {
             return;
         }
-        let Some(bt) = tables.block(r).time else {
+        let Some(bt) = r.block_time() else {
             self.proof_no_time += 1;
             return;
         };
@@ -1426,7 +1416,7 @@ fn tail_logs(
 
 /// Each entry's `calendars` strings are published: each must pass the identifier guard.
 fn guard_calendars(store: &Path, index: &StoreIndex, refusals: &mut Vec<Refusal>) {
-    for (k, list) in index.tables.calendars.iter().enumerate() {
+    for (k, list) in index.calendars.iter().enumerate() {
         for cal in list {
             let codes = side_channels::guard_codes(cal);
             if codes.is_empty() {
@@ -1690,7 +1680,7 @@ fn published_index<'a>(
                 .records
                 .iter()
                 .map(|r| {
-                    let record = published_record(&index.tables, r, chain.cut(r), &mut daycut);
+                    let record = published_record(&index.calendars, r, chain.cut(r), &mut daycut);
                     (r.id, record)
                 })
                 .collect();
@@ -1757,6 +1747,7 @@ fn index_parts(
     // written: the parts are not held in between (at a million lines they are 640 MB), and no
     // map of every published record is built (docs/scale.md#memory).
     let mut blocks: BTreeMap<u64, Vec<(u32, bool)>> = BTreeMap::new();
+    let calendars = std::sync::Arc::new(index.calendars.clone());
     // Records are sorted by id: each block's records stay in id order, as the part lists them.
     for (at, r) in index.records.iter().enumerate() {
         // seq ≥ 1 was checked when the store's index was read.
@@ -1776,7 +1767,7 @@ fn index_parts(
     for (number, at) in blocks {
         let source = PartSource {
             records: PartRecords::Shared(index.records.clone(), at),
-            tables: index.tables.clone(),
+            calendars: calendars.clone(),
             anchor_tz: anchor_tz.to_string(),
         };
         let bytes = source.bytes();
@@ -1835,7 +1826,7 @@ impl PartRecords {
 /// What one index part is made from.
 struct PartSource {
     records: PartRecords,
-    tables: std::sync::Arc<Tables>,
+    calendars: std::sync::Arc<Vec<Vec<String>>>,
     anchor_tz: String,
 }
 
@@ -1851,7 +1842,7 @@ impl PartSource {
         let mut daycut = DayCut::new(&self.anchor_tz);
         let mut entries: BTreeMap<Digest, PublishedRecord<'_>> = BTreeMap::new();
         let mut add = |r: &Record, cut: bool| {
-            entries.insert(r.id, published_record(&self.tables, r, cut, &mut daycut));
+            entries.insert(r.id, published_record(&self.calendars, r, cut, &mut daycut));
         };
         match &self.records {
             PartRecords::Shared(all, at) => {
@@ -1892,7 +1883,7 @@ fn head_runs_files(ctx: &LayerContext<'_>) -> Result<Vec<(String, git2::Oid, u64
 
 /// One record of the published index.
 fn published_record<'a>(
-    tables: &'a Tables,
+    calendars: &'a [Vec<String>],
     r: &Record,
     private: bool,
     daycut: &mut DayCut,
@@ -1905,12 +1896,11 @@ fn published_record<'a>(
             timestamp_of(t)
         }
     };
-    let block = tables.block(r);
     PublishedRecord {
-        block_hash: block.hash,
-        block_height: block.height,
-        block_time: block.time.map(timestamp_of),
-        calendars: &tables.calendars[r.calendars as usize],
+        block_hash: r.block_hash(),
+        block_height: r.block_height(),
+        block_time: r.block_time().map(timestamp_of),
+        calendars: &calendars[r.calendars as usize],
         line_timestamp: (!private).then(|| timestamp_of(r.line_timestamp)),
         seen_at: clock(r.seen_at),
         seq: r.seq,
@@ -2260,10 +2250,9 @@ mod tests {
     #[test]
     fn a_record_s_optional_fields_survive_packing_absent_or_zero() {
         // Catches a packing that reads a zero (block height 0, the epoch as a clock, the zero
-        // digest) as absent, or an absent field as zero; and a record grown past 88 bytes
-        // (a million of them are held: docs/scale.md#what-is-left), such as the block's
-        // fields back inline (128 bytes).
-        assert!(std::mem::size_of::<Record>() <= 88);
+        // digest) as absent, or an absent field as zero; and a record grown past 128 bytes
+        // (a million of them are held: docs/scale.md#what-is-left).
+        assert!(std::mem::size_of::<Record>() <= 128);
         let zero = "1970-01-01T00:00:00Z";
         let hash0 = "0".repeat(64);
         let index = format!(
@@ -2284,7 +2273,7 @@ mod tests {
             .records
             .iter()
             .map(|r| {
-                serde_json::to_value(published_record(&parsed.tables, r, false, &mut daycut))
+                serde_json::to_value(published_record(&parsed.calendars, r, false, &mut daycut))
                     .unwrap()
             })
             .collect();
@@ -2309,13 +2298,15 @@ mod tests {
         let oid = |b: u8| git2::Oid::from_bytes(&[b; 20]).unwrap();
         let record = |b: u8| Record {
             id: Digest(d(b)),
+            block_hash: Digest([0; 32]),
             seq: 1,
             line_timestamp: 0,
             seen_at: 0,
             stamped_at: 0,
             upgraded_at: 0,
+            block_height: 0,
+            block_time: 0,
             calendars: 0,
-            block: 0,
             status: Status::Proof,
             present: 0,
         };
@@ -2334,66 +2325,6 @@ mod tests {
         }
         .at_records(&[]);
         assert_eq!((none.at_record.len(), none.not_in_index.len()), (0, 1));
-    }
-
-    #[test]
-    fn records_of_one_block_share_it_and_records_of_another_do_not() {
-        // Catches blocks held once by their hash alone: a record naming the same hash with
-        // another height or time (a store's mistake, published as it is) would be published
-        // with the first record's; and a record without a block given another's.
-        let t = |s: i64| timestamp_of(1_800_000_000 + s);
-        let hash = "c".repeat(64);
-        let rec = |id: char, seq: u32, height: u32, time: &str| {
-            format!(
-                r#""{}": {{"seq": {seq}, "status": "proof", "calendars": ["https://a.example"],
-                "line_timestamp": "{z}", "seen_at": "{z}", "stamped_at": "{z}",
-                "block_height": {height}, "block_hash": "{hash}", "block_time": "{time}"}}"#,
-                id.to_string().repeat(64),
-                z = t(0),
-            )
-        };
-        let index = format!(
-            r#"{{"entries": {{{}, {}, {}, {}, "{}": {{"seq": 5, "status": "pending",
-            "calendars": [], "line_timestamp": "{z}", "seen_at": "{z}", "stamped_at": "{z}"}}}}}}"#,
-            rec('a', 1, 7, &t(60)),
-            rec('b', 2, 7, &t(60)),
-            rec('c', 3, 8, &t(60)),
-            rec('d', 4, 7, &t(120)),
-            "e".repeat(64),
-            z = t(0),
-        );
-        let parsed = parse_index(index.as_bytes()).unwrap();
-        let blocks: Vec<u32> = parsed.records.iter().map(|r| r.block).collect();
-        assert_eq!(blocks[0], blocks[1], "the same block, held once");
-        assert_eq!(parsed.tables.blocks.len(), 4, "{:?}", parsed.tables.blocks);
-        let mut daycut = DayCut::new("UTC");
-        let published: Vec<serde_json::Value> = parsed
-            .records
-            .iter()
-            .map(|r| {
-                serde_json::to_value(published_record(&parsed.tables, r, false, &mut daycut))
-                    .unwrap()
-            })
-            .collect();
-        let heights: Vec<_> = published
-            .iter()
-            .map(|p| p["block_height"].clone())
-            .collect();
-        let times: Vec<_> = published.iter().map(|p| p["block_time"].clone()).collect();
-        assert_eq!(
-            heights,
-            [json!(7), json!(7), json!(8), json!(7), json!(null)]
-        );
-        assert_eq!(
-            times,
-            [
-                json!(t(60)),
-                json!(t(60)),
-                json!(t(60)),
-                json!(t(120)),
-                json!(null)
-            ]
-        );
     }
 
     #[test]
