@@ -48,7 +48,7 @@ pub struct LineRecord {
 }
 
 /// A line's kind and day, behind one thin pointer shared by every line of that kind and day:
-/// 8 bytes a line where the two texts took 16 (docs/scale.md#sized-to-what-is-asked).
+/// 8 bytes a line where the two texts took 16 (docs/scale.md#narrower-records).
 #[derive(Debug, Clone)]
 pub struct KindDay(std::sync::Arc<(SharedText, SharedText)>);
 

@@ -58,7 +58,7 @@ pub fn verify(
                 k
             }
         };
-    // Each (kind, day) pair held once, shared by its lines (docs/scale.md#sized-to-what-is-asked).
+    // Each (kind, day) pair held once, shared by its lines (docs/scale.md#narrower-records).
     let mut pairs: std::collections::HashMap<(SharedText, SharedText), KindDay> =
         Default::default();
     let mut last_pair = KindDay::new("".into(), "".into());

@@ -842,7 +842,7 @@ fn proofs(
 ) -> Result<Proofs> {
     let head_proofs = head.len();
     // HEAD's proofs by the record that names them, its list by digest let go before the
-    // proofs list fills (docs/scale.md#sized-to-what-is-asked).
+    // proofs list fills (docs/scale.md#narrower-records).
     let head = head.at_records(&index.records);
     let mut proofs = Proofs {
         store_files_kept: Vec::new(),
@@ -1030,7 +1030,7 @@ impl HeadProofs {
     }
 }
 
-/// HEAD's proofs beside the store's records (docs/scale.md#sized-to-what-is-asked): the blob id
+/// HEAD's proofs beside the store's records (docs/scale.md#narrower-records): the blob id
 /// HEAD publishes under each record's name, by the record's position (21 bytes a record where
 /// the list by digest took 52), HEAD's digest-named proofs no record names (to be carried), and
 /// its other names.
