@@ -34,11 +34,16 @@ pub const FILE: &str = "exhibit/blob-sha256";
 pub struct BlobDigests {
     /// Where the file is (`None` outside a repository: nothing is remembered).
     path: Option<PathBuf>,
-    /// The records read from the file, sorted by id; let go once HEAD is checked
+    /// Records sorted by id: those read from the file until HEAD is checked, then, compacted
+    /// where they lie, those this build asked about, with the new ones merged in
     /// ([`BlobDigests::checked`]).
     known: Vec<u8>,
-    /// Every blob this build asked about, with its sha256.
-    seen: Vec<([u8; ID], Digest)>,
+    /// A flag per record of `known`: asked about by this build. With `new`, what this build
+    /// found, without a second list of a million records beside `known` while HEAD is walked
+    /// (docs/scale.md#narrower-records).
+    asked: Vec<bool>,
+    /// Blobs asked about that `known` did not hold, with their sha256.
+    new: Vec<([u8; ID], Digest)>,
     /// Blobs whose bytes were read and hashed (the rest came from `known`).
     pub hashed: usize,
 }
@@ -55,24 +60,47 @@ impl BlobDigests {
             .unwrap_or_default();
         BlobDigests {
             path,
+            asked: vec![false; known.len() / RECORD],
             known,
             ..BlobDigests::default()
         }
     }
 
-    /// HEAD is checked: what the file remembered is not asked again, and is let go (64 MB at a
-    /// million files, held otherwise until the build ends: docs/scale.md#what-is-left).
+    /// HEAD is checked: what the file remembered but this build did not ask about is let go,
+    /// and `known` holds just the blobs asked, sorted, each once — compacted where it lies and
+    /// the new ones merged in from its end, so that no second list is made beside it.
     pub fn checked(&mut self) {
-        self.known = Vec::new();
-    }
-
-    /// Room for as many blobs as the file remembers and a sixteenth more, made once: HEAD's
-    /// files are asked about as the walk gives them, not counted first, and at a million files a
-    /// list grown by doubling would briefly hold twice its 52 MB (a day adds far less than a
-    /// sixteenth).
-    pub fn reserve_as_remembered(&mut self) {
-        let remembered = self.known.len() / RECORD;
-        self.seen.reserve_exact(remembered + remembered / 16 + 64);
+        let asked = std::mem::take(&mut self.asked);
+        let mut kept = 0;
+        for (i, _) in asked.iter().enumerate().filter(|(_, a)| **a) {
+            self.known
+                .copy_within(i * RECORD..(i + 1) * RECORD, kept * RECORD);
+            kept += 1;
+        }
+        let mut new = std::mem::take(&mut self.new);
+        new.sort_unstable_by_key(|n| n.0);
+        new.dedup_by(|a, b| a.0 == b.0);
+        // From the end: the larger of the last kept record and the last new one goes last.
+        // `new` holds no id `known` held (each was looked for there first).
+        self.known.resize((kept + new.len()) * RECORD, 0);
+        let (mut k, mut n) = (kept, new.len());
+        while n > 0 {
+            let at = (k + n - 1) * RECORD;
+            let kept_last = k.checked_sub(1).map(|b| b * RECORD);
+            if let Some(before) = kept_last
+                && self.known[before..before + ID] > new[n - 1].0[..]
+            {
+                self.known.copy_within(before..before + RECORD, at);
+                k -= 1;
+            } else {
+                self.known[at..at + ID].copy_from_slice(&new[n - 1].0);
+                self.known[at + ID..at + RECORD].copy_from_slice(&new[n - 1].1.0);
+                n -= 1;
+            }
+        }
+        self.known.shrink_to_fit();
+        // Asked again after this (none is, in a build), a blob is looked for among these.
+        self.asked = vec![true; self.known.len() / RECORD];
     }
 
     /// The sha256 of blob `id`: remembered, or `read` and hashed.
@@ -86,18 +114,18 @@ impl BlobDigests {
             self.hashed += 1;
             return Ok(Digest::of(&read()?));
         };
-        let digest = match self.remembered(&key) {
-            Some(d) => d,
-            None => {
-                self.hashed += 1;
-                Digest::of(&read()?)
-            }
-        };
-        self.seen.push((key, digest));
+        if let Some((at, digest)) = self.remembered(&key) {
+            self.asked[at] = true;
+            return Ok(digest);
+        }
+        self.hashed += 1;
+        let digest = Digest::of(&read()?);
+        self.new.push((key, digest));
         Ok(digest)
     }
 
-    fn remembered(&self, key: &[u8; ID]) -> Option<Digest> {
+    /// The position and sha256 of `key`'s record in `known`.
+    fn remembered(&self, key: &[u8; ID]) -> Option<(usize, Digest)> {
         let records = self.known.len() / RECORD;
         let at = |i: usize| &self.known[i * RECORD..(i + 1) * RECORD];
         let (mut lo, mut hi) = (0, records);
@@ -108,7 +136,9 @@ impl BlobDigests {
                 std::cmp::Ordering::Less => lo = mid + 1,
                 std::cmp::Ordering::Greater => hi = mid,
                 std::cmp::Ordering::Equal => {
-                    return <[u8; 32]>::try_from(&record[ID..]).ok().map(Digest);
+                    return <[u8; 32]>::try_from(&record[ID..])
+                        .ok()
+                        .map(|d| (mid, Digest(d)));
                 }
             }
         }
@@ -117,9 +147,9 @@ impl BlobDigests {
 
     /// Writes the blobs this build asked about (and only those) for the next build, to a
     /// temporary file beside the cache that [`Staged::commit`] puts in place once DIR is
-    /// written. The list is sorted where it lies, written through a small buffer and let go:
-    /// at a million files it is 64 MB, and holding it, or the file's bytes besides, while DIR
-    /// is written put both on the build's peak (docs/scale.md#memory). Where the cache's folder
+    /// written. The records, sorted where they lie ([`BlobDigests::checked`]), are written and
+    /// let go: at a million files they are 52 MB, and holding them, or the file's bytes
+    /// besides, while DIR is written put both on the build's peak (docs/scale.md#memory). Where the cache's folder
     /// does not exist yet (a repository's first builds) nothing is written before DIR is: the
     /// list is held, and written when committed.
     pub fn stage(self) -> Result<Staged> {
@@ -129,22 +159,18 @@ impl BlobDigests {
         if !path.parent().is_some_and(Path::is_dir) {
             return Ok(Staged::Held(self));
         }
-        let seen = self.sorted();
+        let known = self.asked_sorted();
         let mut file = StagedFile::create(&path)?;
         file.write(MAGIC)?;
-        for (id, digest) in &seen {
-            file.write(id)?;
-            file.write(&digest.0)?;
-        }
+        file.write(&known)?;
         Ok(Staged::File(file))
     }
 
-    /// The blobs asked about, sorted by id, each once (sorted where the list lies, not copied).
-    fn sorted(self) -> Vec<([u8; ID], Digest)> {
-        let mut seen = self.seen;
-        seen.sort_unstable_by_key(|s| s.0);
-        seen.dedup_by(|a, b| a.0 == b.0);
-        seen
+    /// The records of the blobs asked about, sorted by id, each once (where they lie, not
+    /// copied).
+    fn asked_sorted(mut self) -> Vec<u8> {
+        self.checked();
+        self.known
     }
 
     /// Writes the cache now: the folder is made, then the file is staged and put in place.
@@ -339,7 +365,7 @@ mod tests {
             second.digest_of(id(n), || panic!("remembered")).unwrap();
         }
         second.checked();
-        assert!(second.known.is_empty());
+        assert_eq!(second.known.len(), 2 * RECORD, "blob 3 let go");
         second.save().unwrap();
         let mut third = BlobDigests::open(Some(tmp.path()));
         for n in [1u8, 2] {
@@ -347,6 +373,51 @@ mod tests {
         }
         third.digest_of(id(3), || Ok(vec![3; 5])).unwrap();
         assert_eq!(third.hashed, 1, "blob 3 was not asked by the second build");
+    }
+
+    #[test]
+    fn the_blobs_asked_are_kept_in_order_remembered_and_new_interleaved() {
+        // Catches a merge of the new blobs into the remembered ones that leaves them out of
+        // order (the next build would find the file invalid and read every blob again), loses
+        // the first or last of either, keeps a new blob twice, or keeps a remembered blob the
+        // build did not ask about.
+        let tmp = tempfile::tempdir().unwrap();
+        let mut first = BlobDigests::open(Some(tmp.path()));
+        for n in [2u8, 4, 6, 8] {
+            first.digest_of(id(n), || Ok(vec![n; 2])).unwrap();
+        }
+        first.save().unwrap();
+        let mut second = BlobDigests::open(Some(tmp.path()));
+        for n in [8u8, 4] {
+            second.digest_of(id(n), || panic!("remembered")).unwrap();
+        }
+        for n in [9u8, 1, 5, 5, 7] {
+            second.digest_of(id(n), || Ok(vec![n; 2])).unwrap();
+        }
+        assert_eq!(second.hashed, 5);
+        second.checked();
+        let ids: Vec<u8> = second.known.chunks(RECORD).map(|r| r[0]).collect();
+        assert_eq!(ids, [1, 4, 5, 7, 8, 9]);
+        second.save().unwrap();
+        let mut third = BlobDigests::open(Some(tmp.path()));
+        for n in [1u8, 4, 5, 7, 8, 9] {
+            let d = third
+                .digest_of(id(n), || panic!("blob {n} remembered"))
+                .unwrap();
+            assert_eq!(d, Digest::of(&[n; 2]));
+        }
+        for n in [2u8, 6] {
+            third.digest_of(id(n), || Ok(vec![n; 2])).unwrap();
+        }
+        assert_eq!(
+            third.hashed, 2,
+            "blobs 2 and 6 were not asked by the second build"
+        );
+        // Only new blobs, and only remembered ones.
+        let mut only_new = BlobDigests::open(None);
+        only_new.digest_of(id(3), || Ok(vec![3])).unwrap();
+        only_new.checked();
+        assert_eq!(only_new.known.len(), RECORD);
     }
 
     #[test]

@@ -222,7 +222,6 @@ fn check_head(previous: &Previous) -> Result<HeadCheck> {
         ..HeadCheck::default()
     };
     let mut out = fresh();
-    out.digests.reserve_as_remembered();
     // HEAD's files are taken as git's walk gives them, not listed first (at a million files
     // the list is 150 MB: docs/scale.md#memory). A tree not in git's order (written by hand)
     // is read again as a sorted list, from the start.
