@@ -100,7 +100,7 @@ pub fn verify(
                     kind_day: last_pair.clone(),
                     timestamp_secs: timestamp.unwrap_or_default(),
                     has_timestamp: timestamp.is_some(),
-                    offset: offset as u64,
+                    offset,
                     len,
                     withheld: None,
                     read_by_operator: false,
