@@ -21,7 +21,7 @@ use exhibit_protocol::registry::{Registry, Verdict};
 use exhibit_protocol::verify::{Withheld, WithheldEntry};
 
 /// One entry of the gate's ledger, as the later stages need it: 88 bytes. The object itself is
-/// re-read from the gate's ledger (`start`, `len`) when a stage needs more (keeps 1M-line builds
+/// re-read from the gate's ledger (`offset`, `len`) when a stage needs more (keeps 1M-line builds
 /// lean: docs/scale.md#memory).
 #[derive(Debug, Clone)]
 pub struct LineRecord {
