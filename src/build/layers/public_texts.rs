@@ -1680,6 +1680,14 @@ fn release_files(
     dir_folder: Option<&std::sync::Arc<Path>>,
     out: &mut LayerOutput,
 ) {
+    // Room for every text at once: grown by doubling, the list (about 150 bytes a text) was
+    // held twice for a moment, as the public-texts layer ended (docs/scale.md#room-made-once).
+    let in_dir = releases
+        .iter()
+        .filter(|r| r.in_dir && dir_folder.is_some())
+        .count();
+    out.contents.reserve_exact(in_dir);
+    out.files.reserve_exact(releases.len() - in_dir);
     for r in releases {
         let name = format!("{}.txt", r.sha());
         let path = format!("{FOLDER}/{name}");
