@@ -138,6 +138,9 @@ const EVASIONS: &[(&str, Rule, &str)] = &[
     ("555\u{3164}010\u{3164}9999", Phone, "Hangul filler U+3164 used as a space"),
     ("555\n010\n9999", GroupedDigits, "groups across line breaks"),
     ("555'010'9999", GroupedDigits, "apostrophes between groups"),
+    ("555-O1O-9999", Phone, "letters O and l written for 0 and 1 inside a number"),
+    ("chat_l00l234567", DigitRun, "l written for 1 inside a run of digits"),
+    ("555.O1o.999l", Phone, "lower-case o and l written for 0 and 1, a group in each case"),
     ("5\u{FE0F}5\u{FE0F}5\u{FE0F}0\u{FE0F}1\u{FE0F}0\u{FE0F}9\u{FE0F}9\u{FE0F}9\u{FE0F}9", DigitRun, "digits split by variation selector U+FE0F"),
     ("5\u{FE0F}\u{20E3}5\u{FE0F}\u{20E3}5\u{FE0F}\u{20E3}0\u{FE0F}\u{20E3}1\u{FE0F}\u{20E3}0\u{FE0F}\u{20E3}9\u{FE0F}\u{20E3}9\u{FE0F}\u{20E3}9\u{FE0F}\u{20E3}9\u{FE0F}\u{20E3}", DigitRun, "keycap digits (combining enclosing keycap)"),
     ("\u{2075}\u{2075}\u{2075}\u{2070}\u{00B9}\u{2070}\u{2079}\u{2079}\u{2079}\u{2079}", DigitRun, "superscript digits"),
@@ -187,6 +190,8 @@ const EVASIONS: &[(&str, Rule, &str)] = &[
     ("%USERPROFILE%\\notes", DriveOrHomePath, "env var path"),
     ("\\\\server\\share", DriveOrHomePath, "UNC path"),
     ("~/notes.txt", DriveOrHomePath, "tilde home"),
+    ("~alice/notes.txt", DriveOrHomePath, "a user's home named by the login, ~user/"),
+    ("https://example.org/~alice/", DriveOrHomePath, "a personal page under ~user/"),
     ("%2Fhome%2Fagent", DriveOrHomePath, "percent-encoded slashes"),
     // --- telegram ---
     ("t.me/+AbCdEf", TelegramInvite, "private invite"),
@@ -259,6 +264,11 @@ const ORDINARY: &[(&str, bool, &str)] = &[
     ("09:00-17:30", true, "a time range"),
     ("Nov 8, 2026 at 9:41 PM", false, "a written date"),
     ("On 2026-11-08 12 people came", false, "a date beside a small count"),
+    // letters that look like digits, as words (only a token that holds a digit and no other
+    // letter reads them as digits)
+    ("LOL lol IOI lOl 1234", false, "words of O, I and l beside a short number"),
+    ("GPT-4o, 2O26-11-08 at 9:41", false, "a model name and a date written with a letter O"),
+    ("~5/10 of the runs", false, "an approximate fraction after a tilde"),
     // versions
     ("0.9.4", true, "version"),
     ("gate/0.9.5", true, "the demo's process value"),
@@ -497,7 +507,8 @@ const LEDGER_ROWS: &[(&str, &[Rule], &str)] = &[
     ("1:/x", &[], "a digit is not a drive letter"),
     ("C:", &[], "no slash after the colon: catches a `X:` only test"),
     ("~/x", &[DriveOrHomePath], "tilde home"),
-    ("~x/", &[], "tilde not followed by slash"),
+    ("~5/", &[], "tilde before a digit: no login, no path"),
+    ("~x/", &[DriveOrHomePath], "tilde, a login, a slash: a user's home"),
     ("/home/x", &[DriveOrHomePath], "/home/"),
     ("/Users/x", &[DriveOrHomePath], "mixed case: catches a case-sensitive match"),
     ("/USERS/x", &[DriveOrHomePath], "upper case"),

@@ -19,7 +19,8 @@
 //! of Unicode's UTS #39 (`unicode-security`'s skeleton) when that gives one ASCII character
 //! (Cyrillic `С`, Greek `ο`, `∕`, `⧵`, `∶`), then by a short list of the punctuation UTS #39 does
 //! not fold (`。`, `｡`, `۔`: see [`fold_punctuation`]). ASCII is never folded: `m` is not `rn`,
-//! `0` is not `O`.
+//! `0` is not `O`. One further view reads the letters people write for digits as digits inside
+//! a token that also holds a digit ([`letters_as_digits`]: `555-O1O-9999`).
 
 use super::digit_table::DIGIT_LIKE;
 
@@ -66,11 +67,55 @@ pub(crate) fn views(s: &str) -> Views {
         views.push(literal);
         views.extend(decoded);
     }
+    // Each view again with letters written for digits inside a number (`555-O1O-9999`).
+    let lettered: Vec<View> = views.iter().filter_map(letters_as_digits).collect();
+    views.extend(lettered);
     views.dedup();
     Views {
         views,
         had_invisible,
     }
+}
+
+/// The view with the letters people write for digits read as those digits — `O` and `o` as
+/// `0`, `I` and `l` as `1` — inside a token (a run of ASCII letters and digits) that holds a
+/// digit and no other letter: `O1O` is `010`, `2O26` is `2026`; `GOOD`, `lol`, `v1O` and `IO`
+/// stay words (docs/guard.md#normalisation). `None` when no such token changes. The changed
+/// characters are not pristine: they never make a digest.
+fn letters_as_digits(view: &View) -> Option<View> {
+    let t = &view.chars;
+    let mut out: Option<View> = None;
+    let mut i = 0;
+    while i < t.len() {
+        if !t[i].is_ascii_alphanumeric() {
+            i += 1;
+            continue;
+        }
+        let end = i + t[i..]
+            .iter()
+            .take_while(|c| c.is_ascii_alphanumeric())
+            .count();
+        let token = &t[i..end];
+        let lettered = token.iter().any(|c| c.is_ascii_digit())
+            && token.iter().any(|c| !c.is_ascii_digit())
+            && token
+                .iter()
+                .all(|c| c.is_ascii_digit() || matches!(c, 'O' | 'o' | 'I' | 'l'));
+        if lettered {
+            let o = out.get_or_insert_with(|| view.clone());
+            for (k, &c) in token.iter().enumerate() {
+                let digit = match c {
+                    'O' | 'o' => '0',
+                    'I' | 'l' => '1',
+                    _ => continue,
+                };
+                o.chars[i + k] = digit;
+                o.pristine[i + k] = false;
+            }
+        }
+        i = end;
+    }
+    out
 }
 
 fn fold_str(s: &str, invisible: Invisible, had_invisible: &mut bool) -> View {
@@ -419,6 +464,43 @@ mod tests {
             .iter()
             .map(|v| v.chars.iter().collect())
             .collect()
+    }
+
+    /// Letters read as digits only inside a token that holds a digit and no other letter; the
+    /// changed characters are never pristine (they make no digest).
+    #[test]
+    fn letters_are_digits_only_inside_a_number() {
+        let view = |s: &str| View {
+            chars: s.chars().collect(),
+            pristine: vec![true; s.chars().count()],
+        };
+        let rows: &[(&str, Option<&str>, &str)] = &[
+            ("555-O1O-9999", Some("555-010-9999"), "O and O beside a 1"),
+            ("chat_l00l234567", Some("chat_1001234567"), "l in a run"),
+            (
+                "2O26 lol IO GOOD",
+                Some("2026 lol IO GOOD"),
+                "only the token with a digit",
+            ),
+            (
+                "GPT-4o v1O",
+                Some("GPT-40 v1O"),
+                "4o is a token of a digit and o; v1O holds a v",
+            ),
+            ("lol IOI", None, "no digit: words"),
+            ("1234 ab", None, "nothing to read"),
+            ("x9I", None, "another letter in the token"),
+        ];
+        for (input, want, why) in rows {
+            let got = letters_as_digits(&view(input));
+            let got_s = got.as_ref().map(|v| v.chars.iter().collect::<String>());
+            assert_eq!(got_s.as_deref(), *want, "{input:?}: {why}");
+            if let Some(v) = got {
+                for (k, c) in input.chars().enumerate() {
+                    assert_eq!(v.pristine[k], v.chars[k] == c, "{input:?} at {k}");
+                }
+            }
+        }
     }
 
     #[test]

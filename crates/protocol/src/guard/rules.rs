@@ -518,8 +518,19 @@ fn is_drive_at(t: &[char], i: usize) -> bool {
         }
 }
 
+/// `~/`, or `~user/` (a user's home named by the user's login: `~alice/notes`, a personal page's
+/// `example.org/~alice/`). The login starts with a letter or `_` (so `~5/10`, an approximate
+/// fraction, is no path) and is at most 32 characters of letters, digits, `_`, `.` and `-`.
 fn is_tilde_home_at(t: &[char], i: usize) -> bool {
-    t[i] == '~' && t.get(i + 1).is_some_and(|&c| is_slash(c))
+    if t[i] != '~' {
+        return false;
+    }
+    let login = t[i + 1..]
+        .iter()
+        .take_while(|&&c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'))
+        .count();
+    let starts_well = login == 0 || t[i + 1].is_ascii_alphabetic() || t[i + 1] == '_';
+    starts_well && login <= 32 && t.get(i + 1 + login).is_some_and(|&c| is_slash(c))
 }
 
 fn is_home_dir_at(t: &[char], i: usize, word: &str) -> bool {
