@@ -70,11 +70,19 @@ impl BlobDigests {
     /// and `known` holds just the blobs asked, sorted, each once — compacted where it lies and
     /// the new ones merged in from its end, so that no second list is made beside it.
     pub fn checked(&mut self) {
+        // Already so (called again when the records are staged, after the HEAD check called
+        // it): nothing is moved, nothing made again.
+        if self.new.is_empty() && self.asked.iter().all(|a| *a) {
+            return;
+        }
         let asked = std::mem::take(&mut self.asked);
         let mut kept = 0;
         for (i, _) in asked.iter().enumerate().filter(|(_, a)| **a) {
-            self.known
-                .copy_within(i * RECORD..(i + 1) * RECORD, kept * RECORD);
+            // Records before the first one let go stay where they are.
+            if i != kept {
+                self.known
+                    .copy_within(i * RECORD..(i + 1) * RECORD, kept * RECORD);
+            }
             kept += 1;
         }
         let mut new = std::mem::take(&mut self.new);
