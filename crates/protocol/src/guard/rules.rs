@@ -455,7 +455,81 @@ fn iban_mod97(chars: &[char]) -> u32 {
 // ---------------------------------------------------------------------------------------
 
 fn has_email(t: &[char]) -> bool {
-    (0..t.len()).any(|i| t[i] == '@' && has_local_part(t, i) && has_letter_domain(t, i + 1))
+    (0..t.len()).any(|i| {
+        t[i] == '@'
+            && ((has_local_part(t, i) && has_letter_domain(t, i + 1)) || is_spaced_email_at(t, i))
+    })
+}
+
+/// How many whitespace characters may stand between the parts of a spaced address.
+const EMAIL_GAP: usize = 8;
+
+/// The top-level domains that are never a sentence's next word, so that a dot glued on its left
+/// and spaced on its right still joins them (`owner @ example. com`).
+const COMMON_TLDS: [&str; 6] = ["com", "org", "net", "edu", "gov", "info"];
+
+/// One of [`COMMON_TLDS`] at `i`, in any case, as a whole label.
+fn is_common_tld_at(t: &[char], i: usize) -> bool {
+    COMMON_TLDS.iter().any(|tld| {
+        starts_with_ignore_ascii_case(t, i, tld)
+            && !t
+                .get(i + tld.len())
+                .is_some_and(|c| c.is_alphanumeric() || *c == '-')
+    })
+}
+
+/// An address written with whitespace around its `@` or its dots (`owner @ example . com`,
+/// `owner@example . com`, `owner @ example.com`; docs/guard.md#spaced-emails): a local-part
+/// character, up to [`EMAIL_GAP`] whitespace characters, the `@`, up to as many again, then two
+/// or more labels of letters, digits and `-` joined by dots with up to as much whitespace on
+/// either side, the last label two or more letters. Whitespace before the `@` and none after is
+/// a handle named in prose (`follow @alice.bsky.social`), and a dot glued on its left and
+/// spaced on its right ends a sentence (`see you @ noon. Thanks`) unless a common top-level
+/// domain follows (`owner @ example. com`): neither joins an address.
+fn is_spaced_email_at(t: &[char], at: usize) -> bool {
+    let before = at
+        - t[..at]
+            .iter()
+            .rev()
+            .take_while(|c| c.is_whitespace())
+            .count();
+    let after = scan(t, at + 1, char::is_whitespace);
+    let gap_before = at - before;
+    let gap_after = after - (at + 1);
+    if gap_before > EMAIL_GAP || gap_after > EMAIL_GAP || (gap_before > 0 && gap_after == 0) {
+        return false;
+    }
+    if !has_local_part(t, before) {
+        return false;
+    }
+    let is_label_char = |c: char| c.is_alphanumeric() || c == '-';
+    let mut i = after;
+    let mut labels = 0;
+    let mut spaced = gap_before > 0 || gap_after > 0;
+    loop {
+        let end = scan(t, i, is_label_char);
+        if end == i {
+            return false;
+        }
+        labels += 1;
+        let last = &t[i..end];
+        let ends_here = |spaced: bool| {
+            labels >= 2 && spaced && last.len() >= 2 && last.iter().all(|c| c.is_alphabetic())
+        };
+        let white = scan(t, end, char::is_whitespace);
+        let dot_spaced = white > end;
+        if t.get(white) != Some(&'.') || white - end > EMAIL_GAP {
+            return ends_here(spaced);
+        }
+        let next = scan(t, white + 1, char::is_whitespace);
+        let spaced_after = next > white + 1;
+        let ends_sentence = !dot_spaced && spaced_after && !is_common_tld_at(t, next);
+        if ends_sentence || next - (white + 1) > EMAIL_GAP {
+            return ends_here(spaced);
+        }
+        spaced |= dot_spaced || spaced_after;
+        i = next;
+    }
 }
 
 /// A local-part character directly before the `@` (a bare `@handle` has none).
