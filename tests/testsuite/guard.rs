@@ -136,6 +136,11 @@ const EVASIONS: &[(&str, Rule, &str)] = &[
     ("owner\n@\nexample\n.\nco\n.\nuk", Email, "line breaks around @ and each dot"),
     ("owner\u{00A0}@\u{00A0}example\u{00A0}.\u{00A0}org", Email, "no-break spaces fold to spaces"),
     ("write to owner @ mail . example . org. Thanks", Email, "a spaced address inside a sentence"),
+    ("owner at example dot com", Email, "at and dot written as lower-case words: catches decoding only capitals and brackets"),
+    ("jane dot doe at mail dot example dot org", Email, "dots spelled in the local part and the domain"),
+    ("owner at mail.example dot com", Email, "a written dot and a spelled one in one domain"),
+    ("owner At Example Dot Com", Email, "the words in title case"),
+    ("owner at\nexample\ndot\nco\ndot\nuk", Email, "line breaks between the words"),
     // --- phones ---
     ("+1-555-010-9999", Phone, "dashed international phone"),
     ("+1 (555) 010-9999", Phone, "the protocol's example"),
@@ -327,6 +332,9 @@ const ORDINARY: &[(&str, bool, &str)] = &[
     ("follow @alice.bsky.social for news", false, "a domain-like handle named in prose (text)"),
     ("meet @ 5.30 pm", false, "a time after @: the last label is no top-level domain"),
     ("coffee @ home. me too", false, "a sentence's full stop before a word that is a country's domain"),
+    ("look at this dot com page", false, "at followed by a determiner is prose, not an address"),
+    ("at example dot com", false, "no local part before at"),
+    ("look at example.com", false, "at with a written dot only: a site named in prose (decision)"),
     // the demo box's legitimate ledger values
     ("America/New_York", true, "the demo's anchor_tz"),
     ("darkflobi.gate/entry/v0", true, "the demo's schema"),
@@ -477,6 +485,10 @@ const TEXT_ROWS: &[(&str, &[Rule], &str)] = &[
     ("owner         @ example.com", &[], "nine spaces do not: catches an unbounded gap"),
     ("a @ b . c", &[], "a one-letter last label is no top-level domain"),
     ("x @ 1 . 23", &[], "a last label of digits is no top-level domain"),
+    ("owner at example dot xyz", &[], "a worded address needs a listed top-level domain (decision)"),
+    ("owner at example dot", &[], "no label after the last dot"),
+    ("aimed at amazon dot com stock", &[Email], "a domain spelled in words after a word and at trips (decision: privacy over prose)"),
+    ("owner at the dot com", &[], "the domain's first label is a determiner"),
     // --- phone ------------------------------------------------------------------------
     ("+1 (555) 010-9999", &[GroupedDigits, Phone], "the protocol's example"),
     ("+12345678", &[Phone], "exactly seven after the first digit"),

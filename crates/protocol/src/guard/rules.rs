@@ -27,7 +27,7 @@ pub(crate) fn scan_view(view: &View, policy: Policy, hits: &mut BTreeSet<Rule>) 
             hits.insert(Rule::Iban);
         }
     }
-    if t.contains(&'@') && has_email(t) {
+    if (t.contains(&'@') && has_email(t)) || has_worded_email(t) {
         hits.insert(Rule::Email);
     }
     if has_drive_or_home_path(t) {
@@ -530,6 +530,94 @@ fn is_spaced_email_at(t: &[char], at: usize) -> bool {
         spaced |= dot_spaced || spaced_after;
         i = next;
     }
+}
+
+/// The top-level domains that end an address written in words (`owner at example dot com`).
+const WORDED_TLDS: [&str; 26] = [
+    "com", "org", "net", "edu", "gov", "info", "biz", "io", "co", "uk", "de", "fr", "es", "it",
+    "nl", "ch", "ru", "jp", "me", "us", "eu", "ca", "au", "dev", "app", "ai",
+];
+
+/// Words after `at` that make it prose, not an address (`look at the dot com bubble`).
+const NOT_A_DOMAIN: [&str; 18] = [
+    "the", "a", "an", "this", "that", "these", "those", "my", "your", "our", "their", "his", "her",
+    "its", "some", "any", "every", "no",
+];
+
+/// An address written in words (docs/guard.md#worded-emails): a local-part character,
+/// whitespace, the word `at` in any case, whitespace, then labels joined by the word `dot`
+/// between whitespace (or by a written `.`), at least one `dot` spelled, the last label one of
+/// [`WORDED_TLDS`] and the first not one of [`NOT_A_DOMAIN`]: `owner at example dot com`,
+/// `jane dot doe at mail dot example dot org`.
+fn has_worded_email(t: &[char]) -> bool {
+    let is_word_at = |i: usize, word: &str| {
+        i > 0
+            && t[i - 1].is_whitespace()
+            && starts_with_ignore_ascii_case(t, i, word)
+            && t.get(i + word.len()).is_some_and(|c| c.is_whitespace())
+    };
+    let is_label_char = |c: char| c.is_alphanumeric() || c == '-' || c == '.';
+    let label_at = |i: usize| {
+        let end = scan(t, i, is_label_char);
+        let trimmed = t[i..end]
+            .iter()
+            .rposition(|&c| c != '.')
+            .map_or(i, |p| i + p + 1);
+        (trimmed > i).then_some((i, trimmed))
+    };
+    (0..t.len()).any(|at| {
+        if !is_word_at(at, "at") {
+            return false;
+        }
+        let before = at
+            - t[..at]
+                .iter()
+                .rev()
+                .take_while(|c| c.is_whitespace())
+                .count();
+        if at - before > EMAIL_GAP || !has_local_part(t, before) {
+            return false;
+        }
+        let Some((mut start, mut end)) = label_at(skip_whitespace(t, at + 2)) else {
+            return false;
+        };
+        if NOT_A_DOMAIN
+            .iter()
+            .any(|w| is_word_ignore_ascii_case(&t[start..end], w))
+        {
+            return false;
+        }
+        let mut dots = 0;
+        loop {
+            let k = skip_whitespace(t, end);
+            if k == end || !is_word_at(k, "dot") {
+                break;
+            }
+            match label_at(skip_whitespace(t, k + 3)) {
+                Some(next) => (start, end) = next,
+                None => break,
+            }
+            dots += 1;
+        }
+        let last_label_from = t[start..end]
+            .iter()
+            .rposition(|&c| c == '.')
+            .map_or(start, |p| start + p + 1);
+        let last = &t[last_label_from..end];
+        dots > 0
+            && WORDED_TLDS
+                .iter()
+                .any(|tld| is_word_ignore_ascii_case(last, tld))
+    })
+}
+
+fn skip_whitespace(t: &[char], i: usize) -> usize {
+    scan(t, i, char::is_whitespace)
+}
+
+/// `chars` is `word` in any case.
+fn is_word_ignore_ascii_case(chars: &[char], word: &str) -> bool {
+    chars.len() == word.len() && starts_with_ignore_ascii_case(chars, 0, word)
 }
 
 /// A local-part character directly before the `@` (a bare `@handle` has none).
