@@ -61,20 +61,21 @@ pub fn index_part_path(n: u64) -> String {
 /// What the page prints on how to pin one line without it (docs/protocol.md#witness).
 pub const HOW_TO_PIN: &str = "To pin one line without this page: take its entry_id from its line in the published ledger (ledger/ledger.jsonl, then ledger/segments/ in name order; or a withheld line's digest from ledger/withheld.json), fetch ledger/witness/proofs/<entry_id>.ots, and run `ots verify -d <entry_id> <entry_id>.ots` (the python OpenTimestamps client) or `node ots-cli.js verify -i -d <entry_id> <entry_id>.ots` (javascript-opentimestamps 0.4.9). A PENDING file prints \"Pending confirmation in Bitcoin blockchain\": it is a calendar's receipt and pins nothing. A PROOF prints the Bitcoin block; that block's header time is at https://mempool.space/api/block/<hash> and https://blockstream.info/api/block/<hash> (/block-height/<H> gives the hash). The proof shows that the line's digest existed before that block, no more: not that every send got a line, not the words of any message, not who wrote the line, not that the line is true. The header time is the miner's clock, within about two hours of consensus time, so a latency under six hours carries that slop and a negative latency can appear for an honest line. The store was written by the lab's tail; the proofs are what you check.";
 
-/// One record of the store's index, compact (a million of them stay small): 128 bytes. The
+/// One record of the store's index, compact (a million of them stay small): 112 bytes. The
 /// four optional fields are plain values with a bit each in `present` (as `Option`s they took
-/// 24 bytes more a record, 24 MB at a million: docs/scale.md#what-is-left).
+/// 24 bytes more a record, 24 MB at a million: docs/scale.md#what-is-left), and the five
+/// clocks take five bytes each ([`Clock`]).
 #[derive(Debug, Clone)]
 struct Record {
     id: Digest,
     block_hash: Digest,
     seq: i64,
-    line_timestamp: i64,
-    seen_at: i64,
-    stamped_at: i64,
-    upgraded_at: i64,
+    line_timestamp: Clock,
+    seen_at: Clock,
+    stamped_at: Clock,
+    upgraded_at: Clock,
     block_height: u64,
-    block_time: i64,
+    block_time: Clock,
     /// Index into `StoreIndex::calendars` (interned lists).
     calendars: u32,
     status: Status,
@@ -91,8 +92,20 @@ impl Record {
         self.present & bit != 0
     }
 
+    fn line_timestamp(&self) -> i64 {
+        self.line_timestamp.secs()
+    }
+
+    fn seen_at(&self) -> i64 {
+        self.seen_at.secs()
+    }
+
+    fn stamped_at(&self) -> i64 {
+        self.stamped_at.secs()
+    }
+
     fn upgraded_at(&self) -> Option<i64> {
-        self.has(Self::UPGRADED_AT).then_some(self.upgraded_at)
+        self.has(Self::UPGRADED_AT).then(|| self.upgraded_at.secs())
     }
 
     fn block_height(&self) -> Option<u64> {
@@ -104,7 +117,33 @@ impl Record {
     }
 
     fn block_time(&self) -> Option<i64> {
-        self.has(Self::BLOCK_TIME).then_some(self.block_time)
+        self.has(Self::BLOCK_TIME).then(|| self.block_time.secs())
+    }
+}
+
+/// A moment of the store's index in five bytes, not eight (16 bytes a record, 16 MB at a
+/// million: docs/scale.md#clocks-in-five-bytes). Every moment a `YYYY-MM-DDTHH:MM:SSZ` can
+/// write, years 1 to 9999, lies within 2^39 seconds after the first, so the seconds since
+/// `0001-01-01T00:00:00Z` fit in 40 bits with room to spare.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct Clock([u8; 5]);
+
+impl Clock {
+    /// `0001-01-01T00:00:00Z`, in seconds since the Unix epoch.
+    const FIRST: i64 = -62_135_596_800;
+
+    /// `None` outside the 40 bits (no parsed timestamp is).
+    fn new(secs: i64) -> Option<Clock> {
+        let since = u64::try_from(secs.checked_sub(Self::FIRST)?).ok()?;
+        let b = since.to_le_bytes();
+        (since < 1 << 40).then_some(Clock([b[0], b[1], b[2], b[3], b[4]]))
+    }
+
+    fn secs(self) -> i64 {
+        let mut b = [0u8; 8];
+        b[..5].copy_from_slice(&self.0);
+        // Below 2^40: the cast is exact.
+        u64::from_le_bytes(b) as i64 + Self::FIRST
     }
 }
 
@@ -162,12 +201,14 @@ struct RawPrereg<'a> {
     sha256: Cow<'a, str>,
 }
 
-fn clock<E: de::Error>(id: &str, field: &str, s: &str) -> Result<i64, E> {
-    days::parse_timestamp(s).ok_or_else(|| {
-        E::custom(format!(
-            "entry {id}: {field} {s:?} is not a YYYY-MM-DDTHH:MM:SSZ timestamp"
-        ))
-    })
+fn clock<E: de::Error>(id: &str, field: &str, s: &str) -> Result<Clock, E> {
+    days::parse_timestamp(s)
+        .and_then(Clock::new)
+        .ok_or_else(|| {
+            E::custom(format!(
+                "entry {id}: {field} {s:?} is not a YYYY-MM-DDTHH:MM:SSZ timestamp"
+            ))
+        })
 }
 
 struct EntriesSeed<'s>(&'s mut StoreIndex);
@@ -205,7 +246,7 @@ impl<'de> Visitor<'de> for EntriesSeed<'_> {
                 index.calendars.push(cals);
                 next
             });
-            let opt = |field: &str, v: &Option<Cow<'de, str>>| -> Result<Option<i64>, A::Error> {
+            let opt = |field: &str, v: &Option<Cow<'de, str>>| -> Result<Option<Clock>, A::Error> {
                 v.as_deref().map(|s| clock(&key, field, s)).transpose()
             };
             let block_hash = match raw.block_hash.as_deref() {
@@ -1272,7 +1313,7 @@ impl Counts {
             Some(i) => n - 1 - i,
             None => n,
         };
-        let mut stamped_moments: Vec<i64> = index.records.iter().map(|r| r.stamped_at).collect();
+        let mut stamped_moments: Vec<i64> = index.records.iter().map(|r| r.stamped_at()).collect();
         stamped_moments.sort_unstable();
         stamped_moments.dedup();
         c.stamp_batches = stamped_moments.len();
@@ -1284,10 +1325,10 @@ impl Counts {
         let Some(ts) = line.timestamp() else {
             return;
         };
-        if r.line_timestamp != ts {
+        if r.line_timestamp() != ts {
             self.ts_disagree.push(line.seq);
         }
-        if r.seen_at - ts > RETROACTIVE_AFTER {
+        if r.seen_at() - ts > RETROACTIVE_AFTER {
             self.retroactive += 1;
         }
         if r.status != Status::Proof {
@@ -1901,10 +1942,10 @@ fn published_record<'a>(
         block_height: r.block_height(),
         block_time: r.block_time().map(timestamp_of),
         calendars: &calendars[r.calendars as usize],
-        line_timestamp: (!private).then(|| timestamp_of(r.line_timestamp)),
-        seen_at: clock(r.seen_at),
+        line_timestamp: (!private).then(|| timestamp_of(r.line_timestamp())),
+        seen_at: clock(r.seen_at()),
         seq: r.seq,
-        stamped_at: clock(r.stamped_at),
+        stamped_at: clock(r.stamped_at()),
         status: r.status,
         upgraded_at: r.upgraded_at().map(&mut clock),
     }
@@ -2056,9 +2097,9 @@ fn public_moments<'a>(
 
 fn record_clocks(r: &Record) -> impl Iterator<Item = i64> {
     [
-        Some(r.line_timestamp),
-        Some(r.seen_at),
-        Some(r.stamped_at),
+        Some(r.line_timestamp()),
+        Some(r.seen_at()),
+        Some(r.stamped_at()),
         r.upgraded_at(),
     ]
     .into_iter()
@@ -2248,11 +2289,35 @@ mod tests {
     }
 
     #[test]
+    fn a_clock_keeps_every_moment_a_timestamp_can_write() {
+        // Catches a five-byte clock that cuts the top bits (the last moment of 9999 is past
+        // 2^38 seconds after the first), loses the sign (moments before 1970), or shifts by a
+        // wrong first moment (docs/scale.md#clocks-in-five-bytes).
+        for t in [
+            "0001-01-01T00:00:00Z",
+            "1969-12-31T23:59:59Z",
+            "1970-01-01T00:00:00Z",
+            "2026-12-03T15:04:05Z",
+            "2106-02-07T06:28:16Z",
+            "9999-12-31T23:59:59Z",
+        ] {
+            let secs = days::parse_timestamp(t).unwrap();
+            let c = Clock::new(secs).unwrap();
+            assert_eq!((c.secs(), timestamp_of(c.secs())), (secs, t.to_string()));
+        }
+        assert_eq!(Clock::new(Clock::FIRST - 1), None);
+        assert_eq!(Clock::new(Clock::FIRST + (1 << 40)), None);
+        assert!(Clock::new(Clock::FIRST + (1 << 40) - 1).is_some());
+        assert_eq!(Clock::new(i64::MIN), None);
+        assert_eq!(Clock::new(i64::MAX), None);
+    }
+
+    #[test]
     fn a_record_s_optional_fields_survive_packing_absent_or_zero() {
         // Catches a packing that reads a zero (block height 0, the epoch as a clock, the zero
-        // digest) as absent, or an absent field as zero; and a record grown past 128 bytes
+        // digest) as absent, or an absent field as zero; and a record grown past 112 bytes
         // (a million of them are held: docs/scale.md#what-is-left).
-        assert!(std::mem::size_of::<Record>() <= 128);
+        assert!(std::mem::size_of::<Record>() <= 112);
         let zero = "1970-01-01T00:00:00Z";
         let hash0 = "0".repeat(64);
         let index = format!(
@@ -2300,12 +2365,12 @@ mod tests {
             id: Digest(d(b)),
             block_hash: Digest([0; 32]),
             seq: 1,
-            line_timestamp: 0,
-            seen_at: 0,
-            stamped_at: 0,
-            upgraded_at: 0,
+            line_timestamp: Clock::default(),
+            seen_at: Clock::default(),
+            stamped_at: Clock::default(),
+            upgraded_at: Clock::default(),
             block_height: 0,
-            block_time: 0,
+            block_time: Clock::default(),
             calendars: 0,
             status: Status::Proof,
             present: 0,
