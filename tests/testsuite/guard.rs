@@ -141,6 +141,9 @@ const EVASIONS: &[(&str, Rule, &str)] = &[
     ("owner at mail.example dot com", Email, "a written dot and a spelled one in one domain"),
     ("owner At Example Dot Com", Email, "the words in title case"),
     ("owner at\nexample\ndot\nco\ndot\nuk", Email, "line breaks between the words"),
+    ("owner@example dot com", Email, "a glued @ with dot as a word: catches worded dots read only after a worded at"),
+    ("owner @ example dot com", Email, "a spaced @ with dot as a word"),
+    ("owner at example . com", Email, "at as a word with a spaced dot"),
     // --- phones ---
     ("+1-555-010-9999", Phone, "dashed international phone"),
     ("+1 (555) 010-9999", Phone, "the protocol's example"),

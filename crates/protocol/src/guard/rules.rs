@@ -27,7 +27,7 @@ pub(crate) fn scan_view(view: &View, policy: Policy, hits: &mut BTreeSet<Rule>) 
             hits.insert(Rule::Iban);
         }
     }
-    if (t.contains(&'@') && has_email(t)) || has_worded_email(t) {
+    if has_email(t) {
         hits.insert(Rule::Email);
     }
     if has_drive_or_home_path(t) {
@@ -456,83 +456,20 @@ fn iban_mod97(chars: &[char]) -> u32 {
 
 fn has_email(t: &[char]) -> bool {
     (0..t.len()).any(|i| {
-        t[i] == '@'
-            && ((has_local_part(t, i) && has_letter_domain(t, i + 1)) || is_spaced_email_at(t, i))
+        (t[i] == '@' && has_local_part(t, i) && has_letter_domain(t, i + 1))
+            || is_loose_email_at(t, i)
     })
 }
 
-/// How many whitespace characters may stand between the parts of a spaced address.
+/// How many whitespace characters may stand between the parts of a loose address.
 const EMAIL_GAP: usize = 8;
 
 /// The top-level domains that are never a sentence's next word, so that a dot glued on its left
 /// and spaced on its right still joins them (`owner @ example. com`).
 const COMMON_TLDS: [&str; 6] = ["com", "org", "net", "edu", "gov", "info"];
 
-/// One of [`COMMON_TLDS`] at `i`, in any case, as a whole label.
-fn is_common_tld_at(t: &[char], i: usize) -> bool {
-    COMMON_TLDS.iter().any(|tld| {
-        starts_with_ignore_ascii_case(t, i, tld)
-            && !t
-                .get(i + tld.len())
-                .is_some_and(|c| c.is_alphanumeric() || *c == '-')
-    })
-}
-
-/// An address written with whitespace around its `@` or its dots (`owner @ example . com`,
-/// `owner@example . com`, `owner @ example.com`; docs/guard.md#spaced-emails): a local-part
-/// character, up to [`EMAIL_GAP`] whitespace characters, the `@`, up to as many again, then two
-/// or more labels of letters, digits and `-` joined by dots with up to as much whitespace on
-/// either side, the last label two or more letters. Whitespace before the `@` and none after is
-/// a handle named in prose (`follow @alice.bsky.social`), and a dot glued on its left and
-/// spaced on its right ends a sentence (`see you @ noon. Thanks`) unless a common top-level
-/// domain follows (`owner @ example. com`): neither joins an address.
-fn is_spaced_email_at(t: &[char], at: usize) -> bool {
-    let before = at
-        - t[..at]
-            .iter()
-            .rev()
-            .take_while(|c| c.is_whitespace())
-            .count();
-    let after = scan(t, at + 1, char::is_whitespace);
-    let gap_before = at - before;
-    let gap_after = after - (at + 1);
-    if gap_before > EMAIL_GAP || gap_after > EMAIL_GAP || (gap_before > 0 && gap_after == 0) {
-        return false;
-    }
-    if !has_local_part(t, before) {
-        return false;
-    }
-    let is_label_char = |c: char| c.is_alphanumeric() || c == '-';
-    let mut i = after;
-    let mut labels = 0;
-    let mut spaced = gap_before > 0 || gap_after > 0;
-    loop {
-        let end = scan(t, i, is_label_char);
-        if end == i {
-            return false;
-        }
-        labels += 1;
-        let last = &t[i..end];
-        let ends_here = |spaced: bool| {
-            labels >= 2 && spaced && last.len() >= 2 && last.iter().all(|c| c.is_alphabetic())
-        };
-        let white = scan(t, end, char::is_whitespace);
-        let dot_spaced = white > end;
-        if t.get(white) != Some(&'.') || white - end > EMAIL_GAP {
-            return ends_here(spaced);
-        }
-        let next = scan(t, white + 1, char::is_whitespace);
-        let spaced_after = next > white + 1;
-        let ends_sentence = !dot_spaced && spaced_after && !is_common_tld_at(t, next);
-        if ends_sentence || next - (white + 1) > EMAIL_GAP {
-            return ends_here(spaced);
-        }
-        spaced |= dot_spaced || spaced_after;
-        i = next;
-    }
-}
-
-/// The top-level domains that end an address written in words (`owner at example dot com`).
+/// The top-level domains that end an address with `at` or `dot` written as a word
+/// (`owner at example dot com`).
 const WORDED_TLDS: [&str; 26] = [
     "com", "org", "net", "edu", "gov", "info", "biz", "io", "co", "uk", "de", "fr", "es", "it",
     "nl", "ch", "ru", "jp", "me", "us", "eu", "ca", "au", "dev", "app", "ai",
@@ -544,70 +481,134 @@ const NOT_A_DOMAIN: [&str; 18] = [
     "its", "some", "any", "every", "no",
 ];
 
-/// An address written in words (docs/guard.md#worded-emails): a local-part character,
-/// whitespace, the word `at` in any case, whitespace, then labels joined by the word `dot`
-/// between whitespace (or by a written `.`), at least one `dot` spelled, the last label one of
-/// [`WORDED_TLDS`] and the first not one of [`NOT_A_DOMAIN`]: `owner at example dot com`,
-/// `jane dot doe at mail dot example dot org`.
-fn has_worded_email(t: &[char]) -> bool {
-    let is_word_at = |i: usize, word: &str| {
-        i > 0
-            && t[i - 1].is_whitespace()
-            && starts_with_ignore_ascii_case(t, i, word)
-            && t.get(i + word.len()).is_some_and(|c| c.is_whitespace())
+/// How a loose address's `@` or dots were written.
+#[derive(Default)]
+struct Looseness {
+    /// Whitespace around the `@` or a dot (`owner @ example . com`).
+    spaced: bool,
+    /// `at` written as a word.
+    worded_at: bool,
+    /// `dot` written as a word.
+    worded_dot: bool,
+    /// Whitespace around a dot (`example . com`).
+    spaced_dot: bool,
+}
+
+/// An address written loosely, beginning at `i` with its `@` (docs/guard.md#spaced-emails,
+/// docs/guard.md#worded-emails): a local-part character, then `@` or the word `at` with up to
+/// [`EMAIL_GAP`] whitespace characters on either side, then two or more labels of letters,
+/// digits and `-` joined by `.` (with up to as much whitespace on either side) or by the word
+/// `dot` between whitespace. A glued `owner@example.com` is the strict rule's; here:
+///
+/// * whitespace before an `@` and none after is a handle named in prose
+///   (`follow @alice.bsky.social`);
+/// * a dot glued on its left and spaced on its right ends a sentence (`see you @ noon. Thanks`)
+///   unless one of [`COMMON_TLDS`] follows (`owner @ example. com`);
+/// * with `at` or `dot` as a word, the last label is one of [`WORDED_TLDS`], the first is none
+///   of [`NOT_A_DOMAIN`], and `at` as a word needs a `dot` as a word or with whitespace around
+///   it (`look at example.com` is a site named in prose); otherwise the last label is two or
+///   more letters.
+fn is_loose_email_at(t: &[char], i: usize) -> bool {
+    let mut how = Looseness::default();
+    let after_at = if t[i] == '@' {
+        i + 1
+    } else if is_word_at(t, i, "at") {
+        how.worded_at = true;
+        i + 2
+    } else {
+        return false;
     };
-    let is_label_char = |c: char| c.is_alphanumeric() || c == '-' || c == '.';
-    let label_at = |i: usize| {
-        let end = scan(t, i, is_label_char);
-        let trimmed = t[i..end]
-            .iter()
-            .rposition(|&c| c != '.')
-            .map_or(i, |p| i + p + 1);
-        (trimmed > i).then_some((i, trimmed))
-    };
-    (0..t.len()).any(|at| {
-        if !is_word_at(at, "at") {
-            return false;
+    let before = i - t[..i]
+        .iter()
+        .rev()
+        .take_while(|c| c.is_whitespace())
+        .count();
+    let gap_before = i - before;
+    let domain = skip_whitespace(t, after_at);
+    let gap_after = domain - after_at;
+    if gap_before > EMAIL_GAP || gap_after > EMAIL_GAP || !has_local_part(t, before) {
+        return false;
+    }
+    if t[i] == '@' && gap_before > 0 && gap_after == 0 {
+        return false;
+    }
+    how.spaced = gap_before > 0 || gap_after > 0;
+    let is_label_char = |c: char| c.is_alphanumeric() || c == '-';
+    let first_end = scan(t, domain, is_label_char);
+    if first_end == domain {
+        return false;
+    }
+    let first = &t[domain..first_end];
+    let (mut label, mut labels) = (domain..first_end, 1);
+    while let Some(next) = next_label(t, label.end, &mut how) {
+        let end = scan(t, next, is_label_char);
+        if end == next {
+            break;
         }
-        let before = at
-            - t[..at]
-                .iter()
-                .rev()
-                .take_while(|c| c.is_whitespace())
-                .count();
-        if at - before > EMAIL_GAP || !has_local_part(t, before) {
-            return false;
-        }
-        let Some((mut start, mut end)) = label_at(skip_whitespace(t, at + 2)) else {
-            return false;
-        };
-        if NOT_A_DOMAIN
-            .iter()
-            .any(|w| is_word_ignore_ascii_case(&t[start..end], w))
-        {
-            return false;
-        }
-        let mut dots = 0;
-        loop {
-            let k = skip_whitespace(t, end);
-            if k == end || !is_word_at(k, "dot") {
-                break;
-            }
-            match label_at(skip_whitespace(t, k + 3)) {
-                Some(next) => (start, end) = next,
-                None => break,
-            }
-            dots += 1;
-        }
-        let last_label_from = t[start..end]
-            .iter()
-            .rposition(|&c| c == '.')
-            .map_or(start, |p| start + p + 1);
-        let last = &t[last_label_from..end];
-        dots > 0
+        (label, labels) = (next..end, labels + 1);
+    }
+    let last = &t[label];
+    if labels < 2 {
+        return false;
+    }
+    if how.worded_at || how.worded_dot {
+        (how.worded_dot || how.spaced_dot || !how.worded_at)
             && WORDED_TLDS
                 .iter()
-                .any(|tld| is_word_ignore_ascii_case(last, tld))
+                .any(|w| is_word_ignore_ascii_case(last, w))
+            && !NOT_A_DOMAIN
+                .iter()
+                .any(|w| is_word_ignore_ascii_case(first, w))
+    } else {
+        how.spaced && last.len() >= 2 && last.iter().all(|c| c.is_alphabetic())
+    }
+}
+
+/// Where the next label of a loose address starts after a label ending at `end`: past a `.`
+/// (whitespace around it allowed, a sentence's full stop not) or the word `dot`.
+fn next_label(t: &[char], end: usize, how: &mut Looseness) -> Option<usize> {
+    let white = skip_whitespace(t, end);
+    if white - end > EMAIL_GAP {
+        return None;
+    }
+    if t.get(white) == Some(&'.') {
+        let next = skip_whitespace(t, white + 1);
+        let (spaced_before, spaced_after) = (white > end, next > white + 1);
+        if next - (white + 1) > EMAIL_GAP
+            || (!spaced_before && spaced_after && !is_common_tld_at(t, next))
+        {
+            return None;
+        }
+        how.spaced_dot |= spaced_before || spaced_after;
+        how.spaced |= how.spaced_dot;
+        return Some(next);
+    }
+    if white > end && is_word_at(t, white, "dot") {
+        let next = skip_whitespace(t, white + 3);
+        if next - (white + 3) > EMAIL_GAP {
+            return None;
+        }
+        how.worded_dot = true;
+        return Some(next);
+    }
+    None
+}
+
+/// `word` in any case at `i`, with whitespace before and after it.
+fn is_word_at(t: &[char], i: usize, word: &str) -> bool {
+    i > 0
+        && t[i - 1].is_whitespace()
+        && starts_with_ignore_ascii_case(t, i, word)
+        && t.get(i + word.len()).is_some_and(|c| c.is_whitespace())
+}
+
+/// One of [`COMMON_TLDS`] at `i`, in any case, as a whole label.
+fn is_common_tld_at(t: &[char], i: usize) -> bool {
+    COMMON_TLDS.iter().any(|tld| {
+        starts_with_ignore_ascii_case(t, i, tld)
+            && !t
+                .get(i + tld.len())
+                .is_some_and(|c| c.is_alphanumeric() || *c == '-')
     })
 }
 
