@@ -182,6 +182,8 @@ impl GateLedger {
             held_from: 0,
             read_to: 0,
             last_start: 0,
+            lfs_before: 0,
+            counted_to: 0,
             hasher: check.then(sha2::Sha256::new),
         }
     }
@@ -247,6 +249,11 @@ pub struct Lines<'a> {
     read_to: usize,
     /// The start of the last line asked: lines are asked in order.
     last_start: usize,
+    /// The LFs before `counted_to`: the line asked last is line `lfs_before + 1` of the file,
+    /// counted as the bytes pass, so that a line's record need not keep its number
+    /// (docs/scale.md#line-numbers-counted).
+    lfs_before: u64,
+    counted_to: usize,
     hasher: Option<sha2::Sha256>,
 }
 
@@ -263,8 +270,9 @@ impl Lines<'_> {
         }
         self.last_start = start;
         while self.read_to < end {
-            // What lies before `start` is not needed again.
+            // What lies before `start` is not needed again (once its LFs are counted).
             let keep_from = start.min(self.read_to);
+            self.count_lfs_to(keep_from);
             self.held.drain(..keep_from - self.held_from);
             self.held_from = keep_from;
             let n = CHUNK.min(self.ledger.complete - self.read_to);
@@ -277,7 +285,25 @@ impl Lines<'_> {
             }
             self.read_to += n;
         }
+        self.count_lfs_to(start);
         Ok(&self.held[start - self.held_from..end - self.held_from])
+    }
+
+    /// [`Lines::get`], with the line's number in the file (from 1, the header's).
+    pub fn get_numbered(&mut self, start: usize, end: usize) -> Result<(u64, &[u8])> {
+        self.get(start, end)?;
+        let bytes = &self.held[start - self.held_from..end - self.held_from];
+        Ok((self.lfs_before + 1, bytes))
+    }
+
+    /// Counts the LFs of the held bytes from `counted_to` to `to` (`to` never goes back: lines
+    /// are asked in order).
+    fn count_lfs_to(&mut self, to: usize) {
+        if to > self.counted_to {
+            let held = &self.held[self.counted_to - self.held_from..to - self.held_from];
+            self.lfs_before += held.iter().filter(|&&b| b == b'\n').count() as u64;
+            self.counted_to = to;
+        }
     }
 
     /// Reads the rest and, for a checking pass, holds every byte read to the sha256 the verify
@@ -453,6 +479,15 @@ mod tests {
             assert_eq!(lines.get(a, b).unwrap(), &bytes[a..b], "line {i}");
         }
         lines.finish().unwrap();
+        // Each line's number, counted as the bytes pass (docs/scale.md#line-numbers-counted):
+        // lines skipped, empty ones (i = 0), one longer than a chunk and the ones after it.
+        // Catches LFs counted twice when a chunk is read in the middle of a line, or lost
+        // when the bytes before a line are let go.
+        let mut lines = l.lines(false);
+        for (i, &(a, b)) in spans.iter().enumerate().filter(|(i, _)| i % 3 != 1) {
+            let (number, got) = lines.get_numbered(a, b).unwrap();
+            assert_eq!((number, got), (i as u64 + 1, &bytes[a..b]), "line {i}");
+        }
         // Asked out of order: an error, not wrong bytes.
         let mut lines = l.lines(false);
         lines.get(spans[5].0, spans[5].1).unwrap();

@@ -25,7 +25,6 @@ use exhibit_protocol::verify::{Withheld, WithheldEntry};
 /// lean: docs/scale.md#memory).
 #[derive(Debug, Clone)]
 pub struct LineRecord {
-    pub line: u64,
     pub seq: i64,
     pub entry_id: Digest,
     /// The line's kind and day, shared with every line of the same kind and day (a million
@@ -205,10 +204,11 @@ pub fn decide(input: &DecideInput<'_>, lines: &mut [LineRecord]) -> Result<Decis
     let mut sticky = Vec::new();
     let mut reader = input.ledger.lines(true);
     for record in lines.iter_mut() {
-        let object = line_object(reader.get(record.start(), record.end())?);
+        let (line_number, bytes) = reader.get_numbered(record.start(), record.end())?;
+        let object = line_object(bytes);
         let dest_class =
             exhibit_protocol::registry::published_dest_class(object.get_str("dest_class"));
-        let place = format!("line {} (seq {})", record.line, record.seq);
+        let place = format!("line {line_number} (seq {})", record.seq);
         // A seq withheld before stays withheld (docs/protocol.md#sticky-history: a seq withheld before is never published).
         if !input.allow_rewrite
             && let Some(earlier) = input.history.withheld.by_seq.get(&record.seq)
@@ -625,9 +625,10 @@ mod tests {
     fn a_line_record_stays_small() {
         // A million lines are a million records, held for the whole build: each byte here is a
         // megabyte there (docs/scale.md#what-is-left). Catches the kind and day back as two
-        // pointers or wide ones, the end as a second offset (96 bytes), or the timestamp as an
-        // `Option`.
-        assert!(std::mem::size_of::<LineRecord>() <= 88);
+        // pointers or wide ones, the end as a second offset (96 bytes), the timestamp as an
+        // `Option`, or the line's number kept again (88: it is counted as decide reads the
+        // lines, docs/scale.md#line-numbers-counted).
+        assert!(std::mem::size_of::<LineRecord>() <= 80);
         let mut r = rec(1, false);
         assert_eq!(r.timestamp(), None);
         (r.timestamp_secs, r.has_timestamp) = (0, true);
@@ -639,7 +640,6 @@ mod tests {
 
     fn rec(seq: i64, withheld: bool) -> LineRecord {
         LineRecord {
-            line: seq as u64 + 1,
             seq,
             entry_id: Digest([0; 32]),
             kind_day: KindDay::new("send".into(), "".into()),

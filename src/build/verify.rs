@@ -94,7 +94,6 @@ pub fn verify(
                         .clone();
                 }
                 lines.push(LineRecord {
-                    line: entry.line,
                     seq: entry.seq.unwrap_or_default(),
                     entry_id,
                     kind_day: last_pair.clone(),

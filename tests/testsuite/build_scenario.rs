@@ -216,6 +216,10 @@ fn a_seq_withheld_before_stays_withheld_and_allow_line_cannot_undo_it() {
         err.contains("seq 2") && err.contains("withheld in an earlier publication"),
         "{err}"
     );
+    // The place names the gate's line (the header is line 1), counted as the lines are read
+    // (docs/scale.md#line-numbers-counted): catches a number off by one or taken from the
+    // record's position.
+    assert!(err.contains("line 3 (seq 2)"), "{err}");
 }
 
 #[test]
