@@ -144,6 +144,7 @@ const EVASIONS: &[(&str, Rule, &str)] = &[
     ("owner@example dot com", Email, "a glued @ with dot as a word: catches worded dots read only after a worded at"),
     ("owner @ example dot com", Email, "a spaced @ with dot as a word"),
     ("owner at example . com", Email, "at as a word with a spaced dot"),
+    ("owner@@example.com", Email, "a doubled @: catches a local part looked for only right before the last @"),
     // --- phones ---
     ("+1-555-010-9999", Phone, "dashed international phone"),
     ("+1 (555) 010-9999", Phone, "the protocol's example"),

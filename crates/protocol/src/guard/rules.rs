@@ -456,9 +456,14 @@ fn iban_mod97(chars: &[char]) -> u32 {
 
 fn has_email(t: &[char]) -> bool {
     (0..t.len()).any(|i| {
-        (t[i] == '@' && has_local_part(t, i) && has_letter_domain(t, i + 1))
+        (t[i] == '@' && has_local_part(t, first_of_run(t, i)) && has_letter_domain(t, i + 1))
             || is_loose_email_at(t, i)
     })
+}
+
+/// Where the run of `@` that ends at `i` starts: a doubled `@` is one (`owner@@example.com`).
+fn first_of_run(t: &[char], i: usize) -> usize {
+    i - t[..i].iter().rev().take_while(|&&c| c == '@').count()
 }
 
 /// How many whitespace characters may stand between the parts of a loose address.
