@@ -489,8 +489,6 @@ const NOT_A_DOMAIN: [&str; 18] = [
 /// How a loose address's `@` or dots were written.
 #[derive(Default)]
 struct Looseness {
-    /// Whitespace around the `@` or a dot (`owner @ example . com`).
-    spaced: bool,
     /// `at` written as a word.
     worded_at: bool,
     /// `dot` written as a word.
@@ -537,7 +535,6 @@ fn is_loose_email_at(t: &[char], i: usize) -> bool {
     if t[i] == '@' && gap_before > 0 && gap_after == 0 {
         return false;
     }
-    how.spaced = gap_before > 0 || gap_after > 0;
     let is_label_char = |c: char| c.is_alphanumeric() || c == '-';
     let first_end = scan(t, domain, is_label_char);
     if first_end == domain {
@@ -565,7 +562,8 @@ fn is_loose_email_at(t: &[char], i: usize) -> bool {
                 .iter()
                 .any(|w| is_word_ignore_ascii_case(first, w))
     } else {
-        how.spaced && last.len() >= 2 && last.iter().all(|c| c.is_alphabetic())
+        let spaced = gap_before > 0 || gap_after > 0 || how.spaced_dot;
+        spaced && last.len() >= 2 && last.iter().all(|c| c.is_alphabetic())
     }
 }
 
@@ -585,7 +583,6 @@ fn next_label(t: &[char], end: usize, how: &mut Looseness) -> Option<usize> {
             return None;
         }
         how.spaced_dot |= spaced_before || spaced_after;
-        how.spaced |= how.spaced_dot;
         return Some(next);
     }
     if white > end && is_word_at(t, white, "dot") {
