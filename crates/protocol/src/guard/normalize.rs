@@ -67,6 +67,9 @@ pub(crate) fn views(s: &str) -> Views {
         views.push(literal);
         views.extend(decoded);
     }
+    // Each view again with characters spelled out one by one joined (`o w n e r @ …`).
+    let joined_up: Vec<View> = views.iter().filter_map(spelled_out_joined).collect();
+    views.extend(joined_up);
     // Each view again with letters written for digits inside a number (`555-O1O-9999`).
     let lettered: Vec<View> = views.iter().filter_map(letters_as_digits).collect();
     views.extend(lettered);
@@ -75,6 +78,53 @@ pub(crate) fn views(s: &str) -> Views {
         views,
         had_invisible,
     }
+}
+
+/// How many characters spelled out one by one make a word to join (`a b c` stays prose).
+const SPELLED_OUT_MIN: usize = 4;
+
+/// The view with every run of single characters spelled out between single spaces joined:
+/// `o w n e r @ e x a m p l e . c o m` is `owner@example.com`, `/ h o m e / a l i c e` is
+/// `/home/alice` (docs/guard.md#spelled-out). A run is at least [`SPELLED_OUT_MIN`] characters,
+/// each standing alone between whitespace, one whitespace character between each two. `None`
+/// when no run is joined. The characters kept are as they were (the spaces are what goes).
+fn spelled_out_joined(view: &View) -> Option<View> {
+    let t = &view.chars;
+    let alone = |k: usize| {
+        !t[k].is_whitespace()
+            && (k == 0 || t[k - 1].is_whitespace())
+            && t.get(k + 1).is_none_or(|c| c.is_whitespace())
+    };
+    let mut drop = vec![false; t.len()];
+    let mut any = false;
+    let mut i = 0;
+    while i < t.len() {
+        if !alone(i) {
+            i += 1;
+            continue;
+        }
+        // A run: a lone character, one whitespace character, a lone character, …
+        let mut end = i;
+        while end + 2 < t.len() && t[end + 1].is_whitespace() && alone(end + 2) {
+            end += 2;
+        }
+        if (end - i) / 2 + 1 >= SPELLED_OUT_MIN {
+            for k in (i + 1..end).step_by(2) {
+                drop[k] = true;
+            }
+            any = true;
+        }
+        i = end + 1;
+    }
+    any.then(|| {
+        let mut out = View::default();
+        for (k, (&c, &p)) in t.iter().zip(&view.pristine).enumerate() {
+            if !drop[k] {
+                out.push(c, p);
+            }
+        }
+        out
+    })
 }
 
 /// The view with the letters people write for digits read as those digits — `O` and `o` as
@@ -468,6 +518,40 @@ mod tests {
 
     /// Letters read as digits only inside a token that holds a digit and no other letter; the
     /// changed characters are never pristine (they make no digest).
+    /// Runs of four or more lone characters are joined, shorter ones and words are not.
+    #[test]
+    fn characters_spelled_out_are_joined_only_in_runs() {
+        let view = |s: &str| View {
+            chars: s.chars().collect(),
+            pristine: vec![true; s.chars().count()],
+        };
+        let rows: &[(&str, Option<&str>, &str)] = &[
+            (
+                "o w n e r @ e x a m p l e . c o m",
+                Some("owner@example.com"),
+                "an address spelled out",
+            ),
+            (
+                "mail: / h o m e / x",
+                Some("mail: /home/x"),
+                "a run after a word",
+            ),
+            ("a b c", None, "three lone characters stay prose"),
+            ("a b c d", Some("abcd"), "four join"),
+            (
+                "I am a b c d e",
+                Some("I am abcde"),
+                "a word ends no run: I and a stand apart",
+            ),
+            ("x  y  z  w", None, "two spaces between: not spelled out"),
+            ("plan A and B", None, "lone characters between words"),
+        ];
+        for (input, want, why) in rows {
+            let got = spelled_out_joined(&view(input)).map(|v| v.chars.iter().collect::<String>());
+            assert_eq!(got.as_deref(), *want, "{input:?}: {why}");
+        }
+    }
+
     #[test]
     fn letters_are_digits_only_inside_a_number() {
         let view = |s: &str| View {
