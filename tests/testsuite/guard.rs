@@ -148,6 +148,8 @@ const EVASIONS: &[(&str, Rule, &str)] = &[
     ("o w n e r @ e x a m p l e . c o m", Email, "an address spelled out letter by letter"),
     ("/ h o m e / a l i c e / n o t e s", DriveOrHomePath, "a home path spelled out"),
     ("t . m e / + A b C d E f", TelegramInvite, "an invite spelled out"),
+    ("o w n e r (at) e x a m p l e (dot) c o m", Email, "spelled out around spellings: catches joining only after decoding"),
+    ("owner at example [dot] com", Email, "at as a word with a bracketed dot: catches a decoded dot read as written"),
     // --- phones ---
     ("+1-555-010-9999", Phone, "dashed international phone"),
     ("+1 (555) 010-9999", Phone, "the protocol's example"),

@@ -63,13 +63,18 @@ pub(crate) fn views(s: &str) -> Views {
     let mut views = vec![];
     let spaced = had_invisible.then(|| fold_str(s, Invisible::Space, &mut false));
     for literal in std::iter::once(joined).chain(spaced) {
-        let decoded = decode(&literal);
-        views.push(literal);
-        views.extend(decoded);
+        // Characters spelled out one by one joined (`o w n e r @ …`), before decoding too, so
+        // that a spelling between them is decoded once they are joined
+        // (`o w n e r (at) e x a m p l e …`).
+        let joined_up = spelled_out_joined(&literal);
+        for view in std::iter::once(literal).chain(joined_up) {
+            let decoded = decode(&view);
+            let decoded_joined = decoded.as_ref().and_then(spelled_out_joined);
+            views.push(view);
+            views.extend(decoded);
+            views.extend(decoded_joined);
+        }
     }
-    // Each view again with characters spelled out one by one joined (`o w n e r @ …`).
-    let joined_up: Vec<View> = views.iter().filter_map(spelled_out_joined).collect();
-    views.extend(joined_up);
     // Each view again with letters written for digits inside a number (`555-O1O-9999`).
     let lettered: Vec<View> = views.iter().filter_map(letters_as_digits).collect();
     views.extend(lettered);
@@ -330,9 +335,13 @@ fn decode_once(view: &View) -> Option<View> {
         match decoded {
             Some((chars, len)) => {
                 let mut ignored = false;
+                let from = out.chars.len();
                 for c in chars {
                     fold_char(c, Invisible::Removed, &mut ignored, &mut out);
                 }
+                // A decoded character is not the one written: it makes no digest, and a
+                // decoded dot is a disguised one (docs/guard.md#worded-emails).
+                out.pristine[from..].fill(false);
                 i += len;
                 changed = true;
             }

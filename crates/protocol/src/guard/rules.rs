@@ -27,7 +27,7 @@ pub(crate) fn scan_view(view: &View, policy: Policy, hits: &mut BTreeSet<Rule>) 
             hits.insert(Rule::Iban);
         }
     }
-    if has_email(t) {
+    if has_email(t, &view.pristine) {
         hits.insert(Rule::Email);
     }
     if has_drive_or_home_path(t) {
@@ -454,10 +454,11 @@ fn iban_mod97(chars: &[char]) -> u32 {
 // Email: a local-part character directly before `@`, then a domain holding a dot and a letter
 // ---------------------------------------------------------------------------------------
 
-fn has_email(t: &[char]) -> bool {
+/// `pristine` says which characters are the ones written (a decoded dot is a disguised one).
+fn has_email(t: &[char], pristine: &[bool]) -> bool {
     (0..t.len()).any(|i| {
         (t[i] == '@' && has_local_part(t, first_of_run(t, i)) && has_letter_domain(t, i + 1))
-            || is_loose_email_at(t, i)
+            || is_loose_email_at(t, pristine, i)
     })
 }
 
@@ -493,7 +494,8 @@ struct Looseness {
     worded_at: bool,
     /// `dot` written as a word.
     worded_dot: bool,
-    /// Whitespace around a dot (`example . com`).
+    /// Whitespace around a dot (`example . com`), or a dot decoded from a spelling
+    /// (`example [dot] com`).
     spaced_dot: bool,
 }
 
@@ -508,10 +510,10 @@ struct Looseness {
 /// * a dot glued on its left and spaced on its right ends a sentence (`see you @ noon. Thanks`)
 ///   unless one of [`COMMON_TLDS`] follows (`owner @ example. com`);
 /// * with `at` or `dot` as a word, the last label is one of [`WORDED_TLDS`], the first is none
-///   of [`NOT_A_DOMAIN`], and `at` as a word needs a `dot` as a word or with whitespace around
-///   it (`look at example.com` is a site named in prose); otherwise the last label is two or
-///   more letters.
-fn is_loose_email_at(t: &[char], i: usize) -> bool {
+///   of [`NOT_A_DOMAIN`], and `at` as a word needs a dot that is a word, has whitespace around
+///   it or was decoded from a spelling (`look at example.com` is a site named in prose;
+///   `owner at example [dot] com` is not); otherwise the last label is two or more letters.
+fn is_loose_email_at(t: &[char], pristine: &[bool], i: usize) -> bool {
     let mut how = Looseness::default();
     let after_at = if t[i] == '@' {
         i + 1
@@ -542,7 +544,7 @@ fn is_loose_email_at(t: &[char], i: usize) -> bool {
     }
     let first = &t[domain..first_end];
     let (mut label, mut labels) = (domain..first_end, 1);
-    while let Some(next) = next_label(t, label.end, &mut how) {
+    while let Some(next) = next_label(t, pristine, label.end, &mut how) {
         let end = scan(t, next, is_label_char);
         if end == next {
             break;
@@ -569,7 +571,7 @@ fn is_loose_email_at(t: &[char], i: usize) -> bool {
 
 /// Where the next label of a loose address starts after a label ending at `end`: past a `.`
 /// (whitespace around it allowed, a sentence's full stop not) or the word `dot`.
-fn next_label(t: &[char], end: usize, how: &mut Looseness) -> Option<usize> {
+fn next_label(t: &[char], pristine: &[bool], end: usize, how: &mut Looseness) -> Option<usize> {
     let white = skip_whitespace(t, end);
     if white - end > EMAIL_GAP {
         return None;
@@ -582,7 +584,7 @@ fn next_label(t: &[char], end: usize, how: &mut Looseness) -> Option<usize> {
         {
             return None;
         }
-        how.spaced_dot |= spaced_before || spaced_after;
+        how.spaced_dot |= spaced_before || spaced_after || !pristine[white];
         return Some(next);
     }
     if white > end && is_word_at(t, white, "dot") {
