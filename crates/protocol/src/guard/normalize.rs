@@ -100,8 +100,9 @@ fn spelled_out_joined(view: &View) -> Option<View> {
             && (k == 0 || t[k - 1].is_whitespace())
             && t.get(k + 1).is_none_or(|c| c.is_whitespace())
     };
-    let mut drop = vec![false; t.len()];
-    let mut any = false;
+    // Made only when a run is found: most strings have none, and every string of every line
+    // passes here.
+    let mut drop: Option<Vec<bool>> = None;
     let mut i = 0;
     while i < t.len() {
         if !alone(i) {
@@ -114,14 +115,14 @@ fn spelled_out_joined(view: &View) -> Option<View> {
             end += 2;
         }
         if (end - i) / 2 + 1 >= SPELLED_OUT_MIN {
+            let drop = drop.get_or_insert_with(|| vec![false; t.len()]);
             for k in (i + 1..end).step_by(2) {
                 drop[k] = true;
             }
-            any = true;
         }
         i = end + 1;
     }
-    any.then(|| {
+    drop.map(|drop| {
         let mut out = View::default();
         for (k, (&c, &p)) in t.iter().zip(&view.pristine).enumerate() {
             if !drop[k] {
