@@ -526,15 +526,17 @@ mod tests {
             .collect()
     }
 
-    /// Letters read as digits only inside a token that holds a digit and no other letter; the
-    /// changed characters are never pristine (they make no digest).
+    /// `s` as a view of characters all as written.
+    fn written(s: &str) -> View {
+        View {
+            chars: s.chars().collect(),
+            pristine: vec![true; s.chars().count()],
+        }
+    }
+
     /// Runs of four or more lone characters are joined, shorter ones and words are not.
     #[test]
     fn characters_spelled_out_are_joined_only_in_runs() {
-        let view = |s: &str| View {
-            chars: s.chars().collect(),
-            pristine: vec![true; s.chars().count()],
-        };
         let rows: &[(&str, Option<&str>, &str)] = &[
             (
                 "o w n e r @ e x a m p l e . c o m",
@@ -557,17 +559,16 @@ mod tests {
             ("plan A and B", None, "lone characters between words"),
         ];
         for (input, want, why) in rows {
-            let got = spelled_out_joined(&view(input)).map(|v| v.chars.iter().collect::<String>());
+            let got =
+                spelled_out_joined(&written(input)).map(|v| v.chars.iter().collect::<String>());
             assert_eq!(got.as_deref(), *want, "{input:?}: {why}");
         }
     }
 
+    /// Letters read as digits only inside a token that holds a digit and no other letter; the
+    /// changed characters are never pristine (they make no digest).
     #[test]
     fn letters_are_digits_only_inside_a_number() {
-        let view = |s: &str| View {
-            chars: s.chars().collect(),
-            pristine: vec![true; s.chars().count()],
-        };
         let rows: &[(&str, Option<&str>, &str)] = &[
             ("555-O1O-9999", Some("555-010-9999"), "O and O beside a 1"),
             ("chat_l00l234567", Some("chat_1001234567"), "l in a run"),
@@ -586,7 +587,7 @@ mod tests {
             ("x9I", None, "another letter in the token"),
         ];
         for (input, want, why) in rows {
-            let got = letters_as_digits(&view(input));
+            let got = letters_as_digits(&written(input));
             let got_s = got.as_ref().map(|v| v.chars.iter().collect::<String>());
             assert_eq!(got_s.as_deref(), *want, "{input:?}: {why}");
             if let Some(v) = got {
