@@ -150,6 +150,7 @@ const EVASIONS: &[(&str, Rule, &str)] = &[
     ("t . m e / + A b C d E f", TelegramInvite, "an invite spelled out"),
     ("o w n e r (at) e x a m p l e (dot) c o m", Email, "spelled out around spellings: catches joining only after decoding"),
     ("owner at example [dot] com", Email, "at as a word with a bracketed dot: catches a decoded dot read as written"),
+    ("owner@example,com", Email, "a comma for the dot before a common top-level domain"),
     // --- phones ---
     ("+1-555-010-9999", Phone, "dashed international phone"),
     ("+1 (555) 010-9999", Phone, "the protocol's example"),
@@ -347,6 +348,7 @@ const ORDINARY: &[(&str, bool, &str)] = &[
     ("x = a + b - c", false, "an equation of lone letters joins to nothing"),
     ("grades A B C D E F", false, "lone capitals spelled out join to a word"),
     ("I / O bound", false, "three lone characters stay apart"),
+    ("ping me@home,then lunch", false, "a comma glued before a word that is no top-level domain"),
     // the demo box's legitimate ledger values
     ("America/New_York", true, "the demo's anchor_tz"),
     ("darkflobi.gate/entry/v0", true, "the demo's schema"),

@@ -494,8 +494,8 @@ struct Looseness {
     worded_at: bool,
     /// `dot` written as a word.
     worded_dot: bool,
-    /// Whitespace around a dot (`example . com`), or a dot decoded from a spelling
-    /// (`example [dot] com`).
+    /// Whitespace around a dot (`example . com`), a dot decoded from a spelling
+    /// (`example [dot] com`), or a comma for a dot (`example,com`).
     spaced_dot: bool,
 }
 
@@ -570,7 +570,8 @@ fn is_loose_email_at(t: &[char], pristine: &[bool], i: usize) -> bool {
 }
 
 /// Where the next label of a loose address starts after a label ending at `end`: past a `.`
-/// (whitespace around it allowed, a sentence's full stop not) or the word `dot`.
+/// (whitespace around it allowed, a sentence's full stop not), the word `dot`, or a comma
+/// glued before a common top-level domain.
 fn next_label(t: &[char], pristine: &[bool], end: usize, how: &mut Looseness) -> Option<usize> {
     let white = skip_whitespace(t, end);
     if white - end > EMAIL_GAP {
@@ -594,6 +595,12 @@ fn next_label(t: &[char], pristine: &[bool], end: usize, how: &mut Looseness) ->
         }
         how.worded_dot = true;
         return Some(next);
+    }
+    // A comma glued between a label and a common top-level domain stands for a dot
+    // (`owner@example,com`); a comma anywhere else is punctuation.
+    if white == end && t.get(end) == Some(&',') && is_common_tld_at(t, end + 1) {
+        how.spaced_dot = true;
+        return Some(end + 1);
     }
     None
 }
