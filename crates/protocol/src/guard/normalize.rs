@@ -19,8 +19,10 @@
 //! of Unicode's UTS #39 (`unicode-security`'s skeleton) when that gives one ASCII character
 //! (Cyrillic `С`, Greek `ο`, `∕`, `⧵`, `∶`), then by a short list of the punctuation UTS #39 does
 //! not fold (`。`, `｡`, `۔`: see [`fold_punctuation`]). ASCII is never folded: `m` is not `rn`,
-//! `0` is not `O`. One further view reads the letters people write for digits as digits inside
-//! a token that also holds a digit ([`letters_as_digits`]: `555-O1O-9999`).
+//! `0` is not `O`. Two further views: characters spelled out one by one joined
+//! ([`spelled_out_joined`]: `o w n e r @ …`, before decoding and after), and the letters people
+//! write for digits read as digits inside a token that also holds a digit
+//! ([`letters_as_digits`]: `555-O1O-9999`).
 
 use super::digit_table::DIGIT_LIKE;
 

@@ -451,7 +451,8 @@ fn iban_mod97(chars: &[char]) -> u32 {
 }
 
 // ---------------------------------------------------------------------------------------
-// Email: a local-part character directly before `@`, then a domain holding a dot and a letter
+// Email: a local-part character directly before `@`, then a domain holding a dot and a letter;
+// or the same written loosely (spaces, `at` and `dot` as words, spellings)
 // ---------------------------------------------------------------------------------------
 
 /// `pristine` says which characters are the ones written (a decoded dot is a disguised one).
@@ -470,16 +471,16 @@ fn first_of_run(t: &[char], i: usize) -> usize {
 /// How many whitespace characters may stand between the parts of a loose address.
 const EMAIL_GAP: usize = 8;
 
-/// The top-level domains that are never a sentence's next word, so that a dot glued on its left
-/// and spaced on its right still joins them (`owner @ example. com`).
-const COMMON_TLDS: [&str; 6] = ["com", "org", "net", "edu", "gov", "info"];
-
 /// The top-level domains that end an address with `at` or `dot` written as a word
-/// (`owner at example dot com`).
+/// (`owner at example dot com`); the first six are [`COMMON_TLDS`].
 const WORDED_TLDS: [&str; 26] = [
     "com", "org", "net", "edu", "gov", "info", "biz", "io", "co", "uk", "de", "fr", "es", "it",
     "nl", "ch", "ru", "jp", "me", "us", "eu", "ca", "au", "dev", "app", "ai",
 ];
+
+/// The top-level domains that are never a sentence's next word, so that a dot glued on its left
+/// and spaced on its right still joins them (`owner @ example. com`).
+const COMMON_TLDS: &[&str] = WORDED_TLDS.split_at(6).0;
 
 /// Words after `at` that make it prose, not an address (`look at the dot com bubble`).
 const NOT_A_DOMAIN: [&str; 18] = [
