@@ -164,6 +164,12 @@ const EVASIONS: &[(&str, Rule, &str)] = &[
     ("555'010'9999", GroupedDigits, "apostrophes between groups"),
     ("555-O1O-9999", Phone, "letters O and l written for 0 and 1 inside a number"),
     ("chat_l00l234567", DigitRun, "l written for 1 inside a run of digits"),
+    ("call five five five, one two three, four five six seven", GroupedDigits, "a phone number in digit words: catches digits read only as digits"),
+    ("Five-Five-Five-Oh-One-Nine-Nine-Four-Two-One", GroupedDigits, "digit words joined by dashes, capitalised, oh for zero"),
+    ("555 one two three 4567", GroupedDigits, "digit words between digit groups"),
+    ("chat id: one two three four five six seven eight nine", GroupedDigits, "a chat id read out digit by digit"),
+    ("four one one one one one one one one one one one one one one one", CardNumber, "a card number in digit words (Luhn passes)"),
+    ("+44 seven nine one one, one two three four five six", Phone, "a plus phone with its number in words"),
     ("555.O1o.999l", Phone, "lower-case o and l written for 0 and 1, a group in each case"),
     ("5\u{FE0F}5\u{FE0F}5\u{FE0F}0\u{FE0F}1\u{FE0F}0\u{FE0F}9\u{FE0F}9\u{FE0F}9\u{FE0F}9", DigitRun, "digits split by variation selector U+FE0F"),
     ("5\u{FE0F}\u{20E3}5\u{FE0F}\u{20E3}5\u{FE0F}\u{20E3}0\u{FE0F}\u{20E3}1\u{FE0F}\u{20E3}0\u{FE0F}\u{20E3}9\u{FE0F}\u{20E3}9\u{FE0F}\u{20E3}9\u{FE0F}\u{20E3}9\u{FE0F}\u{20E3}", DigitRun, "keycap digits (combining enclosing keycap)"),
@@ -291,6 +297,11 @@ const ORDINARY: &[(&str, bool, &str)] = &[
     // letters that look like digits, as words (only a token that holds a digit and no other
     // letter reads them as digits)
     ("LOL lol IOI lOl 1234", false, "words of O, I and l beside a short number"),
+    ("one, two, three, go!", false, "counting in digit words, under nine"),
+    ("one of the two or three ideas", false, "digit words apart"),
+    ("Room two-oh-one, floor nine", false, "a room number in words"),
+    ("someone phoned; nineteen ones", false, "digit words inside other words"),
+    ("ticket 1234 5678 one time", false, "a lone digit word beside digit groups stays a word"),
     ("GPT-4o, 2O26-11-08 at 9:41", false, "a model name and a date written with a letter O"),
     ("~5/10 of the runs", false, "an approximate fraction after a tilde"),
     // versions
@@ -503,6 +514,10 @@ const TEXT_ROWS: &[(&str, &[Rule], &str)] = &[
     ("owner at example dot xyz", &[], "a worded address needs a listed top-level domain (decision)"),
     ("owner at example dot", &[], "no label after the last dot"),
     ("aimed at amazon dot com stock", &[Email], "a domain spelled in words after a word and at trips (decision: privacy over prose)"),
+    ("one two three four five six seven eight nine", &[GroupedDigits], "counting to nine in digit words trips (decision: privacy over prose)"),
+    ("five five five double one two three four", &[], "double and triple are not read (docs/guard.md#digits-in-words): eight digits"),
+    ("five five five twelve thirty four fifty six", &[], "tens and teens are not digit words"),
+    ("cinco cinco cinco uno dos tres cuatro cinco seis", &[], "digit words of other languages are not read"),
     ("owner at the dot com", &[], "the domain's first label is a determiner"),
     // --- phone ------------------------------------------------------------------------
     ("+1 (555) 010-9999", &[GroupedDigits, Phone], "the protocol's example"),

@@ -22,7 +22,8 @@
 //! `0` is not `O`. Two further views: characters spelled out one by one joined
 //! ([`spelled_out_joined`]: `o w n e r @ …`, before decoding and after), and the letters people
 //! write for digits read as digits inside a token that also holds a digit
-//! ([`letters_as_digits`]: `555-O1O-9999`).
+//! ([`letters_as_digits`]: `555-O1O-9999`), and digits written as words read as digits
+//! ([`words_as_digits`]: `five five five, one two three, …`).
 
 use super::digit_table::DIGIT_LIKE;
 
@@ -77,8 +78,13 @@ pub(crate) fn views(s: &str) -> Views {
             views.extend(decoded_joined);
         }
     }
-    // Each view again with letters written for digits inside a number (`555-O1O-9999`).
-    let lettered: Vec<View> = views.iter().filter_map(letters_as_digits).collect();
+    // Each view again with letters written for digits inside a number (`555-O1O-9999`), and
+    // with digits written as words read as digits (`five five five, one two three, …`).
+    let lettered: Vec<View> = views
+        .iter()
+        .filter_map(letters_as_digits)
+        .chain(views.iter().filter_map(words_as_digits))
+        .collect();
     views.extend(lettered);
     views.dedup();
     Views {
@@ -174,6 +180,99 @@ fn letters_as_digits(view: &View) -> Option<View> {
         i = end;
     }
     out
+}
+
+/// The words read as digits, each by its digit ([`words_as_digits`]).
+const DIGIT_WORDS: [(&str, char); 11] = [
+    ("zero", '0'),
+    ("oh", '0'),
+    ("one", '1'),
+    ("two", '2'),
+    ("three", '3'),
+    ("four", '4'),
+    ("five", '5'),
+    ("six", '6'),
+    ("seven", '7'),
+    ("eight", '8'),
+    ("nine", '9'),
+];
+
+/// The most characters between two digit words of one run (`five, five` has two), the same
+/// bound the digit rules put between two groups.
+const DIGIT_WORD_GAP: usize = 3;
+
+/// The digit `token` (a run of ASCII letters) is written for, in any case.
+fn digit_word(token: &[char]) -> Option<char> {
+    DIGIT_WORDS.iter().find_map(|(word, digit)| {
+        (token.len() == word.len()
+            && token
+                .iter()
+                .zip(word.chars())
+                .all(|(c, w)| c.to_ascii_lowercase() == w))
+        .then_some(*digit)
+    })
+}
+
+/// Characters that may stand between two digit words of one run: whitespace, dashes, dots,
+/// commas, slashes and parentheses (`five-five-five`, `(five five five) one …`).
+fn joins_digit_words(c: char) -> bool {
+    c.is_whitespace() || matches!(c, '-' | '.' | ',' | '/' | '(' | ')')
+}
+
+/// The view with digits written as words read as digits: each run of two or more of
+/// [`DIGIT_WORDS`] (whole words, any case), each two at most [`DIGIT_WORD_GAP`] joining
+/// characters apart, becomes its digits with the characters between kept, so that the digit
+/// rules read `five five five, one two three, four five six seven` as the grouped digits
+/// `5 5 5, 1 2 3, 4 5 6 7` and `555 one two three 4567` as `555 1 2 3 4567`
+/// (docs/guard.md#digits-in-words). A digit word alone stays a word (`one of 123 456 789`
+/// reads as written). `None` when no run is found; the digits are not pristine.
+fn words_as_digits(view: &View) -> Option<View> {
+    let t = &view.chars;
+    // The digit words, as (start, end, digit); made only when one is found.
+    let mut words: Vec<(usize, usize, char)> = Vec::new();
+    let mut i = 0;
+    while i < t.len() {
+        if !t[i].is_ascii_alphabetic() {
+            i += 1;
+            continue;
+        }
+        let end = i + t[i..]
+            .iter()
+            .take_while(|c| c.is_ascii_alphabetic())
+            .count();
+        if let Some(digit) = digit_word(&t[i..end]) {
+            words.push((i, end, digit));
+        }
+        i = end;
+    }
+    let joined = |a: &(usize, usize, char), b: &(usize, usize, char)| {
+        let between = &t[a.1..b.0];
+        !between.is_empty()
+            && between.len() <= DIGIT_WORD_GAP
+            && between.iter().all(|&c| joins_digit_words(c))
+    };
+    let in_run: Vec<bool> = (0..words.len())
+        .map(|k| {
+            (k > 0 && joined(&words[k - 1], &words[k]))
+                || (k + 1 < words.len() && joined(&words[k], &words[k + 1]))
+        })
+        .collect();
+    if !in_run.contains(&true) {
+        return None;
+    }
+    let mut out = View::default();
+    let keep = |out: &mut View, from: usize, to: usize| {
+        out.chars.extend_from_slice(&t[from..to]);
+        out.pristine.extend_from_slice(&view.pristine[from..to]);
+    };
+    let mut at = 0;
+    for (&(start, end, digit), _) in words.iter().zip(&in_run).filter(|(_, r)| **r) {
+        keep(&mut out, at, start);
+        out.push(digit, false);
+        at = end;
+    }
+    keep(&mut out, at, t.len());
+    Some(out)
 }
 
 fn fold_str(s: &str, invisible: Invisible, had_invisible: &mut bool) -> View {
@@ -596,6 +695,59 @@ mod tests {
                 for (k, c) in input.chars().enumerate() {
                     assert_eq!(v.pristine[k], v.chars[k] == c, "{input:?} at {k}");
                 }
+            }
+        }
+    }
+
+    /// Digit words read as digits only in a run of two or more, whole words in any case, the
+    /// characters between kept; the digits are never pristine.
+    #[test]
+    fn digit_words_are_digits_only_in_a_run() {
+        let rows: &[(&str, Option<&str>, &str)] = &[
+            (
+                "five five five, one two three, four five six seven",
+                Some("5 5 5, 1 2 3, 4 5 6 7"),
+                "a phone in words",
+            ),
+            (
+                "555 one two three 4567",
+                Some("555 1 2 3 4567"),
+                "words between digit groups",
+            ),
+            (
+                "Five-Five-FIVE (oh one) nine",
+                Some("5-5-5 (0 1) 9"),
+                "any case, dashes and parentheses; oh is zero",
+            ),
+            (
+                "one of 123 456 789",
+                None,
+                "a digit word alone stays a word",
+            ),
+            ("one or two", None, "a word between: no run"),
+            (
+                "someone tone nineteen",
+                None,
+                "digit words inside other words",
+            ),
+            ("one    two", None, "four spaces between: too far apart"),
+            ("one:two", None, "a colon does not join digit words"),
+        ];
+        for (input, want, why) in rows {
+            let got = words_as_digits(&written(input));
+            let got_s = got.as_ref().map(|v| v.chars.iter().collect::<String>());
+            assert_eq!(got_s.as_deref(), *want, "{input:?}: {why}");
+            // The digits read from words, and only they, are not pristine.
+            if let Some(v) = got {
+                let digits =
+                    |s: &mut dyn Iterator<Item = char>| s.filter(char::is_ascii_digit).count();
+                let read = digits(&mut v.chars.iter().copied()) - digits(&mut input.chars());
+                let unmarked: Vec<char> = (0..v.chars.len())
+                    .filter(|&k| !v.pristine[k])
+                    .map(|k| v.chars[k])
+                    .collect();
+                assert_eq!(unmarked.len(), read, "{input:?}");
+                assert!(unmarked.iter().all(char::is_ascii_digit), "{input:?}");
             }
         }
     }
