@@ -24,6 +24,53 @@ pub fn pretty<T: serde::Serialize + ?Sized>(value: &T) -> Vec<u8> {
     bytes
 }
 
+/// The size and sha256 of [`pretty`]`(value)`, its bytes hashed as they are written and never
+/// held: a witness index part is up to 32 MiB, made once for these two and again only when
+/// written (docs/scale.md#names-not-held).
+pub fn pretty_len_and_sha256<T: serde::Serialize + ?Sized>(
+    value: &T,
+) -> (u64, exhibit_protocol::Digest) {
+    use sha2::Digest as _;
+    use std::io::Write;
+    /// Hashes and counts what is written into it.
+    struct Sink {
+        len: u64,
+        hasher: sha2::Sha256,
+    }
+    impl Write for Sink {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.hasher.update(buf);
+            self.len += buf.len() as u64;
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut sink = std::io::BufWriter::with_capacity(
+        1 << 16,
+        Sink {
+            len: 0,
+            hasher: sha2::Sha256::new(),
+        },
+    );
+    let written = serde_json::to_writer_pretty(&mut sink, value)
+        .map_err(std::io::Error::from)
+        .and_then(|()| sink.write_all(b"\n"))
+        .and_then(|()| sink.into_inner().map_err(|e| e.into_error()));
+    match written {
+        Ok(sink) => (
+            sink.len,
+            exhibit_protocol::Digest(sink.hasher.finalize().into()),
+        ),
+        // Serialising cannot fail (see `pretty`); were it to, the bytes `pretty` gives.
+        Err(_) => {
+            let bytes = pretty(value);
+            (bytes.len() as u64, exhibit_protocol::Digest::of(&bytes))
+        }
+    }
+}
+
 /// `secs` since the epoch as `YYYY-MM-DDTHH:MM:SSZ`.
 pub fn timestamp_of(secs: i64) -> String {
     let day = exhibit_protocol::days::civil_from_days(secs.div_euclid(86_400));
@@ -92,5 +139,29 @@ mod tests {
             bc: 3
         }));
         assert!(!keys_sorted(&Unsorted { b: 1, a: 2 }));
+    }
+
+    #[test]
+    fn pretty_s_size_and_sha256_are_taken_without_its_bytes() {
+        // Catches a hashing writer that drops the trailing LF, writes compact JSON where the
+        // file is pretty, or loses what is written past its buffer (the value is larger).
+        let big: Vec<serde_json::Value> = (0..20_000)
+            .map(|i| serde_json::json!({"seq": i, "cut": i % 3 == 0, "at": "2026-12-03T18:00:00Z"}))
+            .collect();
+        assert!(
+            pretty(&big).len() > 1 << 16,
+            "larger than the writer's buffer"
+        );
+        for value in [
+            serde_json::json!({}),
+            serde_json::json!({"a": [1, 2]}),
+            serde_json::json!(big),
+        ] {
+            let bytes = pretty(&value);
+            assert_eq!(
+                pretty_len_and_sha256(&value),
+                (bytes.len() as u64, exhibit_protocol::Digest::of(&bytes))
+            );
+        }
     }
 }

@@ -459,14 +459,15 @@ fn load_store(store: &Path, refusals: &mut Vec<Refusal>) -> Result<Store> {
     )?;
     let seal = read_required(&folder, "seal.jsonl", FileClass::Seal, refusals)?;
     // runs.jsonl is read as it is published, not held (run_log.rs).
-    let mut proof_names = ProofNames::default();
+    let records: &[Record] = index.as_ref().map_or(&[], |i| &i.records);
+    let mut proof_names = ProofNames::for_records(records.len());
     let mut unreadable_names = 0;
     let proofs = folder.sub("proofs")?;
     match &proofs {
         Some(proofs) => {
             proofs.visit(|listed| {
                 if listed.utf8 {
-                    proof_names.push(listed.name);
+                    proof_names.push(listed.name, records);
                 } else {
                     unreadable_names += 1;
                 }
@@ -562,50 +563,56 @@ impl StoreProof {
     }
 }
 
-/// The names in the store's `proofs/`: `<64 hex>.ots` kept as the digest's 32 bytes, any other
-/// name as it is, each list sorted (a million names as strings are about 100 MB, held through
-/// the witness layer: docs/scale.md#memory).
+/// What the store's `proofs/` holds, taken as its names pass and never held as a list (a
+/// million names are 32 MB even as digests, and were held beside the store's records at the
+/// witness layer's peak: docs/scale.md#names-not-held): a flag for each record of the index
+/// whose `<id>.ots` the folder holds, and the folder's other names.
 #[derive(Debug, Default)]
 struct ProofNames {
-    digests: Vec<[u8; 32]>,
+    /// By the record's position in the index's records (sorted by id).
+    at_record: Vec<bool>,
+    /// Names that are no record's `<id>.ots`: the sealed proof's, a digest no record names, any
+    /// other file; sorted.
     other: Vec<String>,
+    /// Every UTF-8 name the folder holds.
+    names: usize,
 }
 
 impl ProofNames {
-    fn push(&mut self, name: String) {
-        match crate::output::FileName::new(&name) {
-            crate::output::FileName::Proof(d) => self.digests.push(d),
-            crate::output::FileName::Text(_) => self.other.push(name),
+    /// An empty tally for a store index of `records`.
+    fn for_records(records: usize) -> ProofNames {
+        ProofNames {
+            at_record: vec![false; records],
+            ..ProofNames::default()
         }
     }
 
-    /// Sorted once every name is in, and no room kept for more.
+    /// Takes one name of the folder; `records` are the index's, sorted by id.
+    fn push(&mut self, name: String, records: &[Record]) {
+        self.names += 1;
+        if let crate::output::FileName::Proof(d) = crate::output::FileName::new(&name)
+            && let Ok(k) = records.binary_search_by(|r| r.id.0.cmp(&d))
+        {
+            self.at_record[k] = true;
+            return;
+        }
+        self.other.push(name);
+    }
+
+    /// Sorted once every name is in.
     fn finish(&mut self) {
-        self.digests.sort_unstable();
-        self.digests.shrink_to_fit();
         self.other.sort_unstable();
     }
 
     fn len(&self) -> usize {
-        self.digests.len() + self.other.len()
+        self.names
     }
 
-    /// Whether `<digest>.ots` is among the names.
-    fn has_digest(&self, digest: &[u8; 32]) -> bool {
-        self.digests.binary_search(digest).is_ok()
-    }
-
-    /// Where `name` stands among all the names (the digests', then the others): one flag per
-    /// name can be kept by position.
-    fn position(&self, name: &str) -> Option<usize> {
-        match crate::output::FileName::new(name) {
-            crate::output::FileName::Proof(d) => self.digests.binary_search(&d).ok(),
-            crate::output::FileName::Text(_) => self
-                .other
-                .binary_search_by(|n| n.as_str().cmp(name))
-                .ok()
-                .map(|i| self.digests.len() + i),
-        }
+    /// Whether `name`, no record's `<id>.ots`, is among the names.
+    fn has_other(&self, name: &str) -> bool {
+        self.other
+            .binary_search_by(|n| n.as_str().cmp(name))
+            .is_ok()
     }
 }
 
@@ -692,8 +699,8 @@ pub fn build(ctx: &LayerContext<'_>, store: &Path) -> Result<LayerOutput> {
     let index = s.index.as_ref().unwrap_or(&empty);
     let lines = &ctx.verified.lines;
 
-    // The store's proof names are read for the proofs' check only (32 bytes a proof, 32 MB at
-    // a million), and let go inside it (docs/scale.md#memory).
+    // What the store's proofs folder holds, a flag per record (docs/scale.md#names-not-held),
+    // is read for the proofs' check only, and let go inside it.
     let proof_names = std::mem::take(&mut s.proof_names);
     let mut proofs = proofs(
         ctx,
@@ -874,7 +881,7 @@ fn proofs(
     ctx: &LayerContext<'_>,
     store: &Path,
     s: &Store,
-    names: ProofNames,
+    mut names: ProofNames,
     index: &StoreIndex,
     sealed: Option<&Digest>,
     head: HeadProofs,
@@ -905,12 +912,8 @@ fn proofs(
     // flag per name given; the folder's other names are stray, counted. The names are then let
     // go, before the proofs list is filled beside them (docs/scale.md#sized-to-what-is-asked).
     let prereg_name = sealed.map(|sha| format!("prereg_{sha}.ots"));
-    let mut listed: Vec<bool> = index
-        .records
-        .iter()
-        .map(|r| names.has_digest(&r.id.0))
-        .collect();
-    listed.extend(prereg_name.iter().map(|n| names.position(n).is_some()));
+    let mut listed: Vec<bool> = std::mem::take(&mut names.at_record);
+    listed.extend(prereg_name.iter().map(|n| names.has_other(n)));
     // The names given are distinct (the index's entry_ids are, and the seal's is no digest's
     // name), so each flag set stands for one name of the folder.
     let found = listed.iter().filter(|l| **l).count();
@@ -1211,38 +1214,38 @@ impl Chain {
             .map(|l| l.seq)
             .collect();
         let mut record_of: Vec<Option<u32>> = vec![None; lines.len()];
-        let mut orphans: Vec<usize> = Vec::new();
+        let mut claimed = vec![false; index.records.len()];
         let mut seq_disagrees: Vec<SeqDisagrees> = Vec::new();
-        // Sorted pairs rather than a map: a million of them cost 36 MB, not twice that
-        // (docs/scale.md#memory), and they are let go before the seqs are sorted
-        // (docs/scale.md#sized-to-what-is-asked). Of equal ids (none in a chain that verified)
-        // the last line wins, as a map's collect would have it.
-        let mut chain: Vec<(Digest, u32)> = lines
-            .iter()
-            .enumerate()
-            .map(|(i, l)| (l.entry_id, i as u32))
-            .collect();
-        chain.sort_unstable();
-        let line_of = |id: &Digest| {
-            let end = chain.partition_point(|(d, _)| d <= id);
-            (end > 0 && chain[end - 1].0 == *id).then(|| chain[end - 1].1 as usize)
-        };
-        for (k, r) in index.records.iter().enumerate() {
-            match line_of(&r.id) {
-                Some(i) => {
-                    record_of[i] = Some(k as u32);
-                    if lines[i].seq != r.seq {
-                        seq_disagrees.push(SeqDisagrees {
-                            chain_seq: lines[i].seq,
-                            entry_id: r.id,
-                            store_seq: r.seq,
-                        });
-                    }
-                }
-                None => orphans.push(k),
+        // Each line finds its record by searching the records, which are sorted by id: no list
+        // of the chain's ids is made and sorted beside them (36 MB at a million, at the witness
+        // layer's peak: docs/scale.md#names-not-held). The lines are taken last first, so that
+        // of equal ids (none in a chain that verified) the last line wins, as before.
+        for (i, l) in lines.iter().enumerate().rev() {
+            let Ok(k) = index.records.binary_search_by(|r| r.id.cmp(&l.entry_id)) else {
+                continue;
+            };
+            if std::mem::replace(&mut claimed[k], true) {
+                continue;
+            }
+            record_of[i] = Some(k as u32);
+            let r = &index.records[k];
+            if l.seq != r.seq {
+                seq_disagrees.push(SeqDisagrees {
+                    chain_seq: l.seq,
+                    entry_id: r.id,
+                    store_seq: r.seq,
+                });
             }
         }
-        drop(chain);
+        // In the records' order, as they were found when the records were walked.
+        seq_disagrees.sort_unstable_by_key(|d| d.entry_id);
+        let orphans: Vec<usize> = claimed
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| !**c)
+            .map(|(k, _)| k)
+            .collect();
+        drop(claimed);
         let mut by_seq: Vec<(i64, usize)> = index
             .records
             .iter()
@@ -1543,9 +1546,28 @@ struct IndexPart {
 }
 
 /// A part's file: the records of its seqs.
-#[derive(Debug, Serialize)]
-struct IndexPartFile<'a> {
-    entries: BTreeMap<Digest, PublishedRecord<'a>>,
+#[derive(Serialize)]
+struct IndexPartFile<'s> {
+    entries: PartEntries<'s>,
+}
+
+/// A part's records as one JSON object keyed by id, written as they are read: the records are
+/// in id order and each id is once (the store's index refuses an id written twice), so the
+/// bytes are those of the map by id that was built before, without building it
+/// (docs/scale.md#names-not-held).
+struct PartEntries<'s>(&'s PartSource);
+
+impl Serialize for PartEntries<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let source = self.0;
+        let mut daycut = DayCut::new(&source.anchor_tz);
+        serializer.collect_map(source.each().map(|(r, cut)| {
+            (
+                r.id,
+                published_record(&source.calendars, r, cut, &mut daycut),
+            )
+        }))
+    }
 }
 
 /// The sealed preregistration's digest.
@@ -1811,9 +1833,7 @@ fn index_parts(
             calendars: calendars.clone(),
             anchor_tz: anchor_tz.to_string(),
         };
-        let bytes = source.bytes();
-        let (len, sha256) = (bytes.len() as u64, Digest::of(&bytes));
-        drop(bytes);
+        let (len, sha256) = source.len_and_sha256();
         let path = index_part_path(number);
         parts.push(IndexPart {
             entries: source.len(),
@@ -1879,25 +1899,29 @@ impl PartSource {
         }
     }
 
-    fn bytes(&self) -> Vec<u8> {
-        let mut daycut = DayCut::new(&self.anchor_tz);
-        let mut entries: BTreeMap<Digest, PublishedRecord<'_>> = BTreeMap::new();
-        let mut add = |r: &Record, cut: bool| {
-            entries.insert(r.id, published_record(&self.calendars, r, cut, &mut daycut));
-        };
+    /// Its records in id order, each with whether its clocks are cut.
+    fn each(&self) -> Box<dyn Iterator<Item = (&Record, bool)> + '_> {
         match &self.records {
             PartRecords::Shared(all, at) => {
-                for &(i, cut) in at {
-                    add(&all[i as usize], cut);
-                }
+                Box::new(at.iter().map(|&(i, cut)| (&all[i as usize], cut)))
             }
-            PartRecords::Own(records) => {
-                for (r, cut) in records {
-                    add(r, *cut);
-                }
-            }
+            PartRecords::Own(records) => Box::new(records.iter().map(|(r, cut)| (r, *cut))),
         }
-        pretty(&IndexPartFile { entries })
+    }
+
+    fn file(&self) -> IndexPartFile<'_> {
+        IndexPartFile {
+            entries: PartEntries(self),
+        }
+    }
+
+    fn bytes(&self) -> Vec<u8> {
+        pretty(&self.file())
+    }
+
+    /// The size and sha256 of [`PartSource::bytes`], the bytes not held.
+    fn len_and_sha256(&self) -> (u64, Digest) {
+        crate::encode::pretty_len_and_sha256(&self.file())
     }
 }
 
@@ -2196,39 +2220,36 @@ mod tests {
     }
 
     #[test]
-    fn the_store_s_proof_names_are_found_each_at_its_own_place() {
-        // Catches a compact list that loses a name that only looks like a digest's (upper
-        // case, a prefix, another suffix), finds a name the folder does not hold, or gives two
-        // names one place (the stray count flags names by place).
-        let d = |n: u8| format!("{}.ots", Digest::of(&[n]));
+    fn the_store_s_proof_names_are_tallied_against_the_records_as_they_pass() {
+        // Catches a tally that flags a record whose proof the folder does not hold, flags the
+        // wrong record (the flags are read by position), takes a name that only looks like a
+        // record's (upper case, a prefix, another suffix) for the record's, or loses a name:
+        // the stray count is the names less the flags set.
+        let index = index_of(5);
+        let records = &index.records;
+        let name = |k: usize| format!("{}.ots", records[k].id);
         let names = [
-            d(1),
-            d(2),
-            d(3).to_uppercase(),
-            format!("prereg_{}", d(4)),
-            format!("{}.txt", Digest::of(&[5])),
+            name(3),
+            name(0),
+            name(1).to_uppercase(),
+            format!("prereg_{}", name(2)),
+            format!("{}.txt", records[4].id),
+            format!("{}.ots", Digest::of(b"no record's")),
             "notes.md".to_string(),
         ];
-        let mut listed = ProofNames::default();
-        for name in names.iter().rev() {
-            listed.push(name.clone());
+        let mut listed = ProofNames::for_records(records.len());
+        for name in &names {
+            listed.push(name.clone(), records);
         }
         listed.finish();
         assert_eq!(listed.len(), names.len());
-        assert_eq!(listed.digests.len(), 2);
-        let mut places: Vec<usize> = names
-            .iter()
-            .map(|n| listed.position(n).unwrap_or_else(|| panic!("{n} listed")))
-            .collect();
-        places.sort_unstable();
-        assert_eq!(places, (0..names.len()).collect::<Vec<_>>());
-        for absent in [
-            d(6),
-            d(1).to_uppercase(),
-            "notes".to_string(),
-            String::new(),
-        ] {
-            assert_eq!(listed.position(&absent), None, "{absent}");
+        assert_eq!(listed.at_record, [true, false, false, true, false]);
+        let mut other: Vec<&String> = names[2..].iter().collect();
+        other.sort_unstable();
+        assert_eq!(listed.other.iter().collect::<Vec<_>>(), other);
+        assert!(listed.has_other(&format!("prereg_{}", name(2))));
+        for absent in [name(0), name(2), "notes".to_string(), String::new()] {
+            assert!(!listed.has_other(&absent), "{absent}");
         }
     }
 
@@ -2286,6 +2307,51 @@ mod tests {
                 "{path}"
             );
         }
+    }
+
+    #[test]
+    fn each_line_finds_its_record_and_the_rest_are_orphans_in_the_records_order() {
+        // Catches a search that misses a record or gives a line another's (the records are
+        // sorted by id, the lines by seq), orphans or seq disagreements listed in the lines'
+        // order rather than the records' (the published index lists them), and two lines with
+        // one id both given the record (the last line keeps it, as before).
+        let index = index_of(6);
+        let line = |k: usize, seq: i64| crate::build::decide::LineRecord {
+            seq,
+            entry_id: index.records[k].id,
+            kind_day: crate::build::decide::KindDay::new("send".into(), "".into()),
+            timestamp_secs: 0,
+            has_timestamp: false,
+            offset: 0,
+            len: 0,
+            withheld: None,
+            read_by_operator: false,
+        };
+        let seq = |k: usize| index.records[k].seq;
+        // Lines for records 0, 4, 1, 5 (in that chain order) and 5 again; records 2 and 3
+        // are orphans. Records 0 and 5 are named with seqs of their own.
+        let lines = [
+            line(0, 102),
+            line(4, seq(4)),
+            line(1, seq(1)),
+            line(5, 100),
+            line(5, 101),
+        ];
+        let chain = Chain::of(&lines, &index);
+        assert_eq!(chain.record_of, [Some(0), Some(4), Some(1), None, Some(5)]);
+        assert_eq!(chain.orphans, [2, 3]);
+        let disagrees: Vec<(i64, i64, Digest)> = chain
+            .seq_disagrees
+            .iter()
+            .map(|d| (d.chain_seq, d.store_seq, d.entry_id))
+            .collect();
+        assert_eq!(
+            disagrees,
+            [
+                (102, seq(0), index.records[0].id),
+                (101, seq(5), index.records[5].id)
+            ]
+        );
     }
 
     #[test]
