@@ -23,3 +23,19 @@ pub fn give_back() {
         }
     }
 }
+
+/// Large blocks (1 MiB or more) are always taken from the system as mappings of their own and
+/// returned when freed, whatever the sizes freed before (docs/scale.md#names-not-held).
+pub fn large_blocks_mapped() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        unsafe extern "C" {
+            fn mallopt(param: std::ffi::c_int, value: std::ffi::c_int) -> std::ffi::c_int;
+        }
+        const M_MMAP_THRESHOLD: std::ffi::c_int = -3;
+        // SAFETY: glibc's `mallopt` sets one of its own tunables; no Rust value is touched.
+        unsafe {
+            mallopt(M_MMAP_THRESHOLD, 1 << 20);
+        }
+    }
+}

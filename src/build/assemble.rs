@@ -55,16 +55,17 @@ pub fn run(
     put_anchors(&mut tree, decided, loaded)?;
     // Moved, not copied: at a million lines the witness proofs alone are large.
     for layer in layers.iter_mut() {
-        move_out(std::mem::take(&mut layer.files), |(path, bytes)| {
-            tree.put(path, bytes)
-        });
-        move_out(std::mem::take(&mut layer.contents), |(path, content)| {
-            tree.put_content(path, content)
-        });
+        for (path, bytes) in std::mem::take(&mut layer.files) {
+            tree.put(path, bytes);
+        }
+        for (path, content) in std::mem::take(&mut layer.contents) {
+            tree.put_content(path, content);
+        }
         if let Some(list) = layer.listed_proofs.take() {
             tree.put_proofs(list);
         }
     }
+    crate::progress::stage_done("assemble: the layers' files");
     let stats = stats(
         verified,
         &decided.decision,
@@ -92,23 +93,6 @@ pub fn run(
         snapshots,
         extends,
     })
-}
-
-/// Hands each item of `list` to `put`, in the list's order, giving the list's room back as it
-/// empties: a layer's list and the tree's map are not held whole side by side (the public texts'
-/// 170,854 files at a million lines, 55 MB for a moment: docs/scale.md#names-not-held).
-fn move_out<T>(mut list: Vec<T>, mut put: impl FnMut(T)) {
-    /// Items between two givings back: the room is given back a few dozen times a list.
-    const STEP: usize = 1 << 13;
-    // Taken from the end, so turned round first: the order is the list's, and of two items
-    // with one path the later still wins.
-    list.reverse();
-    while let Some(item) = list.pop() {
-        put(item);
-        if list.len().is_multiple_of(STEP) {
-            list.shrink_to_fit();
-        }
-    }
 }
 
 /// The published ledger laid into its files by the cut (docs/scale.md#the-cut): HEAD's files
@@ -486,26 +470,3 @@ fn snapshots(
     })
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_list_moved_out_keeps_its_order_across_its_givings_back() {
-        // Catches a move that hands items over last first (of two files at one path the earlier
-        // would win) or loses or repeats items where the room is given back.
-        let n = 3 * (1 << 13) + 5;
-        let mut list: Vec<(String, usize)> =
-            (0..n).map(|i| (format!("f{}", i % 1000), i)).collect();
-        list.push(("f7".into(), n));
-        let mut seen = Vec::new();
-        let mut map = BTreeMap::new();
-        move_out(list, |(path, i)| {
-            seen.push(i);
-            map.insert(path, i);
-        });
-        assert_eq!(seen, (0..=n).collect::<Vec<_>>());
-        assert_eq!(map["f7"], n);
-        assert_eq!(Some(map["f8"]), (0..n).filter(|i| i % 1000 == 8).max());
-    }
-}

@@ -70,6 +70,7 @@ pub fn run(plan: &BuildPlan) -> Result<ExitCode> {
     // Before anything is read or written: is DIR exhibit's to write? (exit 2 when not)
     crate::output::check_out_dir(&plan.out, &box_paths(plan))?;
     crate::progress::stage_times::start();
+    crate::memory::large_blocks_mapped();
     let mut progress = Progress::new();
     let loaded = load::load(plan)?;
     crate::progress::stage_done("load");
