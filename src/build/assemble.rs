@@ -469,4 +469,3 @@ fn snapshots(
         last_built_at: plan.built_at.clone(),
     })
 }
-
