@@ -149,16 +149,7 @@ fn spelled_out_joined(view: &View) -> Option<View> {
 fn letters_as_digits(view: &View) -> Option<View> {
     let t = &view.chars;
     let mut out: Option<View> = None;
-    let mut i = 0;
-    while i < t.len() {
-        if !t[i].is_ascii_alphanumeric() {
-            i += 1;
-            continue;
-        }
-        let end = i + t[i..]
-            .iter()
-            .take_while(|c| c.is_ascii_alphanumeric())
-            .count();
+    for (i, end) in runs_of(t, |c| c.is_ascii_alphanumeric()) {
         let token = &t[i..end];
         let lettered = token.iter().any(|c| c.is_ascii_digit())
             && token.iter().any(|c| !c.is_ascii_digit())
@@ -177,9 +168,23 @@ fn letters_as_digits(view: &View) -> Option<View> {
                 o.pristine[i + k] = false;
             }
         }
-        i = end;
     }
     out
+}
+
+/// The maximal runs of the characters `keep` takes in `t`, as (start, end), in order.
+fn runs_of(t: &[char], keep: fn(char) -> bool) -> impl Iterator<Item = (usize, usize)> + '_ {
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        while i < t.len() && !keep(t[i]) {
+            i += 1;
+        }
+        let start = i;
+        while i < t.len() && keep(t[i]) {
+            i += 1;
+        }
+        (start < i).then_some((start, i))
+    })
 }
 
 /// The words read as digits, each by its digit ([`words_as_digits`]).
@@ -228,23 +233,10 @@ fn joins_digit_words(c: char) -> bool {
 /// reads as written). `None` when no run is found; the digits are not pristine.
 fn words_as_digits(view: &View) -> Option<View> {
     let t = &view.chars;
-    // The digit words, as (start, end, digit); made only when one is found.
-    let mut words: Vec<(usize, usize, char)> = Vec::new();
-    let mut i = 0;
-    while i < t.len() {
-        if !t[i].is_ascii_alphabetic() {
-            i += 1;
-            continue;
-        }
-        let end = i + t[i..]
-            .iter()
-            .take_while(|c| c.is_ascii_alphabetic())
-            .count();
-        if let Some(digit) = digit_word(&t[i..end]) {
-            words.push((i, end, digit));
-        }
-        i = end;
-    }
+    // The digit words, as (start, end, digit): an empty list allocates nothing.
+    let words: Vec<(usize, usize, char)> = runs_of(t, |c| c.is_ascii_alphabetic())
+        .filter_map(|(i, end)| Some((i, end, digit_word(&t[i..end])?)))
+        .collect();
     let joined = |a: &(usize, usize, char), b: &(usize, usize, char)| {
         let between = &t[a.1..b.0];
         !between.is_empty()
