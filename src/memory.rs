@@ -8,34 +8,34 @@
 //! `malloc_trim(0)` hands every free whole page back. It changes nothing the build computes:
 //! it only returns pages no value occupies.
 
+/// The two calls into glibc's allocator this module makes, declared once.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+mod glibc {
+    unsafe extern "C" {
+        pub fn malloc_trim(pad: usize) -> std::ffi::c_int;
+        pub fn mallopt(param: std::ffi::c_int, value: std::ffi::c_int) -> std::ffi::c_int;
+    }
+    /// `mallopt`'s parameter for the size from which a block is a mapping of its own.
+    pub const M_MMAP_THRESHOLD: std::ffi::c_int = -3;
+}
+
 /// Gives back to the system the pages of memory the build has let go of (a no-op where the
 /// allocator is not glibc's).
 pub fn give_back() {
+    // SAFETY: glibc's `malloc_trim` takes a byte count, locks its own arenas and touches
+    // nothing but the allocator's free lists; no Rust value is read or moved.
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    {
-        unsafe extern "C" {
-            fn malloc_trim(pad: usize) -> std::ffi::c_int;
-        }
-        // SAFETY: glibc's `malloc_trim` takes a byte count, locks its own arenas and touches
-        // nothing but the allocator's free lists; no Rust value is read or moved.
-        unsafe {
-            malloc_trim(0);
-        }
+    unsafe {
+        glibc::malloc_trim(0);
     }
 }
 
 /// Large blocks (1 MiB or more) are always taken from the system as mappings of their own and
 /// returned when freed, whatever the sizes freed before (docs/scale.md#names-not-held).
 pub fn large_blocks_mapped() {
+    // SAFETY: glibc's `mallopt` sets one of its own tunables; no Rust value is touched.
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    {
-        unsafe extern "C" {
-            fn mallopt(param: std::ffi::c_int, value: std::ffi::c_int) -> std::ffi::c_int;
-        }
-        const M_MMAP_THRESHOLD: std::ffi::c_int = -3;
-        // SAFETY: glibc's `mallopt` sets one of its own tunables; no Rust value is touched.
-        unsafe {
-            mallopt(M_MMAP_THRESHOLD, 1 << 20);
-        }
+    unsafe {
+        glibc::mallopt(glibc::M_MMAP_THRESHOLD, 1 << 20);
     }
 }
