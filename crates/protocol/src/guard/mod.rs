@@ -172,8 +172,7 @@ pub fn scan(s: &str, context: Context) -> Vec<Finding> {
     let mut hits = BTreeSet::new();
     if policy.whitespace_is_reason
         && (views.had_invisible
-            || views
-                .views
+            || views.views[..views.written]
                 .iter()
                 .any(|v| v.chars.iter().any(|c| c.is_whitespace())))
     {

@@ -47,6 +47,9 @@ impl View {
 #[derive(Debug)]
 pub(crate) struct Views {
     pub views: Vec<View>,
+    /// How many of `views` read what is written: the rest read words into it
+    /// (`owner_at_example` as `owner at example`), so a space in them was never written.
+    pub written: usize,
     /// The string held an invisible character (a reason in ledger strings).
     pub had_invisible: bool,
 }
@@ -87,8 +90,14 @@ pub(crate) fn views(s: &str) -> Views {
         .collect();
     views.extend(lettered);
     views.dedup();
+    // Last, each view with `_at_` and `_dot_` read as words: their spaces are none written, so
+    // they come after the views the whitespace rule reads (docs/guard.md#underscored-words).
+    let written = views.len();
+    let underscored: Vec<View> = views.iter().filter_map(underscores_as_words).collect();
+    views.extend(underscored);
     Views {
         views,
+        written,
         had_invisible,
     }
 }
@@ -596,6 +605,62 @@ fn shouted_word_at(t: &[char], i: usize) -> Option<(Vec<char>, usize)> {
     None
 }
 
+/// The view with `_at_` and `_dot_`, in any case, between a letter or digit and another
+/// (`owner_at_example_dot_com`) read as the words with spaces around them, not as `@` and `.`:
+/// the words are then held to an address's shape like any written word, so
+/// `created_at_utc.isoformat()` stays code (docs/guard.md#underscored-words). `None` when
+/// there is none.
+fn underscores_as_words(view: &View) -> Option<View> {
+    let t = &view.chars;
+    if !t.contains(&'_') {
+        return None;
+    }
+    let mut out = View::default();
+    let mut changed = false;
+    let mut i = 0;
+    while i < t.len() {
+        match underscored_word_at(t, i) {
+            Some((chars, len)) => {
+                for c in chars {
+                    out.push(c, false);
+                }
+                i += len;
+                changed = true;
+            }
+            None => {
+                out.push(t[i], view.pristine[i]);
+                i += 1;
+            }
+        }
+    }
+    changed.then_some(out)
+}
+
+/// `_at_` or `_dot_` at `i`, between a letter or digit and another: the word with a space on
+/// either side, and the length read.
+fn underscored_word_at(t: &[char], i: usize) -> Option<(Vec<char>, usize)> {
+    if t[i] != '_' || i == 0 || !t[i - 1].is_alphanumeric() {
+        return None;
+    }
+    for word in ["at", "dot"] {
+        let n = word.len();
+        let matches = word
+            .chars()
+            .enumerate()
+            .all(|(k, w)| t.get(i + 1 + k).is_some_and(|x| x.eq_ignore_ascii_case(&w)));
+        if matches
+            && t.get(i + 1 + n) == Some(&'_')
+            && t.get(i + 2 + n).is_some_and(|c| c.is_alphanumeric())
+        {
+            let mut chars = vec![' '];
+            chars.extend(word.chars());
+            chars.push(' ');
+            return Some((chars, n + 2));
+        }
+    }
+    None
+}
+
 fn skip_spaces(t: &[char], mut i: usize) -> usize {
     while i < t.len() && t[i] == ' ' {
         i += 1;
@@ -869,6 +934,33 @@ mod tests {
             // Cut-off spellings at the very end: no panic, nothing decoded.
             assert_eq!(all(&format!("x{tail}")), [format!("x{tail}")], "{tail:?}");
         }
+    }
+
+    #[test]
+    fn underscored_at_and_dot_are_words_only_between_letters_or_digits() {
+        let v = all("owner_at_example_DOT_com");
+        assert!(v.contains(&"owner at example dot com".to_string()), "{v:?}");
+        // An underscore at either end, or another word, decodes nothing.
+        for s in [
+            "_at_example",
+            "owner_at_",
+            "owner_at__x",
+            "owner_attic_x",
+            "owner-at-x",
+        ] {
+            assert_eq!(all(s), vec![s.to_string()], "{s}");
+        }
+        // What is decoded is the word with spaces, never `@`: a decoded space is no written one.
+        let d = views("a_at_b");
+        assert_eq!(d.written, 1);
+        assert_eq!(d.views[1].chars.iter().collect::<String>(), "a at b");
+        assert_eq!(
+            d.views[1].pristine,
+            vec![true, false, false, false, false, true]
+        );
+        // Read in every view: here the one where the spelled dot is decoded.
+        let v = all("owner_at_example[dot]com");
+        assert!(v.contains(&"owner at example.com".to_string()), "{v:?}");
     }
 
     #[test]

@@ -535,9 +535,6 @@ fn is_loose_email_at(t: &[char], pristine: &[bool], i: usize) -> bool {
     if gap_before > EMAIL_GAP || gap_after > EMAIL_GAP || !has_local_part(t, before) {
         return false;
     }
-    if t[i] == '@' && gap_before > 0 && gap_after == 0 {
-        return false;
-    }
     let is_label_char = |c: char| c.is_alphanumeric() || c == '-';
     let first_end = scan(t, domain, is_label_char);
     if first_end == domain {
@@ -556,8 +553,13 @@ fn is_loose_email_at(t: &[char], pristine: &[bool], i: usize) -> bool {
     if labels < 2 {
         return false;
     }
-    if how.worded_at || how.worded_dot {
-        (how.worded_dot || how.spaced_dot || !how.worded_at)
+    // Two shapes prose writes too: a handle named in a sentence (`follow @alice.bsky.social`)
+    // and a site (`look at example.com`). Either is an address only when the word before it
+    // is no word of prose (docs/guard.md#named-in-prose).
+    let handle_shape = t[i] == '@' && gap_before > 0 && gap_after == 0;
+    let site_shape = how.worded_at && !how.worded_dot && !how.spaced_dot;
+    if handle_shape || how.worded_at || how.worded_dot {
+        (!(handle_shape || site_shape) || !is_prose_word(local_word(t, before)))
             && WORDED_TLDS
                 .iter()
                 .any(|w| is_word_ignore_ascii_case(last, w))
@@ -632,6 +634,71 @@ fn skip_whitespace(t: &[char], i: usize) -> usize {
 fn is_word_ignore_ascii_case(chars: &[char], word: &str) -> bool {
     chars.len() == word.len() && starts_with_ignore_ascii_case(chars, 0, word)
 }
+
+/// The word a loose address's `@` or `at` follows (`before` is where the whitespace before it
+/// starts): the local-part characters back to the one before them, with a typographic
+/// apostrophe taken as one (`it’s`), and without the dots and dashes at its ends.
+fn local_word(t: &[char], before: usize) -> &[char] {
+    let is_local = |c: char| c.is_alphanumeric() || ".!#$%&'*+/=?^_`{|}~-’".contains(c);
+    let start = before
+        - t[..before]
+            .iter()
+            .rev()
+            .take_while(|&&c| is_local(c))
+            .count();
+    let word = &t[start..before];
+    let trim = |c: &char| matches!(c, '.' | '-' | '\'' | '’');
+    let from = word.iter().position(|c| !trim(c)).unwrap_or(word.len());
+    let to = word.iter().rposition(|c| !trim(c)).map_or(from, |p| p + 1);
+    &word[from..to]
+}
+
+/// A word of prose before `at` or ` @` (docs/guard.md#named-in-prose): one of
+/// [`PROSE_BEFORE_AT`] in any case, or a contraction (`it's`, `we’re`). A name, a word with a
+/// digit, a dot or an underscore, or any other word is a local part.
+fn is_prose_word(word: &[char]) -> bool {
+    let apostrophe = word.iter().rposition(|c| matches!(c, '\'' | '’'));
+    if let Some(a) = apostrophe {
+        let ending: String = word[a + 1..]
+            .iter()
+            .collect::<String>()
+            .to_ascii_lowercase();
+        return a > 0
+            && word[..a].iter().all(|c| c.is_alphabetic())
+            && ["s", "re", "m", "ll", "ve", "d", "t"].contains(&ending.as_str());
+    }
+    PROSE_BEFORE_AT
+        .iter()
+        .any(|w| is_word_ignore_ascii_case(word, w))
+}
+
+/// The words a sentence puts before `at` and a site, or before a handle it names: pronouns,
+/// verbs and nouns of where a thing is found (docs/guard.md#named-in-prose). Any other word
+/// before `at example.com` or ` @example.com` reads as an address's local part.
+#[rustfmt::skip]
+const PROSE_BEFORE_AT: [&str; 167] = [
+    // pronouns, determiners, conjunctions, adverbs
+    "i", "you", "we", "they", "it", "us", "me", "him", "her", "them", "this", "that", "these",
+    "those", "here", "there", "and", "or", "but", "also", "only", "just", "still", "now", "today",
+    "tonight", "tomorrow", "soon", "again", "all", "both", "everything", "anything", "something",
+    "everyone", "anyone", "someone", "more", "is", "are", "was", "were", "be", "been", "being",
+    "am",
+    // where a thing is found, and how one gets to it
+    "look", "looks", "looking", "looked", "live", "lives", "living", "available", "find", "found",
+    "see", "seen", "read", "visit", "visited", "hosted", "posted", "published", "listed", "online",
+    "up", "in", "out", "on", "off", "info", "details", "docs", "documentation", "site", "website",
+    "page", "blog", "news", "updates", "slides", "video", "videos", "photos", "code", "source",
+    "demo", "results", "report", "paper", "post", "article", "story", "tickets", "register",
+    "signup", "join", "subscribe", "donate", "download", "downloads", "install", "try", "check",
+    "get", "got", "buy", "bought", "order", "ordered", "shop", "sold", "selling", "apply",
+    "deployed", "running", "served", "mirrored", "archived", "launched", "launch", "started",
+    "based", "located", "stay", "stayed", "arrive", "arrived", "aimed", "pointed", "work", "works",
+    "worked", "working", "job", "engineer", "developer", "intern", "team", "people", "folks",
+    "free", "cheaper", "deals", "sale",
+    // what names a handle in a sentence
+    "follow", "following", "by", "from", "to", "via", "cc", "thanks", "thank", "hi", "hey",
+    "hello", "ping", "ask", "with", "for", "dm", "message", "tag", "tagged", "mention",
+];
 
 /// A local-part character directly before the `@` (a bare `@handle` has none).
 fn has_local_part(t: &[char], at: usize) -> bool {
