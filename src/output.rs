@@ -332,6 +332,34 @@ impl Tree {
         self.held.insert(path, content);
     }
 
+    /// Puts many files at once, as [`Tree::put_content`] would one by one (of two at one path
+    /// the later wins), into full nodes of the map: taken from the list's end a slice at a
+    /// time, the list given back as it shortens, so the files are never held twice — a
+    /// million-line exhibit's public texts, put one by one, held the whole list beside a map
+    /// half of whose room was empty (docs/scale.md#put-at-once).
+    pub fn put_many(&mut self, mut files: Vec<(String, Content)>) {
+        const SLICE: usize = 8192;
+        if !files.is_sorted_by(|a, b| a.0 < b.0) {
+            // Stable: of equal paths the later stays after, and is the one kept below.
+            files.sort_by(|a, b| a.0.cmp(&b.0));
+            files.reverse();
+            files.dedup_by(|a, b| a.0 == b.0);
+            files.reverse();
+        }
+        if let Some(list) = &mut self.proofs {
+            for (path, _) in &files {
+                list.remove(path);
+            }
+        }
+        while !files.is_empty() {
+            let slice = files.split_off(files.len().saturating_sub(SLICE));
+            files.shrink_to_fit();
+            // Sorted, each path once: the map is built full, and appended by one merge.
+            let mut part: BTreeMap<String, Content> = slice.into_iter().collect();
+            self.held.append(&mut part);
+        }
+    }
+
     /// Puts a list of proofs under [`ListedProofs::FOLDER`], replacing what the tree held at the
     /// same paths (as [`Tree::put_content`] would, one by one).
     pub fn put_proofs(&mut self, list: ListedProofs) {
@@ -1428,6 +1456,67 @@ mod tests {
         let upper = format!("{}/{}.ots", ListedProofs::FOLDER, "AB".repeat(32));
         assert!(!listed.contains(&upper));
         assert_eq!(listed, held);
+    }
+
+    #[test]
+    fn many_files_put_at_once_are_the_files_put_one_by_one() {
+        // Catches a put of many that loses the files of all but one slice (more files than a
+        // slice), keeps the earlier of two files at one path, leaves the tree's own file where
+        // the list has one, drops what the tree held before, or leaves a listed proof beside a
+        // file put at its path (the tree would write the path twice).
+        let tmp = tempfile::tempdir().unwrap();
+        let (one_by_one, at_once) = held_and_listed(tmp.path());
+        let (mut one_by_one, mut at_once) = (one_by_one.clone(), at_once);
+        let mut files: Vec<(String, Content)> = (0..20_000u32)
+            .rev()
+            .map(|k| {
+                let path = format!(
+                    "ledger/public_texts/{:08x}.txt",
+                    k.wrapping_mul(2_654_435_761)
+                );
+                (path, Content::Bytes(k.to_le_bytes().to_vec()))
+            })
+            .collect();
+        files.push((
+            "ledger/public_texts/0000000a.txt".into(),
+            Content::Bytes(b"first".to_vec()),
+        ));
+        files.push((
+            "ledger/witness/index.json".into(),
+            Content::Bytes(b"theirs".to_vec()),
+        ));
+        files.push((proof_path(0xab), Content::Bytes(b"over a proof".to_vec())));
+        files.push((
+            "ledger/public_texts/0000000a.txt".into(),
+            Content::Bytes(b"second".to_vec()),
+        ));
+        for (path, content) in files.clone() {
+            one_by_one.put_content(path, content);
+        }
+        at_once.put_many(files);
+        assert_eq!(at_once.len(), one_by_one.len());
+        assert_eq!(at_once, one_by_one);
+        assert_eq!(
+            at_once.get("ledger/public_texts/0000000a.txt"),
+            Some(&b"second"[..])
+        );
+        assert_eq!(
+            at_once.get("ledger/witness/index.json"),
+            Some(&b"theirs"[..])
+        );
+        assert_eq!(at_once.get(&proof_path(0xab)), Some(&b"over a proof"[..]));
+        // Already sorted, each path once: the same again.
+        let mut sorted = Tree::default();
+        let mut by_one = Tree::default();
+        let files: Vec<(String, Content)> = (0..9_000u32)
+            .map(|k| (format!("t/{k:06}"), Content::Bytes(vec![k as u8])))
+            .collect();
+        for (path, content) in files.clone() {
+            by_one.put_content(path, content);
+        }
+        sorted.put("t/000005", b"mine".to_vec());
+        sorted.put_many(files);
+        assert_eq!(sorted, by_one);
     }
 
     #[test]

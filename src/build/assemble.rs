@@ -58,9 +58,7 @@ pub fn run(
         for (path, bytes) in std::mem::take(&mut layer.files) {
             tree.put(path, bytes);
         }
-        for (path, content) in std::mem::take(&mut layer.contents) {
-            tree.put_content(path, content);
-        }
+        tree.put_many(std::mem::take(&mut layer.contents));
         if let Some(list) = layer.listed_proofs.take() {
             tree.put_proofs(list);
         }
@@ -345,7 +343,7 @@ fn stats<'a>(
             published_on_operator_reading: of(decision.readings.lines.len(), published),
         },
         coverage: CoverageStats {
-            pinned: of(coverage.pinned.len(), published),
+            pinned: of(coverage.pinned, published),
             severed: of(coverage.severed.len(), published),
             awaiting_head: of(coverage.awaiting_head.len(), published),
             severed_seqs: &coverage.severed,

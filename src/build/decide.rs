@@ -311,19 +311,18 @@ pub fn decide(input: &DecideInput<'_>, lines: &mut [LineRecord]) -> Result<Decis
 /// or after it is published.
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
 pub struct Coverage {
-    pub pinned: Vec<i64>,
+    /// How many published lines are pinned: only the count is published, so the seqs are not
+    /// held (at a million lines a list of them is 8 MB: docs/scale.md#counted-not-listed).
+    pub pinned: usize,
     pub severed: Vec<i64>,
     pub awaiting_head: Vec<i64>,
-    /// For each severed line, the withheld seq that severs it (the first one after it).
-    pub severed_by: BTreeMap<i64, i64>,
 }
 
 pub fn coverage(lines: &[LineRecord], posted_head_seqs: &BTreeSet<i64>) -> Coverage {
     let mut cov = Coverage {
-        pinned: Vec::new(),
+        pinned: 0,
         severed: Vec::new(),
         awaiting_head: Vec::new(),
-        severed_by: BTreeMap::new(),
     };
     // Walk backwards, remembering the nearest posted head at or after each seq and the first
     // withheld seq between.
@@ -340,14 +339,10 @@ pub fn coverage(lines: &[LineRecord], posted_head_seqs: &BTreeSet<i64>) -> Cover
         }
         match (head_ahead, withheld_before_head) {
             (None, _) => cov.awaiting_head.push(record.seq),
-            (Some(_), None) => cov.pinned.push(record.seq),
-            (Some(_), Some(w)) => {
-                cov.severed.push(record.seq);
-                cov.severed_by.insert(record.seq, w);
-            }
+            (Some(_), None) => cov.pinned += 1,
+            (Some(_), Some(_)) => cov.severed.push(record.seq),
         }
     }
-    cov.pinned.reverse();
     cov.severed.reverse();
     cov.awaiting_head.reverse();
     cov
@@ -667,9 +662,9 @@ mod tests {
         // seqs 1..=10; heads posted at 4 and 8; 6 withheld; 10 after the last head.
         let lines: Vec<LineRecord> = (1..=10).map(|s| rec(s, s == 6)).collect();
         let cov = coverage(&lines, &BTreeSet::from([4, 8]));
-        assert_eq!(cov.pinned, [1, 2, 3, 4, 7, 8]);
+        // 1, 2, 3, 4, 7 and 8: the nine published lines less the severed and the awaiting.
+        assert_eq!(cov.pinned, 6);
         assert_eq!(cov.severed, [5]);
-        assert_eq!(cov.severed_by[&5], 6);
         assert_eq!(cov.awaiting_head, [9, 10]);
     }
 
@@ -678,7 +673,7 @@ mod tests {
         let lines: Vec<LineRecord> = (1..=5).map(|s| rec(s, s == 3)).collect();
         let cov = coverage(&lines, &BTreeSet::from([3, 5]));
         assert_eq!(cov.severed, [1, 2]);
-        assert_eq!(cov.pinned, [4, 5]);
+        assert_eq!(cov.pinned, 2);
         assert!(cov.awaiting_head.is_empty());
     }
 }

@@ -1246,23 +1246,28 @@ impl Chain {
             .map(|(k, _)| k)
             .collect();
         drop(claimed);
-        let mut by_seq: Vec<(i64, usize)> = index
-            .records
-            .iter()
-            .enumerate()
-            .map(|(k, r)| (r.seq, k))
-            .collect();
-        by_seq.sort_by_key(|&(seq, k)| (seq, index.records[k].id));
-        // Sorted by seq: each run of equal seqs is one seq the store names.
+        // The store's seqs sorted (8 bytes a record, where seq and position took 16:
+        // docs/scale.md#counted-not-listed): each run of equal seqs is one seq the store names.
+        let mut seqs: Vec<i64> = index.records.iter().map(|r| r.seq).collect();
+        seqs.sort_unstable();
         let mut store_seqs = 0;
         let mut multi: Vec<MultiEntrySeq> = Vec::new();
-        for group in by_seq.chunk_by(|a, b| a.0 == b.0) {
+        for group in seqs.chunk_by(|a, b| a == b) {
             store_seqs += 1;
             if group.len() > 1 {
                 multi.push(MultiEntrySeq {
-                    entry_ids: group.iter().map(|(_, k)| index.records[*k].id).collect(),
-                    seq: group[0].0,
+                    entry_ids: Vec::new(),
+                    seq: group[0],
                 });
+            }
+        }
+        drop(seqs);
+        // A seq more than one record names lists them in id order: the records' own order.
+        if !multi.is_empty() {
+            for r in index.records.iter() {
+                if let Ok(m) = multi.binary_search_by_key(&r.seq, |m| m.seq) {
+                    multi[m].entry_ids.push(r.id);
+                }
             }
         }
         Chain {
@@ -1376,8 +1381,8 @@ struct TailLogs {
     seal: Option<Vec<u8>>,
     /// Those moments.
     to_cut: BTreeSet<i64>,
-    /// A withheld seq's moments → its seqs.
-    private: BTreeMap<i64, BTreeSet<i64>>,
+    /// A withheld seq's moments, each with its seqs.
+    private: PrivateMoments,
     /// What the moments a published line or its records print tell of the private ones.
     public: Option<side_channels::PublicClocks>,
 }
@@ -1399,7 +1404,7 @@ fn tail_logs(
     // With no withheld moment nothing is asked of the published ones.
     let public = (!private.is_empty()).then(|| {
         side_channels::PublicClocks::of(
-            |t| private.contains_key(&t),
+            |t| private.contains(t),
             public_moments(ctx, index, &cut),
             &mut daycut,
         )
@@ -1407,9 +1412,8 @@ fn tail_logs(
     // A moment a published line's record also prints (an opening batch shared by thousands of
     // lines) names nothing the published index does not: it is left as it is.
     let to_cut: BTreeSet<i64> = private
-        .keys()
-        .filter(|&&t| !public.as_ref().is_some_and(|p| p.prints(t)))
-        .copied()
+        .moments()
+        .filter(|&t| !public.as_ref().is_some_and(|p| p.prints(t)))
         .collect();
     let mut cut_file = |bytes: Option<Vec<u8>>| -> Option<Vec<u8>> {
         bytes.map(|b| {
@@ -2083,19 +2087,53 @@ fn private_moments(
     ctx: &LayerContext<'_>,
     index: &StoreIndex,
     cut: &dyn Fn(&Record) -> bool,
-) -> BTreeMap<i64, BTreeSet<i64>> {
-    let mut private: BTreeMap<i64, BTreeSet<i64>> = BTreeMap::new();
-    for l in ctx.verified.lines.iter().filter(|l| l.withheld.is_some()) {
-        if let Some(t) = l.timestamp() {
-            private.entry(t).or_default().insert(l.seq);
-        }
+) -> PrivateMoments {
+    let lines = ctx
+        .verified
+        .lines
+        .iter()
+        .filter(|l| l.withheld.is_some())
+        .filter_map(|l| l.timestamp().map(|t| (t, l.seq)));
+    let records = index
+        .records
+        .iter()
+        .filter(|r| cut(r))
+        .flat_map(|r| record_clocks(r).map(move |t| (t, r.seq)));
+    let mut pairs: Vec<(i64, i64)> = lines.chain(records).collect();
+    pairs.sort_unstable();
+    pairs.dedup();
+    pairs.shrink_to_fit();
+    PrivateMoments(pairs)
+}
+
+/// The moments a withheld seq's line or records print, each with the seqs it belongs to: one
+/// sorted list of `(moment, seq)` pairs, 16 bytes each, where a map of sets took about ten
+/// times that (docs/scale.md#counted-not-listed).
+#[derive(Debug, Default)]
+struct PrivateMoments(Vec<(i64, i64)>);
+
+impl PrivateMoments {
+    fn is_empty(&self) -> bool {
+        self.0.is_empty()
     }
-    for r in index.records.iter().filter(|r| cut(r)) {
-        for t in record_clocks(r) {
-            private.entry(t).or_default().insert(r.seq);
-        }
+
+    fn contains(&self, t: i64) -> bool {
+        self.seqs_of(t).next().is_some()
     }
-    private
+
+    /// Each moment once, in order.
+    fn moments(&self) -> impl Iterator<Item = i64> + '_ {
+        self.0.chunk_by(|a, b| a.0 == b.0).map(|run| run[0].0)
+    }
+
+    /// The seqs of the moment `t`, in order.
+    fn seqs_of(&self, t: i64) -> impl Iterator<Item = i64> + '_ {
+        let from = self.0.partition_point(|&(m, _)| m < t);
+        self.0[from..]
+            .iter()
+            .take_while(move |&&(m, _)| m == t)
+            .map(|&(_, seq)| seq)
+    }
 }
 
 /// The moments a published line or its records print: its timestamp, the tail's clocks; in
@@ -2139,7 +2177,7 @@ fn check_report_clocks(
     store: &Path,
     report: &str,
     ctx: &LayerContext<'_>,
-    private: &BTreeMap<i64, BTreeSet<i64>>,
+    private: &PrivateMoments,
     public: Option<&side_channels::PublicClocks>,
     refusals: &mut Vec<Refusal>,
 ) {
@@ -2149,12 +2187,13 @@ fn check_report_clocks(
     };
     let seqs_of = |t: &i64| -> String {
         private
-            .get(t)
-            .map(|s| s.iter().map(i64::to_string).collect::<Vec<_>>().join(", "))
-            .unwrap_or_default()
+            .seqs_of(*t)
+            .map(|seq| seq.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
     };
     let mut named: BTreeSet<i64> = BTreeSet::new();
-    for &t in private.keys() {
+    for t in private.moments() {
         let what = if report.contains(&timestamp_of(t)) && !public.prints(t) {
             "a withheld seq's moment in full"
         } else if report.contains(&time_of_day(t)) && !public.prints_time_of_day(t) {
@@ -2173,7 +2212,7 @@ fn check_report_clocks(
             "fix the tail's report so it prints no withheld seq's clock finer than the day",
         ));
     }
-    let private_set: BTreeSet<i64> = private.keys().copied().collect();
+    let private_set: BTreeSet<i64> = private.moments().collect();
     let mut daycut = DayCut::new(&ctx.verified.anchor_tz);
     for (minute, moments) in side_channels::private_minutes(&private_set, public, &mut daycut) {
         if moments.iter().all(|t| named.contains(t))
@@ -2352,6 +2391,48 @@ mod tests {
                 (101, seq(5), index.records[5].id)
             ]
         );
+    }
+
+    #[test]
+    fn seqs_named_by_more_than_one_record_list_them_in_id_order() {
+        // Catches a count of the store's seqs that counts records, a shared seq listed twice or
+        // its ids in another order than the records' (the published index lists them), and a
+        // seq missed when the records naming it are not next to each other by id.
+        let mut index = index_of(6);
+        let records = std::sync::Arc::make_mut(&mut index.records);
+        // Records 1, 3 and 5 (by id) name seq 7; 0 and 4 name seq 9; record 2 its own.
+        for (k, seq) in [(1, 7), (3, 7), (5, 7), (0, 9), (4, 9), (2, 2)] {
+            records[k].seq = seq;
+        }
+        let ids: Vec<Digest> = records.iter().map(|r| r.id).collect();
+        let chain = Chain::of(&[], &index);
+        assert_eq!(chain.store_seqs, 3);
+        let multi: Vec<(i64, Vec<Digest>)> = chain
+            .multi
+            .iter()
+            .map(|m| (m.seq, m.entry_ids.clone()))
+            .collect();
+        assert_eq!(
+            multi,
+            [(7, vec![ids[1], ids[3], ids[5]]), (9, vec![ids[0], ids[4]])]
+        );
+    }
+
+    #[test]
+    fn a_private_moment_gives_its_seqs_once_each_in_order() {
+        // Catches a list of moments that loses a seq sharing a moment with another, gives a
+        // seq twice (a line and its record print the same moment), finds a moment it does
+        // not hold, or gives a moment twice (docs/scale.md#counted-not-listed).
+        let mut pairs = vec![(50, 3), (10, 2), (50, 1), (10, 2), (-5, 9), (50, 3)];
+        pairs.sort_unstable();
+        pairs.dedup();
+        let private = PrivateMoments(pairs);
+        assert_eq!(private.moments().collect::<Vec<_>>(), [-5, 10, 50]);
+        assert_eq!(private.seqs_of(50).collect::<Vec<_>>(), [1, 3]);
+        assert_eq!(private.seqs_of(10).collect::<Vec<_>>(), [2]);
+        assert!(private.contains(-5) && private.contains(50));
+        assert!(!private.contains(11) && !private.contains(0) && !private.contains(51));
+        assert!(PrivateMoments::default().is_empty());
     }
 
     #[test]
