@@ -426,24 +426,37 @@ fn may_start_spelling(c: char) -> bool {
 
 /// One pass of decoding; `None` when nothing matched.
 fn decode_once(view: &View) -> Option<View> {
+    let read_at = |t: &[char], i: usize| {
+        percent_at(t, i)
+            .or_else(|| entity_at(t, i))
+            .or_else(|| bracket_word_at(t, i))
+            .or_else(|| shouted_word_at(t, i))
+    };
+    rewritten(view, read_at, |out, chars| {
+        let mut ignored = false;
+        for c in chars {
+            fold_char(c, Invisible::Removed, &mut ignored, out);
+        }
+    })
+}
+
+/// The view with what `read_at` reads at a character put in its place by `put`, each put
+/// character marked as not written (a decoded character makes no digest, and a decoded dot is
+/// a disguised one: docs/guard.md#worded-emails); `None` when `read_at` reads nothing.
+fn rewritten(
+    view: &View,
+    read_at: impl Fn(&[char], usize) -> Option<(Vec<char>, usize)>,
+    mut put: impl FnMut(&mut View, Vec<char>),
+) -> Option<View> {
     let t = &view.chars;
     let mut out = View::default();
     let mut changed = false;
     let mut i = 0;
     while i < t.len() {
-        let decoded = percent_at(t, i)
-            .or_else(|| entity_at(t, i))
-            .or_else(|| bracket_word_at(t, i))
-            .or_else(|| shouted_word_at(t, i));
-        match decoded {
+        match read_at(t, i) {
             Some((chars, len)) => {
-                let mut ignored = false;
                 let from = out.chars.len();
-                for c in chars {
-                    fold_char(c, Invisible::Removed, &mut ignored, &mut out);
-                }
-                // A decoded character is not the one written: it makes no digest, and a
-                // decoded dot is a disguised one (docs/guard.md#worded-emails).
+                put(&mut out, chars);
                 out.pristine[from..].fill(false);
                 i += len;
                 changed = true;
@@ -611,29 +624,14 @@ fn shouted_word_at(t: &[char], i: usize) -> Option<(Vec<char>, usize)> {
 /// `created_at_utc.isoformat()` stays code (docs/guard.md#underscored-words). `None` when
 /// there is none.
 fn underscores_as_words(view: &View) -> Option<View> {
-    let t = &view.chars;
-    if !t.contains(&'_') {
+    if !view.chars.contains(&'_') {
         return None;
     }
-    let mut out = View::default();
-    let mut changed = false;
-    let mut i = 0;
-    while i < t.len() {
-        match underscored_word_at(t, i) {
-            Some((chars, len)) => {
-                for c in chars {
-                    out.push(c, false);
-                }
-                i += len;
-                changed = true;
-            }
-            None => {
-                out.push(t[i], view.pristine[i]);
-                i += 1;
-            }
+    rewritten(view, underscored_word_at, |out, chars| {
+        for c in chars {
+            out.push(c, false);
         }
-    }
-    changed.then_some(out)
+    })
 }
 
 /// `_at_` or `_dot_` at `i`, between a letter or digit and another: the word with a space on
