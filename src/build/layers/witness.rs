@@ -2099,11 +2099,7 @@ fn private_moments(
         .iter()
         .filter(|r| cut(r))
         .flat_map(|r| record_clocks(r).map(move |t| (t, r.seq)));
-    let mut pairs: Vec<(i64, i64)> = lines.chain(records).collect();
-    pairs.sort_unstable();
-    pairs.dedup();
-    pairs.shrink_to_fit();
-    PrivateMoments(pairs)
+    PrivateMoments::of(lines.chain(records).collect())
 }
 
 /// The moments a withheld seq's line or records print, each with the seqs it belongs to: one
@@ -2113,6 +2109,14 @@ fn private_moments(
 struct PrivateMoments(Vec<(i64, i64)>);
 
 impl PrivateMoments {
+    /// Each `(moment, seq)` once, in order, without spare room.
+    fn of(mut pairs: Vec<(i64, i64)>) -> PrivateMoments {
+        pairs.sort_unstable();
+        pairs.dedup();
+        pairs.shrink_to_fit();
+        PrivateMoments(pairs)
+    }
+
     fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
@@ -2423,10 +2427,8 @@ mod tests {
         // Catches a list of moments that loses a seq sharing a moment with another, gives a
         // seq twice (a line and its record print the same moment), finds a moment it does
         // not hold, or gives a moment twice (docs/scale.md#counted-not-listed).
-        let mut pairs = vec![(50, 3), (10, 2), (50, 1), (10, 2), (-5, 9), (50, 3)];
-        pairs.sort_unstable();
-        pairs.dedup();
-        let private = PrivateMoments(pairs);
+        let private =
+            PrivateMoments::of(vec![(50, 3), (10, 2), (50, 1), (10, 2), (-5, 9), (50, 3)]);
         assert_eq!(private.moments().collect::<Vec<_>>(), [-5, 10, 50]);
         assert_eq!(private.seqs_of(50).collect::<Vec<_>>(), [1, 3]);
         assert_eq!(private.seqs_of(10).collect::<Vec<_>>(), [2]);
