@@ -339,13 +339,7 @@ impl Tree {
     /// half of whose room was empty (docs/scale.md#put-at-once).
     pub fn put_many(&mut self, mut files: Vec<(String, Content)>) {
         const SLICE: usize = 8192;
-        if !files.is_sorted_by(|a, b| a.0 < b.0) {
-            // Stable: of equal paths the later stays after, and is the one kept below.
-            files.sort_by(|a, b| a.0.cmp(&b.0));
-            files.reverse();
-            files.dedup_by(|a, b| a.0 == b.0);
-            files.reverse();
-        }
+        sort_keeping_last(&mut files, |a, b| a.0.cmp(&b.0));
         if let Some(list) = &mut self.proofs {
             for (path, _) in &files {
                 list.remove(path);
@@ -603,15 +597,7 @@ impl ListedProofs {
     pub fn finish(&mut self) {
         // The witness layer pushes in the index's order, which is name order: then nothing
         // moves (and no second list is made beside a million entries).
-        if self.entries.is_sorted_by(|a, b| a.name < b.name) {
-            return;
-        }
-        // A stable sort keeps equal names in the order pushed; reversed, the last pushed comes
-        // first and is the one `dedup` keeps.
-        self.entries.sort_by_key(|e| e.name);
-        self.entries.reverse();
-        self.entries.dedup_by_key(|e| e.name);
-        self.entries.reverse();
+        sort_keeping_last(&mut self.entries, |a, b| a.name.cmp(&b.name));
     }
 
     pub fn len(&self) -> usize {
@@ -668,6 +654,20 @@ impl ListedProofs {
             .iter()
             .map(|e| (Self::path(e), self.content(e)))
     }
+}
+
+/// `items` in the order `cmp` gives, of equal ones the last pushed kept (as a map's insert
+/// would); a list already in strict order is left as it is, no second list made beside it.
+fn sort_keeping_last<T>(items: &mut Vec<T>, cmp: impl Fn(&T, &T) -> std::cmp::Ordering) {
+    if items.is_sorted_by(|a, b| cmp(a, b).is_lt()) {
+        return;
+    }
+    // A stable sort keeps equal items in the order pushed; reversed, the last pushed comes
+    // first and is the one `dedup` keeps.
+    items.sort_by(&cmp);
+    items.reverse();
+    items.dedup_by(|a, b| cmp(a, b).is_eq());
+    items.reverse();
 }
 
 /// Lists every file under `dir` (a missing DIR is an empty tree), without reading them: each
@@ -1465,8 +1465,7 @@ mod tests {
         // the list has one, drops what the tree held before, or leaves a listed proof beside a
         // file put at its path (the tree would write the path twice).
         let tmp = tempfile::tempdir().unwrap();
-        let (one_by_one, at_once) = held_and_listed(tmp.path());
-        let (mut one_by_one, mut at_once) = (one_by_one.clone(), at_once);
+        let (mut one_by_one, mut at_once) = held_and_listed(tmp.path());
         let mut files: Vec<(String, Content)> = (0..20_000u32)
             .rev()
             .map(|k| {

@@ -639,7 +639,7 @@ fn is_word_ignore_ascii_case(chars: &[char], word: &str) -> bool {
 /// starts): the local-part characters back to the one before them, with a typographic
 /// apostrophe taken as one (`it’s`), and without the dots and dashes at its ends.
 fn local_word(t: &[char], before: usize) -> &[char] {
-    let is_local = |c: char| c.is_alphanumeric() || ".!#$%&'*+/=?^_`{|}~-’".contains(c);
+    let is_local = |c: char| is_local_part_char(c) || c == '’';
     let start = before
         - t[..before]
             .iter()
@@ -702,10 +702,12 @@ const PROSE_BEFORE_AT: [&str; 167] = [
 
 /// A local-part character directly before the `@` (a bare `@handle` has none).
 fn has_local_part(t: &[char], at: usize) -> bool {
-    at > 0 && {
-        let c = t[at - 1];
-        c.is_alphanumeric() || ".!#$%&'*+/=?^_`{|}~-".contains(c)
-    }
+    at > 0 && is_local_part_char(t[at - 1])
+}
+
+/// A character an address's local part may hold.
+fn is_local_part_char(c: char) -> bool {
+    c.is_alphanumeric() || ".!#$%&'*+/=?^_`{|}~-".contains(c)
 }
 
 /// A domain holding a dot and a letter, after trimming `.` and `-` at both ends
