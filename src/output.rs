@@ -114,33 +114,40 @@ pub struct DiskFile {
     pub head_len: u8,
 }
 
-/// A file's name in its folder, held without an allocation of its own when it is a witness
-/// proof's: `<64 lowercase hex>.ots` is kept as the digest's 32 bytes (a million such names are
-/// 80 MB as strings). Any other name is kept as it is.
+/// A file's name in its folder, held without an allocation of its own when it is a digest's: a
+/// witness proof's `<64 lowercase hex>.ots` or a released text's `<64 lowercase hex>.txt` is kept
+/// as the digest's 32 bytes (a million such names are 80 MB as strings). Any other name is kept
+/// as it is.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum FileName {
     Proof([u8; 32]),
-    Text(Box<str>),
+    PublicText([u8; 32]),
+    Other(Box<str>),
 }
 
 impl FileName {
     pub fn new(name: &str) -> FileName {
         let hex = |b: u8| matches!(b, b'0'..=b'9' | b'a'..=b'f');
-        if let Some(stem) = name.strip_suffix(".ots")
-            && stem.len() == 64
-            && stem.bytes().all(hex)
-            && let Ok(d) = stem.parse::<exhibit_protocol::Digest>()
-        {
+        let digest = |stem: &str| {
+            (stem.len() == 64 && stem.bytes().all(hex))
+                .then(|| stem.parse::<exhibit_protocol::Digest>().ok())
+                .flatten()
+        };
+        if let Some(d) = name.strip_suffix(".ots").and_then(digest) {
             return FileName::Proof(d.0);
         }
-        FileName::Text(name.into())
+        if let Some(d) = name.strip_suffix(".txt").and_then(digest) {
+            return FileName::PublicText(d.0);
+        }
+        FileName::Other(name.into())
     }
 
     /// The name as written on disk.
     pub fn text(&self) -> Cow<'_, str> {
         match self {
             FileName::Proof(d) => Cow::Owned(format!("{}.ots", exhibit_protocol::Digest(*d))),
-            FileName::Text(t) => Cow::Borrowed(t),
+            FileName::PublicText(d) => Cow::Owned(format!("{}.txt", exhibit_protocol::Digest(*d))),
+            FileName::Other(t) => Cow::Borrowed(t),
         }
     }
 }
@@ -305,13 +312,15 @@ impl Content {
 }
 
 /// Relative path (with `/`) → content, in path order. Most files are held in a map; a segmented
-/// exhibit's per-line witness proofs — a million at a million lines — are held as one sorted
-/// list ([`ListedProofs`]: 72 bytes a proof, against about 330 in the map with its path), and
-/// every listing merges the two in path order (docs/scale.md#the-proofs-folder-as-a-list).
+/// exhibit's per-line witness proofs — a million at a million lines — and the released texts DIR
+/// already holds are each held as one sorted list ([`ListedFiles`]: 68 bytes a file, against
+/// about 330 in the map with its path), and every listing merges them with the map in path order
+/// (docs/scale.md#the-proofs-folder-as-a-list, docs/scale.md#texts-listed).
 #[derive(Debug, Default, Clone)]
 pub struct Tree {
     held: BTreeMap<String, Content>,
-    proofs: Option<ListedProofs>,
+    /// At most one list per [`ListedFolder`], in the folders' order.
+    listed: Vec<ListedFiles>,
 }
 
 impl Tree {
@@ -326,7 +335,7 @@ impl Tree {
     /// Puts `content` at `path`, replacing what the tree held there (held or listed).
     pub fn put_content(&mut self, path: impl Into<String>, content: Content) {
         let path = path.into();
-        if let Some(list) = &mut self.proofs {
+        for list in &mut self.listed {
             list.remove(&path);
         }
         self.held.insert(path, content);
@@ -340,7 +349,7 @@ impl Tree {
     pub fn put_many(&mut self, mut files: Vec<(String, Content)>) {
         const SLICE: usize = 8192;
         sort_keeping_last(&mut files, |a, b| a.0.cmp(&b.0));
-        if let Some(list) = &mut self.proofs {
+        for list in &mut self.listed {
             for (path, _) in &files {
                 list.remove(path);
             }
@@ -354,10 +363,10 @@ impl Tree {
         }
     }
 
-    /// Puts a list of proofs under [`ListedProofs::FOLDER`], replacing what the tree held at the
-    /// same paths (as [`Tree::put_content`] would, one by one).
-    pub fn put_proofs(&mut self, list: ListedProofs) {
-        let prefix = format!("{}/", ListedProofs::FOLDER);
+    /// Puts a list of files under its folder, replacing what the tree held at the same paths
+    /// (as [`Tree::put_content`] would, one by one).
+    pub fn put_listed(&mut self, list: ListedFiles) {
+        let prefix = format!("{}/", list.folder.path());
         let shadowed: Vec<String> = self
             .held_under(&prefix)
             .filter(|(p, _)| list.find(p).is_some())
@@ -366,13 +375,14 @@ impl Tree {
         for p in shadowed {
             self.held.remove(&p);
         }
-        match &mut self.proofs {
-            // A second list (no build makes one): of another store, its proofs go to the map.
+        match self.listed.iter_mut().find(|l| l.folder == list.folder) {
+            // A second list of one folder (no build makes one): of another folder on disk, its
+            // files go to the map.
             Some(old) => {
                 for e in &list.entries {
-                    let path = ListedProofs::path(e);
+                    let path = list.path(e);
                     old.remove(&path);
-                    if *old.store == *list.store {
+                    if *old.store == *list.store && old.class == list.class {
                         old.entries.push(*e);
                     } else {
                         self.held.insert(path, list.content(e));
@@ -380,7 +390,10 @@ impl Tree {
                 }
                 old.finish();
             }
-            None => self.proofs = Some(list),
+            None => {
+                self.listed.push(list);
+                self.listed.sort_by_key(|l| l.folder);
+            }
         }
     }
 
@@ -399,17 +412,18 @@ impl Tree {
         if let Some(c) = self.held.get(path) {
             return Some(Cow::Borrowed(c));
         }
-        let list = self.proofs.as_ref()?;
-        list.find(path).map(|e| Cow::Owned(list.content(e)))
+        self.listed
+            .iter()
+            .find_map(|list| list.find(path).map(|e| Cow::Owned(list.content(e))))
     }
 
     pub fn contains(&self, path: &str) -> bool {
-        self.held.contains_key(path) || self.proofs.as_ref().is_some_and(|l| l.find(path).is_some())
+        self.held.contains_key(path) || self.listed.iter().any(|l| l.find(path).is_some())
     }
 
     /// How many files the tree holds.
     pub fn len(&self) -> usize {
-        self.held.len() + self.proofs.as_ref().map_or(0, |l| l.entries.len())
+        self.held.len() + self.listed.iter().map(|l| l.entries.len()).sum::<usize>()
     }
 
     pub fn is_empty(&self) -> bool {
@@ -426,13 +440,17 @@ impl Tree {
         &'t self,
         prefix: &str,
     ) -> impl Iterator<Item = (Cow<'t, str>, Cow<'t, Content>)> + 't {
-        let folder = format!("{}/", ListedProofs::FOLDER);
-        let listed = self
-            .proofs
-            .as_ref()
-            .filter(|_| folder.starts_with(prefix) || prefix.starts_with(&folder))
-            .into_iter()
-            .flat_map(ListedProofs::iter);
+        // The lists' folders neither nest nor share a prefix, and are in order: one after the
+        // other, the lists' files are in path order.
+        let lists: Vec<&'t ListedFiles> = self
+            .listed
+            .iter()
+            .filter(|l| {
+                let folder = format!("{}/", l.folder.path());
+                folder.starts_with(prefix) || prefix.starts_with(&folder)
+            })
+            .collect();
+        let listed = lists.into_iter().flat_map(ListedFiles::iter);
         let prefix_owned = prefix.to_string();
         let listed = listed.filter(move |(p, _)| p.starts_with(&prefix_owned));
         let mut held = self
@@ -457,7 +475,7 @@ impl Tree {
         })
     }
 
-    /// The files the map holds under `prefix` (never a listed proof: for the folders the build
+    /// The files the map holds under `prefix` (never a listed file: for the folders the build
     /// makes itself, such as `ledger/segments/`), borrowed, in path order.
     pub fn held_under<'t>(
         &'t self,
@@ -473,7 +491,7 @@ impl Tree {
             .map(|(p, c)| (p.as_str(), c))
     }
 
-    /// What the map holds at `path` (never a listed proof: for the files the build makes
+    /// What the map holds at `path` (never a listed file: for the files the build makes
     /// itself), borrowed.
     pub fn held(&self, path: &str) -> Option<(&str, &Content)> {
         self.held.get_key_value(path).map(|(p, c)| (p.as_str(), c))
@@ -534,56 +552,98 @@ impl PartialEq for Tree {
 
 impl Eq for Tree {}
 
-/// A segmented exhibit's per-line witness proofs, `ledger/witness/proofs/<entry_id>.ots`, as
-/// one list sorted by name: per proof its name's 32 bytes, its size and its sha256, all in the
-/// store's one proofs folder (docs/scale.md#the-proofs-folder-as-a-list). What a [`DiskFile`]
-/// of such a proof would say, without a map node and a path per proof.
+/// A folder whose files are named by a digest and may be held as one list ([`ListedFiles`]).
+/// In the order of their paths: a tree's lists, one after the other, are in path order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum ListedFolder {
+    /// `ledger/public_texts/<sha256>.txt`: the released texts DIR already holds
+    /// (docs/scale.md#texts-listed).
+    PublicTexts,
+    /// `ledger/witness/proofs/<entry_id>.ots`: a segmented exhibit's per-line witness proofs
+    /// (docs/scale.md#the-proofs-folder-as-a-list).
+    WitnessProofs,
+}
+
+impl ListedFolder {
+    pub const ALL: [ListedFolder; 2] = [ListedFolder::PublicTexts, ListedFolder::WitnessProofs];
+
+    /// The folder's path in the tree.
+    pub fn path(self) -> &'static str {
+        match self {
+            ListedFolder::PublicTexts => "ledger/public_texts",
+            ListedFolder::WitnessProofs => "ledger/witness/proofs",
+        }
+    }
+
+    /// The digest a file of this folder is named by; `None` for a name of another shape.
+    fn digest_of(self, name: &FileName) -> Option<[u8; 32]> {
+        match (self, name) {
+            (ListedFolder::PublicTexts, FileName::PublicText(d))
+            | (ListedFolder::WitnessProofs, FileName::Proof(d)) => Some(*d),
+            _ => None,
+        }
+    }
+
+    fn name_of(self, digest: [u8; 32]) -> FileName {
+        match self {
+            ListedFolder::PublicTexts => FileName::PublicText(digest),
+            ListedFolder::WitnessProofs => FileName::Proof(digest),
+        }
+    }
+}
+
+/// The files of one [`ListedFolder`] that are named by their digest, as one list sorted by
+/// name: per file its name's 32 bytes, its size and its sha256, all in one folder on disk. What
+/// a [`DiskFile`] of such a file would say, without a map node and a path per file.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ListedProofs {
+pub struct ListedFiles {
+    folder: ListedFolder,
+    /// The folder on disk its files are read again from.
     store: std::sync::Arc<Path>,
-    /// The class its files are read again with: a store's proofs, or DIR's files listed for
-    /// the review ([`read_tree`]).
+    /// The class its files are read again with: a store's proofs, or DIR's files (a released
+    /// text DIR holds; DIR's files listed for the review, [`read_tree`]).
     class: FileClass,
-    entries: Vec<ListedProof>,
+    entries: Vec<ListedFile>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct ListedProof {
+struct ListedFile {
     name: [u8; 32],
     sha256: [u8; 32],
-    /// 4 bytes (68 a proof, where a u64 made 72): a proof is within its ceiling, far under
-    /// 4 GiB; a listed DIR file of 4 GiB or more is handed back to the tree's map.
+    /// 4 bytes (68 a file, where a u64 made 72): a proof is within its ceiling, far under
+    /// 4 GiB; a file of 4 GiB or more is handed back to the tree's map.
     len: u32,
 }
 
-impl ListedProofs {
-    /// The folder the list is published in.
-    pub const FOLDER: &'static str = "ledger/witness/proofs";
-
-    /// An empty list of proofs read from `store` (the store's `proofs/` folder).
-    pub fn new(store: &std::sync::Arc<Path>) -> ListedProofs {
-        ListedProofs::of_class(store, FileClass::Proof)
-    }
-
-    /// An empty list of files of `folder` read again as `class`.
-    pub fn of_class(folder: &std::sync::Arc<Path>, class: FileClass) -> ListedProofs {
-        ListedProofs {
-            store: folder.clone(),
+impl ListedFiles {
+    /// An empty list of `folder`'s files, read again from `store` as `class`.
+    pub fn new(
+        folder: ListedFolder,
+        store: &std::sync::Arc<Path>,
+        class: FileClass,
+    ) -> ListedFiles {
+        ListedFiles {
+            folder,
+            store: store.clone(),
             class,
             entries: Vec::new(),
         }
     }
 
-    /// Adds a checked proof of the store's folder named `<64 hex>.ots`, its header let go (or
-    /// a file of DIR's whose sha256 is known, for a list of DIR's); any other file is handed
-    /// back, for the tree's map.
+    /// Adds a checked file of the list's folder on disk named by a digest (a proof's header
+    /// let go), its sha256 known; any other file is handed back, for the tree's map.
     pub fn push(&mut self, file: DiskFile) -> std::result::Result<(), DiskFile> {
-        match (&file.name, file.sha256, &file.head, u32::try_from(file.len)) {
-            (FileName::Proof(name), Some(sha256), None, Ok(len))
+        match (
+            self.folder.digest_of(&file.name),
+            file.sha256,
+            &file.head,
+            u32::try_from(file.len),
+        ) {
+            (Some(name), Some(sha256), None, Ok(len))
                 if file.class == self.class && *file.folder == *self.store =>
             {
-                self.entries.push(ListedProof {
-                    name: *name,
+                self.entries.push(ListedFile {
+                    name,
                     sha256: sha256.0,
                     len,
                 });
@@ -614,15 +674,13 @@ impl ListedProofs {
 
     fn position(&self, path: &str) -> Option<usize> {
         let name = path
-            .strip_prefix(Self::FOLDER)
+            .strip_prefix(self.folder.path())
             .and_then(|n| n.strip_prefix('/'))?;
-        let FileName::Proof(name) = FileName::new(name) else {
-            return None;
-        };
+        let name = self.folder.digest_of(&FileName::new(name))?;
         self.entries.binary_search_by_key(&name, |e| e.name).ok()
     }
 
-    fn find(&self, path: &str) -> Option<&ListedProof> {
+    fn find(&self, path: &str) -> Option<&ListedFile> {
         self.position(path).map(|i| &self.entries[i])
     }
 
@@ -632,14 +690,18 @@ impl ListedProofs {
         }
     }
 
-    fn path(e: &ListedProof) -> String {
-        format!("{}/{}.ots", Self::FOLDER, exhibit_protocol::Digest(e.name))
+    fn path(&self, e: &ListedFile) -> String {
+        format!(
+            "{}/{}",
+            self.folder.path(),
+            self.folder.name_of(e.name).text()
+        )
     }
 
-    fn content(&self, e: &ListedProof) -> Content {
+    fn content(&self, e: &ListedFile) -> Content {
         Content::File(DiskFile {
             folder: self.store.clone(),
-            name: FileName::Proof(e.name),
+            name: self.folder.name_of(e.name),
             class: self.class,
             len: u64::from(e.len),
             sha256: Some(exhibit_protocol::Digest(e.sha256)),
@@ -648,11 +710,9 @@ impl ListedProofs {
         })
     }
 
-    /// Each proof's path and what a tree entry would hold, in name order.
+    /// Each file's path and what a tree entry would hold, in name order.
     pub fn iter(&self) -> impl Iterator<Item = (String, Content)> + '_ {
-        self.entries
-            .iter()
-            .map(|e| (Self::path(e), self.content(e)))
+        self.entries.iter().map(|e| (self.path(e), self.content(e)))
     }
 }
 
@@ -681,10 +741,16 @@ pub fn read_tree(dir: &Path, git_dir: Option<&Path>) -> Result<Tree> {
         return Ok(tree);
     }
     let mut known = DirRecords::open(git_dir, dir);
-    // DIR's per-line proofs whose sha256 the record knows are listed, as the build's are
-    // (docs/scale.md#the-proofs-folder-as-a-list): the review at a million lines lists them all.
-    let proofs_dir: std::sync::Arc<Path> = dir.join(ListedProofs::FOLDER).into();
-    let mut listed = ListedProofs::of_class(&proofs_dir, FileClass::OutputFile);
+    // DIR's per-line proofs and released texts whose sha256 the record knows are listed, as the
+    // build's are (docs/scale.md#the-proofs-folder-as-a-list, #texts-listed): the review at a
+    // million lines lists them all.
+    let mut lists: Vec<ListedFiles> = ListedFolder::ALL
+        .iter()
+        .map(|f| {
+            let on_disk: std::sync::Arc<Path> = dir.join(f.path()).into();
+            ListedFiles::new(*f, &on_disk, FileClass::OutputFile)
+        })
+        .collect();
     for entry in WalkDir::new(dir).sort_by(in_path_order) {
         let entry = entry.with_context(|| format!("{}: cannot list", dir.display()))?;
         if !entry.file_type().is_file() {
@@ -719,22 +785,21 @@ pub fn read_tree(dir: &Path, git_dir: Option<&Path>) -> Result<Tree> {
             .get(&rel)
             .filter(|r| is_regular(&stat) && r.describes(&stat))
             .map(|r| r.sha256);
-        let in_proofs = folder == &*proofs_dir;
-        let shared = if in_proofs {
-            proofs_dir.clone()
-        } else {
-            Path::new(folder).into()
-        };
-        let file = DiskFile::of_dir(shared, &name, len, sha256);
-        if !in_proofs {
-            tree.put_file(rel, file);
-        } else if let Err(file) = listed.push(file) {
-            tree.put_file(rel, file);
+        match lists.iter_mut().find(|l| folder == &*l.store) {
+            Some(list) => {
+                let file = DiskFile::of_dir(list.store.clone(), &name, len, sha256);
+                if let Err(file) = list.push(file) {
+                    tree.put_file(rel, file);
+                }
+            }
+            None => tree.put_file(rel, DiskFile::of_dir(folder.into(), &name, len, sha256)),
         }
     }
-    listed.finish();
-    if !listed.is_empty() {
-        tree.put_proofs(listed);
+    for mut list in lists {
+        list.finish();
+        if !list.is_empty() {
+            tree.put_listed(list);
+        }
     }
     Ok(tree)
 }
@@ -1361,11 +1426,17 @@ mod tests {
         assert_eq!(inode(&dir.join("p/a.ots")), before);
     }
 
+    /// An empty list of the per-line proofs of the store folder `store`, as the witness layer
+    /// makes it.
+    fn proof_list(store: &Arc<Path>) -> ListedFiles {
+        ListedFiles::new(ListedFolder::WitnessProofs, store, FileClass::Proof)
+    }
+
     /// The published path of the proof named by the digest `[d; 32]`.
     fn proof_path(d: u8) -> String {
         format!(
             "{}/{}.ots",
-            ListedProofs::FOLDER,
+            ListedFolder::WitnessProofs.path(),
             exhibit_protocol::Digest([d; 32])
         )
     }
@@ -1379,16 +1450,36 @@ mod tests {
                 let name = format!("{}.ots", exhibit_protocol::Digest([d; 32]));
                 let mut file = kept_proof(store, &name, &[d; 3]);
                 file.forget_head();
-                (format!("{}/{name}", ListedProofs::FOLDER), file)
+                (
+                    format!("{}/{name}", ListedFolder::WitnessProofs.path()),
+                    file,
+                )
+            })
+            .collect()
+    }
+
+    /// Released texts named by their sha256 written into `folder`, kept as the public-texts
+    /// layer keeps the texts DIR holds (a file of DIR's, its sha256 known), in the order given.
+    fn texts_in(folder: &Path, texts: &[&str]) -> Vec<(String, DiskFile)> {
+        texts
+            .iter()
+            .map(|text| {
+                let sha256 = exhibit_protocol::Digest::of(text.as_bytes());
+                let name = format!("{sha256}.txt");
+                std::fs::write(folder.join(&name), text).unwrap();
+                let file =
+                    DiskFile::of_dir(Arc::from(folder), &name, text.len() as u64, Some(sha256));
+                (format!("{}/{name}", ListedFolder::PublicTexts.path()), file)
             })
             .collect()
     }
 
     /// The same files, held in the map one by one and listed, with neighbours on both sides of
-    /// the proofs folder (a name sorting just before and just after it, and a text-named proof
-    /// inside it).
+    /// the proofs folder and of the texts folder (a name sorting just before and just after
+    /// each, and a name not a digest's inside each).
     fn held_and_listed(store: &Path) -> (Tree, Tree) {
         let proofs = proofs_in(store, &[0x00, 0x7f, 0xab, 0xff]);
+        let texts = texts_in(store, &["Hello", "See you at nine", "ok"]);
         let mut held = Tree::default();
         let mut listed = Tree::default();
         for t in [&mut held, &mut listed] {
@@ -1398,14 +1489,31 @@ mod tests {
             t.put("ledger/witness/proofs/0zz.ots", b"q".to_vec());
             t.put("ledger/witness/runs.jsonl", b"r".to_vec());
             t.put("ledger/segments/000001.jsonl", b"s".to_vec());
+            t.put("ledger/public_texts.txt", b"t".to_vec());
+            t.put("ledger/public_texts/index.json", b"{}".to_vec());
+            t.put("ledger/public_texts/index/000001.json", b"{}".to_vec());
+            t.put("ledger/public_texts/zz.txt", b"u".to_vec());
+            t.put("ledger/public_textsz/a.txt", b"v".to_vec());
         }
-        let mut list = ListedProofs::new(&Arc::from(store));
+        let mut list = proof_list(&Arc::from(store));
         for (path, file) in proofs {
             held.put_file(path, file.clone());
             list.push(file).unwrap();
         }
         list.finish();
-        listed.put_proofs(list);
+        listed.put_listed(list);
+        let mut list = ListedFiles::new(
+            ListedFolder::PublicTexts,
+            &Arc::from(store),
+            FileClass::OutputFile,
+        );
+        for (path, file) in texts {
+            held.put_file(path, file.clone());
+            list.push(file).unwrap();
+        }
+        list.finish();
+        listed.put_listed(list);
+        assert_eq!(listed.listed.len(), 2);
         (held, listed)
     }
 
@@ -1416,7 +1524,7 @@ mod tests {
         // that misses a listed name.
         let tmp = tempfile::tempdir().unwrap();
         let (held, listed) = held_and_listed(tmp.path());
-        assert_eq!(held.len(), 10);
+        assert_eq!(held.len(), 18);
         assert_eq!(listed.len(), held.len());
         let all = |t: &Tree| -> Vec<(String, Content)> {
             t.iter()
@@ -1435,6 +1543,11 @@ mod tests {
             "ledger/witness/proofs/ff",
             "ledger/witness/r",
             "ledger/segments/",
+            "ledger/p",
+            "ledger/public_texts",
+            "ledger/public_texts/",
+            "ledger/public_texts/i",
+            "ledger/public_texts/index",
             "nothing/",
         ] {
             let under = |t: &Tree| -> Vec<String> {
@@ -1453,8 +1566,25 @@ mod tests {
         let missing = proof_path(1);
         assert!(!listed.contains(&missing) && listed.entry(&missing).is_none());
         // The uppercase spelling of a listed name is another file.
-        let upper = format!("{}/{}.ots", ListedProofs::FOLDER, "AB".repeat(32));
+        let upper = format!(
+            "{}/{}.ots",
+            ListedFolder::WitnessProofs.path(),
+            "AB".repeat(32)
+        );
         assert!(!listed.contains(&upper));
+        // A listed name in the other listed folder, or with the other folder's suffix, is
+        // another file.
+        for (path, _) in all(&held) {
+            for (from, to) in [
+                ("ledger/public_texts/", "ledger/witness/proofs/"),
+                ("ledger/witness/proofs/", "ledger/public_texts/"),
+                (".txt", ".ots"),
+                (".ots", ".txt"),
+            ] {
+                let moved = path.replace(from, to);
+                assert_eq!(listed.contains(&moved), held.contains(&moved), "{moved}");
+            }
+        }
         assert_eq!(listed, held);
     }
 
@@ -1526,17 +1656,24 @@ mod tests {
         let path = proof_path(0x7f);
         held.put(path.clone(), b"carried".to_vec());
         listed.put(path.clone(), b"carried".to_vec());
-        assert_eq!(listed.len(), 10);
+        assert_eq!(listed.len(), 18);
         assert_eq!(listed.get(&path), Some(&b"carried"[..]));
+        assert_eq!(listed, held);
+        // Likewise a path put over a listed text, in the other list.
+        let (text, _) = texts_in(tmp.path(), &["ok"]).remove(0);
+        held.put(text.clone(), b"made again".to_vec());
+        listed.put(text.clone(), b"made again".to_vec());
+        assert_eq!(listed.len(), 18);
+        assert_eq!(listed.get(&text), Some(&b"made again"[..]));
         assert_eq!(listed, held);
 
         let mut tree = Tree::default();
         tree.put(path.clone(), b"old".to_vec());
-        let mut list = ListedProofs::new(&Arc::from(tmp.path()));
+        let mut list = proof_list(&Arc::from(tmp.path()));
         for (_, file) in proofs_in(tmp.path(), &[0x7f]) {
             list.push(file).unwrap();
         }
-        tree.put_proofs(list);
+        tree.put_listed(list);
         assert_eq!(tree.len(), 1);
         assert_eq!(
             tree.read(&path).unwrap().unwrap().into_owned(),
@@ -1552,19 +1689,19 @@ mod tests {
         // adds the rest; of another store, its proofs are held in the map. No path twice.
         let other = tmp.path().join("other");
         std::fs::create_dir(&other).unwrap();
-        let mut same = ListedProofs::new(&Arc::from(tmp.path()));
+        let mut same = proof_list(&Arc::from(tmp.path()));
         for (_, mut file) in proofs_in(tmp.path(), &[0x7f, 0x01]) {
             file.len = 9;
             same.push(file).unwrap();
         }
         same.finish();
-        tree.put_proofs(same);
-        let mut elsewhere = ListedProofs::new(&Arc::from(other.as_path()));
+        tree.put_listed(same);
+        let mut elsewhere = proof_list(&Arc::from(other.as_path()));
         for (_, file) in proofs_in(&other, &[0x01, 0x02]) {
             elsewhere.push(file).unwrap();
         }
         elsewhere.finish();
-        tree.put_proofs(elsewhere);
+        tree.put_listed(elsewhere);
         let got: Vec<(String, u64)> = tree
             .iter()
             .map(|(p, c)| (p.into_owned(), c.len()))
@@ -1586,7 +1723,7 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let other = tmp.path().join("other");
         std::fs::create_dir(&other).unwrap();
-        let mut list = ListedProofs::new(&Arc::from(tmp.path()));
+        let mut list = proof_list(&Arc::from(tmp.path()));
         let (_, good) = proofs_in(tmp.path(), &[1]).remove(0);
         let (_, foreign) = proofs_in(&other, &[2]).remove(0);
         let with_head = kept_proof(
@@ -1644,7 +1781,7 @@ mod tests {
                 held.put(*path, path.as_bytes().to_vec());
                 listed.put(*path, path.as_bytes().to_vec());
             }
-            let mut list = ListedProofs::new(&store);
+            let mut list = proof_list(&store);
             let mut digests = Vec::new();
             for _ in 0..next(6) {
                 let mut d = [byte(next(9)); 32];
@@ -1663,14 +1800,14 @@ mod tests {
                 };
                 let path = format!(
                     "{}/{}.ots",
-                    ListedProofs::FOLDER,
+                    ListedFolder::WitnessProofs.path(),
                     exhibit_protocol::Digest(*d)
                 );
                 held.put_file(path, file.clone());
                 list.push(file).unwrap();
             }
             list.finish();
-            listed.put_proofs(list);
+            listed.put_listed(list);
             let all = |t: &Tree| -> Vec<(String, Content)> {
                 t.iter()
                     .map(|(p, c)| (p.into_owned(), c.into_owned()))
@@ -1689,7 +1826,7 @@ mod tests {
             }
             let probe = format!(
                 "{}/{}.ots",
-                ListedProofs::FOLDER,
+                ListedFolder::WitnessProofs.path(),
                 exhibit_protocol::Digest([byte(next(9)); 32])
             );
             assert_eq!(listed.contains(&probe), held.contains(&probe), "{probe}");
@@ -1717,7 +1854,7 @@ mod tests {
     fn a_list_pushed_out_of_order_is_sorted_and_keeps_the_last_of_a_name() {
         let tmp = tempfile::tempdir().unwrap();
         let proofs = proofs_in(tmp.path(), &[9, 3, 9, 1]);
-        let mut list = ListedProofs::new(&Arc::from(tmp.path()));
+        let mut list = proof_list(&Arc::from(tmp.path()));
         for (_, file) in &proofs {
             list.push(file.clone()).unwrap();
         }
@@ -1800,7 +1937,7 @@ mod tests {
             "p.ots".to_string(),
         ] {
             let n = FileName::new(&name);
-            assert!(matches!(n, FileName::Text(_)), "{name}");
+            assert!(matches!(n, FileName::Other(_)), "{name}");
             assert_eq!(n.text(), name);
         }
         assert_eq!(
@@ -1982,12 +2119,24 @@ mod tests {
         let late = proof_path(0x42);
         std::fs::write(dir.join(&late), b"late").unwrap();
         let on_disk = read_tree(&dir, Some(&git)).unwrap();
-        let list = on_disk.proofs.as_ref().expect("DIR's proofs listed");
+        let list = on_disk
+            .listed
+            .iter()
+            .find(|l| l.folder == ListedFolder::WitnessProofs)
+            .expect("DIR's proofs listed");
         assert_eq!(list.len(), 4);
         assert_eq!(list.class, FileClass::OutputFile);
+        // DIR's released texts likewise, read from DIR's folder, not the store's.
+        let texts = on_disk
+            .listed
+            .iter()
+            .find(|l| l.folder == ListedFolder::PublicTexts)
+            .expect("DIR's texts listed");
+        assert_eq!(texts.len(), 3);
+        assert_eq!(*texts.store, *dir.join(ListedFolder::PublicTexts.path()));
         assert!(matches!(on_disk.held.get(&late), Some(Content::File(f)) if f.sha256.is_none()));
         let plain = read_tree(&dir, None).unwrap();
-        assert!(plain.proofs.is_none());
+        assert!(plain.listed.is_empty());
         assert_eq!(on_disk.len(), plain.len());
         for ((p, a), (q, b)) in on_disk.iter().zip(plain.iter()) {
             assert_eq!((&p, a.len()), (&q, b.len()));

@@ -59,8 +59,8 @@ pub fn run(
             tree.put(path, bytes);
         }
         tree.put_many(std::mem::take(&mut layer.contents));
-        if let Some(list) = layer.listed_proofs.take() {
-            tree.put_proofs(list);
+        if let Some(list) = layer.listed.take() {
+            tree.put_listed(list);
         }
     }
     crate::progress::stage_done("assemble: the layers' files");

@@ -26,9 +26,10 @@ pub struct LayerOutput {
     /// checked and left on disk until DIR is written; the run log's files, made
     /// again from the store's log when written (docs/scale.md#the-run-log-is-not-held).
     pub contents: Vec<(String, crate::output::Content)>,
-    /// A segmented exhibit's per-line witness proofs as one sorted list
-    /// (docs/scale.md#the-proofs-folder-as-a-list).
-    pub listed_proofs: Option<crate::output::ListedProofs>,
+    /// Files named by their digest held as one sorted list: a segmented exhibit's per-line
+    /// witness proofs (docs/scale.md#the-proofs-folder-as-a-list), the released texts DIR
+    /// already holds (docs/scale.md#texts-listed).
+    pub listed: Option<crate::output::ListedFiles>,
     /// Counts with denominators, for STATS.json and SNAPSHOTS.jsonl (set by every layer).
     pub stats: Option<LayerStats>,
     /// Data the page embeds (already privacy-cut).

@@ -729,8 +729,11 @@ pub fn build(ctx: &LayerContext<'_>) -> Result<LayerOutput> {
             );
         }
     }
-    // The releases' walk through DIR's record is done: DIR's copies are compared below.
+    // The releases' walk through DIR's record is done: DIR's copies are compared below. The
+    // allow-listed lines by sha were read by that walk alone: let go now, not when the layer
+    // returns (25 MB at a million lines, on the layer's peak: docs/scale.md#texts-listed).
     texts.dir_holds = None;
+    drop(groups);
     no_longer_allow_listed(
         &head,
         &classes,
@@ -758,6 +761,9 @@ pub fn build(ctx: &LayerContext<'_>) -> Result<LayerOutput> {
     // HEAD's index and DIR's names are not needed to finish: let go before the index is made.
     drop(disk);
     drop(head);
+    // Nor HEAD's folder listings, which the reads of HEAD's texts by path filled (the
+    // `public_texts/` folder's is 25 MB at a million lines); a later read lists again.
+    ctx.previous.let_go_of_listings();
     crate::progress::stage_done("public texts: DIR's copies");
     for sha in &plan.allow_text {
         if !texts.allow_text_used.contains(sha) {
@@ -1668,41 +1674,65 @@ fn finish(
             out.page_data = json!({"index": top});
         }
     }
-    release_files(&mut texts.releases, texts.dir_folder.as_ref(), &mut out);
+    let releases = std::mem::take(&mut texts.releases);
+    release_files(releases, texts.dir_folder.as_ref(), &mut out);
     out.stats = Some(LayerStats::PublicTexts(Box::new(counts)));
     out
 }
 
-/// The released texts as files: moved, not copied (at a million lines, 120 MB), or named as
-/// DIR's copy when DIR already holds them.
+/// The released texts as files: moved, not copied (at a million lines, 120 MB), or, when DIR
+/// already holds them, listed by digest as DIR's files (68 bytes a text, where a path and a map
+/// entry each were about 300: docs/scale.md#texts-listed). The releases are taken from the
+/// list's end and its room given back as it shortens, so that they and the files they become
+/// are not both held whole.
 fn release_files(
-    releases: &mut [Release],
+    mut releases: Vec<Release>,
     dir_folder: Option<&std::sync::Arc<Path>>,
     out: &mut LayerOutput,
 ) {
-    // Room for every text at once: grown by doubling, the list (about 150 bytes a text) was
-    // held twice for a moment, as the public-texts layer ended (docs/scale.md#room-made-once).
+    const SLICE: usize = 8192;
+    let mut listed = dir_folder.map(|folder| {
+        crate::output::ListedFiles::new(
+            crate::output::ListedFolder::PublicTexts,
+            folder,
+            crate::box_read::FileClass::OutputFile,
+        )
+    });
     let in_dir = releases
         .iter()
         .filter(|r| r.in_dir && dir_folder.is_some())
         .count();
-    out.contents.reserve_exact(in_dir);
+    if let Some(list) = &mut listed {
+        list.reserve(in_dir);
+    }
     out.files.reserve_exact(releases.len() - in_dir);
-    for r in releases {
+    while let Some(mut r) = releases.pop() {
+        if releases.len().is_multiple_of(SLICE) {
+            releases.shrink_to_fit();
+        }
         let name = format!("{}.txt", r.sha());
-        let path = format!("{FOLDER}/{name}");
-        match dir_folder.filter(|_| r.in_dir) {
-            Some(folder) => out.contents.push((
-                path,
-                Content::File(crate::output::DiskFile::of_dir(
+        match (listed.as_mut(), dir_folder) {
+            (Some(list), Some(folder)) if r.in_dir => {
+                let file = crate::output::DiskFile::of_dir(
                     folder.clone(),
                     &name,
                     r.entry.bytes as u64,
                     Some(r.sha()),
-                )),
-            )),
-            None => out.files.push((path, std::mem::take(&mut r.bytes))),
+                );
+                // A text over 4 GiB is no list's: it goes to the tree's map.
+                if let Err(file) = list.push(file) {
+                    out.contents
+                        .push((format!("{FOLDER}/{name}"), Content::File(file)));
+                }
+            }
+            _ => out
+                .files
+                .push((format!("{FOLDER}/{name}"), std::mem::take(&mut r.bytes))),
         }
+    }
+    if let Some(mut list) = listed.filter(|l| !l.is_empty()) {
+        list.finish();
+        out.listed = Some(list);
     }
 }
 

@@ -790,7 +790,7 @@ pub fn build(ctx: &LayerContext<'_>, store: &Path) -> Result<LayerOutput> {
         .into_iter()
         .map(|(path, file)| (path, Content::File(file)))
         .collect();
-    let listed_proofs = proofs.listed.take();
+    let listed = proofs.listed.take();
     let mut files = std::mem::take(&mut proofs.files);
     // The tail's files, as written (a withheld seq's moments in the logs cut to its day).
     for (rel, bytes) in [
@@ -824,7 +824,7 @@ pub fn build(ctx: &LayerContext<'_>, store: &Path) -> Result<LayerOutput> {
     Ok(LayerOutput {
         files,
         contents,
-        listed_proofs,
+        listed,
         stats: Some(LayerStats::Witness(Box::new(stats))),
         page_data,
         refusals,
@@ -841,7 +841,7 @@ struct Proofs {
     store_files_kept: Vec<(String, crate::output::DiskFile)>,
     /// The same, for a segmented exhibit: one sorted list, not a path and a map entry per proof
     /// (docs/scale.md#the-proofs-folder-as-a-list); a proof it cannot list stays above.
-    listed: Option<crate::output::ListedProofs>,
+    listed: Option<crate::output::ListedFiles>,
     /// `ledger/witness/proofs/*` carried from HEAD (the store no longer names them).
     files: Vec<(String, Vec<u8>)>,
     replaced: Vec<String>,
@@ -921,7 +921,11 @@ fn proofs(
     drop(names);
     let proofs_folder: std::sync::Arc<Path> = store.join("proofs").into();
     if ctx.segmented {
-        let mut list = crate::output::ListedProofs::new(&proofs_folder);
+        let mut list = crate::output::ListedFiles::new(
+            crate::output::ListedFolder::WitnessProofs,
+            &proofs_folder,
+            crate::box_read::FileClass::Proof,
+        );
         list.reserve(index.records.len());
         proofs.listed = Some(list);
     } else {
@@ -1039,7 +1043,7 @@ impl HeadProofs {
         previous.visit_blobs_beside("ledger/witness/proofs", &[], |name, oid| {
             match crate::output::FileName::new(&name) {
                 crate::output::FileName::Proof(d) => head.by_digest.push((d, oid)),
-                crate::output::FileName::Text(_) => {
+                crate::output::FileName::PublicText(_) | crate::output::FileName::Other(_) => {
                     head.other.insert(name, oid);
                 }
             }
