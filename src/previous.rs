@@ -252,20 +252,13 @@ impl Previous {
         let odb = repo
             .odb()
             .with_context(|| format!("HEAD:{path}: cannot open git's objects"))?;
-        let object = odb
-            .read(id)
-            .with_context(|| format!("HEAD:{path}: cannot read the folder"))?;
-        if object.kind() != ObjectType::Tree {
-            bail!("HEAD:{path} is not a folder");
-        }
-        for e in TreeEntries(object.data()) {
-            let (mode, name, oid) =
-                e.with_context(|| format!("HEAD:{path}: not a git tree as git writes it"))?;
+        let mut failed: Option<anyhow::Error> = None;
+        read_stored_tree(&odb, id, &mut |mode, name, oid| {
             // Names are data until checked: the build checked HEAD's whole tree against the
             // output's grammar before trusting it (crate::head_check); this is the second lock.
             let name = String::from_utf8_lossy(name).into_owned();
             if mode == TREE_MODE && folders.contains(&name.as_str()) {
-                continue;
+                return true;
             }
             let plain = matches!(mode, 0o100644 | 0o100755)
                 && !name.is_empty()
@@ -273,14 +266,20 @@ impl Previous {
                 && name != ".."
                 && !name.contains(['/', '\\', '\0']);
             if !plain {
-                bail!(
+                failed = Some(anyhow::anyhow!(
                     "HEAD:{path}/{}: not a plain file name (docs/build.md#safety)",
                     crate::terminal::escape(&name)
-                );
+                ));
+                return false;
             }
             visit(name, oid);
+            true
+        })
+        .with_context(|| format!("HEAD:{path}"))?;
+        match failed {
+            Some(e) => Err(e),
+            None => Ok(()),
         }
-        Ok(())
     }
 
     /// Every entry under `DIR/<rel_dir>` at HEAD, recursively (one tree walk), as paths relative
@@ -317,9 +316,9 @@ impl Previous {
         if mode != TREE_MODE {
             bail!("HEAD:{path} is not a folder");
         }
-        let tree = repo
-            .find_tree(id)
-            .with_context(|| format!("git ls-tree HEAD:{path}"))?;
+        let odb = repo
+            .odb()
+            .with_context(|| format!("HEAD:{path}: cannot open git's objects"))?;
         let base = if rel_dir.is_empty() {
             String::new()
         } else {
@@ -338,38 +337,34 @@ impl Previous {
                 false
             }
         };
-        let walked = tree.walk(git2::TreeWalkMode::PreOrder, |root, entry| {
-            let kind = entry.kind();
-            let path = || {
-                format!(
-                    "{base}{root}{}",
-                    String::from_utf8_lossy(entry.name_bytes())
-                )
-            };
-            if kind == Some(ObjectType::Tree) {
+        // Each folder's tree object is read as git stores it and its entries taken in place
+        // (`walk_stored`), not parsed by libgit2 into a list of entries beside the object: at a
+        // million proofs that list was 67 MB on the HEAD check's peak
+        // (docs/scale.md#witness-transients). The entries come in the same order and are
+        // judged alike (`StoredMode` is libgit2's reading of a mode).
+        let walked = walk_stored(&odb, id, "", &mut |root, mode, name, oid| {
+            let path = || format!("{base}{root}{}", String::from_utf8_lossy(name));
+            if mode.is_tree() {
                 // A folder's name is checked through the paths of the files under it.
-                if entry.name().is_err() || entry.name_bytes().contains(&b'/') {
-                    let go_on = hand_over(HeadEntry {
+                if std::str::from_utf8(name).is_err() || name.contains(&b'/') {
+                    return match hand_over(HeadEntry {
                         path: path(),
-                        id: entry.id(),
+                        id: oid,
                         regular_file: false,
-                    });
-                    return match go_on {
-                        true => git2::TreeWalkResult::Skip,
-                        false => git2::TreeWalkResult::Abort,
+                    }) {
+                        true => WalkStep::Skip,
+                        false => WalkStep::Stop,
                     };
                 }
-                return git2::TreeWalkResult::Ok;
+                return WalkStep::Go;
             }
-            let go_on = hand_over(HeadEntry {
+            match hand_over(HeadEntry {
                 path: path(),
-                id: entry.id(),
-                regular_file: kind == Some(ObjectType::Blob)
-                    && matches!(entry.filemode(), 0o100644 | 0o100755),
-            });
-            match go_on {
-                true => git2::TreeWalkResult::Ok,
-                false => git2::TreeWalkResult::Abort,
+                id: oid,
+                regular_file: mode.is_regular_file(),
+            }) {
+                true => WalkStep::Go,
+                false => WalkStep::Stop,
             }
         });
         if let Some(e) = failed {
@@ -480,43 +475,135 @@ fn absolute(path: &Path) -> Result<PathBuf> {
     Ok(out)
 }
 
-/// The entries of a git tree object's bytes, in the order stored: each is the mode in octal
-/// digits, a space, the name, a NUL and the 20-byte object id (git's `tree` format). A
-/// malformed entry ends the walk with an error, never a panic.
-struct TreeEntries<'a>(&'a [u8]);
+/// What [`walk_stored`] hands each entry to: the path of its folder below the walk's root, its
+/// mode, its name and its id.
+type WalkVisit<'a> = dyn FnMut(&str, StoredMode, &[u8], Oid) -> WalkStep + 'a;
 
-impl<'a> Iterator for TreeEntries<'a> {
-    type Item = Result<(i32, &'a [u8], Oid)>;
+/// What a walk of stored trees does after an entry.
+enum WalkStep {
+    /// Go on (into the entry, when it is a folder).
+    Go,
+    /// Go on, but not into this folder.
+    Skip,
+    Stop,
+}
 
-    fn next(&mut self) -> Option<Self::Item> {
-        if self.0.is_empty() {
-            return None;
+/// A tree entry's mode as libgit2 reads it (`git_tree_entry_type`, `git_tree_entry_filemode`):
+/// its type bits name a folder, a submodule's commit, a link or a file, and a file with any
+/// execute bit is an executable one.
+#[derive(Debug, Clone, Copy)]
+struct StoredMode(i32);
+
+impl StoredMode {
+    const TYPE: i32 = 0o170000;
+
+    fn is_tree(self) -> bool {
+        self.0 & Self::TYPE == TREE_MODE
+    }
+
+    /// A blob libgit2 reads as `100644` or `100755`: what the HEAD check takes for a file. Its
+    /// type is no folder's or submodule's; any execute bit makes it executable, even on a
+    /// link's type; a link's type without one is a link.
+    fn is_regular_file(self) -> bool {
+        let kind = self.0 & Self::TYPE;
+        let blob = kind != TREE_MODE && kind != 0o160000;
+        blob && (self.0 & 0o111 != 0 || kind != 0o120000)
+    }
+}
+
+/// Walks the tree `id` as git stores it, folders before what they hold and entries in the
+/// order stored (libgit2's pre-order walk), handing each entry to `at` with the path of its
+/// folder below the walk's root (`""`, then `a/`, `a/b/`). Returns false when `at` stopped it.
+fn walk_stored(odb: &git2::Odb<'_>, id: Oid, root: &str, at: &mut WalkVisit<'_>) -> Result<bool> {
+    let mut stopped = false;
+    let mut failed: Option<anyhow::Error> = None;
+    read_stored_tree(odb, id, &mut |mode, name, oid| {
+        let mode = StoredMode(mode);
+        match at(root, mode, name, oid) {
+            WalkStep::Stop => {
+                stopped = true;
+                false
+            }
+            WalkStep::Go if mode.is_tree() => {
+                let folder = format!("{root}{}/", String::from_utf8_lossy(name));
+                match walk_stored(odb, oid, &folder, at) {
+                    Ok(true) => true,
+                    Ok(false) => {
+                        stopped = true;
+                        false
+                    }
+                    Err(e) => {
+                        failed = Some(e);
+                        false
+                    }
+                }
+            }
+            WalkStep::Go | WalkStep::Skip => true,
         }
-        let entry = (|| {
-            let space = self.0.iter().position(|&b| b == b' ')?;
-            let nul = space + 1 + self.0[space + 1..].iter().position(|&b| b == 0)?;
-            let digits = &self.0[..space];
-            if digits.is_empty()
-                || digits.len() > 7
-                || !digits.iter().all(|b| (b'0'..=b'7').contains(b))
+    })
+    .with_context(|| format!("{root}: not a git tree as git writes it"))?;
+    match failed {
+        Some(e) => Err(e),
+        None => Ok(!stopped),
+    }
+}
+
+/// Hands each entry of the tree object `id` to `entry` (its mode, name and id), in the order
+/// stored, until `entry` returns false. A loose object is read as a stream through its
+/// inflation, so that neither its compressed file nor its inflated bytes are held whole (a
+/// folder of a million proofs is a tree of about 98 MB, read from a 67 MB file: both were on
+/// the HEAD check's peak, docs/scale.md#witness-transients); a packed one is read whole, from
+/// the pack git maps (libgit2 streams only loose objects).
+fn read_stored_tree(
+    odb: &git2::Odb<'_>,
+    id: Oid,
+    entry: &mut dyn FnMut(i32, &[u8], Oid) -> bool,
+) -> Result<()> {
+    if let Ok((stream, _, kind)) = odb.reader(id) {
+        if kind != ObjectType::Tree {
+            bail!("{id} is not a folder");
+        }
+        return each_tree_entry(std::io::BufReader::with_capacity(1 << 16, stream), entry);
+    }
+    let object = odb.read(id).context("cannot read the folder")?;
+    if object.kind() != ObjectType::Tree {
+        bail!("{id} is not a folder");
+    }
+    each_tree_entry(object.data(), entry)
+}
+
+/// The entries of a tree object's bytes as git stores them, `<octal mode> <name>NUL<20-byte
+/// id>` one after another, each handed to `entry` until it returns false. The mode is at most
+/// seven octal digits; anything else is an error, which ends the entries.
+fn each_tree_entry(
+    mut bytes: impl std::io::BufRead,
+    entry: &mut dyn FnMut(i32, &[u8], Oid) -> bool,
+) -> Result<()> {
+    const SHAPE: &str = "a tree entry that is not <mode> <name>NUL<20-byte id>";
+    let (mut digits, mut name, mut id) = (Vec::new(), Vec::new(), [0u8; 20]);
+    loop {
+        digits.clear();
+        if bytes.read_until(b' ', &mut digits)? == 0 {
+            return Ok(());
+        }
+        let mode = match digits.split_last() {
+            Some((b' ', d))
+                if !d.is_empty() && d.len() <= 7 && d.iter().all(|b| (b'0'..=b'7').contains(b)) =>
             {
-                return None;
+                d.iter().fold(0i32, |m, d| m * 8 + i32::from(d - b'0'))
             }
-            let mode = digits.iter().fold(0i32, |m, d| m * 8 + i32::from(d - b'0'));
-            let id = self.0.get(nul + 1..nul + 21)?;
-            let oid = Oid::from_bytes(id).ok()?;
-            let name = &self.0[space + 1..nul];
-            self.0 = &self.0[nul + 21..];
-            Some((mode, name, oid))
-        })();
-        match entry {
-            Some(e) => Some(Ok(e)),
-            None => {
-                self.0 = &[];
-                Some(Err(anyhow::anyhow!(
-                    "a tree entry that is not <mode> <name>NUL<20-byte id>"
-                )))
-            }
+            _ => bail!(SHAPE),
+        };
+        name.clear();
+        bytes.read_until(0, &mut name)?;
+        if name.pop() != Some(0) {
+            bail!(SHAPE);
+        }
+        bytes
+            .read_exact(&mut id)
+            .map_err(|_| anyhow::anyhow!(SHAPE))?;
+        if !entry(mode, &name, Oid::from_bytes(&id)?) {
+            return Ok(());
         }
     }
 }
@@ -544,10 +631,17 @@ mod tests {
         let tree = tree.write().unwrap();
         let odb = repo.odb().unwrap();
         let object = odb.read(tree).unwrap();
-        let ours: Vec<(i32, Vec<u8>, Oid)> = TreeEntries(object.data())
-            .map(|e| e.map(|(mode, name, oid)| (mode, name.to_vec(), oid)))
-            .collect::<Result<_>>()
-            .unwrap();
+        type Entries = Vec<(i32, Vec<u8>, Oid)>;
+        let entries_of = |bytes: &[u8]| -> (Entries, Result<()>) {
+            let mut got = Vec::new();
+            let done = each_tree_entry(bytes, &mut |mode, name, oid| {
+                got.push((mode, name.to_vec(), oid));
+                true
+            });
+            (got, done)
+        };
+        let (ours, done) = entries_of(object.data());
+        done.unwrap();
         let theirs: Vec<(i32, Vec<u8>, Oid)> = repo
             .find_tree(tree)
             .unwrap()
@@ -556,20 +650,155 @@ mod tests {
             .collect();
         assert_eq!(ours, theirs);
         assert_eq!(ours.len(), 4);
+        // Read as a stream (the object is loose), the same entries.
+        let mut streamed = Vec::new();
+        read_stored_tree(&odb, tree, &mut |mode, name, oid| {
+            streamed.push((mode, name.to_vec(), oid));
+            true
+        })
+        .unwrap();
+        assert_eq!(streamed, theirs);
 
         let data = object.data();
         let cut_id = &data[..data.len() - 1];
         let no_nul: Vec<u8> = b"100644 name-without-end".to_vec();
         let bad_mode: Vec<u8> = [b"10064x name\0".as_slice(), &[7u8; 20]].concat();
         let no_mode: Vec<u8> = [b" name\0".as_slice(), &[7u8; 20]].concat();
-        for malformed in [cut_id, &no_nul, &bad_mode, &no_mode] {
-            let entries: Vec<_> = TreeEntries(malformed).collect();
-            assert!(
-                entries.last().is_some_and(|e| e.is_err()),
-                "{malformed:?} must end in an error"
-            );
-            assert!(entries.len() <= 4, "the walk stops at the error");
+        let long_mode: Vec<u8> = [b"10000644 name\0".as_slice(), &[7u8; 20]].concat();
+        let no_space: Vec<u8> = b"100644".to_vec();
+        for malformed in [cut_id, &no_nul, &bad_mode, &no_mode, &long_mode, &no_space] {
+            let (entries, done) = entries_of(malformed);
+            assert!(done.is_err(), "{malformed:?} must end in an error");
+            assert!(entries.len() <= 3, "the walk stops at the error");
         }
-        assert_eq!(TreeEntries(b"").count(), 0);
+        let (entries, done) = entries_of(b"");
+        assert!(entries.is_empty() && done.is_ok());
+        // A blob is not a folder, read either way.
+        assert!(read_stored_tree(&odb, blob, &mut |_, _, _| true).is_err());
+    }
+
+    #[test]
+    fn a_walk_of_stored_trees_visits_and_judges_entries_as_libgit2s_walk() {
+        // Catches a walk that leaves a folder out or visits it after its files, goes into a
+        // submodule or a skipped folder, reads a mode as a string (100664 is a file to
+        // libgit2, 120755 an executable one, 160000 a submodule), or gives a wrong folder path.
+        let tmp = tempfile::tempdir().unwrap();
+        let repo = Repository::init(tmp.path()).unwrap();
+        let odb = repo.odb().unwrap();
+        let blob = repo.blob(b"one").unwrap();
+        let tree_of = |entries: &[(&str, &[u8], Oid)]| -> Oid {
+            let mut raw = Vec::new();
+            for (mode, name, id) in entries {
+                raw.extend_from_slice(mode.as_bytes());
+                raw.push(b' ');
+                raw.extend_from_slice(name);
+                raw.push(0);
+                raw.extend_from_slice(id.as_bytes());
+            }
+            odb.write(ObjectType::Tree, &raw).unwrap()
+        };
+        let inner = tree_of(&[("100644", b"inner.txt", blob), ("100664", b"x", blob)]);
+        let middle = tree_of(&[("40000", b"deeper", inner), ("100755", b"run", blob)]);
+        let root = tree_of(&[
+            ("100644", b"a.txt", blob),
+            ("40000", b"b", middle),
+            ("100755", b"c.sh", blob),
+            ("100664", b"d", blob),
+            ("120000", b"e", blob),
+            ("160000", b"f", blob),
+            ("120755", b"g", blob),
+            ("40000", b"h\xff", inner),
+            ("40000", b"skip", inner),
+            ("40000", b"z", inner),
+        ]);
+        type Seen = (String, Oid, bool, bool);
+        let mut theirs: Vec<Seen> = Vec::new();
+        repo.find_tree(root)
+            .unwrap()
+            .walk(git2::TreeWalkMode::PreOrder, |at, e| {
+                let tree = e.kind() == Some(ObjectType::Tree);
+                let path = format!("{at}{}", String::from_utf8_lossy(e.name_bytes()));
+                let file = e.kind() == Some(ObjectType::Blob)
+                    && matches!(e.filemode(), 0o100644 | 0o100755);
+                theirs.push((path, e.id(), tree, file));
+                match e.name_bytes() {
+                    b"skip" | b"h\xff" => git2::TreeWalkResult::Skip,
+                    _ => git2::TreeWalkResult::Ok,
+                }
+            })
+            .unwrap();
+        let mut ours: Vec<Seen> = Vec::new();
+        let done = walk_stored(&odb, root, "", &mut |at, mode, name, id| {
+            let path = format!("{at}{}", String::from_utf8_lossy(name));
+            ours.push((path, id, mode.is_tree(), mode.is_regular_file()));
+            match name {
+                b"skip" | b"h\xff" => WalkStep::Skip,
+                _ => WalkStep::Go,
+            }
+        })
+        .unwrap();
+        assert!(done);
+        assert_eq!(ours, theirs);
+        assert_eq!(ours.len(), 16);
+        let files: Vec<&str> = ours.iter().filter(|s| s.3).map(|s| &*s.0).collect();
+        assert_eq!(
+            files,
+            [
+                "a.txt",
+                "b/deeper/inner.txt",
+                "b/deeper/x",
+                "b/run",
+                "c.sh",
+                "d",
+                "g",
+                "z/inner.txt",
+                "z/x"
+            ]
+        );
+        // Stopped at an entry: nothing after it is visited.
+        let mut seen = 0;
+        let done = walk_stored(&odb, root, "", &mut |_, _, name, _| {
+            seen += 1;
+            match name {
+                b"run" => WalkStep::Stop,
+                _ => WalkStep::Go,
+            }
+        })
+        .unwrap();
+        assert!(!done);
+        assert_eq!(seen, 6);
+        // A blob where a folder should be is an error, not a panic or an empty folder.
+        assert!(walk_stored(&odb, blob, "", &mut |_, _, _, _| WalkStep::Go).is_err());
+
+        // Packed (libgit2 streams only loose objects): read whole, the same walk.
+        let sig = git2::Signature::new("t", "t@example.invalid", &git2::Time::new(0, 0)).unwrap();
+        let commit = repo
+            .commit(None, &sig, &sig, "m", &repo.find_tree(root).unwrap(), &[])
+            .unwrap();
+        repo.reference("refs/heads/main", commit, true, "m")
+            .unwrap();
+        for args in [&["repack", "-a", "-d", "-q"][..], &["prune-packed"][..]] {
+            let ok = std::process::Command::new("git")
+                .args(args)
+                .current_dir(tmp.path())
+                .status()
+                .unwrap()
+                .success();
+            assert!(ok, "git {args:?}");
+        }
+        let repo = Repository::open(tmp.path()).unwrap();
+        let odb = repo.odb().unwrap();
+        assert!(odb.reader(root).is_err(), "the tree is packed now");
+        let mut packed: Vec<Seen> = Vec::new();
+        walk_stored(&odb, root, "", &mut |at, mode, name, id| {
+            let path = format!("{at}{}", String::from_utf8_lossy(name));
+            packed.push((path, id, mode.is_tree(), mode.is_regular_file()));
+            match name {
+                b"skip" | b"h\xff" => WalkStep::Skip,
+                _ => WalkStep::Go,
+            }
+        })
+        .unwrap();
+        assert_eq!(packed, theirs);
     }
 }

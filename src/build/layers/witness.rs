@@ -1196,9 +1196,8 @@ fn replacement_rule(
 struct Chain {
     withheld_ids: BTreeSet<Digest>,
     withheld_seqs: BTreeSet<i64>,
-    /// For each line, the index of its store record (a `u32`: 8 bytes a line where a `usize`
-    /// takes 16; the store's index is read within 4 GiB, far under 2^32 records).
-    record_of: Vec<Option<u32>>,
+    /// For each line, the position of its store record.
+    record_of: RecordOf,
     orphans: Vec<usize>,
     seq_disagrees: Vec<SeqDisagrees>,
     multi: Vec<MultiEntrySeq>,
@@ -1217,7 +1216,7 @@ impl Chain {
             .filter(|l| l.withheld.is_some())
             .map(|l| l.seq)
             .collect();
-        let mut record_of: Vec<Option<u32>> = vec![None; lines.len()];
+        let mut record_of = RecordOf::none(lines.len());
         let mut claimed = vec![false; index.records.len()];
         let mut seq_disagrees: Vec<SeqDisagrees> = Vec::new();
         // Each line finds its record by searching the records, which are sorted by id: no list
@@ -1231,7 +1230,7 @@ impl Chain {
             if std::mem::replace(&mut claimed[k], true) {
                 continue;
             }
-            record_of[i] = Some(k as u32);
+            record_of.set(i, k);
             let r = &index.records[k];
             if l.seq != r.seq {
                 seq_disagrees.push(SeqDisagrees {
@@ -1291,6 +1290,37 @@ impl Chain {
     }
 }
 
+/// For each line, the position of its store record, or none: 4 bytes a line, where an
+/// `Option<u32>` takes 8 and a `usize` 16 (docs/scale.md#witness-transients).
+#[derive(Debug)]
+struct RecordOf(Vec<u32>);
+
+impl RecordOf {
+    /// No record is at this position: the store's index is read within a 4 GiB ceiling, and a
+    /// record takes at least 64 bytes of it, so positions stay far under 2^32 - 1.
+    const NONE: u32 = u32::MAX;
+
+    fn none(lines: usize) -> RecordOf {
+        RecordOf(vec![Self::NONE; lines])
+    }
+
+    fn set(&mut self, line: usize, record: usize) {
+        // A position at or past NONE cannot occur (see NONE); were it to, the line is left
+        // without a record rather than given another's.
+        self.0[line] = u32::try_from(record)
+            .ok()
+            .filter(|&k| k != Self::NONE)
+            .unwrap_or(Self::NONE);
+    }
+
+    fn get(&self, line: usize) -> Option<usize> {
+        self.0
+            .get(line)
+            .filter(|&&k| k != Self::NONE)
+            .map(|&k| k as usize)
+    }
+}
+
 /// The per-line counts: statuses, latency buckets, lag.
 #[derive(Default)]
 struct Counts {
@@ -1314,7 +1344,7 @@ impl Counts {
         let mut c = Counts::default();
         let mut last_seen: Option<usize> = None;
         for (i, line) in lines.iter().enumerate() {
-            let Some(k) = chain.record_of[i].map(|k| k as usize) else {
+            let Some(k) = chain.record_of.get(i) else {
                 c.no_record += 1;
                 continue;
             };
@@ -1817,25 +1847,31 @@ fn index_parts(
     // Each part is made from its own records, once for its size and sha256 and again when it is
     // written: the parts are not held in between (at a million lines they are 640 MB), and no
     // map of every published record is built (docs/scale.md#memory).
-    let mut blocks: BTreeMap<u64, Vec<(u32, bool)>> = BTreeMap::new();
+    // seq ≥ 1 was checked when the store's index was read.
+    let number_of = |r: &Record| (r.seq.max(1) as u64 - 1) / k + 1;
+    // The records' positions in part order, and in id order within a part (the records are
+    // sorted by id, so by position), as the parts list them: 4 bytes a record, where
+    // a list per part of positions with their cut flags, grown by doubling, held every part's
+    // at once (13 MB at a million: docs/scale.md#witness-transients). Positions fit in u32:
+    // the store's index is read within a 4 GiB ceiling, far under 2^32 records of at least
+    // 64 bytes each.
+    let mut order: Vec<u32> = (0..index.records.len() as u32).collect();
+    order.sort_unstable_by_key(|&at| (number_of(&index.records[at as usize]), at));
+    let blocks = order.chunk_by(|&a, &b| {
+        number_of(&index.records[a as usize]) == number_of(&index.records[b as usize])
+    });
     let calendars = std::sync::Arc::new(index.calendars.clone());
-    // Records are sorted by id: each block's records stay in id order, as the part lists them.
-    for (at, r) in index.records.iter().enumerate() {
-        // seq ≥ 1 was checked when the store's index was read.
-        let number = (r.seq.max(1) as u64 - 1) / k + 1;
-        // Positions fit in u32: the store's index is read within a 4 GiB ceiling, far under
-        // 2^32 records of at least 64 bytes each.
-        blocks
-            .entry(number)
-            .or_default()
-            .push((at as u32, chain.cut(r)));
-    }
-    let mut parts = Vec::with_capacity(blocks.len());
-    let mut files = Vec::with_capacity(blocks.len());
+    let mut parts = Vec::new();
+    let mut files = Vec::new();
     // Made once each for its size and sha256; a part DIR already holds is named as DIR's file
     // (docs/scale.md#memory), the others are made again when written.
     let mut remade = Vec::new();
-    for (number, at) in blocks {
+    for block in blocks {
+        let number = number_of(&index.records[block[0] as usize]);
+        let at: Vec<(u32, bool)> = block
+            .iter()
+            .map(|&at| (at, chain.cut(&index.records[at as usize])))
+            .collect();
         let source = PartSource {
             records: PartRecords::Shared(index.records.clone(), at),
             calendars: calendars.clone(),
@@ -2385,7 +2421,8 @@ mod tests {
             line(5, 101),
         ];
         let chain = Chain::of(&lines, &index);
-        assert_eq!(chain.record_of, [Some(0), Some(4), Some(1), None, Some(5)]);
+        let record_of: Vec<Option<usize>> = (0..5).map(|i| chain.record_of.get(i)).collect();
+        assert_eq!(record_of, [Some(0), Some(4), Some(1), None, Some(5)]);
         assert_eq!(chain.orphans, [2, 3]);
         let disagrees: Vec<(i64, i64, Digest)> = chain
             .seq_disagrees
