@@ -1042,6 +1042,59 @@ fn a_text_listed_in_heads_parts_is_carried_forward_and_full_parts_stay_as_they_w
 }
 
 #[test]
+fn a_segmented_exhibits_recorded_texts_are_linked_as_listed_and_an_edited_one_rewritten() {
+    // A segmented exhibit names the texts DIR holds as DIR's files, in one list by digest
+    // (docs/scale.md#texts-listed). Catches a list that loses a text (DIR would lose the file,
+    // or the snapshot change), one whose entries read from the wrong folder or under the wrong
+    // suffix, and one that trusts DIR's copy after an edit hidden behind its old mtime.
+    use std::os::unix::fs::MetadataExt;
+    let fx = fixture();
+    segmented(&fx);
+    let path = recorded_texts(&fx);
+    let texts_before = read_dir_tree(&texts_dir(&fx));
+    let inodes = |fx: &Fixture| -> Vec<(String, u64)> {
+        read_dir_tree(&texts_dir(fx))
+            .into_iter()
+            .filter(|(p, _)| p.ends_with(".txt"))
+            .map(|(p, _)| {
+                let ino = std::fs::metadata(texts_dir(fx).join(&p)).unwrap().ino();
+                (p, ino)
+            })
+            .collect()
+    };
+    let linked = inodes(&fx);
+    assert!(linked.len() >= 3, "{linked:?}");
+    let o = build(&fx, &[]);
+    ok(&o);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("no snapshot appended"), "{out}");
+    assert_eq!(read_dir_tree(&texts_dir(&fx)), texts_before);
+    assert_eq!(
+        inodes(&fx),
+        linked,
+        "each text DIR held is linked, not written anew"
+    );
+    let (code, v) = common::verify_json(&fx.site);
+    assert_eq!(code, Some(0), "{v}");
+
+    let good = std::fs::read(&path).unwrap();
+    let mtime = std::fs::metadata(&path).unwrap().modified().unwrap();
+    let mut edited = good.clone();
+    edited[0] ^= 0x20;
+    std::fs::write(&path, &edited).unwrap();
+    std::fs::File::options()
+        .write(true)
+        .open(&path)
+        .unwrap()
+        .set_modified(mtime)
+        .unwrap();
+    let o = build(&fx, &[]);
+    ok(&o);
+    assert_eq!(std::fs::read(&path).unwrap(), good, "rewritten");
+    assert_eq!(read_dir_tree(&texts_dir(&fx)), texts_before);
+}
+
+#[test]
 fn a_part_shaped_stray_under_public_texts_refuses_like_any_stray() {
     let fx = fixture();
     segmented(&fx);
