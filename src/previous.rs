@@ -324,19 +324,8 @@ impl Previous {
         } else {
             format!("{rel_dir}/")
         };
-        let mut failed: Option<anyhow::Error> = None;
-        let mut stopped = false;
-        let mut hand_over = |e: HeadEntry| match visit(e) {
-            Ok(true) => true,
-            Ok(false) => {
-                stopped = true;
-                false
-            }
-            Err(e) => {
-                failed = Some(e);
-                false
-            }
-        };
+        let mut end = WalkEnd::default();
+        let mut hand_over = |e: HeadEntry| end.go_on(visit(e));
         // Each folder's tree object is read as git stores it and its entries taken in place
         // (`walk_stored`), not parsed by libgit2 into a list of entries beside the object: at a
         // million proofs that list was 67 MB on the HEAD check's peak
@@ -367,10 +356,7 @@ impl Previous {
                 false => WalkStep::Stop,
             }
         });
-        if let Some(e) = failed {
-            return Err(e);
-        }
-        if stopped {
+        if !end.result()? {
             return Ok(false);
         }
         walked.with_context(|| format!("git ls-tree -r HEAD:{path}"))?;
@@ -515,36 +501,52 @@ impl StoredMode {
 /// order stored (libgit2's pre-order walk), handing each entry to `at` with the path of its
 /// folder below the walk's root (`""`, then `a/`, `a/b/`). Returns false when `at` stopped it.
 fn walk_stored(odb: &git2::Odb<'_>, id: Oid, root: &str, at: &mut WalkVisit<'_>) -> Result<bool> {
-    let mut stopped = false;
-    let mut failed: Option<anyhow::Error> = None;
+    let mut end = WalkEnd::default();
     read_stored_tree(odb, id, &mut |mode, name, oid| {
         let mode = StoredMode(mode);
         match at(root, mode, name, oid) {
-            WalkStep::Stop => {
-                stopped = true;
-                false
-            }
+            WalkStep::Stop => end.go_on(Ok(false)),
             WalkStep::Go if mode.is_tree() => {
                 let folder = format!("{root}{}/", String::from_utf8_lossy(name));
-                match walk_stored(odb, oid, &folder, at) {
-                    Ok(true) => true,
-                    Ok(false) => {
-                        stopped = true;
-                        false
-                    }
-                    Err(e) => {
-                        failed = Some(e);
-                        false
-                    }
-                }
+                end.go_on(walk_stored(odb, oid, &folder, at))
             }
             WalkStep::Go | WalkStep::Skip => true,
         }
     })
     .with_context(|| format!("{root}: not a git tree as git writes it"))?;
-    match failed {
-        Some(e) => Err(e),
-        None => Ok(!stopped),
+    end.result()
+}
+
+/// How a walk that hands its entries on ended: stopped by what it hands them to, or failed in
+/// it (an error there ends the walk, and is the walk's).
+#[derive(Default)]
+struct WalkEnd {
+    stopped: bool,
+    failed: Option<anyhow::Error>,
+}
+
+impl WalkEnd {
+    /// Whether the walk goes on after a visit that said `visited` (true: go on).
+    fn go_on(&mut self, visited: Result<bool>) -> bool {
+        match visited {
+            Ok(true) => true,
+            Ok(false) => {
+                self.stopped = true;
+                false
+            }
+            Err(e) => {
+                self.failed = Some(e);
+                false
+            }
+        }
+    }
+
+    /// The visits' error first; then whether the walk ran to its end.
+    fn result(self) -> Result<bool> {
+        match self.failed {
+            Some(e) => Err(e),
+            None => Ok(!self.stopped),
+        }
     }
 }
 

@@ -839,6 +839,23 @@ fn recorded_texts(fx: &Fixture) -> PathBuf {
     fx.site.join(rel)
 }
 
+/// Changes the first byte of the file at `path`, keeping its size and putting its mtime back
+/// (as someone hiding the edit would); returns the bytes it held.
+fn edit_keeping_mtime(path: &Path) -> Vec<u8> {
+    let good = std::fs::read(path).unwrap();
+    let mtime = std::fs::metadata(path).unwrap().modified().unwrap();
+    let mut edited = good.clone();
+    edited[0] ^= 0x20;
+    std::fs::write(path, &edited).unwrap();
+    std::fs::File::options()
+        .write(true)
+        .open(path)
+        .unwrap()
+        .set_modified(mtime)
+        .unwrap();
+    good
+}
+
 #[test]
 fn a_recorded_text_is_neither_read_nor_rewritten_by_the_next_build() {
     // The daily case: nothing changed since the last build recorded DIR. DIR's texts are
@@ -872,17 +889,7 @@ fn a_recorded_text_edited_in_place_keeping_its_mtime_is_compared_and_rewritten()
     // believed on name, size or mtime would leave the edit in DIR without a word.
     let fx = fixture();
     let path = recorded_texts(&fx);
-    let good = std::fs::read(&path).unwrap();
-    let mtime = std::fs::metadata(&path).unwrap().modified().unwrap();
-    let mut edited = good.clone();
-    edited[0] ^= 0x20;
-    std::fs::write(&path, &edited).unwrap();
-    std::fs::File::options()
-        .write(true)
-        .open(&path)
-        .unwrap()
-        .set_modified(mtime)
-        .unwrap();
+    let good = edit_keeping_mtime(&path);
     let o = build(&fx, &[]);
     ok(&o);
     assert!(
@@ -1077,17 +1084,7 @@ fn a_segmented_exhibits_recorded_texts_are_linked_as_listed_and_an_edited_one_re
     let (code, v) = common::verify_json(&fx.site);
     assert_eq!(code, Some(0), "{v}");
 
-    let good = std::fs::read(&path).unwrap();
-    let mtime = std::fs::metadata(&path).unwrap().modified().unwrap();
-    let mut edited = good.clone();
-    edited[0] ^= 0x20;
-    std::fs::write(&path, &edited).unwrap();
-    std::fs::File::options()
-        .write(true)
-        .open(&path)
-        .unwrap()
-        .set_modified(mtime)
-        .unwrap();
+    let good = edit_keeping_mtime(&path);
     let o = build(&fx, &[]);
     ok(&o);
     assert_eq!(std::fs::read(&path).unwrap(), good, "rewritten");
