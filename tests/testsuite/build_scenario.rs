@@ -406,3 +406,92 @@ fn dry_run_writes_nothing_and_shows_the_diff() {
         "dry run writes nothing"
     );
 }
+
+#[test]
+fn heads_trees_are_read_alike_loose_and_packed() {
+    // The HEAD check and the layers read HEAD's tree objects as git stores them: a loose one
+    // as a stream, a packed one whole (docs/scale.md#witness-transients). Catches a reader that
+    // works on one and not the other: HEAD's files would look edited, or absent, and the build
+    // would refuse, append a snapshot for nothing, or stop extending the last publication.
+    let (tmp, b, repo, site) = setup();
+    let mut w = LedgerWriter::new();
+    for n in 1..=12 {
+        w.push_scan(n);
+    }
+    b.write_ledger(&w.bytes());
+    let build = |epoch: u64| {
+        let o = exhibit(&["build", "--config", &b.config(), "--out", &site], epoch);
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+    build(1_790_000_000);
+    commit_all(&repo, "first publication");
+    let ledger_tree = |repo: &git2::Repository| {
+        let head = repo.head().unwrap().peel_to_tree().unwrap();
+        head.get_path(std::path::Path::new("site/ledger"))
+            .unwrap()
+            .id()
+    };
+    let tree = ledger_tree(&repo);
+    assert!(repo.odb().unwrap().reader(tree).is_ok(), "loose at first");
+    let before = snapshot_dir(std::path::Path::new(&site));
+    assert!(build(1_790_000_100).contains("no snapshot appended"));
+    assert_eq!(snapshot_dir(std::path::Path::new(&site)), before);
+
+    let git_dir = tmp.path().join("exhibit");
+    let pack = || {
+        for args in [&["repack", "-a", "-d", "-q"][..], &["prune-packed"][..]] {
+            let ok = std::process::Command::new("git")
+                .args(args)
+                .current_dir(&git_dir)
+                .status()
+                .unwrap()
+                .success();
+            assert!(ok, "git {args:?}");
+        }
+    };
+    pack();
+    let repo = git2::Repository::open(&git_dir).unwrap();
+    assert!(repo.odb().unwrap().reader(tree).is_err(), "packed now");
+    assert!(build(1_790_000_200).contains("no snapshot appended"));
+    assert_eq!(snapshot_dir(std::path::Path::new(&site)), before);
+
+    // New lines over the packed HEAD: the publication extends it.
+    for n in 13..=15 {
+        w.push_scan(n);
+    }
+    b.write_ledger(&w.bytes());
+    build(1_790_000_300);
+    let snaps = snapshots(&site);
+    assert_eq!(snaps.len(), 2);
+    assert_eq!(snaps[1]["extends"], true, "{}", snaps[1]);
+
+    // HEAD's files are still checked when packed: an edit committed and packed is seen (a
+    // reader that found a packed folder empty would take HEAD for no exhibit at all).
+    commit_all(&repo, "second publication");
+    let stats = std::path::Path::new(&site).join("ledger/STATS.json");
+    let mut edited = std::fs::read(&stats).unwrap();
+    edited.push(b' ');
+    std::fs::write(&stats, edited).unwrap();
+    commit_all(&repo, "an edit by hand");
+    pack();
+    assert!(repo.odb().unwrap().reader(ledger_tree(&repo)).is_err());
+    let o = exhibit(
+        &["build", "--config", &b.config(), "--out", &site],
+        1_790_000_400,
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(text(&o).contains("head_edited"), "{}", text(&o));
+    // And loose: one more edit, committed and not packed.
+    let mut edited = std::fs::read(&stats).unwrap();
+    edited.push(b' ');
+    std::fs::write(&stats, edited).unwrap();
+    commit_all(&repo, "another edit by hand");
+    assert!(repo.odb().unwrap().reader(ledger_tree(&repo)).is_ok());
+    let o = exhibit(
+        &["build", "--config", &b.config(), "--out", &site],
+        1_790_000_500,
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(text(&o).contains("head_edited"), "{}", text(&o));
+}
