@@ -891,7 +891,8 @@ fn proofs(
     let head_proofs = head.len();
     // HEAD's proofs by the record that names them, its list by digest let go before the
     // proofs list fills (docs/scale.md#narrower-records).
-    let head = head.at_records(&index.records);
+    let mut head = head.at_records(&index.records);
+    let at_record = std::mem::take(&mut head.at_record);
     let mut proofs = Proofs {
         store_files_kept: Vec::new(),
         listed: None,
@@ -934,8 +935,8 @@ fn proofs(
     let wanted = index
         .records
         .iter()
-        .zip(&head.at_record)
-        .map(|(r, at_head)| (format!("{}.ots", r.id), r.id, *at_head))
+        .zip(at_record.into_iter())
+        .map(|(r, at_head)| (format!("{}.ots", r.id), r.id, at_head))
         .chain(
             prereg_name
                 .clone()
@@ -1056,7 +1057,7 @@ impl HeadProofs {
     /// HEAD's proofs beside the store's `records` (sorted by id, each id once, as HEAD's
     /// digests are): one merge of the two lists.
     fn at_records(self, records: &[Record]) -> HeadAtRecords {
-        let mut at_record = Vec::with_capacity(records.len());
+        let mut at_record = OidsByRecord::default();
         let mut not_in_index = Vec::new();
         let mut head = self.by_digest.into_iter().peekable();
         for r in records {
@@ -1083,9 +1084,36 @@ impl HeadProofs {
 /// the list by digest took 52), HEAD's digest-named proofs no record names (to be carried), and
 /// its other names.
 struct HeadAtRecords {
-    at_record: Vec<Option<git2::Oid>>,
+    at_record: OidsByRecord,
     not_in_index: Vec<([u8; 32], git2::Oid)>,
     other: BTreeMap<String, git2::Oid>,
+}
+
+/// HEAD's blob id under each record's name, by the record's position, in chunks of 65,536 that
+/// are let go as the proofs' walk passes them: held whole until the walk ended, they sat beside
+/// the full proofs list on the store's proofs' peak (21 MB at a million:
+/// docs/scale.md#witness-transients).
+#[derive(Debug, Default)]
+struct OidsByRecord(Vec<Vec<Option<git2::Oid>>>);
+
+impl OidsByRecord {
+    const CHUNK: usize = 1 << 16;
+
+    fn push(&mut self, oid: Option<git2::Oid>) {
+        match self.0.last_mut() {
+            Some(chunk) if chunk.len() < Self::CHUNK => chunk.push(oid),
+            _ => {
+                let mut chunk = Vec::with_capacity(Self::CHUNK);
+                chunk.push(oid);
+                self.0.push(chunk);
+            }
+        }
+    }
+
+    /// The ids in the records' order, each chunk let go once passed.
+    fn into_iter(self) -> impl Iterator<Item = Option<git2::Oid>> {
+        self.0.into_iter().flatten()
+    }
 }
 
 /// A proof HEAD published that the store no longer names is carried forward — only when its
@@ -2571,7 +2599,8 @@ mod tests {
         };
         let records = [2, 3, 5, 6, 7].map(record);
         let at = head.at_records(&records);
-        assert_eq!(at.at_record, [None, Some(oid(3)), None, Some(oid(6)), None]);
+        let at_record: Vec<Option<git2::Oid>> = at.at_record.into_iter().collect();
+        assert_eq!(at_record, [None, Some(oid(3)), None, Some(oid(6)), None]);
         assert_eq!(at.not_in_index, [1, 4, 8, 9].map(|b| (d(b), oid(b))));
         assert_eq!(at.other.len(), 1);
         let none = HeadProofs {
@@ -2579,7 +2608,24 @@ mod tests {
             other: BTreeMap::new(),
         }
         .at_records(&[]);
-        assert_eq!((none.at_record.len(), none.not_in_index.len()), (0, 1));
+        assert_eq!(
+            (none.at_record.into_iter().count(), none.not_in_index.len()),
+            (0, 1)
+        );
+        // Across chunks: every id, in order, none lost where a chunk starts.
+        let mut many = OidsByRecord::default();
+        let n = 2 * OidsByRecord::CHUNK + 3;
+        for k in 0..n {
+            many.push((k % 3 != 0).then(|| oid((k % 251) as u8)));
+        }
+        assert_eq!(many.0.len(), 3);
+        let back: Vec<Option<git2::Oid>> = many.into_iter().collect();
+        assert_eq!(back.len(), n);
+        assert!(
+            back.iter()
+                .enumerate()
+                .all(|(k, o)| { *o == (k % 3 != 0).then(|| oid((k % 251) as u8)) })
+        );
     }
 
     #[test]
