@@ -1523,6 +1523,12 @@ mod tests {
         // prefix filter that drops the list (or keeps it outside the prefix), and a lookup
         // that misses a listed name.
         let tmp = tempfile::tempdir().unwrap();
+        // The tree lists its lists one after the other, in the folders' order: that is path
+        // order only while the folders' paths are in that order and none is another's prefix.
+        for w in ListedFolder::ALL.windows(2) {
+            assert!(w[0] < w[1] && w[0].path() < w[1].path(), "{w:?}");
+            assert!(!w[1].path().starts_with(w[0].path()), "{w:?}");
+        }
         let (held, listed) = held_and_listed(tmp.path());
         assert_eq!(held.len(), 18);
         assert_eq!(listed.len(), held.len());
