@@ -252,7 +252,7 @@ impl Previous {
         let odb = repo
             .odb()
             .with_context(|| format!("HEAD:{path}: cannot open git's objects"))?;
-        let mut failed: Option<anyhow::Error> = None;
+        let mut end = WalkEnd::default();
         read_stored_tree(&odb, id, &mut |mode, name, oid| {
             // Names are data until checked: the build checked HEAD's whole tree against the
             // output's grammar before trusting it (crate::head_check); this is the second lock.
@@ -266,20 +266,16 @@ impl Previous {
                 && name != ".."
                 && !name.contains(['/', '\\', '\0']);
             if !plain {
-                failed = Some(anyhow::anyhow!(
+                return end.go_on(Err(anyhow::anyhow!(
                     "HEAD:{path}/{}: not a plain file name (docs/build.md#safety)",
                     crate::terminal::escape(&name)
-                ));
-                return false;
+                )));
             }
             visit(name, oid);
             true
         })
         .with_context(|| format!("HEAD:{path}"))?;
-        match failed {
-            Some(e) => Err(e),
-            None => Ok(()),
-        }
+        end.result().map(drop)
     }
 
     /// Every entry under `DIR/<rel_dir>` at HEAD, recursively (one tree walk), as paths relative
@@ -729,16 +725,21 @@ mod tests {
                 }
             })
             .unwrap();
-        let mut ours: Vec<Seen> = Vec::new();
-        let done = walk_stored(&odb, root, "", &mut |at, mode, name, id| {
-            let path = format!("{at}{}", String::from_utf8_lossy(name));
-            ours.push((path, id, mode.is_tree(), mode.is_regular_file()));
-            match name {
-                b"skip" | b"h\xff" => WalkStep::Skip,
-                _ => WalkStep::Go,
-            }
-        })
-        .unwrap();
+        // Our walk, skipping the folders libgit2's skipped: what it saw, and whether it ran on.
+        let walk_ours = |odb: &git2::Odb<'_>| -> (Vec<Seen>, bool) {
+            let mut seen: Vec<Seen> = Vec::new();
+            let done = walk_stored(odb, root, "", &mut |at, mode, name, id| {
+                let path = format!("{at}{}", String::from_utf8_lossy(name));
+                seen.push((path, id, mode.is_tree(), mode.is_regular_file()));
+                match name {
+                    b"skip" | b"h\xff" => WalkStep::Skip,
+                    _ => WalkStep::Go,
+                }
+            })
+            .unwrap();
+            (seen, done)
+        };
+        let (ours, done) = walk_ours(&odb);
         assert!(done);
         assert_eq!(ours, theirs);
         assert_eq!(ours.len(), 16);
@@ -791,16 +792,7 @@ mod tests {
         let repo = Repository::open(tmp.path()).unwrap();
         let odb = repo.odb().unwrap();
         assert!(odb.reader(root).is_err(), "the tree is packed now");
-        let mut packed: Vec<Seen> = Vec::new();
-        walk_stored(&odb, root, "", &mut |at, mode, name, id| {
-            let path = format!("{at}{}", String::from_utf8_lossy(name));
-            packed.push((path, id, mode.is_tree(), mode.is_regular_file()));
-            match name {
-                b"skip" | b"h\xff" => WalkStep::Skip,
-                _ => WalkStep::Go,
-            }
-        })
-        .unwrap();
+        let (packed, _) = walk_ours(&odb);
         assert_eq!(packed, theirs);
     }
 }
