@@ -382,9 +382,10 @@ impl Tree {
                 for e in &list.entries {
                     let path = list.path(e);
                     old.remove(&path);
-                    if *old.store == *list.store && old.class == list.class {
-                        old.entries.push(*e);
-                    } else {
+                    if !(*old.store == *list.store
+                        && old.class == list.class
+                        && old.push_named(list.name(e), e.sha256, e.len))
+                    {
                         self.held.insert(path, list.content(e));
                     }
                 }
@@ -593,9 +594,9 @@ impl ListedFolder {
 }
 
 /// The files of one [`ListedFolder`] that are named by their digest, as one list sorted by
-/// name: per file its name's 32 bytes, its size and its sha256, all in one folder on disk. What
-/// a [`DiskFile`] of such a file would say, without a map node and a path per file.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// name: per file its name, its size and its sha256, all in one folder on disk. What a
+/// [`DiskFile`] of such a file would say, without a map node and a path per file.
+#[derive(Debug, Clone)]
 pub struct ListedFiles {
     folder: ListedFolder,
     /// The folder on disk its files are read again from.
@@ -603,17 +604,57 @@ pub struct ListedFiles {
     /// The class its files are read again with: a store's proofs, or DIR's files (a released
     /// text DIR holds; DIR's files listed for the review, [`read_tree`]).
     class: FileClass,
+    /// The names the entries point into.
+    names: ListedNames,
     entries: Vec<ListedFile>,
+}
+
+/// Where a list's names are kept: its own, or a sorted table of digests it shares with the
+/// list that made them (the witness layer's proofs are named by the store's ids, which the
+/// store's index already holds: 32 bytes a proof not held twice, docs/scale.md#ids-shared).
+#[derive(Debug, Clone)]
+enum ListedNames {
+    /// Each file's name, in the order pushed.
+    Own(Vec<[u8; 32]>),
+    /// Sorted, each once: a name's position is its order.
+    Shared(std::sync::Arc<Vec<exhibit_protocol::Digest>>),
+}
+
+impl ListedNames {
+    fn at(&self, k: u32) -> [u8; 32] {
+        match self {
+            ListedNames::Own(names) => names[k as usize],
+            ListedNames::Shared(names) => names[k as usize].0,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct ListedFile {
-    name: [u8; 32],
+    /// The name's position in the list's [`ListedNames`].
+    name: u32,
     sha256: [u8; 32],
-    /// 4 bytes (68 a file, where a u64 made 72): a proof is within its ceiling, far under
+    /// 4 bytes (40 a file, where a u64 made 44): a proof is within its ceiling, far under
     /// 4 GiB; a file of 4 GiB or more is handed back to the tree's map.
     len: u32,
 }
+
+/// Two lists are equal when they list the same files of the same folder, however each keeps
+/// its names.
+impl PartialEq for ListedFiles {
+    fn eq(&self, other: &ListedFiles) -> bool {
+        let files = |l: &ListedFiles| {
+            l.entries
+                .iter()
+                .map(|e| (l.names.at(e.name), e.sha256, e.len))
+                .collect::<Vec<_>>()
+        };
+        (self.folder, &self.store, self.class) == (other.folder, &other.store, other.class)
+            && files(self) == files(other)
+    }
+}
+
+impl Eq for ListedFiles {}
 
 impl ListedFiles {
     /// An empty list of `folder`'s files, read again from `store` as `class`.
@@ -626,8 +667,25 @@ impl ListedFiles {
             folder,
             store: store.clone(),
             class,
+            names: ListedNames::Own(Vec::new()),
             entries: Vec::new(),
         }
+    }
+
+    /// An empty list whose files are named by digests of `names` (sorted, each once; a table
+    /// that is not is not shared, and the list keeps names of its own): a file of another name
+    /// is handed back, for the tree's map.
+    pub fn naming_from(
+        folder: ListedFolder,
+        store: &std::sync::Arc<Path>,
+        class: FileClass,
+        names: std::sync::Arc<Vec<exhibit_protocol::Digest>>,
+    ) -> ListedFiles {
+        let mut list = ListedFiles::new(folder, store, class);
+        if names.len() < u32::MAX as usize && names.is_sorted_by(|a, b| a < b) {
+            list.names = ListedNames::Shared(names);
+        }
+        list
     }
 
     /// Adds a checked file of the list's folder on disk named by a digest (a proof's header
@@ -640,24 +698,49 @@ impl ListedFiles {
             u32::try_from(file.len),
         ) {
             (Some(name), Some(sha256), None, Ok(len))
-                if file.class == self.class && *file.folder == *self.store =>
+                if file.class == self.class
+                    && *file.folder == *self.store
+                    && self.push_named(name, sha256.0, len) =>
             {
-                self.entries.push(ListedFile {
-                    name,
-                    sha256: sha256.0,
-                    len,
-                });
                 Ok(())
             }
             _ => Err(file),
         }
     }
 
+    /// Adds a file by its name, sha256 and size; `false` (nothing added) for a name a shared
+    /// table does not hold, or past what positions can count.
+    fn push_named(&mut self, name: [u8; 32], sha256: [u8; 32], len: u32) -> bool {
+        let at = match &mut self.names {
+            ListedNames::Own(names) => {
+                let Ok(at) = u32::try_from(names.len()) else {
+                    return false;
+                };
+                if at == u32::MAX {
+                    return false;
+                }
+                names.push(name);
+                at
+            }
+            ListedNames::Shared(names) => match names.binary_search_by(|d| d.0.cmp(&name)) {
+                Ok(at) => at as u32,
+                Err(_) => return false,
+            },
+        };
+        self.entries.push(ListedFile {
+            name: at,
+            sha256,
+            len,
+        });
+        true
+    }
+
     /// Puts the list in name order, the last of equal names kept (as a map's insert would).
     pub fn finish(&mut self) {
         // The witness layer pushes in the index's order, which is name order: then nothing
         // moves (and no second list is made beside a million entries).
-        sort_keeping_last(&mut self.entries, |a, b| a.name.cmp(&b.name));
+        let ListedFiles { names, entries, .. } = self;
+        sort_keeping_last(entries, |a, b| names.at(a.name).cmp(&names.at(b.name)));
     }
 
     pub fn len(&self) -> usize {
@@ -670,6 +753,13 @@ impl ListedFiles {
 
     pub fn reserve(&mut self, n: usize) {
         self.entries.reserve_exact(n);
+        if let ListedNames::Own(names) = &mut self.names {
+            names.reserve_exact(n);
+        }
+    }
+
+    fn name(&self, e: &ListedFile) -> [u8; 32] {
+        self.names.at(e.name)
     }
 
     fn position(&self, path: &str) -> Option<usize> {
@@ -677,7 +767,9 @@ impl ListedFiles {
             .strip_prefix(self.folder.path())
             .and_then(|n| n.strip_prefix('/'))?;
         let name = self.folder.digest_of(&FileName::new(name))?;
-        self.entries.binary_search_by_key(&name, |e| e.name).ok()
+        self.entries
+            .binary_search_by(|e| self.name(e).cmp(&name))
+            .ok()
     }
 
     fn find(&self, path: &str) -> Option<&ListedFile> {
@@ -694,14 +786,14 @@ impl ListedFiles {
         format!(
             "{}/{}",
             self.folder.path(),
-            self.folder.name_of(e.name).text()
+            self.folder.name_of(self.name(e)).text()
         )
     }
 
     fn content(&self, e: &ListedFile) -> Content {
         Content::File(DiskFile {
             folder: self.store.clone(),
-            name: self.folder.name_of(e.name),
+            name: self.folder.name_of(self.name(e)),
             class: self.class,
             len: u64::from(e.len),
             sha256: Some(exhibit_protocol::Digest(e.sha256)),
@@ -1757,6 +1849,9 @@ mod tests {
         // and with its digest-named proofs listed, must list, filter, find and compare alike.
         // Paths crowd the folder's edges (names sorting just before and after `proofs/`, text
         // names inside it, digests of extreme bytes); prefixes cut anywhere in those paths.
+        // Half the lists name their files from a shared table (the witness layer's store ids,
+        // with ids no file has between them): one that gives a file its neighbour's name, or
+        // sorts by position where the table is not the order, fails.
         let tmp = tempfile::tempdir().unwrap();
         let store: Arc<Path> = Arc::from(tmp.path());
         let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
@@ -1787,13 +1882,30 @@ mod tests {
                 held.put(*path, path.as_bytes().to_vec());
                 listed.put(*path, path.as_bytes().to_vec());
             }
-            let mut list = proof_list(&store);
             let mut digests = Vec::new();
             for _ in 0..next(6) {
                 let mut d = [byte(next(9)); 32];
                 d[31] = byte(next(9));
                 digests.push(d);
             }
+            let mut list = if next(2) == 0 {
+                proof_list(&store)
+            } else {
+                let mut table: Vec<exhibit_protocol::Digest> = digests
+                    .iter()
+                    .copied()
+                    .chain((0..next(4)).map(|_| [byte(next(9)); 32]))
+                    .map(exhibit_protocol::Digest)
+                    .collect();
+                table.sort_unstable();
+                table.dedup();
+                ListedFiles::naming_from(
+                    ListedFolder::WitnessProofs,
+                    &store,
+                    FileClass::Proof,
+                    Arc::new(table),
+                )
+            };
             for d in &digests {
                 let file = DiskFile {
                     folder: store.clone(),
@@ -1853,6 +1965,56 @@ mod tests {
                 side.iter().all(|(_, a, b)| a.is_some() && a == b),
                 "{side:?}"
             );
+        }
+    }
+
+    #[test]
+    fn a_list_naming_from_a_shared_table_hands_back_a_name_it_lacks_and_lists_as_its_own() {
+        // Catches a shared table that takes a name it does not hold (given a neighbour's
+        // position), a list that trusts a table out of order (its lookups would miss), and
+        // lists that hold the same files but compare unequal for how they keep names.
+        let tmp = tempfile::tempdir().unwrap();
+        let store: Arc<Path> = Arc::from(tmp.path());
+        let proofs = proofs_in(tmp.path(), &[1, 3, 9]);
+        let table = |ds: &[u8]| {
+            Arc::new(
+                ds.iter()
+                    .map(|&d| exhibit_protocol::Digest([d; 32]))
+                    .collect(),
+            )
+        };
+        let mut shared = ListedFiles::naming_from(
+            ListedFolder::WitnessProofs,
+            &store,
+            FileClass::Proof,
+            table(&[1, 2, 3, 4]),
+        );
+        assert!(matches!(shared.names, ListedNames::Shared(_)));
+        let mut own = proof_list(&store);
+        for (k, (_, file)) in proofs.iter().enumerate() {
+            own.push(file.clone()).unwrap();
+            assert_eq!(shared.push(file.clone()).is_ok(), k < 2, "{k}");
+        }
+        shared.finish();
+        own.remove(&proof_path(9));
+        assert_eq!(shared, own);
+        assert!(shared.find(&proof_path(3)).is_some());
+        assert!(shared.find(&proof_path(2)).is_none());
+        // A table out of order (or with a name twice) is not shared: the list keeps its own.
+        for bad in [table(&[3, 1]), table(&[1, 1, 3])] {
+            let mut list = ListedFiles::naming_from(
+                ListedFolder::WitnessProofs,
+                &store,
+                FileClass::Proof,
+                bad,
+            );
+            assert!(matches!(list.names, ListedNames::Own(_)));
+            for (_, file) in &proofs {
+                list.push(file.clone()).unwrap();
+            }
+            list.finish();
+            assert_eq!(list.len(), 3);
+            assert!(list.find(&proof_path(9)).is_some());
         }
     }
 

@@ -12,6 +12,7 @@
 //! Every decision where docs/protocol.md#public-texts is silent is written in `docs/public-texts.md`.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
@@ -377,9 +378,47 @@ impl Serialize for Form {
 struct Derived {
     bytes: Vec<u8>,
     role: Form,
-    /// `sources/<name>`.
-    source: String,
+    source: TextSource,
     seq: i64,
+}
+
+/// Where a released text was taken from, as the index names it: `sources/<sha256>.md`,
+/// `sources/<sha256>.draft.md` (the gate's copy a line's digest names), or `HEAD` (carried
+/// forward). A digest and a tag, written out when the index is: a string per text was 11 MB
+/// at a million lines, on the layer's peak (docs/scale.md#ids-shared).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum TextSource {
+    /// `sources/<sha256>.md`.
+    Md(Digest),
+    /// `sources/<sha256>.draft.md`.
+    DraftMd(Digest),
+    Head,
+}
+
+impl TextSource {
+    /// The gate's file name, under its sources folder.
+    fn file_name(self) -> Option<String> {
+        match self {
+            TextSource::Md(d) => Some(format!("{d}.md")),
+            TextSource::DraftMd(d) => Some(format!("{d}.draft.md")),
+            TextSource::Head => None,
+        }
+    }
+}
+
+impl fmt::Display for TextSource {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.file_name() {
+            Some(name) => write!(f, "sources/{name}"),
+            None => f.write_str("HEAD"),
+        }
+    }
+}
+
+impl Serialize for TextSource {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
 }
 
 /// Why a line's text does not re-derive.
@@ -410,31 +449,32 @@ fn rederive(
     line: &SendLine,
     sent: &Digest,
 ) -> Result<std::result::Result<Derived, Failure>> {
-    let mut files: Vec<(GateCopy, String)> = Vec::new();
-    if let Some(c) = &line.checked {
-        files.push((GateCopy::Checked, format!("{c}.md")));
+    let mut files: Vec<(GateCopy, TextSource)> = Vec::new();
+    if let Some(c) = line.checked {
+        files.push((GateCopy::Checked, TextSource::Md(c)));
     }
-    if let Some(d) = &line.draft {
-        if line.checked != Some(*d) {
-            files.push((GateCopy::Draft, format!("{d}.md")));
+    if let Some(d) = line.draft {
+        if line.checked != Some(d) {
+            files.push((GateCopy::Draft, TextSource::Md(d)));
         }
-        files.push((GateCopy::DraftFile, format!("{d}.draft.md")));
+        files.push((GateCopy::DraftFile, TextSource::DraftMd(d)));
     }
     let trailer = line.numerals.map(|(b, n)| trailer(b, n, line.seq));
     let mut found = Vec::new();
-    for (role, name) in &files {
-        let Some(bytes) = read_source(sources, name)? else {
+    for &(role, source) in &files {
+        let name = source.file_name().unwrap_or_default();
+        let Some(bytes) = read_source(sources, &name)? else {
             continue;
         };
-        found.push(name.clone());
+        found.push(name);
         if Digest::of(&bytes) == *sent {
             return Ok(Ok(Derived {
                 bytes,
                 role: Form::Derived {
-                    copy: *role,
+                    copy: role,
                     trailer: false,
                 },
-                source: format!("sources/{name}"),
+                source,
                 seq: line.seq,
             }));
         }
@@ -444,10 +484,10 @@ fn rederive(
                 return Ok(Ok(Derived {
                     bytes: form,
                     role: Form::Derived {
-                        copy: *role,
+                        copy: role,
                         trailer: true,
                     },
-                    source: format!("sources/{name}"),
+                    source,
                     seq: line.seq,
                 }));
             }
@@ -464,7 +504,7 @@ fn rederive(
                 } else {
                     files
                         .iter()
-                        .map(|(_, n)| n.as_str())
+                        .filter_map(|(_, n)| n.file_name())
                         .collect::<Vec<_>>()
                         .join(", ")
                 }
@@ -511,7 +551,17 @@ impl HeadState<'_> {
     }
 }
 
+/// HEAD's index and names, then HEAD's folder listings let go: the reads by path that filled
+/// them (the index and its parts, through the `public_texts/` folder's listing, 25 MB at a
+/// million lines) are done, and the layer reads HEAD's texts by blob id after it; held to the
+/// layer's end they sat on its peak (docs/scale.md#ids-shared).
 fn read_head<'a>(ctx: &LayerContext<'a>) -> Result<HeadState<'a>> {
+    let head = read_head_index(ctx);
+    ctx.previous.let_go_of_listings();
+    head
+}
+
+fn read_head_index<'a>(ctx: &LayerContext<'a>) -> Result<HeadState<'a>> {
     // One read of the folder's listing; each text is then found by name (no read by path).
     let blobs: BTreeMap<String, git2::Oid> = ctx
         .previous
@@ -657,7 +707,7 @@ struct PublishedText {
     other_seqs: Vec<i64>,
     sent_sha256: Digest,
     seq: i64,
-    source: String,
+    source: TextSource,
 }
 
 /// A released text's file name, `<sha256>.txt`: written from the digest when the index is, not
@@ -940,7 +990,7 @@ struct Texts {
 struct Found {
     bytes: Vec<u8>,
     form: Form,
-    source: String,
+    source: TextSource,
     seq: i64,
 }
 
@@ -1020,7 +1070,7 @@ fn text_of(
             Found {
                 bytes: head_bytes,
                 form: Form::CarriedFromPreviousBuild,
-                source: "HEAD".to_string(),
+                source: TextSource::Head,
                 seq,
             }
         }
@@ -1988,7 +2038,7 @@ mod tests {
             other_seqs: vec![3],
             sent_sha256: Digest::of(b"hi"),
             seq: 2,
-            source: "sources/x.md".into(),
+            source: TextSource::Md(Digest::of(b"x")),
         };
         let seqs = [4];
         let withheld = [WithheldText {

@@ -61,13 +61,13 @@ pub fn index_part_path(n: u64) -> String {
 /// What the page prints on how to pin one line without it (docs/protocol.md#witness).
 pub const HOW_TO_PIN: &str = "To pin one line without this page: take its entry_id from its line in the published ledger (ledger/ledger.jsonl, then ledger/segments/ in name order; or a withheld line's digest from ledger/withheld.json), fetch ledger/witness/proofs/<entry_id>.ots, and run `ots verify -d <entry_id> <entry_id>.ots` (the python OpenTimestamps client) or `node ots-cli.js verify -i -d <entry_id> <entry_id>.ots` (javascript-opentimestamps 0.4.9). A PENDING file prints \"Pending confirmation in Bitcoin blockchain\": it is a calendar's receipt and pins nothing. A PROOF prints the Bitcoin block; that block's header time is at https://mempool.space/api/block/<hash> and https://blockstream.info/api/block/<hash> (/block-height/<H> gives the hash). The proof shows that the line's digest existed before that block, no more: not that every send got a line, not the words of any message, not who wrote the line, not that the line is true. The header time is the miner's clock, within about two hours of consensus time, so a latency under six hours carries that slop and a negative latency can appear for an honest line. The store was written by the lab's tail; the proofs are what you check.";
 
-/// One record of the store's index, compact (a million of them stay small): 112 bytes. The
+/// One record of the store's index, compact (a million of them stay small): 80 bytes. The
 /// four optional fields are plain values with a bit each in `present` (as `Option`s they took
-/// 24 bytes more a record, 24 MB at a million: docs/scale.md#what-is-left), and the five
-/// clocks take five bytes each ([`Clock`]).
+/// 24 bytes more a record, 24 MB at a million: docs/scale.md#what-is-left), the five clocks
+/// take five bytes each ([`Clock`]), and its id is kept apart, at the same position of
+/// [`StoreIndex::ids`], which the published proofs list shares (docs/scale.md#ids-shared).
 #[derive(Debug, Clone)]
 struct Record {
-    id: Digest,
     block_hash: Digest,
     seq: i64,
     line_timestamp: Clock,
@@ -162,7 +162,11 @@ fn packed<T: Default>(value: Option<T>, bit: u8, present: &mut u8) -> T {
 /// The store's `index.json`, parsed.
 #[derive(Debug, Default)]
 struct StoreIndex {
-    /// Sorted by id. Shared with the index parts that are made again when written, which
+    /// The records' ids, sorted, each once: record `k`'s id is `ids[k]`. Shared with the
+    /// published proofs list, which names its proofs by position here, and with the index
+    /// parts made again when written (docs/scale.md#ids-shared).
+    ids: std::sync::Arc<Vec<Digest>>,
+    /// In the ids' order. Shared with the index parts that are made again when written, which
     /// name their records by position instead of copying them (160 MB at a million lines:
     /// docs/scale.md#memory).
     records: std::sync::Arc<Vec<Record>>,
@@ -280,8 +284,8 @@ impl<'de> Visitor<'de> for EntriesSeed<'_> {
                 &mut present,
             );
             // Not shared yet while the index is read: no copy is made.
+            std::sync::Arc::make_mut(&mut index.ids).push(id);
             std::sync::Arc::make_mut(&mut index.records).push(Record {
-                id,
                 block_hash,
                 seq: raw.seq,
                 line_timestamp,
@@ -340,15 +344,43 @@ fn parse_index(reader: impl std::io::Read) -> Result<StoreIndex, String> {
     de::Deserializer::deserialize_map(&mut d, IndexVisitor(&mut index))
         .map_err(|e| e.to_string())?;
     d.end().map_err(|e| e.to_string())?;
-    // In place (a stable sort would take half the list again as scratch: 64 MB at a million),
-    // and the list's spare room given back: it is held for the whole build.
+    // Both lists put in id order in place, by one list of positions (4 bytes a record; a
+    // stable sort would take half a list again as scratch), and their spare room given back:
+    // they are held for the whole layer.
+    let ids = std::sync::Arc::make_mut(&mut index.ids);
     let records = std::sync::Arc::make_mut(&mut index.records);
-    records.sort_unstable_by_key(|r| r.id);
+    let mut order: Vec<u32> = (0..ids.len() as u32).collect();
+    order.sort_unstable_by_key(|&k| ids[k as usize]);
+    permute(&mut order, |a, b| {
+        ids.swap(a, b);
+        records.swap(a, b);
+    });
+    drop(order);
+    ids.shrink_to_fit();
     records.shrink_to_fit();
-    if let Some(w) = index.records.windows(2).find(|w| w[0].id == w[1].id) {
-        return Err(format!("entry {} is written twice", w[0].id));
+    if let Some(w) = index.ids.windows(2).find(|w| w[0] == w[1]) {
+        return Err(format!("entry {} is written twice", w[0]));
     }
     Ok(index)
+}
+
+/// Puts lists in the order `order` gives (position `j` takes what was at `order[j]`) by swaps,
+/// `swap(a, b)` exchanging positions `a` and `b` of each list: one cycle at a time, each
+/// position marked done in `order` as it is filled. The store's index is read within a 4 GiB
+/// ceiling, so its positions fit in u32.
+fn permute(order: &mut [u32], mut swap: impl FnMut(usize, usize)) {
+    for start in 0..order.len() {
+        let mut j = start;
+        loop {
+            let k = order[j] as usize;
+            order[j] = j as u32;
+            if k == start || k == j {
+                break;
+            }
+            swap(j, k);
+            j = k;
+        }
+    }
 }
 
 /// `HH:MM:SS` of a moment (UTC).
@@ -459,15 +491,15 @@ fn load_store(store: &Path, refusals: &mut Vec<Refusal>) -> Result<Store> {
     )?;
     let seal = read_required(&folder, "seal.jsonl", FileClass::Seal, refusals)?;
     // runs.jsonl is read as it is published, not held (run_log.rs).
-    let records: &[Record] = index.as_ref().map_or(&[], |i| &i.records);
-    let mut proof_names = ProofNames::for_records(records.len());
+    let ids: &[Digest] = index.as_ref().map_or(&[], |i| &i.ids);
+    let mut proof_names = ProofNames::for_records(ids.len());
     let mut unreadable_names = 0;
     let proofs = folder.sub("proofs")?;
     match &proofs {
         Some(proofs) => {
             proofs.visit(|listed| {
                 if listed.utf8 {
-                    proof_names.push(listed.name, records);
+                    proof_names.push(listed.name, ids);
                 } else {
                     unreadable_names += 1;
                 }
@@ -587,11 +619,11 @@ impl ProofNames {
         }
     }
 
-    /// Takes one name of the folder; `records` are the index's, sorted by id.
-    fn push(&mut self, name: String, records: &[Record]) {
+    /// Takes one name of the folder; `ids` are the index's, sorted.
+    fn push(&mut self, name: String, ids: &[Digest]) {
         self.names += 1;
         if let crate::output::FileName::Proof(d) = crate::output::FileName::new(&name)
-            && let Ok(k) = records.binary_search_by(|r| r.id.0.cmp(&d))
+            && let Ok(k) = ids.binary_search_by(|id| id.0.cmp(&d))
         {
             self.at_record[k] = true;
             return;
@@ -870,6 +902,23 @@ impl Proofs {
             .push((format!("ledger/witness/proofs/{name}"), file));
     }
 
+    /// Room for every record's proof, made once: a segmented exhibit's list, named by the
+    /// store's ids, which it shares rather than copies (docs/scale.md#ids-shared).
+    fn room_for(&mut self, segmented: bool, index: &StoreIndex, folder: &std::sync::Arc<Path>) {
+        if segmented {
+            let mut list = crate::output::ListedFiles::naming_from(
+                crate::output::ListedFolder::WitnessProofs,
+                folder,
+                crate::box_read::FileClass::Proof,
+                index.ids.clone(),
+            );
+            list.reserve(index.records.len());
+            self.listed = Some(list);
+        } else {
+            self.store_files_kept.reserve(index.records.len() + 1);
+        }
+    }
+
     /// How many of the store's proofs are kept for the tree.
     fn kept(&self) -> usize {
         self.store_files_kept.len() + self.listed.as_ref().map_or(0, |l| l.len())
@@ -891,7 +940,7 @@ fn proofs(
     let head_proofs = head.len();
     // HEAD's proofs by the record that names them, its list by digest let go before the
     // proofs list fills (docs/scale.md#narrower-records).
-    let mut head = head.at_records(&index.records);
+    let mut head = head.at_records(&index.ids);
     let at_record = std::mem::take(&mut head.at_record);
     let mut proofs = Proofs {
         store_files_kept: Vec::new(),
@@ -921,22 +970,12 @@ fn proofs(
     proofs.stray_files = names.len().saturating_sub(found) + s.unreadable_names;
     drop(names);
     let proofs_folder: std::sync::Arc<Path> = store.join("proofs").into();
-    if ctx.segmented {
-        let mut list = crate::output::ListedFiles::new(
-            crate::output::ListedFolder::WitnessProofs,
-            &proofs_folder,
-            crate::box_read::FileClass::Proof,
-        );
-        list.reserve(index.records.len());
-        proofs.listed = Some(list);
-    } else {
-        proofs.store_files_kept.reserve(index.records.len() + 1);
-    }
+    proofs.room_for(ctx.segmented, index, &proofs_folder);
     let wanted = index
-        .records
+        .ids
         .iter()
         .zip(at_record.into_iter())
-        .map(|(r, at_head)| (format!("{}.ots", r.id), r.id, at_head))
+        .map(|(id, at_head)| (format!("{id}.ots"), *id, at_head))
         .chain(
             prereg_name
                 .clone()
@@ -1004,7 +1043,7 @@ fn proofs(
                         .ok()
                         .filter(|d| d.to_string() == stem)
                 })
-                .is_some_and(|d| index.records.binary_search_by_key(&d, |r| r.id).is_ok())
+                .is_some_and(|d| index.ids.binary_search(&d).is_ok())
     };
     // A digest-named proof the index names is expected without spelling its name, and one it
     // does not name is not (no other expected name is a digest's); the rest are carried in name
@@ -1054,17 +1093,17 @@ impl HeadProofs {
         Ok(head)
     }
 
-    /// HEAD's proofs beside the store's `records` (sorted by id, each id once, as HEAD's
+    /// HEAD's proofs beside the store's records, by their `ids` (sorted, each once, as HEAD's
     /// digests are): one merge of the two lists.
-    fn at_records(self, records: &[Record]) -> HeadAtRecords {
+    fn at_records(self, ids: &[Digest]) -> HeadAtRecords {
         let mut at_record = OidsByRecord::default();
         let mut not_in_index = Vec::new();
         let mut head = self.by_digest.into_iter().peekable();
-        for r in records {
-            while let Some(entry) = head.next_if(|(d, _)| *d < r.id.0) {
+        for id in ids {
+            while let Some(entry) = head.next_if(|(d, _)| *d < id.0) {
                 not_in_index.push(entry);
             }
-            at_record.push(head.next_if(|(d, _)| *d == r.id.0).map(|(_, oid)| oid));
+            at_record.push(head.next_if(|(d, _)| *d == id.0).map(|(_, oid)| oid));
         }
         not_in_index.extend(head);
         HeadAtRecords {
@@ -1252,7 +1291,7 @@ impl Chain {
         // layer's peak: docs/scale.md#names-not-held). The lines are taken last first, so that
         // of equal ids (none in a chain that verified) the last line wins, as before.
         for (i, l) in lines.iter().enumerate().rev() {
-            let Ok(k) = index.records.binary_search_by(|r| r.id.cmp(&l.entry_id)) else {
+            let Ok(k) = index.ids.binary_search(&l.entry_id) else {
                 continue;
             };
             if std::mem::replace(&mut claimed[k], true) {
@@ -1263,7 +1302,7 @@ impl Chain {
             if l.seq != r.seq {
                 seq_disagrees.push(SeqDisagrees {
                     chain_seq: l.seq,
-                    entry_id: r.id,
+                    entry_id: index.ids[k],
                     store_seq: r.seq,
                 });
             }
@@ -1295,9 +1334,9 @@ impl Chain {
         drop(seqs);
         // A seq more than one record names lists them in id order: the records' own order.
         if !multi.is_empty() {
-            for r in index.records.iter() {
+            for (id, r) in index.ids.iter().zip(index.records.iter()) {
                 if let Ok(m) = multi.binary_search_by_key(&r.seq, |m| m.seq) {
-                    multi[m].entry_ids.push(r.id);
+                    multi[m].entry_ids.push(*id);
                 }
             }
         }
@@ -1312,9 +1351,9 @@ impl Chain {
         }
     }
 
-    /// A record of a withheld line (by digest or by seq): its clocks are cut.
-    fn cut(&self, r: &Record) -> bool {
-        self.withheld_ids.contains(&r.id) || self.withheld_seqs.contains(&r.seq)
+    /// A record, `id`'s, of a withheld line (by digest or by seq): its clocks are cut.
+    fn cut(&self, id: &Digest, r: &Record) -> bool {
+        self.withheld_ids.contains(id) || self.withheld_seqs.contains(&r.seq)
     }
 }
 
@@ -1460,7 +1499,7 @@ fn tail_logs(
     chain: &Chain,
     refusals: &mut Vec<Refusal>,
 ) -> TailLogs {
-    let cut = |r: &Record| chain.cut(r);
+    let cut = |id: &Digest, r: &Record| chain.cut(id, r);
     let private = private_moments(ctx, index, &cut);
     let mut daycut = DayCut::new(&ctx.verified.anchor_tz);
     // With no withheld moment nothing is asked of the published ones.
@@ -1535,8 +1574,8 @@ fn guard_calendars(store: &Path, index: &StoreIndex, refusals: &mut Vec<Refusal>
             let entry = index
                 .records
                 .iter()
-                .find(|r| r.calendars as usize == k)
-                .map(|r| r.id.to_string())
+                .position(|r| r.calendars as usize == k)
+                .map(|at| index.ids[at].to_string())
                 .unwrap_or_default();
             refusals.push(Refusal::new(
 "witness_calendar_identifier",
@@ -1627,9 +1666,9 @@ impl Serialize for PartEntries<'_> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let source = self.0;
         let mut daycut = DayCut::new(&source.anchor_tz);
-        serializer.collect_map(source.each().map(|(r, cut)| {
+        serializer.collect_map(source.each().map(|(id, r, cut)| {
             (
-                r.id,
+                *id,
                 published_record(&source.calendars, r, cut, &mut daycut),
             )
         }))
@@ -1806,11 +1845,12 @@ fn published_index<'a>(
     let (entries, parts, part_files) = match part_seqs {
         None => {
             let entries: BTreeMap<Digest, PublishedRecord<'a>> = index
-                .records
+                .ids
                 .iter()
-                .map(|r| {
-                    let record = published_record(&index.calendars, r, chain.cut(r), &mut daycut);
-                    (r.id, record)
+                .zip(index.records.iter())
+                .map(|(id, r)| {
+                    let cut = chain.cut(id, r);
+                    (*id, published_record(&index.calendars, r, cut, &mut daycut))
                 })
                 .collect();
             (Some(entries), None, Vec::new())
@@ -1831,7 +1871,7 @@ fn published_index<'a>(
             .orphans
             .iter()
             .map(|&k| Orphan {
-                entry_id: index.records[k].id,
+                entry_id: index.ids[k],
                 seq: index.records[k].seq,
             })
             .collect(),
@@ -1898,10 +1938,17 @@ fn index_parts(
         let number = number_of(&index.records[block[0] as usize]);
         let at: Vec<(u32, bool)> = block
             .iter()
-            .map(|&at| (at, chain.cut(&index.records[at as usize])))
+            .map(|&at| {
+                let at_ = at as usize;
+                (at, chain.cut(&index.ids[at_], &index.records[at_]))
+            })
             .collect();
         let source = PartSource {
-            records: PartRecords::Shared(index.records.clone(), at),
+            records: PartRecords::Shared {
+                ids: index.ids.clone(),
+                records: index.records.clone(),
+                at,
+            },
             calendars: calendars.clone(),
             anchor_tz: anchor_tz.to_string(),
         };
@@ -1938,17 +1985,22 @@ fn index_parts(
 /// A part's records: positions in the store's (shared) records with whether each record's
 /// clocks are cut, or a copy of its own.
 enum PartRecords {
-    Shared(std::sync::Arc<Vec<Record>>, Vec<(u32, bool)>),
-    Own(Vec<(Record, bool)>),
+    /// Positions in the store's ids and records, with each one's cut flag.
+    Shared {
+        ids: std::sync::Arc<Vec<Digest>>,
+        records: std::sync::Arc<Vec<Record>>,
+        at: Vec<(u32, bool)>,
+    },
+    Own(Vec<(Digest, Record, bool)>),
 }
 
 impl PartRecords {
     /// A copy of its own records, not the shared list's.
     fn owned(self) -> PartRecords {
         match self {
-            PartRecords::Shared(all, at) => PartRecords::Own(
+            PartRecords::Shared { ids, records, at } => PartRecords::Own(
                 at.iter()
-                    .map(|&(i, cut)| (all[i as usize].clone(), cut))
+                    .map(|&(i, cut)| (ids[i as usize], records[i as usize].clone(), cut))
                     .collect(),
             ),
             own => own,
@@ -1966,18 +2018,19 @@ struct PartSource {
 impl PartSource {
     fn len(&self) -> usize {
         match &self.records {
-            PartRecords::Shared(_, at) => at.len(),
+            PartRecords::Shared { at, .. } => at.len(),
             PartRecords::Own(records) => records.len(),
         }
     }
 
-    /// Its records in id order, each with whether its clocks are cut.
-    fn each(&self) -> Box<dyn Iterator<Item = (&Record, bool)> + '_> {
+    /// Its records in id order, each with its id and whether its clocks are cut.
+    fn each(&self) -> Box<dyn Iterator<Item = (&Digest, &Record, bool)> + '_> {
         match &self.records {
-            PartRecords::Shared(all, at) => {
-                Box::new(at.iter().map(|&(i, cut)| (&all[i as usize], cut)))
-            }
-            PartRecords::Own(records) => Box::new(records.iter().map(|(r, cut)| (r, *cut))),
+            PartRecords::Shared { ids, records, at } => Box::new(
+                at.iter()
+                    .map(|&(i, cut)| (&ids[i as usize], &records[i as usize], cut)),
+            ),
+            PartRecords::Own(records) => Box::new(records.iter().map(|(id, r, cut)| (id, r, *cut))),
         }
     }
 
@@ -2154,7 +2207,7 @@ fn add_notes(store: &Path, chain: &Chain, proofs: &Proofs, notes: &mut Vec<Strin
 fn private_moments(
     ctx: &LayerContext<'_>,
     index: &StoreIndex,
-    cut: &dyn Fn(&Record) -> bool,
+    cut: &dyn Fn(&Digest, &Record) -> bool,
 ) -> PrivateMoments {
     let lines = ctx
         .verified
@@ -2163,10 +2216,11 @@ fn private_moments(
         .filter(|l| l.withheld.is_some())
         .filter_map(|l| l.timestamp().map(|t| (t, l.seq)));
     let records = index
-        .records
+        .ids
         .iter()
-        .filter(|r| cut(r))
-        .flat_map(|r| record_clocks(r).map(move |t| (t, r.seq)));
+        .zip(index.records.iter())
+        .filter(|(id, r)| cut(id, r))
+        .flat_map(|(_, r)| record_clocks(r).map(move |t| (t, r.seq)));
     PrivateMoments::of(lines.chain(records).collect())
 }
 
@@ -2213,7 +2267,7 @@ impl PrivateMoments {
 fn public_moments<'a>(
     ctx: &'a LayerContext<'_>,
     index: &'a StoreIndex,
-    cut: &'a dyn Fn(&Record) -> bool,
+    cut: &'a dyn Fn(&Digest, &Record) -> bool,
 ) -> impl Iterator<Item = i64> + 'a {
     let lines = ctx
         .verified
@@ -2222,10 +2276,11 @@ fn public_moments<'a>(
         .filter(|l| l.published())
         .filter_map(|l| l.timestamp());
     let records = index
-        .records
+        .ids
         .iter()
-        .filter(move |r| !cut(r))
-        .flat_map(record_clocks);
+        .zip(index.records.iter())
+        .filter(move |(id, r)| !cut(id, r))
+        .flat_map(|(_, r)| record_clocks(r));
     lines.chain(records)
 }
 
@@ -2331,26 +2386,76 @@ mod tests {
     }
 
     #[test]
+    fn permute_puts_each_position_where_the_order_says() {
+        // Catches the inverse permutation (position j given to order[j], not taken from it), a
+        // cycle walked past its start or stopped short, and a done position moved again: many
+        // random orders, short and long cycles, fixed points, against a copy made the plain way.
+        let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut next = move |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        for n in (0..40).chain([257, 1000]) {
+            let mut order: Vec<u32> = (0..n).collect();
+            for i in (1..order.len()).rev() {
+                order.swap(i, next(i as u64 + 1) as usize);
+            }
+            let before: Vec<u64> = (0..u64::from(n)).map(|k| k * 7 + 1).collect();
+            let want: Vec<u64> = order.iter().map(|&k| before[k as usize]).collect();
+            let mut got = before.clone();
+            let mut shadow = before.clone();
+            permute(&mut order, |a, b| {
+                got.swap(a, b);
+                shadow.swap(a, b);
+            });
+            assert_eq!(got, want, "n {n}");
+            assert_eq!(shadow, want, "n {n}");
+        }
+    }
+
+    #[test]
+    fn the_index_s_ids_stay_with_their_records_when_sorted() {
+        // Catches ids sorted apart from their records (each record would print another's
+        // clocks and seq under its id), and ids left unsorted (every lookup by id would miss).
+        // The records are written in seq order; their ids, digests of the seq, are not.
+        let index = index_of(300);
+        assert_eq!((index.ids.len(), index.records.len()), (300, 300));
+        assert!(index.ids.windows(2).all(|w| w[0] < w[1]));
+        for (id, r) in index.ids.iter().zip(index.records.iter()) {
+            assert_eq!(*id, Digest::of(&r.seq.to_le_bytes()), "seq {}", r.seq);
+        }
+        let twice = format!(
+            r#"{{"entries": {{"{id}": {r}, "{id}": {r}}}}}"#,
+            id = Digest::of(b"x"),
+            r = r#"{"seq": 1, "status": "pending", "calendars": [], "line_timestamp": "2026-10-24T13:00:00Z", "seen_at": "2026-10-24T13:00:00Z", "stamped_at": "2026-10-24T13:00:00Z"}"#
+        );
+        let err = parse_index(twice.as_bytes()).unwrap_err();
+        assert!(err.contains("written twice"), "{err}");
+    }
+
+    #[test]
     fn the_store_s_proof_names_are_tallied_against_the_records_as_they_pass() {
         // Catches a tally that flags a record whose proof the folder does not hold, flags the
         // wrong record (the flags are read by position), takes a name that only looks like a
         // record's (upper case, a prefix, another suffix) for the record's, or loses a name:
         // the stray count is the names less the flags set.
         let index = index_of(5);
-        let records = &index.records;
-        let name = |k: usize| format!("{}.ots", records[k].id);
+        let ids = &index.ids;
+        let name = |k: usize| format!("{}.ots", ids[k]);
         let names = [
             name(3),
             name(0),
             name(1).to_uppercase(),
             format!("prereg_{}", name(2)),
-            format!("{}.txt", records[4].id),
+            format!("{}.txt", ids[4]),
             format!("{}.ots", Digest::of(b"no record's")),
             "notes.md".to_string(),
         ];
-        let mut listed = ProofNames::for_records(records.len());
+        let mut listed = ProofNames::for_records(ids.len());
         for name in &names {
-            listed.push(name.clone(), records);
+            listed.push(name.clone(), ids);
         }
         listed.finish();
         assert_eq!(listed.len(), names.len());
@@ -2429,7 +2534,7 @@ mod tests {
         let index = index_of(6);
         let line = |k: usize, seq: i64| crate::build::decide::LineRecord {
             seq,
-            entry_id: index.records[k].id,
+            entry_id: index.ids[k],
             kind_day: crate::build::decide::KindDay::new("send".into(), "".into()),
             timestamp_secs: 0,
             has_timestamp: false,
@@ -2459,10 +2564,7 @@ mod tests {
             .collect();
         assert_eq!(
             disagrees,
-            [
-                (102, seq(0), index.records[0].id),
-                (101, seq(5), index.records[5].id)
-            ]
+            [(102, seq(0), index.ids[0]), (101, seq(5), index.ids[5])]
         );
     }
 
@@ -2477,7 +2579,7 @@ mod tests {
         for (k, seq) in [(1, 7), (3, 7), (5, 7), (0, 9), (4, 9), (2, 2)] {
             records[k].seq = seq;
         }
-        let ids: Vec<Digest> = records.iter().map(|r| r.id).collect();
+        let ids = index.ids.clone();
         let chain = Chain::of(&[], &index);
         assert_eq!(chain.store_seqs, 3);
         let multi: Vec<(i64, Vec<Digest>)> = chain
@@ -2579,26 +2681,12 @@ mod tests {
         // a matched one as unnamed (carried twice), or gives a record its neighbour's blob id.
         let d = |b: u8| [b; 32];
         let oid = |b: u8| git2::Oid::from_bytes(&[b; 20]).unwrap();
-        let record = |b: u8| Record {
-            id: Digest(d(b)),
-            block_hash: Digest([0; 32]),
-            seq: 1,
-            line_timestamp: Clock::default(),
-            seen_at: Clock::default(),
-            stamped_at: Clock::default(),
-            upgraded_at: Clock::default(),
-            block_height: 0,
-            block_time: Clock::default(),
-            calendars: 0,
-            status: Status::Proof,
-            present: 0,
-        };
         let head = HeadProofs {
             by_digest: [1, 3, 4, 6, 8, 9].map(|b| (d(b), oid(b))).to_vec(),
             other: BTreeMap::from([("prereg_x.ots".to_string(), oid(0))]),
         };
-        let records = [2, 3, 5, 6, 7].map(record);
-        let at = head.at_records(&records);
+        let ids = [2, 3, 5, 6, 7].map(|b| Digest(d(b)));
+        let at = head.at_records(&ids);
         let at_record: Vec<Option<git2::Oid>> = at.at_record.into_iter().collect();
         assert_eq!(at_record, [None, Some(oid(3)), None, Some(oid(6)), None]);
         assert_eq!(at.not_in_index, [1, 4, 8, 9].map(|b| (d(b), oid(b))));
