@@ -230,6 +230,21 @@ impl Previous {
         Ok(blobs)
     }
 
+    /// Whether HEAD's folder `rel_dir` is a tree git keeps loose, which
+    /// [`Previous::visit_blobs_beside`] reads as a stream; `false` for a packed one (read
+    /// whole), for none, and without a HEAD. A caller that reads a big folder beside large
+    /// lists of its own asks first (docs/scale.md#head-proofs-merged).
+    pub fn streams_folder(&self, rel_dir: &str) -> Result<bool> {
+        let Some(repo) = &self.repo else {
+            return Ok(false);
+        };
+        let path = self.path_at_head(rel_dir);
+        let Some((id, mode)) = self.entry_at(repo, &path)? else {
+            return Ok(false);
+        };
+        Ok(mode == TREE_MODE && Objects::of(repo).loose_file(id).is_file())
+    }
+
     /// Each file of [`Previous::list_blobs_beside`] handed to `visit` as it is read, in git's
     /// order, none kept: a folder of a million proofs need not be held as a million strings
     /// (docs/scale.md#what-is-left).
@@ -249,9 +264,7 @@ impl Previous {
         // The folder's tree object read as it is stored, not parsed into libgit2's list of
         // entries: at a million proofs that list is tens of MB more beside the object itself
         // (docs/scale.md#memory).
-        let odb = repo
-            .odb()
-            .with_context(|| format!("HEAD:{path}: cannot open git's objects"))?;
+        let odb = Objects::of(repo);
         let mut end = WalkEnd::default();
         read_stored_tree(&odb, id, &mut |mode, name, oid| {
             // Names are data until checked: the build checked HEAD's whole tree against the
@@ -312,9 +325,7 @@ impl Previous {
         if mode != TREE_MODE {
             bail!("HEAD:{path} is not a folder");
         }
-        let odb = repo
-            .odb()
-            .with_context(|| format!("HEAD:{path}: cannot open git's objects"))?;
+        let odb = Objects::of(repo);
         let base = if rel_dir.is_empty() {
             String::new()
         } else {
@@ -496,7 +507,7 @@ impl StoredMode {
 /// Walks the tree `id` as git stores it, folders before what they hold and entries in the
 /// order stored (libgit2's pre-order walk), handing each entry to `at` with the path of its
 /// folder below the walk's root (`""`, then `a/`, `a/b/`). Returns false when `at` stopped it.
-fn walk_stored(odb: &git2::Odb<'_>, id: Oid, root: &str, at: &mut WalkVisit<'_>) -> Result<bool> {
+fn walk_stored(odb: &Objects<'_>, id: Oid, root: &str, at: &mut WalkVisit<'_>) -> Result<bool> {
     let mut end = WalkEnd::default();
     read_stored_tree(odb, id, &mut |mode, name, oid| {
         let mode = StoredMode(mode);
@@ -553,21 +564,105 @@ impl WalkEnd {
 /// the HEAD check's peak, docs/scale.md#witness-transients); a packed one is read whole, from
 /// the pack git maps (libgit2 streams only loose objects).
 fn read_stored_tree(
-    odb: &git2::Odb<'_>,
+    objects: &Objects<'_>,
     id: Oid,
     entry: &mut dyn FnMut(i32, &[u8], Oid) -> bool,
 ) -> Result<()> {
-    if let Ok((stream, _, kind)) = odb.reader(id) {
-        if kind != ObjectType::Tree {
-            bail!("{id} is not a folder");
-        }
-        return each_tree_entry(std::io::BufReader::with_capacity(1 << 16, stream), entry);
+    if let Ok(file) = std::fs::File::open(objects.loose_file(id)) {
+        return read_loose_tree(file, id, entry);
     }
+    let odb = objects.odb()?;
     let object = odb.read(id).context("cannot read the folder")?;
     if object.kind() != ObjectType::Tree {
         bail!("{id} is not a folder");
     }
     each_tree_entry(object.data(), entry)
+}
+
+/// git's objects of one repository: the loose ones, each a file, read here as a stream, and
+/// libgit2's database for the packed ones.
+struct Objects<'r> {
+    repo: &'r Repository,
+    /// `objects/` in the repository's common folder (a linked worktree's objects are its main
+    /// repository's).
+    loose: PathBuf,
+}
+
+impl<'r> Objects<'r> {
+    fn of(repo: &'r Repository) -> Objects<'r> {
+        Objects {
+            repo,
+            loose: repo.commondir().join("objects"),
+        }
+    }
+
+    /// Where git keeps `id` when it keeps it loose: `objects/<2 hex>/<38 hex>`.
+    fn loose_file(&self, id: Oid) -> PathBuf {
+        let hex = id.to_string();
+        self.loose.join(&hex[..2]).join(&hex[2..])
+    }
+
+    fn odb(&self) -> Result<git2::Odb<'r>> {
+        self.repo.odb().context("cannot open git's objects")
+    }
+}
+
+/// A reader that hashes every byte that passes through it (a git object's id is the SHA-1 of
+/// its inflated bytes, header included).
+struct Hashing<R> {
+    inner: R,
+    sha1: sha1::Sha1,
+}
+
+impl<R: std::io::Read> std::io::Read for Hashing<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        use sha1::Digest as _;
+        let n = self.inner.read(buf)?;
+        self.sha1.update(&buf[..n]);
+        Ok(n)
+    }
+}
+
+/// A loose tree object's entries, its file inflated as it is read (64 KiB buffers) and its
+/// SHA-1 held to `id` once read to its end. libgit2's stream of a loose object maps the whole
+/// compressed file, which then counts in the process's memory as it is read (67 MB for a
+/// folder of a million proofs) and checks no id (docs/scale.md#head-proofs-merged).
+fn read_loose_tree(
+    file: std::fs::File,
+    id: Oid,
+    entry: &mut dyn FnMut(i32, &[u8], Oid) -> bool,
+) -> Result<()> {
+    use std::io::{BufRead, Read};
+    let inflate =
+        flate2::bufread::ZlibDecoder::new(std::io::BufReader::with_capacity(1 << 16, file));
+    let mut reader = std::io::BufReader::with_capacity(
+        1 << 16,
+        Hashing {
+            inner: inflate,
+            sha1: <sha1::Sha1 as sha1::Digest>::new(),
+        },
+    );
+    let mut header = Vec::new();
+    (&mut reader).take(32).read_until(0, &mut header)?;
+    let size = header
+        .strip_prefix(b"tree ")
+        .and_then(|h| h.strip_suffix(b"\0"))
+        .and_then(|n| std::str::from_utf8(n).ok())
+        .and_then(|n| n.parse::<u64>().ok());
+    let Some(size) = size else {
+        bail!("{id} is not a folder");
+    };
+    let mut body = (&mut reader).take(size);
+    each_tree_entry(&mut body, entry)?;
+    // Read to the end (a visit may have stopped the entries early), for the id's check.
+    std::io::copy(&mut body, &mut std::io::sink())?;
+    let short = body.limit() != 0;
+    let longer = reader.read(&mut [0u8; 1])? != 0;
+    let sha1 = <sha1::Sha1 as sha1::Digest>::finalize(reader.into_inner().sha1);
+    if short || longer || sha1.as_slice() != id.as_bytes() {
+        bail!("git's loose object {id} does not hash to its id");
+    }
+    Ok(())
 }
 
 /// The entries of a tree object's bytes as git stores them, `<octal mode> <name>NUL<20-byte
@@ -650,7 +745,7 @@ mod tests {
         assert_eq!(ours.len(), 4);
         // Read as a stream (the object is loose), the same entries.
         let mut streamed = Vec::new();
-        read_stored_tree(&odb, tree, &mut |mode, name, oid| {
+        read_stored_tree(&Objects::of(&repo), tree, &mut |mode, name, oid| {
             streamed.push((mode, name.to_vec(), oid));
             true
         })
@@ -672,7 +767,66 @@ mod tests {
         let (entries, done) = entries_of(b"");
         assert!(entries.is_empty() && done.is_ok());
         // A blob is not a folder, read either way.
-        assert!(read_stored_tree(&odb, blob, &mut |_, _, _| true).is_err());
+        assert!(read_stored_tree(&Objects::of(&repo), blob, &mut |_, _, _| true).is_err());
+    }
+
+    #[test]
+    fn a_loose_tree_is_read_as_a_stream_and_held_to_its_id() {
+        // Catches a reader that trusts whatever file lies under an id's name (another tree's
+        // bytes there), one that takes a cut file's entries without an error, one that reports
+        // a visit stopped early as a bad object, and one that takes a blob for a folder.
+        let tmp = tempfile::tempdir().unwrap();
+        let repo = Repository::init(tmp.path()).unwrap();
+        let blob = repo.blob(b"one").unwrap();
+        let tree_of = |names: &[&str]| {
+            let mut t = repo.treebuilder(None).unwrap();
+            for n in names {
+                t.insert(n, blob, 0o100644).unwrap();
+            }
+            t.write().unwrap()
+        };
+        let names: Vec<String> = (0..500).map(|k| format!("{k:064x}.ots")).collect();
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        let big = tree_of(&names);
+        let other = tree_of(&["a.ots", "b.ots"]);
+        let objects = Objects::of(&repo);
+        let read = |id: Oid, stop_after: usize| {
+            let mut got = Vec::new();
+            let done = read_stored_tree(&objects, id, &mut |_, name, _| {
+                got.push(name.to_vec());
+                got.len() < stop_after
+            });
+            (got, done)
+        };
+        let (got, done) = read(big, usize::MAX);
+        done.unwrap();
+        let theirs: Vec<Vec<u8>> = repo
+            .find_tree(big)
+            .unwrap()
+            .iter()
+            .map(|e| e.name_bytes().to_vec())
+            .collect();
+        assert_eq!(got, theirs);
+        let (got, done) = read(big, 3);
+        assert!(
+            done.is_ok() && got.len() == 3,
+            "a visit stopped early is no error"
+        );
+        let file = objects.loose_file(big);
+        let own = std::fs::read(&file).unwrap();
+        let mut perms = std::fs::metadata(&file).unwrap().permissions();
+        #[allow(clippy::permissions_set_readonly_false)]
+        perms.set_readonly(false);
+        std::fs::set_permissions(&file, perms).unwrap();
+        let foreign = std::fs::read(objects.loose_file(other)).unwrap();
+        for wrong in [&foreign[..], &own[..own.len() - 8], &own[..40]] {
+            std::fs::write(&file, wrong).unwrap();
+            let (_, done) = read(big, usize::MAX);
+            assert!(done.is_err(), "{} bytes taken for the tree", wrong.len());
+        }
+        std::fs::write(&file, &own).unwrap();
+        assert!(read(big, usize::MAX).1.is_ok());
+        assert!(read(blob, usize::MAX).1.is_err(), "a blob is not a folder");
     }
 
     #[test]
@@ -726,7 +880,7 @@ mod tests {
             })
             .unwrap();
         // Our walk, skipping the folders libgit2's skipped: what it saw, and whether it ran on.
-        let walk_ours = |odb: &git2::Odb<'_>| -> (Vec<Seen>, bool) {
+        let walk_ours = |odb: &Objects<'_>| -> (Vec<Seen>, bool) {
             let mut seen: Vec<Seen> = Vec::new();
             let done = walk_stored(odb, root, "", &mut |at, mode, name, id| {
                 let path = format!("{at}{}", String::from_utf8_lossy(name));
@@ -739,7 +893,7 @@ mod tests {
             .unwrap();
             (seen, done)
         };
-        let (ours, done) = walk_ours(&odb);
+        let (ours, done) = walk_ours(&Objects::of(&repo));
         assert!(done);
         assert_eq!(ours, theirs);
         assert_eq!(ours.len(), 16);
@@ -760,7 +914,7 @@ mod tests {
         );
         // Stopped at an entry: nothing after it is visited.
         let mut seen = 0;
-        let done = walk_stored(&odb, root, "", &mut |_, _, name, _| {
+        let done = walk_stored(&Objects::of(&repo), root, "", &mut |_, _, name, _| {
             seen += 1;
             match name {
                 b"run" => WalkStep::Stop,
@@ -771,7 +925,12 @@ mod tests {
         assert!(!done);
         assert_eq!(seen, 6);
         // A blob where a folder should be is an error, not a panic or an empty folder.
-        assert!(walk_stored(&odb, blob, "", &mut |_, _, _, _| WalkStep::Go).is_err());
+        assert!(
+            walk_stored(&Objects::of(&repo), blob, "", &mut |_, _, _, _| {
+                WalkStep::Go
+            })
+            .is_err()
+        );
 
         // Packed (libgit2 streams only loose objects): read whole, the same walk.
         let sig = git2::Signature::new("t", "t@example.invalid", &git2::Time::new(0, 0)).unwrap();
@@ -792,7 +951,9 @@ mod tests {
         let repo = Repository::open(tmp.path()).unwrap();
         let odb = repo.odb().unwrap();
         assert!(odb.reader(root).is_err(), "the tree is packed now");
-        let (packed, _) = walk_ours(&odb);
+        let objects = Objects::of(&repo);
+        assert!(!objects.loose_file(root).exists());
+        let (packed, _) = walk_ours(&objects);
         assert_eq!(packed, theirs);
     }
 }

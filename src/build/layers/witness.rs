@@ -719,10 +719,7 @@ impl Layer for Witness<'_> {
 pub fn build(ctx: &LayerContext<'_>, store: &Path) -> Result<LayerOutput> {
     let mut refusals = Vec::new();
     let mut notes = Vec::new();
-    // HEAD's proofs folder is read first: git's stored tree of it (97 MB at a million proofs)
-    // is then read beside the decide stage's leftovers, not beside the store's records, and
-    // only its 52-byte-a-proof list is kept (docs/scale.md#memory).
-    let head_proofs = HeadProofs::read(ctx.previous)?;
+    let head = HeadProofsRead::before_index(ctx.previous)?;
     crate::progress::stage_done("witness: HEAD's proofs");
     let mut s = load_store(store, &mut refusals)?;
     crate::progress::stage_done("witness: the store's index");
@@ -734,6 +731,7 @@ pub fn build(ctx: &LayerContext<'_>, store: &Path) -> Result<LayerOutput> {
     // What the store's proofs folder holds, a flag per record (docs/scale.md#names-not-held),
     // is read for the proofs' check only, and let go inside it.
     let proof_names = std::mem::take(&mut s.proof_names);
+    let head = head.at_records(ctx.previous, &index.ids)?;
     let mut proofs = proofs(
         ctx,
         store,
@@ -741,7 +739,7 @@ pub fn build(ctx: &LayerContext<'_>, store: &Path) -> Result<LayerOutput> {
         proof_names,
         index,
         sealed.as_ref(),
-        head_proofs,
+        head,
         &mut refusals,
         &mut notes,
     )?;
@@ -749,23 +747,21 @@ pub fn build(ctx: &LayerContext<'_>, store: &Path) -> Result<LayerOutput> {
     let chain = Chain::of(lines, index);
     let counts = Counts::of(lines, index, &chain);
     let mut tail = tail_logs(ctx, store, &s, index, &chain, &mut refusals);
-    // The report's clocks are checked against the moments now, and the moments let go, before
-    // the run log is read; its refusals are named after the run log's and the tail texts', as
-    // before (docs/scale.md#memory).
-    let mut clock_refusals = Vec::new();
-    let (private, public) = (std::mem::take(&mut tail.private), tail.public.take());
-    if let Some(report) = &s.report {
-        check_report_clocks(
-            store,
-            report,
-            ctx,
-            &private,
-            public.as_ref(),
-            &mut clock_refusals,
-        );
-    }
-    drop((private, public));
+    let clock_refusals = report_clocks(ctx, store, &s, &mut tail);
     crate::progress::stage_done("witness: the tail's logs");
+    // What the published index and STATS take from the store's records is taken now, before
+    // the run log is read, and a segmented exhibit's records are then let go: its parts made
+    // again when written keep their own (or share them, on a first build), and nothing after
+    // reads them (docs/scale.md#records-let-go).
+    let part_seqs = ctx.segmented.then_some(ctx.plan.config.witness_part_seqs);
+    let from_records = FromRecords::of(ctx, index, &chain, part_seqs);
+    if part_seqs.is_some()
+        && let Some(index) = s.index.as_mut()
+    {
+        index.records = std::sync::Arc::default();
+    }
+    let index = s.index.as_ref().unwrap_or(&empty);
+    crate::progress::stage_done("witness: the index parts");
     // The run log is read as it is published, never held: at a million lines it is 250 MB
     // (docs/scale.md#the-run-log-is-not-held).
     let head_runs = head_runs_files(ctx)?;
@@ -781,12 +777,11 @@ pub fn build(ctx: &LayerContext<'_>, store: &Path) -> Result<LayerOutput> {
         .map_or((0, None), |l| (l.count, l.last_run.clone()));
     crate::progress::stage_done("witness: the run log");
     guard_tail_texts(store, &s, &mut refusals);
-    refusals.append(&mut clock_refusals);
+    refusals.extend(clock_refusals);
 
     crate::progress::stage_done("witness: tail texts and clocks");
     let window = window(ctx, &mut notes);
-    // Split only when the ledger is: a one-file exhibit stays byte-identical (docs/witness.md#parts).
-    let part_seqs = ctx.segmented.then_some(ctx.plan.config.witness_part_seqs);
+    let store_entries = from_records.store_entries;
     let (published_index, index_parts) = published_index(
         ctx,
         index,
@@ -794,11 +789,11 @@ pub fn build(ctx: &LayerContext<'_>, store: &Path) -> Result<LayerOutput> {
         &counts,
         &proofs,
         tail_last_run.as_ref(),
-        part_seqs,
+        from_records,
     );
     let stats = stats(
         lines.len(),
-        index,
+        store_entries,
         &chain,
         &counts,
         &proofs,
@@ -933,14 +928,11 @@ fn proofs(
     mut names: ProofNames,
     index: &StoreIndex,
     sealed: Option<&Digest>,
-    head: HeadProofs,
+    mut head: HeadAtRecords,
     refusals: &mut Vec<Refusal>,
     notes: &mut Vec<String>,
 ) -> Result<Proofs> {
-    let head_proofs = head.len();
-    // HEAD's proofs by the record that names them, its list by digest let go before the
-    // proofs list fills (docs/scale.md#narrower-records).
-    let mut head = head.at_records(&index.ids);
+    let head_proofs = head.head_proofs;
     let at_record = std::mem::take(&mut head.at_record);
     let mut proofs = Proofs {
         store_files_kept: Vec::new(),
@@ -1066,6 +1058,70 @@ fn proofs(
     Ok(proofs)
 }
 
+/// The report's clocks checked against the tail's moments, and the moments let go, before the
+/// run log is read; the refusals are named after the run log's and the tail texts', as before
+/// (docs/scale.md#memory).
+fn report_clocks(
+    ctx: &LayerContext<'_>,
+    store: &Path,
+    s: &Store,
+    tail: &mut TailLogs,
+) -> Vec<Refusal> {
+    let mut clock_refusals = Vec::new();
+    let (private, public) = (std::mem::take(&mut tail.private), tail.public.take());
+    if let Some(report) = &s.report {
+        check_report_clocks(
+            store,
+            report,
+            ctx,
+            &private,
+            public.as_ref(),
+            &mut clock_refusals,
+        );
+    }
+    clock_refusals
+}
+
+/// HEAD's proofs folder as the witness layer first meets it. When git keeps it loose it is read
+/// as a stream after the store's index and merged with its ids as it passes: no list of HEAD's
+/// proofs is held (53 MB at a million, docs/scale.md#head-proofs-merged). A packed one is read
+/// whole (its object is 97 MB at a million), so it is read first, beside the decide stage's
+/// leftovers rather than the store's records, and kept as a 52-byte-a-proof list
+/// (docs/scale.md#memory).
+enum HeadProofsRead {
+    Listed(HeadProofs),
+    ToMerge,
+}
+
+impl HeadProofsRead {
+    fn before_index(previous: &crate::previous::Previous) -> Result<HeadProofsRead> {
+        Ok(if previous.streams_folder(PROOFS_FOLDER)? {
+            HeadProofsRead::ToMerge
+        } else {
+            HeadProofsRead::Listed(HeadProofs::read(previous)?)
+        })
+    }
+
+    /// HEAD's proofs beside the store's records, by their `ids`.
+    fn at_records(
+        self,
+        previous: &crate::previous::Previous,
+        ids: &[Digest],
+    ) -> Result<HeadAtRecords> {
+        Ok(match self {
+            HeadProofsRead::Listed(head) => head.at_records(ids),
+            HeadProofsRead::ToMerge => match HeadAtRecords::merged(previous, ids)? {
+                Some(head) => head,
+                // A digest out of git's order (a tree written by hand): read as a list, sorted.
+                None => HeadProofs::read(previous)?.at_records(ids),
+            },
+        })
+    }
+}
+
+/// The per-line proofs' folder, under DIR.
+const PROOFS_FOLDER: &str = "ledger/witness/proofs";
+
 /// HEAD's `ledger/witness/proofs/`: the proofs named `<64 hex>.ots` as one sorted list of
 /// digests and blob ids (52 bytes each; as a map of names, about 200 bytes each: a million of
 /// them held through a daily rebuild, docs/scale.md#what-is-left), any other name in a map.
@@ -1080,7 +1136,7 @@ impl HeadProofs {
             by_digest: Vec::new(),
             other: BTreeMap::new(),
         };
-        previous.visit_blobs_beside("ledger/witness/proofs", &[], |name, oid| {
+        previous.visit_blobs_beside(PROOFS_FOLDER, &[], |name, oid| {
             match crate::output::FileName::new(&name) {
                 crate::output::FileName::Proof(d) => head.by_digest.push((d, oid)),
                 crate::output::FileName::PublicText(_) | crate::output::FileName::Other(_) => {
@@ -1096,6 +1152,7 @@ impl HeadProofs {
     /// HEAD's proofs beside the store's records, by their `ids` (sorted, each once, as HEAD's
     /// digests are): one merge of the two lists.
     fn at_records(self, ids: &[Digest]) -> HeadAtRecords {
+        let head_proofs = self.len();
         let mut at_record = OidsByRecord::default();
         let mut not_in_index = Vec::new();
         let mut head = self.by_digest.into_iter().peekable();
@@ -1110,6 +1167,7 @@ impl HeadProofs {
             at_record,
             not_in_index,
             other: self.other,
+            head_proofs,
         }
     }
 
@@ -1126,6 +1184,55 @@ struct HeadAtRecords {
     at_record: OidsByRecord,
     not_in_index: Vec<([u8; 32], git2::Oid)>,
     other: BTreeMap<String, git2::Oid>,
+    /// How many proofs HEAD's folder holds.
+    head_proofs: usize,
+}
+
+impl HeadAtRecords {
+    /// HEAD's proofs folder merged with the store's `ids` (sorted, each once) as it is read,
+    /// in git's order, which names the digest-named proofs in digest order (every name
+    /// `<64 hex>.ots`, of one length and lowercase hex): [`HeadProofs::at_records`] without
+    /// the list by digest (docs/scale.md#head-proofs-merged). `None` when a digest does not
+    /// come after the one before (a tree written by hand, or a name twice): the caller reads
+    /// the list and sorts it, as before.
+    fn merged(previous: &crate::previous::Previous, ids: &[Digest]) -> Result<Option<Self>> {
+        let mut head = HeadAtRecords {
+            at_record: OidsByRecord::default(),
+            not_in_index: Vec::new(),
+            other: BTreeMap::new(),
+            head_proofs: 0,
+        };
+        let (mut next, mut last, mut in_order) = (0, None, true);
+        previous.visit_blobs_beside(PROOFS_FOLDER, &[], |name, oid| {
+            head.head_proofs += 1;
+            let crate::output::FileName::Proof(d) = crate::output::FileName::new(&name) else {
+                head.other.insert(name, oid);
+                return;
+            };
+            in_order &= last.is_none_or(|l| l < d);
+            last = Some(d);
+            if !in_order {
+                return;
+            }
+            while ids.get(next).is_some_and(|id| id.0 < d) {
+                head.at_record.push(None);
+                next += 1;
+            }
+            if ids.get(next).is_some_and(|id| id.0 == d) {
+                head.at_record.push(Some(oid));
+                next += 1;
+            } else {
+                head.not_in_index.push((d, oid));
+            }
+        })?;
+        if !in_order {
+            return Ok(None);
+        }
+        for _ in next..ids.len() {
+            head.at_record.push(None);
+        }
+        Ok(Some(head))
+    }
 }
 
 /// HEAD's blob id under each record's name, by the record's position, in chunks of 65,536 that
@@ -1837,12 +1944,13 @@ fn published_index<'a>(
     counts: &'a Counts,
     proofs: &'a Proofs,
     tail_last_run: Option<&'a J>,
-    part_seqs: Option<u64>,
+    from_records: FromRecords,
 ) -> (PublishedIndex<'a>, Vec<(String, Content)>) {
     let lines = &ctx.verified.lines;
     let n = lines.len();
     let mut daycut = DayCut::new(&ctx.verified.anchor_tz);
-    let (entries, parts, part_files) = match part_seqs {
+    let (entries, parts, part_files) = match from_records.parts {
+        // A one-file exhibit's records are held to here: its index lists them.
         None => {
             let entries: BTreeMap<Digest, PublishedRecord<'a>> = index
                 .ids
@@ -1855,11 +1963,7 @@ fn published_index<'a>(
                 .collect();
             (Some(entries), None, Vec::new())
         }
-        Some(k) => {
-            let holds = crate::dir_stat::DirHolds::open(ctx.previous.git_dir(), &ctx.plan.out);
-            let (parts, files) = index_parts(index, chain, &ctx.verified.anchor_tz, k, holds);
-            (None, Some(parts), files)
-        }
+        Some((parts, files)) => (None, Some(parts), files),
     };
     let published = lines.iter().filter(|l| l.published()).count();
     let publisher = Publisher {
@@ -1867,14 +1971,7 @@ fn published_index<'a>(
         clocks: CLOCKS,
         line_timestamp_disagrees_seqs: &counts.ts_disagree,
         multi_entry_seqs: &chain.multi,
-        orphans: chain
-            .orphans
-            .iter()
-            .map(|&k| Orphan {
-                entry_id: index.ids[k],
-                seq: index.records[k].seq,
-            })
-            .collect(),
+        orphans: from_records.orphans,
         page_carries: PageCarries {
             head: ctx.verified.head,
             head_seq: lines.last().map(|l| l.seq),
@@ -1901,6 +1998,48 @@ fn published_index<'a>(
         publisher,
     };
     (published_index, part_files)
+}
+
+/// A segmented exhibit's index parts as `index.json` lists them, and their files.
+type IndexParts = (Vec<IndexPart>, Vec<(String, Content)>);
+
+/// What the published index and STATS take from the store's records, taken before the run log
+/// is read (docs/scale.md#records-let-go).
+struct FromRecords {
+    /// A segmented exhibit's index parts, and their files; `None` for a one-file exhibit,
+    /// whose index lists its records itself (split only when the ledger is: a one-file
+    /// exhibit stays byte-identical, docs/witness.md#parts).
+    parts: Option<IndexParts>,
+    /// The records no chain line names, in the records' order.
+    orphans: Vec<Orphan>,
+    store_entries: usize,
+}
+
+impl FromRecords {
+    fn of(
+        ctx: &LayerContext<'_>,
+        index: &StoreIndex,
+        chain: &Chain,
+        part_seqs: Option<u64>,
+    ) -> FromRecords {
+        let parts = part_seqs.map(|k| {
+            let holds = crate::dir_stat::DirHolds::open(ctx.previous.git_dir(), &ctx.plan.out);
+            index_parts(index, chain, &ctx.verified.anchor_tz, k, holds)
+        });
+        let orphans = chain
+            .orphans
+            .iter()
+            .map(|&k| Orphan {
+                entry_id: index.ids[k],
+                seq: index.records[k].seq,
+            })
+            .collect();
+        FromRecords {
+            parts,
+            orphans,
+            store_entries: index.records.len(),
+        }
+    }
 }
 
 /// The records laid into parts of `k` seqs: part N holds seqs `(N-1)*k+1 ..= N*k`; only parts
@@ -2126,7 +2265,7 @@ fn window(ctx: &LayerContext<'_>, notes: &mut Vec<String>) -> Window {
 /// The layer's counts, each with its denominator (`STATS.json` under `witness`).
 fn stats(
     n: usize,
-    index: &StoreIndex,
+    store_entries: usize,
     chain: &Chain,
     counts: &Counts,
     proofs: &Proofs,
@@ -2135,7 +2274,6 @@ fn stats(
 ) -> WitnessStats {
     let st = |x: Status| counts.status(x);
     let with_commitment = n - counts.no_record - st(Status::StampFailed);
-    let store_entries = index.records.len();
     let head_proofs = proofs.head_proofs;
     WitnessStats {
         carried_not_in_store: of(proofs.carried.len(), head_proofs),
@@ -2673,6 +2811,97 @@ mod tests {
                 "{field}: {none}"
             );
         }
+    }
+
+    /// A repository in `dir` whose HEAD holds `proofs` (a tree's id) as
+    /// `ledger/witness/proofs`, opened as DIR's previous publication.
+    fn head_with_proofs(
+        dir: &Path,
+        repo: &git2::Repository,
+        proofs: git2::Oid,
+    ) -> crate::previous::Previous {
+        let mut witness = repo.treebuilder(None).unwrap();
+        witness.insert("proofs", proofs, 0o040000).unwrap();
+        let witness = witness.write().unwrap();
+        let mut ledger = repo.treebuilder(None).unwrap();
+        ledger.insert("witness", witness, 0o040000).unwrap();
+        let ledger = ledger.write().unwrap();
+        let mut root = repo.treebuilder(None).unwrap();
+        root.insert("ledger", ledger, 0o040000).unwrap();
+        let root = repo.find_tree(root.write().unwrap()).unwrap();
+        let sig = git2::Signature::new("t", "t@example.com", &git2::Time::new(0, 0)).unwrap();
+        let parents: Vec<git2::Commit> = repo
+            .head()
+            .ok()
+            .and_then(|h| h.peel_to_commit().ok())
+            .into_iter()
+            .collect();
+        let parents: Vec<&git2::Commit> = parents.iter().collect();
+        repo.commit(Some("HEAD"), &sig, &sig, "m", &root, &parents)
+            .unwrap();
+        crate::previous::Previous::open(dir).unwrap()
+    }
+
+    #[test]
+    fn head_s_proofs_merged_as_read_are_what_the_sorted_list_gives() {
+        // Catches a merge as HEAD's folder is read that differs from the list's: a proof given
+        // its neighbour's record, HEAD's proofs before the first id, between ids or after the
+        // last lost or not carried, other names lost, the count wrong; and one that trusts a
+        // folder whose digests come out of order (written by hand), which must be read as a
+        // list instead.
+        let tmp = tempfile::tempdir().unwrap();
+        let repo = git2::Repository::init(tmp.path()).unwrap();
+        let d = |b: u8| [b; 32];
+        let name = |b: u8| format!("{}.ots", Digest(d(b)));
+        let blob = |b: u8| repo.blob(&[b]).unwrap();
+        // The last id is after HEAD's last proof: its record has none.
+        let ids: Vec<Digest> = [2, 3, 5, 6, 7, 0xee].map(|b| Digest(d(b))).to_vec();
+        let mut tree = repo.treebuilder(None).unwrap();
+        for b in [1, 3, 4, 6, 8, 9] {
+            tree.insert(name(b), blob(b), 0o100644).unwrap();
+        }
+        tree.insert("prereg_x.ots", blob(0), 0o100644).unwrap();
+        tree.insert("notes.md", blob(10), 0o100644).unwrap();
+        let sorted = tree.write().unwrap();
+        let previous = head_with_proofs(tmp.path(), &repo, sorted);
+        assert!(previous.streams_folder(PROOFS_FOLDER).unwrap());
+        let seen = |h: HeadAtRecords| {
+            let other: Vec<(String, git2::Oid)> = h.other.into_iter().collect();
+            (
+                h.at_record.into_iter().collect::<Vec<_>>(),
+                h.not_in_index,
+                other,
+                h.head_proofs,
+            )
+        };
+        let listed = seen(HeadProofs::read(&previous).unwrap().at_records(&ids));
+        let merged = seen(HeadAtRecords::merged(&previous, &ids).unwrap().unwrap());
+        assert_eq!(merged, listed);
+        assert_eq!(
+            merged.0,
+            [None, Some(blob(3)), None, Some(blob(6)), None, None]
+        );
+        assert_eq!(merged.1, [1, 4, 8, 9].map(|b| (d(b), blob(b))));
+        assert_eq!((merged.2.len(), merged.3), (2, 8));
+        // No ids: every digest-named proof is carried.
+        let none = seen(HeadAtRecords::merged(&previous, &[]).unwrap().unwrap());
+        assert_eq!((none.0.len(), none.1.len()), (0, 6));
+
+        // The same entries with two digests swapped, as no git command writes a tree.
+        let mut raw = Vec::new();
+        for b in [1, 4, 3, 6, 8, 9] {
+            raw.extend_from_slice(format!("100644 {}\0", name(b)).as_bytes());
+            raw.extend_from_slice(blob(b).as_bytes());
+        }
+        let odb = repo.odb().unwrap();
+        let unsorted = odb.write(git2::ObjectType::Tree, &raw).unwrap();
+        let previous = head_with_proofs(tmp.path(), &repo, unsorted);
+        assert!(HeadAtRecords::merged(&previous, &ids).unwrap().is_none());
+        let listed = seen(HeadProofs::read(&previous).unwrap().at_records(&ids));
+        assert_eq!(
+            listed.0,
+            [None, Some(blob(3)), None, Some(blob(6)), None, None]
+        );
     }
 
     #[test]
