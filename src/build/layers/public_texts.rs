@@ -1885,6 +1885,21 @@ impl FolderNames {
 mod tests {
     use super::*;
 
+    #[test]
+    fn a_text_s_source_is_written_as_the_index_always_named_it() {
+        // Catches a source written in another shape than the string it replaced (the index's
+        // bytes would change for every released text): the gate's two file names and HEAD.
+        let d = Digest::of(b"x");
+        let written = |s: TextSource| serde_json::to_string(&s).unwrap();
+        assert_eq!(written(TextSource::Md(d)), format!("\"sources/{d}.md\""));
+        assert_eq!(
+            written(TextSource::DraftMd(d)),
+            format!("\"sources/{d}.draft.md\"")
+        );
+        assert_eq!(written(TextSource::Head), "\"HEAD\"");
+        assert_eq!(TextSource::Head.file_name(), None);
+    }
+
     fn h(c: char) -> String {
         std::iter::repeat_n(c, 64).collect()
     }

@@ -2528,17 +2528,11 @@ mod tests {
         // Catches the inverse permutation (position j given to order[j], not taken from it), a
         // cycle walked past its start or stopped short, and a done position moved again: many
         // random orders, short and long cycles, fixed points, against a copy made the plain way.
-        let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
-        let mut next = move |n: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % n
-        };
+        let mut rng = exhibit_testkit::gen_box::Rng::new(20261204, 1);
         for n in (0..40).chain([257, 1000]) {
             let mut order: Vec<u32> = (0..n).collect();
             for i in (1..order.len()).rev() {
-                order.swap(i, next(i as u64 + 1) as usize);
+                order.swap(i, rng.below(i as u64 + 1) as usize);
             }
             let before: Vec<u64> = (0..u64::from(n)).map(|k| k * 7 + 1).collect();
             let want: Vec<u64> = order.iter().map(|&k| before[k as usize]).collect();
@@ -2830,15 +2824,9 @@ mod tests {
         root.insert("ledger", ledger, 0o040000).unwrap();
         let root = repo.find_tree(root.write().unwrap()).unwrap();
         let sig = git2::Signature::new("t", "t@example.com", &git2::Time::new(0, 0)).unwrap();
-        let parents: Vec<git2::Commit> = repo
-            .head()
-            .ok()
-            .and_then(|h| h.peel_to_commit().ok())
-            .into_iter()
-            .collect();
-        let parents: Vec<&git2::Commit> = parents.iter().collect();
-        repo.commit(Some("HEAD"), &sig, &sig, "m", &root, &parents)
-            .unwrap();
+        // Each call's commit stands alone; HEAD is set to it.
+        let commit = repo.commit(None, &sig, &sig, "m", &root, &[]).unwrap();
+        repo.set_head_detached(commit).unwrap();
         crate::previous::Previous::open(dir).unwrap()
     }
 
