@@ -643,14 +643,13 @@ struct ListedFile {
 /// its names.
 impl PartialEq for ListedFiles {
     fn eq(&self, other: &ListedFiles) -> bool {
-        let files = |l: &ListedFiles| {
-            l.entries
-                .iter()
-                .map(|e| (l.names.at(e.name), e.sha256, e.len))
-                .collect::<Vec<_>>()
-        };
         (self.folder, &self.store, self.class) == (other.folder, &other.store, other.class)
-            && files(self) == files(other)
+            && self.entries.len() == other.entries.len()
+            && self
+                .entries
+                .iter()
+                .zip(&other.entries)
+                .all(|(a, b)| (self.name(a), a.sha256, a.len) == (other.name(b), b.sha256, b.len))
     }
 }
 

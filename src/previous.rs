@@ -264,9 +264,9 @@ impl Previous {
         // The folder's tree object read as it is stored, not parsed into libgit2's list of
         // entries: at a million proofs that list is tens of MB more beside the object itself
         // (docs/scale.md#memory).
-        let odb = Objects::of(repo);
+        let objects = Objects::of(repo);
         let mut end = WalkEnd::default();
-        read_stored_tree(&odb, id, &mut |mode, name, oid| {
+        read_stored_tree(&objects, id, &mut |mode, name, oid| {
             // Names are data until checked: the build checked HEAD's whole tree against the
             // output's grammar before trusting it (crate::head_check); this is the second lock.
             let name = String::from_utf8_lossy(name).into_owned();
@@ -325,7 +325,7 @@ impl Previous {
         if mode != TREE_MODE {
             bail!("HEAD:{path} is not a folder");
         }
-        let odb = Objects::of(repo);
+        let objects = Objects::of(repo);
         let base = if rel_dir.is_empty() {
             String::new()
         } else {
@@ -338,7 +338,7 @@ impl Previous {
         // million proofs that list was 67 MB on the HEAD check's peak
         // (docs/scale.md#witness-transients). The entries come in the same order and are
         // judged alike (`StoredMode` is libgit2's reading of a mode).
-        let walked = walk_stored(&odb, id, "", &mut |root, mode, name, oid| {
+        let walked = walk_stored(&objects, id, "", &mut |root, mode, name, oid| {
             let path = || format!("{base}{root}{}", String::from_utf8_lossy(name));
             if mode.is_tree() {
                 // A folder's name is checked through the paths of the files under it.
@@ -507,15 +507,15 @@ impl StoredMode {
 /// Walks the tree `id` as git stores it, folders before what they hold and entries in the
 /// order stored (libgit2's pre-order walk), handing each entry to `at` with the path of its
 /// folder below the walk's root (`""`, then `a/`, `a/b/`). Returns false when `at` stopped it.
-fn walk_stored(odb: &Objects<'_>, id: Oid, root: &str, at: &mut WalkVisit<'_>) -> Result<bool> {
+fn walk_stored(objects: &Objects<'_>, id: Oid, root: &str, at: &mut WalkVisit<'_>) -> Result<bool> {
     let mut end = WalkEnd::default();
-    read_stored_tree(odb, id, &mut |mode, name, oid| {
+    read_stored_tree(objects, id, &mut |mode, name, oid| {
         let mode = StoredMode(mode);
         match at(root, mode, name, oid) {
             WalkStep::Stop => end.go_on(Ok(false)),
             WalkStep::Go if mode.is_tree() => {
                 let folder = format!("{root}{}/", String::from_utf8_lossy(name));
-                end.go_on(walk_stored(odb, oid, &folder, at))
+                end.go_on(walk_stored(objects, oid, &folder, at))
             }
             WalkStep::Go | WalkStep::Skip => true,
         }
@@ -880,9 +880,9 @@ mod tests {
             })
             .unwrap();
         // Our walk, skipping the folders libgit2's skipped: what it saw, and whether it ran on.
-        let walk_ours = |odb: &Objects<'_>| -> (Vec<Seen>, bool) {
+        let walk_ours = |objects: &Objects<'_>| -> (Vec<Seen>, bool) {
             let mut seen: Vec<Seen> = Vec::new();
-            let done = walk_stored(odb, root, "", &mut |at, mode, name, id| {
+            let done = walk_stored(objects, root, "", &mut |at, mode, name, id| {
                 let path = format!("{at}{}", String::from_utf8_lossy(name));
                 seen.push((path, id, mode.is_tree(), mode.is_regular_file()));
                 match name {
