@@ -559,10 +559,10 @@ impl WalkEnd {
 
 /// Hands each entry of the tree object `id` to `entry` (its mode, name and id), in the order
 /// stored, until `entry` returns false. A loose object is read as a stream through its
-/// inflation, so that neither its compressed file nor its inflated bytes are held whole (a
-/// folder of a million proofs is a tree of about 98 MB, read from a 67 MB file: both were on
-/// the HEAD check's peak, docs/scale.md#witness-transients); a packed one is read whole, from
-/// the pack git maps (libgit2 streams only loose objects).
+/// inflation ([`read_loose_tree`]), so that neither its compressed file nor its inflated bytes
+/// are held or mapped whole (a folder of a million proofs is a tree of about 98 MB, read from a
+/// 67 MB file: both were on the HEAD check's peak, docs/scale.md#witness-transients,
+/// #head-proofs-merged); a packed one, or one git keeps elsewhere, is read whole by libgit2.
 fn read_stored_tree(
     objects: &Objects<'_>,
     id: Oid,
