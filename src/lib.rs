@@ -23,6 +23,7 @@ pub mod layout;
 pub mod ledger_files;
 pub mod ledger_seqs;
 pub mod listed_parts;
+pub mod made_files;
 pub mod memory;
 pub mod open_folders;
 pub mod outcome;

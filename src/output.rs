@@ -919,12 +919,37 @@ fn temp_name(dir_name: &str, pid: u32) -> String {
     format!(".{dir_name}.exhibit-new-{pid}")
 }
 
-/// `.<dir_name>.exhibit-{new,old}-<pid>` → the pid.
+/// Where a build's made files wait for the write stage (crate::made_files): beside DIR, named
+/// like its temporary tree, `.<DIR name>.exhibit-made-<pid>`.
+pub(crate) fn made_files_path(dir: &Path, pid: u32) -> Result<PathBuf> {
+    let (parent, name) = parent_and_name(dir)?;
+    Ok(parent.join(format!(".{name}.exhibit-made-{pid}")))
+}
+
+/// Makes a temporary folder of this build's, its marker first; one this process's number
+/// already names (left by a killed process that had it) is cleared first.
+pub(crate) fn make_temp_folder(path: &Path) -> Result<()> {
+    if std::fs::symlink_metadata(path).is_ok() {
+        remove_temp_tree(path).with_context(|| format!("{}: cannot clear", path.display()))?;
+    }
+    std::fs::create_dir(path).with_context(|| format!("{}: cannot create", path.display()))?;
+    std::fs::write(
+        path.join(TEMP_MARKER),
+        format!(
+            "a temporary tree of exhibit build (process {}); the next build removes it\n",
+            std::process::id()
+        ),
+    )
+    .with_context(|| format!("{}: cannot create", path.display()))
+}
+
+/// `.<dir_name>.exhibit-{new,old,made}-<pid>` → the pid.
 fn leftover_pid(dir_name: &str, entry: &str) -> Option<u32> {
     let rest = entry.strip_prefix(&format!(".{dir_name}.exhibit-"))?;
     let pid = rest
         .strip_prefix("new-")
-        .or_else(|| rest.strip_prefix("old-"))?;
+        .or_else(|| rest.strip_prefix("old-"))
+        .or_else(|| rest.strip_prefix("made-"))?;
     (!pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit()))
         .then(|| pid.parse().ok())
         .flatten()
@@ -1101,7 +1126,7 @@ fn alive(pid: u32) -> bool {
 }
 
 /// Removes the temporary trees an interrupted build of this DIR left beside it — only folders
-/// named `.<DIR>.exhibit-{new,old}-<pid>` whose process is gone and that are exhibit's (its
+/// named `.<DIR>.exhibit-{new,old,made}-<pid>` whose process is gone and that are exhibit's (its
 /// marker, an exhibit tree, or empty) — and says so. Returns the lines said.
 pub fn clean_leftovers(dir: &Path, dry_run: bool) -> Result<Vec<String>> {
     let (parent, name) = parent_and_name(dir)?;
@@ -1146,7 +1171,7 @@ pub fn clean_leftovers(dir: &Path, dry_run: bool) -> Result<Vec<String>> {
 }
 
 /// Removes a temporary tree with its marker last, so a removal cut short is still recognised.
-fn remove_temp_tree(path: &Path) -> Result<()> {
+pub(crate) fn remove_temp_tree(path: &Path) -> Result<()> {
     std::fs::write(
         path.join(TEMP_MARKER),
         b"a temporary tree of exhibit build\n",
@@ -1220,10 +1245,6 @@ fn write_checked(dir: &Path, tree: &Tree, known: DirRecords) -> Result<()> {
         bail!("{}: exists and is not a folder", dir.display());
     }
     let staging = parent.join(temp_name(&name, std::process::id()));
-    if std::fs::symlink_metadata(&staging).is_ok() {
-        remove_temp_tree(&staging)
-            .with_context(|| format!("{}: cannot clear", staging.display()))?;
-    }
     let result = fill(&staging, tree, dir, known).and_then(|()| {
         crate::progress::stage_done("write: the new tree filled");
         swap(dir, &staging)
@@ -1235,22 +1256,15 @@ fn write_checked(dir: &Path, tree: &Tree, known: DirRecords) -> Result<()> {
 }
 
 fn fill(staging: &Path, tree: &Tree, dir: &Path, known: DirRecords) -> Result<()> {
-    std::fs::create_dir(staging)
-        .with_context(|| format!("{}: cannot create", staging.display()))?;
-    std::fs::write(
-        staging.join(TEMP_MARKER),
-        format!(
-            "a temporary tree of exhibit build (process {}); the next build removes it\n",
-            std::process::id()
-        ),
-    )
-    .with_context(|| format!("{}: cannot create", staging.display()))?;
+    make_temp_folder(staging)?;
     // Each file is made by its folder's handle: one name looked up per call, not the whole path
     // (docs/scale.md#comparing-without-reading). The tree's paths are sorted, so a folder's
     // files come one after another and each folder is opened once.
     let mut made = OpenFolders::creating(staging)
         .with_context(|| format!("{}: cannot open", staging.display()))?;
     let mut unchanged = Unchanged::new(dir, known);
+    // The files this build wrote as it made them (crate::made_files) are linked, not copied.
+    let made_files = made_files_path(dir, std::process::id())?;
     for (rel, content) in tree.iter() {
         let (rel, content) = (&*rel, &*content);
         let (folder, name) = folder_and_name(rel);
@@ -1258,7 +1272,15 @@ fn fill(staging: &Path, tree: &Tree, dir: &Path, known: DirRecords) -> Result<()
             .get(folder)
             .with_context(|| format!("{}: cannot create", staging.join(folder).display()))?
             .with_context(|| format!("{}: cannot create", staging.join(folder).display()))?;
+        // DIR's copy first: a file DIR already holds keeps its name there (its inode, and git's
+        // stat data for it), whoever made the bytes this time.
         if unchanged.link(rel, content, to) {
+            continue;
+        }
+        if let Content::File(file) = content
+            && file.folder.starts_with(&made_files)
+            && link_made(file, to, name)
+        {
             continue;
         }
         // A file on disk (a store's proof) is read again here, one at a time, and must hold
@@ -1282,6 +1304,23 @@ fn fill(staging: &Path, tree: &Tree, dir: &Path, known: DirRecords) -> Result<()
     std::fs::remove_file(staging.join(TEMP_MARKER))
         .with_context(|| format!("{}: cannot finish", staging.display()))?;
     Ok(())
+}
+
+/// Links a file this build made (crate::made_files) into the new tree's folder `to` as `name`:
+/// true when the link names a regular file of the size the build wrote (else the caller copies
+/// it, reading it back held to its sha256). The made folder is the build's own and its files
+/// were written from the bytes whose sha256 the tree records (docs/scale.md#made-as-written).
+fn link_made(file: &DiskFile, to: BorrowedFd<'_>, name: &str) -> bool {
+    let from = file.path();
+    if rustix::fs::linkat(rustix::fs::CWD, &from, to, name, AtFlags::empty()).is_err() {
+        return false;
+    }
+    let linked = stat_in(to, name)
+        .is_ok_and(|s| is_regular(&s) && s.st_size as u64 == file.len && s.st_mode & 0o111 == 0);
+    if !linked {
+        let _ = rustix::fs::unlinkat(to, name, AtFlags::empty());
+    }
+    linked
 }
 
 /// A file whose bytes DIR already holds is not written again: the new tree gets a hard link to

@@ -122,6 +122,11 @@ pub fn run(plan: &BuildPlan) -> Result<ExitCode> {
     let segmented = assemble::ledger_cut(plan, &decided)?
         .iter()
         .any(|f| f.path.starts_with(crate::segments::SEGMENTS_DIR));
+    // Files the layers make are written as they are made, beside DIR; the folder goes when
+    // this function returns, whatever it returns (docs/scale.md#made-as-written).
+    let made = (!plan.dry_run)
+        .then(|| crate::made_files::MadeFiles::beside(&plan.out))
+        .transpose()?;
     let mut layers = layers::run(&LayerContext {
         plan,
         ledger: &loaded.ledger,
@@ -129,6 +134,7 @@ pub fn run(plan: &BuildPlan) -> Result<ExitCode> {
         previous: &previous,
         ledger_name: &loaded.name,
         segmented,
+        made: made.as_ref(),
     })?;
     let refusals: Vec<Refusal> = decided
         .refusals
@@ -161,6 +167,9 @@ pub fn run(plan: &BuildPlan) -> Result<ExitCode> {
     crate::memory::give_back();
     let git_dir = previous.git_dir();
     let code = write::run(plan, summary, &assembled, git_dir, &mut progress)?;
+    // The made files' second names go before DIR's files are recorded: removing a name changes
+    // the file's link count and ctime, which the record holds (docs/scale.md#made-as-written).
+    drop(made);
     crate::progress::stage_done("write");
     if !plan.dry_run {
         // DIR is written; what the HEAD check hashed, what HEAD's ledger files hold, DIR's files

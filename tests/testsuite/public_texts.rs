@@ -1298,3 +1298,120 @@ fn heads_index_names_a_missing_part_before_an_entry_without_a_digest() {
         stderr(&o)
     );
 }
+
+/// `build` under strace, the calls that make folders and links written to `trace`.
+fn traced_build(fx: &Fixture, trace: &Path) -> (Output, String) {
+    let o = Command::new("strace")
+        .args(["-f", "-e", "trace=mkdir,mkdirat,link,linkat", "-o"])
+        .arg(trace)
+        .arg(env!("CARGO_BIN_EXE_exhibit"))
+        .args(["build", "--config"])
+        .arg(&fx.toml)
+        .arg("--out")
+        .arg(&fx.site)
+        .arg("--public-texts")
+        .env("SOURCE_DATE_EPOCH", "1800000000")
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .output()
+        .unwrap();
+    (o, std::fs::read_to_string(trace).unwrap())
+}
+
+/// The names beside DIR that are exhibit's temporary folders.
+fn beside_dir(fx: &Fixture) -> Vec<String> {
+    std::fs::read_dir(fx.site.parent().unwrap())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains(".exhibit-"))
+        .collect()
+}
+
+#[test]
+fn a_segmented_build_writes_what_it_makes_beside_dir_and_links_it_in() {
+    // A segmented exhibit's released texts and text index parts are written as they are made,
+    // into the build's folder of made files beside DIR, and linked into the new tree
+    // (docs/scale.md#made-as-written). Catches a build that holds them to the write stage
+    // again (no made folder), one that copies them (no link from it), a made file that is not
+    // the text its name says, and a made folder left behind.
+    use std::os::unix::fs::MetadataExt;
+    let fx = fixture();
+    segmented(&fx);
+    let repo = git_init(&fx);
+    let (o, calls) = traced_build(&fx, &fx.root.join("trace.txt"));
+    ok(&o);
+    common::commit_site(&repo);
+    assert!(
+        calls
+            .lines()
+            .any(|l| l.contains("mkdir") && l.contains(".site.exhibit-made-")),
+        "{calls}"
+    );
+    let mut linked = 0;
+    let prefix = format!("{}/", texts_dir(&fx).display());
+    for (path, bytes) in read_dir_tree(&texts_dir(&fx)) {
+        let rel = path.strip_prefix(&prefix).unwrap().to_string();
+        let made = rel.ends_with(".txt") || rel.starts_with("index/");
+        if !made {
+            continue;
+        }
+        // linkat(AT_FDCWD, ".../.site.exhibit-made-<pid>/ledger/public_texts/<rel>", <fd>, ...) = 0
+        let from = format!("/ledger/public_texts/{rel}\"");
+        assert!(
+            calls.lines().any(|l| l.contains("link")
+                && l.contains(".site.exhibit-made-")
+                && l.contains(&from)
+                && l.trim_end().ends_with("= 0")),
+            "{rel} is linked from the made folder: {calls}"
+        );
+        if let Some(sha) = rel.strip_suffix(".txt") {
+            assert_eq!(Digest::of(&bytes).to_string(), sha, "{rel}");
+        }
+        let meta = std::fs::metadata(texts_dir(&fx).join(&rel)).unwrap();
+        assert_eq!(meta.nlink(), 1, "{rel}: the made folder's name is gone");
+        linked += 1;
+    }
+    assert!(linked >= 4, "texts and parts: {linked}");
+    assert_eq!(beside_dir(&fx), Vec::<String>::new());
+    let (code, v) = common::verify_json(&fx.site);
+    assert_eq!(code, Some(0), "{v}");
+    // The same build again, over the commit: DIR's record names every text and part, so
+    // nothing is made and nothing changes.
+    let before = read_dir_tree(&fx.site);
+    let (o, calls) = traced_build(&fx, &fx.root.join("trace2.txt"));
+    ok(&o);
+    assert!(!calls.contains(".site.exhibit-made-"), "{calls}");
+    assert_eq!(read_dir_tree(&fx.site), before);
+}
+
+#[test]
+fn a_build_refused_after_it_made_files_leaves_dir_and_its_parent_as_they_were() {
+    // Texts new to DIR are made (written beside it), then a stray part-shaped file under
+    // public_texts/ refuses the build: DIR is byte-identical and the made folder is gone
+    // (docs/build.md#safety). Catches a made folder that outlives a refusal, and made files
+    // that reach DIR on one.
+    let fx = fixture();
+    segmented(&fx);
+    ok(&build(&fx, &[]));
+    for (rel, _) in read_dir_tree(&texts_dir(&fx)) {
+        if rel.ends_with(".txt") {
+            std::fs::remove_file(texts_dir(&fx).join(rel)).unwrap();
+        }
+    }
+    std::fs::write(
+        texts_dir(&fx).join("index/000099.json"),
+        b"{\"published\": []}",
+    )
+    .unwrap();
+    let before = read_dir_tree(&fx.site);
+    let (o, calls) = traced_build(&fx, &fx.root.join("trace.txt"));
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("index/000099.json"), "{}", stderr(&o));
+    assert!(
+        calls
+            .lines()
+            .any(|l| l.contains("mkdir") && l.contains(".site.exhibit-made-")),
+        "the texts were made before the refusal: {calls}"
+    );
+    assert_eq!(read_dir_tree(&fx.site), before, "DIR untouched");
+    assert_eq!(beside_dir(&fx), Vec::<String>::new());
+}

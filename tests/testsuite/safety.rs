@@ -370,6 +370,15 @@ fn leftovers_of_a_killed_build_are_removed_and_only_those() {
     .unwrap();
     let dead_old = parent.join(".site.exhibit-old-999999998");
     std::fs::create_dir_all(&dead_old).unwrap();
+    // A killed build's folder of made files (docs/scale.md#made-as-written), its marker inside.
+    let dead_made = parent.join(".site.exhibit-made-999999996");
+    std::fs::create_dir_all(dead_made.join("ledger/public_texts")).unwrap();
+    std::fs::write(dead_made.join(".exhibit-temporary"), "exhibit's\n").unwrap();
+    std::fs::write(dead_made.join("ledger/public_texts/a.txt"), "a text").unwrap();
+    // One named so whose process is gone but that holds no marker: the user's. Left, and said.
+    let made_lookalike = parent.join(".site.exhibit-made-999999995");
+    std::fs::create_dir_all(&made_lookalike).unwrap();
+    std::fs::write(made_lookalike.join("mine.txt"), "mine").unwrap();
     // A folder that only looks like one: the user's files, not exhibit's. Left, and said.
     let lookalike = parent.join(".site.exhibit-old-999999997");
     std::fs::create_dir_all(&lookalike).unwrap();
@@ -382,7 +391,10 @@ fn leftovers_of_a_killed_build_are_removed_and_only_those() {
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     let err = stderr(&o);
     assert!(!dead_new.exists() && !dead_old.exists(), "{err}");
+    assert!(!dead_made.exists(), "{err}");
     assert!(err.contains(".site.exhibit-new-999999999"), "said: {err}");
+    assert!(err.contains(".site.exhibit-made-999999996"), "said: {err}");
+    assert!(made_lookalike.join("mine.txt").is_file(), "{err}");
     assert!(lookalike.join("mine.txt").is_file(), "{err}");
     assert!(err.contains(".site.exhibit-old-999999997"), "said: {err}");
     assert!(live.is_dir(), "{err}");
@@ -392,7 +404,7 @@ fn leftovers_of_a_killed_build_are_removed_and_only_those() {
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .filter(|n| n.contains("exhibit-"))
         .collect();
-    assert_eq!(names.len(), 2, "{names:?}");
+    assert_eq!(names.len(), 3, "{names:?}");
 }
 
 #[test]

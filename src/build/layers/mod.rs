@@ -64,6 +64,10 @@ pub struct LayerContext<'a> {
     /// The published ledger continues in `ledger/segments/` (docs/scale.md#the-cut): the
     /// witness layer then splits its growing files too (docs/witness.md#parts).
     pub segmented: bool,
+    /// Where the files a segmented exhibit's layers make are written as they are made, to be
+    /// named as files on disk rather than held (docs/scale.md#made-as-written); `None` on a
+    /// dry run, which writes nothing.
+    pub made: Option<&'a crate::made_files::MadeFiles>,
 }
 
 /// One optional layer of the exhibit, published under `ledger/<folder>/`.

@@ -22,6 +22,7 @@ use serde_json::{Value as J, json};
 use super::{Layer, LayerContext, LayerOutput, LayerStats};
 use crate::build::decide::SharedText;
 use crate::encode::{Count, base64, of, pretty};
+use crate::made_files::MadeFiles;
 use crate::output::Content;
 use crate::refusal::Refusal;
 use exhibit_protocol::Digest;
@@ -685,6 +686,10 @@ struct Release {
     /// exhibit, whose page carries no text): the bytes are let go and the text is named as
     /// DIR's file, [`Texts::dir_folder`] (docs/scale.md#memory).
     in_dir: bool,
+    /// The bytes were written into the build's folder of made files as the text was released
+    /// (a segmented exhibit): let go, and the text named as that folder's file
+    /// (docs/scale.md#made-as-written).
+    made: bool,
     entry: PublishedText,
 }
 
@@ -776,7 +781,7 @@ pub fn build(ctx: &LayerContext<'_>) -> Result<LayerOutput> {
         )? {
             guard_and_release(
                 ctx, &head, &classes, &sha, lines, found, &dir, &mut texts, &mut out,
-            );
+            )?;
         }
     }
     // The releases' walk through DIR's record is done: DIR's copies are compared below. The
@@ -825,15 +830,16 @@ pub fn build(ctx: &LayerContext<'_>) -> Result<LayerOutput> {
     // A segmented exhibit's index parts that DIR already holds are named as DIR's files.
     let holds =
         part_seqs(ctx).map(|_| crate::dir_stat::DirHolds::open(ctx.previous.git_dir(), &plan.out));
-    Ok(finish(
+    finish(
         ctx.verified.lines.len(),
         &classes,
         allow_listed,
         texts,
         rewrite,
         part_seqs(ctx).zip(holds),
+        ctx.made.filter(|_| ctx.segmented),
         out,
-    ))
+    )
 }
 
 /// The seqs one part of the index holds, when the index is split: only on a segmented exhibit
@@ -1126,7 +1132,7 @@ fn guard_and_release(
     dir: &str,
     texts: &mut Texts,
     out: &mut LayerOutput,
-) {
+) -> Result<()> {
     let rewrite = ctx.plan.allow_rewrite.as_deref();
     let at_head = head.published.get(sha);
     let Found {
@@ -1185,12 +1191,12 @@ fn guard_and_release(
                         ),
                         format!("--allow-text {sha} after a person has read it, or --allow-rewrite REASON to drop it"),
                     ));
-                    return;
+                    return Ok(());
                 }
             }
             texts.withheld.push(w);
             texts.lines_withheld += lines.len();
-            return;
+            return Ok(());
         }
     }
     texts.lines_published += lines.len();
@@ -1201,7 +1207,17 @@ fn guard_and_release(
             .holding(&format!("{FOLDER}/{sha}.txt"), *sha, len as u64)
             .is_some()
     });
-    let bytes = if in_dir { Vec::new() } else { bytes };
+    // A segmented exhibit's new text is written as it is released, into the build's folder of
+    // made files, and named from there when the tree is made: at a million lines the texts
+    // are 120 MB (docs/scale.md#made-as-written). A one-file exhibit's page carries them.
+    let made = match ctx.made.filter(|_| ctx.segmented && !in_dir) {
+        Some(made) => {
+            made.put(&format!("{FOLDER}/{sha}.txt"), &bytes)?;
+            true
+        }
+        None => false,
+    };
+    let bytes = if in_dir || made { Vec::new() } else { bytes };
     texts.releases.push(Release {
         entry: PublishedText {
             bytes: len,
@@ -1216,7 +1232,9 @@ fn guard_and_release(
         },
         bytes,
         in_dir,
+        made,
     });
+    Ok(())
 }
 
 /// Step 3: texts published at HEAD that no allow-listed line carries now.
@@ -1583,6 +1601,7 @@ fn index_parts<'a>(
 }
 
 /// Step 6: the index, counts, files and page data.
+#[allow(clippy::too_many_arguments)]
 fn finish(
     entries: usize,
     classes: &Classes,
@@ -1590,8 +1609,9 @@ fn finish(
     mut texts: Texts,
     rewrite: Option<&str>,
     parts: Option<(u64, crate::dir_stat::DirHolds)>,
+    made: Option<&MadeFiles>,
     mut out: LayerOutput,
-) -> LayerOutput {
+) -> Result<LayerOutput> {
     let considered = classes.send_lines - classes.line_withheld;
     texts.releases.sort_by_key(|r| (r.entry.seq, r.sha()));
     let by_seq_sha = |a: &J, b: &J| {
@@ -1701,11 +1721,7 @@ fn finish(
                     path: path.clone(),
                     sha256,
                 });
-                // A part DIR already holds is named as DIR's file, not held (docs/scale.md#memory).
-                match holds.holding(&path, sha256, bytes.len() as u64) {
-                    Some(file) => out.contents.push((path, Content::File(file))),
-                    None => out.files.push((path, bytes)),
-                }
+                put_part(&mut out, &mut holds, made, path, bytes, sha256)?;
             }
             let top = TextsIndexTop {
                 allowed_by_operator: index.allowed_by_operator,
@@ -1725,9 +1741,31 @@ fn finish(
         }
     }
     let releases = std::mem::take(&mut texts.releases);
-    release_files(releases, texts.dir_folder.as_ref(), &mut out);
+    release_files(releases, texts.dir_folder.as_ref(), made, &mut out)?;
     out.stats = Some(LayerStats::PublicTexts(Box::new(counts)));
-    out
+    Ok(out)
+}
+
+/// One index part as a file: a part DIR already holds is named as DIR's file, not held
+/// (docs/scale.md#memory); one this build makes is written now into the build's folder of made
+/// files (docs/scale.md#made-as-written), or, on a dry run, held.
+fn put_part(
+    out: &mut LayerOutput,
+    holds: &mut crate::dir_stat::DirHolds,
+    made: Option<&MadeFiles>,
+    path: String,
+    bytes: Vec<u8>,
+    sha256: Digest,
+) -> Result<()> {
+    match (holds.holding(&path, sha256, bytes.len() as u64), made) {
+        (Some(file), _) => out.contents.push((path, Content::File(file))),
+        (None, Some(made)) => {
+            let file = made.put(&path, &bytes)?;
+            out.contents.push((path, Content::File(file)));
+        }
+        (None, None) => out.files.push((path, bytes)),
+    }
+    Ok(())
 }
 
 /// The released texts as files: moved, not copied (at a million lines, 120 MB), or, when DIR
@@ -1738,31 +1776,51 @@ fn finish(
 fn release_files(
     mut releases: Vec<Release>,
     dir_folder: Option<&std::sync::Arc<Path>>,
+    made: Option<&MadeFiles>,
     out: &mut LayerOutput,
-) {
+) -> Result<()> {
     const SLICE: usize = 8192;
-    let mut listed = dir_folder.map(|folder| {
+    let in_dir = releases
+        .iter()
+        .filter(|r| r.in_dir && dir_folder.is_some())
+        .count();
+    let in_made = releases.iter().filter(|r| r.made).count();
+    let made_folder = match made {
+        Some(made) if in_made > 0 => Some(made.folder(FOLDER)?),
+        _ => None,
+    };
+    // The tree holds one list a folder: DIR's texts when it names any (a daily rebuild, whose
+    // few new texts go to the tree's map as the made folder's files), else the made folder's
+    // (a first build: docs/scale.md#made-as-written).
+    let list_is_dir = in_dir > 0;
+    let list_folder = if list_is_dir {
+        dir_folder
+    } else {
+        made_folder.as_ref()
+    };
+    let mut listed = list_folder.map(|folder| {
         crate::output::ListedFiles::new(
             crate::output::ListedFolder::PublicTexts,
             folder,
             crate::box_read::FileClass::OutputFile,
         )
     });
-    let in_dir = releases
-        .iter()
-        .filter(|r| r.in_dir && dir_folder.is_some())
-        .count();
     if let Some(list) = &mut listed {
-        list.reserve(in_dir);
+        list.reserve(if list_is_dir { in_dir } else { in_made });
     }
-    out.files.reserve_exact(releases.len() - in_dir);
+    out.files.reserve_exact(releases.len() - in_dir - in_made);
     while let Some(mut r) = releases.pop() {
         if releases.len().is_multiple_of(SLICE) {
             releases.shrink_to_fit();
         }
         let name = format!("{}.txt", r.sha());
-        match (listed.as_mut(), dir_folder) {
-            (Some(list), Some(folder)) if r.in_dir => {
+        let on_disk = match (r.in_dir, r.made) {
+            (true, _) => dir_folder.map(|f| (f, list_is_dir)),
+            (false, true) => made_folder.as_ref().map(|f| (f, !list_is_dir)),
+            (false, false) => None,
+        };
+        match on_disk {
+            Some((folder, in_list)) => {
                 let file = crate::output::DiskFile::of_dir(
                     folder.clone(),
                     &name,
@@ -1770,12 +1828,16 @@ fn release_files(
                     Some(r.sha()),
                 );
                 // A text over 4 GiB is no list's: it goes to the tree's map.
-                if let Err(file) = list.push(file) {
+                let unlisted = match listed.as_mut().filter(|_| in_list) {
+                    Some(list) => list.push(file).err(),
+                    None => Some(file),
+                };
+                if let Some(file) = unlisted {
                     out.contents
                         .push((format!("{FOLDER}/{name}"), Content::File(file)));
                 }
             }
-            _ => out
+            None => out
                 .files
                 .push((format!("{FOLDER}/{name}"), std::mem::take(&mut r.bytes))),
         }
@@ -1784,6 +1846,7 @@ fn release_files(
         list.finish();
         out.listed = Some(list);
     }
+    Ok(())
 }
 
 fn crlf_to_lf(bytes: &[u8]) -> Vec<u8> {

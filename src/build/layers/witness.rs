@@ -754,7 +754,7 @@ pub fn build(ctx: &LayerContext<'_>, store: &Path) -> Result<LayerOutput> {
     // again when written keep their own (or share them, on a first build), and nothing after
     // reads them (docs/scale.md#records-let-go).
     let part_seqs = ctx.segmented.then_some(ctx.plan.config.witness_part_seqs);
-    let from_records = FromRecords::of(ctx, index, &chain, part_seqs);
+    let from_records = FromRecords::of(ctx, index, &chain, part_seqs)?;
     if part_seqs.is_some()
         && let Some(index) = s.index.as_mut()
     {
@@ -2021,11 +2021,13 @@ impl FromRecords {
         index: &StoreIndex,
         chain: &Chain,
         part_seqs: Option<u64>,
-    ) -> FromRecords {
-        let parts = part_seqs.map(|k| {
-            let holds = crate::dir_stat::DirHolds::open(ctx.previous.git_dir(), &ctx.plan.out);
-            index_parts(index, chain, &ctx.verified.anchor_tz, k, holds)
-        });
+    ) -> Result<FromRecords> {
+        let parts = part_seqs
+            .map(|k| {
+                let holds = crate::dir_stat::DirHolds::open(ctx.previous.git_dir(), &ctx.plan.out);
+                index_parts(index, chain, &ctx.verified.anchor_tz, k, holds, ctx.made)
+            })
+            .transpose()?;
         let orphans = chain
             .orphans
             .iter()
@@ -2034,11 +2036,11 @@ impl FromRecords {
                 seq: index.records[k].seq,
             })
             .collect();
-        FromRecords {
+        Ok(FromRecords {
             parts,
             orphans,
             store_entries: index.records.len(),
-        }
+        })
     }
 }
 
@@ -2050,7 +2052,8 @@ fn index_parts(
     anchor_tz: &str,
     k: u64,
     mut holds: crate::dir_stat::DirHolds,
-) -> (Vec<IndexPart>, Vec<(String, Content)>) {
+    made: Option<&crate::made_files::MadeFiles>,
+) -> Result<IndexParts> {
     // Each part is made from its own records, once for its size and sha256 and again when it is
     // written: the parts are not held in between (at a million lines they are 640 MB), and no
     // map of every published record is built (docs/scale.md#memory).
@@ -2100,9 +2103,21 @@ fn index_parts(
             path: path.clone(),
             sha256,
         });
-        match holds.holding(&path, sha256, len) {
-            Some(file) => files.push((path, Content::File(file))),
-            None => remade.push((path, len, sha256, source)),
+        match (holds.holding(&path, sha256, len), made) {
+            (Some(file), _) => files.push((path, Content::File(file))),
+            // Written now into the build's folder of made files, so that no part shares the
+            // store's records past the witness layer (docs/scale.md#made-as-written).
+            (None, Some(made)) => {
+                let bytes = source.bytes();
+                let file = made.put(&path, &bytes)?;
+                if file.sha256 != Some(sha256) {
+                    anyhow::bail!(
+                        "{path}: a witness index part made twice came out different the second time; this is exhibit's fault, nothing was written"
+                    );
+                }
+                files.push((path, Content::File(file)));
+            }
+            (None, None) => remade.push((path, len, sha256, source)),
         }
     }
     // When few parts are made again (a daily rebuild: the last one or two), each keeps a copy
@@ -2118,7 +2133,7 @@ fn index_parts(
         files.push((path, Content::Remade(made)));
     }
     files.sort_by(|a, b| a.0.cmp(&b.0));
-    (parts, files)
+    Ok((parts, files))
 }
 
 /// A part's records: positions in the store's (shared) records with whether each record's
@@ -2520,7 +2535,9 @@ mod tests {
     }
 
     fn parts_of(index: &StoreIndex, holds: crate::dir_stat::DirHolds) -> Vec<(String, Content)> {
-        index_parts(index, &Chain::of(&[], index), "UTC", 10, holds).1
+        index_parts(index, &Chain::of(&[], index), "UTC", 10, holds, None)
+            .map(|(_, files)| files)
+            .unwrap_or_default()
     }
 
     #[test]

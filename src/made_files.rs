@@ -1,0 +1,171 @@
+//! The files a build makes, written as they are made into a folder of the build's own beside
+//! DIR, `.<DIR name>.exhibit-made-<pid>`, and named by the tree as files on disk rather than held
+//! as bytes until DIR is written: a first build at a million lines made its released texts, its
+//! texts' index parts and its witness index parts before the write stage and held them all, or
+//! held the records they are made from (docs/scale.md#made-as-written).
+//!
+//! The folder is exhibit's plainly: it carries the temporary trees' marker from the moment it
+//! is made, it is created only when the first file is put (a build that makes none leaves no
+//! trace), and it is removed when the build ends, written, refused or failed alike, as the
+//! value that owns it is dropped. One that a killed build left is removed by the next build,
+//! as its temporary tree is (docs/build.md#safety). A dry run makes none: it writes nothing.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use anyhow::{Context, Result};
+use rustix::fs::{Mode, OFlags};
+
+use crate::output::DiskFile;
+
+/// The build's folder of made files, and the folders made in it so far.
+pub struct MadeFiles {
+    root: PathBuf,
+    /// Each folder made under the root, by its path relative to the root, shared by every
+    /// file put in it (a million-line exhibit puts 170,000 texts in one folder).
+    folders: Mutex<Vec<(String, Arc<Path>)>>,
+}
+
+impl MadeFiles {
+    /// The folder this process would use beside `dir` (DIR, which has passed
+    /// [`crate::output::check_out_dir`]); nothing is made yet.
+    pub fn beside(dir: &Path) -> Result<MadeFiles> {
+        let root = crate::output::made_files_path(dir, std::process::id())?;
+        Ok(MadeFiles {
+            root,
+            folders: Mutex::new(Vec::new()),
+        })
+    }
+
+    /// Writes `bytes` as the file `rel` (a path of the output tree, `/`-separated) and returns
+    /// it as a file on disk holding exactly those bytes: its size and sha256 are taken from
+    /// them, so a later read is held to them (`DiskFile::read`). A file already there (the
+    /// same path put twice) is an error, never overwritten.
+    pub fn put(&self, rel: &str, bytes: &[u8]) -> Result<DiskFile> {
+        let (folder_rel, name) = crate::open_folders::folder_and_name(rel);
+        let folder = self.folder(folder_rel)?;
+        let path = folder.join(name);
+        let file = rustix::fs::open(
+            &path,
+            OFlags::WRONLY | OFlags::CREATE | OFlags::EXCL | OFlags::NOFOLLOW | OFlags::CLOEXEC,
+            Mode::from_raw_mode(0o666),
+        )
+        .with_context(|| format!("{}: cannot create", path.display()))?;
+        std::fs::File::from(file)
+            .write_all(bytes)
+            .with_context(|| format!("{}: cannot write", path.display()))?;
+        Ok(DiskFile::of_dir(
+            folder,
+            name,
+            bytes.len() as u64,
+            Some(exhibit_protocol::Digest::of(bytes)),
+        ))
+    }
+
+    /// The folder `rel` under the root (made, with the root, when it is first asked for),
+    /// shared by every file put in it.
+    pub fn folder(&self, rel: &str) -> Result<Arc<Path>> {
+        let mut folders = self.folders.lock().map_err(|_| {
+            anyhow::anyhow!(
+                "{}: the list of made folders is poisoned",
+                self.root.display()
+            )
+        })?;
+        if let Some((_, folder)) = folders.iter().find(|(r, _)| r == rel) {
+            return Ok(folder.clone());
+        }
+        if folders.is_empty() {
+            crate::output::make_temp_folder(&self.root)?;
+        }
+        let path = self.root.join(rel);
+        std::fs::create_dir_all(&path)
+            .with_context(|| format!("{}: cannot create", path.display()))?;
+        let folder: Arc<Path> = Arc::from(path.as_path());
+        folders.push((rel.to_string(), folder.clone()));
+        Ok(folder)
+    }
+
+    /// Where the folder is (made or not).
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// Whether `file` is one this build put here (the write stage links it rather than
+    /// copying it).
+    pub fn holds(&self, file: &DiskFile) -> bool {
+        file.folder.starts_with(&self.root)
+    }
+}
+
+impl Drop for MadeFiles {
+    /// The folder goes when the build ends, whatever the end: DIR was written (its new tree
+    /// holds links to the files), or nothing was.
+    fn drop(&mut self) {
+        // A folder under this process's name is this build's (or a killed process's that had
+        // the number: exhibit's too); a symlink there is not entered.
+        let made = std::fs::symlink_metadata(&self.root).is_ok_and(|m| m.is_dir());
+        if made && let Err(e) = crate::output::remove_temp_tree(&self.root) {
+            crate::say!("exhibit: note: {e:#}; the next build removes it");
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn made_in(tmp: &Path) -> MadeFiles {
+        MadeFiles::beside(&tmp.join("site")).unwrap()
+    }
+
+    #[test]
+    fn a_file_put_is_read_back_held_to_its_bytes_and_the_folder_goes_with_the_value() {
+        let tmp = tempfile::tempdir().unwrap();
+        let made = made_in(tmp.path());
+        let root = made.root().to_path_buf();
+        assert_eq!(
+            root.file_name().unwrap().to_string_lossy(),
+            format!(".site.exhibit-made-{}", std::process::id())
+        );
+        assert!(!root.exists(), "nothing is made before a file is put");
+        let a = made.put("ledger/public_texts/a.txt", b"alpha").unwrap();
+        let b = made.put("ledger/public_texts/b.txt", b"beta").unwrap();
+        let part = made.put("ledger/witness/index/000001.json", b"{}").unwrap();
+        assert!(
+            root.join(".exhibit-temporary").is_file(),
+            "marked as exhibit's"
+        );
+        assert_eq!(a.read().unwrap(), b"alpha");
+        assert_eq!(a.sha256, Some(exhibit_protocol::Digest::of(b"alpha")));
+        assert_eq!((a.len, b.len, part.len), (5, 4, 2));
+        // One folder shared by the files put in it; another folder for another path.
+        assert!(std::sync::Arc::ptr_eq(&a.folder, &b.folder));
+        assert!(!std::sync::Arc::ptr_eq(&a.folder, &part.folder));
+        assert!(made.holds(&a) && made.holds(&part));
+        let elsewhere = DiskFile::of_dir(Arc::from(tmp.path()), "a.txt", 5, None);
+        assert!(!made.holds(&elsewhere));
+        // A file changed after it was put is not read as the bytes that were put.
+        std::fs::write(a.path(), b"omega").unwrap();
+        assert!(a.read().is_err());
+        // Put twice: an error, and the first bytes stay.
+        assert!(made.put("ledger/public_texts/b.txt", b"other").is_err());
+        assert_eq!(b.read().unwrap(), b"beta");
+        drop(made);
+        assert!(!root.exists(), "removed when the build's value goes");
+        assert_eq!(std::fs::read_dir(tmp.path()).unwrap().count(), 0);
+    }
+
+    #[test]
+    fn a_folder_this_process_number_names_already_is_cleared_before_use() {
+        // A killed process that had this number left its folder: what it held is not taken
+        // for this build's (a stale file under a name this build puts would be linked into DIR).
+        let tmp = tempfile::tempdir().unwrap();
+        let made = made_in(tmp.path());
+        std::fs::create_dir_all(made.root().join("ledger/public_texts")).unwrap();
+        std::fs::write(made.root().join("ledger/public_texts/stale.txt"), b"old").unwrap();
+        made.put("ledger/public_texts/new.txt", b"new").unwrap();
+        assert!(!made.root().join("ledger/public_texts/stale.txt").exists());
+        assert!(made.root().join("ledger/public_texts/new.txt").is_file());
+    }
+}
