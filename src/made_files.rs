@@ -168,4 +168,23 @@ mod tests {
         assert!(!made.root().join("ledger/public_texts/stale.txt").exists());
         assert!(made.root().join("ledger/public_texts/new.txt").is_file());
     }
+
+    #[test]
+    fn a_symlink_under_the_folders_name_is_neither_followed_nor_removed() {
+        // Someone put a symlink where the folder goes, to a folder of theirs: clearing "the
+        // leftover" would empty their folder. The put fails, naming the path; both stay.
+        let tmp = tempfile::tempdir().unwrap();
+        let theirs = tmp.path().join("theirs");
+        std::fs::create_dir(&theirs).unwrap();
+        std::fs::write(theirs.join("keep.txt"), b"theirs").unwrap();
+        let made = made_in(tmp.path());
+        std::os::unix::fs::symlink(&theirs, made.root()).unwrap();
+        let err = made.put("ledger/public_texts/a.txt", b"a").unwrap_err();
+        assert!(format!("{err:#}").contains("not a folder"), "{err:#}");
+        let root = made.root().to_path_buf();
+        drop(made);
+        assert_eq!(std::fs::read(theirs.join("keep.txt")).unwrap(), b"theirs");
+        assert_eq!(std::fs::read_dir(&theirs).unwrap().count(), 1);
+        assert!(std::fs::symlink_metadata(&root).unwrap().is_symlink());
+    }
 }

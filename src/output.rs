@@ -1,5 +1,6 @@
-//! The write stage: the whole output tree is built in memory, written to a temporary tree beside
-//! DIR, and swapped in only when everything succeeded (docs/protocol.md#output-tree: a build that is refused or fails
+//! The write stage: the whole output tree is built in memory (a segmented exhibit's made files
+//! already written beside DIR, named by the tree: crate::made_files), written to a temporary
+//! tree beside DIR, and swapped in only when everything succeeded (docs/protocol.md#output-tree: a build that is refused or fails
 //! changes not one byte of DIR). `--dry-run` compares the tree with DIR instead and writes
 //! nothing.
 
@@ -929,7 +930,15 @@ pub(crate) fn made_files_path(dir: &Path, pid: u32) -> Result<PathBuf> {
 /// Makes a temporary folder of this build's, its marker first; one this process's number
 /// already names (left by a killed process that had it) is cleared first.
 pub(crate) fn make_temp_folder(path: &Path) -> Result<()> {
-    if std::fs::symlink_metadata(path).is_ok() {
+    if let Ok(meta) = std::fs::symlink_metadata(path) {
+        // A symlink under this name is not followed (clearing it would clear its target), nor
+        // is a file removed: neither is a folder exhibit made.
+        if !meta.is_dir() {
+            bail!(
+                "{}: exists and is not a folder (a symlink or a file), so it is not exhibit's temporary folder; left as it is — remove it and build again",
+                path.display()
+            );
+        }
         remove_temp_tree(path).with_context(|| format!("{}: cannot clear", path.display()))?;
     }
     std::fs::create_dir(path).with_context(|| format!("{}: cannot create", path.display()))?;

@@ -864,20 +864,8 @@ fn a_recorded_text_is_neither_read_nor_rewritten_by_the_next_build() {
     let fx = fixture();
     let path = recorded_texts(&fx);
     let name = path.file_name().unwrap().to_string_lossy().into_owned();
-    let trace = fx.root.join("trace.txt");
-    let o = Command::new("strace")
-        .args(["-f", "-e", "trace=open,openat,openat2", "-o"])
-        .arg(&trace)
-        .arg(env!("CARGO_BIN_EXE_exhibit"))
-        .args(["build", "--config", fx.toml.to_str().unwrap(), "--out"])
-        .arg(&fx.site)
-        .arg("--public-texts")
-        .env("SOURCE_DATE_EPOCH", "1800000000")
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .output()
-        .unwrap();
+    let (o, calls) = traced_build(&fx, &fx.root.join("trace.txt"), "trace=open,openat,openat2");
     ok(&o);
-    let calls = std::fs::read_to_string(&trace).unwrap();
     assert!(calls.contains("openat"), "the trace holds the opens");
     let opened: Vec<&str> = calls.lines().filter(|l| l.contains(&name)).collect();
     assert!(opened.is_empty(), "{name} opened: {opened:#?}");
@@ -1299,10 +1287,11 @@ fn heads_index_names_a_missing_part_before_an_entry_without_a_digest() {
     );
 }
 
-/// `build` under strace, the calls that make folders and links written to `trace`.
-fn traced_build(fx: &Fixture, trace: &Path) -> (Output, String) {
+/// `build` under strace, the calls `calls` names (strace's `-e trace=...`) written to `trace`;
+/// returns the build's output and the calls.
+fn traced_build(fx: &Fixture, trace: &Path, calls: &str) -> (Output, String) {
     let o = Command::new("strace")
-        .args(["-f", "-e", "trace=mkdir,mkdirat,link,linkat", "-o"])
+        .args(["-f", "-e", calls, "-o"])
         .arg(trace)
         .arg(env!("CARGO_BIN_EXE_exhibit"))
         .args(["build", "--config"])
@@ -1316,6 +1305,9 @@ fn traced_build(fx: &Fixture, trace: &Path) -> (Output, String) {
         .unwrap();
     (o, std::fs::read_to_string(trace).unwrap())
 }
+
+/// The calls that make folders and links.
+const MADE_CALLS: &str = "trace=mkdir,mkdirat,link,linkat";
 
 /// The names beside DIR that are exhibit's temporary folders.
 fn beside_dir(fx: &Fixture) -> Vec<String> {
@@ -1337,7 +1329,7 @@ fn a_segmented_build_writes_what_it_makes_beside_dir_and_links_it_in() {
     let fx = fixture();
     segmented(&fx);
     let repo = git_init(&fx);
-    let (o, calls) = traced_build(&fx, &fx.root.join("trace.txt"));
+    let (o, calls) = traced_build(&fx, &fx.root.join("trace.txt"), MADE_CALLS);
     ok(&o);
     common::commit_site(&repo);
     assert!(
@@ -1377,7 +1369,7 @@ fn a_segmented_build_writes_what_it_makes_beside_dir_and_links_it_in() {
     // The same build again, over the commit: DIR's record names every text and part, so
     // nothing is made and nothing changes.
     let before = read_dir_tree(&fx.site);
-    let (o, calls) = traced_build(&fx, &fx.root.join("trace2.txt"));
+    let (o, calls) = traced_build(&fx, &fx.root.join("trace2.txt"), MADE_CALLS);
     ok(&o);
     assert!(!calls.contains(".site.exhibit-made-"), "{calls}");
     assert_eq!(read_dir_tree(&fx.site), before);
@@ -1403,7 +1395,7 @@ fn a_build_refused_after_it_made_files_leaves_dir_and_its_parent_as_they_were() 
     )
     .unwrap();
     let before = read_dir_tree(&fx.site);
-    let (o, calls) = traced_build(&fx, &fx.root.join("trace.txt"));
+    let (o, calls) = traced_build(&fx, &fx.root.join("trace.txt"), MADE_CALLS);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     assert!(stderr(&o).contains("index/000099.json"), "{}", stderr(&o));
     assert!(
