@@ -25,6 +25,8 @@ pub struct MadeFiles {
     /// Each folder made under the root, by its path relative to the root, shared by every
     /// file put in it (a million-line exhibit puts 170,000 texts in one folder).
     folders: Mutex<Vec<(String, Arc<Path>)>>,
+    /// Set once this value has made the root: only then is it removed on drop.
+    created: std::sync::atomic::AtomicBool,
 }
 
 impl MadeFiles {
@@ -35,6 +37,7 @@ impl MadeFiles {
         Ok(MadeFiles {
             root,
             folders: Mutex::new(Vec::new()),
+            created: std::sync::atomic::AtomicBool::new(false),
         })
     }
 
@@ -75,8 +78,10 @@ impl MadeFiles {
         if let Some((_, folder)) = folders.iter().find(|(r, _)| r == rel) {
             return Ok(folder.clone());
         }
-        if folders.is_empty() {
+        if !self.created.load(std::sync::atomic::Ordering::Relaxed) {
             crate::output::make_temp_folder(&self.root)?;
+            self.created
+                .store(true, std::sync::atomic::Ordering::Relaxed);
         }
         let path = self.root.join(rel);
         std::fs::create_dir_all(&path)
@@ -102,9 +107,9 @@ impl Drop for MadeFiles {
     /// The folder goes when the build ends, whatever the end: DIR was written (its new tree
     /// holds links to the files), or nothing was.
     fn drop(&mut self) {
-        // A folder under this process's name is this build's (or a killed process's that had
-        // the number: exhibit's too); a symlink there is not entered.
-        let made = std::fs::symlink_metadata(&self.root).is_ok_and(|m| m.is_dir());
+        // Only the folder this value made; a symlink put there since is not entered.
+        let made = *self.created.get_mut()
+            && std::fs::symlink_metadata(&self.root).is_ok_and(|m| m.is_dir());
         if made && let Err(e) = crate::output::remove_temp_tree(&self.root) {
             crate::say!("exhibit: note: {e:#}; the next build removes it");
         }
@@ -163,10 +168,26 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let made = made_in(tmp.path());
         std::fs::create_dir_all(made.root().join("ledger/public_texts")).unwrap();
+        std::fs::write(made.root().join(".exhibit-temporary"), b"exhibit's\n").unwrap();
         std::fs::write(made.root().join("ledger/public_texts/stale.txt"), b"old").unwrap();
         made.put("ledger/public_texts/new.txt", b"new").unwrap();
         assert!(!made.root().join("ledger/public_texts/stale.txt").exists());
         assert!(made.root().join("ledger/public_texts/new.txt").is_file());
+    }
+
+    #[test]
+    fn a_folder_under_the_name_that_is_not_exhibits_is_left_and_named() {
+        // No marker, not empty, no exhibit inside: someone's files under a name like ours.
+        let tmp = tempfile::tempdir().unwrap();
+        let made = made_in(tmp.path());
+        std::fs::create_dir_all(made.root()).unwrap();
+        std::fs::write(made.root().join("mine.txt"), b"mine").unwrap();
+        let err = made.put("ledger/public_texts/a.txt", b"a").unwrap_err();
+        assert!(format!("{err:#}").contains("did not write"), "{err:#}");
+        let root = made.root().to_path_buf();
+        drop(made);
+        assert_eq!(std::fs::read(root.join("mine.txt")).unwrap(), b"mine");
+        assert_eq!(std::fs::read_dir(&root).unwrap().count(), 1);
     }
 
     #[test]

@@ -939,6 +939,16 @@ pub(crate) fn make_temp_folder(path: &Path) -> Result<()> {
                 path.display()
             );
         }
+        // As for a leftover (clean_leftovers): only a folder that is plainly exhibit's.
+        let ours = path.join(TEMP_MARKER).is_file()
+            || holds_exhibit(path)
+            || std::fs::read_dir(path).is_ok_and(|mut d| d.next().is_none());
+        if !ours {
+            bail!(
+                "{}: named like exhibit's temporary folder but holds files exhibit did not write; left as it is — move it away and build again",
+                path.display()
+            );
+        }
         remove_temp_tree(path).with_context(|| format!("{}: cannot clear", path.display()))?;
     }
     std::fs::create_dir(path).with_context(|| format!("{}: cannot create", path.display()))?;

@@ -750,9 +750,10 @@ pub fn build(ctx: &LayerContext<'_>, store: &Path) -> Result<LayerOutput> {
     let clock_refusals = report_clocks(ctx, store, &s, &mut tail);
     crate::progress::stage_done("witness: the tail's logs");
     // What the published index and STATS take from the store's records is taken now, before
-    // the run log is read, and a segmented exhibit's records are then let go: its parts made
-    // again when written keep their own (or share them, on a first build), and nothing after
-    // reads them (docs/scale.md#records-let-go).
+    // the run log is read, and a segmented exhibit's records are then let go: its parts are
+    // written as they are made (docs/scale.md#made-as-written), or, on a dry run, made again
+    // when read, keeping their own records (or sharing them, on a first build), and nothing
+    // after reads them (docs/scale.md#records-let-go).
     let part_seqs = ctx.segmented.then_some(ctx.plan.config.witness_part_seqs);
     let from_records = FromRecords::of(ctx, index, &chain, part_seqs)?;
     if part_seqs.is_some()
@@ -2055,8 +2056,10 @@ fn index_parts(
     made: Option<&crate::made_files::MadeFiles>,
 ) -> Result<IndexParts> {
     // Each part is made from its own records, once for its size and sha256 and again when it is
-    // written: the parts are not held in between (at a million lines they are 640 MB), and no
-    // map of every published record is built (docs/scale.md#memory).
+    // written — at once, into the build's folder of made files, or, on a dry run, when the tree
+    // is read: the parts are not held in between (at a million lines they are 640 MB), and no
+    // map of every published record is built (docs/scale.md#memory,
+    // docs/scale.md#made-as-written).
     // seq ≥ 1 was checked when the store's index was read.
     let number_of = |r: &Record| (r.seq.max(1) as u64 - 1) / k + 1;
     // The records' positions in part order, and in id order within a part (the records are
@@ -2536,8 +2539,43 @@ mod tests {
 
     fn parts_of(index: &StoreIndex, holds: crate::dir_stat::DirHolds) -> Vec<(String, Content)> {
         index_parts(index, &Chain::of(&[], index), "UTC", 10, holds, None)
-            .map(|(_, files)| files)
-            .unwrap_or_default()
+            .unwrap()
+            .1
+    }
+
+    #[test]
+    fn a_builds_parts_written_as_made_are_the_parts_made_again_and_share_no_records() {
+        // Catches a part written as made that is not the part a build would make again (its
+        // bytes or its sha256), one written from another part's records, and parts that still
+        // share (so keep) the store's records when they are written (docs/scale.md#made-as-written).
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("site");
+        let none = || crate::dir_stat::DirHolds::open(None, &dir);
+        let index = index_of(25);
+        let made_files = crate::made_files::MadeFiles::beside(&dir).unwrap();
+        let (listed, written) = index_parts(
+            &index,
+            &Chain::of(&[], &index),
+            "UTC",
+            10,
+            none(),
+            Some(&made_files),
+        )
+        .unwrap();
+        assert_eq!(std::sync::Arc::strong_count(&index.records), 1);
+        let remade = parts_of(&index, none());
+        assert_eq!((written.len(), remade.len()), (3, 3));
+        for (((path, made), (path_again, again)), part) in written.iter().zip(&remade).zip(&listed)
+        {
+            assert_eq!((path, path), (path_again, &part.path));
+            let Content::File(file) = made else {
+                panic!("{path}: not written as made: {made:?}");
+            };
+            assert!(made_files.holds(file), "{path}");
+            let bytes = std::fs::read(file.path()).unwrap();
+            assert_eq!(bytes, again.bytes().unwrap().into_owned(), "{path}");
+            assert_eq!(Digest::of(&bytes), part.sha256, "{path}");
+        }
     }
 
     #[test]
