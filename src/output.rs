@@ -940,10 +940,7 @@ pub(crate) fn make_temp_folder(path: &Path) -> Result<()> {
             );
         }
         // As for a leftover (clean_leftovers): only a folder that is plainly exhibit's.
-        let ours = path.join(TEMP_MARKER).is_file()
-            || holds_exhibit(path)
-            || std::fs::read_dir(path).is_ok_and(|mut d| d.next().is_none());
-        if !ours {
+        if !plainly_exhibits(path) {
             bail!(
                 "{}: named like exhibit's temporary folder but holds files exhibit did not write; left as it is — move it away and build again",
                 path.display()
@@ -1166,10 +1163,7 @@ pub fn clean_leftovers(dir: &Path, dry_run: bool) -> Result<Vec<String>> {
         let path = parent.join(&entry);
         let shown = crate::terminal::escape(&path.display().to_string()).into_owned();
         let is_dir = std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_dir());
-        let ours = is_dir
-            && (path.join(TEMP_MARKER).is_file()
-                || holds_exhibit(&path)
-                || std::fs::read_dir(&path).is_ok_and(|mut d| d.next().is_none()));
+        let ours = is_dir && plainly_exhibits(&path);
         if !ours {
             said.push(format!(
                 "{shown}: named like exhibit's temporary tree but holds files exhibit did not write; left as it is"
@@ -1187,6 +1181,14 @@ pub fn clean_leftovers(dir: &Path, dry_run: bool) -> Result<Vec<String>> {
         }
     }
     Ok(said)
+}
+
+/// A folder (not a symlink: the caller checked) under a temporary name is exhibit's to remove
+/// only when it is plainly so: it holds the marker, or an exhibit tree, or nothing.
+fn plainly_exhibits(path: &Path) -> bool {
+    path.join(TEMP_MARKER).is_file()
+        || holds_exhibit(path)
+        || std::fs::read_dir(path).is_ok_and(|mut d| d.next().is_none())
 }
 
 /// Removes a temporary tree with its marker last, so a removal cut short is still recognised.
