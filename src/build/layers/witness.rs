@@ -2055,11 +2055,11 @@ fn index_parts(
     mut holds: crate::dir_stat::DirHolds,
     made: Option<&crate::made_files::MadeFiles>,
 ) -> Result<IndexParts> {
-    // Each part is made from its own records, once for its size and sha256 and again when it is
-    // written — at once, into the build's folder of made files, or, on a dry run, when the tree
-    // is read: the parts are not held in between (at a million lines they are 640 MB), and no
-    // map of every published record is built (docs/scale.md#memory,
-    // docs/scale.md#made-as-written).
+    // Each part is made from its own records: once, and written at once into the build's folder
+    // of made files (docs/scale.md#made-as-written); or, on a dry run, once for its size and
+    // sha256 and again when the tree is read. The parts are not held in between (at a million
+    // lines they are 640 MB), and no map of every published record is built
+    // (docs/scale.md#memory).
     // seq ≥ 1 was checked when the store's index was read.
     let number_of = |r: &Record| (r.seq.max(1) as u64 - 1) / k + 1;
     // The records' positions in part order, and in id order within a part (the records are
@@ -2097,7 +2097,14 @@ fn index_parts(
             calendars: calendars.clone(),
             anchor_tz: anchor_tz.to_string(),
         };
-        let (len, sha256) = source.len_and_sha256();
+        // Where parts are written as made, each is made once, here, and its bytes kept only
+        // when DIR does not hold them; else its size and sha256 are taken as it streams
+        // (docs/scale.md#made-as-written).
+        let bytes = made.map(|_| source.bytes());
+        let (len, sha256) = match &bytes {
+            Some(bytes) => (bytes.len() as u64, Digest::of(bytes)),
+            None => source.len_and_sha256(),
+        };
         let path = index_part_path(number);
         parts.push(IndexPart {
             entries: source.len(),
@@ -2106,18 +2113,12 @@ fn index_parts(
             path: path.clone(),
             sha256,
         });
-        match (holds.holding(&path, sha256, len), made) {
+        match (holds.holding(&path, sha256, len), made.zip(bytes)) {
             (Some(file), _) => files.push((path, Content::File(file))),
             // Written now into the build's folder of made files, so that no part shares the
             // store's records past the witness layer (docs/scale.md#made-as-written).
-            (None, Some(made)) => {
-                let bytes = source.bytes();
+            (None, Some((made, bytes))) => {
                 let file = made.put(&path, &bytes)?;
-                if file.sha256 != Some(sha256) {
-                    anyhow::bail!(
-                        "{path}: a witness index part made twice came out different the second time; this is exhibit's fault, nothing was written"
-                    );
-                }
                 files.push((path, Content::File(file)));
             }
             (None, None) => remade.push((path, len, sha256, source)),
