@@ -22,11 +22,16 @@ use crate::output::DiskFile;
 /// The build's folder of made files, and the folders made in it so far.
 pub struct MadeFiles {
     root: PathBuf,
-    /// Each folder made under the root, by its path relative to the root, shared by every
-    /// file put in it (a million-line exhibit puts 170,000 texts in one folder).
-    folders: Mutex<Vec<(String, Arc<Path>)>>,
-    /// Set once this value has made the root: only then is it removed on drop.
-    created: std::sync::atomic::AtomicBool,
+    made: Mutex<Made>,
+}
+
+/// What a [`MadeFiles`] has made: the root (only then is it removed on drop), and each folder
+/// under it by its path relative to the root, shared by every file put in it (a million-line
+/// exhibit puts 170,000 texts in one folder).
+#[derive(Default)]
+struct Made {
+    root: bool,
+    folders: Vec<(String, Arc<Path>)>,
 }
 
 impl MadeFiles {
@@ -36,8 +41,7 @@ impl MadeFiles {
         let root = crate::output::made_files_path(dir, std::process::id())?;
         Ok(MadeFiles {
             root,
-            folders: Mutex::new(Vec::new()),
-            created: std::sync::atomic::AtomicBool::new(false),
+            made: Mutex::new(Made::default()),
         })
     }
 
@@ -69,37 +73,31 @@ impl MadeFiles {
     /// The folder `rel` under the root (made, with the root, when it is first asked for),
     /// shared by every file put in it.
     pub fn folder(&self, rel: &str) -> Result<Arc<Path>> {
-        let mut folders = self.folders.lock().map_err(|_| {
+        let mut made = self.made.lock().map_err(|_| {
             anyhow::anyhow!(
                 "{}: the list of made folders is poisoned",
                 self.root.display()
             )
         })?;
-        if let Some((_, folder)) = folders.iter().find(|(r, _)| r == rel) {
+        if let Some((_, folder)) = made.folders.iter().find(|(r, _)| r == rel) {
             return Ok(folder.clone());
         }
-        if !self.created.load(std::sync::atomic::Ordering::Relaxed) {
+        if !made.root {
             crate::output::make_temp_folder(&self.root)?;
-            self.created
-                .store(true, std::sync::atomic::Ordering::Relaxed);
+            made.root = true;
         }
         let path = self.root.join(rel);
         std::fs::create_dir_all(&path)
             .with_context(|| format!("{}: cannot create", path.display()))?;
         let folder: Arc<Path> = Arc::from(path.as_path());
-        folders.push((rel.to_string(), folder.clone()));
+        made.folders.push((rel.to_string(), folder.clone()));
         Ok(folder)
     }
 
-    /// Where the folder is (made or not).
+    /// Where the folder is (made or not); the write stage finds it by the same name
+    /// (`crate::output::made_files_path`) to link the files in it.
     pub fn root(&self) -> &Path {
         &self.root
-    }
-
-    /// Whether `file` is one this build put here (the write stage links it rather than
-    /// copying it).
-    pub fn holds(&self, file: &DiskFile) -> bool {
-        file.folder.starts_with(&self.root)
     }
 }
 
@@ -108,7 +106,7 @@ impl Drop for MadeFiles {
     /// holds links to the files), or nothing was.
     fn drop(&mut self) {
         // Only the folder this value made; a symlink put there since is not entered.
-        let made = *self.created.get_mut()
+        let made = self.made.get_mut().is_ok_and(|m| m.root)
             && std::fs::symlink_metadata(&self.root).is_ok_and(|m| m.is_dir());
         if made && let Err(e) = crate::output::remove_temp_tree(&self.root) {
             crate::say!("exhibit: note: {e:#}; the next build removes it");
@@ -147,9 +145,7 @@ mod tests {
         // One folder shared by the files put in it; another folder for another path.
         assert!(std::sync::Arc::ptr_eq(&a.folder, &b.folder));
         assert!(!std::sync::Arc::ptr_eq(&a.folder, &part.folder));
-        assert!(made.holds(&a) && made.holds(&part));
-        let elsewhere = DiskFile::of_dir(Arc::from(tmp.path()), "a.txt", 5, None);
-        assert!(!made.holds(&elsewhere));
+        assert!(a.folder.starts_with(made.root()) && part.folder.starts_with(made.root()));
         // A file changed after it was put is not read as the bytes that were put.
         std::fs::write(a.path(), b"omega").unwrap();
         assert!(a.read().is_err());
