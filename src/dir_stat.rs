@@ -93,7 +93,25 @@ impl DirHolds {
     /// sha256 `sha256` and its stat data is unchanged since (a regular file, reached through
     /// real folders of DIR). Ask in increasing order of `rel`: the record is read forward.
     pub fn holding(&mut self, rel: &str, sha256: Digest, len: u64) -> Option<DiskFile> {
-        let recorded = self.records.get(rel)?;
+        let recorded = self.recorded(rel)?;
+        self.holding_recorded(rel, recorded, sha256, len)
+    }
+
+    /// DIR's record of `rel`, if it has one: what [`DirHolds::holding_recorded`] then checks,
+    /// for a caller that makes the file's bytes only when DIR does not hold them. Asked in
+    /// increasing order of `rel`, each once.
+    pub fn recorded(&mut self, rel: &str) -> Option<Recorded> {
+        self.records.get(rel)
+    }
+
+    /// [`DirHolds::holding`], given DIR's record of `rel`.
+    pub fn holding_recorded(
+        &mut self,
+        rel: &str,
+        recorded: Recorded,
+        sha256: Digest,
+        len: u64,
+    ) -> Option<DiskFile> {
         if recorded.sha256 != sha256 {
             return None;
         }

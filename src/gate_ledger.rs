@@ -385,6 +385,24 @@ impl LedgerSpans {
         Ok(out)
     }
 
+    /// The bytes written into `out` as they are read, never held whole (a ledger segment is up
+    /// to 32 MiB, made on a first build's peak: docs/scale.md#nothing-made-to-be-dropped). They must hash to the
+    /// digest of the first read: when they do not, an error, and what `out` received is not
+    /// the file (the caller's new tree is then dropped, DIR left as it was).
+    pub fn write_into(&self, out: &mut dyn std::io::Write) -> Result<()> {
+        let mut h = sha2::Sha256::new();
+        self.ledger.read_spans(&self.spans, |piece| {
+            h.update(piece);
+            out.write_all(piece)?;
+            Ok(())
+        })?;
+        let read = Digest(h.finalize().into());
+        if *self.digest.get_or_init(|| read) != read {
+            return Err(self.ledger.changed());
+        }
+        Ok(())
+    }
+
     /// The first `n` bytes (not held to the digest: only a look at the start).
     pub fn head(&self, n: usize) -> Result<Vec<u8>> {
         let mut out = Vec::with_capacity(n);

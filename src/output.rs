@@ -618,14 +618,14 @@ enum ListedNames {
     /// Each file's name, in the order pushed.
     Own(Vec<[u8; 32]>),
     /// Sorted, each once: a name's position is its order.
-    Shared(std::sync::Arc<Vec<exhibit_protocol::Digest>>),
+    Shared(std::sync::Arc<crate::sorted_ids::SortedIds>),
 }
 
 impl ListedNames {
     fn at(&self, k: u32) -> [u8; 32] {
         match self {
             ListedNames::Own(names) => names[k as usize],
-            ListedNames::Shared(names) => names[k as usize].0,
+            ListedNames::Shared(names) => names.at(k as usize).0,
         }
     }
 }
@@ -679,10 +679,10 @@ impl ListedFiles {
         folder: ListedFolder,
         store: &std::sync::Arc<Path>,
         class: FileClass,
-        names: std::sync::Arc<Vec<exhibit_protocol::Digest>>,
+        names: std::sync::Arc<crate::sorted_ids::SortedIds>,
     ) -> ListedFiles {
         let mut list = ListedFiles::new(folder, store, class);
-        if names.len() < u32::MAX as usize && names.is_sorted_by(|a, b| a < b) {
+        if names.len() < u32::MAX as usize && names.is_strictly_sorted() {
             list.names = ListedNames::Shared(names);
         }
         list
@@ -1305,8 +1305,8 @@ fn fill(staging: &Path, tree: &Tree, dir: &Path, known: DirRecords) -> Result<()
             continue;
         }
         // A file on disk (a store's proof) is read again here, one at a time, and must hold
-        // the bytes that were checked.
-        let bytes = content.bytes()?;
+        // the bytes that were checked; a ledger file is copied from the gate's ledger as it is
+        // read, held to the digest verified (never whole: docs/scale.md#nothing-made-to-be-dropped).
         // No fsync per file (at a million proofs that is most of a build's time): what DIR
         // promises is that a refused or failed build leaves it as it was, which the exchange
         // gives. Durability across a power cut is the commit's job, not the build's.
@@ -1318,9 +1318,12 @@ fn fill(staging: &Path, tree: &Tree, dir: &Path, known: DirRecords) -> Result<()
             Mode::from_raw_mode(0o666),
         )
         .with_context(|| format!("{}: cannot create", path.display()))?;
-        std::fs::File::from(created)
-            .write_all(&bytes)
-            .with_context(|| format!("{}: cannot write", path.display()))?;
+        let mut file = std::fs::File::from(created);
+        let written = match content {
+            Content::Ledger(spans) => spans.write_into(&mut file),
+            other => other.bytes().and_then(|bytes| Ok(file.write_all(&bytes)?)),
+        };
+        written.with_context(|| format!("{}: cannot write", path.display()))?;
     }
     std::fs::remove_file(staging.join(TEMP_MARKER))
         .with_context(|| format!("{}: cannot finish", staging.display()))?;
@@ -1934,7 +1937,7 @@ mod tests {
             "ledger/witness/proofs/sub/x.ots",
         ];
         let byte = |n: u64| [0x00u8, 0x01, 0x0f, 0x10, 0x7f, 0x80, 0xf0, 0xfe, 0xff][n as usize];
-        for _ in 0..200 {
+        for round in 0..200u32 {
             let mut held = Tree::default();
             let mut listed = Tree::default();
             for path in outside.iter().filter(|_| next(2) == 0) {
@@ -1958,11 +1961,22 @@ mod tests {
                     .collect();
                 table.sort_unstable();
                 table.dedup();
+                // Every other round the table reads its digests from lines that hold them
+                // in reverse, as the witness layer's does (docs/scale.md#ids-by-line).
+                let ids = crate::sorted_ids::SortedIds::own(table.clone());
+                let ids = if round.is_multiple_of(2) {
+                    ids
+                } else {
+                    let lines: Vec<exhibit_protocol::Digest> =
+                        table.iter().rev().copied().collect();
+                    let n = lines.len();
+                    ids.by_line(Arc::new(TestLines(lines)), move |k| Some(n - 1 - k))
+                };
                 ListedFiles::naming_from(
                     ListedFolder::WitnessProofs,
                     &store,
                     FileClass::Proof,
-                    Arc::new(table),
+                    Arc::new(ids),
                 )
             };
             for d in &digests {
@@ -2027,6 +2041,19 @@ mod tests {
         }
     }
 
+    /// Lines holding digests, for a table that reads its digests from them.
+    #[derive(Debug)]
+    struct TestLines(Vec<exhibit_protocol::Digest>);
+
+    impl crate::sorted_ids::LineIds for TestLines {
+        fn count(&self) -> usize {
+            self.0.len()
+        }
+        fn entry_id(&self, line: usize) -> exhibit_protocol::Digest {
+            self.0[line]
+        }
+    }
+
     #[test]
     fn a_list_naming_from_a_shared_table_hands_back_a_name_it_lacks_and_lists_as_its_own() {
         // Catches a shared table that takes a name it does not hold (given a neighbour's
@@ -2036,11 +2063,11 @@ mod tests {
         let store: Arc<Path> = Arc::from(tmp.path());
         let proofs = proofs_in(tmp.path(), &[1, 3, 9]);
         let table = |ds: &[u8]| {
-            Arc::new(
+            Arc::new(crate::sorted_ids::SortedIds::own(
                 ds.iter()
                     .map(|&d| exhibit_protocol::Digest([d; 32]))
                     .collect(),
-            )
+            ))
         };
         let mut shared = ListedFiles::naming_from(
             ListedFolder::WitnessProofs,

@@ -176,7 +176,7 @@ fn put_withheld_files(
     plan: &BuildPlan,
     decided: &Decided,
 ) -> Result<Option<Vec<crate::withheld_files::WithheldFile>>> {
-    let entries = &decided.withheld;
+    let entries = &decided.withheld();
     let cut = crate::withheld_files::cut(
         entries,
         &decided.head_withheld_files,
@@ -259,11 +259,11 @@ struct AnchorStats {
 #[derive(Serialize)]
 struct CoverageStats<'a> {
     awaiting_head: Count,
-    awaiting_head_seqs: &'a [i64],
+    awaiting_head_seqs: &'a crate::build::decide::SeqRuns,
     pinned: Count,
     posted_heads: usize,
     severed: Count,
-    severed_seqs: &'a [i64],
+    severed_seqs: &'a crate::build::decide::SeqRuns,
 }
 
 /// `STATS.json`'s `ledger`: the chain as verified.

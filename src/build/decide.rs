@@ -30,20 +30,32 @@ pub struct LineRecord {
     /// The line's kind and day, shared with every line of the same kind and day (a million
     /// lines hold a few kinds and days: docs/scale.md#memory).
     pub kind_day: KindDay,
-    /// The `timestamp`, as seconds, when `has_timestamp` ([`LineRecord::timestamp`]): not an
-    /// `Option`, which takes 8 bytes more a line.
-    pub timestamp_secs: i64,
+    /// The `timestamp`, when `has_timestamp` ([`LineRecord::timestamp`]): not an `Option`,
+    /// which takes 8 bytes more a line, and in five bytes, not eight (with the offset's, 72
+    /// bytes a line where they took 80: docs/scale.md#narrower-lines).
+    pub timestamp: crate::five_bytes::Clock,
     pub has_timestamp: bool,
-    /// Where the line starts in the gate's ledger (as a u64: a usize would do, but this keeps
-    /// the record's size the same on every target), and its length without the LF (a line is
-    /// at most 4 GiB: `verify` refuses a longer one).
-    pub offset: u64,
+    /// Where the line starts in the gate's ledger (a ledger is under 1 TiB and a line at most
+    /// 4 GiB: `verify` refuses a longer one), and its length without the LF.
+    pub offset: crate::five_bytes::Offset,
     pub len: u32,
     /// Set when the line is withheld (boxed: most lines are published, and at a million lines
     /// an inline entry costs 150 MB: docs/scale.md#memory).
     pub withheld: Option<Box<WithheldEntry>>,
     /// Set when the line is published on an operator's reading (`--allow-line`).
     pub read_by_operator: bool,
+}
+
+/// The chain's lines, read by the witness layer's table of the store's ids for a line's
+/// entry_id (docs/scale.md#ids-by-line).
+impl crate::sorted_ids::LineIds for Vec<LineRecord> {
+    fn count(&self) -> usize {
+        self.len()
+    }
+
+    fn entry_id(&self, line: usize) -> Digest {
+        self[line].entry_id
+    }
 }
 
 /// A line's kind and day, behind one thin pointer shared by every line of that kind and day:
@@ -111,7 +123,7 @@ impl From<&str> for SharedText {
 impl LineRecord {
     /// The line's `timestamp`, as seconds; `None` when it does not read as one.
     pub fn timestamp(&self) -> Option<i64> {
-        self.has_timestamp.then_some(self.timestamp_secs)
+        self.has_timestamp.then(|| self.timestamp.secs())
     }
 
     pub fn published(&self) -> bool {
@@ -128,7 +140,9 @@ impl LineRecord {
 
     /// Where the line starts in the gate's ledger.
     pub fn start(&self) -> usize {
-        self.offset as usize
+        // Below 1 TiB: exact wherever a usize holds 40 bits (gate_ledger reads the ledger
+        // whole into memory on other targets, far below that).
+        self.offset.get() as usize
     }
 
     /// Where the line ends in the gate's ledger (its LF not included).
@@ -314,15 +328,63 @@ pub struct Coverage {
     /// How many published lines are pinned: only the count is published, so the seqs are not
     /// held (at a million lines a list of them is 8 MB: docs/scale.md#counted-not-listed).
     pub pinned: usize,
-    pub severed: Vec<i64>,
-    pub awaiting_head: Vec<i64>,
+    pub severed: SeqRuns,
+    pub awaiting_head: SeqRuns,
+}
+
+/// Seqs in increasing order, held as runs of consecutive seqs and written as the list of
+/// seqs: 16 bytes a run, where a list took 8 bytes a seq. The lines awaiting a posted head
+/// are every published line after the last one, nearly all of a chain whose heads are not
+/// posted yet: 4 MB held through the build at a million (docs/scale.md#seq-runs).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SeqRuns {
+    /// `(first, last)` of each run, in order.
+    runs: Vec<(i64, i64)>,
+    len: usize,
+}
+
+impl SeqRuns {
+    /// Adds `seq`, lower than every seq added before (the coverage walks the chain from its
+    /// end); [`SeqRuns::finish`] puts the runs in order once all are in.
+    fn push_lower(&mut self, seq: i64) {
+        match self.runs.last_mut() {
+            Some((first, _)) if first.checked_sub(1) == Some(seq) => *first = seq,
+            _ => self.runs.push((seq, seq)),
+        }
+        self.len += 1;
+    }
+
+    fn finish(&mut self) {
+        self.runs.reverse();
+        self.runs.shrink_to_fit();
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Each seq, in order.
+    pub fn iter(&self) -> impl Iterator<Item = i64> + '_ {
+        self.runs.iter().flat_map(|&(first, last)| first..=last)
+    }
+}
+
+/// Written as the list of its seqs, as a list of numbers was.
+impl Serialize for SeqRuns {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.iter())
+    }
 }
 
 pub fn coverage(lines: &[LineRecord], posted_head_seqs: &BTreeSet<i64>) -> Coverage {
     let mut cov = Coverage {
         pinned: 0,
-        severed: Vec::new(),
-        awaiting_head: Vec::new(),
+        severed: SeqRuns::default(),
+        awaiting_head: SeqRuns::default(),
     };
     // Walk backwards, remembering the nearest posted head at or after each seq and the first
     // withheld seq between.
@@ -338,13 +400,13 @@ pub fn coverage(lines: &[LineRecord], posted_head_seqs: &BTreeSet<i64>) -> Cover
             continue;
         }
         match (head_ahead, withheld_before_head) {
-            (None, _) => cov.awaiting_head.push(record.seq),
+            (None, _) => cov.awaiting_head.push_lower(record.seq),
             (Some(_), None) => cov.pinned += 1,
-            (Some(_), Some(_)) => cov.severed.push(record.seq),
+            (Some(_), Some(_)) => cov.severed.push_lower(record.seq),
         }
     }
-    cov.severed.reverse();
-    cov.awaiting_head.reverse();
+    cov.severed.finish();
+    cov.awaiting_head.finish();
     cov
 }
 
@@ -417,8 +479,6 @@ pub struct Decided {
     /// The verified ledger, each line now carrying its decision.
     pub verified: VerifiedLedger,
     pub decision: Decision,
-    /// The withheld lines' entries, as `withheld.json` lists them.
-    pub withheld: Vec<WithheldEntry>,
     /// The published ledger, as spans of the gate's.
     pub published: PublishedSpans,
     /// The publication byte-extends HEAD's (before the layers say whether they rewrote).
@@ -432,6 +492,27 @@ pub struct Decided {
     pub anchor_reports: Vec<AnchorReport>,
     pub coverage: Coverage,
     pub refusals: Vec<Refusal>,
+}
+
+impl Decided {
+    /// The withheld lines' entries, as `withheld.json` lists them: made again from the lines
+    /// when written, not held beside them through the layers (docs/scale.md#seq-runs).
+    pub fn withheld(&self) -> Vec<WithheldEntry> {
+        self.verified
+            .lines
+            .iter()
+            .filter_map(|r| r.withheld.as_deref().cloned())
+            .collect()
+    }
+
+    /// How many lines are withheld.
+    pub fn withheld_count(&self) -> usize {
+        self.verified
+            .lines
+            .iter()
+            .filter(|r| !r.published())
+            .count()
+    }
 }
 
 /// Stage 4, decide: the header judged, every line published or withheld, the publication
@@ -459,7 +540,7 @@ pub fn run(
             allow_line: &plan.allow_line,
             allow_rewrite: plan.allow_rewrite.is_some(),
         },
-        &mut verified.lines,
+        std::sync::Arc::make_mut(&mut verified.lines).as_mut_slice(),
     )?;
     refusals.extend(decision.refusals.iter().cloned());
 
@@ -494,7 +575,6 @@ pub fn run(
     Ok(Decided {
         verified,
         decision,
-        withheld,
         published,
         extends,
         head_files: history.files.clone(),
@@ -622,12 +702,16 @@ mod tests {
         // megabyte there (docs/scale.md#what-is-left). Catches the kind and day back as two
         // pointers or wide ones, the end as a second offset (96 bytes), the timestamp as an
         // `Option`, or the line's number kept again (88: it is counted as decide reads the
-        // lines, docs/scale.md#line-numbers-counted).
-        assert!(std::mem::size_of::<LineRecord>() <= 80);
+        // lines, docs/scale.md#line-numbers-counted), or the timestamp and the offset back in
+        // eight bytes each (80: docs/scale.md#narrower-lines).
+        assert!(std::mem::size_of::<LineRecord>() <= 72);
         let mut r = rec(1, false);
         assert_eq!(r.timestamp(), None);
-        (r.timestamp_secs, r.has_timestamp) = (0, true);
+        (r.timestamp, r.has_timestamp) = (crate::five_bytes::Clock::new(0).unwrap(), true);
         assert_eq!(r.timestamp(), Some(0), "the epoch is a timestamp, not none");
+        r.offset = crate::five_bytes::Offset::new(1 << 39).unwrap();
+        r.len = 7;
+        assert_eq!((r.start(), r.end()), (1 << 39, (1 << 39) + 7));
         let kind = SharedText::from("send");
         assert_eq!(&*kind, "send");
         assert_eq!(kind.to_string(), "send");
@@ -638,9 +722,9 @@ mod tests {
             seq,
             entry_id: Digest([0; 32]),
             kind_day: KindDay::new("send".into(), "".into()),
-            timestamp_secs: 0,
+            timestamp: Default::default(),
             has_timestamp: false,
-            offset: 0,
+            offset: Default::default(),
             len: 0,
             withheld: withheld.then(|| {
                 Box::new(WithheldEntry {
@@ -664,15 +748,34 @@ mod tests {
         let cov = coverage(&lines, &BTreeSet::from([4, 8]));
         // 1, 2, 3, 4, 7 and 8: the nine published lines less the severed and the awaiting.
         assert_eq!(cov.pinned, 6);
-        assert_eq!(cov.severed, [5]);
-        assert_eq!(cov.awaiting_head, [9, 10]);
+        assert_eq!(cov.severed.iter().collect::<Vec<_>>(), [5]);
+        assert_eq!(cov.awaiting_head.iter().collect::<Vec<_>>(), [9, 10]);
+    }
+
+    #[test]
+    fn seq_runs_give_back_every_seq_in_order_and_write_as_the_list() {
+        // Catches a run extended across a gap, a seq lost at a run's edge, runs left in the
+        // walk's order, and a written form that differs from the list of numbers it replaced.
+        let seqs: Vec<i64> = vec![1, 2, 3, 5, 9, 10, 11, 12, 14, i64::MAX - 1, i64::MAX];
+        let mut runs = SeqRuns::default();
+        for &seq in seqs.iter().rev() {
+            runs.push_lower(seq);
+        }
+        runs.finish();
+        assert_eq!(runs.iter().collect::<Vec<_>>(), seqs);
+        assert_eq!((runs.len(), runs.runs.len()), (seqs.len(), 5));
+        assert_eq!(
+            serde_json::to_string_pretty(&runs).unwrap(),
+            serde_json::to_string_pretty(&seqs).unwrap()
+        );
+        assert_eq!(serde_json::to_string(&SeqRuns::default()).unwrap(), "[]");
     }
 
     #[test]
     fn a_withheld_head_severs_the_lines_it_would_pin() {
         let lines: Vec<LineRecord> = (1..=5).map(|s| rec(s, s == 3)).collect();
         let cov = coverage(&lines, &BTreeSet::from([3, 5]));
-        assert_eq!(cov.severed, [1, 2]);
+        assert_eq!(cov.severed.iter().collect::<Vec<_>>(), [1, 2]);
         assert_eq!(cov.pinned, 2);
         assert!(cov.awaiting_head.is_empty());
     }

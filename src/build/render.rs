@@ -108,7 +108,7 @@ pub const LATEST_MAX: usize = 12 << 20;
 /// same objects a stranger reads there (docs/scale.md); for a ledger in one file (a light page
 /// because the page with everything embedded would weigh too much), that file's path, size and
 /// sha256.
-fn layout_files(tree: &Tree, stats: Option<&J>) -> anyhow::Result<J> {
+fn layout_files(tree: &Tree, stats: Option<&StatsLists>) -> anyhow::Result<J> {
     if !crate::segments::is_segmented(tree) {
         let mut files = Vec::new();
         for path in crate::segments::published_paths(tree) {
@@ -124,9 +124,8 @@ fn layout_files(tree: &Tree, stats: Option<&J>) -> anyhow::Result<J> {
         return Ok(J::Array(files));
     }
     stats
-        .and_then(|s| s.pointer("/ledger/files"))
+        .and_then(|s| s.ledger.as_ref()?.files.clone())
         .filter(|f| f.is_array())
-        .cloned()
         .ok_or_else(|| {
             anyhow::anyhow!(
                 "ledger/STATS.json lists no ledger.files for a ledger in ledger/segments/: the page cannot list the files it must fetch; nothing was written"
@@ -136,20 +135,37 @@ fn layout_files(tree: &Tree, stats: Option<&J>) -> anyhow::Result<J> {
 
 /// The light page's list of the withheld list's files: STATS.json's `withheld_files`, when the
 /// list is in more than one file (docs/scale.md#withheld-files).
-fn withheld_files(tree: &Tree, stats: Option<&J>) -> anyhow::Result<Option<J>> {
+fn withheld_files(tree: &Tree, stats: Option<&StatsLists>) -> anyhow::Result<Option<J>> {
     if !crate::withheld_files::is_split(tree) {
         return Ok(None);
     }
     stats
-        .and_then(|s| s.get("withheld_files"))
+        .and_then(|s| s.withheld_files.clone())
         .filter(|f| f.is_array())
-        .cloned()
         .map(Some)
         .ok_or_else(|| {
             anyhow::anyhow!(
                 "ledger/STATS.json lists no withheld_files for a withheld list in ledger/withheld/: the page cannot list the files it must fetch; nothing was written"
             )
         })
+}
+
+/// What the light page takes from STATS.json: its lists of files, and nothing else of it.
+/// Read as a whole value, STATS.json's lists of seqs (the lines severed, awaiting a head) took
+/// tens of megabytes at a million lines, on top of the page being made: the build's peak
+/// (docs/scale.md#nothing-made-to-be-dropped).
+#[derive(serde::Deserialize)]
+struct StatsLists {
+    #[serde(default)]
+    ledger: Option<LedgerLists>,
+    #[serde(default)]
+    withheld_files: Option<J>,
+}
+
+#[derive(serde::Deserialize)]
+struct LedgerLists {
+    #[serde(default)]
+    files: Option<J>,
 }
 
 pub struct PageInput<'a> {
@@ -217,7 +233,7 @@ fn data_blocks<'t>(
     }
     let mut blocks = if light {
         // STATS.json read once for both lists (at a million lines it weighs megabytes).
-        let stats: Option<J> = tree
+        let stats: Option<StatsLists> = tree
             .get("ledger/STATS.json")
             .and_then(|b| serde_json::from_slice(b).ok());
         let layout_files = layout_files(input.tree, stats.as_ref())?;
@@ -611,20 +627,17 @@ pub fn page(input: &PageInput<'_>) -> anyhow::Result<Vec<u8>> {
     // A withheld list in several files is fetched like the ledger's (docs/scale.md#withheld-files).
     let segmented =
         crate::segments::is_segmented(input.tree) || crate::withheld_files::is_split(input.tree);
-    // Each page that does not fit is dropped before the next is made (at a million lines each
-    // is tens of megabytes).
-    let page = page_with(input, tz_rules.as_ref(), false, segmented)?;
-    if page.len() <= max {
+    // A page that would not fit is measured, not made (at a million lines the light page with
+    // the last ledger file embedded weighs 37 MB, made and dropped on the build's peak:
+    // docs/scale.md#nothing-made-to-be-dropped).
+    if let Some(page) = page_with(input, tz_rules.as_ref(), false, segmented, max)? {
         return Ok(page);
     }
-    drop(page);
-    if !segmented {
-        let page = page_with(input, tz_rules.as_ref(), false, true)?;
-        if page.len() <= max {
-            return Ok(page);
-        }
+    if !segmented && let Some(page) = page_with(input, tz_rules.as_ref(), false, true, max)? {
+        return Ok(page);
     }
-    let page = page_with(input, tz_rules.as_ref(), true, true)?;
+    let page = page_with(input, tz_rules.as_ref(), true, true, usize::MAX)?
+        .ok_or_else(|| anyhow::anyhow!("the light page was measured, not made"))?;
     if page.len() > max {
         // Said, not hidden: what a light page still embeds grows with the exhibit
         // (docs/scale.md#what-else-grows).
@@ -636,12 +649,15 @@ pub fn page(input: &PageInput<'_>) -> anyhow::Result<Vec<u8>> {
     Ok(page)
 }
 
+/// The page, or `None` when it would weigh more than `max` bytes (its weight is known before
+/// it is made).
 fn page_with(
     input: &PageInput<'_>,
     tz_rules: Option<&exhibit_protocol::days::TzRules>,
     latest_dropped: bool,
     light: bool,
-) -> anyhow::Result<Vec<u8>> {
+    max: usize,
+) -> anyhow::Result<Option<Vec<u8>>> {
     let blocks = data_blocks(input, tz_rules, latest_dropped, light)?;
     let md = |key: &str| {
         input
@@ -690,6 +706,13 @@ fn page_with(
     // One pass, each block encoded straight into the page: at a million lines a block is
     // hundreds of megabytes, and a copy of the page per block would multiply that.
     let total: usize = blocks.iter().map(|(_, b)| b.len().div_ceil(3) * 4).sum();
+    let tokens: usize = (0..blocks.len())
+        .map(|i| format!("EXHIBITDATA{i}TOKEN").len())
+        .sum();
+    let weight = (html.len() + total).saturating_sub(tokens);
+    if weight > max {
+        return Ok(None);
+    }
     let mut page = Vec::with_capacity(html.len() + total);
     let mut rest = html.as_str();
     for (i, (id, bytes)) in blocks.iter().enumerate() {
@@ -706,7 +729,13 @@ fn page_with(
         rest = &rest[at + token.len()..];
     }
     page.extend_from_slice(rest.as_bytes());
-    Ok(page)
+    // The weight that decided which page is made is the page's.
+    anyhow::ensure!(
+        page.len() == weight,
+        "the page weighs {} bytes, measured as {weight}",
+        page.len()
+    );
+    Ok(Some(page))
 }
 
 /// The page with its Content-Security-Policy filled in: no host at all (a light page: its own

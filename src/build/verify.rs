@@ -2,6 +2,7 @@
 //! (docs/protocol.md#chain).
 
 use super::decide::{KindDay, LineRecord, SharedText};
+use crate::five_bytes::Clock;
 use crate::gate_ledger::GateLedger;
 use crate::progress::Progress;
 use crate::refusal::Refusal;
@@ -13,8 +14,31 @@ pub struct VerifiedLedger {
     pub header: (usize, usize),
     pub header_digest: Digest,
     pub anchor_tz: String,
-    pub lines: Vec<LineRecord>,
+    /// Shared, once decided, with the witness layer's table of the store's ids, which reads a
+    /// line's entry_id here rather than holding it again (docs/scale.md#ids-by-line).
+    pub lines: std::sync::Arc<Vec<LineRecord>>,
     pub head: Digest,
+}
+
+/// Each problem the verifier found, as a refusal naming its line.
+fn not_rederived(report: &exhibit_protocol::verify::Report, ledger_name: &str) -> Vec<Refusal> {
+    report
+        .problems
+        .iter()
+        .map(|p| {
+            let place = match p.seq {
+                Some(s) => format!("line {} (seq {s})", p.line),
+                None => format!("line {}", p.line),
+            };
+            Refusal::new(
+                "ledger_does_not_rederive",
+                ledger_name,
+                place,
+                format!("{}: {} (docs/protocol.md#verifier-report)", p.code, p.detail),
+                "no flag publishes a ledger that does not re-derive; `exhibit verify` shows the same problems — repair the gate's ledger first",
+            )
+        })
+        .collect()
 }
 
 /// Stage 2: the gate's ledger must re-derive before anything is published (docs/protocol.md#verifier-report).
@@ -62,8 +86,9 @@ pub fn verify(
     let mut pairs: std::collections::HashMap<(SharedText, SharedText), KindDay> =
         Default::default();
     let mut last_pair = KindDay::new("".into(), "".into());
-    // A line longer than a record's 4 GiB length: refused below, never cut short.
-    let mut too_long: Option<u64> = None;
+    // A line longer than a record's 4 GiB length, or starting past its 1 TiB offset
+    // (docs/scale.md#narrower-lines): refused below, never cut short.
+    let mut too_long: Option<(u64, &str)> = None;
     let mut lines = Vec::new();
     let verified = verify_reader(
         &mut stream,
@@ -71,7 +96,17 @@ pub fn verify(
         Pass::Entries(&mut |entry, offset| {
             let start = offset as usize;
             let Ok(len) = u32::try_from(entry.bytes.len()) else {
-                too_long.get_or_insert(entry.line);
+                too_long.get_or_insert((
+                    entry.line,
+                    "the line is over 4 GiB (4,294,967,295 bytes), longer than exhibit publishes a line",
+                ));
+                return;
+            };
+            let Some(offset) = crate::five_bytes::Offset::new(offset) else {
+                too_long.get_or_insert((
+                    entry.line,
+                    "the line starts past 1 TiB (1,099,511,627,776 bytes) into the ledger, further than exhibit publishes a ledger",
+                ));
                 return;
             };
             // A line without a problem states the entry_id it re-derives to.
@@ -97,8 +132,8 @@ pub fn verify(
                     seq: entry.seq.unwrap_or_default(),
                     entry_id,
                     kind_day: last_pair.clone(),
-                    timestamp_secs: timestamp.unwrap_or_default(),
-                    has_timestamp: timestamp.is_some(),
+                    timestamp: timestamp.and_then(Clock::new).unwrap_or_default(),
+                    has_timestamp: timestamp.and_then(Clock::new).is_some(),
                     offset,
                     len,
                     withheld: None,
@@ -110,11 +145,8 @@ pub fn verify(
     );
     // A read that fails (the file shortened under the build, a disk error) is a refusal.
     let verified = verified.map_err(|e| unreadable(&e, e.line))?;
-    if let Some(line) = too_long {
-        return Err(unreadable(
-            &"the line is over 4 GiB (4,294,967,295 bytes), longer than exhibit publishes a line",
-            line,
-        ));
+    if let Some((line, why)) = too_long {
+        return Err(unreadable(&why, line));
     }
     // Held for the whole build: its spare room is given back.
     lines.shrink_to_fit();
@@ -122,23 +154,7 @@ pub fn verify(
     let header_info = verified.header;
     let report = verified.report;
     if !report.ok {
-        return Err(report
-            .problems
-            .iter()
-            .map(|p| {
-                let place = match p.seq {
-                    Some(s) => format!("line {} (seq {s})", p.line),
-                    None => format!("line {}", p.line),
-                };
-                Refusal::new(
-"ledger_does_not_rederive",
-                    ledger_name,
-                    place,
-                    format!("{}: {} (docs/protocol.md#verifier-report)", p.code, p.detail),
-                    "no flag publishes a ledger that does not re-derive; `exhibit verify` shows the same problems — repair the gate's ledger first",
-                )
-            })
-            .collect());
+        return Err(not_rederived(&report, ledger_name));
     }
     let (Some(header_info), Some(head)) = (header_info, report.head) else {
         return Err(vec![Refusal::new(
@@ -163,6 +179,6 @@ pub fn verify(
         header_digest,
         anchor_tz: header_info.anchor_tz.clone().unwrap_or_default(),
         head,
-        lines,
+        lines: std::sync::Arc::new(lines),
     })
 }

@@ -38,7 +38,7 @@ impl Summary {
             built: Built {
                 lines: verified.lines.len() as u64,
                 published: verified.lines.iter().filter(|r| r.published()).count() as u64,
-                withheld: decided.withheld.len() as u64,
+                withheld: decided.withheld_count() as u64,
                 head: verified.head,
                 head_seq: verified.lines.last().map(|r| r.seq),
                 snapshot: Snapshot {

@@ -911,7 +911,7 @@ fn classify_lines(
         ..Classes::default()
     };
     let mut reader = ctx.ledger.lines(true);
-    for record in &ctx.verified.lines {
+    for record in ctx.verified.lines.iter() {
         if &**record.kind() != "send" {
             continue;
         }
