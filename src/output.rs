@@ -39,8 +39,33 @@ pub enum Content {
 #[derive(Clone)]
 pub struct Remade {
     make: std::sync::Arc<dyn Fn() -> Result<Vec<u8>> + Send + Sync>,
+    /// The same making, written into a file as it goes rather than held whole, where the
+    /// maker can (a run-log file of 16 MiB: docs/scale.md#nothing-made-to-be-dropped).
+    stream: Option<std::sync::Arc<MakeInto>>,
     len: u64,
     sha256: exhibit_protocol::Digest,
+}
+
+/// A making that writes its bytes into `out` as it makes them.
+pub type MakeInto = dyn Fn(&mut dyn Write) -> Result<()> + Send + Sync;
+
+/// Counts and hashes what passes into the writer it wraps.
+struct Hashing<'w> {
+    out: &'w mut dyn Write,
+    len: u64,
+    hasher: sha2::Sha256,
+}
+
+impl Write for Hashing<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.out.write(buf)?;
+        sha2::Digest::update(&mut self.hasher, &buf[..n]);
+        self.len += n as u64;
+        Ok(n)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.out.flush()
+    }
 }
 
 impl Remade {
@@ -50,7 +75,53 @@ impl Remade {
             len: bytes.len() as u64,
             sha256: exhibit_protocol::Digest::of(&bytes),
             make: std::sync::Arc::new(move || Ok(make())),
+            stream: None,
         }
+    }
+
+    /// [`Remade::known`] whose making writes into a file as it goes: written, it is never
+    /// held whole (docs/scale.md#nothing-made-to-be-dropped).
+    pub fn streamed(
+        len: u64,
+        sha256: exhibit_protocol::Digest,
+        make_into: impl Fn(&mut dyn Write) -> Result<()> + Send + Sync + 'static,
+    ) -> Remade {
+        let stream: std::sync::Arc<MakeInto> = std::sync::Arc::new(make_into);
+        let into_bytes = stream.clone();
+        let mut remade = Remade::known(len, sha256, move || {
+            let mut bytes = Vec::new();
+            into_bytes(&mut bytes)?;
+            Ok(bytes)
+        });
+        remade.stream = Some(stream);
+        remade
+    }
+
+    /// Its bytes written into `out`, made again: they must be the bytes first made, or an
+    /// error (and what `out` received is not the file: the caller drops it).
+    fn write_into(&self, out: &mut dyn Write) -> Result<()> {
+        let Some(stream) = &self.stream else {
+            return Ok(out.write_all(&self.bytes()?)?);
+        };
+        let mut hashing = Hashing {
+            out,
+            len: 0,
+            hasher: <sha2::Sha256 as sha2::Digest>::new(),
+        };
+        stream(&mut hashing)?;
+        let sha256 = exhibit_protocol::Digest(sha2::Digest::finalize(hashing.hasher).into());
+        self.held_to((hashing.len, sha256))
+    }
+
+    /// The size and sha256 of a second making, held to the first's.
+    fn held_to(&self, (len, sha256): (u64, exhibit_protocol::Digest)) -> Result<()> {
+        if len != self.len || sha256 != self.sha256 {
+            bail!(
+                "a file made twice came out different the second time (sha256 {} first): its source changed while the build ran, or this is exhibit's fault; nothing was written — run the build again, and report it if it happens again",
+                self.sha256
+            );
+        }
+        Ok(())
     }
 
     /// A file whose size and sha256 were taken as it was first made (in a pass over its
@@ -63,6 +134,7 @@ impl Remade {
     ) -> Remade {
         Remade {
             make: std::sync::Arc::new(make),
+            stream: None,
             len,
             sha256,
         }
@@ -70,12 +142,7 @@ impl Remade {
 
     fn bytes(&self) -> Result<Vec<u8>> {
         let bytes = (self.make)()?;
-        if bytes.len() as u64 != self.len || exhibit_protocol::Digest::of(&bytes) != self.sha256 {
-            bail!(
-                "a file made twice came out different the second time (sha256 {} first): its source changed while the build ran, or this is exhibit's fault; nothing was written — run the build again, and report it if it happens again",
-                self.sha256
-            );
-        }
+        self.held_to((bytes.len() as u64, exhibit_protocol::Digest::of(&bytes)))?;
         Ok(bytes)
     }
 }
@@ -366,6 +433,13 @@ impl Tree {
 
     /// Puts a list of files under its folder, replacing what the tree held at the same paths
     /// (as [`Tree::put_content`] would, one by one).
+    /// Each list's names held as digests ([`ListedFiles::hold_names_alone`]).
+    pub fn hold_names_alone(&mut self) {
+        for list in &mut self.listed {
+            list.hold_names_alone();
+        }
+    }
+
     pub fn put_listed(&mut self, list: ListedFiles) {
         let prefix = format!("{}/", list.folder.path());
         let shadowed: Vec<String> = self
@@ -733,6 +807,16 @@ impl ListedFiles {
             len,
         });
         true
+    }
+
+    /// Names read from the chain's lines are held as digests instead, so that the list does
+    /// not keep the lines when the build lets them go (docs/scale.md#ids-by-line).
+    pub fn hold_names_alone(&mut self) {
+        if let ListedNames::Shared(names) = &self.names
+            && names.held_as_digests() < names.len()
+        {
+            self.names = ListedNames::Shared(std::sync::Arc::new(names.alone()));
+        }
     }
 
     /// Puts the list in name order, the last of equal names kept (as a map's insert would).
@@ -1321,6 +1405,7 @@ fn fill(staging: &Path, tree: &Tree, dir: &Path, known: DirRecords) -> Result<()
         let mut file = std::fs::File::from(created);
         let written = match content {
             Content::Ledger(spans) => spans.write_into(&mut file),
+            Content::Remade(remade) => remade.write_into(&mut file),
             other => other.bytes().and_then(|bytes| Ok(file.write_all(&bytes)?)),
         };
         written.with_context(|| format!("{}: cannot write", path.display()))?;
@@ -2268,6 +2353,39 @@ mod tests {
         let err = write_checked(&dir, &tree, DirRecords::none()).unwrap_err();
         assert!(format!("{err:#}").contains("came out different"), "{err:#}");
         assert_eq!(std::fs::read(dir.join("part.json")).unwrap(), b"part bytes");
+
+        // Written as it is made (docs/scale.md#nothing-made-to-be-dropped): what the making
+        // writes is the file, and it is held to the first making's size and sha256 all the
+        // same. Catches a streamed file written without the check, or a check against the
+        // wrong bytes.
+        let streamed = |writes: &'static [u8]| {
+            Remade::streamed(
+                14,
+                exhibit_protocol::Digest::of(b"streamed bytes"),
+                move |out| Ok(out.write_all(writes)?),
+            )
+        };
+        let mut tree = Tree::default();
+        tree.put("part.json", b"part bytes".to_vec());
+        tree.put_content(
+            "streamed.json",
+            Content::Remade(streamed(b"streamed bytes")),
+        );
+        write_checked(&dir, &tree, DirRecords::none()).unwrap();
+        assert_eq!(
+            std::fs::read(dir.join("streamed.json")).unwrap(),
+            b"streamed bytes"
+        );
+        let mut tree = Tree::default();
+        tree.put("part.json", b"part bytes".to_vec());
+        tree.put_content("other.json", Content::Remade(streamed(b"streamed bytez")));
+        let err = write_checked(&dir, &tree, DirRecords::none()).unwrap_err();
+        assert!(format!("{err:#}").contains("came out different"), "{err:#}");
+        assert!(!dir.join("other.json").exists());
+        assert_eq!(
+            std::fs::read(dir.join("streamed.json")).unwrap(),
+            b"streamed bytes"
+        );
     }
 
     fn inode(path: &Path) -> u64 {

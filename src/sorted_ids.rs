@@ -157,6 +157,13 @@ impl SortedIds {
         }
     }
 
+    /// The same table holding every digest as itself, the lines no longer needed: made when
+    /// the lines are let go before the page and DIR's writing, so that a list named by the
+    /// table does not keep them (docs/scale.md#ids-by-line).
+    pub fn alone(&self) -> SortedIds {
+        SortedIds(Held::Own(self.iter().collect()))
+    }
+
     /// How many digests are held as themselves (the rest as a line's position).
     pub fn held_as_digests(&self) -> usize {
         match &self.0 {

@@ -155,6 +155,10 @@ pub fn run(plan: &BuildPlan) -> Result<ExitCode> {
     // 100 MB: docs/scale.md#memory).
     let summary = write::Summary::of(plan, &loaded, &decided, &layers, &assembled);
     let facts = render::LedgerFacts::of(&decided.verified);
+    // The proofs list is named by the store's ids, read from the lines: held as digests now
+    // (32 MB at a million, where the lines are 73), or the lines would stay with it
+    // (docs/scale.md#ids-by-line).
+    assembled.tree.hold_names_alone();
     drop(decided);
     crate::memory::give_back();
     render::run(&mut assembled, &facts, &layers, plan)?;

@@ -14,7 +14,6 @@
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::BufRead;
-use std::os::unix::fs::FileExt;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -314,8 +313,8 @@ impl RunLog {
                 self.anchor_tz.clone(),
             );
             let end = offset;
-            let made = Remade::known(len, Digest(sha.finalize().into()), move || {
-                make(&store, (start, end), &to_cut, &tz)
+            let made = Remade::streamed(len, Digest(sha.finalize().into()), move |out| {
+                make_into(&store, (start, end), &to_cut, &tz, out)
             });
             out.push((path.clone(), Content::Remade(made)));
         }
@@ -358,26 +357,41 @@ fn open(store: &Path) -> Result<std::fs::File> {
 }
 
 /// One published file of the log, made again from bytes `start..end` of the store's log.
-fn make(
+fn make_into(
     store: &Path,
     (start, end): (u64, u64),
     to_cut: &BTreeSet<i64>,
     anchor_tz: &str,
-) -> Result<Vec<u8>> {
-    let file = open(store)?;
-    let mut bytes = vec![0; usize::try_from(end - start)?];
-    file.read_exact_at(&mut bytes, start).with_context(|| {
-        format!(
-            "{}: cannot read bytes {start}..{end}",
-            store.join(NAME).display()
-        )
-    })?;
+    out: &mut dyn std::io::Write,
+) -> Result<()> {
+    let shown = store.join(NAME);
+    let mut file = open(store)?;
+    std::io::Seek::seek(&mut file, std::io::SeekFrom::Start(start))
+        .with_context(|| format!("{}: cannot read bytes {start}..{end}", shown.display()))?;
+    // Read and written a line at a time: a run-log file is 16 MiB, read whole and cut whole it
+    // was held twice on a first build's peak (docs/scale.md#nothing-made-to-be-dropped).
+    let mut reader =
+        std::io::BufReader::with_capacity(1 << 16, std::io::Read::take(file, end - start));
     let mut daycut = DayCut::new(anchor_tz);
-    let mut out = Vec::with_capacity(bytes.len());
-    for line in bytes.split_inclusive(|&b| b == b'\n') {
-        out.extend_from_slice(&cut_line(line, to_cut, &mut daycut));
+    let (mut line, mut read) = (Vec::new(), 0u64);
+    loop {
+        line.clear();
+        let n = reader
+            .read_until(b'\n', &mut line)
+            .with_context(|| format!("{}: cannot read bytes {start}..{end}", shown.display()))?;
+        if n == 0 {
+            break;
+        }
+        read += n as u64;
+        out.write_all(&cut_line(&line, to_cut, &mut daycut))
+            .context("cannot write")?;
     }
-    Ok(out)
+    anyhow::ensure!(
+        read == end - start,
+        "{}: cannot read bytes {start}..{end} (the file was shortened while the build ran)",
+        shown.display()
+    );
+    Ok(())
 }
 
 /// The run log's files: one `runs.jsonl` while the ledger is one file and the log fits in

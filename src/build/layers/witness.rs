@@ -2812,6 +2812,53 @@ mod tests {
     }
 
     #[test]
+    fn the_index_s_ids_read_from_the_lines_are_the_ids_and_find_the_same_records() {
+        // Catches an id read from the wrong line (a neighbour's position, a seq off by one), a
+        // record whose seq names a line of another id given that line's id, and a chain that
+        // finds other records, orphans or disagreements once the ids are read from the lines
+        // (docs/scale.md#ids-by-line).
+        let index = index_of(8);
+        let line = |seq: i64, entry_id: Digest| crate::build::decide::LineRecord {
+            seq,
+            entry_id,
+            kind_day: crate::build::decide::KindDay::new("send".into(), "".into()),
+            timestamp: Default::default(),
+            has_timestamp: false,
+            offset: Default::default(),
+            len: 0,
+            withheld: None,
+            read_by_operator: false,
+        };
+        let of_seq = |seq: i64| (0..8).find(|&k| index.records[k].seq() == seq).unwrap();
+        // Seqs 1 to 6, each line holding its record's id, but seq 3's, which holds another:
+        // the record of seq 3 and those of seqs 7 and 8 have no line of their id.
+        let lines: Vec<_> = (1..=6)
+            .map(|seq| match seq {
+                3 => line(seq, Digest::of(b"another")),
+                _ => line(seq, index.ids.at(of_seq(seq))),
+            })
+            .collect();
+        let before = Chain::of(&lines, &index);
+        let lines = std::sync::Arc::new(lines);
+        let mut shared = index_of(8);
+        shared.share_line_ids(&lines);
+        assert!(shared.ids.iter().eq(index.ids.iter()));
+        assert_eq!(shared.ids.held_as_digests(), 3);
+        let after = Chain::of(&lines, &shared);
+        let found = |c: &Chain| (0..6).map(|i| c.record_of.get(i)).collect::<Vec<_>>();
+        assert_eq!(found(&after), found(&before));
+        assert_eq!(after.orphans, before.orphans);
+        assert_eq!(after.orphans.len(), 3);
+        let disagrees = |c: &Chain| {
+            c.seq_disagrees
+                .iter()
+                .map(|d| (d.chain_seq, d.store_seq, d.entry_id))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(disagrees(&after), disagrees(&before));
+    }
+
+    #[test]
     fn seqs_named_by_more_than_one_record_list_them_in_id_order() {
         // Catches a count of the store's seqs that counts records, a shared seq listed twice or
         // its ids in another order than the records' (the published index lists them), and a
