@@ -2590,6 +2590,21 @@ mod tests {
         parse_index(format!(r#"{{"entries": {{{}}}}}"#, entries.join(",")).as_bytes()).unwrap()
     }
 
+    /// A published line of the chain, `seq`, of entry_id `entry_id`.
+    fn line_of(seq: i64, entry_id: Digest) -> LineRecord {
+        LineRecord {
+            seq,
+            entry_id,
+            kind_day: crate::build::decide::KindDay::new("send".into(), "".into()),
+            timestamp: Default::default(),
+            has_timestamp: false,
+            offset: Default::default(),
+            len: 0,
+            withheld: None,
+            read_by_operator: false,
+        }
+    }
+
     fn parts_of(index: &StoreIndex, holds: crate::dir_stat::DirHolds) -> Vec<(String, Content)> {
         index_parts(index, &Chain::of(&[], index), "UTC", 10, holds, None)
             .unwrap()
@@ -2772,17 +2787,7 @@ mod tests {
         // order rather than the records' (the published index lists them), and two lines with
         // one id both given the record (the last line keeps it, as before).
         let index = index_of(6);
-        let line = |k: usize, seq: i64| crate::build::decide::LineRecord {
-            seq,
-            entry_id: index.ids.at(k),
-            kind_day: crate::build::decide::KindDay::new("send".into(), "".into()),
-            timestamp: Default::default(),
-            has_timestamp: false,
-            offset: Default::default(),
-            len: 0,
-            withheld: None,
-            read_by_operator: false,
-        };
+        let line = |k: usize, seq: i64| line_of(seq, index.ids.at(k));
         let seq = |k: usize| index.records[k].seq();
         // Lines for records 0, 4, 1, 5 (in that chain order) and 5 again; records 2 and 3
         // are orphans. Records 0 and 5 are named with seqs of their own.
@@ -2818,17 +2823,7 @@ mod tests {
         // finds other records, orphans or disagreements once the ids are read from the lines
         // (docs/scale.md#ids-by-line).
         let index = index_of(8);
-        let line = |seq: i64, entry_id: Digest| crate::build::decide::LineRecord {
-            seq,
-            entry_id,
-            kind_day: crate::build::decide::KindDay::new("send".into(), "".into()),
-            timestamp: Default::default(),
-            has_timestamp: false,
-            offset: Default::default(),
-            len: 0,
-            withheld: None,
-            read_by_operator: false,
-        };
+        let line = line_of;
         let of_seq = |seq: i64| (0..8).find(|&k| index.records[k].seq() == seq).unwrap();
         // Seqs 1 to 6, each line holding its record's id, but seq 3's, which holds another:
         // the record of seq 3 and those of seqs 7 and 8 have no line of their id.
