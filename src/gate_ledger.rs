@@ -374,14 +374,7 @@ impl LedgerSpans {
     /// The bytes, read; they must hash to the digest of the first read.
     pub fn bytes(&self) -> Result<Vec<u8>> {
         let mut out = Vec::with_capacity(usize::try_from(self.len()).unwrap_or(0));
-        self.ledger.read_spans(&self.spans, |piece| {
-            out.extend_from_slice(piece);
-            Ok(())
-        })?;
-        let read = Digest::of(&out);
-        if *self.digest.get_or_init(|| read) != read {
-            return Err(self.ledger.changed());
-        }
+        self.write_into(&mut out)?;
         Ok(out)
     }
 

@@ -15,6 +15,7 @@ pub mod build;
 pub mod cli;
 pub mod config;
 pub mod dir_stat;
+pub mod dir_walk;
 pub mod encode;
 pub mod five_bytes;
 pub mod gate_ledger;

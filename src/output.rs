@@ -253,9 +253,19 @@ impl DiskFile {
         len: u64,
         sha256: Option<exhibit_protocol::Digest>,
     ) -> DiskFile {
+        DiskFile::of_dir_named(folder, FileName::new(name), len, sha256)
+    }
+
+    /// [`DiskFile::of_dir`] with the name already made.
+    pub fn of_dir_named(
+        folder: std::sync::Arc<Path>,
+        name: FileName,
+        len: u64,
+        sha256: Option<exhibit_protocol::Digest>,
+    ) -> DiskFile {
         DiskFile {
             folder,
-            name: FileName::new(name),
+            name,
             class: FileClass::OutputFile,
             len,
             sha256,
@@ -599,23 +609,53 @@ pub type Joined<'t> = (
 
 /// Both trees' files side by side, in path order (one pass over each: no set of paths).
 pub fn joined<'t>(old: &'t Tree, new: &'t Tree) -> impl Iterator<Item = Joined<'t>> + 't {
-    let (mut a, mut b) = (old.iter().peekable(), new.iter().peekable());
+    join_in_path_order::<std::convert::Infallible>(old.iter().map(Ok), new).map(|j| match j {
+        Ok(j) => j,
+        Err(never) => match never {},
+    })
+}
+
+/// Files listed in path order (DIR's as walked, [`crate::dir_walk::DirWalk`]: never all held)
+/// beside the tree's, in path order; the listing's error where it failed.
+pub fn joined_with_listing<'t>(
+    old: impl Iterator<Item = Result<(String, Content)>> + 't,
+    new: &'t Tree,
+) -> impl Iterator<Item = Result<Joined<'t>>> + 't {
+    join_in_path_order(
+        old.map(|f| f.map(|(p, c)| (Cow::Owned(p), Cow::Owned(c)))),
+        new,
+    )
+}
+
+/// Merges two listings in path order, each path once; the old side's first error is passed on.
+fn join_in_path_order<'t, E>(
+    old: impl Iterator<Item = std::result::Result<(Cow<'t, str>, Cow<'t, Content>), E>> + 't,
+    new: &'t Tree,
+) -> impl Iterator<Item = std::result::Result<Joined<'t>, E>> + 't {
+    let (mut a, mut b) = (old.peekable(), new.iter().peekable());
     std::iter::from_fn(move || {
         let order = match (a.peek(), b.peek()) {
             (None, None) => return None,
+            (Some(Err(_)), _) => return a.next().map(|e| e.map(|(p, c)| (p, Some(c), None))),
             (Some(_), None) => std::cmp::Ordering::Less,
             (None, Some(_)) => std::cmp::Ordering::Greater,
-            (Some((x, _)), Some((y, _))) => x.cmp(y),
+            (Some(Ok((x, _))), Some((y, _))) => x.cmp(y),
         };
-        Some(match order {
-            std::cmp::Ordering::Less => a.next().map(|(p, c)| (p, Some(c), None))?,
+        Some(Ok(match order {
+            std::cmp::Ordering::Less => match a.next()? {
+                Ok((p, c)) => (p, Some(c), None),
+                Err(e) => return Some(Err(e)),
+            },
             std::cmp::Ordering::Greater => b.next().map(|(p, c)| (p, None, Some(c)))?,
             std::cmp::Ordering::Equal => {
-                let (p, x) = a.next()?;
+                let (p, x) = match a.next()? {
+                    Ok(pc) => pc,
+                    Err(e) => return Some(Err(e)),
+                };
                 let (_, y) = b.next()?;
                 (p, Some(x), Some(y))
             }
-        })
+        }))
     })
 }
 
@@ -642,6 +682,16 @@ pub enum ListedFolder {
 
 impl ListedFolder {
     pub const ALL: [ListedFolder; 2] = [ListedFolder::PublicTexts, ListedFolder::WitnessProofs];
+
+    /// `path` is a file one of the folders lists: right in it, and named by a digest of its
+    /// kind (`ledger/public_texts/index.json` is not listed: it is named otherwise).
+    pub fn holds_path(path: &str) -> bool {
+        let (folder, name) = folder_and_name(path);
+        let name = FileName::new(name);
+        ListedFolder::ALL
+            .iter()
+            .any(|f| f.path() == folder && f.digest_of(&name).is_some())
+    }
 
     /// The folder's path in the tree.
     pub fn path(self) -> &'static str {
@@ -910,16 +960,12 @@ fn sort_keeping_last<T>(items: &mut Vec<T>, cmp: impl Fn(&T, &T) -> std::cmp::Or
 /// is read when a comparison needs its bytes. DIR has passed [`check_out_dir`]: it is exhibit's;
 /// symlinks and special files in it are not listed. A file whose stat data is the one the last
 /// build recorded (`crate::dir_stat`, in `git_dir`) carries the sha256 recorded with it, so the
-/// review compares it without reading it (docs/scale.md#comparing-without-reading).
+/// review compares it without reading it (docs/scale.md#comparing-without-reading). The review
+/// itself walks DIR without listing it into a tree ([`joined_with_dir`]).
 pub fn read_tree(dir: &Path, git_dir: Option<&Path>) -> Result<Tree> {
     let mut tree = Tree::default();
-    if !dir.exists() {
-        return Ok(tree);
-    }
-    let mut known = DirRecords::open(git_dir, dir);
     // DIR's per-line proofs and released texts whose sha256 the record knows are listed, as the
-    // build's are (docs/scale.md#the-proofs-folder-as-a-list, #texts-listed): the review at a
-    // million lines lists them all.
+    // build's are (docs/scale.md#the-proofs-folder-as-a-list, #texts-listed).
     let mut lists: Vec<ListedFiles> = ListedFolder::ALL
         .iter()
         .map(|f| {
@@ -927,48 +973,19 @@ pub fn read_tree(dir: &Path, git_dir: Option<&Path>) -> Result<Tree> {
             ListedFiles::new(*f, &on_disk, FileClass::OutputFile)
         })
         .collect();
-    for entry in WalkDir::new(dir).sort_by(in_path_order) {
-        let entry = entry.with_context(|| format!("{}: cannot list", dir.display()))?;
-        if !entry.file_type().is_file() {
+    for file in crate::dir_walk::DirWalk::new(dir, git_dir)? {
+        let (rel, content) = file?;
+        let Content::File(file) = content else {
+            tree.put_content(rel, content);
             continue;
-        }
-        let rel = entry
-            .path()
-            .strip_prefix(dir)
-            .with_context(|| format!("{}: outside {}", entry.path().display(), dir.display()))?
-            .components()
-            .map(|c| c.as_os_str().to_string_lossy().into_owned())
-            .collect::<Vec<_>>()
-            .join("/");
-        if rel.starts_with(".git/") || rel == ".git" {
-            continue;
-        }
-        let folder = entry.path().parent().unwrap_or(dir);
-        let name = entry.file_name().to_string_lossy().into_owned();
-        let stat = rustix::fs::lstat(entry.path())
-            .with_context(|| format!("{}: cannot read", entry.path().display()))?;
-        let len = stat.st_size as u64;
-        if len > FileClass::OutputFile.ceiling() {
-            bail!(
-                "{}: {} bytes, over the {} exhibit reads of {}",
-                entry.path().display(),
-                len,
-                crate::box_read::size(FileClass::OutputFile.ceiling()),
-                FileClass::OutputFile.what()
-            );
-        }
-        let sha256 = known
-            .get(&rel)
-            .filter(|r| is_regular(&stat) && r.describes(&stat))
-            .map(|r| r.sha256);
-        match lists.iter_mut().find(|l| folder == &*l.store) {
+        };
+        match lists.iter_mut().find(|l| *file.folder == *l.store) {
             Some(list) => {
-                let file = DiskFile::of_dir(list.store.clone(), &name, len, sha256);
                 if let Err(file) = list.push(file) {
                     tree.put_file(rel, file);
                 }
             }
-            None => tree.put_file(rel, DiskFile::of_dir(folder.into(), &name, len, sha256)),
+            None => tree.put_file(rel, file),
         }
     }
     for mut list in lists {
@@ -978,21 +995,6 @@ pub fn read_tree(dir: &Path, git_dir: Option<&Path>) -> Result<Tree> {
         }
     }
     Ok(tree)
-}
-
-/// Siblings in the order of their full paths' bytes, the order of a [`Tree`] and of DIR's
-/// records: a folder's name compares as if it ended in `/`, so `index.json` comes before the
-/// folder `index/` (walked by name alone, the folder would come first).
-fn in_path_order(a: &walkdir::DirEntry, b: &walkdir::DirEntry) -> std::cmp::Ordering {
-    fn key(e: &walkdir::DirEntry) -> (&[u8], &'static [u8]) {
-        let slash: &'static [u8] = if e.file_type().is_dir() { b"/" } else { b"" };
-        (e.file_name().as_encoded_bytes(), slash)
-    }
-    let ((a_name, a_slash), (b_name, b_slash)) = (key(a), key(b));
-    a_name
-        .iter()
-        .chain(a_slash)
-        .cmp(b_name.iter().chain(b_slash))
 }
 
 /// The name of the file a temporary tree holds while exhibit owns it (never in DIR).

@@ -99,15 +99,16 @@ pub fn finish(
     }
     let dir = plan.out.display().to_string();
     let dir = dir.trim_end_matches('/');
-    // Read only when it is shown: at a million proofs DIR is large.
-    let on_disk = if plan.dry_run || voice.json {
-        Some(output::read_tree(&plan.out, git_dir)?)
-    } else {
-        None
-    };
+    // DIR is walked only when it is shown, and never held whole: at a million proofs DIR is
+    // large (docs/scale.md#the-review-walks-dir).
+    let walk_dir = || crate::dir_walk::DirWalk::new(&plan.out, git_dir);
     if plan.dry_run {
-        let empty = Tree::default();
-        let review = review::review(dir, on_disk.as_ref().unwrap_or(&empty), tree)?;
+        // The review as data lists every file; in words, a large folder is counted.
+        let kept = match voice.json {
+            true => review::Kept::Every,
+            false => review::Kept::Shown,
+        };
+        let review = review::review(dir, walk_dir()?, tree, kept)?;
         if voice.json {
             let mut v = summary_json(dir, built, &review.files, notes, true);
             v["review"] = serde_json::to_value(&review)?;
@@ -122,8 +123,10 @@ pub fn finish(
         }
         return Ok(ExitCode::SUCCESS);
     }
-    let files = on_disk
-        .map(|old| review::file_changes(&old, tree))
+    // Listed before DIR is written: what this build changes in it.
+    let files = voice
+        .json
+        .then(|| review::file_changes(walk_dir()?, tree))
         .transpose()?;
     output::write_tree(&plan.out, tree, git_dir)?;
     if let Some(files) = files {

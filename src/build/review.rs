@@ -8,6 +8,7 @@
 //! it did not read in them. Everything shown is escaped: published bytes (a released text) may
 //! hold terminal control sequences, and a review must not run them.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
@@ -127,6 +128,71 @@ pub struct FileChanges {
     pub added: Vec<String>,
     pub changed: Vec<String>,
     pub removed: Vec<String>,
+    /// How many files of each kind each folder has, the lists' and those not kept in them.
+    #[serde(skip)]
+    groups: BTreeMap<(ChangeKind, String), usize>,
+}
+
+/// How much of the comparison a review keeps: every file and every diff (the review as data,
+/// which lists them all), or what the words show — per folder and kind up to
+/// [`FILES_PER_FOLDER`] files with their diffs, and of a folder with more only its count, its
+/// files neither kept nor read for a diff (a first build's review at a million lines adds a
+/// million proofs: docs/scale.md#the-review-walks-dir).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kept {
+    Every,
+    Shown,
+}
+
+impl FileChanges {
+    /// How many files were added, changed and removed, kept in the lists or not.
+    pub fn counts(&self) -> (usize, usize, usize) {
+        let of = |kind| {
+            self.groups
+                .iter()
+                .filter(|((k, _), _)| *k == kind)
+                .map(|(_, n)| n)
+                .sum()
+        };
+        (
+            of(ChangeKind::Added),
+            of(ChangeKind::Changed),
+            of(ChangeKind::Removed),
+        )
+    }
+
+    fn list_mut(&mut self, kind: ChangeKind) -> &mut Vec<String> {
+        match kind {
+            ChangeKind::Added => &mut self.added,
+            ChangeKind::Changed => &mut self.changed,
+            ChangeKind::Removed => &mut self.removed,
+        }
+    }
+
+    /// Counts `path`, and keeps it unless its folder holds more than the words show of its
+    /// kind; `false` when it is not kept (nor is any other file of its folder and kind).
+    fn push(&mut self, kind: ChangeKind, path: String, kept: Kept) -> bool {
+        let folder = folder_of(&path).to_string();
+        let n = self.groups.entry((kind, folder)).or_default();
+        *n += 1;
+        match (kept, *n) {
+            (Kept::Shown, n) if n == FILES_PER_FOLDER + 1 => {
+                let folder = folder_of(&path);
+                self.list_mut(kind).retain(|p| folder_of(p) != folder);
+                false
+            }
+            (Kept::Shown, n) if n > FILES_PER_FOLDER => false,
+            _ => {
+                self.list_mut(kind).push(path);
+                true
+            }
+        }
+    }
+}
+
+/// A path's folder (`""` at the top).
+fn folder_of(path: &str) -> &str {
+    path.rsplit_once('/').map_or("", |(f, _)| f)
 }
 
 /// How a file or a key differs between what DIR holds and what the build would write;
@@ -201,55 +267,124 @@ pub struct KeyChange {
     pub new: Option<String>,
 }
 
+/// DIR's files in path order, each with what it holds: walked from disk by the build
+/// ([`crate::dir_walk::DirWalk`], never all held: docs/scale.md#the-review-walks-dir).
+pub trait OldFiles: Iterator<Item = Result<(String, Content)>> {}
+impl<T: Iterator<Item = Result<(String, Content)>>> OldFiles for T {}
+
 /// The files added, changed and removed, in path order (bytes compared, nothing diffed).
-pub fn file_changes(old: &Tree, new: &Tree) -> Result<FileChanges> {
-    let mut files = FileChanges::default();
-    for (path, was, now) in crate::output::joined(old, new) {
-        match (was, now) {
-            (None, Some(_)) => files.added.push(path.into_owned()),
-            (Some(_), None) => files.removed.push(path.into_owned()),
-            (Some(was), Some(now)) if !was.same(&now)? => files.changed.push(path.into_owned()),
-            _ => {}
-        }
-    }
-    Ok(files)
+pub fn file_changes(old: impl OldFiles, new: &Tree) -> Result<FileChanges> {
+    Ok(compare(old, new, Kept::Every, false)?.files)
 }
 
 /// Compares what DIR holds (`old`) with what the build would write (`new`).
-pub fn review(dir: &str, old: &Tree, new: &Tree) -> Result<Review> {
+pub fn review(dir: &str, old: impl OldFiles, new: &Tree, kept: Kept) -> Result<Review> {
+    let compared = compare(old, new, kept, true)?;
+    let mut summary = summary(&compared.old_held, new)?;
+    compared.tally.into(&mut summary);
+    Ok(Review {
+        dir: dir.trim_end_matches('/').to_string(),
+        summary,
+        files: compared.files,
+        diffs: compared.diffs,
+    })
+}
+
+/// What one pass over both sides gives.
+struct Compared {
+    files: FileChanges,
+    diffs: Vec<FileDiff>,
+    tally: Tally,
+    /// DIR's files outside the listed folders (the ledger's files, the indexes, STATS.json:
+    /// what the summary reads); the proofs and released texts, a million at a million lines,
+    /// are compared as walked and not kept.
+    old_held: Tree,
+}
+
+/// The summary's counts of posted heads and proofs, taken as the pass goes (the lists may not
+/// keep every file: [`Kept::Shown`]).
+#[derive(Default)]
+struct Tally {
+    anchors_added: Vec<String>,
+    anchor_proofs: AddedReplaced,
+    witness_proofs: AddedReplaced,
+}
+
+impl Tally {
+    /// A file added, or replaced by other bytes.
+    fn count(&mut self, path: &str, status: ChangeKind) {
+        let bump = |c: &mut AddedReplaced| match status {
+            ChangeKind::Added => c.added += 1,
+            ChangeKind::Changed => c.replaced += 1,
+            ChangeKind::Removed => {}
+        };
+        if let Some(date) = path
+            .strip_prefix("ledger/anchors/")
+            .and_then(|f| f.strip_suffix(".txt"))
+        {
+            if status == ChangeKind::Added {
+                self.anchors_added.push(escape(date));
+            }
+        } else if path.starts_with("ledger/anchors/") && path.ends_with(".ots") {
+            bump(&mut self.anchor_proofs);
+        } else if path.starts_with("ledger/witness/") && path.ends_with(".ots") {
+            bump(&mut self.witness_proofs);
+        }
+    }
+
+    fn into(self, s: &mut Summary) {
+        s.anchors_added = self.anchors_added;
+        s.anchor_proofs = self.anchor_proofs;
+        s.witness_proofs = self.witness_proofs;
+    }
+}
+
+/// One pass over both sides in path order: each file added, changed or removed is counted,
+/// listed and (`with_diffs`) diffed, as much as `kept` keeps.
+fn compare(old: impl OldFiles, new: &Tree, kept: Kept, with_diffs: bool) -> Result<Compared> {
     let mut files = FileChanges::default();
-    let mut diffs = Vec::new();
-    for (path, a, b) in crate::output::joined(old, new) {
+    let mut diffs: Vec<FileDiff> = Vec::new();
+    let mut tally = Tally::default();
+    let mut old_held = Tree::default();
+    for joined in crate::output::joined_with_listing(old, new) {
+        let (path, a, b) = joined?;
+        if let Some(a) = &a
+            && !crate::output::ListedFolder::holds_path(&path)
+        {
+            old_held.put_content(path.to_string(), a.clone().into_owned());
+        }
         let status = match (&a, &b) {
             (None, Some(_)) => ChangeKind::Added,
             (Some(_), None) => ChangeKind::Removed,
             (Some(x), Some(y)) if !x.same(y)? => ChangeKind::Changed,
             _ => continue,
         };
-        let path = path.into_owned();
-        match status {
-            ChangeKind::Added => files.added.push(path.clone()),
-            ChangeKind::Removed => files.removed.push(path.clone()),
-            ChangeKind::Changed => files.changed.push(path.clone()),
+        tally.count(&path, status);
+        if !files.push(status, path.to_string(), kept) {
+            // Its folder's files of this kind are counted, not shown: their diffs go too.
+            let folder = folder_of(&path);
+            diffs.retain(|d| d.status != status || folder_of(&d.path) != folder);
+            continue;
         }
-        let (a, b) = (a.as_deref(), b.as_deref());
-        let read = |c: Option<&Content>| -> Result<Vec<u8>> {
-            Ok(c.map(Content::bytes)
-                .transpose()?
-                .map(|b| b.into_owned())
-                .unwrap_or_default())
-        };
-        diffs.push(FileDiff {
-            path: path.clone(),
-            status,
-            body: diff_body(&path, &read(a)?, &read(b)?),
-        });
+        if with_diffs {
+            let read = |c: Option<&Cow<'_, Content>>| -> Result<Vec<u8>> {
+                Ok(c.map(|c| c.bytes())
+                    .transpose()?
+                    .map(|b| b.into_owned())
+                    .unwrap_or_default())
+            };
+            diffs.push(FileDiff {
+                path: path.to_string(),
+                status,
+                body: diff_body(&path, &read(a.as_ref())?, &read(b.as_ref())?),
+            });
+        }
     }
-    Ok(Review {
-        dir: dir.trim_end_matches('/').to_string(),
-        summary: summary(old, new)?,
+    Ok(Compared {
         files,
         diffs,
+        tally,
+        old_held,
     })
 }
 
@@ -695,34 +830,6 @@ fn summary(old: &Tree, new: &Tree) -> Result<Summary> {
         }
     }
 
-    for (path, was, content) in crate::output::joined(old, new) {
-        let Some(content) = content else { continue };
-        let path = &*path;
-        // Only proofs are told replaced or not: other files are not compared here.
-        let replaced = path.ends_with(".ots")
-            && was.as_ref().map(|w| w.same(&content)).transpose()? == Some(false);
-        if let Some(date) = path
-            .strip_prefix("ledger/anchors/")
-            .and_then(|f| f.strip_suffix(".txt"))
-        {
-            if was.is_none() {
-                s.anchors_added.push(escape(date));
-            }
-        } else if path.starts_with("ledger/anchors/") && path.ends_with(".ots") {
-            if was.is_none() {
-                s.anchor_proofs.added += 1;
-            } else if replaced {
-                s.anchor_proofs.replaced += 1;
-            }
-        } else if path.starts_with("ledger/witness/") && path.ends_with(".ots") {
-            if was.is_none() {
-                s.witness_proofs.added += 1;
-            } else if replaced {
-                s.witness_proofs.replaced += 1;
-            }
-        }
-    }
-
     let (old_stats, new_stats) = (
         json_of(old, "ledger/STATS.json")?,
         json_of(new, "ledger/STATS.json")?,
@@ -948,16 +1055,26 @@ fn file_lines(r: &Review) -> Vec<String> {
     ] {
         let mut by_folder: BTreeMap<&str, Vec<&String>> = BTreeMap::new();
         for p in list {
-            let folder = p.rsplit_once('/').map_or("", |(f, _)| f);
-            by_folder.entry(folder).or_default().push(p);
+            by_folder.entry(folder_of(p)).or_default().push(p);
+        }
+        // A folder whose files were counted and not kept is listed by its count alone.
+        let counted = r.files.groups.iter().filter(|((k, _), _)| *k == status);
+        for ((_, folder), _) in counted {
+            by_folder.entry(folder.as_str()).or_default();
         }
         for (folder, paths) in by_folder {
-            if paths.len() > FILES_PER_FOLDER {
+            let n = r
+                .files
+                .groups
+                .get(&(status, folder.to_string()))
+                .copied()
+                .unwrap_or(paths.len());
+            if n > FILES_PER_FOLDER {
                 out.push(format!(
                     "{status:<8}{}/{}/ ({} files)",
                     r.dir,
                     escape(folder),
-                    paths.len()
+                    n
                 ));
             } else {
                 for p in paths {
@@ -1037,11 +1154,7 @@ fn shown_diffs(r: &Review) -> Vec<&FileDiff> {
 
 impl Review {
     pub fn file_counts(&self) -> (usize, usize, usize) {
-        (
-            self.files.added.len(),
-            self.files.changed.len(),
-            self.files.removed.len(),
-        )
+        self.files.counts()
     }
 
     /// For a terminal.
@@ -1132,6 +1245,12 @@ fn longest_backtick_run(s: &str) -> usize {
 mod tests {
     use super::*;
 
+    /// A tree's files as DIR's walk gives them.
+    fn listed(tree: &Tree) -> impl OldFiles + '_ {
+        tree.iter()
+            .map(|(p, c)| Ok((p.into_owned(), c.into_owned())))
+    }
+
     fn tree(files: &[(&str, &str)]) -> Tree {
         let mut t = Tree::default();
         for (p, b) in files {
@@ -1194,7 +1313,9 @@ mod tests {
             ("ledger/segments/000001.jsonl", &lines(4..=7)),
             ("ledger/segments/000002.jsonl", &lines(8..=9)),
         ]);
-        let s = review("site", &old, &new).unwrap().summary;
+        let s = review("site", listed(&old), &new, Kept::Every)
+            .unwrap()
+            .summary;
         assert_eq!(s.published, 4);
         assert_eq!(s.new_seqs.map(|r| (r.first, r.last)), Some((6, 9)));
         // A rewrite that moves lines across files: still the seqs the old ledger lacks.
@@ -1202,11 +1323,128 @@ mod tests {
             ("ledger/ledger.jsonl", &(header + &lines(1..=2))),
             ("ledger/segments/000001.jsonl", &lines(3..=6)),
         ]);
-        let s = review("site", &old, &moved).unwrap().summary;
+        let s = review("site", listed(&old), &moved, Kept::Every)
+            .unwrap()
+            .summary;
         assert_eq!(s.published, 1);
         assert_eq!(s.new_seqs.map(|r| (r.first, r.last)), Some((6, 6)));
         // Nothing new.
-        assert_eq!(review("site", &new, &new).unwrap().summary.published, 0);
+        assert_eq!(
+            review("site", listed(&new), &new, Kept::Every)
+                .unwrap()
+                .summary
+                .published,
+            0
+        );
+    }
+
+    #[test]
+    fn of_dir_the_review_keeps_what_the_summary_reads_and_not_the_listed_folders() {
+        // At a million lines DIR's proofs are a million files: compared as walked, never held
+        // (docs/scale.md#the-review-walks-dir). Caught: every file of DIR kept for the summary.
+        let old = tree(&[
+            ("ledger/STATS.json", "{}"),
+            (
+                &format!("ledger/witness/proofs/{}.ots", "a".repeat(64)),
+                "pending",
+            ),
+            (
+                &format!("ledger/public_texts/{}.txt", "b".repeat(64)),
+                "text",
+            ),
+            ("ledger/public_texts/index.json", "{}"),
+        ]);
+        let new = tree(&[("ledger/STATS.json", "{}")]);
+        let compared = compare(listed(&old), &new, Kept::Every, false).unwrap();
+        let (files, old_held) = (compared.files, compared.old_held);
+        assert_eq!(files.removed.len(), 3, "{:?}", files.removed);
+        let held: Vec<String> = old_held.iter().map(|(p, _)| p.into_owned()).collect();
+        assert_eq!(
+            held,
+            ["ledger/STATS.json", "ledger/public_texts/index.json"]
+        );
+        // An error of DIR's walk fails the comparison, where an error would have listed
+        // nothing and the review called every file added.
+        let failing = listed(&old)
+            .take(1)
+            .chain(std::iter::once(Err(anyhow::anyhow!(
+                "site/ledger: cannot list"
+            ))));
+        let Err(err) = compare(failing, &new, Kept::Every, false) else {
+            panic!("a failed walk compared")
+        };
+        assert!(format!("{err:#}").contains("site/ledger: cannot list"));
+    }
+
+    /// A tree whose `proofs` files 00..n are files in `folder`; those from `missing` on are
+    /// not on disk.
+    fn with_proofs(mut t: Tree, folder: &std::path::Path, n: usize, missing: usize) -> Tree {
+        let on_disk: std::sync::Arc<std::path::Path> = folder.into();
+        for k in 0..n {
+            let name = format!("{k:02}.ots");
+            if k < missing {
+                std::fs::write(folder.join(&name), [k as u8]).unwrap();
+            }
+            let file = crate::output::DiskFile::of_dir(on_disk.clone(), &name, 1, None);
+            t.put_file(format!("ledger/witness/proofs/{name}"), file);
+        }
+        t
+    }
+
+    #[test]
+    fn in_words_a_crowded_folder_is_counted_and_its_files_neither_kept_nor_read() {
+        // A first build's review at a million lines adds a million proofs: in words they are a
+        // count (docs/scale.md#the-review-walks-dir). Caught: every file kept and diffed, then
+        // dropped when shown (the 9th proof, not on disk, would fail the review).
+        let tmp = tempfile::tempdir().unwrap();
+        let old = tree(&[("ledger/STATS.json", "{}")]);
+        let new = with_proofs(tree(&[("ledger/STATS.json", "{}")]), tmp.path(), 20, 8);
+        let shown = review("site", listed(&old), &new, Kept::Shown).unwrap();
+        assert!(shown.files.added.is_empty(), "{:?}", shown.files.added);
+        assert!(shown.diffs.is_empty());
+        assert_eq!(shown.file_counts(), (20, 0, 0));
+        assert_eq!(shown.summary.witness_proofs.added, 20);
+        let text = shown.to_text();
+        assert!(
+            text.contains("dry run: 20 added, 0 changed, 0 removed"),
+            "{text}"
+        );
+        assert!(
+            text.contains("added   site/ledger/witness/proofs/ (20 files)"),
+            "{text}"
+        );
+        assert!(review("site", listed(&old), &new, Kept::Every).is_err());
+    }
+
+    #[test]
+    fn in_words_the_review_is_the_same_whether_every_file_is_kept_or_only_those_shown() {
+        // Caught: a folder counted in words under one and listed under the other, a count
+        // taken from the kept list alone, a diff kept for a counted folder.
+        let tmp = tempfile::tempdir().unwrap();
+        let old = with_proofs(
+            tree(&[("ledger/STATS.json", "{}"), ("ledger/a.json", "[1]")]),
+            tmp.path(),
+            12,
+            12,
+        );
+        let mut new = tree(&[
+            ("ledger/STATS.json", "{}"),
+            ("ledger/a.json", "[2]"),
+            ("ledger/b.json", "[]"),
+        ]);
+        for k in 0..9 {
+            new.put(format!("ledger/segments/{k:06}.jsonl"), "{\"seq\":1}\n");
+        }
+        // Four proofs of twelve kept (one group of removed files, under the count shown).
+        let new = with_proofs(new, tmp.path(), 4, 4);
+        let every = review("site", listed(&old), &new, Kept::Every).unwrap();
+        let shown = review("site", listed(&old), &new, Kept::Shown).unwrap();
+        assert_eq!(every.file_counts(), (10, 1, 8));
+        assert_eq!(shown.file_counts(), every.file_counts());
+        assert_eq!(shown.to_text(), every.to_text());
+        assert_eq!(shown.to_markdown(), every.to_markdown());
+        assert!(shown.to_text().contains("site/ledger/segments/ (9 files)"));
+        assert!(shown.diffs.len() < every.diffs.len());
     }
 
     #[test]
@@ -1228,7 +1466,7 @@ mod tests {
                 r#"[{"seq":15,"kind":"send","fields_flagged":["note"],"reason":"shape"}]"#,
             ),
         ]);
-        let r = review("site", &old, &new).unwrap();
+        let r = review("site", listed(&old), &new, Kept::Every).unwrap();
         let keys: Vec<&str> = r.summary.counts.iter().map(|c| c.key.as_str()).collect();
         assert_eq!(keys, ["lines.published", "lines.withheld"]);
         assert_eq!(r.summary.seq_lists[0].added, [12]);
@@ -1293,7 +1531,9 @@ mod tests {
             ("ledger/witness/proofs/x.ots", "upgraded"),
             ("ledger/witness/proofs/y.ots", "new"),
         ]);
-        let s = review("site", &old, &new).unwrap().summary;
+        let s = review("site", listed(&old), &new, Kept::Every)
+            .unwrap()
+            .summary;
         assert_eq!(s.texts_released.len(), 1);
         assert_eq!(
             (
@@ -1305,7 +1545,9 @@ mod tests {
         assert_eq!(s.anchors_added, ["2026-10-25"]);
         assert_eq!((s.anchor_proofs.added, s.anchor_proofs.replaced), (1, 1));
         assert_eq!((s.witness_proofs.added, s.witness_proofs.replaced), (1, 1));
-        let text = review("site", &old, &new).unwrap().to_text();
+        let text = review("site", listed(&old), &new, Kept::Every)
+            .unwrap()
+            .to_text();
         assert!(text.contains(&format!("{b} (seq 12), 5 bytes")), "{text}");
         assert!(text.contains("posted heads added: 2026-10-25"), "{text}");
     }
@@ -1314,7 +1556,9 @@ mod tests {
     fn markdown_fences_outlast_backticks_in_the_content() {
         let old = tree(&[("a.txt", "x\n")]);
         let new = tree(&[("a.txt", "x\n````\n")]);
-        let md = review("site", &old, &new).unwrap().to_markdown();
+        let md = review("site", listed(&old), &new, Kept::Every)
+            .unwrap()
+            .to_markdown();
         assert!(md.contains("\n`````diff\n"), "{md}");
     }
 }

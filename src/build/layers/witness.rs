@@ -2964,6 +2964,38 @@ mod tests {
         );
     }
 
+    #[test]
+    fn a_65537th_distinct_list_of_calendars_is_refused_and_the_65536th_kept() {
+        // A store record names its list of calendars by a two-byte number
+        // (docs/scale.md#narrower-lines). Catches a number that wraps (a record published with
+        // another record's calendars) instead of a refusal, and a limit off by one.
+        let index = |lists: usize| {
+            let entries: Vec<String> = (0..lists)
+                .map(|k| {
+                    format!(
+                        r#""{k:064x}": {{"seq": {seq}, "status": "proof", "calendars": ["https://c{k}.example"],
+                        "line_timestamp": "2026-10-24T13:00:00Z", "seen_at": "2026-10-24T13:00:00Z",
+                        "stamped_at": "2026-10-24T13:00:00Z"}}"#,
+                        seq = k + 1
+                    )
+                })
+                .collect();
+            format!(r#"{{"entries": {{{}}}}}"#, entries.join(","))
+        };
+        let kept = parse_index(index(65_536).as_bytes()).unwrap();
+        let last = kept
+            .records
+            .iter()
+            .find(|r| r.seq() == 65_536)
+            .map(|r| kept.calendars[usize::from(r.calendars)].clone());
+        assert_eq!(last, Some(vec!["https://c65535.example".to_string()]));
+        let refused = parse_index(index(65_537).as_bytes()).unwrap_err();
+        assert!(
+            refused.contains(&format!("entry {:064x}: a 65,537th distinct list", 65_536)),
+            "{refused}"
+        );
+    }
+
     /// A repository in `dir` whose HEAD holds `proofs` (a tree's id) as
     /// `ledger/witness/proofs`, opened as DIR's previous publication.
     fn head_with_proofs(
