@@ -123,9 +123,17 @@ impl DirWalk {
                 }
                 known => known,
             };
-            let name = name.to_string_lossy();
+            // No exhibit names a file otherwise; said plainly, where the lossy name would be
+            // "not found" (the build's new tree replaces DIR whole: docs/build.md#the-swap).
+            let Some(name) = name.to_str() else {
+                bail!(
+                    "{}: a name that is not UTF-8, which exhibit never writes; a build replaces DIR whole and would not keep it: move it out of {} to keep it",
+                    crate::terminal::escape(&on_disk.join(name).display().to_string()),
+                    crate::terminal::escape(&self.root.display().to_string()),
+                );
+            };
             match file_type {
-                FileType::RegularFile => entries.push(Entry::File(FileName::new(&name))),
+                FileType::RegularFile => entries.push(Entry::File(FileName::new(name))),
                 FileType::Directory => entries.push(Entry::Folder(name.into())),
                 _ => {}
             }
@@ -323,6 +331,24 @@ mod tests {
             format!("{err:#}").contains(&*big.to_string_lossy()),
             "{err:#}"
         );
+    }
+
+    #[test]
+    fn a_name_that_is_not_utf8_is_refused_by_its_path_and_what_to_do() {
+        // Caught: the name made lossy and then "not found" (the old words), or skipped, so that
+        // the review does not say the build would drop it.
+        let tmp = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(tmp.path().join("ledger")).unwrap();
+        let name = OsStr::from_bytes(b"bad\xff.txt");
+        std::fs::write(tmp.path().join("ledger").join(name), b"x").unwrap();
+        let err = DirWalk::new(tmp.path(), None)
+            .unwrap()
+            .find_map(Result::err)
+            .unwrap();
+        let words = format!("{err:#}");
+        assert!(words.contains("ledger/bad"), "{words}");
+        assert!(words.contains("not UTF-8"), "{words}");
+        assert!(words.contains("move it out of"), "{words}");
     }
 
     #[test]

@@ -1223,7 +1223,7 @@ pub fn check_out_dir(dir: &Path, box_paths: &[(&str, &Path)]) -> Result<()> {
 }
 
 /// The pid names a process that is running (a concurrent build's temporary tree is its own).
-fn alive(pid: u32) -> bool {
+pub(crate) fn alive(pid: u32) -> bool {
     Path::new(&format!("/proc/{pid}")).exists()
 }
 

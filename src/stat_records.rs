@@ -111,7 +111,50 @@ pub fn replace_cache_file(path: &Path, bytes: &[u8]) -> Result<()> {
     std::fs::rename(&temporary, path).with_context(|| {
         let _ = std::fs::remove_file(&temporary);
         format!("{}: cannot replace", path.display())
-    })
+    })?;
+    remove_left_temporaries(path);
+    Ok(())
+}
+
+/// Removes the temporary files of `path` that stopped builds left beside it
+/// (`<name>.new-<pid>` whose process is gone: killed before it put its cache in place), and
+/// says so. At a million lines each is up to 250 MB of the repository's git folder, and every
+/// stopped build left one more (docs/build.md#safety). Only regular files of exactly that name
+/// are removed; a concurrent build's (its process running) is left, as is anything else.
+fn remove_left_temporaries(path: &Path) {
+    let (Some(folder), Some(prefix)) = (
+        path.parent(),
+        path.with_extension("new-")
+            .file_name()
+            .and_then(|n| n.to_str().map(str::to_string)),
+    ) else {
+        return;
+    };
+    let Ok(entries) = std::fs::read_dir(folder) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name
+            .to_str()
+            .and_then(|n| n.strip_prefix(&prefix))
+            .filter(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+            .and_then(|p| p.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        let is_file =
+            std::fs::symlink_metadata(entry.path()).is_ok_and(|m| m.file_type().is_file());
+        if pid == std::process::id() || crate::output::alive(pid) || !is_file {
+            continue;
+        }
+        if std::fs::remove_file(entry.path()).is_ok() {
+            crate::say!(
+                "exhibit: note: removed {}, left by a build that was stopped (process {pid} is gone)",
+                crate::terminal::escape(&entry.path().display().to_string())
+            );
+        }
+    }
 }
 
 /// Writes `bytes` over the file at `path` in place and puts its mtime back, as someone hiding
@@ -300,7 +343,9 @@ impl StagedFile {
         let sum: [u8; 32] = hashing.hasher.clone().finalize().into();
         hashing.file.write_all(&sum).map_err(failed)?;
         std::fs::rename(&self.temporary, &self.path)
-            .with_context(|| format!("{}: cannot replace", self.path.display()))
+            .with_context(|| format!("{}: cannot replace", self.path.display()))?;
+        remove_left_temporaries(&self.path);
+        Ok(())
     }
 }
 
@@ -438,5 +483,58 @@ impl Write for HashInto<'_> {
 
     fn flush(&mut self) -> std::io::Result<()> {
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A pid no process has (above the kernel's limit, 2^22).
+    const GONE: u32 = 4_000_000_000;
+
+    #[test]
+    fn a_stopped_builds_temporary_is_removed_when_a_cache_is_put_in_place_and_nothing_else() {
+        // Caught: temporaries left to pile up (every stopped build added up to 250 MB at a
+        // million lines to the git folder), a running build's removed, a symlink followed, a
+        // look-alike name removed.
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("blob-sha256");
+        let outside = tempfile::tempdir().unwrap();
+        std::fs::write(outside.path().join("kept"), b"k").unwrap();
+        let left = tmp.path().join(format!("blob-sha256.new-{GONE}"));
+        let running = tmp.path().join("blob-sha256.new-1");
+        let link = tmp.path().join(format!("blob-sha256.new-{}", GONE - 1));
+        let other_cache = tmp.path().join(format!("dir-stat.new-{GONE}"));
+        let look_alike = tmp.path().join(format!("blob-sha256.new-{GONE}x"));
+        for p in [&left, &running, &other_cache, &look_alike] {
+            std::fs::write(p, b"t").unwrap();
+        }
+        std::os::unix::fs::symlink(outside.path().join("kept"), &link).unwrap();
+        let mut staged = StagedFile::create(&path).unwrap();
+        staged.write(b"cache").unwrap();
+        staged.commit().unwrap();
+        assert!(!left.exists());
+        for p in [&running, &link, &other_cache, &look_alike] {
+            assert!(std::fs::symlink_metadata(p).is_ok(), "{}", p.display());
+        }
+        assert!(outside.path().join("kept").exists());
+        // The same when a whole cache file is replaced.
+        std::fs::write(&left, b"t").unwrap();
+        replace_cache_file(&path, b"cache").unwrap();
+        assert!(!left.exists());
+        assert!(running.exists());
+    }
+
+    #[test]
+    fn an_uncommitted_cache_leaves_the_stopped_builds_temporaries_as_they_are() {
+        // A dry run, a refused or failed build: it puts nothing in place and removes nothing.
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("store-proofs");
+        let left = tmp.path().join(format!("store-proofs.new-{GONE}"));
+        std::fs::write(&left, b"t").unwrap();
+        drop(StagedFile::create(&path).unwrap());
+        assert!(left.exists());
+        assert!(!path.exists());
     }
 }
