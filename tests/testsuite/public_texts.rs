@@ -1080,6 +1080,48 @@ fn a_segmented_exhibits_recorded_texts_are_linked_as_listed_and_an_edited_one_re
 }
 
 #[test]
+fn without_dirs_record_a_segmented_exhibits_texts_are_read_and_found_unchanged() {
+    // A checkout or a clone on another machine: DIR's record describes none of DIR's files, so
+    // each text DIR holds is read and compared. A new text's bytes are let go once written
+    // into the build's folder of made files; compared with those empty bytes, every copy read
+    // as changed and the build said "differed … rewritten" of each (170,000 at a million
+    // lines: docs/scale.md#the-review-walks-dir). Caught: that note for an unchanged copy, and
+    // none for a copy that really changed.
+    let fx = fixture();
+    segmented(&fx);
+    let path = recorded_texts(&fx);
+    let forget = || {
+        let git = git2::Repository::open(&fx.root).unwrap();
+        let record = git.path().join("exhibit/dir-stat");
+        std::fs::remove_file(&record).unwrap();
+    };
+    forget();
+    let texts_before = read_dir_tree(&texts_dir(&fx));
+    let o = build(&fx, &[]);
+    ok(&o);
+    for note in ["differed from the released bytes", "had CRLF"] {
+        assert!(!stderr(&o).contains(note), "{}", stderr(&o));
+    }
+    assert_eq!(read_dir_tree(&texts_dir(&fx)), texts_before);
+
+    let mut bytes = std::fs::read(&path).unwrap();
+    bytes[0] ^= 0x20;
+    std::fs::write(&path, &bytes).unwrap();
+    forget();
+    let o = build(&fx, &[]);
+    ok(&o);
+    assert_eq!(
+        stderr(&o)
+            .matches("on disk differed from the released bytes; rewritten")
+            .count(),
+        1,
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(read_dir_tree(&texts_dir(&fx)), texts_before, "rewritten");
+}
+
+#[test]
 fn a_part_shaped_stray_under_public_texts_refuses_like_any_stray() {
     let fx = fixture();
     segmented(&fx);

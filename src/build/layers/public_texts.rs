@@ -1348,9 +1348,12 @@ fn disk_copies(
     if let_go {
         texts.dir_folder = Some(ctx.plan.out.join(FOLDER).into());
     }
+    // DIR's copy is named, not the one written into the build's folder of made files (which
+    // goes with that folder): a text is one or the other, never both.
     let held_by_dir = |r: &mut Release| {
         if let_go {
             r.in_dir = true;
+            r.made = false;
             r.bytes = Vec::new();
         }
     };
@@ -1380,12 +1383,17 @@ fn disk_copies(
                 .unwrap_or_default(),
             _ => Vec::new(),
         };
-        if on_disk == r.bytes {
+        // Compared by digest: the text's name is the sha256 of its bytes, which a text written
+        // into the build's folder of made files no longer holds (`made`: let go as released).
+        // Compared with those empty bytes, every copy DIR held read as changed, and a build
+        // without DIR's record (a checkout, a clone) said so of 170,000 texts at a million lines.
+        if Digest::of(&on_disk) == r.sha() {
             held_by_dir(r);
             continue;
         }
         let head_blob = head.bytes_of(&r.sha())?;
-        if head_blob.as_ref() == Some(&r.bytes) && crlf_to_lf(&on_disk) == r.bytes {
+        let head_is_released = head_blob.is_some_and(|b| Digest::of(&b) == r.sha());
+        if head_is_released && Digest::of(&crlf_to_lf(&on_disk)) == r.sha() {
             out.notes.push(format!(
                 "public texts: {dir}/{FOLDER}/{name} had CRLF line endings on disk (a checkout converted it); restored from HEAD's bytes, not a rewrite"
             ));
@@ -1784,7 +1792,10 @@ fn release_files(
         .iter()
         .filter(|r| r.in_dir && dir_folder.is_some())
         .count();
-    let in_made = releases.iter().filter(|r| r.made).count();
+    let in_made = releases
+        .iter()
+        .filter(|r| r.made && !(r.in_dir && dir_folder.is_some()))
+        .count();
     let made_folder = match made {
         Some(made) if in_made > 0 => Some(made.folder(FOLDER)?),
         _ => None,
@@ -1808,7 +1819,8 @@ fn release_files(
     if let Some(list) = &mut listed {
         list.reserve(if list_is_dir { in_dir } else { in_made });
     }
-    out.files.reserve_exact(releases.len() - in_dir - in_made);
+    out.files
+        .reserve_exact(releases.len().saturating_sub(in_dir + in_made));
     while let Some(mut r) = releases.pop() {
         if releases.len().is_multiple_of(SLICE) {
             releases.shrink_to_fit();
