@@ -19,7 +19,7 @@ use rustix::fs::{AtFlags, FileType, Mode, OFlags};
 use crate::box_read::FileClass;
 use crate::dir_stat::DirRecords;
 use crate::open_folders::is_regular;
-use crate::output::{Content, DiskFile, FileName};
+use crate::output::{DiskFile, FileName};
 
 /// A folder is opened as a folder, never through a symlink (as the write stage opens DIR's:
 /// crate::open_folders).
@@ -149,7 +149,7 @@ impl DirWalk {
     }
 
     /// The next file, or `None` at the end of the walk.
-    fn step(&mut self) -> Result<Option<(String, Content)>> {
+    fn step(&mut self) -> Result<Option<(String, DiskFile)>> {
         loop {
             let Some(frame) = self.stack.last_mut() else {
                 return Ok(None);
@@ -192,7 +192,7 @@ impl DirWalk {
                         .filter(|r| is_regular(&stat) && r.describes(&stat))
                         .map(|r| r.sha256);
                     let file = DiskFile::of_dir_named(frame.on_disk.clone(), name, len, sha256);
-                    return Ok(Some((rel, Content::File(file))));
+                    return Ok(Some((rel, file)));
                 }
             }
         }
@@ -200,7 +200,7 @@ impl DirWalk {
 }
 
 impl Iterator for DirWalk {
-    type Item = Result<(String, Content)>;
+    type Item = Result<(String, DiskFile)>;
 
     /// After an error, the walk ends.
     fn next(&mut self) -> Option<Self::Item> {
@@ -218,7 +218,7 @@ impl Iterator for DirWalk {
 mod tests {
     use super::*;
 
-    fn walked(dir: &Path) -> Vec<(String, Content)> {
+    fn walked(dir: &Path) -> Vec<(String, DiskFile)> {
         DirWalk::new(dir, None)
             .unwrap()
             .collect::<Result<Vec<_>>>()
@@ -276,19 +276,17 @@ mod tests {
         std::fs::create_dir_all(&proofs).unwrap();
         std::fs::write(proofs.join(format!("{}.ots", hex(0x12))), b"proof").unwrap();
         std::fs::write(tmp.path().join("ledger/a b.txt"), b"text").unwrap();
-        for (path, content) in walked(tmp.path()) {
+        for (path, file) in walked(tmp.path()) {
             let on_disk = std::fs::read(tmp.path().join(&path)).unwrap();
+            assert_eq!(file.len, on_disk.len() as u64);
+            // No record: nothing is taken as known.
+            assert_eq!(file.sha256, None);
+            let content = crate::output::Content::File(file);
             assert_eq!(
                 content.bytes().unwrap().as_ref(),
                 on_disk.as_slice(),
                 "{path}"
             );
-            assert_eq!(content.len(), on_disk.len() as u64);
-            // No record: nothing is taken as known.
-            let Content::File(file) = content else {
-                panic!("{path}: not a file on disk")
-            };
-            assert_eq!(file.sha256, None);
         }
     }
 

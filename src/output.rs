@@ -961,7 +961,7 @@ fn sort_keeping_last<T>(items: &mut Vec<T>, cmp: impl Fn(&T, &T) -> std::cmp::Or
 /// symlinks and special files in it are not listed. A file whose stat data is the one the last
 /// build recorded (`crate::dir_stat`, in `git_dir`) carries the sha256 recorded with it, so the
 /// review compares it without reading it (docs/scale.md#comparing-without-reading). The review
-/// itself walks DIR without listing it into a tree ([`joined_with_dir`]).
+/// itself walks DIR without listing it into a tree ([`joined_with_listing`]).
 pub fn read_tree(dir: &Path, git_dir: Option<&Path>) -> Result<Tree> {
     let mut tree = Tree::default();
     // DIR's per-line proofs and released texts whose sha256 the record knows are listed, as the
@@ -974,11 +974,7 @@ pub fn read_tree(dir: &Path, git_dir: Option<&Path>) -> Result<Tree> {
         })
         .collect();
     for file in crate::dir_walk::DirWalk::new(dir, git_dir)? {
-        let (rel, content) = file?;
-        let Content::File(file) = content else {
-            tree.put_content(rel, content);
-            continue;
-        };
+        let (rel, file) = file?;
         match lists.iter_mut().find(|l| *file.folder == *l.store) {
             Some(list) => {
                 if let Err(file) = list.push(file) {

@@ -101,12 +101,16 @@ pub fn finish(
     let dir = dir.trim_end_matches('/');
     // DIR is walked only when it is shown, and never held whole: at a million proofs DIR is
     // large (docs/scale.md#the-review-walks-dir).
-    let walk_dir = || crate::dir_walk::DirWalk::new(&plan.out, git_dir);
+    let walk_dir = || -> Result<_> {
+        let walk = crate::dir_walk::DirWalk::new(&plan.out, git_dir)?;
+        Ok(walk.map(|f| f.map(|(path, file)| (path, output::Content::File(file)))))
+    };
     if plan.dry_run {
         // The review as data lists every file; in words, a large folder is counted.
-        let kept = match voice.json {
-            true => review::Kept::Every,
-            false => review::Kept::Shown,
+        let kept = if voice.json {
+            review::Kept::Every
+        } else {
+            review::Kept::Shown
         };
         let review = review::review(dir, walk_dir()?, tree, kept)?;
         if voice.json {

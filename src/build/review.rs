@@ -281,7 +281,7 @@ pub fn file_changes(old: impl OldFiles, new: &Tree) -> Result<FileChanges> {
 pub fn review(dir: &str, old: impl OldFiles, new: &Tree, kept: Kept) -> Result<Review> {
     let compared = compare(old, new, kept, true)?;
     let mut summary = summary(&compared.old_held, new)?;
-    compared.tally.into(&mut summary);
+    compared.tally.fill(&mut summary);
     Ok(Review {
         dir: dir.trim_end_matches('/').to_string(),
         summary,
@@ -332,7 +332,7 @@ impl Tally {
         }
     }
 
-    fn into(self, s: &mut Summary) {
+    fn fill(self, s: &mut Summary) {
         s.anchors_added = self.anchors_added;
         s.anchor_proofs = self.anchor_proofs;
         s.witness_proofs = self.witness_proofs;
