@@ -8,7 +8,6 @@
 //! it did not read in them. Everything shown is escaped: published bytes (a released text) may
 //! hold terminal control sequences, and a review must not run them.
 
-use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
@@ -367,16 +366,10 @@ fn compare(old: impl OldFiles, new: &Tree, kept: Kept, with_diffs: bool) -> Resu
             continue;
         }
         if with_diffs {
-            let read = |c: Option<&Cow<'_, Content>>| -> Result<Vec<u8>> {
-                Ok(c.map(|c| c.bytes())
-                    .transpose()?
-                    .map(|b| b.into_owned())
-                    .unwrap_or_default())
-            };
             diffs.push(FileDiff {
                 path: path.to_string(),
                 status,
-                body: diff_body(&path, &read(a.as_ref())?, &read(b.as_ref())?),
+                body: diff_of(&path, a.as_deref(), b.as_deref())?,
             });
         }
     }
@@ -388,28 +381,48 @@ fn compare(old: impl OldFiles, new: &Tree, kept: Kept, with_diffs: bool) -> Resu
     })
 }
 
-fn diff_body(path: &str, old: &[u8], new: &[u8]) -> DiffBody {
+/// A file's diff, each side read only as far as its kind needs: the page by its sizes alone
+/// (31 MB a side at a million lines, read only to be measured before), a segment one side at a
+/// time for its lines (32 MiB a side), STATS.json not at all (docs/scale.md#the-review-walks-dir).
+fn diff_of(path: &str, old: Option<&Content>, new: Option<&Content>) -> Result<DiffBody> {
+    let len = |c: Option<&Content>| c.map_or(0, |c| c.len() as usize);
     if path == "ledger/STATS.json" {
-        return DiffBody::InSummary;
+        return Ok(DiffBody::InSummary);
     }
     // A segment holds up to 32 MiB of lines: summarised, never printed whole; its new seqs are
     // in the summary (docs/scale.md#review).
     if path.starts_with("ledger/segments/") {
-        let lines = |b: &[u8]| b.iter().filter(|&&c| c == b'\n').count();
-        return DiffBody::Segment {
-            old_bytes: old.len(),
-            new_bytes: new.len(),
-            old_lines: lines(old),
-            new_lines: lines(new),
+        let lines = |c: Option<&Content>| -> Result<usize> {
+            Ok(match c {
+                Some(c) => c.bytes()?.iter().filter(|&&b| b == b'\n').count(),
+                None => 0,
+            })
         };
+        return Ok(DiffBody::Segment {
+            old_bytes: len(old),
+            new_bytes: len(new),
+            old_lines: lines(old)?,
+            new_lines: lines(new)?,
+        });
     }
     if path.ends_with(".html") {
-        return DiffBody::Bytes {
-            old: old.len(),
-            new: new.len(),
+        return Ok(DiffBody::Bytes {
+            old: len(old),
+            new: len(new),
             why: "the page: not diffed".into(),
-        };
+        });
     }
+    let read = |c: Option<&Content>| -> Result<Vec<u8>> {
+        Ok(c.map(Content::bytes)
+            .transpose()?
+            .map(|b| b.into_owned())
+            .unwrap_or_default())
+    };
+    Ok(diff_body(path, &read(old)?, &read(new)?))
+}
+
+/// A text or JSON file's diff from both sides' bytes (any other file's: its sizes).
+fn diff_body(path: &str, old: &[u8], new: &[u8]) -> DiffBody {
     let (Ok(x), Ok(y)) = (std::str::from_utf8(old), std::str::from_utf8(new)) else {
         return DiffBody::Bytes {
             old: old.len(),
@@ -1414,6 +1427,34 @@ mod tests {
             "{text}"
         );
         assert!(review("site", listed(&old), &new, Kept::Every).is_err());
+    }
+
+    #[test]
+    fn the_page_is_diffed_by_its_sizes_without_being_read() {
+        // At a million lines the page is 31 MB a side, and it changes every day. Caught: both
+        // sides read whole only to be measured (DIR's page here is not on disk to be read).
+        let tmp = tempfile::tempdir().unwrap();
+        let mut old = tree(&[]);
+        let gone: std::sync::Arc<std::path::Path> = tmp.path().join("gone").into();
+        old.put_file(
+            "index.html",
+            crate::output::DiskFile::of_dir(gone, "index.html", 7, None),
+        );
+        let new = tree(&[("index.html", "<html>new</html>")]);
+        let r = review("site", listed(&old), &new, Kept::Shown).unwrap();
+        assert_eq!(r.file_counts(), (0, 1, 0));
+        assert!(
+            matches!(
+                &r.diffs[0].body,
+                DiffBody::Bytes {
+                    old: 7,
+                    new: 16,
+                    ..
+                }
+            ),
+            "{:?}",
+            r.diffs[0].body
+        );
     }
 
     #[test]
