@@ -14,19 +14,12 @@ use std::sync::Arc;
 
 use anyhow::{Context, Result, bail};
 use rustix::fd::{AsFd, OwnedFd};
-use rustix::fs::{AtFlags, FileType, Mode, OFlags};
+use rustix::fs::{FileType, Mode};
 
 use crate::box_read::FileClass;
 use crate::dir_stat::DirRecords;
-use crate::open_folders::is_regular;
+use crate::open_folders::{FOLDER, is_regular, stat_in};
 use crate::output::{DiskFile, FileName};
-
-/// A folder is opened as a folder, never through a symlink (as the write stage opens DIR's:
-/// crate::open_folders).
-const FOLDER: OFlags = OFlags::RDONLY
-    .union(OFlags::DIRECTORY)
-    .union(OFlags::NOFOLLOW)
-    .union(OFlags::CLOEXEC);
 
 /// One name of a folder: a file (its name kept compact), or a folder to walk into.
 #[derive(Debug)]
@@ -113,16 +106,6 @@ impl DirWalk {
             if name == "." || name == ".." || (rel.is_empty() && name == ".git") {
                 continue;
             }
-            let file_type = match entry.file_type() {
-                FileType::Unknown => {
-                    let stat = rustix::fs::statat(&fd, name, AtFlags::SYMLINK_NOFOLLOW)
-                        .with_context(|| {
-                            format!("{}: cannot read", on_disk.join(name).display())
-                        })?;
-                    FileType::from_raw_mode(stat.st_mode as _)
-                }
-                known => known,
-            };
             // No exhibit names a file otherwise; said plainly, where the lossy name would be
             // "not found" (the build's new tree replaces DIR whole: docs/build.md#the-swap).
             let Some(name) = name.to_str() else {
@@ -131,6 +114,15 @@ impl DirWalk {
                     crate::terminal::escape(&on_disk.join(name).display().to_string()),
                     crate::terminal::escape(&self.root.display().to_string()),
                 );
+            };
+            let file_type = match entry.file_type() {
+                FileType::Unknown => {
+                    let stat = stat_in(fd.as_fd(), name).with_context(|| {
+                        format!("{}: cannot read", on_disk.join(name).display())
+                    })?;
+                    FileType::from_raw_mode(stat.st_mode as _)
+                }
+                known => known,
             };
             match file_type {
                 FileType::RegularFile => entries.push(Entry::File(FileName::new(name))),
@@ -171,11 +163,9 @@ impl DirWalk {
                 Entry::File(name) => {
                     let rel = format!("{}{}", frame.rel, name.text());
                     let own_name = &rel[frame.rel.len()..];
-                    let stat =
-                        rustix::fs::statat(frame.fd.as_fd(), own_name, AtFlags::SYMLINK_NOFOLLOW)
-                            .with_context(|| {
-                            format!("{}: cannot read", self.root.join(&rel).display())
-                        })?;
+                    let stat = stat_in(frame.fd.as_fd(), own_name).with_context(|| {
+                        format!("{}: cannot read", self.root.join(&rel).display())
+                    })?;
                     let len = stat.st_size as u64;
                     if len > FileClass::OutputFile.ceiling() {
                         bail!(

@@ -12,7 +12,7 @@ use rustix::fs::{AtFlags, Mode, OFlags};
 
 /// A folder is opened for reading, as a folder, never through a symlink (the last name is not
 /// followed: `O_NOFOLLOW`; the earlier ones are handles already opened the same way).
-const FOLDER: OFlags = OFlags::RDONLY
+pub(crate) const FOLDER: OFlags = OFlags::RDONLY
     .union(OFlags::DIRECTORY)
     .union(OFlags::NOFOLLOW)
     .union(OFlags::CLOEXEC);
