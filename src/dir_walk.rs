@@ -19,7 +19,7 @@ use rustix::fs::{FileType, Mode};
 use crate::box_read::FileClass;
 use crate::dir_stat::DirRecords;
 use crate::open_folders::{FOLDER, is_regular, stat_in};
-use crate::output::{DiskFile, FileName};
+use crate::output::{DiskFile, FileName, ListedFiles};
 
 /// One name of a folder: a file (its name kept compact), or a folder to walk into.
 #[derive(Debug)]
@@ -61,32 +61,47 @@ impl Entry {
 }
 
 /// A folder being walked: its handle, its path in DIR and on disk, and its names not yet reached.
-struct Frame {
+struct Frame<'t> {
     fd: OwnedFd,
     /// The folder's path under DIR with a trailing `/` (`""` for DIR itself).
     rel: String,
     on_disk: Arc<Path>,
-    entries: std::vec::IntoIter<Entry>,
+    entries: std::iter::Peekable<std::vec::IntoIter<Entry>>,
+    /// In a listed folder, the new tree's list of it and the next of its names: the names it
+    /// holds are not kept from DIR's listing but looked for in DIR one by one, in order.
+    known: Option<(&'t ListedFiles, usize)>,
 }
 
 /// DIR's regular files in path order, each with its size and, when DIR's record still describes
 /// it, its sha256 (docs/scale.md#comparing-without-reading). Symlinks and other non-files are
 /// not listed (they are not the exhibit's: the build's new tree replaces DIR whole), nor is a
 /// `.git` at DIR's top. An error ends the walk: the review fails, naming the path.
-pub struct DirWalk {
+///
+/// Walked beside the new tree's lists (the proofs folder's, the released texts'), a listed
+/// folder's files whose names the list holds are not kept as the folder is listed: they are
+/// taken in the list's order and stat'ed by name, a name DIR lacks passed over. What the walk
+/// gives is the same; what it holds is only DIR's other names, where a million proofs were a
+/// million entries beside the list's own (docs/scale.md#the-review-walks-beside-the-lists).
+pub struct DirWalk<'t> {
     root: std::path::PathBuf,
     records: DirRecords,
-    stack: Vec<Frame>,
+    stack: Vec<Frame<'t>>,
+    known: &'t [ListedFiles],
 }
 
-impl DirWalk {
+impl<'t> DirWalk<'t> {
     /// The walk of `dir` (nothing when it does not exist), with the record of the last build in
-    /// `git_dir`, if any.
-    pub fn new(dir: &Path, git_dir: Option<&Path>) -> Result<DirWalk> {
+    /// `git_dir`, if any, beside the new tree's lists `known` (none to list every name).
+    pub fn new(
+        dir: &Path,
+        git_dir: Option<&Path>,
+        known: &'t [ListedFiles],
+    ) -> Result<DirWalk<'t>> {
         let mut walk = DirWalk {
             root: dir.to_path_buf(),
             records: DirRecords::open(git_dir, dir),
             stack: Vec::new(),
+            known,
         };
         if dir.exists() {
             let fd = rustix::fs::open(dir, FOLDER, Mode::empty())
@@ -99,6 +114,10 @@ impl DirWalk {
     /// Lists a folder's names, sorted, and makes it the folder being walked.
     fn enter(&mut self, fd: OwnedFd, rel: String, on_disk: Arc<Path>) -> Result<()> {
         let cannot = || format!("{}: cannot list", on_disk.display());
+        let known = self.known.iter().find(|l| {
+            rel.strip_suffix('/')
+                .is_some_and(|folder| folder == l.folder().path())
+        });
         let mut entries = Vec::new();
         for entry in rustix::fs::Dir::read_from(&fd).with_context(cannot)? {
             let entry = entry.with_context(cannot)?;
@@ -125,7 +144,14 @@ impl DirWalk {
                 known => known,
             };
             match file_type {
-                FileType::RegularFile => entries.push(Entry::File(FileName::new(name))),
+                FileType::RegularFile => {
+                    let name = FileName::new(name);
+                    // Reached by the list's names instead (a non-file of such a name is
+                    // passed over there as here).
+                    if !known.is_some_and(|list| list.holds(&name)) {
+                        entries.push(Entry::File(name));
+                    }
+                }
                 FileType::Directory => entries.push(Entry::Folder(name.into())),
                 _ => {}
             }
@@ -135,7 +161,8 @@ impl DirWalk {
             fd,
             rel,
             on_disk,
-            entries: entries.into_iter(),
+            entries: entries.into_iter().peekable(),
+            known: known.map(|list| (list, 0)),
         });
         Ok(())
     }
@@ -146,12 +173,31 @@ impl DirWalk {
             let Some(frame) = self.stack.last_mut() else {
                 return Ok(None);
             };
-            let Some(entry) = frame.entries.next() else {
-                self.stack.pop();
-                continue;
+            // The next of the folder's names kept and the list's, in path order (they are
+            // never the same name: the list's were not kept).
+            let listed = frame.known.and_then(|(list, i)| list.name_at(i));
+            let from_list = match (frame.entries.peek(), &listed) {
+                (None, None) => {
+                    self.stack.pop();
+                    continue;
+                }
+                (Some(_), None) => false,
+                (None, Some(_)) => true,
+                (Some(kept), Some(name)) => {
+                    Entry::path_order(&Entry::File(name.clone()), kept).is_lt()
+                }
+            };
+            let entry = if from_list {
+                if let Some((_, i)) = &mut frame.known {
+                    *i += 1;
+                }
+                listed.map(Entry::File)
+            } else {
+                frame.entries.next()
             };
             match entry {
-                Entry::Folder(name) => {
+                None => {}
+                Some(Entry::Folder(name)) => {
                     let on_disk: Arc<Path> = frame.on_disk.join(&*name).into();
                     let fd = rustix::fs::openat(frame.fd.as_fd(), &*name, FOLDER, Mode::empty())
                         .with_context(|| {
@@ -160,36 +206,51 @@ impl DirWalk {
                     let rel = format!("{}{name}/", frame.rel);
                     self.enter(fd, rel, on_disk)?;
                 }
-                Entry::File(name) => {
-                    let rel = format!("{}{}", frame.rel, name.text());
-                    let own_name = &rel[frame.rel.len()..];
-                    let stat = stat_in(frame.fd.as_fd(), own_name).with_context(|| {
-                        format!("{}: cannot read", self.root.join(&rel).display())
-                    })?;
-                    let len = stat.st_size as u64;
-                    if len > FileClass::OutputFile.ceiling() {
-                        bail!(
-                            "{}: {} bytes, over the {} exhibit reads of {}",
-                            self.root.join(&rel).display(),
-                            len,
-                            crate::box_read::size(FileClass::OutputFile.ceiling()),
-                            FileClass::OutputFile.what()
-                        );
+                Some(Entry::File(name)) => {
+                    if let Some(file) = self.file(name, from_list)? {
+                        return Ok(Some(file));
                     }
-                    let sha256 = self
-                        .records
-                        .get(&rel)
-                        .filter(|r| is_regular(&stat) && r.describes(&stat))
-                        .map(|r| r.sha256);
-                    let file = DiskFile::of_dir_named(frame.on_disk.clone(), name, len, sha256);
-                    return Ok(Some((rel, file)));
                 }
             }
         }
     }
+
+    /// The file `name` of the folder being walked. One of the list's names that DIR does not
+    /// hold as a regular file is passed over (`None`); one DIR listed must be there.
+    fn file(&mut self, name: FileName, from_list: bool) -> Result<Option<(String, DiskFile)>> {
+        let Some(frame) = self.stack.last() else {
+            return Ok(None);
+        };
+        let rel = format!("{}{}", frame.rel, name.text());
+        let own_name = &rel[frame.rel.len()..];
+        let stat = match stat_in(frame.fd.as_fd(), own_name) {
+            Ok(stat) if from_list && !is_regular(&stat) => return Ok(None),
+            Err(e) if from_list && e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            stat => {
+                stat.with_context(|| format!("{}: cannot read", self.root.join(&rel).display()))?
+            }
+        };
+        let len = stat.st_size as u64;
+        if len > FileClass::OutputFile.ceiling() {
+            bail!(
+                "{}: {} bytes, over the {} exhibit reads of {}",
+                self.root.join(&rel).display(),
+                len,
+                crate::box_read::size(FileClass::OutputFile.ceiling()),
+                FileClass::OutputFile.what()
+            );
+        }
+        let sha256 = self
+            .records
+            .get(&rel)
+            .filter(|r| is_regular(&stat) && r.describes(&stat))
+            .map(|r| r.sha256);
+        let file = DiskFile::of_dir_named(frame.on_disk.clone(), name, len, sha256);
+        Ok(Some((rel, file)))
+    }
 }
 
-impl Iterator for DirWalk {
+impl Iterator for DirWalk<'_> {
     type Item = Result<(String, DiskFile)>;
 
     /// After an error, the walk ends.
@@ -209,7 +270,7 @@ mod tests {
     use super::*;
 
     fn walked(dir: &Path) -> Vec<(String, DiskFile)> {
-        DirWalk::new(dir, None)
+        DirWalk::new(dir, None, &[])
             .unwrap()
             .collect::<Result<Vec<_>>>()
             .unwrap()
@@ -311,7 +372,7 @@ mod tests {
         let big = tmp.path().join("big.bin");
         let file = std::fs::File::create(&big).unwrap();
         file.set_len(FileClass::OutputFile.ceiling() + 1).unwrap();
-        let err = DirWalk::new(tmp.path(), None)
+        let err = DirWalk::new(tmp.path(), None, &[])
             .unwrap()
             .find_map(Result::err)
             .unwrap();
@@ -329,7 +390,7 @@ mod tests {
         std::fs::create_dir_all(tmp.path().join("ledger")).unwrap();
         let name = OsStr::from_bytes(b"bad\xff.txt");
         std::fs::write(tmp.path().join("ledger").join(name), b"x").unwrap();
-        let err = DirWalk::new(tmp.path(), None)
+        let err = DirWalk::new(tmp.path(), None, &[])
             .unwrap()
             .find_map(Result::err)
             .unwrap();
@@ -346,5 +407,113 @@ mod tests {
         assert!(std::mem::size_of::<Entry>() <= 40);
         let e = Entry::File(FileName::new(&format!("{}.ots", hex(1))));
         assert!(matches!(e, Entry::File(FileName::Proof(_))));
+    }
+
+    /// The new tree's list of a folder: each name at `store`, with a made-up sha256.
+    fn list_of(folder: crate::output::ListedFolder, names: &[String]) -> ListedFiles {
+        let store: Arc<Path> = Path::new("/nonexistent-store").into();
+        let mut list = ListedFiles::new(folder, &store, FileClass::OutputFile);
+        for name in names {
+            let file = DiskFile::of_dir_named(
+                store.clone(),
+                FileName::new(name),
+                1,
+                Some(exhibit_protocol::Digest([7; 32])),
+            );
+            assert!(list.push(file).is_ok(), "{name}");
+        }
+        list.finish();
+        list
+    }
+
+    #[test]
+    fn walked_beside_the_new_lists_the_walk_gives_what_it_gives_alone() {
+        // Caught: a listed name DIR lacks given as DIR's file (the review would miss an added
+        // proof), a symlink or a folder under a listed name given as a file, a name merged out
+        // of order with the kept ones (a file against the folder `x.ots/`, the prereg proofs, a
+        // name sorting between two listed ones), a DIR name the list lacks dropped (a removed
+        // file unseen), and the list of one folder used for another.
+        let tmp = tempfile::tempdir().unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        std::fs::write(outside.path().join("secret"), b"s").unwrap();
+        let proofs = tmp.path().join("ledger/witness/proofs");
+        let texts = tmp.path().join("ledger/public_texts");
+        std::fs::create_dir_all(&proofs).unwrap();
+        std::fs::create_dir_all(&texts).unwrap();
+        let proof = |b: u8| format!("{}.ots", hex(b));
+        let text = |b: u8| format!("{}.txt", hex(b));
+        // In DIR and the list; in DIR only; a prereg proof and other names.
+        for b in [0x01, 0x10, 0x20, 0x80, 0xfe] {
+            std::fs::write(proofs.join(proof(b)), [b]).unwrap();
+        }
+        for b in [0x05, 0x30, 0xff] {
+            std::fs::write(proofs.join(proof(b)), b"only in DIR").unwrap();
+        }
+        std::fs::write(proofs.join(format!("prereg_{}.ots", hex(0x11))), b"p").unwrap();
+        std::fs::write(proofs.join("README"), b"r").unwrap();
+        std::fs::write(proofs.join(format!("{}.ots.bak", hex(0x10))), b"b").unwrap();
+        // Listed names DIR holds as a symlink and as a folder (with a file in it).
+        std::os::unix::fs::symlink(outside.path().join("secret"), proofs.join(proof(0x40)))
+            .unwrap();
+        std::fs::create_dir_all(proofs.join(proof(0x50))).unwrap();
+        std::fs::write(proofs.join(proof(0x50)).join("inner"), b"i").unwrap();
+        // A text of the same digest as a listed proof: the proofs' list is not the texts'.
+        std::fs::write(texts.join(text(0x01)), b"t").unwrap();
+        std::fs::write(texts.join(text(0x02)), b"t2").unwrap();
+        std::fs::write(tmp.path().join("ledger/witness/index.json"), b"{}").unwrap();
+        std::fs::write(tmp.path().join("index.html"), b"h").unwrap();
+
+        let alone: Vec<(String, u64)> = walked(tmp.path())
+            .into_iter()
+            .map(|(p, f)| (p, f.len))
+            .collect();
+        // The new lists: some of DIR's names, some it lacks, one between every two of DIR's.
+        let proof_list = list_of(
+            crate::output::ListedFolder::WitnessProofs,
+            &[0x00, 0x01, 0x10, 0x15, 0x20, 0x40, 0x50, 0x80, 0xfe, 0xfd].map(proof),
+        );
+        let text_list = list_of(
+            crate::output::ListedFolder::PublicTexts,
+            &[0x02, 0x03].map(text),
+        );
+        let lists = [text_list, proof_list];
+        let beside: Vec<(String, u64)> = DirWalk::new(tmp.path(), None, &lists)
+            .unwrap()
+            .map(|f| f.map(|(p, f)| (p, f.len)))
+            .collect::<Result<_>>()
+            .unwrap();
+        assert_eq!(beside, alone);
+        assert!(
+            alone
+                .iter()
+                .any(|(p, _)| p.ends_with(&format!("{}/inner", proof(0x50)))),
+            "{alone:?}"
+        );
+        assert!(!alone.iter().any(|(p, _)| p.ends_with(&proof(0x40))));
+        assert!(!alone.iter().any(|(p, _)| p.ends_with(&proof(0x00))));
+    }
+
+    #[test]
+    fn walked_beside_the_new_lists_the_names_they_hold_are_not_kept() {
+        // The point of walking beside the lists: a proofs folder whose names the new list
+        // holds keeps none of them, only the others (docs/scale.md#the-review-walks-beside-the-lists).
+        let tmp = tempfile::tempdir().unwrap();
+        let proofs = tmp.path().join("ledger/witness/proofs");
+        std::fs::create_dir_all(&proofs).unwrap();
+        let names: Vec<String> = (0..=255u8).map(|b| format!("{}.ots", hex(b))).collect();
+        for name in &names {
+            std::fs::write(proofs.join(name), b"x").unwrap();
+        }
+        std::fs::write(proofs.join("other"), b"o").unwrap();
+        let lists = [list_of(
+            crate::output::ListedFolder::WitnessProofs,
+            &names[..200],
+        )];
+        let mut walk = DirWalk::new(tmp.path(), None, &lists).unwrap();
+        let first = walk.next().unwrap().unwrap();
+        assert!(first.0.ends_with(&names[0]), "{}", first.0);
+        let kept = walk.stack.last().map(|f| f.entries.len()).unwrap();
+        assert_eq!(kept, 56 + 1, "only the names the list lacks are kept");
+        assert_eq!(walk.count(), 256);
     }
 }

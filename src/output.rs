@@ -450,6 +450,11 @@ impl Tree {
         }
     }
 
+    /// The tree's lists of files, one per listed folder.
+    pub(crate) fn lists(&self) -> &[ListedFiles] {
+        &self.listed
+    }
+
     pub fn put_listed(&mut self, list: ListedFiles) {
         let prefix = format!("{}/", list.folder.path());
         let shadowed: Vec<String> = self
@@ -906,6 +911,26 @@ impl ListedFiles {
             .ok()
     }
 
+    /// The folder the list's files are published in.
+    pub(crate) fn folder(&self) -> ListedFolder {
+        self.folder
+    }
+
+    /// The name of the `i`th file in name order (the list is finished).
+    pub(crate) fn name_at(&self, i: usize) -> Option<FileName> {
+        let e = self.entries.get(i)?;
+        Some(self.folder.name_of(self.name(e)))
+    }
+
+    /// The list holds a file of this name.
+    pub(crate) fn holds(&self, name: &FileName) -> bool {
+        self.folder.digest_of(name).is_some_and(|d| {
+            self.entries
+                .binary_search_by(|e| self.name(e).cmp(&d))
+                .is_ok()
+        })
+    }
+
     fn find(&self, path: &str) -> Option<&ListedFile> {
         self.position(path).map(|i| &self.entries[i])
     }
@@ -973,7 +998,7 @@ pub fn read_tree(dir: &Path, git_dir: Option<&Path>) -> Result<Tree> {
             ListedFiles::new(*f, &on_disk, FileClass::OutputFile)
         })
         .collect();
-    for file in crate::dir_walk::DirWalk::new(dir, git_dir)? {
+    for file in crate::dir_walk::DirWalk::new(dir, git_dir, &[])? {
         let (rel, file) = file?;
         match lists.iter_mut().find(|l| *file.folder == *l.store) {
             Some(list) => {

@@ -102,7 +102,7 @@ pub fn finish(
     // DIR is walked only when it is shown, and never held whole: at a million proofs DIR is
     // large (docs/scale.md#the-review-walks-dir).
     let walk_dir = || -> Result<_> {
-        let walk = crate::dir_walk::DirWalk::new(&plan.out, git_dir)?;
+        let walk = crate::dir_walk::DirWalk::new(&plan.out, git_dir, tree.lists())?;
         Ok(walk.map(|f| f.map(|(path, file)| (path, output::Content::File(file)))))
     };
     if plan.dry_run {

@@ -13,6 +13,7 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 use serde_json::Value as J;
+use serde_json::value::RawValue;
 
 use anyhow::Result;
 
@@ -412,12 +413,10 @@ fn diff_of(path: &str, old: Option<&Content>, new: Option<&Content>) -> Result<D
             why: "the page: not diffed".into(),
         });
     }
-    let read = |c: Option<&Content>| -> Result<Vec<u8>> {
-        Ok(c.map(Content::bytes)
-            .transpose()?
-            .map(|b| b.into_owned())
-            .unwrap_or_default())
-    };
+    // Borrowed where the build holds the bytes: an 18 MB index is not copied to be diffed.
+    fn read(c: Option<&Content>) -> Result<std::borrow::Cow<'_, [u8]>> {
+        Ok(c.map(Content::bytes).transpose()?.unwrap_or_default())
+    }
     Ok(diff_body(path, &read(old)?, &read(new)?))
 }
 
@@ -430,23 +429,157 @@ fn diff_body(path: &str, old: &[u8], new: &[u8]) -> DiffBody {
             why: "not text".into(),
         };
     };
-    if path.ends_with(".json") {
-        let parse = |s: &str| -> Option<J> {
-            if s.is_empty() {
-                Some(J::Null)
-            } else {
-                serde_json::from_str(s).ok()
-            }
-        };
-        if let (Some(a), Some(b)) = (parse(x), parse(y)) {
-            let mut changes = Vec::new();
-            key_changes("", &a, &b, &mut changes);
-            let not_shown = changes.len().saturating_sub(CHANGES_PER_FILE);
-            changes.truncate(CHANGES_PER_FILE);
-            return DiffBody::Keys { changes, not_shown };
-        }
+    if path.ends_with(".json")
+        && let Some(mut changes) = json_key_changes(x, y)
+    {
+        let not_shown = changes.len().saturating_sub(CHANGES_PER_FILE);
+        changes.truncate(CHANGES_PER_FILE);
+        return DiffBody::Keys { changes, not_shown };
     }
     line_diff(x, y)
+}
+
+/// The key-level changes of two JSON texts (an empty text is `null`: the file is new or gone),
+/// or None when either is not JSON. Both are checked whole as JSON first, then compared by their
+/// raw text level by level: only a subtree whose text differs is opened, so a file that grew at
+/// its end (the anchors index, 18 MB at a million lines) costs its bytes and a pointer per
+/// element, never a parsed tree of each side (docs/scale.md#the-review-walks-dir). The changes
+/// are those `key_changes` finds on the parsed trees.
+fn json_key_changes(old: &str, new: &str) -> Option<Vec<KeyChange>> {
+    fn raw(s: &str) -> Option<Option<&RawValue>> {
+        if s.is_empty() {
+            return Some(None);
+        }
+        serde_json::from_str::<StrictJson>(s).ok()?;
+        serde_json::from_str::<&RawValue>(s).ok().map(Some)
+    }
+    let (a, b) = (raw(old)?, raw(new)?);
+    let mut changes = Vec::new();
+    match (a, b) {
+        (Some(a), Some(b)) => raw_key_changes("", a, b, &mut changes).ok()?,
+        (a, b) => {
+            let parse = |v: Option<&RawValue>| -> Option<J> {
+                v.map_or(Some(J::Null), |v| serde_json::from_str(v.get()).ok())
+            };
+            key_changes("", &parse(a)?, &parse(b)?, &mut changes);
+        }
+    }
+    Some(changes)
+}
+
+/// `key_changes` over raw JSON texts: equal texts are equal values, and an object or array
+/// whose text differs is opened one level, its members kept as raw text.
+fn raw_key_changes(
+    path: &str,
+    a: &RawValue,
+    b: &RawValue,
+    out: &mut Vec<KeyChange>,
+) -> serde_json::Result<()> {
+    if a.get() == b.get() {
+        return Ok(());
+    }
+    let opens = |v: &RawValue| v.get().trim_start().as_bytes().first().copied();
+    let parsed = |v: &RawValue| serde_json::from_str::<J>(v.get());
+    let one_side = |key: String, change: ChangeKind, v: &RawValue| -> serde_json::Result<_> {
+        let shown = Some(compact(&parsed(v)?));
+        let (old, new) = match change {
+            ChangeKind::Removed => (shown, None),
+            _ => (None, shown),
+        };
+        Ok(KeyChange {
+            key,
+            change,
+            old,
+            new,
+        })
+    };
+    match (opens(a), opens(b)) {
+        (Some(b'{'), Some(b'{')) => {
+            let x: BTreeMap<String, &RawValue> = serde_json::from_str(a.get())?;
+            let y: BTreeMap<String, &RawValue> = serde_json::from_str(b.get())?;
+            let keys: BTreeSet<&String> = x.keys().chain(y.keys()).collect();
+            for k in keys {
+                let key = if path.is_empty() {
+                    k.to_string()
+                } else {
+                    format!("{path}.{k}")
+                };
+                match (x.get(k), y.get(k)) {
+                    (Some(u), Some(v)) => raw_key_changes(&key, u, v, out)?,
+                    (None, Some(v)) => out.push(one_side(key, ChangeKind::Added, v)?),
+                    (Some(u), None) => out.push(one_side(key, ChangeKind::Removed, u)?),
+                    (None, None) => {}
+                }
+            }
+        }
+        (Some(b'['), Some(b'[')) => {
+            let x: Vec<&RawValue> = serde_json::from_str(a.get())?;
+            let y: Vec<&RawValue> = serde_json::from_str(b.get())?;
+            for i in 0..x.len().max(y.len()) {
+                let key = format!("{path}[{i}]");
+                match (x.get(i), y.get(i)) {
+                    (Some(u), Some(v)) => raw_key_changes(&key, u, v, out)?,
+                    (None, Some(v)) => out.push(one_side(key, ChangeKind::Added, v)?),
+                    (Some(u), None) => out.push(one_side(key, ChangeKind::Removed, u)?),
+                    (None, None) => {}
+                }
+            }
+        }
+        _ => key_changes(path, &parsed(a)?, &parsed(b)?, out),
+    }
+    Ok(())
+}
+
+/// Any JSON value, parsed as `serde_json::Value` would parse it (numbers in range, strings
+/// decoded) and kept as nothing: a text is JSON for the review exactly when it is for
+/// `key_changes`, though `RawValue` alone would pass a number out of range.
+struct StrictJson;
+
+impl<'de> serde::Deserialize<'de> for StrictJson {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        d.deserialize_any(StrictJsonVisitor)
+    }
+}
+
+struct StrictJsonVisitor;
+
+impl<'de> serde::de::Visitor<'de> for StrictJsonVisitor {
+    type Value = StrictJson;
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_bool<E>(self, _: bool) -> std::result::Result<StrictJson, E> {
+        Ok(StrictJson)
+    }
+    fn visit_i64<E>(self, _: i64) -> std::result::Result<StrictJson, E> {
+        Ok(StrictJson)
+    }
+    fn visit_u64<E>(self, _: u64) -> std::result::Result<StrictJson, E> {
+        Ok(StrictJson)
+    }
+    fn visit_f64<E>(self, _: f64) -> std::result::Result<StrictJson, E> {
+        Ok(StrictJson)
+    }
+    fn visit_str<E>(self, _: &str) -> std::result::Result<StrictJson, E> {
+        Ok(StrictJson)
+    }
+    fn visit_unit<E>(self) -> std::result::Result<StrictJson, E> {
+        Ok(StrictJson)
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(
+        self,
+        mut seq: A,
+    ) -> std::result::Result<StrictJson, A::Error> {
+        while seq.next_element::<StrictJson>()?.is_some() {}
+        Ok(StrictJson)
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(
+        self,
+        mut map: A,
+    ) -> std::result::Result<StrictJson, A::Error> {
+        while map.next_entry::<StrictJson, StrictJson>()?.is_some() {}
+        Ok(StrictJson)
+    }
 }
 
 /// A minimal line diff (Myers, from `similar`) of the changed region, with one line of context.
@@ -1601,5 +1734,140 @@ mod tests {
             .unwrap()
             .to_markdown();
         assert!(md.contains("\n`````diff\n"), "{md}");
+    }
+
+    /// What the review showed before it compared raw texts: both sides parsed whole.
+    fn parsed_key_changes(old: &str, new: &str) -> Option<Vec<KeyChange>> {
+        let parse = |s: &str| -> Option<J> {
+            if s.is_empty() {
+                Some(J::Null)
+            } else {
+                serde_json::from_str(s).ok()
+            }
+        };
+        let mut out = Vec::new();
+        key_changes("", &parse(old)?, &parse(new)?, &mut out);
+        Some(out)
+    }
+
+    fn same_changes(old: &str, new: &str) {
+        let shown = |c: Option<Vec<KeyChange>>| {
+            c.map(|c| {
+                c.iter()
+                    .map(|k| format!("{} {:?} {:?} {:?}", k.key, k.change, k.old, k.new))
+                    .collect::<Vec<_>>()
+            })
+        };
+        assert_eq!(
+            shown(json_key_changes(old, new)),
+            shown(parsed_key_changes(old, new)),
+            "{old:?} -> {new:?}"
+        );
+    }
+
+    #[test]
+    fn raw_key_changes_agree_with_the_parsed_trees_on_the_texts_that_part_them() {
+        // Each pair would part a raw comparison done carelessly: texts that differ but are
+        // equal values (whitespace, number spellings, escapes, key order, a duplicated key whose
+        // last value counts), a number out of range or a lone surrogate in a part that did not
+        // change (not JSON for the parsed trees, so a line diff), the file new, gone or `null`,
+        // a kind that changes, and leading whitespace.
+        let pairs = [
+            (r#"{"a":1,"b":[1,2]}"#, "{ \"b\" : [1, 2], \"a\": 1 }"),
+            (r#"{"a":1.0}"#, r#"{"a":1.00}"#),
+            (r#"{"a":1.0}"#, r#"{"a":1}"#),
+            (r#"{"a":1e2}"#, r#"{"a":100.0}"#),
+            (r#"{"a":"\u0041"}"#, r#"{"a":"A"}"#),
+            (r#"{"a":1,"a":2}"#, r#"{"a":2}"#),
+            (r#"{"a":1,"a":2}"#, r#"{"a":1}"#),
+            (r#"{"big":1e400,"n":1}"#, r#"{"big":1e400,"n":2}"#),
+            (r#"{"s":"\ud800","n":1}"#, r#"{"s":"\ud800","n":2}"#),
+            (
+                r#"{"n":18446744073709551616,"m":1}"#,
+                r#"{"n":18446744073709551616,"m":2}"#,
+            ),
+            ("", r#"{"a":[1]}"#),
+            (r#"{"a":[1]}"#, ""),
+            ("", ""),
+            ("null", r#"[1]"#),
+            (r#"[1]"#, "null"),
+            (r#"{"a":{"b":1}}"#, r#"{"a":[{"b":1}]}"#),
+            (r#"{"a":[1,2,3]}"#, r#"{"a":[1,2]}"#),
+            (r#"[[1],[2]]"#, r#"[[1],[2,3],[4]]"#),
+            ("  \n {\"a\":1}\n", "\t{\"a\":2}  "),
+            (r#"{"a":1}"#, "not json"),
+            ("1", "2"),
+            (r#""x""#, r#""x""#),
+        ];
+        for (old, new) in pairs {
+            same_changes(old, new);
+            same_changes(new, old);
+        }
+    }
+
+    fn any_json() -> impl proptest::strategy::Strategy<Value = J> {
+        use proptest::prelude::*;
+        let leaf = prop_oneof![
+            Just(J::Null),
+            any::<bool>().prop_map(J::from),
+            (-3i64..1000).prop_map(J::from),
+            any::<u64>().prop_map(J::from),
+            (-1.0e3f64..1.0e3).prop_map(J::from),
+            "[ab\"\\\n\u{e9}\u{202e}]{0,4}".prop_map(J::from),
+        ];
+        leaf.prop_recursive(4, 40, 5, |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..5).prop_map(J::Array),
+                proptest::collection::btree_map("[abc]{1,2}", inner, 0..5)
+                    .prop_map(|m| J::Object(m.into_iter().collect())),
+            ]
+        })
+    }
+
+    /// `v` with the part that `path` picks out of it (at each level, an index taken modulo its
+    /// members) replaced by `with`.
+    fn grafted(v: &J, path: &[usize], with: &J) -> J {
+        let Some((&at, rest)) = path.split_first() else {
+            return with.clone();
+        };
+        match v {
+            J::Array(x) if !x.is_empty() => {
+                let mut x = x.clone();
+                let i = at % x.len();
+                x[i] = grafted(&x[i], rest, with);
+                J::Array(x)
+            }
+            J::Object(m) if !m.is_empty() => {
+                let mut m = m.clone();
+                if let Some(k) = m.keys().nth(at % m.len()).cloned()
+                    && let Some(slot) = m.get_mut(&k)
+                {
+                    *slot = grafted(slot, rest, with);
+                }
+                J::Object(m)
+            }
+            _ => with.clone(),
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::test_runner::Config::with_cases(600))]
+        /// Fuzzed: a value and the same value with one part changed, each side written compact
+        /// or pretty, get the same key changes from the raw texts as from the parsed trees.
+        #[test]
+        fn raw_key_changes_agree_with_the_parsed_trees_fuzzed(
+            a in any_json(),
+            with in any_json(),
+            path in proptest::collection::vec(0usize..8, 0..4),
+            pretty in (proptest::prelude::any::<bool>(), proptest::prelude::any::<bool>()),
+        ) {
+            let b = grafted(&a, &path, &with);
+            let text = |v: &J, pretty: bool| if pretty {
+                serde_json::to_string_pretty(v).unwrap()
+            } else {
+                serde_json::to_string(v).unwrap()
+            };
+            same_changes(&text(&a, pretty.0), &text(&b, pretty.1));
+        }
     }
 }
