@@ -104,6 +104,61 @@ impl DirHolds {
         self.records.get(rel)
     }
 
+    /// `DIR/<rel>` as a file to read again when it holds `len` bytes of sha256 `sha256`, read
+    /// to be sure (a regular file of that size, opened by its folder's handle, never through a
+    /// symlink, hashed as it streams): for a file DIR's record does not describe (DIR checked
+    /// out again, a clone) where the caller would otherwise hold what it needs to make the file
+    /// again (docs/scale.md#without-dirs-record-dry-run). An error reading is no file.
+    pub fn holding_read(&mut self, rel: &str, sha256: Digest, len: u64) -> Option<DiskFile> {
+        use sha2::Digest as _;
+        use std::io::Read as _;
+        let (folder, name) = folder_and_name(rel);
+        let fd = self.folders.get(folder).ok()??;
+        let stat = stat_in(fd, name).ok()?;
+        if !is_regular(&stat) || stat.st_size as u64 != len {
+            return None;
+        }
+        let file = rustix::fs::openat(
+            fd,
+            name,
+            rustix::fs::OFlags::RDONLY | rustix::fs::OFlags::NOFOLLOW | rustix::fs::OFlags::CLOEXEC,
+            rustix::fs::Mode::empty(),
+        )
+        .ok()?;
+        let mut file = std::fs::File::from(file).take(len.saturating_add(1));
+        let (mut hasher, mut read) = (sha2::Sha256::new(), 0u64);
+        let mut buf = vec![0u8; 1 << 16];
+        loop {
+            let n = file.read(&mut buf).ok()?;
+            if n == 0 {
+                break;
+            }
+            hasher.update(&buf[..n]);
+            read += n as u64;
+        }
+        if read != len || Digest(hasher.finalize().into()) != sha256 {
+            return None;
+        }
+        Some(DiskFile::of_dir(
+            self.shared_folder(folder),
+            name,
+            len,
+            Some(sha256),
+        ))
+    }
+
+    /// The folder's path, shared by the files named in it.
+    fn shared_folder(&mut self, folder: &str) -> std::sync::Arc<Path> {
+        match &self.folder {
+            Some((f, shared)) if f == folder => shared.clone(),
+            _ => {
+                let shared: std::sync::Arc<Path> = self.dir.join(folder).into();
+                self.folder = Some((folder.to_string(), shared.clone()));
+                shared
+            }
+        }
+    }
+
     /// [`DirHolds::holding`], given DIR's record of `rel`.
     pub fn holding_recorded(
         &mut self,
@@ -121,15 +176,12 @@ impl DirHolds {
         if !is_regular(&stat) || stat.st_size as u64 != len || !recorded.describes(&stat) {
             return None;
         }
-        let shared = match &self.folder {
-            Some((f, shared)) if f == folder => shared.clone(),
-            _ => {
-                let shared: std::sync::Arc<Path> = self.dir.join(folder).into();
-                self.folder = Some((folder.to_string(), shared.clone()));
-                shared
-            }
-        };
-        Some(DiskFile::of_dir(shared, name, len, Some(sha256)))
+        Some(DiskFile::of_dir(
+            self.shared_folder(folder),
+            name,
+            len,
+            Some(sha256),
+        ))
     }
 }
 

@@ -2161,7 +2161,15 @@ fn index_parts(
             path: path.clone(),
             sha256,
         });
-        let held = recorded.and_then(|r| holds.holding_recorded(&path, r, sha256, len));
+        let held = match recorded {
+            Some(r) => holds.holding_recorded(&path, r, sha256, len),
+            // A dry run without DIR's record of the part (DIR checked out again, a clone): DIR's
+            // copy is read to be sure, or the part would keep the store's records until the
+            // review (77 MB at a million: docs/scale.md#without-dirs-record-dry-run). A build
+            // writes the part as made instead and reads DIR's copy when it writes DIR.
+            None if made.is_none() => holds.holding_read(&path, sha256, len),
+            None => None,
+        };
         match (held, made) {
             (Some(file), _) => files.push((path, Content::File(file))),
             // Written now into the build's folder of made files, so that no part shares the
@@ -2643,6 +2651,51 @@ mod tests {
             let bytes = std::fs::read(file.path()).unwrap();
             assert_eq!(bytes, again.bytes().unwrap().into_owned(), "{path}");
             assert_eq!(Digest::of(&bytes), part.sha256, "{path}");
+        }
+    }
+
+    #[test]
+    fn a_dry_runs_parts_without_dirs_record_are_dirs_files_where_dir_holds_their_bytes() {
+        // A dry run after a checkout: DIR's record describes nothing, so DIR's copies are read.
+        // Catches a copy taken on its size alone (one part's bytes changed, size kept), one
+        // reached through a symlink, and parts kept to be made again (sharing the store's
+        // records to the review) when DIR holds them (docs/scale.md#without-dirs-record-dry-run).
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("site");
+        let none = || crate::dir_stat::DirHolds::open(None, &dir);
+        let index = index_of(45);
+        let parts = parts_of(&index, none());
+        assert_eq!(parts.len(), 5);
+        for (path, content) in &parts {
+            let on_disk = dir.join(path);
+            std::fs::create_dir_all(on_disk.parent().unwrap()).unwrap();
+            std::fs::write(on_disk, content.bytes().unwrap()).unwrap();
+        }
+        // Part 2 changed in place, part 3 a symlink to its right bytes, part 5 gone.
+        let at = |i: usize| dir.join(&parts[i].0);
+        let mut changed = std::fs::read(at(1)).unwrap();
+        let last = changed.len() - 3;
+        changed[last] ^= 1;
+        std::fs::write(at(1), changed).unwrap();
+        let elsewhere = tmp.path().join("elsewhere");
+        std::fs::rename(at(2), &elsewhere).unwrap();
+        std::os::unix::fs::symlink(&elsewhere, at(2)).unwrap();
+        std::fs::remove_file(at(4)).unwrap();
+        let again = parts_of(&index, none());
+        let kinds: Vec<&str> = again
+            .iter()
+            .map(|(_, c)| match c {
+                Content::File(_) => "DIR's",
+                Content::Remade(_) => "made again",
+                _ => "other",
+            })
+            .collect();
+        assert_eq!(
+            kinds,
+            ["DIR's", "made again", "made again", "DIR's", "made again"]
+        );
+        for ((path, a), (_, b)) in again.iter().zip(&parts) {
+            assert_eq!(a.bytes().unwrap(), b.bytes().unwrap(), "{path}");
         }
     }
 
