@@ -139,24 +139,21 @@ impl DirHolds {
         if read != len || Digest(hasher.finalize().into()) != sha256 {
             return None;
         }
-        Some(DiskFile::of_dir(
-            self.shared_folder(folder),
-            name,
-            len,
-            Some(sha256),
-        ))
+        Some(self.dir_file(folder, name, len, sha256))
     }
 
-    /// The folder's path, shared by the files named in it.
-    fn shared_folder(&mut self, folder: &str) -> std::sync::Arc<Path> {
-        match &self.folder {
+    /// DIR's file `name` in `folder`, of known size and sha256; the folder's path is shared by
+    /// the files named in it.
+    fn dir_file(&mut self, folder: &str, name: &str, len: u64, sha256: Digest) -> DiskFile {
+        let shared = match &self.folder {
             Some((f, shared)) if f == folder => shared.clone(),
             _ => {
                 let shared: std::sync::Arc<Path> = self.dir.join(folder).into();
                 self.folder = Some((folder.to_string(), shared.clone()));
                 shared
             }
-        }
+        };
+        DiskFile::of_dir(shared, name, len, Some(sha256))
     }
 
     /// [`DirHolds::holding`], given DIR's record of `rel`.
@@ -176,12 +173,7 @@ impl DirHolds {
         if !is_regular(&stat) || stat.st_size as u64 != len || !recorded.describes(&stat) {
             return None;
         }
-        Some(DiskFile::of_dir(
-            self.shared_folder(folder),
-            name,
-            len,
-            Some(sha256),
-        ))
+        Some(self.dir_file(folder, name, len, sha256))
     }
 }
 
