@@ -19,13 +19,15 @@ use rustix::fs::{FileType, Mode};
 use crate::box_read::FileClass;
 use crate::dir_stat::DirRecords;
 use crate::open_folders::{FOLDER, is_regular, stat_in};
-use crate::output::{DiskFile, FileName, ListedFiles};
+use crate::output::{Content, DiskFile, FileName, ListedFiles, NotAFile};
 
-/// One name of a folder: a file (its name kept compact), or a folder to walk into.
+/// One name of a folder: a file (its name kept compact), a folder to walk into, or a name
+/// that is neither (given as such, never followed nor read).
 #[derive(Debug)]
 enum Entry {
     File(FileName),
     Folder(Box<str>),
+    NotAFile(Box<str>, NotAFile),
 }
 
 impl Entry {
@@ -56,6 +58,7 @@ impl Entry {
         match self {
             Entry::File(name) => (name.text(), b""),
             Entry::Folder(name) => (std::borrow::Cow::Borrowed(name), b"/"),
+            Entry::NotAFile(name, _) => (std::borrow::Cow::Borrowed(name), b""),
         }
     }
 }
@@ -73,9 +76,11 @@ struct Frame<'t> {
 }
 
 /// DIR's regular files in path order, each with its size and, when DIR's record still describes
-/// it, its sha256 (docs/scale.md#comparing-without-reading). Symlinks and other non-files are
-/// not listed (they are not the exhibit's: the build's new tree replaces DIR whole), nor is a
-/// `.git` at DIR's top. An error ends the walk: the review fails, naming the path.
+/// it, its sha256 (docs/scale.md#comparing-without-reading); a symlink or another name that is
+/// neither a file nor a folder is given as [`Content::NotAFile`], never followed, entered nor
+/// read (it is not the exhibit's: the build's new tree replaces DIR whole and drops it, which
+/// the review says). A `.git` at DIR's top is not walked. An error ends the walk: the review
+/// fails, naming the path.
 ///
 /// Walked beside the new tree's lists (the proofs folder's, the released texts'), a listed
 /// folder's files whose names the list holds are not kept as the folder is listed: they are
@@ -153,7 +158,11 @@ impl<'t> DirWalk<'t> {
                     }
                 }
                 FileType::Directory => entries.push(Entry::Folder(name.into())),
-                _ => {}
+                other => {
+                    if let Some(kind) = NotAFile::of(other) {
+                        entries.push(Entry::NotAFile(name.into(), kind));
+                    }
+                }
             }
         }
         entries.sort_by(Entry::path_order);
@@ -168,7 +177,7 @@ impl<'t> DirWalk<'t> {
     }
 
     /// The next file, or `None` at the end of the walk.
-    fn step(&mut self) -> Result<Option<(String, DiskFile)>> {
+    fn step(&mut self) -> Result<Option<(String, Content)>> {
         loop {
             let Some(frame) = self.stack.last_mut() else {
                 return Ok(None);
@@ -207,9 +216,15 @@ impl<'t> DirWalk<'t> {
                     self.enter(fd, rel, on_disk)?;
                 }
                 Some(Entry::File(name)) => {
-                    if let Some(file) = self.file(name, from_list)? {
-                        return Ok(Some(file));
+                    if let Some((rel, file)) = self.file(name, from_list)? {
+                        return Ok(Some((rel, Content::File(file))));
                     }
+                }
+                Some(Entry::NotAFile(name, kind)) => {
+                    return Ok(Some((
+                        format!("{}{name}", frame.rel),
+                        Content::NotAFile(kind),
+                    )));
                 }
             }
         }
@@ -251,7 +266,7 @@ impl<'t> DirWalk<'t> {
 }
 
 impl Iterator for DirWalk<'_> {
-    type Item = Result<(String, DiskFile)>;
+    type Item = Result<(String, Content)>;
 
     /// After an error, the walk ends.
     fn next(&mut self) -> Option<Self::Item> {
@@ -269,7 +284,7 @@ impl Iterator for DirWalk<'_> {
 mod tests {
     use super::*;
 
-    fn walked(dir: &Path) -> Vec<(String, DiskFile)> {
+    fn walked(dir: &Path) -> Vec<(String, Content)> {
         DirWalk::new(dir, None, &[])
             .unwrap()
             .collect::<Result<Vec<_>>>()
@@ -327,7 +342,10 @@ mod tests {
         std::fs::create_dir_all(&proofs).unwrap();
         std::fs::write(proofs.join(format!("{}.ots", hex(0x12))), b"proof").unwrap();
         std::fs::write(tmp.path().join("ledger/a b.txt"), b"text").unwrap();
-        for (path, file) in walked(tmp.path()) {
+        for (path, content) in walked(tmp.path()) {
+            let Content::File(file) = content else {
+                panic!("{path}: {content:?}");
+            };
             let on_disk = std::fs::read(tmp.path().join(&path)).unwrap();
             assert_eq!(file.len, on_disk.len() as u64);
             // No record: nothing is taken as known.
@@ -342,7 +360,11 @@ mod tests {
     }
 
     #[test]
-    fn symlinks_special_files_and_the_top_git_folder_are_not_listed_nor_entered() {
+    fn symlinks_and_special_files_are_given_as_not_files_never_entered_and_the_top_git_not_walked()
+    {
+        // Caught: a symlinked folder entered (the walk would leave DIR), a symlink or FIFO
+        // dropped unsaid (a build removes it, and the review would not say so), one given as a
+        // file (the review would read through it), the top `.git` walked, a nested one not.
         let tmp = tempfile::tempdir().unwrap();
         let outside = tempfile::tempdir().unwrap();
         std::fs::write(outside.path().join("secret"), b"s").unwrap();
@@ -361,8 +383,23 @@ mod tests {
         )
         .unwrap();
         std::fs::write(tmp.path().join("kept"), b"k").unwrap();
-        let paths: Vec<String> = walked(tmp.path()).into_iter().map(|(p, _)| p).collect();
-        assert_eq!(paths, ["kept", "sub/.git/kept"]);
+        let walked: Vec<(String, Option<&str>)> = walked(tmp.path())
+            .into_iter()
+            .map(|(p, c)| match c {
+                Content::NotAFile(NotAFile(kind)) => (p, Some(kind)),
+                _ => (p, None),
+            })
+            .collect();
+        assert_eq!(
+            walked,
+            [
+                ("fifo".to_string(), Some("FIFO")),
+                ("kept".to_string(), None),
+                ("link".to_string(), Some("symlink")),
+                ("linked-folder".to_string(), Some("symlink")),
+                ("sub/.git/kept".to_string(), None),
+            ]
+        );
     }
 
     #[test]
@@ -463,9 +500,9 @@ mod tests {
         std::fs::write(tmp.path().join("ledger/witness/index.json"), b"{}").unwrap();
         std::fs::write(tmp.path().join("index.html"), b"h").unwrap();
 
-        let alone: Vec<(String, u64)> = walked(tmp.path())
+        let alone: Vec<(String, u64, bool)> = walked(tmp.path())
             .into_iter()
-            .map(|(p, f)| (p, f.len))
+            .map(|(p, c)| (p, c.len(), matches!(c, Content::NotAFile(_))))
             .collect();
         // The new lists: some of DIR's names, some it lacks, one between every two of DIR's.
         let proof_list = list_of(
@@ -477,20 +514,25 @@ mod tests {
             &[0x02, 0x03].map(text),
         );
         let lists = [text_list, proof_list];
-        let beside: Vec<(String, u64)> = DirWalk::new(tmp.path(), None, &lists)
+        let beside: Vec<(String, u64, bool)> = DirWalk::new(tmp.path(), None, &lists)
             .unwrap()
-            .map(|f| f.map(|(p, f)| (p, f.len)))
+            .map(|f| f.map(|(p, c)| (p, c.len(), matches!(c, Content::NotAFile(_)))))
             .collect::<Result<_>>()
             .unwrap();
         assert_eq!(beside, alone);
         assert!(
             alone
                 .iter()
-                .any(|(p, _)| p.ends_with(&format!("{}/inner", proof(0x50)))),
+                .any(|(p, ..)| p.ends_with(&format!("{}/inner", proof(0x50)))),
             "{alone:?}"
         );
-        assert!(!alone.iter().any(|(p, _)| p.ends_with(&proof(0x40))));
-        assert!(!alone.iter().any(|(p, _)| p.ends_with(&proof(0x00))));
+        // The symlink under a listed name is given once, as what it is.
+        let linked: Vec<_> = alone
+            .iter()
+            .filter(|(p, ..)| p.ends_with(&proof(0x40)))
+            .collect();
+        assert!(matches!(linked[..], [(_, 0, true)]), "{linked:?}");
+        assert!(!alone.iter().any(|(p, ..)| p.ends_with(&proof(0x00))));
     }
 
     #[test]

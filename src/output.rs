@@ -32,6 +32,30 @@ pub enum Content {
     /// Spans of the gate's ledger, read from it when needed and held to the digest of the first
     /// read (docs/scale.md#the-gates-ledger-is-not-held).
     Ledger(crate::gate_ledger::LedgerSpans),
+    /// A name in DIR that is not a regular file or a folder (a symlink, a FIFO, a socket, a
+    /// device): never followed nor read, and never in a tree the build writes. Its size is 0 and
+    /// it holds no bytes. A build replaces DIR whole and drops it, so the review lists it as
+    /// removed (docs/operator.md#dry-run).
+    NotAFile(NotAFile),
+}
+
+/// What a name in DIR that is not a regular file is, in words.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NotAFile(pub &'static str);
+
+impl NotAFile {
+    /// What `file_type` is, in words; `None` for a regular file or a folder.
+    pub fn of(file_type: rustix::fs::FileType) -> Option<NotAFile> {
+        use rustix::fs::FileType;
+        Some(NotAFile(match file_type {
+            FileType::RegularFile | FileType::Directory => return None,
+            FileType::Symlink => "symlink",
+            FileType::Fifo => "FIFO",
+            FileType::Socket => "socket",
+            FileType::CharacterDevice | FileType::BlockDevice => "device",
+            FileType::Unknown => "special file",
+        }))
+    }
 }
 
 /// A file made from data the build keeps anyway: made once for its size and sha256, then again
@@ -312,6 +336,7 @@ impl Content {
             Content::File(f) => f.len,
             Content::Remade(r) => r.len,
             Content::Ledger(l) => l.len(),
+            Content::NotAFile(_) => 0,
         }
     }
 
@@ -336,6 +361,9 @@ impl Content {
             Content::File(f) => Cow::Owned(f.read()?),
             Content::Remade(r) => Cow::Owned(r.bytes()?),
             Content::Ledger(l) => Cow::Owned(l.bytes()?),
+            Content::NotAFile(NotAFile(kind)) => {
+                anyhow::bail!("a {kind}, not a regular file: never followed nor read")
+            }
         })
     }
 
@@ -356,6 +384,7 @@ impl Content {
                 Cow::Owned(bytes[..bytes.len().min(n)].to_vec())
             }
             Content::Ledger(l) => Cow::Owned(l.head(n).unwrap_or_default()),
+            Content::NotAFile(_) => Cow::Borrowed(&[]),
         }
     }
 
@@ -368,11 +397,19 @@ impl Content {
             Content::File(f) => Ok(exhibit_protocol::Digest::of(&f.read()?)),
             Content::Remade(r) => Ok(r.sha256),
             Content::Ledger(l) => l.sha256(),
+            Content::NotAFile(_) => Ok(exhibit_protocol::Digest::of(&self.bytes()?)),
         }
     }
 
     /// The two hold the same bytes (sizes first; digests when both are known; else the bytes).
     pub fn same(&self, other: &Content) -> Result<bool> {
+        // A name that is not a file holds no bytes: the same as nothing, not as an empty file.
+        if let (Content::NotAFile(a), Content::NotAFile(b)) = (self, other) {
+            return Ok(a == b);
+        }
+        if matches!(self, Content::NotAFile(_)) || matches!(other, Content::NotAFile(_)) {
+            return Ok(false);
+        }
         if self.len() != other.len() {
             return Ok(false);
         }
@@ -999,7 +1036,10 @@ pub fn read_tree(dir: &Path, git_dir: Option<&Path>) -> Result<Tree> {
         })
         .collect();
     for file in crate::dir_walk::DirWalk::new(dir, git_dir, &[])? {
-        let (rel, file) = file?;
+        // A name that is not a file is not listed: it holds no bytes to compare.
+        let (rel, Content::File(file)) = file? else {
+            continue;
+        };
         match lists.iter_mut().find(|l| *file.folder == *l.store) {
             Some(list) => {
                 if let Err(file) = list.push(file) {

@@ -103,7 +103,7 @@ pub fn finish(
     // large (docs/scale.md#the-review-walks-dir).
     let walk_dir = || -> Result<_> {
         let walk = crate::dir_walk::DirWalk::new(&plan.out, git_dir, tree.lists())?;
-        Ok(walk.map(|f| f.map(|(path, file)| (path, output::Content::File(file)))))
+        Ok(walk)
     };
     if plan.dry_run {
         // The review as data lists every file; in words, a large folder is counted.

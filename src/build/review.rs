@@ -348,8 +348,10 @@ fn compare(old: impl OldFiles, new: &Tree, kept: Kept, with_diffs: bool) -> Resu
     let mut old_held = Tree::default();
     for joined in crate::output::joined_with_listing(old, new) {
         let (path, a, b) = joined?;
+        // The summary reads what DIR held; a name that is not a file held nothing.
         if let Some(a) = &a
             && !crate::output::ListedFolder::holds_path(&path)
+            && !matches!(**a, Content::NotAFile(_))
         {
             old_held.put_content(path.to_string(), a.clone().into_owned());
         }
@@ -387,6 +389,15 @@ fn compare(old: impl OldFiles, new: &Tree, kept: Kept, with_diffs: bool) -> Resu
 /// time for its lines (32 MiB a side), STATS.json not at all (docs/scale.md#the-review-walks-dir).
 fn diff_of(path: &str, old: Option<&Content>, new: Option<&Content>) -> Result<DiffBody> {
     let len = |c: Option<&Content>| c.map_or(0, |c| c.len() as usize);
+    if let Some(Content::NotAFile(crate::output::NotAFile(kind))) = old {
+        return Ok(DiffBody::Bytes {
+            old: 0,
+            new: len(new),
+            why: format!(
+                "a {kind} in DIR, never followed nor read: a build replaces DIR whole and drops it"
+            ),
+        });
+    }
     if path == "ledger/STATS.json" {
         return Ok(DiffBody::InSummary);
     }
@@ -1734,6 +1745,51 @@ mod tests {
             .unwrap()
             .to_markdown();
         assert!(md.contains("\n`````diff\n"), "{md}");
+    }
+
+    #[test]
+    fn a_name_in_dir_that_is_not_a_file_is_listed_as_the_build_would_drop_it_never_read() {
+        // Caught: a symlink left out of the review (a build drops it unsaid), read through (the
+        // review fails, or shows the bytes of what it points to), taken as an empty file (a
+        // symlink where the build writes an empty file would look unchanged), or read by the
+        // summary (a symlinked STATS.json failed the review).
+        use crate::output::NotAFile;
+        let old: Vec<Result<(String, Content)>> = [
+            ("CNAME", NotAFile("symlink")),
+            ("empty.txt", NotAFile("symlink")),
+            ("index.html", NotAFile("symlink")),
+            ("ledger/STATS.json", NotAFile("FIFO")),
+        ]
+        .into_iter()
+        .map(|(p, kind)| Ok((p.to_string(), Content::NotAFile(kind))))
+        .collect();
+        let new = tree(&[
+            ("empty.txt", ""),
+            ("index.html", "<p>page</p>"),
+            (
+                "ledger/STATS.json",
+                r#"{"lines":{"published":{"count":1,"of":1}}}"#,
+            ),
+        ]);
+        let r = review("site", old.into_iter(), &new, Kept::Every).unwrap();
+        assert_eq!(r.files.removed, ["CNAME"]);
+        assert_eq!(
+            r.files.changed,
+            ["empty.txt", "index.html", "ledger/STATS.json"]
+        );
+        let text = r.to_text();
+        assert!(
+            text.contains(
+                "a symlink in DIR, never followed nor read: a build replaces DIR whole and drops it"
+            ),
+            "{text}"
+        );
+        let cname = r.diffs.iter().find(|d| d.path == "CNAME").unwrap();
+        assert!(
+            matches!(&cname.body, DiffBody::Bytes { old: 0, new: 0, why } if why.contains("symlink")),
+            "{:?}",
+            cname.body
+        );
     }
 
     /// What the review showed before it compared raw texts: both sides parsed whole.
