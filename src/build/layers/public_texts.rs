@@ -1201,18 +1201,21 @@ fn guard_and_release(
     }
     texts.lines_published += lines.len();
     let len = bytes.len();
-    // The text's name is its sha256: DIR's record is compared with it.
+    // The text's name is its sha256: DIR's record is compared with it. A dry run, which has no
+    // folder of made files to let the text go into, reads DIR's copy to be sure where the record
+    // does not describe it (DIR checked out again, a clone), or every text would be held until
+    // DIR's copies are compared (53 MB at a million: docs/scale.md#without-dirs-record-dry-run).
+    let rel = format!("{FOLDER}/{sha}.txt");
     let in_dir = texts.dir_holds.as_mut().is_some_and(|holds| {
-        holds
-            .holding(&format!("{FOLDER}/{sha}.txt"), *sha, len as u64)
-            .is_some()
+        holds.holding(&rel, *sha, len as u64).is_some()
+            || (ctx.made.is_none() && holds.holding_read(&rel, *sha, len as u64).is_some())
     });
     // A segmented exhibit's new text is written as it is released, into the build's folder of
     // made files, and named from there when the tree is made: at a million lines the texts
     // are 120 MB (docs/scale.md#made-as-written). A one-file exhibit's page carries them.
     let made = match ctx.made.filter(|_| ctx.segmented && !in_dir) {
         Some(made) => {
-            made.put(&format!("{FOLDER}/{sha}.txt"), &bytes)?;
+            made.put(&rel, &bytes)?;
             true
         }
         None => false,
