@@ -156,6 +156,19 @@ impl DirHolds {
         DiskFile::of_dir(shared, name, len, Some(sha256))
     }
 
+    /// [`DirHolds::holding`], or, where `read` (a dry run, which cannot write the file as made),
+    /// [`DirHolds::holding_read`] when the record does not show DIR holding it.
+    pub fn holding_or_read(
+        &mut self,
+        rel: &str,
+        sha256: Digest,
+        len: u64,
+        read: bool,
+    ) -> Option<DiskFile> {
+        self.holding(rel, sha256, len)
+            .or_else(|| read.then(|| self.holding_read(rel, sha256, len))?)
+    }
+
     /// [`DirHolds::holding`], given DIR's record of `rel`.
     pub fn holding_recorded(
         &mut self,

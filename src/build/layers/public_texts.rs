@@ -1207,8 +1207,9 @@ fn guard_and_release(
     // DIR's copies are compared (53 MB at a million: docs/scale.md#without-dirs-record-dry-run).
     let rel = format!("{FOLDER}/{sha}.txt");
     let in_dir = texts.dir_holds.as_mut().is_some_and(|holds| {
-        holds.holding(&rel, *sha, len as u64).is_some()
-            || (ctx.made.is_none() && holds.holding_read(&rel, *sha, len as u64).is_some())
+        holds
+            .holding_or_read(&rel, *sha, len as u64, ctx.made.is_none())
+            .is_some()
     });
     // A segmented exhibit's new text is written as it is released, into the build's folder of
     // made files, and named from there when the tree is made: at a million lines the texts
@@ -1772,10 +1773,7 @@ fn put_part(
     // A dry run, which cannot write the part as made, reads DIR's copy to be sure where DIR's
     // record does not describe it (a checkout, a clone): held, the parts were 73 MB at a
     // million lines (docs/scale.md#without-dirs-record-dry-run).
-    let held = holds.holding(&path, sha256, len).or_else(|| {
-        made.is_none()
-            .then(|| holds.holding_read(&path, sha256, len))?
-    });
+    let held = holds.holding_or_read(&path, sha256, len, made.is_none());
     match (held, made) {
         (Some(file), _) => out.contents.push((path, Content::File(file))),
         (None, Some(made)) => {
