@@ -464,22 +464,85 @@
 
 
   var LEDGER_FILE = /^ledger\/(ledger\.jsonl|segments\/[0-9]{6}\.jsonl)$/;
+  function isSeq(x) { return x === null || (typeof x === 'number' && Number.isInteger(x)); }
   /**
    * The list of the ledger's files a light page carries (`layout-json`), checked: an array of
-   * {path, bytes, sha256, first_seq, last_seq} in chain order, or a string saying what is wrong.
+   * {path, bytes, sha256, facts} in chain order, or a string saying what is wrong. The files are
+   * ledger/ledger.jsonl (when present), then ledger/segments/000001.jsonl, 000002, … with no
+   * number skipped (docs/scale.md#names: a skipped number is a gap in the published ledger,
+   * which `exhibit verify SITE` names too). A list with segments gives each file's facts as
+   * STATS.json lists them — lines, first_seq, last_seq (a whole number or null), head — and the
+   * reader holds each file to them (`exhibit verify SITE` does: stats_file_mismatch); a ledger
+   * in one file may be listed by path, size and sha256 alone (docs/page.md "The light page").
    */
   function ledgerFileList(layout) {
     if (!layout || layout.mode !== 'light' || !Array.isArray(layout.files) || !layout.files.length) return 'the page carries no list of the ledger\'s files';
-    var out = [];
+    var out = [], segment = 0;
+    var segmented = layout.files.length > 1 || layout.files.some(function (f) { return f && typeof f.path === 'string' && f.path !== 'ledger/ledger.jsonl'; });
     for (var i = 0; i < layout.files.length; i++) {
       var f = layout.files[i];
       if (!f || typeof f.path !== 'string' || !LEDGER_FILE.test(f.path)) return 'item ' + (i + 1) + ' of the list of files is not a ledger file';
       if (typeof f.bytes !== 'number' || !(f.bytes >= 0) || typeof f.sha256 !== 'string' || !HEX64.test(f.sha256)) return 'the list gives ' + f.path + ' no size or no sha256';
       if (i && !(f.path > out[i - 1].path)) return 'the list of files is not in chain order at ' + f.path;
+      if (f.path !== 'ledger/ledger.jsonl') {
+        var want = 'ledger/segments/' + String(1000000 + (++segment)).slice(1) + '.jsonl';
+        if (f.path !== want) return 'the list of files skips ' + want + ' (it names ' + f.path + ' next): the segments are numbered from 000001 with none missing, so the published ledger has a gap there';
+      }
+      var facts = ['lines', 'first_seq', 'last_seq', 'head'].some(function (k) { return Object.prototype.hasOwnProperty.call(f, k); });
+      if ((segmented || facts) && !(typeof f.lines === 'number' && Number.isInteger(f.lines) && f.lines >= 0 && isSeq(f.first_seq) && isSeq(f.last_seq) && typeof f.head === 'string')) {
+        return 'the list gives ' + f.path + ' no line count, first and last seq and head (each file of a ledger in segments is listed with them, as STATS.json lists it)';
+      }
       out.push({ path: f.path, bytes: f.bytes, sha256: f.sha256,
-        first_seq: typeof f.first_seq === 'number' ? f.first_seq : null, last_seq: typeof f.last_seq === 'number' ? f.last_seq : null });
+        first_seq: typeof f.first_seq === 'number' ? f.first_seq : null, last_seq: typeof f.last_seq === 'number' ? f.last_seq : null,
+        facts: segmented || facts ? { lines: f.lines, first_seq: f.first_seq, last_seq: f.last_seq, head: f.head } : null });
     }
     return out;
+  }
+
+  /**
+   * What a ledger file's bytes say of it, as STATS.json lists it (docs/scale.md#stats), from the
+   * verifier's records of its lines: `before` lines of the ledger came before it, `lines` are
+   * its own, `recs` the records of its readable entry lines. The first and last seq and the head
+   * are the file's first entry line's and last line's (null, null and '' when that line is not a
+   * readable entry); a file holding the header alone has the header digest as its head — as
+   * `exhibit verify SITE` derives them (src/ledger_files.rs).
+   */
+  function fileFacts(before, lines, recs, headerDigest) {
+    var first = before === 0 ? 2 : before + 1, last = before + lines;
+    var at = function (n) { for (var k = recs.length - 1; k >= 0; k--) if (recs[k].line === n) return recs[k]; return null; };
+    if (before === 0 && lines === 1) return { lines: 1, first_seq: null, last_seq: null, head: headerDigest || '' };
+    var a = first <= last ? at(first) : null, z = at(last);
+    return { lines: lines, first_seq: a ? a.seq : null, last_seq: z ? z.seq : null, head: z && typeof z.entry_id === 'string' ? z.entry_id : '' };
+  }
+
+  /** The facts the list gives a file against those its bytes give: the differences, in words. */
+  function factsDiffer(listed, read) {
+    var out = [];
+    ['lines', 'first_seq', 'last_seq', 'head'].forEach(function (k) {
+      if (listed[k] !== read[k]) out.push(k + ' ' + (listed[k] === null ? 'null' : String(listed[k])) + ' (read: ' + (read[k] === null ? 'null' : String(read[k])) + ')');
+    });
+    return out;
+  }
+
+  /**
+   * The page's list of the ledger's files (`layout-json`) against STATS.json's `ledger.files`
+   * as the page carries it (`stats-json`): the build writes one from the other, so a page whose
+   * two copies differ says two things about one ledger. A ledger in segments must be listed in
+   * STATS.json (`exhibit verify SITE`: stats_files_missing). Null when they agree, else what
+   * differs, in words.
+   */
+  function listNotStats(layout, stats) {
+    var listed = stats && stats.ledger && typeof stats.ledger === 'object' ? stats.ledger.files : undefined;
+    var segmented = layout.files.some(function (f) { return f && f.path !== 'ledger/ledger.jsonl'; });
+    if (!Array.isArray(listed)) return segmented ? 'STATS.json (as this page carries it) lists no ledger.files, but the ledger continues in ledger/segments/' : null;
+    var keys = ['path', 'bytes', 'sha256', 'lines', 'first_seq', 'last_seq', 'head'];
+    if (listed.length !== layout.files.length) return 'the page lists ' + layout.files.length + ' ledger files and STATS.json (as this page carries it) ' + listed.length;
+    for (var i = 0; i < listed.length; i++) {
+      var a = layout.files[i], b = listed[i];
+      var k = keys.filter(function (key) { return !b || typeof b !== 'object' || a[key] !== b[key]; });
+      if (k.length) return 'the page\'s list of files and STATS.json (as this page carries it) differ at item ' + (i + 1) + ' (' + k.join(', ') + ')';
+    }
+    return null;
   }
 
   /**
@@ -554,8 +617,13 @@
           if (sha !== d.sha256) { post({ type: 'file-bad', path: d.path, why: 'its sha256 is ' + sha + '; the list says ' + d.sha256 }); return; }
           if (!bytes.length || bytes[bytes.length - 1] !== 10) { post({ type: 'file-bad', path: d.path, why: 'it does not end with a line feed: a ledger file is cut at a line boundary' }); return; }
           fileBase = v.s.bytes;
+          var before = v.s.lineNo;
           v.push(bytes);
           var recs = v.takeLines();
+          if (d.facts) {
+            var differ = factsDiffer(d.facts, fileFacts(before, v.s.lineNo - before, recs, v.s.headerDigest));
+            if (differ.length) { post({ type: 'file-bad', path: d.path, why: 'the list says ' + differ.join(', ') }); return; }
+          }
           var reached = [];
           var upTo = v.s.hasPrev ? v.s.prevNext - 1 : 0;
           var a = V.checkAnchors({ headerDigest: v.s.headerDigest, anchorState: v.checkpointState() }, init.withheld, init.posts);
@@ -590,7 +658,7 @@
     compactResult: compactResult, NEAR_THRESHOLD: NEAR_THRESHOLD, DIGEST_FIELDS: DIGEST_FIELDS,
     fold: fold, passageWords: passageWords, align: align, passageMatch: passageMatch, digestOf: digestOf,
     checkProofHeader: checkProofHeader, decodeProofHeaders: decodeProofHeaders, computeVerdict: computeVerdict,
-    PASSAGE_MIN_WORDS: PASSAGE_MIN_WORDS, ledgerFileList: ledgerFileList, withheldFileList: withheldFileList, compareMemory: compareMemory, lightEngine: lightEngine
+    PASSAGE_MIN_WORDS: PASSAGE_MIN_WORDS, ledgerFileList: ledgerFileList, withheldFileList: withheldFileList, compareMemory: compareMemory, lightEngine: lightEngine, fileFacts: fileFacts, listNotStats: listNotStats
   };
 
   // ------------------------------------------------------------------------------------------
@@ -910,7 +978,7 @@
     function lightReader(onmsg, forceMain) {
       var source = $('verify-src') ? $('verify-src').textContent : '';
       if (!forceMain && source && typeof Worker === 'function' && typeof Blob === 'function') {
-        var shim = '\n;var compactResult = ' + compactResult.toString() + ';\nvar lightEngine = ' + lightEngine.toString() + ';\n' +
+        var shim = '\n;var compactResult = ' + compactResult.toString() + ';\nvar fileFacts = ' + fileFacts.toString() + ';\nvar factsDiffer = ' + factsDiffer.toString() + ';\nvar lightEngine = ' + lightEngine.toString() + ';\n' +
           'var handle = lightEngine(self.ExhibitVerify, compactResult, function (m) { self.postMessage(m); });\n' +
           'self.onmessage = function (e) { handle(e.data); };\n';
         try {
@@ -985,18 +1053,52 @@
         monitorShow('rewritten', mem.rewritten);
       } else if (mem) monitorShow(plan.resumeFrom ? 'resuming' : 'remembered', mem);
       renderStreamLists(files, plan.resumeFrom);
+      // After the monitor: a list that moved under a visitor's memory is said as a rewrite first.
+      var statsDiffer = listNotStats(layout, stats);
+      if (statsDiffer) { failLight([{ what: statsDiffer, href: '#stream' }]); return; }
       if (picked) { fromFolder(picked, files, plan, mem); return; }
       if (location.protocol === 'file:') {
         needsData('This page was opened from a file (file://), where a browser lets it read no file beside it.');
         $('pick-ledger').addEventListener('change', function () { fromFolder(this.files, files, plan, mem); });
         return;
       }
-      streamFiles(files, plan, mem, fetchFile, 'fetched from this site');
+      siteStats(function () { return fetchFile({ path: 'ledger/STATS.json' }); }, files).then(function (bad) {
+        if (bad) { failLight([{ what: bad, href: '#stream' }]); return; }
+        streamFiles(files, plan, mem, fetchFile, 'fetched from this site');
+      }, function (err) {
+        needsData('The page could not read ledger/STATS.json (' + String(err && err.message || err) + '), so it cannot hold the site\'s list of files to its own. Pick the cloned ledger/ folder to re-derive it from there.');
+        $('pick-ledger').addEventListener('change', function () { fromFolder(this.files, files, plan, mem); });
+      });
+    }
+
+    /*
+     * The site's ledger/STATS.json against the copy this page carries (`stats-json`): the build
+     * embeds the file as it writes it, so they are the same bytes, and `exhibit verify SITE`
+     * holds the site's files to the file's `ledger.files` (docs/page.md "The light page"). A page
+     * that took its own copy on trust would be green where the CLI says the site's list is not
+     * its files. `get()` -> a Promise of the file's bytes. Resolves to null (the same bytes, or no
+     * such file for a ledger in one file, which needs none) or the failure in words; rejects
+     * when the file could not be read.
+     */
+    function siteStats(get, files) {
+      var segmented = files.some(function (f) { return f.path !== 'ledger/ledger.jsonl'; });
+      var carried = block('stats-json') || new Uint8Array(0);
+      return Promise.resolve().then(get).then(function (buf) {
+        var got = new Uint8Array(buf);
+        if (got.length === carried.length && V.sha256Hex(got) === V.sha256Hex(carried)) return null;
+        return 'the site\'s ledger/STATS.json is not the one this page carries (' + got.length + ' bytes with sha256 ' + V.sha256Hex(got) +
+          '; the page\'s: ' + carried.length + ' bytes with sha256 ' + V.sha256Hex(carried) + ')';
+      }, function (err) {
+        if (err && (err.status === 404 || err.status === 410 || err.absent)) {
+          return segmented ? 'the site holds no ledger/STATS.json, which lists the files of a ledger in segments' : null;
+        }
+        throw err;
+      });
     }
 
     function fetchFile(f) {
       return fetch(f.path, { cache: 'no-store', credentials: 'same-origin' }).then(function (res) {
-        if (!res.ok) throw new Error('the server answered ' + res.status + ' ' + res.statusText);
+        if (!res.ok) { var e = new Error('the server answered ' + res.status + ' ' + res.statusText); e.status = res.status; throw e; }
         return res.arrayBuffer();
       });
     }
@@ -1068,7 +1170,13 @@
       verdict.setAttribute('data-state', 'working');
       verdict.setAttribute('data-verdict', 'working');
       $('badge').textContent = 'Checking…';
-      streamFiles(files, plan, mem, function (f) { return byPath[f.path].arrayBuffer(); }, 'read from the folder you picked');
+      siteStats(function () {
+        if (!byPath['ledger/STATS.json']) { var e = new Error('the folder you picked has no STATS.json'); e.absent = true; throw e; }
+        return byPath['ledger/STATS.json'].arrayBuffer();
+      }, files).then(function (bad) {
+        if (bad) { failLight([{ what: bad.replace('the site\'s', 'the picked folder\'s').replace('the site holds', 'the folder you picked holds'), href: '#stream' }]); return; }
+        streamFiles(files, plan, mem, function (f) { return byPath[f.path].arrayBuffer(); }, 'read from the folder you picked');
+      }, function (err) { fail('the page could not read STATS.json from the folder you picked: ' + String(err && err.message || err)); });
     }
 
     function streamFiles(files, plan, mem, get, how, forceMain) {
@@ -1134,10 +1242,18 @@
         catch (e) { got = Promise.reject(e); } // a browser without fetch: the same as a failed fetch
         got.then(function (buf) {
           if (settled) return;
-          rd.post({ type: 'file', path: f.path, bytes: buf, size: f.bytes, sha256: f.sha256, wantCheckpoint: i === files.length - 2 }, [buf]);
+          rd.post({ type: 'file', path: f.path, bytes: buf, size: f.bytes, sha256: f.sha256, facts: f.facts, wantCheckpoint: i === files.length - 2 }, [buf]);
         }, function (err) {
           if (settled) return;
           settled = true; rd.stop();
+          if (err && (err.status === 404 || err.status === 410)) {
+            // The site itself says the listed file is not there: a gap in the published
+            // ledger, which `exhibit verify SITE` names too (stats_file_absent). Not a file the
+            // page could not reach: no folder picked in its place would be this site's.
+            fileState(i, 'bad', 'FAILS: the site does not hold it (' + String(err.message) + ')');
+            failLight([{ what: 'the ledger file ' + f.path + ' is listed but the site does not hold it (' + String(err.message) + ')', href: '#stream' }]);
+            return;
+          }
           fileState(i, 'unread', 'could not be read: ' + String(err && err.message || err));
           needsData('The page could not read ' + f.path + ' (' + String(err && err.message || err) + '), so it cannot re-derive the ledger. Pick the cloned ledger/ folder to re-derive it from there.');
           $('pick-ledger').addEventListener('change', function () { fromFolder(this.files, files, plan, mem); });

@@ -48,10 +48,12 @@ pub enum FileClass {
     TextsIndex,
     /// A file of an exhibit DIR, read for `--dry-run`.
     OutputFile,
+    /// A published exhibit's `index.html` (read by `verify SITE`, docs/scale.md#the-page-against-the-site).
+    Page,
 }
 
 impl FileClass {
-    pub const ALL: [FileClass; 15] = [
+    pub const ALL: [FileClass; 16] = [
         FileClass::Config,
         FileClass::Ledger,
         FileClass::GateConfig,
@@ -67,6 +69,7 @@ impl FileClass {
         FileClass::PublicText,
         FileClass::TextsIndex,
         FileClass::OutputFile,
+        FileClass::Page,
     ];
 
     /// The largest file of this class exhibit reads, in bytes.
@@ -84,6 +87,8 @@ impl FileClass {
             FileClass::RunLog => 4 * GIB,
             FileClass::AnchorsIndex => 64 * MIB,
             FileClass::OutputFile => 32 * GIB,
+            // A page over GitHub's 100 MiB limit on a file cannot have been pushed.
+            FileClass::Page => 128 * MIB,
         }
     }
 
@@ -104,6 +109,7 @@ impl FileClass {
             FileClass::PublicText => "a released public text",
             FileClass::TextsIndex => "a published public_texts/index.json or one of its parts",
             FileClass::OutputFile => "a file of the output folder",
+            FileClass::Page => "a published index.html",
         }
     }
 }

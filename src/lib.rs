@@ -30,6 +30,7 @@ pub mod memory;
 pub mod open_folders;
 pub mod outcome;
 pub mod output;
+pub mod page_check;
 pub mod posts;
 pub mod previous;
 pub mod progress;

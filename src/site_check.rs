@@ -68,6 +68,8 @@ pub fn check_site(dir: &Path) -> Result<Outcome> {
         read.check_files(&mut files);
     }
     read.check_stats(&ledger_dir, &mut files)?;
+    // The page's copies against the files (docs/scale.md#the-page-against-the-site).
+    crate::page_check::check(&site, &ledger_dir, &read.files, &mut files)?;
 
     let anchors = match ledger_dir.sub("anchors")? {
         Some(a) => Some(posts::check_anchor_dir(

@@ -82,3 +82,49 @@ test('a hostile list of the withheld list\'s files is refused: only ledger/withh
     assert.equal(typeof P.withheldFileList({ mode: 'light', files: [], withheld_files: [wfile('ledger/withheld.json'), f] }), 'string', JSON.stringify(bad));
   }
 });
+
+test('a list that skips a segment number, or lists segments without their facts, is refused (exhibit verify SITE names both)', () => {
+  assert.match(list('ledger/ledger.jsonl', 'ledger/segments/000001.jsonl', 'ledger/segments/000003.jsonl'), /skips ledger\/segments\/000002\.jsonl/);
+  assert.match(list('ledger/ledger.jsonl', 'ledger/segments/000002.jsonl'), /skips ledger\/segments\/000001\.jsonl/);
+  const bare = { path: 'ledger/segments/000001.jsonl', bytes: 10, sha256: SHA };
+  assert.match(P.ledgerFileList({ mode: 'light', files: [file('ledger/ledger.jsonl'), bare] }), /no line count/);
+  for (const bad of [{ lines: '1' }, { first_seq: 1.5 }, { last_seq: '2' }, { head: null }]) {
+    const f = Object.assign(file('ledger/segments/000001.jsonl'), bad);
+    assert.equal(typeof P.ledgerFileList({ mode: 'light', files: [file('ledger/ledger.jsonl'), f] }), 'string', JSON.stringify(bad));
+  }
+  // A ledger in one file may be listed by path, size and sha256 alone.
+  assert.ok(Array.isArray(P.ledgerFileList({ mode: 'light', files: [{ path: 'ledger/ledger.jsonl', bytes: 10, sha256: SHA }] })));
+});
+
+test('a file whose lines, seqs or head are not the listed ones is named, as exhibit verify SITE names it', () => {
+  const fs = require('node:fs');
+  const V = require(path.join(__dirname, '..', '..', 'assets', 'verify.js'));
+  const ledger = new Uint8Array(fs.readFileSync(path.join(__dirname, '..', '..', 'site-fixtures', 'demo.expected', 'ledger', 'ledger.jsonl')));
+  let ends = [];
+  for (let i = 0; i < ledger.length; i++) if (ledger[i] === 10) ends.push(i + 1);
+  const parts = [ledger.subarray(0, ends[0]), ledger.subarray(ends[0], ends[5]), ledger.subarray(ends[5], ends[9])];
+  const run = (edit) => {
+    const out = [];
+    const engine = P.lightEngine(V, (x) => x, (m) => out.push(m));
+    engine({ type: 'init', withheld: null, tzRules: null, posts: [], watchSeqs: [], checkpoint: null });
+    parts.forEach((b, i) => {
+      const lines = V.utf8Decode(b).split('\n').slice(0, -1).map((l) => { try { return JSON.parse(l); } catch (e) { return {}; } });
+      const entries = i === 0 ? [] : lines;
+      const facts = i === 0 ? { lines: 1, first_seq: null, last_seq: null, head: null }
+        : { lines: lines.length, first_seq: entries[0].seq, last_seq: entries[entries.length - 1].seq, head: entries[entries.length - 1].entry_id };
+      const copy = b.slice();
+      engine({ type: 'file', path: 'f' + i, bytes: copy.buffer, size: copy.length, sha256: V.sha256Hex(copy), facts: i === 0 ? null : edit(facts, i), wantCheckpoint: false });
+    });
+    return out.filter((m) => m.type === 'file-bad');
+  };
+  assert.deepEqual(run((f) => f), [], 'the true facts pass');
+  for (const [k, v] of [['lines', 3], ['first_seq', 99], ['last_seq', null], ['head', 'ab'.repeat(32)]]) {
+    const bad = run((f, i) => (i === 2 ? Object.assign({}, f, { [k]: v }) : f));
+    assert.equal(bad.length, 1, k);
+    assert.equal(bad[0].path, 'f2');
+    assert.match(bad[0].why, new RegExp('the list says ' + k));
+  }
+  // The header alone: its head is the header digest, its seqs null.
+  const header = P.fileFacts(0, 1, [], 'h'.repeat(64));
+  assert.deepEqual(header, { lines: 1, first_seq: null, last_seq: null, head: 'h'.repeat(64) });
+});

@@ -110,7 +110,7 @@ pub(crate) fn visit(page: &str, profile: Option<&Path>, extra: &[&str]) -> J {
     facts
 }
 
-fn verdict(facts: &J) -> (String, String, String) {
+pub(crate) fn verdict(facts: &J) -> (String, String, String) {
     let v = &facts["verdict"];
     let s = |k: &str| v[k].as_str().unwrap_or_default().to_string();
     (s("data-verdict"), s("data-vouched"), s("data-head"))
@@ -140,17 +140,17 @@ fn text_of(dom: &str, id: &str) -> String {
 }
 
 /// A box whose days each end with a posted head: `days` days of `per_day` lines.
-struct Box {
+pub(crate) struct Box {
     _tmp: tempfile::TempDir,
     b: TestBox,
     repo: git2::Repository,
-    site: PathBuf,
+    pub(crate) site: PathBuf,
     w: LedgerWriter,
     n: u32,
 }
 
 impl Box {
-    fn new(segment_bytes: u64) -> Box {
+    pub(crate) fn new(segment_bytes: u64) -> Box {
         let tmp = tempfile::tempdir().unwrap();
         let b = TestBox::new(tmp.path());
         let toml = std::fs::read_to_string(b.dir.join("exhibit.toml")).unwrap();
@@ -174,7 +174,7 @@ impl Box {
     /// `count` lines three hours apart; then a posted head for every day that is over. Lines 12
     /// and 28, each the last of its day, carry a path: the build withholds them, so those days'
     /// posts name a withheld seq.
-    fn add(&mut self, count: u32) {
+    pub(crate) fn add(&mut self, count: u32) {
         for _ in 0..count {
             self.n += 1;
             if self.n == 12 || self.n == 28 {
@@ -203,7 +203,7 @@ impl Box {
         self.b.write_ledger(&self.w.bytes());
     }
 
-    fn build(&self, epoch: u64) {
+    pub(crate) fn build(&self, epoch: u64) {
         let o = exhibit(
             &[
                 "build",
@@ -436,6 +436,19 @@ fn the_light_page_streams_resumes_and_notices_a_rewrite() {
         &exhibit::encode::base64(&serde_json::to_vec(&layout).unwrap()),
         1,
     );
+    // As a forced push would: STATS.json and the page's copy of it list the new bytes too.
+    let stats_b64 = block(&forged, "stats-json").to_string();
+    let mut stats: J = serde_json::from_slice(&unb64(&stats_b64)).unwrap();
+    for f in stats["ledger"]["files"].as_array_mut().unwrap() {
+        if f["path"] == victim.as_str() {
+            f["sha256"] = J::String(exhibit_protocol::Digest::of(&bytes).to_string());
+        }
+    }
+    let stats_bytes = serde_json::to_vec_pretty(&stats).unwrap();
+    let stats_path = light.site.join("ledger/STATS.json");
+    let stats_original = std::fs::read(&stats_path).unwrap();
+    std::fs::write(&stats_path, &stats_bytes).unwrap();
+    let forged = forged.replacen(&stats_b64, &exhibit::encode::base64(&stats_bytes), 1);
     std::fs::write(light.site.join("index.html"), &forged).unwrap();
     let f = visit(&server.url("index.html"), Some(profile.path()), &[]);
     let dom = f["dom"].as_str().unwrap();
@@ -456,6 +469,7 @@ fn the_light_page_streams_resumes_and_notices_a_rewrite() {
     // The alarm stays until the visitor clears it, even if the old bytes come back.
     std::fs::write(light.site.join("index.html"), &html).unwrap();
     std::fs::write(&path, &original).unwrap();
+    std::fs::write(&stats_path, &stats_original).unwrap();
     let f = visit(
         &server.url("index.html"),
         Some(profile.path()),
@@ -486,11 +500,19 @@ fn the_light_page_streams_resumes_and_notices_a_rewrite() {
         "the failure names the file"
     );
 
-    // 6. A file the server cannot give: needs-data, never green.
+    // 6. A listed file the server answers 404 for: the site says it does not hold it, so the
+    // page fails naming it, as `exhibit verify SITE` does (stats_file_absent); never green, and
+    // not a file the visitor could supply (docs/page.md "The light page").
     std::fs::remove_file(light.site.join(&files2[1])).unwrap();
     let f = visit(&server.url("index.html"), None, &[]);
-    assert_eq!(f["verdict"]["data-verdict"], "needs-data");
-    assert_eq!(f["verdict"]["data-state"], "needs-data");
+    assert_eq!(f["verdict"]["data-verdict"], "failed");
+    let dom = f["dom"].as_str().unwrap();
+    let failures = &dom[dom.find("id=\"failures\"").expect("a list of failures")..];
+    let failures = &failures[..failures.find("</ul>").unwrap()];
+    assert!(
+        failures.contains(&files2[1]) && failures.contains("does not hold it"),
+        "{failures}"
+    );
 }
 
 fn verify_head(site: &Path) -> String {

@@ -18,6 +18,7 @@ mod properties;
 mod public_texts;
 mod safety;
 mod segments;
+mod site_agreement;
 mod vectors;
 mod verify_cli;
 mod withheld_files;

@@ -465,9 +465,14 @@ fn verify_site_reads_the_segments_and_names_the_file_that_is_wrong() {
         json!([]),
         "the shorter chain itself re-derives"
     );
+    // The page still lists it, and carries it as its last file (docs/scale.md#the-page-against-the-site).
     assert_eq!(
         file_problems(&v),
-        [(last.clone(), "stats_file_absent".into())]
+        [
+            (last.clone(), "stats_file_absent".into()),
+            ("index.html".into(), "page_layout_mismatch".into()),
+            ("index.html".into(), "page_copy_mismatch".into())
+        ]
     );
 
     // A stray file in segments/.
@@ -501,10 +506,14 @@ fn verify_site_reads_the_segments_and_names_the_file_that_is_wrong() {
     assert_eq!(code, Some(1), "{v}");
     assert_eq!(
         file_problems(&v),
-        [(
-            "ledger/segments/000001.jsonl".into(),
-            "stats_file_mismatch".into()
-        )]
+        [
+            (
+                "ledger/segments/000001.jsonl".into(),
+                "stats_file_mismatch".into()
+            ),
+            // The page carries STATS.json as it was (docs/scale.md#the-page-against-the-site).
+            ("index.html".into(), "page_copy_mismatch".into())
+        ]
     );
     let (code, v) = damaged(&s, |d| {
         let p = d.join("ledger/STATS.json");
@@ -515,7 +524,10 @@ fn verify_site_reads_the_segments_and_names_the_file_that_is_wrong() {
     assert_eq!(code, Some(1), "{v}");
     assert_eq!(
         file_problems(&v),
-        [(last.clone(), "stats_file_unlisted".into())]
+        [
+            (last.clone(), "stats_file_unlisted".into()),
+            ("index.html".into(), "page_copy_mismatch".into())
+        ]
     );
 
     let (code, v) = damaged(&s, |d| {
@@ -527,7 +539,10 @@ fn verify_site_reads_the_segments_and_names_the_file_that_is_wrong() {
     assert_eq!(code, Some(1), "{v}");
     assert_eq!(
         file_problems(&v),
-        [("ledger/STATS.json".into(), "stats_files_order".into())]
+        [
+            ("ledger/STATS.json".into(), "stats_files_order".into()),
+            ("index.html".into(), "page_copy_mismatch".into())
+        ]
     );
     let (code, v) = damaged(&s, |d| {
         std::fs::remove_file(d.join("ledger/STATS.json")).unwrap();
@@ -535,7 +550,10 @@ fn verify_site_reads_the_segments_and_names_the_file_that_is_wrong() {
     assert_eq!(code, Some(1), "{v}");
     assert_eq!(
         file_problems(&v),
-        [("ledger/STATS.json".into(), "stats_files_missing".into())]
+        [
+            ("ledger/STATS.json".into(), "stats_files_missing".into()),
+            ("index.html".into(), "page_copy_mismatch".into())
+        ]
     );
 
     // A file that does not end with LF: its last line joins the next file's first.

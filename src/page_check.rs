@@ -1,0 +1,503 @@
+//! `exhibit verify SITE` holds the page to the site's files: the copies `index.html` carries in
+//! its data blocks must be the files beside it (docs/scale.md#the-page-against-the-site).
+//! The page checks what it carries; a page whose copies differ from the files would give a
+//! stranger's browser another answer than this command, so each such copy is a problem here,
+//! named by block and file.
+
+use exhibit_protocol::Digest;
+
+use crate::box_read::{BoxFolder, FileClass};
+use crate::outcome::FileProblem;
+use crate::segments::PublishedFile;
+
+const PAGE: &str = "index.html";
+
+/// A data block of the page (`<script id=… type=application/octet-stream>` holding base64): the
+/// first element with that id in the document, as the browser's `getElementById` finds it;
+/// `None` when the page has none, `Some(Err(()))` when its text is not base64.
+fn data_block(html: &[u8], id: &str) -> Option<Result<Vec<u8>, ()>> {
+    let mut at = 0;
+    while let Some(open) = find(html, b"<", at) {
+        let rest = &html[open..];
+        if rest.starts_with(b"<!--") {
+            // A comment hides what it holds from the browser: so from this reader.
+            at = find(html, b"-->", open + 4).map_or(html.len(), |e| e + 3);
+            continue;
+        }
+        let is_script = rest.len() > 7
+            && rest[1..7].eq_ignore_ascii_case(b"script")
+            && matches!(
+                rest[7],
+                b' ' | b'\t' | b'\n' | b'\r' | b'\x0c' | b'>' | b'/'
+            );
+        let end = find(html, b">", open)?;
+        if !is_script {
+            at = end + 1;
+            continue;
+        }
+        let close = find_ci(html, b"</script", end + 1).unwrap_or(html.len());
+        if attribute(&html[open + 7..end], b"id").as_deref() == Some(id.as_bytes()) {
+            return Some(base64(&html[end + 1..close]));
+        }
+        at = close;
+    }
+    None
+}
+
+fn find(hay: &[u8], needle: &[u8], from: usize) -> Option<usize> {
+    hay.get(from..)?
+        .windows(needle.len())
+        .position(|w| w == needle)
+        .map(|i| i + from)
+}
+
+fn find_ci(hay: &[u8], needle: &[u8], from: usize) -> Option<usize> {
+    hay.get(from..)?
+        .windows(needle.len())
+        .position(|w| w.eq_ignore_ascii_case(needle))
+        .map(|i| i + from)
+}
+
+/// The value of attribute `name` in a tag's attribute text (quoted or not), as HTML reads it.
+fn attribute(attrs: &[u8], name: &[u8]) -> Option<Vec<u8>> {
+    let mut i = 0;
+    let space = |b: u8| matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b'\x0c' | b'/');
+    while i < attrs.len() {
+        while i < attrs.len() && space(attrs[i]) {
+            i += 1;
+        }
+        let start = i;
+        while i < attrs.len() && !space(attrs[i]) && attrs[i] != b'=' {
+            i += 1;
+        }
+        let key = &attrs[start..i];
+        let mut value = Vec::new();
+        if i < attrs.len() && attrs[i] == b'=' {
+            i += 1;
+            match attrs.get(i) {
+                Some(&q @ (b'"' | b'\'')) => {
+                    let end = attrs[i + 1..]
+                        .iter()
+                        .position(|&b| b == q)
+                        .map_or(attrs.len(), |p| i + 1 + p);
+                    value = attrs[i + 1..end].to_vec();
+                    i = end + 1;
+                }
+                _ => {
+                    let s = i;
+                    while i < attrs.len() && !space(attrs[i]) {
+                        i += 1;
+                    }
+                    value = attrs[s..i].to_vec();
+                }
+            }
+        }
+        if key.eq_ignore_ascii_case(name) {
+            return Some(value);
+        }
+        if key.is_empty() {
+            i += 1;
+        }
+    }
+    None
+}
+
+/// Base64 as the page's decoder reads it (the "forgiving" base64 of `atob`): ASCII whitespace
+/// is dropped; then, when the length is a multiple of four, one or two final `=` are; what is
+/// left must be the 64 letters alone, and not one letter more than a multiple of four.
+fn base64(text: &[u8]) -> Result<Vec<u8>, ()> {
+    let mut letters: Vec<u8> = text
+        .iter()
+        .copied()
+        .filter(|c| !matches!(c, b' ' | b'\t' | b'\n' | b'\r' | b'\x0c'))
+        .collect();
+    if letters.len().is_multiple_of(4) {
+        for _ in 0..2 {
+            if letters.last() == Some(&b'=') {
+                letters.pop();
+            }
+        }
+    }
+    if letters.len() % 4 == 1 {
+        return Err(());
+    }
+    let mut out = Vec::with_capacity(letters.len() / 4 * 3 + 2);
+    let (mut acc, mut bits) = (0u32, 0u32);
+    for c in letters {
+        let v = match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' => 62,
+            b'/' => 63,
+            _ => return Err(()),
+        };
+        acc = (acc << 6) | u32::from(v);
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((acc >> bits) as u8);
+            acc &= (1 << bits) - 1;
+        }
+    }
+    Ok(out)
+}
+
+fn problem(code: &str, detail: String) -> FileProblem {
+    FileProblem {
+        file: PAGE.into(),
+        code: code.into(),
+        detail,
+    }
+}
+
+fn sha(bytes: &[u8]) -> String {
+    Digest::of(bytes).to_string()
+}
+
+/// The site's page against the site's files. `read`: the published ledger's files as this
+/// command read them. A site without `index.html` (a copy of `ledger/` alone) has no page to
+/// hold to them.
+pub fn check(
+    site: &BoxFolder,
+    ledger_dir: &BoxFolder,
+    read: &[PublishedFile],
+    problems: &mut Vec<FileProblem>,
+) -> anyhow::Result<()> {
+    let Some(html) = site.read(PAGE, FileClass::Page)? else {
+        return Ok(());
+    };
+    let mut blocks = std::collections::BTreeMap::new();
+    for id in BLOCKS {
+        match data_block(&html, id) {
+            None => {}
+            Some(Ok(b)) => {
+                blocks.insert(id, b);
+            }
+            Some(Err(())) => problems.push(problem(
+                "page_block_unreadable",
+                format!("its data block {id} is not base64, so the page reads something else than this command can"),
+            )),
+        }
+    }
+    let mut block = |id: &'static str| blocks.remove(id);
+    let layout = block("layout-json");
+    let light = check_layout(layout.as_deref(), read, problems);
+    let ledger_file = |name: &str| ledger_dir.read(name, FileClass::OutputFile);
+    if light {
+        let first = read.first().map(|f| f.path.as_str());
+        if first == Some("ledger/ledger.jsonl") {
+            let header = first_line(ledger_dir)?;
+            same_as(
+                problems,
+                "ledger-header",
+                "the first line of ledger/ledger.jsonl",
+                block("ledger-header"),
+                Some(&header),
+            );
+        }
+        let latest = block("ledger-latest").unwrap_or_default();
+        if let Some(last) = read.last()
+            && !latest.is_empty()
+            && (latest.len() as u64 != last.bytes || sha(&latest) != last.sha256)
+        {
+            problems.push(problem(
+                "page_copy_mismatch",
+                format!(
+                    "its data block ledger-latest is not {}: {} bytes with sha256 {} in the page, {} bytes with sha256 {} in the file",
+                    last.path,
+                    latest.len(),
+                    sha(&latest),
+                    last.bytes,
+                    last.sha256
+                ),
+            ));
+        }
+    } else if let Some(ledger) = block("ledger-bytes") {
+        match read {
+            [one] if one.bytes == ledger.len() as u64 && one.sha256 == sha(&ledger) => {}
+            _ => problems.push(problem(
+                "page_copy_mismatch",
+                format!(
+                    "its data block ledger-bytes is not the published ledger: {} bytes with sha256 {} in the page",
+                    ledger.len(),
+                    sha(&ledger)
+                ),
+            )),
+        }
+    }
+    let withheld = block("withheld-json").filter(|b| !b.is_empty());
+    if withheld.is_some() {
+        same_as(
+            problems,
+            "withheld-json",
+            "ledger/withheld.json",
+            withheld,
+            ledger_dir
+                .read("withheld.json", FileClass::Withheld)?
+                .as_deref(),
+        );
+    }
+    for (id, name) in [
+        ("stats-json", "STATS.json"),
+        ("snapshots-jsonl", "SNAPSHOTS.jsonl"),
+    ] {
+        let got = block(id);
+        same_as(
+            problems,
+            id,
+            &format!("ledger/{name}"),
+            got,
+            ledger_file(name)?.as_deref(),
+        );
+    }
+    let anchors = ledger_dir.sub("anchors")?;
+    let index = match &anchors {
+        Some(a) => a.read("index.json", FileClass::AnchorsIndex)?,
+        None => None,
+    };
+    let carried = block("anchors-json").filter(|b| !b.is_empty());
+    if carried.is_some() || index.is_some() {
+        same_as(
+            problems,
+            "anchors-json",
+            "ledger/anchors/index.json",
+            carried,
+            index.as_deref(),
+        );
+    }
+    let posts = block("anchor-posts-json");
+    check_posts(posts.as_deref(), anchors.as_ref(), problems)
+}
+
+/// The data blocks this command holds to the site's files.
+const BLOCKS: [&str; 9] = [
+    "layout-json",
+    "ledger-header",
+    "ledger-latest",
+    "ledger-bytes",
+    "withheld-json",
+    "stats-json",
+    "snapshots-jsonl",
+    "anchors-json",
+    "anchor-posts-json",
+];
+
+/// A block that must be the bytes of a file of the site (absent and empty are the same: the
+/// page reads an absent block as empty).
+fn same_as(
+    problems: &mut Vec<FileProblem>,
+    id: &str,
+    file: &str,
+    got: Option<Vec<u8>>,
+    want: Option<&[u8]>,
+) {
+    let got = got.unwrap_or_default();
+    let want = want.unwrap_or_default();
+    if got != want {
+        problems.push(problem(
+            "page_copy_mismatch",
+            format!(
+                "its data block {id} is not {file}: {} bytes with sha256 {} in the page, {} bytes with sha256 {} in the file",
+                got.len(),
+                sha(&got),
+                want.len(),
+                sha(want)
+            ),
+        ));
+    }
+}
+
+/// `layout-json` against the files read; true for a light page.
+fn check_layout(
+    layout: Option<&[u8]>,
+    read: &[PublishedFile],
+    problems: &mut Vec<FileProblem>,
+) -> bool {
+    let parsed = layout.and_then(|b| serde_json::from_slice::<serde_json::Value>(b).ok());
+    let mode = parsed
+        .as_ref()
+        .and_then(|v| v.get("mode"))
+        .and_then(|m| m.as_str());
+    match mode {
+        // The page's own default, when it carries no layout (docs/page.md "The light page").
+        None if layout.is_none() => return false,
+        Some("embedded") => return false,
+        Some("light") => {}
+        _ => {
+            problems.push(problem(
+                "page_layout_mismatch",
+                "its data block layout-json is not {\"mode\":\"embedded\"} nor a light page's list of files".into(),
+            ));
+            return false;
+        }
+    }
+    let listed = parsed
+        .as_ref()
+        .and_then(|v| v.get("files"))
+        .and_then(|f| f.as_array());
+    let Some(listed) = listed else {
+        problems.push(problem(
+            "page_layout_mismatch",
+            "its data block layout-json lists no ledger files".into(),
+        ));
+        return true;
+    };
+    if listed.len() != read.len() {
+        problems.push(problem(
+            "page_layout_mismatch",
+            format!(
+                "its list of the ledger's files (layout-json) names {} files; the site's published ledger is {}",
+                listed.len(),
+                read.len()
+            ),
+        ));
+        return true;
+    }
+    for (item, file) in listed.iter().zip(read) {
+        let differs = layout_item_differs(item, file);
+        if !differs.is_empty() {
+            problems.push(problem(
+                "page_layout_mismatch",
+                format!(
+                    "its list of the ledger's files (layout-json) gives {} {}",
+                    file.path,
+                    differs.join(", ")
+                ),
+            ));
+        }
+    }
+    true
+}
+
+/// The fields of one `layout-json` item that are not the file's as read: path, bytes and sha256
+/// always; lines, seqs and head when the item gives any of them (a ledger in one file may be
+/// listed without them, docs/page.md "The light page").
+fn layout_item_differs(item: &serde_json::Value, file: &PublishedFile) -> Vec<String> {
+    use serde_json::Value as J;
+    let seq = |s: Option<i64>| s.map_or(J::Null, J::from);
+    let mut want = vec![
+        ("path", J::from(file.path.clone())),
+        ("bytes", J::from(file.bytes)),
+        ("sha256", J::from(file.sha256.clone())),
+    ];
+    let facts = [
+        ("lines", J::from(file.lines)),
+        ("first_seq", seq(file.first_seq)),
+        ("last_seq", seq(file.last_seq)),
+        ("head", J::from(file.head.clone())),
+    ];
+    if facts.iter().any(|(k, _)| item.get(k).is_some()) {
+        want.extend(facts);
+    }
+    want.into_iter()
+        .filter(|(k, v)| item.get(k) != Some(v))
+        .map(|(k, v)| {
+            let shown = item.get(k).map_or("nothing".to_string(), |g| g.to_string());
+            format!("{k} {shown} (read: {v})")
+        })
+        .collect()
+}
+
+/// The first line of `ledger/ledger.jsonl`, with its LF (at most 1 MiB is read for it).
+fn first_line(ledger_dir: &BoxFolder) -> anyhow::Result<Vec<u8>> {
+    use std::io::BufRead;
+    let mut line = Vec::new();
+    if let Some(f) = ledger_dir.open("ledger.jsonl", FileClass::Ledger)? {
+        let mut r = std::io::BufReader::new(std::io::Read::take(f, 1 << 20));
+        r.read_until(b'\n', &mut line)?;
+    }
+    Ok(line)
+}
+
+/// `anchor-posts-json` (each day's post, as the page checks it) against `anchors/<date>.txt`:
+/// the same days, each with the file's text.
+fn check_posts(
+    posts: Option<&[u8]>,
+    anchors: Option<&BoxFolder>,
+    problems: &mut Vec<FileProblem>,
+) -> anyhow::Result<()> {
+    let carried: serde_json::Map<String, serde_json::Value> = match posts {
+        None => serde_json::Map::new(),
+        Some(b) => match serde_json::from_slice(b) {
+            Ok(m) => m,
+            Err(_) => {
+                problems.push(problem(
+                    "page_copy_mismatch",
+                    "its data block anchor-posts-json is not a JSON object of posts by day".into(),
+                ));
+                return Ok(());
+            }
+        },
+    };
+    let mut files = std::collections::BTreeMap::new();
+    if let Some(a) = anchors {
+        for l in a.list()? {
+            if let Some(date) = l.name.strip_suffix(".txt")
+                && l.file
+                && l.utf8
+            {
+                let text = a.read(&l.name, FileClass::AnchorPost)?.unwrap_or_default();
+                files.insert(
+                    date.to_string(),
+                    String::from_utf8_lossy(&text).into_owned(),
+                );
+            }
+        }
+    }
+    for (date, text) in &files {
+        match carried.get(date).and_then(|v| v.as_str()) {
+            Some(t) if t == text => {}
+            Some(_) => problems.push(problem(
+                "page_copy_mismatch",
+                format!("its post for {date} (anchor-posts-json) is not ledger/anchors/{date}.txt"),
+            )),
+            None => problems.push(problem(
+                "page_copy_mismatch",
+                format!("it carries no post for {date}, which ledger/anchors/{date}.txt posts: the page would not check that head"),
+            )),
+        }
+    }
+    for date in carried.keys().filter(|d| !files.contains_key(*d)) {
+        problems.push(problem(
+            "page_copy_mismatch",
+            format!(
+                "it carries a post for {} that the site's ledger/anchors/ does not hold",
+                crate::terminal::escape(date)
+            ),
+        ));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_block_is_the_first_script_with_that_id_outside_comments() {
+        let html = b"<p>x</p><!-- <script id=a type=application/octet-stream>QUJD</script> -->\
+<script type=application/octet-stream id=\"a\">REVG</script><script id=a>R0hJ</script>";
+        assert_eq!(data_block(html, "a"), Some(Ok(b"DEF".to_vec())));
+        assert_eq!(data_block(html, "b"), None);
+        let bad = b"<script id=a type=application/octet-stream>*not base64*</script>";
+        assert_eq!(data_block(bad, "a"), Some(Err(())));
+        // `<scripts>` or an id inside another attribute's value is not that element.
+        let other = b"<scripts id=a>QUJD</scripts><script title='id=a' id=b>QUJD</script>";
+        assert_eq!(data_block(other, "a"), None);
+    }
+
+    #[test]
+    fn base64_reads_what_the_build_writes_and_refuses_the_rest() {
+        for bytes in [&b""[..], b"a", b"ab", b"abc", b"abcd", &[0, 255, 128, 7, 9]] {
+            let text = crate::encode::base64(bytes);
+            assert_eq!(base64(text.as_bytes()), Ok(bytes.to_vec()), "{text}");
+            let unpadded = text.trim_end_matches('=');
+            assert_eq!(base64(unpadded.as_bytes()), Ok(bytes.to_vec()));
+        }
+        assert_eq!(base64(b"QU JD\n"), Ok(b"ABC".to_vec()));
+        for bad in [&b"QUJD="[..], b"Q", b"QU=J", b"QUJ$", b"QUJD===="] {
+            assert!(base64(bad).is_err(), "{}", String::from_utf8_lossy(bad));
+        }
+    }
+}

@@ -1,0 +1,229 @@
+//! Two implementations, one answer, over a whole site: `exhibit verify SITE` and the light page
+//! in headless Chromium (served over http by the test's own server on 127.0.0.1) are given the
+//! same tampered segmented exhibit, one named mutation at a time, and must agree — both fail,
+//! or both re-derive with the same head (docs/verifier.md#the-page-against-the-site). Each case
+//! is a disagreement the two had before they were held to it, found by tampering a built site
+//! by hand: the page took its list of files' facts, the numbering of the segments, STATS.json
+//! and a missing file on trust where the CLI did not, and the CLI took the page's list on trust.
+
+use std::path::Path;
+
+use crate::common::*;
+use crate::light_page::{Box, Server, block, verdict, visit};
+use serde_json::Value as J;
+
+fn seg(n: u32) -> String {
+    format!("ledger/segments/{n:06}.jsonl")
+}
+
+/// Replaces the base64 text of the page's data block `id`.
+fn set_block(site: &Path, id: &str, bytes: &[u8]) {
+    let path = site.join("index.html");
+    let html = std::fs::read_to_string(&path).unwrap();
+    let old = block(&html, id);
+    let at = html.find(old).unwrap();
+    let new = format!(
+        "{}{}{}",
+        &html[..at],
+        exhibit::encode::base64(bytes),
+        &html[at + old.len()..]
+    );
+    std::fs::write(path, new).unwrap();
+}
+
+fn page_json(site: &Path, id: &str) -> J {
+    let html = std::fs::read_to_string(site.join("index.html")).unwrap();
+    serde_json::from_slice(&unb64(block(&html, id))).unwrap()
+}
+
+/// What a file's bytes say of it, as STATS.json lists it (the build's own rule).
+fn facts_of(site: &Path, path: &str, old: &J) -> J {
+    let bytes = std::fs::read(site.join(path)).unwrap();
+    let lines: Vec<&[u8]> = bytes.split(|b| *b == b'\n').collect();
+    let lines = &lines[..lines.len() - usize::from(bytes.ends_with(b"\n"))];
+    let parse = |l: &[u8]| serde_json::from_slice::<J>(l).unwrap_or(J::Null);
+    // The header is the ledger's line 1, not an entry.
+    let entries = if path == "ledger/ledger.jsonl" {
+        &lines[1..]
+    } else {
+        lines
+    };
+    let first = entries.first().map(|l| parse(l)).unwrap_or(J::Null);
+    let last = lines.last().map(|l| parse(l)).unwrap_or(J::Null);
+    let mut f = old.clone();
+    f["path"] = J::from(path);
+    f["bytes"] = J::from(bytes.len());
+    f["sha256"] = J::from(exhibit_protocol::Digest::of(&bytes).to_string());
+    f["lines"] = J::from(lines.len());
+    f["first_seq"] = first["seq"].clone();
+    f["last_seq"] = last["seq"].clone();
+    f["head"] = last["entry_id"].clone();
+    f
+}
+
+/// Rewrites the list of the ledger's files — STATS.json, the page's copy of it and its
+/// `layout-json` — from the files on disk (`paths`, in order), as a tamperer covering their
+/// tracks would.
+fn relist(site: &Path, paths: &[String], edit: impl Fn(&mut Vec<J>)) {
+    let stats_path = site.join("ledger/STATS.json");
+    let mut stats: J = serde_json::from_slice(&std::fs::read(&stats_path).unwrap()).unwrap();
+    let old = stats["ledger"]["files"].as_array().unwrap().clone();
+    let mut files: Vec<J> = paths
+        .iter()
+        .map(|p| {
+            let was = old.iter().find(|f| f["path"] == p.as_str()).cloned();
+            facts_of(site, p, &was.unwrap_or_else(|| serde_json::json!({})))
+        })
+        .collect();
+    edit(&mut files);
+    stats["ledger"]["files"] = J::Array(files.clone());
+    let text = serde_json::to_vec_pretty(&stats).unwrap();
+    std::fs::write(&stats_path, &text).unwrap();
+    set_block(site, "stats-json", &text);
+    let mut layout = page_json(site, "layout-json");
+    layout["files"] = J::Array(files);
+    set_block(site, "layout-json", &serde_json::to_vec(&layout).unwrap());
+}
+
+fn listed(site: &Path) -> Vec<String> {
+    page_json(site, "layout-json")["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["path"].as_str().unwrap().to_string())
+        .collect()
+}
+
+fn write(site: &Path, path: &str, bytes: &[u8]) {
+    std::fs::write(site.join(path), bytes).unwrap();
+}
+
+fn read(site: &Path, path: &str) -> Vec<u8> {
+    std::fs::read(site.join(path)).unwrap()
+}
+
+type Mutation = fn(&Path);
+
+/// The named mutations; each leaves a site both verifiers must judge alike.
+const MUTATIONS: [(&str, Mutation); 9] = [
+    // Every byte of the ledger as published, but one line moved to the end of the file before
+    // (the published ledger is the files' concatenation: nothing to fail).
+    ("a line moved across a cut, lists redone", |s| {
+        let (a, b) = (read(s, &seg(2)), read(s, &seg(3)));
+        let cut = b.iter().position(|c| *c == b'\n').unwrap() + 1;
+        write(s, &seg(2), &[&a[..], &b[..cut]].concat());
+        write(s, &seg(3), &b[cut..]);
+        relist(s, &listed(s), |_| {});
+    }),
+    (
+        "a listed file's last seq and head false in every list",
+        |s| {
+            relist(s, &listed(s), |f| {
+                f[2]["last_seq"] = J::from(999);
+                f[2]["head"] = J::from("ab".repeat(32));
+            });
+        },
+    ),
+    ("a blank line opening a segment, lists redone", |s| {
+        write(s, &seg(2), &[&b"\n"[..], &read(s, &seg(2))].concat());
+        relist(s, &listed(s), |_| {});
+    }),
+    (
+        "two segments joined and the next number left out, lists redone",
+        |s| {
+            let mut paths = listed(s);
+            write(s, &seg(2), &[read(s, &seg(2)), read(s, &seg(3))].concat());
+            std::fs::remove_file(s.join(seg(3))).unwrap();
+            paths.retain(|p| *p != seg(3));
+            relist(s, &paths, |_| {});
+        },
+    ),
+    ("a listed segment deleted (the server answers 404)", |s| {
+        std::fs::remove_file(s.join(seg(2))).unwrap();
+    }),
+    ("STATS.json's list changed, the page not", |s| {
+        let p = s.join("ledger/STATS.json");
+        let mut stats: J = serde_json::from_slice(&std::fs::read(&p).unwrap()).unwrap();
+        stats["ledger"]["files"][1]["sha256"] = J::from("0".repeat(64));
+        std::fs::write(p, serde_json::to_vec_pretty(&stats).unwrap()).unwrap();
+    }),
+    ("the page's list changed, STATS.json not", |s| {
+        let mut layout = page_json(s, "layout-json");
+        layout["files"][1]["sha256"] = J::from("0".repeat(64));
+        set_block(s, "layout-json", &serde_json::to_vec(&layout).unwrap());
+    }),
+    ("the page's list and its copy of STATS.json disagree", |s| {
+        let mut stats = page_json(s, "stats-json");
+        stats["ledger"]["files"][1]["lines"] = J::from(1);
+        set_block(s, "stats-json", &serde_json::to_vec(&stats).unwrap());
+    }),
+    ("one byte of a full segment changed, lists redone", |s| {
+        let mut b = read(s, &seg(2));
+        let at = b.windows(6).position(|w| w == b"\"seq\":").unwrap_or(4) + 6;
+        b[at] ^= 1;
+        write(s, &seg(2), &b);
+        relist(s, &listed(s), |_| {});
+    }),
+];
+
+fn cli(site: &Path) -> (i32, String) {
+    let o = exhibit(&["verify", site.to_str().unwrap()], 0);
+    (o.status.code().unwrap_or(-1), text(&o))
+}
+
+#[test]
+fn the_cli_and_the_light_page_agree_on_every_tampered_site() {
+    let mut b = Box::new(4096);
+    b.add(60);
+    b.build(1_800_000_000);
+    assert!(listed(&b.site).len() >= 5, "{:?}", listed(&b.site));
+    let server = Server::start(&b.site);
+    let original = verdict(&visit(&server.url("index.html"), None, &[]));
+    let (rc, words) = cli(&b.site);
+    assert_eq!(rc, 0, "{words}");
+    assert_ne!(original.0, "failed", "{original:?}");
+    drop(server);
+    for (name, mutate) in MUTATIONS {
+        let tmp = tempfile::tempdir().unwrap();
+        let site = tmp.path().join("site");
+        copy_tree(&b.site, &site);
+        mutate(&site);
+        let (rc, words) = cli(&site);
+        let server = Server::start(&site);
+        let facts = visit(&server.url("index.html"), None, &[]);
+        let page = verdict(&facts);
+        let said = facts["dom"].as_str().unwrap_or_default();
+        if rc == 0 {
+            assert_eq!(
+                page, original,
+                "{name}: the CLI re-derives, so must the page\n{words}"
+            );
+        } else {
+            assert_eq!(rc, 1, "{name}: {words}");
+            assert_eq!(
+                page.0, "failed",
+                "{name}: the CLI fails the site, the page says {page:?}\n{words}"
+            );
+            assert_eq!(page.2, "", "{name}: no head on a failed page");
+            assert!(said.contains("Failed"), "{name}");
+        }
+        // Which cases re-derive is part of the answer: the published ledger's bytes are the
+        // same when a line moves across a cut, and a blank line is no line to either verifier
+        // (the file's facts then start at it: first_seq null).
+        let same_ledger = name.starts_with("a line moved") || name.starts_with("a blank line");
+        assert_eq!(rc == 0, same_ledger, "{name}: {words}");
+    }
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    for entry in walkdir::WalkDir::new(from) {
+        let entry = entry.unwrap();
+        let rel = entry.path().strip_prefix(from).unwrap();
+        let dest = to.join(rel);
+        if entry.file_type().is_dir() {
+            std::fs::create_dir_all(&dest).unwrap();
+        } else {
+            std::fs::copy(entry.path(), &dest).unwrap();
+        }
+    }
+}
