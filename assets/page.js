@@ -455,16 +455,23 @@
       var f = list[i];
       var want = i === 0 ? 'ledger/withheld.json' : 'ledger/withheld/' + String(1000000 + i).slice(1) + '.json';
       if (!f || typeof f !== 'object' || f.path !== want || typeof f.bytes !== 'number' || !Number.isInteger(f.bytes) || f.bytes < 0 ||
-          typeof f.sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(f.sha256)) {
-        return 'the page\'s list of the withheld list\'s files is malformed at item ' + i + ' (each is {path, bytes, sha256}, ' + want + ' in this place)';
+          typeof f.sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(f.sha256) ||
+          typeof f.entries !== 'number' || !Number.isInteger(f.entries) || f.entries < 0 || !isSeq(f.first_seq) || !isSeq(f.last_seq) ||
+          Object.keys(f).some(function (k) { return WITHHELD_KEYS.indexOf(k) < 0; })) {
+        return 'the page\'s list of the withheld list\'s files is malformed at item ' + i + ' (each is {path, bytes, entries, first_seq, last_seq, sha256}, as STATS.json lists it, ' + want + ' in this place)';
       }
     }
     return list;
   }
 
 
+  var LEDGER_KEYS = ['bytes', 'first_seq', 'head', 'last_seq', 'lines', 'path', 'sha256'];
+  var WITHHELD_KEYS = ['bytes', 'entries', 'first_seq', 'last_seq', 'path', 'sha256'];
   var LEDGER_FILE = /^ledger\/(ledger\.jsonl|segments\/[0-9]{6}\.jsonl)$/;
-  function isSeq(x) { return x === null || (typeof x === 'number' && Number.isInteger(x)); }
+  // A seq as STATS.json's lists give it: a whole number, or null (a missing key reads as null,
+  // as the CLI's reader takes it).
+  function isSeq(x) { return x === null || x === undefined || (typeof x === 'number' && Number.isInteger(x)); }
+  function seqOf(x) { return x === undefined ? null : x; }
   /**
    * The list of the ledger's files a light page carries (`layout-json`), checked: an array of
    * {path, bytes, sha256, facts} in chain order, or a string saying what is wrong. The files are
@@ -482,6 +489,8 @@
     for (var i = 0; i < layout.files.length; i++) {
       var f = layout.files[i];
       if (!f || typeof f.path !== 'string' || !LEDGER_FILE.test(f.path)) return 'item ' + (i + 1) + ' of the list of files is not a ledger file';
+      var stray = Object.keys(f).filter(function (k) { return LEDGER_KEYS.indexOf(k) < 0; });
+      if (stray.length) return 'the list gives ' + f.path + ' a key STATS.json\'s files do not have (' + stray.slice(0, 3).join(', ') + ')';
       if (typeof f.bytes !== 'number' || !(f.bytes >= 0) || typeof f.sha256 !== 'string' || !HEX64.test(f.sha256)) return 'the list gives ' + f.path + ' no size or no sha256';
       if (i && !(f.path > out[i - 1].path)) return 'the list of files is not in chain order at ' + f.path;
       if (f.path !== 'ledger/ledger.jsonl') {
@@ -494,7 +503,7 @@
       }
       out.push({ path: f.path, bytes: f.bytes, sha256: f.sha256,
         first_seq: typeof f.first_seq === 'number' ? f.first_seq : null, last_seq: typeof f.last_seq === 'number' ? f.last_seq : null,
-        facts: segmented || facts ? { lines: f.lines, first_seq: f.first_seq, last_seq: f.last_seq, head: f.head } : null });
+        facts: segmented || facts ? { lines: f.lines, first_seq: seqOf(f.first_seq), last_seq: seqOf(f.last_seq), head: f.head } : null });
     }
     return out;
   }
@@ -516,9 +525,9 @@
   }
 
   /** The facts the list gives a file against those its bytes give: the differences, in words. */
-  function factsDiffer(listed, read) {
+  function factsDiffer(listed, read, keys) {
     var out = [];
-    ['lines', 'first_seq', 'last_seq', 'head'].forEach(function (k) {
+    (keys || ['lines', 'first_seq', 'last_seq', 'head']).forEach(function (k) {
       if (listed[k] !== read[k]) out.push(k + ' ' + (listed[k] === null ? 'null' : String(listed[k])) + ' (read: ' + (read[k] === null ? 'null' : String(read[k])) + ')');
     });
     return out;
@@ -534,6 +543,13 @@
   function listNotStats(layout, stats) {
     var listed = stats && stats.ledger && typeof stats.ledger === 'object' ? stats.ledger.files : undefined;
     var segmented = layout.files.some(function (f) { return f && f.path !== 'ledger/ledger.jsonl'; });
+    var wLayout = Object.prototype.hasOwnProperty.call(layout, 'withheld_files') ? layout.withheld_files : undefined;
+    var wStats = stats && typeof stats === 'object' ? stats.withheld_files : undefined;
+    var wKeys = WITHHELD_KEYS;
+    var wSplit = Array.isArray(wStats) && wStats.length > 1;
+    var wSame = wLayout === undefined ? !wSplit : wSplit && Array.isArray(wLayout) && wLayout.length === wStats.length &&
+      wLayout.every(function (a, i) { var b = wStats[i]; return a && b && typeof b === 'object' && wKeys.every(function (k) { return a[k] === b[k]; }) && Object.keys(b).every(function (k) { return wKeys.indexOf(k) >= 0; }); });
+    if (!wSame) return 'the page\'s list of the withheld list\'s files and STATS.json\'s withheld_files (as this page carries it) differ';
     if (!Array.isArray(listed)) return segmented ? 'STATS.json (as this page carries it) lists no ledger.files, but the ledger continues in ledger/segments/' : null;
     var keys = ['path', 'bytes', 'sha256', 'lines', 'first_seq', 'last_seq', 'head'];
     if (listed.length !== layout.files.length) return 'the page lists ' + layout.files.length + ' ledger files and STATS.json (as this page carries it) ' + listed.length;
@@ -1033,6 +1049,7 @@
           runLight(picked);
         }, function (e) {
           if (e && e.bad) failLight([{ what: 'the withheld list\'s file ' + e.path + ' is not the one the page lists: ' + e.why, href: '#stream' }]);
+          else if (e && (e.status === 404 || e.status === 410)) failLight([{ what: 'the withheld list\'s file ' + (e.path || 'listed') + ' is listed but the site does not hold it (' + String(e.message) + ')', href: '#stream' }]);
           else if (e && e.code === 'usage') fail(String(e.message));
           else {
             needsData('The page could not read the withheld list (' + String(e && e.message || e) + '), so it cannot re-derive the ledger. Pick the cloned ledger/ folder to re-derive it from there.');
@@ -1115,11 +1132,21 @@
       return withheldFiles.reduce(function (p, f, k) {
         return p.then(function () {
           status('Reading the withheld list: file ' + (k + 1) + ' of ' + withheldFiles.length + ' (' + f.path + ')…');
-          return get(f);
+          return Promise.resolve().then(function () { return get(f); }).catch(function (e) { if (e && typeof e === 'object' && !e.path) e.path = f.path; throw e; });
         }).then(function (buf) {
           var bytes = new Uint8Array(buf);
           if (bytes.length !== f.bytes) throw { bad: true, path: f.path, why: 'it holds ' + bytes.length + ' bytes, the page lists ' + f.bytes };
           if (V.sha256Hex(bytes) !== f.sha256) throw { bad: true, path: f.path, why: 'its sha256 is not the one the page lists' };
+          // Its entries and seqs as listed (`exhibit verify SITE`: stats_file_mismatch). A list
+          // the verifier's reader refuses is said by the join below, naming the file.
+          var items = null;
+          try { items = V.parseWithheld(bytes); } catch (e) { items = null; }
+          if (items) {
+            var seqs = items.map(function (w) { return w.seq; });
+            var got = { entries: items.length, first_seq: seqs.length ? Math.min.apply(null, seqs) : null, last_seq: seqs.length ? Math.max.apply(null, seqs) : null };
+            var differ = factsDiffer({ entries: f.entries, first_seq: seqOf(f.first_seq), last_seq: seqOf(f.last_seq) }, got, ['entries', 'first_seq', 'last_seq']);
+            if (differ.length) throw { bad: true, path: f.path, why: 'the page lists ' + differ.join(', ') };
+          }
           read.push({ path: f.path, bytes: bytes });
         });
       }, Promise.resolve()).then(function () {

@@ -182,7 +182,11 @@ pub fn check(
     }
     let mut block = |id: &'static str| blocks.remove(id);
     let layout = block("layout-json");
+    let stats = ledger_dir.read("STATS.json", FileClass::OutputFile)?;
     let light = check_layout(layout.as_deref(), read, problems);
+    if light {
+        check_withheld_list(layout.as_deref(), stats.as_deref(), problems);
+    }
     let ledger_file = |name: &str| ledger_dir.read(name, FileClass::OutputFile);
     if light {
         let first = read.first().map(|f| f.path.as_str());
@@ -238,19 +242,20 @@ pub fn check(
                 .as_deref(),
         );
     }
-    for (id, name) in [
-        ("stats-json", "STATS.json"),
-        ("snapshots-jsonl", "SNAPSHOTS.jsonl"),
-    ] {
-        let got = block(id);
-        same_as(
-            problems,
-            id,
-            &format!("ledger/{name}"),
-            got,
-            ledger_file(name)?.as_deref(),
-        );
-    }
+    same_as(
+        problems,
+        "stats-json",
+        "ledger/STATS.json",
+        block("stats-json"),
+        stats.as_deref(),
+    );
+    same_as(
+        problems,
+        "snapshots-jsonl",
+        "ledger/SNAPSHOTS.jsonl",
+        block("snapshots-jsonl"),
+        ledger_file("SNAPSHOTS.jsonl")?.as_deref(),
+    );
     let anchors = ledger_dir.sub("anchors")?;
     let index = match &anchors {
         Some(a) => a.read("index.json", FileClass::AnchorsIndex)?,
@@ -370,6 +375,37 @@ fn check_layout(
     true
 }
 
+/// A light page's list of the withheld list's files (`layout-json`'s `withheld_files`) against
+/// STATS.json's `withheld_files`, which lists them when the list is in more than one file
+/// (docs/scale.md#withheld-files): the page reads the files by its own list, this command by the
+/// file's.
+fn check_withheld_list(
+    layout: Option<&[u8]>,
+    stats: Option<&[u8]>,
+    problems: &mut Vec<FileProblem>,
+) {
+    use crate::withheld_files::WithheldFile;
+    let list = |bytes: Option<&[u8]>| -> Option<serde_json::Value> {
+        let v: serde_json::Value = serde_json::from_slice(bytes?).ok()?;
+        v.get("withheld_files").cloned()
+    };
+    let carried = list(layout);
+    let listed = list(stats).filter(|v| v.as_array().is_some_and(|a| a.len() > 1));
+    let as_files =
+        |v: &serde_json::Value| serde_json::from_value::<Vec<WithheldFile>>(v.clone()).ok();
+    let same = match (&carried, &listed) {
+        (None, None) => true,
+        (Some(a), Some(b)) => as_files(a).is_some() && as_files(a) == as_files(b),
+        _ => false,
+    };
+    if !same {
+        problems.push(problem(
+            "page_layout_mismatch",
+            "its list of the withheld list's files (layout-json's withheld_files) is not STATS.json's withheld_files".into(),
+        ));
+    }
+}
+
 /// The fields of one `layout-json` item that are not the file's as read: path, bytes and sha256
 /// always; lines, seqs and head when the item gives any of them (a ledger in one file may be
 /// listed without them, docs/page.md "The light page").
@@ -390,12 +426,38 @@ fn layout_item_differs(item: &serde_json::Value, file: &PublishedFile) -> Vec<St
     if facts.iter().any(|(k, _)| item.get(k).is_some()) {
         want.extend(facts);
     }
+    const KEYS: [&str; 7] = [
+        "bytes",
+        "first_seq",
+        "head",
+        "last_seq",
+        "lines",
+        "path",
+        "sha256",
+    ];
+    let stray = item
+        .as_object()
+        .into_iter()
+        .flat_map(|o| o.keys())
+        .filter(|k| !KEYS.contains(&k.as_str()))
+        .map(|k| {
+            format!(
+                "a key STATS.json's files do not have ({})",
+                crate::terminal::escape(k)
+            )
+        });
+    // A seq left out reads as null, as STATS.json's reader takes it.
+    let given = |k: &str| match item.get(k) {
+        None if k.ends_with("_seq") => Some(&J::Null),
+        v => v,
+    };
     want.into_iter()
-        .filter(|(k, v)| item.get(k) != Some(v))
+        .filter(|(k, v)| given(k) != Some(v))
         .map(|(k, v)| {
             let shown = item.get(k).map_or("nothing".to_string(), |g| g.to_string());
             format!("{k} {shown} (read: {v})")
         })
+        .chain(stray)
         .collect()
 }
 

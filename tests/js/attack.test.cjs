@@ -128,3 +128,14 @@ test('a file whose lines, seqs or head are not the listed ones is named, as exhi
   const header = P.fileFacts(0, 1, [], 'h'.repeat(64));
   assert.deepEqual(header, { lines: 1, first_seq: null, last_seq: null, head: 'h'.repeat(64) });
 });
+
+test('a list item with a key STATS.json\'s lists do not have, or a withheld file without its entries and seqs, is refused (the CLI reads them so)', () => {
+  assert.match(P.ledgerFileList({ mode: 'light', files: [Object.assign(file('ledger/ledger.jsonl'), { note: 1 })] }), /a key STATS\.json's files do not have \(note\)/);
+  const wfile = (p) => ({ path: p, bytes: 10, entries: 1, first_seq: 1, last_seq: 1, sha256: SHA });
+  const two = (b) => P.withheldFileList({ mode: 'light', files: [], withheld_files: [wfile('ledger/withheld.json'), Object.assign(wfile('ledger/withheld/000001.json'), b)] });
+  assert.ok(Array.isArray(two({})));
+  assert.ok(Array.isArray(two({ first_seq: null, last_seq: undefined })), 'a seq may be null or left out, as the CLI reads it');
+  for (const bad of [{ entries: undefined }, { entries: -1 }, { entries: 1.5 }, { first_seq: '1' }, { note: 'x' }]) {
+    assert.equal(typeof two(bad), 'string', JSON.stringify(bad));
+  }
+});

@@ -360,3 +360,17 @@ pub fn env_number<T: std::str::FromStr>(name: &str, default: T) -> T {
         .and_then(|s| s.parse().ok())
         .unwrap_or(default)
 }
+
+/// A folder copied file by file (the tests' trees hold no symlinks).
+pub fn copy_tree(from: &Path, to: &Path) {
+    for entry in walkdir::WalkDir::new(from) {
+        let entry = entry.unwrap();
+        let rel = entry.path().strip_prefix(from).unwrap();
+        let dest = to.join(rel);
+        if entry.file_type().is_dir() {
+            std::fs::create_dir_all(&dest).unwrap();
+        } else {
+            std::fs::copy(entry.path(), &dest).unwrap();
+        }
+    }
+}

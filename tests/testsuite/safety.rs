@@ -1317,19 +1317,6 @@ fn build_and_verify_exit_only_0_1_or_2_on_hostile_inputs() {
     }
 }
 
-fn copy_tree(from: &Path, to: &Path) {
-    for entry in walkdir::WalkDir::new(from) {
-        let entry = entry.unwrap();
-        let rel = entry.path().strip_prefix(from).unwrap();
-        let dest = to.join(rel);
-        if entry.file_type().is_dir() {
-            std::fs::create_dir_all(&dest).unwrap();
-        } else {
-            std::fs::copy(entry.path(), &dest).unwrap();
-        }
-    }
-}
-
 /// A proof HEAD published under a valid name, whose bytes do not commit to that name (a hostile
 /// commit): refused as an edit of HEAD; on --allow-rewrite it is dropped, never carried forward.
 #[test]

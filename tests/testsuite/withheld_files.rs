@@ -11,21 +11,21 @@ use crate::common::*;
 use crate::light_page::{Server, visit};
 use serde_json::Value;
 
-const WITHHELD_BYTES: u64 = 4096;
+pub(crate) const WITHHELD_BYTES: u64 = 4096;
 
-struct Scene {
+pub(crate) struct Scene {
     _tmp: tempfile::TempDir,
     b: TestBox,
     repo: git2::Repository,
     work: PathBuf,
-    site: PathBuf,
+    pub(crate) site: PathBuf,
     w: LedgerWriter,
     n: u32,
 }
 
 /// A box that withholds one line in three (a path in a text field), with a posted head at the
 /// end of every day that is over, and `[publish] withheld_bytes = threshold` when given.
-fn scene(threshold: Option<u64>) -> Scene {
+pub(crate) fn scene(threshold: Option<u64>) -> Scene {
     let tmp = tempfile::tempdir().unwrap();
     let b = TestBox::new(tmp.path());
     let toml = std::fs::read_to_string(b.dir.join("exhibit.toml")).unwrap();
@@ -49,7 +49,7 @@ fn scene(threshold: Option<u64>) -> Scene {
 
 impl Scene {
     /// `count` lines, an hour apart; every third is withheld.
-    fn add(&mut self, count: u32) {
+    pub(crate) fn add(&mut self, count: u32) {
         for _ in 0..count {
             self.n += 1;
             let ts = exhibit::encode::timestamp_of(1_792_846_800 + i64::from(self.n) * 3600);
@@ -67,7 +67,7 @@ impl Scene {
     }
 
     /// A posted head for every day that is over, each naming the day's last line.
-    fn post_days(&self) {
+    pub(crate) fn post_days(&self) {
         let day_of = |line: &[u8]| -> String {
             let v: Value = serde_json::from_slice(line).unwrap();
             v["day"].as_str().unwrap().to_string()
@@ -81,7 +81,7 @@ impl Scene {
         }
     }
 
-    fn build(&self, epoch: u64) {
+    pub(crate) fn build(&self, epoch: u64) {
         let o = exhibit(
             &[
                 "build",
