@@ -151,6 +151,10 @@ fn problem(code: &str, detail: String) -> FileProblem {
     }
 }
 
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
 fn sha(bytes: &[u8]) -> String {
     Digest::of(bytes).to_string()
 }
@@ -272,11 +276,172 @@ pub fn check(
         );
     }
     let posts = block("anchor-posts-json");
-    check_posts(posts.as_deref(), anchors.as_ref(), problems)
+    check_posts(posts.as_deref(), anchors.as_ref(), problems)?;
+    let headers = block("proof-headers").unwrap_or_default();
+    check_proof_headers(&headers, ledger_dir, anchors.as_ref(), problems)
+}
+
+/// One record of the page's `proof-headers` block, as `decodeProofHeaders` in assets/page.js
+/// reads it: the proof's kind (0 an anchor's, 1 a per-line witness proof named by its digest,
+/// 2 another witness proof), its name, its length and its first bytes (up to 65).
+struct ProofHeader {
+    kind: u8,
+    name: String,
+    length: u32,
+    header: Vec<u8>,
+}
+
+/// The `proof-headers` block decoded byte for byte as the page decodes it (the layout is
+/// `crate::build::render::proof_headers`'); `None` when the page would refuse it.
+fn decode_proof_headers(b: &[u8]) -> Option<Vec<ProofHeader>> {
+    struct Reader<'a>(&'a [u8], usize);
+    impl Reader<'_> {
+        fn take(&mut self, n: usize) -> Option<&[u8]> {
+            let s = self.0.get(self.1..self.1.checked_add(n)?)?;
+            self.1 += n;
+            Some(s)
+        }
+        fn u8(&mut self) -> Option<u8> {
+            self.take(1).map(|s| s[0])
+        }
+        fn uint(&mut self, n: usize) -> Option<u32> {
+            Some(
+                self.take(n)?
+                    .iter()
+                    .fold(0u32, |a, b| (a << 8) | u32::from(*b)),
+            )
+        }
+    }
+    let mut out = Vec::new();
+    if b.is_empty() {
+        return Some(out);
+    }
+    let mut r = Reader(b, 0);
+    if r.u8()? != 1 {
+        return None;
+    }
+    let mut prefixes = Vec::new();
+    for _ in 0..r.uint(2)? {
+        let n = r.u8()?;
+        prefixes.push(r.take(usize::from(n))?.to_vec());
+    }
+    for _ in 0..r.uint(4)? {
+        let kind = r.u8()?;
+        let name_bytes = if kind == 1 {
+            r.take(32)?.to_vec()
+        } else {
+            let n = r.u8()?;
+            r.take(usize::from(n))?.to_vec()
+        };
+        let name = if kind == 1 {
+            name_bytes.iter().map(|b| format!("{b:02x}")).collect()
+        } else {
+            name_bytes.iter().map(|&b| char::from(b)).collect()
+        };
+        let length = r.uint(4)?;
+        let prefix = prefixes.get(r.uint(2)? as usize)?;
+        let tail = if r.u8()? == 1 {
+            name_bytes
+        } else {
+            let n = (length.min(65) as usize).saturating_sub(prefix.len());
+            r.take(n)?.to_vec()
+        };
+        out.push(ProofHeader {
+            kind,
+            name,
+            length,
+            header: [prefix.as_slice(), &tail].concat(),
+        });
+    }
+    Some(out)
+}
+
+/// The proof headers the page checks against the site's proof files: each record names a file
+/// the site holds, of that length, beginning with those bytes; and every anchor's proof the site
+/// holds has a record (else the page would say it has none where this command checks it).
+fn check_proof_headers(
+    block: &[u8],
+    ledger_dir: &BoxFolder,
+    anchors: Option<&BoxFolder>,
+    problems: &mut Vec<FileProblem>,
+) -> anyhow::Result<()> {
+    let Some(records) = decode_proof_headers(block) else {
+        problems.push(problem(
+            "page_copy_mismatch",
+            "its data block proof-headers is not the packed list of proof headers the page reads"
+                .into(),
+        ));
+        return Ok(());
+    };
+    let proofs = match ledger_dir.sub("witness")? {
+        Some(w) => w.sub("proofs")?,
+        None => None,
+    };
+    let mut carried = std::collections::BTreeSet::new();
+    for rec in &records {
+        let (folder, file, shown) = match rec.kind {
+            0 => (
+                anchors,
+                rec.name.clone(),
+                format!("ledger/anchors/{}", rec.name),
+            ),
+            1 => (
+                proofs.as_ref(),
+                format!("{}.ots", rec.name),
+                format!("ledger/witness/proofs/{}.ots", rec.name),
+            ),
+            _ => (
+                proofs.as_ref(),
+                rec.name.clone(),
+                format!("ledger/witness/proofs/{}", rec.name),
+            ),
+        };
+        let shown = crate::terminal::escape(&shown);
+        if rec.kind == 0 {
+            carried.insert(rec.name.clone());
+        }
+        // Only a name of the layout's grammar is looked up (a record cannot make this command
+        // read outside the proofs' folders).
+        let bytes = match folder {
+            Some(f) if crate::layout::is_output_path(&shown) => f.read(&file, FileClass::Proof)?,
+            _ => None,
+        };
+        let Some(bytes) = bytes else {
+            problems.push(problem(
+                "page_copy_mismatch",
+                format!("it carries the header of a proof {shown} that the site does not hold"),
+            ));
+            continue;
+        };
+        let head = &bytes[..bytes.len().min(65)];
+        if u64::from(rec.length) != bytes.len() as u64 || rec.header != head {
+            problems.push(problem(
+                "page_copy_mismatch",
+                format!(
+                    "the proof header it carries for {shown} is not the file's: {} bytes with first bytes {} in the page, {} bytes with first bytes {} in the file",
+                    rec.length,
+                    hex(&rec.header),
+                    bytes.len(),
+                    hex(head)
+                ),
+            ));
+        }
+    }
+    if let Some(a) = anchors {
+        for l in a.list()? {
+            if l.file && l.utf8 && l.name.ends_with(".txt.ots") && !carried.contains(&l.name) {
+                problems.push(problem(
+                    "page_copy_mismatch",
+                    format!("it carries no header for ledger/anchors/{}, so it cannot check the proof this command checks", l.name),
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The data blocks this command holds to the site's files.
-const BLOCKS: [&str; 9] = [
+const BLOCKS: [&str; 10] = [
     "layout-json",
     "ledger-header",
     "ledger-latest",
@@ -286,6 +451,7 @@ const BLOCKS: [&str; 9] = [
     "snapshots-jsonl",
     "anchors-json",
     "anchor-posts-json",
+    "proof-headers",
 ];
 
 /// A block that must be the bytes of a file of the site (absent and empty are the same: the
@@ -547,6 +713,60 @@ mod tests {
         // `<scripts>` or an id inside another attribute's value is not that element.
         let other = b"<scripts id=a>QUJD</scripts><script title='id=a' id=b>QUJD</script>";
         assert_eq!(data_block(other, "a"), None);
+    }
+
+    #[test]
+    fn proof_headers_decode_as_the_build_packs_them() {
+        let digest = "ab".repeat(32);
+        let mut committing =
+            b"\x00OpenTimestamps\x00\x00Proof\x00\xbf\x89\xe2\xe8\x84\xe8\x92\x94\x01\x08".to_vec();
+        committing.extend(std::iter::repeat_n(0xab_u8, 32));
+        committing.extend_from_slice(b"more bytes of the proof");
+        let mut t = crate::output::Tree::default();
+        t.put("ledger/anchors/2026-10-24.txt.ots", committing.clone());
+        t.put("ledger/anchors/2026-10-25.txt.ots", b"short".to_vec());
+        t.put(
+            format!("ledger/witness/proofs/{digest}.ots"),
+            committing.clone(),
+        );
+        t.put(
+            format!("ledger/witness/proofs/prereg_{digest}.ots"),
+            [&committing[..40], b"x"].concat(),
+        );
+        for with_witness in [true, false] {
+            let packed = crate::build::render::proof_headers(&t, with_witness);
+            let got = decode_proof_headers(&packed).expect("decodes");
+            let mut want = vec![
+                (0, "2026-10-24.txt.ots".to_string(), committing.clone()),
+                (0, "2026-10-25.txt.ots".to_string(), b"short".to_vec()),
+            ];
+            if with_witness {
+                want.push((1, digest.clone(), committing.clone()));
+            }
+            want.push((
+                2,
+                format!("prereg_{digest}.ots"),
+                [&committing[..40], b"x"].concat(),
+            ));
+            let got: Vec<_> = got
+                .into_iter()
+                .map(|r| {
+                    assert_eq!(r.header.len(), (r.length as usize).min(65));
+                    (r.kind, r.name, r.header)
+                })
+                .collect();
+            let want: Vec<_> = want
+                .into_iter()
+                .map(|(k, n, b)| (k, n, b[..b.len().min(65)].to_vec()))
+                .collect();
+            assert_eq!(got, want, "with_witness {with_witness}");
+            // Cut anywhere, the block is refused, never read past its end.
+            for cut in 0..packed.len() {
+                assert!(
+                    decode_proof_headers(&packed[..cut]).is_none_or(|r| cut == 0 && r.is_empty())
+                );
+            }
+        }
     }
 
     #[test]

@@ -322,3 +322,116 @@ fn the_cli_and_the_light_page_agree_on_every_tampered_site() {
         name.starts_with("a line moved") || name.starts_with("a blank line")
     });
 }
+
+/// The page's copies held to the site's files by `exhibit verify SITE` (an embedded page: the
+/// demo exhibit, built here): each edit of a copy, or of the file beside it, is named as the
+/// page's problem; a decoy block the browser would not read does not fool it, one it would read
+/// does.
+#[test]
+fn verify_site_holds_the_pages_copies_to_the_files() {
+    let tmp = tempfile::tempdir().unwrap();
+    let site = tmp.path().join("site");
+    let config = Path::new(env!("CARGO_MANIFEST_DIR")).join("site-fixtures/demo/exhibit.toml");
+    let o = exhibit(
+        &[
+            "build",
+            "--config",
+            config.to_str().unwrap(),
+            "--out",
+            site.to_str().unwrap(),
+            "--public-texts",
+        ],
+        1_800_000_000,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let (rc, words) = cli(&site);
+    assert_eq!(rc, 0, "{words}");
+    let html = std::fs::read_to_string(site.join("index.html")).unwrap();
+    type Edit<'a> = (&'a str, std::boxed::Box<dyn Fn(&Path)>, &'a str);
+    let day = page_json(&site, "anchor-posts-json")
+        .as_object()
+        .unwrap()
+        .keys()
+        .next()
+        .unwrap()
+        .clone();
+    let cases: Vec<Edit> = vec![
+        (
+            "a post left out of the page",
+            std::boxed::Box::new(|s: &Path| {
+                let mut posts = page_json(s, "anchor-posts-json");
+                let d = posts.as_object().unwrap().keys().next().unwrap().clone();
+                posts.as_object_mut().unwrap().remove(&d);
+                set_block(s, "anchor-posts-json", &serde_json::to_vec(&posts).unwrap());
+            }),
+            "carries no post for",
+        ),
+        (
+            "a byte of the embedded ledger",
+            std::boxed::Box::new(|s: &Path| {
+                let html = std::fs::read_to_string(s.join("index.html")).unwrap();
+                let mut ledger = unb64(block(&html, "ledger-bytes"));
+                let at = ledger.len() / 2;
+                ledger[at] ^= 1;
+                set_block(s, "ledger-bytes", &ledger);
+            }),
+            "ledger-bytes is not the published ledger",
+        ),
+        (
+            "SNAPSHOTS.jsonl beside the page",
+            std::boxed::Box::new(|s: &Path| {
+                let mut b = read(s, "ledger/SNAPSHOTS.jsonl");
+                b.extend_from_slice(b"{}\n");
+                write(s, "ledger/SNAPSHOTS.jsonl", &b);
+            }),
+            "snapshots-jsonl is not ledger/SNAPSHOTS.jsonl",
+        ),
+        (
+            "an anchor's proof file beside the page",
+            std::boxed::Box::new(move |s: &Path| {
+                let p = format!("ledger/anchors/{day}.txt.ots");
+                let mut b = read(s, &p);
+                b[40] ^= 1;
+                write(s, &p, &b);
+            }),
+            "the proof header it carries for ledger/anchors/",
+        ),
+        (
+            "a second stats-json before the page's own, which a browser would read",
+            std::boxed::Box::new(|s: &Path| {
+                let p = s.join("index.html");
+                let html = std::fs::read_to_string(&p).unwrap();
+                let decoy = "<script id=stats-json type=application/octet-stream>e30=</script>";
+                std::fs::write(
+                    &p,
+                    html.replacen("<script ", &format!("{decoy}<script "), 1),
+                )
+                .unwrap();
+            }),
+            "stats-json is not ledger/STATS.json",
+        ),
+    ];
+    for (name, edit, said) in cases {
+        let copy = tmp.path().join("copy");
+        let _ = std::fs::remove_dir_all(&copy);
+        copy_tree(&site, &copy);
+        edit(&copy);
+        let (rc, words) = cli(&copy);
+        assert_eq!(rc, 1, "{name}: {words}");
+        assert!(
+            words.contains("index.html: page_copy_mismatch") && words.contains(said),
+            "{name}: {words}"
+        );
+    }
+    // A decoy the browser does not read (in a comment) changes nothing.
+    let copy = tmp.path().join("decoy");
+    copy_tree(&site, &copy);
+    let decoy = "<!-- <script id=stats-json type=application/octet-stream>e30=</script> -->";
+    std::fs::write(
+        copy.join("index.html"),
+        html.replacen("<script ", &format!("{decoy}<script "), 1),
+    )
+    .unwrap();
+    let (rc, words) = cli(&copy);
+    assert_eq!(rc, 0, "{words}");
+}
