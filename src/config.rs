@@ -85,8 +85,24 @@ pub fn load(file: &Path) -> Result<BoxConfig> {
         .with_context(cannot)?;
     let text = String::from_utf8(bytes)
         .map_err(|_| anyhow::anyhow!("{}: not UTF-8 text", file.display()))?;
-    let raw: RawConfig = toml::from_str(&text)
-        .with_context(|| format!("{}: not a valid exhibit.toml", file.display()))?;
+    let raw: RawConfig = toml::from_str(&text).map_err(|e| {
+        // One line, naming the line and column: the reader's own message draws the line under
+        // a caret, over several lines, which an error on one line cannot show.
+        let at = e.span().map_or(String::new(), |span| {
+            let before = text.get(..span.start).unwrap_or(&text);
+            let line = before.matches('\n').count() + 1;
+            let column = before[before.rfind('\n').map_or(0, |i| i + 1)..]
+                .chars()
+                .count()
+                + 1;
+            format!("line {line}, column {column}: ")
+        });
+        anyhow::anyhow!(
+            "{}: not a valid exhibit.toml: {at}{}",
+            file.display(),
+            e.message().trim_end()
+        )
+    })?;
     let base = file.parent().unwrap_or(Path::new("."));
     let resolve = |p: PathBuf| if p.is_absolute() { p } else { base.join(p) };
     let Some(gate) = raw.gate else {

@@ -630,6 +630,29 @@ fn segment_bytes_outside_its_range_refuses_naming_the_file_the_key_and_the_range
     }
 }
 
+/// A configuration the TOML reader refuses is said on one line naming the line and column
+/// (its own message draws a caret under the line, over several, which came out as `\n`s).
+#[test]
+fn an_unreadable_exhibit_toml_is_named_with_its_line_and_column_on_one_line() {
+    let s = scene(None);
+    std::fs::write(
+        s.b.dir.join("exhibit.toml"),
+        "[gate]\nledger = \"gate/ledger.jsonl\"\n\n[publish]\nsegment_bytes = 4096\n\n[publish]\nwitness = false\n",
+    )
+    .unwrap();
+    s.b.write_ledger(&LedgerWriter::new().bytes());
+    let o = s.build(1_790_000_000, &[]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("exhibit.toml: not a valid exhibit.toml: line 7, column 2: duplicate key")
+            && !err.contains("\\n"),
+        "{err}"
+    );
+    assert!(!s.site.exists(), "nothing written");
+}
+
 #[test]
 fn the_dry_run_summarises_a_segment_and_never_prints_its_lines() {
     let mut s = scene(Some(SEGMENT_BYTES));
