@@ -17,7 +17,7 @@ const PAGE: &str = "index.html";
 /// `None` when the page has none, `Some(Err(()))` when its text is not base64.
 fn data_block(html: &[u8], id: &str) -> Option<Result<Vec<u8>, ()>> {
     let mut at = 0;
-    while let Some(open) = find(html, b"<", at) {
+    while let Some(open) = find_byte(html, b'<', at) {
         let rest = &html[open..];
         if rest.starts_with(b"<!--") {
             // A comment hides what it holds from the browser: so from this reader.
@@ -30,12 +30,12 @@ fn data_block(html: &[u8], id: &str) -> Option<Result<Vec<u8>, ()>> {
                 rest[7],
                 b' ' | b'\t' | b'\n' | b'\r' | b'\x0c' | b'>' | b'/'
             );
-        let end = find(html, b">", open)?;
+        let end = tag_end(html, open)?;
         if !is_script {
             at = end + 1;
             continue;
         }
-        let close = find_ci(html, b"</script", end + 1).unwrap_or(html.len());
+        let close = script_end(html, end + 1);
         if attribute(&html[open + 7..end], b"id").as_deref() == Some(id.as_bytes()) {
             return Some(base64(&html[end + 1..close]));
         }
@@ -44,18 +44,58 @@ fn data_block(html: &[u8], id: &str) -> Option<Result<Vec<u8>, ()>> {
     None
 }
 
-fn find(hay: &[u8], needle: &[u8], from: usize) -> Option<usize> {
+fn find_byte(hay: &[u8], byte: u8, from: usize) -> Option<usize> {
     hay.get(from..)?
-        .windows(needle.len())
-        .position(|w| w == needle)
+        .iter()
+        .position(|&b| b == byte)
         .map(|i| i + from)
 }
 
-fn find_ci(hay: &[u8], needle: &[u8], from: usize) -> Option<usize> {
-    hay.get(from..)?
-        .windows(needle.len())
-        .position(|w| w.eq_ignore_ascii_case(needle))
-        .map(|i| i + from)
+fn find(hay: &[u8], needle: &[u8], from: usize) -> Option<usize> {
+    let mut at = from;
+    while let Some(i) = find_byte(hay, needle[0], at) {
+        if hay[i..].starts_with(needle) {
+            return Some(i);
+        }
+        at = i + 1;
+    }
+    None
+}
+
+/// The `>` that ends the tag opened at `open`: one inside a quoted attribute value does not, as
+/// the browser's tokenizer reads it.
+fn tag_end(html: &[u8], open: usize) -> Option<usize> {
+    let mut i = open + 1;
+    let mut after_equals = false;
+    while let Some(&b) = html.get(i) {
+        match b {
+            b'>' => return Some(i),
+            b'"' | b'\'' if after_equals => {
+                i = find_byte(html, b, i + 1)?;
+                after_equals = false;
+            }
+            b'=' => after_equals = true,
+            b' ' | b'\t' | b'\n' | b'\r' | b'\x0c' => {}
+            _ => after_equals = false,
+        }
+        i += 1;
+    }
+    None
+}
+
+/// Where a script element's text ends: at the first `</script` (any case), or the document's end.
+fn script_end(html: &[u8], from: usize) -> usize {
+    let mut at = from;
+    while let Some(i) = find(html, b"</", at) {
+        if html
+            .get(i + 2..i + 8)
+            .is_some_and(|w| w.eq_ignore_ascii_case(b"script"))
+        {
+            return i;
+        }
+        at = i + 2;
+    }
+    html.len()
 }
 
 /// The value of attribute `name` in a tag's attribute text (quoted or not), as HTML reads it.
@@ -106,24 +146,25 @@ fn attribute(attrs: &[u8], name: &[u8]) -> Option<Vec<u8>> {
 /// is dropped; then, when the length is a multiple of four, one or two final `=` are; what is
 /// left must be the 64 letters alone, and not one letter more than a multiple of four.
 fn base64(text: &[u8]) -> Result<Vec<u8>, ()> {
-    let mut letters: Vec<u8> = text
-        .iter()
-        .copied()
-        .filter(|c| !matches!(c, b' ' | b'\t' | b'\n' | b'\r' | b'\x0c'))
-        .collect();
-    if letters.len().is_multiple_of(4) {
-        for _ in 0..2 {
-            if letters.last() == Some(&b'=') {
-                letters.pop();
+    let space = |c: &u8| matches!(c, b' ' | b'\t' | b'\n' | b'\r' | b'\x0c');
+    let letters = text.iter().filter(|c| !space(c)).count();
+    // The final `=`s, when the letters are a multiple of four: at most two are dropped.
+    let mut pad = 0;
+    if letters.is_multiple_of(4) {
+        for &c in text.iter().rev().filter(|c| !space(c)).take(2) {
+            if c != b'=' {
+                break;
             }
+            pad += 1;
         }
     }
-    if letters.len() % 4 == 1 {
+    let kept = letters - pad;
+    if kept % 4 == 1 {
         return Err(());
     }
-    let mut out = Vec::with_capacity(letters.len() / 4 * 3 + 2);
+    let mut out = Vec::with_capacity(kept / 4 * 3 + 2);
     let (mut acc, mut bits) = (0u32, 0u32);
-    for c in letters {
+    for &c in text.iter().filter(|c| !space(c)).take(kept) {
         let v = match c {
             b'A'..=b'Z' => c - b'A',
             b'a'..=b'z' => c - b'a' + 26,
@@ -171,20 +212,19 @@ pub fn check(
     let Some(html) = site.read(PAGE, FileClass::Page)? else {
         return Ok(());
     };
-    let mut blocks = std::collections::BTreeMap::new();
-    for id in BLOCKS {
-        match data_block(&html, id) {
-            None => {}
-            Some(Ok(b)) => {
-                blocks.insert(id, b);
-            }
-            Some(Err(())) => problems.push(problem(
+    // Each block decoded when it is compared, and let go (a page carries up to 32 MiB).
+    let mut unreadable = Vec::new();
+    let mut block = |id: &'static str| match data_block(&html, id) {
+        Some(Ok(b)) => Some(b),
+        Some(Err(())) => {
+            unreadable.push(problem(
                 "page_block_unreadable",
                 format!("its data block {id} is not base64, so the page reads something else than this command can"),
-            )),
+            ));
+            None
         }
-    }
-    let mut block = |id: &'static str| blocks.remove(id);
+        None => None,
+    };
     let layout = block("layout-json");
     let stats = ledger_dir.read("STATS.json", FileClass::OutputFile)?;
     let light = check_layout(layout.as_deref(), read, problems);
@@ -221,7 +261,9 @@ pub fn check(
                 ),
             ));
         }
-    } else if let Some(ledger) = block("ledger-bytes") {
+    } else {
+        // An embedded page without the block reads an empty ledger.
+        let ledger = block("ledger-bytes").unwrap_or_default();
         match read {
             [one] if one.bytes == ledger.len() as u64 && one.sha256 == sha(&ledger) => {}
             _ => problems.push(problem(
@@ -234,18 +276,24 @@ pub fn check(
             )),
         }
     }
-    let withheld = block("withheld-json").filter(|b| !b.is_empty());
-    if withheld.is_some() {
-        same_as(
-            problems,
-            "withheld-json",
-            "ledger/withheld.json",
-            withheld,
-            ledger_dir
-                .read("withheld.json", FileClass::Withheld)?
-                .as_deref(),
-        );
-    }
+    // A withheld list in one file is embedded; one in files is fetched by the light page's own
+    // list and not embedded (docs/scale.md#withheld-files).
+    let in_files = layout
+        .as_deref()
+        .and_then(|b| serde_json::from_slice::<serde_json::Value>(b).ok())
+        .is_some_and(|v| v.get("withheld_files").is_some());
+    let withheld = if in_files {
+        None
+    } else {
+        ledger_dir.read("withheld.json", FileClass::Withheld)?
+    };
+    same_as(
+        problems,
+        "withheld-json",
+        "ledger/withheld.json",
+        block("withheld-json"),
+        withheld.as_deref(),
+    );
     same_as(
         problems,
         "stats-json",
@@ -278,6 +326,7 @@ pub fn check(
     let posts = block("anchor-posts-json");
     check_posts(posts.as_deref(), anchors.as_ref(), problems)?;
     let headers = block("proof-headers").unwrap_or_default();
+    problems.append(&mut unreadable);
     check_proof_headers(&headers, ledger_dir, anchors.as_ref(), problems)
 }
 
@@ -439,20 +488,6 @@ fn check_proof_headers(
     }
     Ok(())
 }
-
-/// The data blocks this command holds to the site's files.
-const BLOCKS: [&str; 10] = [
-    "layout-json",
-    "ledger-header",
-    "ledger-latest",
-    "ledger-bytes",
-    "withheld-json",
-    "stats-json",
-    "snapshots-jsonl",
-    "anchors-json",
-    "anchor-posts-json",
-    "proof-headers",
-];
 
 /// A block that must be the bytes of a file of the site (absent and empty are the same: the
 /// page reads an absent block as empty).
@@ -713,6 +748,13 @@ mod tests {
         // `<scripts>` or an id inside another attribute's value is not that element.
         let other = b"<scripts id=a>QUJD</scripts><script title='id=a' id=b>QUJD</script>";
         assert_eq!(data_block(other, "a"), None);
+        // A `>` inside a quoted value does not end the tag (the browser reads this block
+        // first); a closing tag in capitals closes the element.
+        let quoted = b"<script title=\">\" id=a type=application/octet-stream>QUJD</SCRIPT ><script id=a>REVG</script>";
+        assert_eq!(data_block(quoted, "a"), Some(Ok(b"ABC".to_vec())));
+        // Text inside another script is not an element.
+        let inside = b"<script>var s = '<script id=a>QUJD';</script><script id=a>REVG</script>";
+        assert_eq!(data_block(inside, "a"), Some(Ok(b"DEF".to_vec())));
     }
 
     #[test]

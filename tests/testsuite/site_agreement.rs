@@ -378,6 +378,11 @@ fn verify_site_holds_the_pages_copies_to_the_files() {
             "ledger-bytes is not the published ledger",
         ),
         (
+            "the withheld list left out of the page",
+            std::boxed::Box::new(|s: &Path| set_block(s, "withheld-json", b"")),
+            "withheld-json is not ledger/withheld.json",
+        ),
+        (
             "SNAPSHOTS.jsonl beside the page",
             std::boxed::Box::new(|s: &Path| {
                 let mut b = read(s, "ledger/SNAPSHOTS.jsonl");
