@@ -545,10 +545,9 @@
     var segmented = layout.files.some(function (f) { return f && f.path !== 'ledger/ledger.jsonl'; });
     var wLayout = Object.prototype.hasOwnProperty.call(layout, 'withheld_files') ? layout.withheld_files : undefined;
     var wStats = stats && typeof stats === 'object' ? stats.withheld_files : undefined;
-    var wKeys = WITHHELD_KEYS;
     var wSplit = Array.isArray(wStats) && wStats.length > 1;
     var wSame = wLayout === undefined ? !wSplit : wSplit && Array.isArray(wLayout) && wLayout.length === wStats.length &&
-      wLayout.every(function (a, i) { var b = wStats[i]; return a && b && typeof b === 'object' && wKeys.every(function (k) { return a[k] === b[k]; }) && Object.keys(b).every(function (k) { return wKeys.indexOf(k) >= 0; }); });
+      wLayout.every(function (a, i) { var b = wStats[i]; return a && b && typeof b === 'object' && WITHHELD_KEYS.every(function (k) { return a[k] === b[k]; }) && Object.keys(b).every(function (k) { return WITHHELD_KEYS.indexOf(k) >= 0; }); });
     if (!wSame) return 'the page\'s list of the withheld list\'s files and STATS.json\'s withheld_files (as this page carries it) differ';
     if (!Array.isArray(listed)) return segmented ? 'STATS.json (as this page carries it) lists no ledger.files, but the ledger continues in ledger/segments/' : null;
     var keys = ['path', 'bytes', 'sha256', 'lines', 'first_seq', 'last_seq', 'head'];
@@ -1142,8 +1141,10 @@
           var items = null;
           try { items = V.parseWithheld(bytes); } catch (e) { items = null; }
           if (items) {
-            var seqs = items.map(function (w) { return w.seq; });
-            var got = { entries: items.length, first_seq: seqs.length ? Math.min.apply(null, seqs) : null, last_seq: seqs.length ? Math.max.apply(null, seqs) : null };
+            // A loop, not Math.min.apply: a file may hold more entries than a call takes arguments.
+            var lo = null, hi = null;
+            items.forEach(function (w) { if (lo === null || w.seq < lo) lo = w.seq; if (hi === null || w.seq > hi) hi = w.seq; });
+            var got = { entries: items.length, first_seq: lo, last_seq: hi };
             var differ = factsDiffer({ entries: f.entries, first_seq: seqOf(f.first_seq), last_seq: seqOf(f.last_seq) }, got, ['entries', 'first_seq', 'last_seq']);
             if (differ.length) throw { bad: true, path: f.path, why: 'the page lists ' + differ.join(', ') };
           }

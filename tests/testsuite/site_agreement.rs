@@ -66,7 +66,7 @@ fn facts_of(site: &Path, path: &str, old: &J) -> J {
 /// tracks would.
 fn relist(site: &Path, paths: &[String], edit: impl Fn(&mut Vec<J>)) {
     let stats_path = site.join("ledger/STATS.json");
-    let mut stats: J = serde_json::from_slice(&std::fs::read(&stats_path).unwrap()).unwrap();
+    let stats: J = serde_json::from_slice(&std::fs::read(&stats_path).unwrap()).unwrap();
     let old = stats["ledger"]["files"].as_array().unwrap().clone();
     let mut files: Vec<J> = paths
         .iter()
@@ -76,12 +76,18 @@ fn relist(site: &Path, paths: &[String], edit: impl Fn(&mut Vec<J>)) {
         })
         .collect();
     edit(&mut files);
-    stats["ledger"]["files"] = J::Array(files.clone());
+    put_list(site, stats, |v| &mut v["ledger"]["files"], "files", files);
+}
+
+/// `files` as the list STATS.json holds at `at` and the page's `layout-json` at `key`: written to
+/// STATS.json, the page's copy of it and the page's list.
+fn put_list(site: &Path, mut stats: J, at: fn(&mut J) -> &mut J, key: &str, files: Vec<J>) {
+    *at(&mut stats) = J::Array(files.clone());
     let text = serde_json::to_vec_pretty(&stats).unwrap();
-    std::fs::write(&stats_path, &text).unwrap();
+    std::fs::write(site.join("ledger/STATS.json"), &text).unwrap();
     set_block(site, "stats-json", &text);
     let mut layout = page_json(site, "layout-json");
-    layout["files"] = J::Array(files);
+    layout[key] = J::Array(files);
     set_block(site, "layout-json", &serde_json::to_vec(&layout).unwrap());
 }
 
@@ -185,7 +191,7 @@ fn entries(site: &Path, path: &str) -> Vec<J> {
 /// `layout-json` — from the files on disk, as `relist` does for the ledger's.
 fn relist_withheld(site: &Path, paths: &[String], edit: impl Fn(&mut Vec<J>)) {
     let stats_path = site.join("ledger/STATS.json");
-    let mut stats: J = serde_json::from_slice(&std::fs::read(&stats_path).unwrap()).unwrap();
+    let stats: J = serde_json::from_slice(&std::fs::read(&stats_path).unwrap()).unwrap();
     let mut files: Vec<J> = paths
         .iter()
         .map(|p| {
@@ -200,13 +206,13 @@ fn relist_withheld(site: &Path, paths: &[String], edit: impl Fn(&mut Vec<J>)) {
         })
         .collect();
     edit(&mut files);
-    stats["withheld_files"] = J::Array(files.clone());
-    let text = serde_json::to_vec_pretty(&stats).unwrap();
-    std::fs::write(&stats_path, &text).unwrap();
-    set_block(site, "stats-json", &text);
-    let mut layout = page_json(site, "layout-json");
-    layout["withheld_files"] = J::Array(files);
-    set_block(site, "layout-json", &serde_json::to_vec(&layout).unwrap());
+    put_list(
+        site,
+        stats,
+        |v| &mut v["withheld_files"],
+        "withheld_files",
+        files,
+    );
 }
 
 fn withheld_listed(site: &Path) -> Vec<String> {
