@@ -93,21 +93,6 @@ pub fn read_posts(dir: &Path) -> Result<Vec<(Post, Option<Vec<u8>>)>> {
 }
 
 /// The anchor checks of docs/protocol.md#anchors plus each proof's header against the post's bytes.
-pub fn check_anchor_dir(
-    dir: &Path,
-    facts: &[EntryFacts],
-    withheld: &Withheld,
-    header_digest: Option<Digest>,
-) -> Result<Vec<AnchorReport>> {
-    let posts = read_posts(dir)?;
-    Ok(check_posts_with_proofs(
-        facts,
-        withheld,
-        header_digest,
-        posts,
-    ))
-}
-
 pub fn check_posts_with_proofs(
     facts: &[EntryFacts],
     withheld: &Withheld,

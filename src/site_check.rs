@@ -35,15 +35,24 @@ pub fn check_site(dir: &Path) -> Result<Outcome> {
     // withheld.json, then ledger/withheld/ in name order (docs/scale.md#withheld-files).
     let withheld = crate::withheld_files::check_site(&ledger_dir, &mut files)?;
 
+    // The posts first, so that only the entries their checks need are kept as the ledger
+    // streams past, not a fact for every line (docs/scale.md#the-page-against-the-site).
+    let posts = match ledger_dir.sub("anchors")? {
+        Some(a) => Some(posts::read_posts(a.path())?),
+        None => None,
+    };
+    let only_posts: Vec<exhibit_protocol::anchors::Post> =
+        posts.iter().flatten().map(|(p, _)| p.clone()).collect();
+    let mut kept = exhibit_protocol::anchors::KeptFacts::for_posts(&only_posts);
+    drop(only_posts);
     // Streamed: one file open at a time, one line in memory; each file tallied on the way.
     let mut chained = crate::ledger_files::Chained::new(ledger_files);
-    let mut facts = Vec::new();
     let verified = exhibit_protocol::verify::verify_reader(
         std::io::BufReader::with_capacity(1 << 20, &mut chained),
         &withheld,
         exhibit_protocol::verify::Pass::Entries(&mut |entry, _| {
             if let Some(f) = exhibit_protocol::anchors::EntryFacts::of_entry(entry) {
-                facts.push(f);
+                kept.push(f);
             }
         }),
     )
@@ -71,15 +80,9 @@ pub fn check_site(dir: &Path) -> Result<Outcome> {
     // The page's copies against the files (docs/scale.md#the-page-against-the-site).
     crate::page_check::check(&site, &ledger_dir, &read.files, &mut files)?;
 
-    let anchors = match ledger_dir.sub("anchors")? {
-        Some(a) => Some(posts::check_anchor_dir(
-            a.path(),
-            &facts,
-            &withheld,
-            header_digest,
-        )?),
-        None => None,
-    };
+    let facts = kept.finish();
+    let anchors =
+        posts.map(|p| posts::check_posts_with_proofs(&facts, &withheld, header_digest, p));
 
     if let Some(a) = ledger_dir.sub("anchors")? {
         publisher_withheld_anchors(&a, anchors.as_deref().unwrap_or_default(), &mut files)?;

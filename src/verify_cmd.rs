@@ -7,8 +7,8 @@ use std::process::ExitCode;
 use anyhow::{Context, Result, bail};
 
 use crate::outcome::{Outcome, outcome, read_withheld};
-use crate::posts::check_anchor_dir;
-use exhibit_protocol::anchors::EntryFacts;
+use crate::posts::{check_posts_with_proofs, read_posts};
+use exhibit_protocol::anchors::{EntryFacts, KeptFacts, Post};
 use exhibit_protocol::verify::{Entry, Pass, Withheld, verify_reader};
 
 #[derive(Debug)]
@@ -61,10 +61,14 @@ pub fn verify_ledger_file(
     // A regular file within its ceiling: a FIFO or a device is refused (docs/build.md#safety).
     let file = crate::box_read::open_named(path, crate::box_read::FileClass::Ledger)?;
     let reader = BufReader::with_capacity(1 << 20, file);
-    let mut facts = Vec::new();
+    // The posts first: only the entries their checks need are kept as the ledger streams past
+    // (docs/scale.md#verify-site-memory).
+    let posts = anchors_dir.map(read_posts).transpose()?;
+    let only_posts: Vec<Post> = posts.iter().flatten().map(|(p, _)| p.clone()).collect();
+    let mut kept = KeptFacts::for_posts(&only_posts);
     let mut collect = |entry: &Entry<'_>, _| {
         if let Some(f) = EntryFacts::of_entry(entry) {
-            facts.push(f);
+            kept.push(f);
         }
     };
     // Without anchors to check, the lean pass proves canonical lines without building objects.
@@ -76,10 +80,8 @@ pub fn verify_ledger_file(
         .with_context(|| format!("{}: cannot read", path.display()))?;
     let header_digest = verified.header.and_then(|h| h.digest);
     let report = verified.report;
-    let anchors = match anchors_dir {
-        Some(dir) => Some(check_anchor_dir(dir, &facts, withheld, header_digest)?),
-        None => None,
-    };
+    let facts = kept.finish();
+    let anchors = posts.map(|p| check_posts_with_proofs(&facts, withheld, header_digest, p));
     Ok(outcome(report, anchors, None))
 }
 
