@@ -92,7 +92,12 @@ fn put_list(site: &Path, mut stats: J, at: fn(&mut J) -> &mut J, key: &str, file
 }
 
 fn listed(site: &Path) -> Vec<String> {
-    page_json(site, "layout-json")["files"]
+    paths_in(site, "files")
+}
+
+/// The paths of the page's list `key` (`files` or `withheld_files`), in order.
+fn paths_in(site: &Path, key: &str) -> Vec<String> {
+    page_json(site, "layout-json")[key]
         .as_array()
         .unwrap()
         .iter()
@@ -216,12 +221,7 @@ fn relist_withheld(site: &Path, paths: &[String], edit: impl Fn(&mut Vec<J>)) {
 }
 
 fn withheld_listed(site: &Path) -> Vec<String> {
-    page_json(site, "layout-json")["withheld_files"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|f| f["path"].as_str().unwrap().to_string())
-        .collect()
+    paths_in(site, "withheld_files")
 }
 
 /// The withheld list's files tampered with; the first changes no entry.
