@@ -1100,10 +1100,10 @@
       var segmented = files.some(function (f) { return f.path !== 'ledger/ledger.jsonl'; });
       var carried = block('stats-json') || new Uint8Array(0);
       return Promise.resolve().then(get).then(function (buf) {
-        var got = new Uint8Array(buf);
-        if (got.length === carried.length && V.sha256Hex(got) === V.sha256Hex(carried)) return null;
-        return 'the site\'s ledger/STATS.json is not the one this page carries (' + got.length + ' bytes with sha256 ' + V.sha256Hex(got) +
-          '; the page\'s: ' + carried.length + ' bytes with sha256 ' + V.sha256Hex(carried) + ')';
+        var got = new Uint8Array(buf), gotSha = V.sha256Hex(got), carriedSha = V.sha256Hex(carried);
+        if (got.length === carried.length && gotSha === carriedSha) return null;
+        return 'the site\'s ledger/STATS.json is not the one this page carries (' + got.length + ' bytes with sha256 ' + gotSha +
+          '; the page\'s: ' + carried.length + ' bytes with sha256 ' + carriedSha + ')';
       }, function (err) {
         if (err && (err.status === 404 || err.status === 410 || err.absent)) {
           return segmented ? 'the site holds no ledger/STATS.json, which lists the files of a ledger in segments' : null;

@@ -226,10 +226,14 @@ pub fn check(
         None => None,
     };
     let layout = block("layout-json");
+    // Parsed once: the list of files, the withheld list's files and which page it is.
+    let parsed = layout
+        .as_deref()
+        .and_then(|b| serde_json::from_slice::<serde_json::Value>(b).ok());
     let stats = ledger_dir.read("STATS.json", FileClass::OutputFile)?;
-    let light = check_layout(layout.as_deref(), read, problems);
+    let light = check_layout(layout.is_some(), parsed.as_ref(), read, problems);
     if light {
-        check_withheld_list(layout.as_deref(), stats.as_deref(), problems);
+        check_withheld_list(parsed.as_ref(), stats.as_deref(), problems);
     }
     let ledger_file = |name: &str| ledger_dir.read(name, FileClass::OutputFile);
     if light {
@@ -278,9 +282,8 @@ pub fn check(
     }
     // A withheld list in one file is embedded; one in files is fetched by the light page's own
     // list and not embedded (docs/scale.md#withheld-files).
-    let in_files = layout
-        .as_deref()
-        .and_then(|b| serde_json::from_slice::<serde_json::Value>(b).ok())
+    let in_files = parsed
+        .as_ref()
         .is_some_and(|v| v.get("withheld_files").is_some());
     let withheld = if in_files {
         None
@@ -516,18 +519,15 @@ fn same_as(
 
 /// `layout-json` against the files read; true for a light page.
 fn check_layout(
-    layout: Option<&[u8]>,
+    carried: bool,
+    parsed: Option<&serde_json::Value>,
     read: &[PublishedFile],
     problems: &mut Vec<FileProblem>,
 ) -> bool {
-    let parsed = layout.and_then(|b| serde_json::from_slice::<serde_json::Value>(b).ok());
-    let mode = parsed
-        .as_ref()
-        .and_then(|v| v.get("mode"))
-        .and_then(|m| m.as_str());
+    let mode = parsed.and_then(|v| v.get("mode")).and_then(|m| m.as_str());
     match mode {
         // The page's own default, when it carries no layout (docs/page.md "The light page").
-        None if layout.is_none() => return false,
+        None if !carried => return false,
         Some("embedded") => return false,
         Some("light") => {}
         _ => {
@@ -539,7 +539,6 @@ fn check_layout(
         }
     }
     let listed = parsed
-        .as_ref()
         .and_then(|v| v.get("files"))
         .and_then(|f| f.as_array());
     let Some(listed) = listed else {
@@ -581,17 +580,16 @@ fn check_layout(
 /// (docs/scale.md#withheld-files): the page reads the files by its own list, this command by the
 /// file's.
 fn check_withheld_list(
-    layout: Option<&[u8]>,
+    layout: Option<&serde_json::Value>,
     stats: Option<&[u8]>,
     problems: &mut Vec<FileProblem>,
 ) {
     use crate::withheld_files::WithheldFile;
-    let list = |bytes: Option<&[u8]>| -> Option<serde_json::Value> {
-        let v: serde_json::Value = serde_json::from_slice(bytes?).ok()?;
-        v.get("withheld_files").cloned()
-    };
-    let carried = list(layout);
-    let listed = list(stats).filter(|v| v.as_array().is_some_and(|a| a.len() > 1));
+    let carried = layout.and_then(|v| v.get("withheld_files")).cloned();
+    let listed = stats
+        .and_then(|b| serde_json::from_slice::<serde_json::Value>(b).ok())
+        .and_then(|v| v.get("withheld_files").cloned())
+        .filter(|v| v.as_array().is_some_and(|a| a.len() > 1));
     let as_files =
         |v: &serde_json::Value| serde_json::from_value::<Vec<WithheldFile>>(v.clone()).ok();
     let same = match (&carried, &listed) {
