@@ -957,7 +957,7 @@
     function resumedWords() {
       return 'The lines up to seq ' + state.result.resumedToSeq + ' sit in files this browser re-derived on an earlier visit and found unchanged (by sha256): they were not read again, so they are not listed here and a pasted message is looked for only among the lines read on this visit. Forget what this browser remembers (below the verdict) and reload to read everything.';
     }
-    var postSeqs = posts.map(function (p) { var m = / seq (0|[1-9][0-9]*)$/.exec(String(p.text)); return m ? m[1] : null; }).filter(Boolean);
+    var postSeqs = posts.map(function (p) { var m = / seq (0|[1-9][0-9]{0,15})$/.exec(String(p.text)); return m ? m[1] : null; }).filter(Boolean);
     var lightRun = null; // {files, plan, mem, acc, ...}: the run in progress
     function fileItem(i) { return document.querySelector('#stream-files li[data-index="' + i + '"]'); }
     function dayItem(date) { return document.querySelector('#stream-days li[data-date="' + date + '"]'); }

@@ -1547,7 +1547,7 @@
         post_head: null, post_seq: null, text_sha256: sha256Hex(bytes) };
       out.push(res);
       var prefix = 'gate anchor ' + D + ' head ';
-      var m = ascii && text.startsWith(prefix) ? /^([0-9a-f]{64}) seq (0|[1-9][0-9]*)$/.exec(text.slice(prefix.length)) : null;
+      var m = ascii && text.startsWith(prefix) ? /^([0-9a-f]{64}) seq (0|[1-9][0-9]{0,15})$/.exec(text.slice(prefix.length)) : null;
       if (!m) continue;
       var H = m[1], N = m[2];
       res.format = 'ok';
@@ -1560,10 +1560,12 @@
         var pub = view.idsAt(N);
         var wn = N.length <= 16 ? W.get(Number(N)) : undefined;
         if (wn && String(wn.seq) !== N) wn = undefined;
-        if (pub && pub.indexOf(H) >= 0) res.head = 'ok';
-        else if (wn && wn.entry_id === H) res.head = 'lab_word';
-        else if (!pub && !wn) res.head = 'absent';
-        else res.head = 'fail';
+        // Every published line stating seq N must carry H (two lines stating one seq fix no head
+        // unless both carry it), and a published line decides whatever the withheld list says
+        // of its seq (docs/verifier.md "The anchor checks").
+        if (pub && pub.length) res.head = pub.every(function (id) { return id === H; }) ? 'ok' : 'fail';
+        else if (wn) res.head = wn.entry_id === H ? 'lab_word' : 'fail';
+        else res.head = 'absent';
       }
 
       // day_closed

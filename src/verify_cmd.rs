@@ -66,11 +66,7 @@ pub fn verify_ledger_file(
     let posts = anchors_dir.map(read_posts).transpose()?;
     let only_posts: Vec<Post> = posts.iter().flatten().map(|(p, _)| p.clone()).collect();
     let mut kept = KeptFacts::for_posts(&only_posts);
-    let mut collect = |entry: &Entry<'_>, _| {
-        if let Some(f) = EntryFacts::of_entry(entry) {
-            kept.push(f);
-        }
-    };
+    let mut collect = |entry: &Entry<'_>, _| kept.push(EntryFacts::of_entry(entry));
     // Without anchors to check, the lean pass proves canonical lines without building objects.
     let pass = match anchors_dir {
         None => Pass::Lean,

@@ -31,22 +31,21 @@ pub fn check_anchors(
         .collect();
     let published = verified.lines.iter().filter(|r| r.published());
     let facts = facts_posts_read(
-        published.filter_map(|r| {
+        published.map(|r| {
             if &**r.kind() != "anchor" {
-                return Some(Ok(EntryFacts {
-                    seq: r.seq,
+                return Ok(EntryFacts {
+                    seq: Some(r.seq),
                     entry_id: Some(r.entry_id),
                     day: Some(r.day().to_string()),
                     anchor: None,
-                }));
+                });
             }
             // An anchor line's own fields, read again from the gate's ledger.
-            match ledger.read(r.start(), r.end()) {
-                Ok(bytes) => {
-                    EntryFacts::from_object(&line_object(&bytes), Some(r.entry_id)).map(Ok)
-                }
-                Err(e) => Some(Err(e)),
-            }
+            let bytes = ledger.read(r.start(), r.end())?;
+            Ok(EntryFacts::from_object(
+                &line_object(&bytes),
+                Some(r.entry_id),
+            ))
         }),
         &posted,
     )?;
@@ -72,12 +71,15 @@ fn facts_posts_read(
     let mut last_of_day: BTreeMap<String, EntryFacts> = BTreeMap::new();
     for fact in facts {
         let fact = fact?;
-        if fact.anchor.is_some() || posted.contains(&fact.seq) {
+        if fact.anchor.is_some() || fact.seq.is_some_and(|s| posted.contains(&s)) {
             kept.push(fact);
             continue;
         }
-        // A line without a day closes no day; one that is not posted is read by nothing else.
-        let Some(day) = &fact.day else { continue };
+        // A line without a day (or a seq) closes no day; one that is not posted is read by
+        // nothing else.
+        let (Some(day), Some(_)) = (&fact.day, fact.seq) else {
+            continue;
+        };
         match last_of_day.get_mut(day.as_str()) {
             Some(last) if last.seq >= fact.seq => {}
             Some(last) => *last = fact,
@@ -275,7 +277,7 @@ mod tests {
                     });
                 }
                 all.push(EntryFacts {
-                    seq,
+                    seq: Some(seq),
                     entry_id: Some(entry_id),
                     day: (next(10) != 0).then(|| days[day].to_string()),
                     anchor,

@@ -3,7 +3,10 @@
 // assets/verify.js exactly as the page does (the ledger's bytes, the withheld list's bytes, the
 // anchor zone's rules as data), and writes one answer a line to stdout, in order:
 //   {"refused": true}                      the withheld list is a usage error
-//   {"ok", "entries", "head", "bridged", "problems": [[line, code], ...]}
+//   {"ok", "entries", "head", "bridged", "problems": [[line, code], ...],
+//    "anchors", "anchors_stream": [[date, ok, format, head, day_closed, ledger_line], ...]}
+//                                          the posts' checks (when the case has posts), over every
+//                                          line's record and as the light page streams
 //   {"threw": "message"}                   the verifier threw anything else (always a failure)
 // One node process answers a whole batch: starting node per case would cost more than the cases.
 'use strict';
@@ -29,6 +32,20 @@ for (const line of input.split('\n')) {
       bridged: r.bridged,
       problems: r.problems.map((p) => [p.line, p.code]),
     };
+    if (c.posts && c.posts.length) {
+      const posts = c.posts.map((p) => ({ date: p.date, bytes: new Uint8Array(Buffer.from(p.text_b64, 'base64')) }));
+      const words = (a) => [a.date, a.ok, a.format, a.head, a.day_closed, a.ledger_line];
+      answer.anchors = V.checkAnchors(r, withheld, posts).map(words);
+      // The light page's way (assets/page.js, streamFiles and its reader): a Verifier that keeps
+      // no line records and watches the seqs the posts' texts end in, handed the ledger in two
+      // pieces cut anywhere; its kept state is what the posts are checked over.
+      const watch = posts.map((p) => / seq (0|[1-9][0-9]*)$/.exec(Buffer.from(p.bytes).toString('utf8')))
+        .filter(Boolean).map((m) => m[1]);
+      const v = new V.Verifier(withheld, c.tz_rules, { watchSeqs: watch, keepLines: false });
+      v.push(ledger.subarray(0, c.cut));
+      v.push(ledger.subarray(c.cut));
+      answer.anchors_stream = V.checkAnchors(v.finish(), withheld, posts).map(words);
+    }
   } catch (e) {
     answer = e && e.code === 'usage' ? { refused: true } : { threw: String(e && e.stack || e) };
   }

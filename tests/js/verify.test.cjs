@@ -798,7 +798,9 @@ test('anchors: a post that agrees, and each way one does not', () => {
   assert.deepEqual(one({ date: '2026-10-25', text: post.replace(L.ids[2], L.ids[1]) }), [false, 'ok', 'fail', 'ok', 'disagrees']);
   assert.deepEqual(one({ date: '2026-10-27', text: `gate anchor 2026-10-27 head ${L.ids[5]} seq 6` }), [true, 'ok', 'ok', 'ok', 'absent']);
   assert.deepEqual(one({ date: '2026-10-27', text: `gate anchor 2026-10-27 head ${L.ids[5]} seq 60` }), [false, 'ok', 'absent', 'ok', 'absent']);
-  assert.deepEqual(one({ date: '2026-10-27', text: `gate anchor 2026-10-27 head ${L.ids[5]} seq 90071992547409930` }), [false, 'ok', 'absent', 'ok', 'absent']);
+  // 16 digits is the longest seq a post may name (the CLI's rule too; no ledger seq is longer)
+  assert.deepEqual(one({ date: '2026-10-27', text: `gate anchor 2026-10-27 head ${L.ids[5]} seq 9007199254740993` }), [false, 'ok', 'absent', 'ok', 'absent']);
+  assert.deepEqual(one({ date: '2026-10-27', text: `gate anchor 2026-10-27 head ${L.ids[5]} seq 90071992547409930` }), [false, 'fail', 'skipped', 'skipped', 'skipped']);
   // seq 0 names the header digest
   assert.deepEqual(one({ date: '2026-10-24', text: `gate anchor 2026-10-24 head ${res.headerDigest} seq 0` }), [true, 'ok', 'ok', 'ok', 'absent']);
   assert.deepEqual(one({ date: '2026-10-24', text: `gate anchor 2026-10-24 head ${L.ids[0]} seq 0` }), [false, 'ok', 'fail', 'ok', 'absent']);

@@ -22,6 +22,7 @@ use std::collections::BTreeSet;
 use std::io::Write;
 use std::path::PathBuf;
 
+use exhibit_protocol::anchors;
 use exhibit_protocol::canonical::{self, Object, Value};
 use exhibit_protocol::days::{self, DayDeriver};
 use exhibit_protocol::verify::{self, Withheld};
@@ -68,6 +69,8 @@ struct Input {
     /// The file ends in LF after the last line.
     final_lf: bool,
     withheld: Option<Vec<u8>>,
+    /// Posted heads: (the date of the post's file name, the post's exact bytes).
+    posts: Vec<(String, Vec<u8>)>,
     what: Vec<String>,
 }
 
@@ -107,10 +110,20 @@ fn vector_seeds() -> Vec<Input> {
             (None, Some(list)) => Some(serde_json::to_vec_pretty(list).unwrap()),
             _ => None,
         };
+        let posts = case["anchors"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|a| {
+                let text = a["text"].as_str().unwrap().as_bytes().to_vec();
+                (a["date"].as_str().unwrap().to_owned(), text)
+            })
+            .collect();
         seeds.push(Input {
             lines,
             final_lf,
             withheld,
+            posts,
             what: vec![format!("vector {}", case["name"].as_str().unwrap())],
         });
     }
@@ -186,6 +199,7 @@ fn midnight_seed(rng: &mut Rng, zones: &[String]) -> Input {
         lines,
         final_lf: true,
         withheld: None,
+        posts: Vec::new(),
         what: vec![format!("midnights in {zone_name} from {year}")],
     }
 }
@@ -647,6 +661,11 @@ fn make_case(rng: &mut Rng, seeds: &[Input], zones: &[String]) -> Input {
             first = Some(first.map_or(i, |f: usize| f.min(i)));
         }
     }
+    if rng.chance(15)
+        && let Some(i) = mutate_anchor_line(rng, &mut input)
+    {
+        first = Some(first.map_or(i, |f: usize| f.min(i)));
+    }
     if let Some(i) = first
         && rng.chance(60)
     {
@@ -656,7 +675,275 @@ fn make_case(rng: &mut Rng, seeds: &[Input], zones: &[String]) -> Input {
     if rng.chance(25) {
         withhold(rng, &mut input);
     }
+    if rng.chance(6) {
+        unstate_entry_id(rng, &mut input);
+    }
+    input.posts = posts_for(rng, &input);
     input
+}
+
+// ------------------------------------------------------------------------------------------
+// Posted heads (docs/verifier.md "The anchor checks")
+
+/// What posts are made of: each readable entry's (seq, stated entry_id, day) in ledger order,
+/// the dates of days and anchor lines, the header's digest, and the withheld list's items.
+struct PostFacts {
+    entries: Vec<(i64, Option<String>, Option<String>)>,
+    dates: Vec<String>,
+    header_digest: Option<String>,
+    withheld: Vec<(i64, String)>,
+}
+
+fn post_facts(input: &Input) -> PostFacts {
+    let mut facts = PostFacts {
+        entries: Vec::new(),
+        dates: Vec::new(),
+        header_digest: None,
+        withheld: Vec::new(),
+    };
+    for (i, line) in input.lines.iter().enumerate() {
+        let Ok(parsed) = canonical::parse(line) else {
+            continue;
+        };
+        let Some(o) = parsed.value.as_object() else {
+            continue;
+        };
+        if i == 0 {
+            let mut domain = b"darkflobi.gate/log/v0\n".to_vec();
+            domain.extend_from_slice(line);
+            facts.header_digest = Some(Digest::of(&domain).to_string());
+            continue;
+        }
+        let day = o.get_str("day").map(str::to_owned);
+        for date in [day.clone(), o.get_str("anchor_date").map(str::to_owned)]
+            .into_iter()
+            .flatten()
+        {
+            if !facts.dates.contains(&date) {
+                facts.dates.push(date);
+            }
+        }
+        if let Some(seq) = o.get_int("seq") {
+            facts
+                .entries
+                .push((seq, o.get_str("entry_id").map(str::to_owned), day));
+        }
+    }
+    let list: Option<J> = input
+        .withheld
+        .as_deref()
+        .and_then(|w| serde_json::from_slice(w).ok());
+    for item in list.as_ref().and_then(J::as_array).into_iter().flatten() {
+        if let (Some(seq), Some(id)) = (item["seq"].as_i64(), item["entry_id"].as_str()) {
+            facts.withheld.push((seq, id.to_owned()));
+        }
+    }
+    facts
+}
+
+/// The post a gate would write for `date`: the greatest seq of that day and its first stated
+/// entry_id, as `check_posts` reads them.
+fn closing_post(facts: &PostFacts, date: &str) -> Option<(i64, String)> {
+    let last = facts
+        .entries
+        .iter()
+        .filter(|e| e.2.as_deref() == Some(date))
+        .map(|e| e.0)
+        .max()?;
+    let id = facts.entries.iter().find(|e| e.0 == last)?.1.clone()?;
+    Some((last, id))
+}
+
+fn random_hex(rng: &mut Rng) -> String {
+    (0..4).map(|_| format!("{:016x}", rng.next())).collect()
+}
+
+/// Posts for a case: the seed's own (now and then), and up to three of: the post a gate would
+/// write for a day, the header's digest at seq 0, an entry or a withheld item by its seq, a
+/// day's seq before its last, anything; each now and then written wrong in one of the ways a
+/// post can be (the format check is exact: docs/verifier.md "The anchor checks").
+fn posts_for(rng: &mut Rng, input: &Input) -> Vec<(String, Vec<u8>)> {
+    let facts = post_facts(input);
+    let mut posts = if rng.chance(60) {
+        input.posts.clone()
+    } else {
+        Vec::new()
+    };
+    for _ in 0..rng.below(4) {
+        let date = if facts.dates.is_empty() || rng.chance(5) {
+            "2026-10-24".to_owned()
+        } else {
+            rng.pick(&facts.dates).clone()
+        };
+        if posts.iter().any(|(d, _)| *d == date) {
+            continue;
+        }
+        let some_entry = |rng: &mut Rng| {
+            let e = rng.pick(&facts.entries);
+            (e.0, e.1.clone().unwrap_or_default())
+        };
+        let (seq, head) = match rng.below(10) {
+            _ if facts.entries.is_empty() => (rng.below(20) as i64, random_hex(rng)),
+            0..=4 => closing_post(&facts, &date).unwrap_or_else(|| some_entry(rng)),
+            5 => (0, facts.header_digest.clone().unwrap_or_default()),
+            6 => some_entry(rng),
+            7 if !facts.withheld.is_empty() => rng.pick(&facts.withheld).clone(),
+            8 => closing_post(&facts, &date).map_or_else(
+                || some_entry(rng),
+                |(seq, _)| {
+                    let before = facts.entries.iter().find(|e| e.0 == seq - 1);
+                    (
+                        seq - 1,
+                        before.and_then(|e| e.1.clone()).unwrap_or_default(),
+                    )
+                },
+            ),
+            _ => (rng.below(40) as i64, random_hex(rng)),
+        };
+        let mut text = format!("gate anchor {date} head {head} seq {seq}");
+        if rng.chance(25) {
+            text = misformat_post(rng, text, &date);
+        }
+        posts.push((date, text.into_bytes()));
+    }
+    posts
+}
+
+/// One of the ways a posted text is almost right.
+fn misformat_post(rng: &mut Rng, text: String, date: &str) -> String {
+    let seq_at = text.rfind(" seq ").map_or(text.len(), |at| at + 5);
+    let (front, seq) = text.split_at(seq_at);
+    match rng.below(14) {
+        0 => format!("{text}\n"),
+        1 => format!("{text}\r\n"),
+        2 => format!("{front}0{seq}"),
+        3 => text
+            .to_uppercase()
+            .replace("GATE ANCHOR", "gate anchor")
+            .replace(" HEAD ", " head ")
+            .replace(" SEQ ", " seq "),
+        4 => format!("{front}12345678901234567"),
+        5 => format!("{front}9007199254740993"),
+        6 => format!("{front}-{seq}"),
+        7 => format!("{front}+{seq}"),
+        8 => format!("{text}\u{e9}"),
+        9 => text.replace(" head ", "  head "),
+        10 => text.replacen(date, "2026-10-25", 1),
+        11 => String::new(),
+        12 => format!("{front}1e1"),
+        _ => text.replacen(" head ", " head 0", 1),
+    }
+}
+
+/// Adds an `anchor` line that agrees with the post a gate would write for one of the ledger's
+/// days, and that post; or changes one field of an `anchor` line the ledger has. Returns the line
+/// touched, for re-chaining.
+fn mutate_anchor_line(rng: &mut Rng, input: &mut Input) -> Option<usize> {
+    let anchors: Vec<usize> = (1..input.lines.len())
+        .filter(|&i| {
+            members_of(&input.lines[i])
+                .is_some_and(|m| m.iter().any(|(k, v)| k == "kind" && v == b"\"anchor\""))
+        })
+        .collect();
+    if anchors.is_empty() || rng.chance(40) {
+        return add_anchor_line(rng, input);
+    }
+    let at = *rng.pick(&anchors);
+    let mut members = members_of(&input.lines[at])?;
+    let (key, value): (&str, Option<&[u8]>) = match rng.below(9) {
+        0 => ("anchor_head_seq", Some(b"\"7\"")),
+        1 => ("anchor_head_seq", Some(b"7.0")),
+        2 => ("anchor_head_seq", Some(b"9007199254740993")),
+        3 => ("anchor_head_seq", None),
+        4 => ("anchor_head", None),
+        5 => ("anchor_text_sha256", Some(b"5")),
+        6 => ("anchor_date", Some(b"\"2026-10-25\"")),
+        7 => ("anchor_date", Some(b"null")),
+        _ => ("late", Some(b"\"no\"")),
+    };
+    let upper;
+    let value = match (key, rng.chance(30)) {
+        ("anchor_head", true) => {
+            let old = members.iter().find(|(k, _)| k == "anchor_head")?;
+            upper = old.1.to_ascii_uppercase();
+            Some(upper.as_slice())
+        }
+        _ => value,
+    };
+    members.retain(|(k, _)| k != key);
+    if let Some(v) = value {
+        members.push((key.to_owned(), v.to_vec()));
+        members.sort();
+    }
+    input.lines[at] = write_members(&members);
+    input.what.push(format!(
+        "anchor line {}: {key} -> {:?}",
+        at + 1,
+        value.map(String::from_utf8_lossy)
+    ));
+    Some(at)
+}
+
+fn add_anchor_line(rng: &mut Rng, input: &mut Input) -> Option<usize> {
+    let facts = post_facts(input);
+    if facts.dates.is_empty() {
+        return None;
+    }
+    let date = rng.pick(&facts.dates).clone();
+    let (seq, head) = closing_post(&facts, &date)?;
+    let text = format!("gate anchor {date} head {head} seq {seq}");
+    let last = input.lines.last()?;
+    let o = canonical::parse(last).ok()?;
+    let o = o.value.as_object()?;
+    let mut a = Object::default();
+    a.insert("schema", Value::str(verify::ENTRY_SCHEMA));
+    a.insert("seq", Value::Int(o.get_int("seq")? + 1));
+    a.insert("prev", Value::str(o.get_str("entry_id")?));
+    a.insert("kind", Value::str("anchor"));
+    a.insert("timestamp", Value::str(o.get_str("timestamp")?));
+    a.insert("day", Value::str(o.get_str("day")?));
+    a.insert("late", Value::Bool(false));
+    a.insert("anchor_date", Value::str(date.clone()));
+    a.insert("anchor_head", Value::str(head));
+    a.insert("anchor_head_seq", Value::Int(seq));
+    a.insert(
+        "anchor_text_sha256",
+        Value::str(Digest::of(text.as_bytes()).to_string()),
+    );
+    let id = Digest::of(&dump(&a, None)?).to_string();
+    a.insert("entry_id", Value::str(id));
+    input.lines.push(dump(&a, None)?);
+    input.posts.retain(|(d, _)| *d != date);
+    input.posts.push((date.clone(), text.into_bytes()));
+    input.what.push(format!("an anchor line for {date} added"));
+    Some(input.lines.len() - 1)
+}
+
+/// Takes the stated entry_id away from an entry line, or makes it a number: the line then names
+/// no head, yet still has a seq and a day.
+fn unstate_entry_id(rng: &mut Rng, input: &mut Input) {
+    let Some(at) = entry_index(rng, input) else {
+        return;
+    };
+    let Some(mut members) = members_of(&input.lines[at]) else {
+        return;
+    };
+    let number = rng.chance(50);
+    let before = members.len();
+    members.retain(|(k, _)| k != "entry_id");
+    if before == members.len() {
+        return;
+    }
+    if number {
+        members.push(("entry_id".into(), b"7".to_vec()));
+        members.sort();
+    }
+    input.lines[at] = write_members(&members);
+    input.what.push(format!(
+        "line {}: entry_id {}",
+        at + 1,
+        if number { "a number" } else { "taken away" }
+    ));
 }
 
 // ------------------------------------------------------------------------------------------
@@ -672,10 +959,61 @@ enum Answer {
         head: Option<String>,
         bridged: Vec<i64>,
         problems: Vec<(u64, String)>,
+        /// Each post's checks: "date ok format head day_closed ledger_line".
+        anchors: Vec<String>,
     },
 }
 
-fn rust_answer(ledger: &[u8], withheld: Option<&[u8]>, fast_vs_full: &mut Vec<String>) -> Answer {
+fn anchor_words(checks: &[anchors::AnchorCheck]) -> Vec<String> {
+    checks
+        .iter()
+        .map(|c| {
+            let (d, f, h) = (&c.date, c.format, c.head);
+            format!("{d} {} {f} {h} {} {}", c.ok, c.day_closed, c.ledger_line)
+        })
+        .collect()
+}
+
+/// The posts' checks as `exhibit verify --anchors` makes them (the facts kept as the ledger
+/// streams past) and over every entry's facts; the two must agree.
+fn rust_anchor_checks(
+    ledger: &[u8],
+    list: &Withheld,
+    posts: &[anchors::Post],
+    kept_vs_all: &mut Vec<String>,
+) -> Vec<String> {
+    if posts.is_empty() {
+        return Vec::new();
+    }
+    let mut kept = anchors::KeptFacts::for_posts(posts);
+    let mut collect =
+        |entry: &verify::Entry<'_>, _| kept.push(anchors::EntryFacts::of_entry(entry));
+    let header = verify::verify_reader(ledger, list, verify::Pass::Entries(&mut collect))
+        .ok()
+        .and_then(|v| v.header)
+        .and_then(|h| h.digest);
+    let streamed = anchor_words(&anchors::check_posts(&kept.finish(), list, header, posts));
+    let all = anchors::verify_and_collect(ledger, list);
+    let every = anchor_words(&anchors::check_posts(
+        &all.facts,
+        list,
+        all.header_digest,
+        posts,
+    ));
+    if streamed != every {
+        kept_vs_all.push(format!(
+            "posts checked over the kept facts {streamed:?}\nover every entry's facts {every:?}"
+        ));
+    }
+    streamed
+}
+
+fn rust_answer(
+    ledger: &[u8],
+    withheld: Option<&[u8]>,
+    posts: &[(String, Vec<u8>)],
+    fast_vs_full: &mut Vec<String>,
+) -> Answer {
     let list = match withheld.map(Withheld::from_json) {
         None => Withheld::default(),
         Some(Ok(w)) => w,
@@ -686,7 +1024,16 @@ fn rust_answer(ledger: &[u8], withheld: Option<&[u8]>, fast_vs_full: &mut Vec<St
     if format!("{fast:?}") != format!("{full:?}") {
         fast_vs_full.push(format!("fast path {fast:?}\nfull reader {full:?}"));
     }
+    let posts: Vec<anchors::Post> = posts
+        .iter()
+        .map(|(date, bytes)| anchors::Post {
+            date: date.clone(),
+            bytes: bytes.clone(),
+        })
+        .collect();
+    let anchors = rust_anchor_checks(ledger, &list, &posts, fast_vs_full);
     Answer::Report {
+        anchors,
         ok: full.ok,
         entries: full.entries,
         head: full.head.map(|d| d.to_string()),
@@ -699,6 +1046,8 @@ fn rust_answer(ledger: &[u8], withheld: Option<&[u8]>, fast_vs_full: &mut Vec<St
     }
 }
 
+/// verify.js's answer; the posts' checks as the light page makes them (a streaming reader that
+/// kept only the watched seqs) must equal those over every line's record.
 fn js_answer(j: &J) -> Result<Answer, String> {
     if j.get("refused").is_some() {
         return Ok(Answer::Refused);
@@ -706,7 +1055,30 @@ fn js_answer(j: &J) -> Result<Answer, String> {
     if let Some(t) = j.get("threw") {
         return Err(format!("verify.js threw: {t}"));
     }
+    let words = |key: &str| -> Vec<String> {
+        j[key]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|a| {
+                let a: Vec<String> = a
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|w| w.as_str().map_or_else(|| w.to_string(), str::to_owned))
+                    .collect();
+                a.join(" ")
+            })
+            .collect()
+    };
+    let (anchors, streamed) = (words("anchors"), words("anchors_stream"));
+    if anchors != streamed {
+        return Err(format!(
+            "verify.js: the posts over every line {anchors:?}\nas the light page streams {streamed:?}"
+        ));
+    }
     Ok(Answer::Report {
+        anchors,
         ok: j["ok"].as_bool().unwrap(),
         entries: j["entries"].as_u64().unwrap(),
         head: j["head"].as_str().map(str::to_owned),
@@ -776,16 +1148,33 @@ fn both_verifiers_give_one_answer_on_mutated_ledgers() {
                 // What the page carries: the rules, or rules for no zone.
                 "tz_rules": rules.map(|r| serde_json::to_value(r).unwrap()).unwrap_or(json!({
                     "tzdb": days::tzdb_version(), "zone": null, "from": 0, "until": 0, "offsets": [[0, 0]]})),
+                "posts": input.posts.iter().map(|(date, text)| json!({
+                    "date": date, "text_b64": exhibit::encode::base64(text)})).collect::<Vec<_>>(),
+                // Where the light page's reader is handed its second piece.
+                "cut": rng.below(ledger.len() + 1),
             }));
             let mut fast_vs_full = Vec::new();
             rust.push((
-                rust_answer(&ledger, input.withheld.as_deref(), &mut fast_vs_full),
+                rust_answer(
+                    &ledger,
+                    input.withheld.as_deref(),
+                    &input.posts,
+                    &mut fast_vs_full,
+                ),
                 fast_vs_full,
             ));
         }
         let js = run_node(&js_cases, &out_dir, batch_no);
         for (k, ((input, (r, fast_vs_full)), j)) in inputs.iter().zip(rust).zip(js).enumerate() {
             let id = done + k;
+            if let Answer::Report { anchors, .. } = &r {
+                for a in anchors {
+                    let words: Vec<&str> = a.split(' ').skip(2).collect();
+                    *tally
+                        .entry(format!("post {}", words.join("/")))
+                        .or_default() += 1;
+                }
+            }
             match &r {
                 Answer::Refused => *tally.entry("withheld list refused".into()).or_default() += 1,
                 Answer::Report { ok: true, .. } => *tally.entry("ok".into()).or_default() += 1,
@@ -809,6 +1198,7 @@ fn both_verifiers_give_one_answer_on_mutated_ledgers() {
                     "ledger_b64": js_cases[k]["ledger_b64"],
                     "withheld_b64": js_cases[k]["withheld_b64"],
                     "tz_rules": js_cases[k]["tz_rules"],
+                    "posts": js_cases[k]["posts"],
                     "rust": format!("{r:?}"),
                     "js": j,
                     "why": why,

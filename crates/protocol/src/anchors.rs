@@ -7,11 +7,16 @@ use serde::Serialize;
 use crate::canonical;
 use crate::verify::Withheld;
 
-/// What the anchor checks need of one published entry.
+/// What the anchor checks need of one published entry: of every readable entry line, whatever
+/// its problems (docs/verifier.md "The anchor checks": a line that states no entry_id still
+/// holds its seq, and still sits in its day).
 #[derive(Debug, Clone)]
 pub struct EntryFacts {
-    pub seq: i64,
-    /// The stated entry_id; `None` when it is not a digest (so no posted head names it).
+    /// The stated seq; `None` when it is not an integer (the line then holds no seq and closes
+    /// no day, but an `anchor` line's fields are still read).
+    pub seq: Option<i64>,
+    /// The stated entry_id; `None` when it is absent or not a digest (so no posted head names
+    /// it, and a post naming its seq fails).
     pub entry_id: Option<Digest>,
     pub day: Option<String>,
     /// For `anchor` entries: (anchor_date, anchor_head, anchor_head_seq, anchor_text_sha256).
@@ -111,6 +116,11 @@ pub struct AnchorCheck {
 
 /// Parses `gate anchor <D> head <64 hex> seq <n>` exactly (docs/protocol.md#anchors), with `D` the file's date.
 pub fn parse_post(date: &str, bytes: &[u8]) -> Option<PostedHead> {
+    // The posted form is ASCII: a post holding any other byte fails whatever date it is checked
+    // against (a file's date is a day; the page holds the same rule).
+    if !bytes.is_ascii() {
+        return None;
+    }
     let text = std::str::from_utf8(bytes).ok()?;
     let rest = text.strip_prefix("gate anchor ")?;
     let rest = rest.strip_prefix(date)?;
@@ -135,10 +145,10 @@ pub fn parse_post(date: &str, bytes: &[u8]) -> Option<PostedHead> {
 /// The entries' facts the checks of `posts` need, kept as a ledger streams past: every entry
 /// whose seq a post names, every `anchor` entry, and each day's greatest seq — so a million-line
 /// ledger is not held as a million facts (docs/scale.md#the-page-against-the-site).
-/// [`check_posts`] over [`KeptFacts::finish`] answers exactly as over every entry: the kept
-/// entries stay in ledger order (the first entry of a posted seq is still the first), and each
-/// day's greatest seq follows them as a fact of its own, which no post can take for an entry
-/// (a post naming that seq keeps the real entry before it).
+/// [`check_posts`] over [`KeptFacts::finish`] answers exactly as over every entry: every entry
+/// at a posted seq is kept, and a day's greatest seq that no post names follows them as a fact
+/// of its own (no post reads its entry_id; when a post names that seq, the real entries there
+/// are kept and carry the day).
 #[derive(Debug, Default)]
 pub struct KeptFacts {
     watch: std::collections::BTreeSet<i64>,
@@ -160,27 +170,33 @@ impl KeptFacts {
     }
 
     pub fn push(&mut self, facts: EntryFacts) {
-        if let Some(day) = facts.day.as_deref() {
+        if let (Some(day), Some(seq)) = (facts.day.as_deref(), facts.seq) {
             match self.day_last.get_mut(day) {
-                Some(last) => *last = (*last).max(facts.seq),
+                Some(last) => *last = (*last).max(seq),
                 None => {
-                    self.day_last.insert(day.to_owned(), facts.seq);
+                    self.day_last.insert(day.to_owned(), seq);
                 }
             }
         }
-        if facts.anchor.is_some() || self.watch.contains(&facts.seq) {
+        if facts.anchor.is_some() || facts.seq.is_some_and(|s| self.watch.contains(&s)) {
             self.kept.push(facts);
         }
     }
 
     pub fn finish(self) -> Vec<EntryFacts> {
         let mut out = self.kept;
-        out.extend(self.day_last.into_iter().map(|(day, seq)| EntryFacts {
-            seq,
-            entry_id: None,
-            day: Some(day),
-            anchor: None,
-        }));
+        let watch = self.watch;
+        out.extend(
+            self.day_last
+                .into_iter()
+                .filter(|(_, seq)| !watch.contains(seq))
+                .map(|(day, seq)| EntryFacts {
+                    seq: Some(seq),
+                    entry_id: None,
+                    day: Some(day),
+                    anchor: None,
+                }),
+        );
         out
     }
 }
@@ -193,14 +209,16 @@ pub fn check_posts(
     posts: &[Post],
 ) -> Vec<AnchorCheck> {
     // Indexes, so that a ledger of a million lines and years of posts stays linear.
-    let mut by_seq: std::collections::BTreeMap<i64, &EntryFacts> = Default::default();
+    let mut by_seq: std::collections::BTreeMap<i64, Vec<&EntryFacts>> = Default::default();
     let mut last_seq_of_day: std::collections::BTreeMap<&str, i64> = Default::default();
     let mut anchor_lines: std::collections::BTreeMap<&str, Vec<&AnchorLine>> = Default::default();
     for e in entries {
-        by_seq.entry(e.seq).or_insert(e);
-        if let Some(day) = e.day.as_deref() {
-            let last = last_seq_of_day.entry(day).or_insert(e.seq);
-            *last = (*last).max(e.seq);
+        if let Some(seq) = e.seq {
+            by_seq.entry(seq).or_default().push(e);
+            if let Some(day) = e.day.as_deref() {
+                let last = last_seq_of_day.entry(day).or_insert(seq);
+                *last = (*last).max(seq);
+            }
         }
         if let Some(a) = &e.anchor
             && let Some(date) = a.date.as_deref()
@@ -226,7 +244,8 @@ pub fn check_posts(
 }
 
 struct Index<'e> {
-    by_seq: std::collections::BTreeMap<i64, &'e EntryFacts>,
+    /// Every published entry stating each seq, in ledger order.
+    by_seq: std::collections::BTreeMap<i64, Vec<&'e EntryFacts>>,
     /// The greatest seq, published or withheld, whose `day` is the key.
     last_seq_of_day: std::collections::BTreeMap<&'e str, i64>,
     anchor_lines: std::collections::BTreeMap<&'e str, Vec<&'e AnchorLine>>,
@@ -256,8 +275,10 @@ fn check_post(
         } else {
             HeadState::Fail
         }
-    } else if let Some(entry) = published {
-        if entry.entry_id == Some(posted.head) {
+    } else if let Some(entries) = published {
+        // Two lines stating one seq (itself a problem) fix no head unless both carry it; a
+        // published line decides, whatever the withheld list says of its seq.
+        if entries.iter().all(|e| e.entry_id == Some(posted.head)) {
             HeadState::Ok
         } else {
             HeadState::Fail
@@ -328,11 +349,7 @@ pub fn verify_and_collect(bytes: &[u8], withheld: &Withheld) -> Checked {
     let verified = crate::verify::verify_reader(
         bytes,
         withheld,
-        crate::verify::Pass::Entries(&mut |entry, _| {
-            if let Some(f) = EntryFacts::of_entry(entry) {
-                facts.push(f);
-            }
-        }),
+        crate::verify::Pass::Entries(&mut |entry, _| facts.push(EntryFacts::of_entry(entry))),
     );
     match verified {
         Ok(verified) => Checked {
@@ -350,17 +367,15 @@ pub fn verify_and_collect(bytes: &[u8], withheld: &Withheld) -> Checked {
 }
 
 impl EntryFacts {
-    /// Facts of a readable entry, when it states its entry_id.
-    pub fn of_entry(entry: &crate::verify::Entry<'_>) -> Option<EntryFacts> {
-        EntryFacts::from_object(&entry.object, entry.stated_id()?.parse().ok())
+    /// Facts of a readable entry line.
+    pub fn of_entry(entry: &crate::verify::Entry<'_>) -> EntryFacts {
+        let stated = entry.stated_id().and_then(|id| id.parse().ok());
+        EntryFacts::from_object(&entry.object, stated)
     }
 
     /// Facts of a readable entry object.
-    pub fn from_object(
-        object: &canonical::Object<'_>,
-        entry_id: Option<Digest>,
-    ) -> Option<EntryFacts> {
-        let seq = object.get_int("seq")?;
+    pub fn from_object(object: &canonical::Object<'_>, entry_id: Option<Digest>) -> EntryFacts {
+        let seq = object.get_int("seq");
         let anchor = (object.get_str("kind") == Some("anchor")).then(|| AnchorLine {
             date: object.get_str("anchor_date").map(str::to_owned),
             head: object.get_str("anchor_head").and_then(|h| h.parse().ok()),
@@ -373,12 +388,12 @@ impl EntryFacts {
                 _ => None,
             },
         });
-        Some(EntryFacts {
+        EntryFacts {
             seq,
             entry_id,
             day: object.get_str("day").map(str::to_owned),
             anchor,
-        })
+        }
     }
 }
 
@@ -416,7 +431,7 @@ mod tests {
                     late: None,
                 });
                 entries.push(EntryFacts {
-                    seq,
+                    seq: (next(12) > 0).then_some(seq),
                     entry_id: (next(10) > 0).then(|| digest(seq as u64)),
                     day: (next(10) > 0).then(|| day(next(4))),
                     anchor,

@@ -1434,7 +1434,69 @@ fn cases(base: &Ledger) -> Vec<Case> {
     v.push(case("anchor-ledger-line-disagrees", "an anchor check that compares head and seq but not anchor_text_sha256",
         "seq 7 (the 24th's anchor line) carries another text digest, rechained through seq 8", join(&l))
         .problems(vec![(line(9), "prev_mismatch")])
-        .anchors(vec![post1], vec![json!({"date": "2026-10-24", "ok": false, "format": "ok", "head": "ok", "day_closed": "ok", "ledger_line": "disagrees"})]));
+        .anchors(vec![post1.clone()], vec![json!({"date": "2026-10-24", "ok": false, "format": "ok", "head": "ok", "day_closed": "ok", "ledger_line": "disagrees"})]));
+
+    // --- posted heads: where the two verifiers disagreed (docs/verifier.md "The anchor checks") ----
+    // Found by the differential fuzzing of the posts' checks (tests/testsuite/differential.rs).
+    let huge = (
+        String::from("2026-10-26"),
+        format!(
+            "gate anchor 2026-10-26 head {} seq 12345678901234567",
+            d(42)
+        ),
+    );
+    v.push(case("anchor-seq-beyond-16-digits", "a format check with no bound on the seq's digits (no ledger seq has more than 16)",
+        "a post naming a 17-digit seq", base.bytes())
+        .ok_head(base.head())
+        .anchors(vec![huge], vec![json!({"date": "2026-10-26", "ok": false, "format": "fail", "head": "skipped", "day_closed": "skipped", "ledger_line": "skipped"})]));
+
+    let no_id = |o: &mut Object<'static>| o.members.retain(|(k, _)| k != "entry_id");
+    let mut l = bl.clone();
+    rewrite(&mut l, 13, false, no_id);
+    let closing_unstated = join(&l);
+    v.push(case("anchor-head-line-states-no-entry-id", "an anchor check that skips a line stating no entry_id and so calls the posted seq absent",
+        "seq 13 (the 25th's last line) states no entry_id; the 25th's post names it", closing_unstated.clone())
+        .problems(vec![(line(13), "entry_id_mismatch")])
+        .anchors(vec![post2.clone()], vec![json!({"date": "2026-10-25", "ok": false, "format": "ok", "head": "fail", "day_closed": "ok", "ledger_line": "agrees"})]));
+    let before_last = (
+        String::from("2026-10-25"),
+        format!("gate anchor 2026-10-25 head {} seq 12", base.ids[11]),
+    );
+    v.push(case("anchor-day-closed-by-line-stating-no-entry-id", "an anchor check whose day-closed check skips a line stating no entry_id",
+        "seq 13 (of the 25th) states no entry_id; a post for the 25th names seq 12", closing_unstated)
+        .problems(vec![(line(13), "entry_id_mismatch")])
+        .anchors(vec![before_last], vec![json!({"date": "2026-10-25", "ok": false, "format": "ok", "head": "ok", "day_closed": "fail", "ledger_line": "disagrees"})]));
+
+    let mut l = bl.clone();
+    rewrite(&mut l, 7, false, |o| {
+        no_id(o);
+        o.insert("anchor_head_seq", Value::Int(5));
+    });
+    v.push(case("anchor-line-stating-no-entry-id-is-read", "an anchor check that skips an anchor line stating no entry_id, so its disagreement is never seen",
+        "seq 7 (the 24th's anchor line) states no entry_id and names seq 5", join(&l))
+        .problems(vec![(line(7), "entry_id_mismatch"), (line(8), "prev_mismatch")])
+        .anchors(vec![post1.clone()], vec![json!({"date": "2026-10-24", "ok": false, "format": "ok", "head": "ok", "day_closed": "ok", "ledger_line": "disagrees"})]));
+
+    let mut l = bl.clone();
+    rewrite(&mut l, 6, true, |o| {
+        o.insert("timestamp", s("2026-10-24T22:00:01Z"))
+    });
+    v.push(case("anchor-head-published-and-withheld", "an anchor check that takes the withheld list's word for a seq the ledger publishes with another digest",
+        "seq 6 published with another digest and also listed as withheld with the original; the 24th's post names the original", join(&l))
+        .withheld(vec![base.withheld(6)])
+        .problems(vec![(line(6), "withheld_conflict"), (line(7), "prev_mismatch")])
+        .anchors(vec![post1.clone()], vec![json!({"date": "2026-10-24", "ok": false, "format": "ok", "head": "fail", "day_closed": "ok", "ledger_line": "agrees"})]));
+
+    let mut l = bl.clone();
+    let mut twin = vec![l[6].clone()];
+    rewrite(&mut twin, 0, true, |o| {
+        o.insert("timestamp", s("2026-10-24T22:00:01Z"))
+    });
+    l.insert(7, twin.remove(0));
+    v.push(case("anchor-head-seq-stated-twice", "an anchor check that reads only the first (or any) of two lines stating the posted seq",
+        "seq 6 stated by two lines with different digests; the 24th's post names the first", join(&l))
+        .problems(vec![(line(7), "prev_mismatch"), (line(7), "seq_mismatch"), (line(8), "prev_mismatch")])
+        .anchors(vec![post1], vec![json!({"date": "2026-10-24", "ok": false, "format": "ok", "head": "fail", "day_closed": "ok", "ledger_line": "agrees"})]));
 
     // --- issue 15: where the two verifiers disagreed (docs/verifier.md) --------------------------
     // Class 1: the fast path's depth. A chained, canonical line whose value nests exactly as deep
