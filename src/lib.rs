@@ -31,6 +31,7 @@ pub mod open_folders;
 pub mod outcome;
 pub mod output;
 pub mod page_check;
+pub mod page_days;
 pub mod posts;
 pub mod previous;
 pub mod progress;

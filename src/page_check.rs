@@ -660,6 +660,18 @@ fn layout_item_differs(item: &serde_json::Value, file: &PublishedFile) -> Vec<St
         .collect()
 }
 
+/// The tz rules the site's page derives days from (docs/scale.md#the-pages-tz-rules): `None`
+/// when there is no page, or its block is not rules the page reads.
+pub fn page_days(site: &BoxFolder) -> anyhow::Result<Option<crate::page_days::PageDays>> {
+    let Some(html) = site.read(PAGE, FileClass::Page)? else {
+        return Ok(None);
+    };
+    Ok(match data_block(&html, "tz-rules-json") {
+        Some(Ok(block)) => crate::page_days::PageDays::of_block(&block),
+        _ => None,
+    })
+}
+
 /// The first line of `ledger/ledger.jsonl`, with its LF (at most 1 MiB is read for it).
 fn first_line(ledger_dir: &BoxFolder) -> anyhow::Result<Vec<u8>> {
     use std::io::BufRead;

@@ -45,6 +45,9 @@ pub fn check_site(dir: &Path) -> Result<Outcome> {
         posts.iter().flatten().map(|(p, _)| p.clone()).collect();
     let mut kept = exhibit_protocol::anchors::KeptFacts::for_posts(&only_posts);
     drop(only_posts);
+    // Each line's day as the page derives it, from the rules it carries
+    // (docs/scale.md#the-pages-tz-rules).
+    let mut page_days = crate::page_check::page_days(&site)?;
     // Streamed: one file open at a time, one line in memory; each file tallied on the way.
     let mut chained = crate::ledger_files::Chained::new(ledger_files);
     let verified = exhibit_protocol::verify::verify_reader(
@@ -52,9 +55,15 @@ pub fn check_site(dir: &Path) -> Result<Outcome> {
         &withheld,
         exhibit_protocol::verify::Pass::Entries(&mut |entry, _| {
             kept.push(exhibit_protocol::anchors::EntryFacts::of_entry(entry));
+            if let Some(days) = page_days.as_mut() {
+                days.entry(entry);
+            }
         }),
     )
     .with_context(|| format!("{}: cannot read the published ledger", dir.display()))?;
+    if let Some(days) = page_days {
+        days.finish(verified.header.as_ref(), &mut files);
+    }
     let header_digest = verified.header.and_then(|h| h.digest);
     let mut report = verified.report;
     let read = chained.finish(header_digest.map(|d| d.to_string()).as_deref());
