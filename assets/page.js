@@ -661,6 +661,7 @@
           c.lastSeq = r.lastSeq;
           c.bytes = r.bytes;
           c.headSeqIds = d.headSeq !== null && d.headSeq !== undefined ? (r.anchorState.ids.get(String(d.headSeq)) || []) : null;
+          c.headerLine = v.s.header; // line 1 as read (latin1), when it is a header
           post({ type: 'done', result: c, anchors: anchors });
         }
       } catch (err) { post({ type: 'error', message: String(err && err.message || err) }); }
@@ -1087,6 +1088,16 @@
       });
     }
 
+    // The page's `ledger-header` against line 1 of ledger/ledger.jsonl as re-derived (`line`:
+    // its bytes as latin1, or null when line 1 is no header, which fails the ledger anyway):
+    // null when they are the same or there is nothing to compare, else the failure in words.
+    function headerNotLine1(carried, files, line) {
+      if (!carried || typeof line !== 'string' || !files.length || files[0].path !== 'ledger/ledger.jsonl') return null;
+      var same = carried.length === line.length + 1 && carried[line.length] === 10;
+      for (var k = 0; same && k < line.length; k++) same = carried[k] === line.charCodeAt(k);
+      return same ? null : 'the header line this page carries (ledger-header) is not line 1 of ledger/ledger.jsonl';
+    }
+
     /*
      * The site's ledger/STATS.json against the copy this page carries (`stats-json`): the build
      * embeds the file as it writes it, so they are the same bytes, and `exhibit verify SITE`
@@ -1237,6 +1248,10 @@
         } else if (m.type === 'done') {
           settled = true; rd.stop();
           var r = m.result;
+          // The header line this page carries (its first screen's certifies sentence) must be
+          // the ledger's line 1, as `exhibit verify SITE` holds it (page_copy_mismatch).
+          var carried = headerNotLine1(block('ledger-header'), files, r.headerLine);
+          if (carried) { failLight([{ what: carried, href: '#stream' }]); return; }
           r.lines = acc.lines;
           r.resumedToSeq = plan.resumeFrom && plan.checkpoint ? plan.checkpoint.lastSeq : null;
           // Posts the stream did not reach on its way (a head at a withheld seq after the last

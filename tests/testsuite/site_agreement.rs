@@ -116,7 +116,7 @@ fn read(site: &Path, path: &str) -> Vec<u8> {
 type Mutation = fn(&Path);
 
 /// The named mutations; each leaves a site both verifiers must judge alike.
-const MUTATIONS: [(&str, Mutation); 14] = [
+const MUTATIONS: [(&str, Mutation); 15] = [
     // Every byte of the ledger as published, but one line moved to the end of the file before
     // (the published ledger is the files' concatenation: nothing to fail).
     ("a line moved across a cut, lists redone", |s| {
@@ -174,6 +174,13 @@ const MUTATIONS: [(&str, Mutation); 14] = [
         b[at] ^= 1;
         write(s, &seg(2), &b);
         relist(s, &listed(s), |_| {});
+    }),
+    // The first screen's certifies sentence comes from it; the page took it on trust.
+    ("the page's copy of the header line changed", |s| {
+        let html = std::fs::read_to_string(s.join("index.html")).unwrap();
+        let header = String::from_utf8(unb64(block(&html, "ledger-header"))).unwrap();
+        assert!(header.contains("\"schema\""), "{header}");
+        set_block(s, "ledger-header", header.replacen("\"schema\"", "\"Schema\"", 1).as_bytes());
     }),
     // The page derives days from the tz rules it carries, and from nothing else
     // (docs/scale.md#the-pages-tz-rules): the CLI took them on trust.
