@@ -1079,11 +1079,11 @@
         $('pick-ledger').addEventListener('change', function () { fromFolder(this.files, files, plan, mem); });
         return;
       }
-      siteStats(function () { return fetchFile({ path: 'ledger/STATS.json' }); }, files).then(function (bad) {
+      siteCopies(function (path) { return fetchFile({ path: path }); }, files).then(function (bad) {
         if (bad) { failLight([{ what: bad, href: '#stream' }]); return; }
         streamFiles(files, plan, mem, fetchFile, 'fetched from this site');
       }, function (err) {
-        needsData('The page could not read ledger/STATS.json (' + String(err && err.message || err) + '), so it cannot hold the site\'s list of files to its own. Pick the cloned ledger/ folder to re-derive it from there.');
+        needsData('The page could not read the files it carries copies of (' + String(err && err.message || err) + '), so it cannot hold the site\'s list of files to its own. Pick the cloned ledger/ folder to re-derive it from there.');
         $('pick-ledger').addEventListener('change', function () { fromFolder(this.files, files, plan, mem); });
       });
     }
@@ -1099,28 +1099,41 @@
     }
 
     /*
-     * The site's ledger/STATS.json against the copy this page carries (`stats-json`): the build
-     * embeds the file as it writes it, so they are the same bytes, and `exhibit verify SITE`
-     * holds the site's files to the file's `ledger.files` (docs/page.md "The light page"). A page
+     * The site's files this page carries copies of, each against its copy: ledger/STATS.json
+     * (`stats-json`; `exhibit verify SITE` holds the site's files to its `ledger.files`, so a page
      * that took its own copy on trust would be green where the CLI says the site's list is not
-     * its files. `get()` -> a Promise of the file's bytes. Resolves to null (the same bytes, or no
-     * such file for a ledger in one file, which needs none) or the failure in words; rejects
-     * when the file could not be read.
+     * its files), SNAPSHOTS.jsonl, anchors/index.json and, when it is one file, withheld.json.
+     * The build embeds each as it writes it, so they are the same bytes; a file the site does not
+     * hold reads as empty, as the CLI reads it (page_copy_mismatch). `get(path)` -> a Promise of
+     * the file's bytes, rejected with `.status` 404/410 or `.absent` when there is none. Resolves
+     * to null (every copy the same) or the first difference in words; rejects when a file could
+     * not be read (docs/page.md "The light page").
      */
-    function siteStats(get, files) {
+    function siteCopies(get, files) {
       var segmented = files.some(function (f) { return f.path !== 'ledger/ledger.jsonl'; });
-      var carried = block('stats-json') || new Uint8Array(0);
-      return Promise.resolve().then(get).then(function (buf) {
-        var got = new Uint8Array(buf), gotSha = V.sha256Hex(got), carriedSha = V.sha256Hex(carried);
-        if (got.length === carried.length && gotSha === carriedSha) return null;
-        return 'the site\'s ledger/STATS.json is not the one this page carries (' + got.length + ' bytes with sha256 ' + gotSha +
-          '; the page\'s: ' + carried.length + ' bytes with sha256 ' + carriedSha + ')';
-      }, function (err) {
-        if (err && (err.status === 404 || err.status === 410 || err.absent)) {
-          return segmented ? 'the site holds no ledger/STATS.json, which lists the files of a ledger in segments' : null;
-        }
-        throw err;
-      });
+      var copies = [['ledger/STATS.json', 'stats-json'], ['ledger/SNAPSHOTS.jsonl', 'snapshots-jsonl'], ['ledger/anchors/index.json', 'anchors-json']];
+      if (!Object.prototype.hasOwnProperty.call(layout, 'withheld_files')) copies.push(['ledger/withheld.json', 'withheld-json']);
+      var k = 0;
+      function nextCopy() {
+        if (k >= copies.length) return null;
+        var path = copies[k][0], carried = block(copies[k][1]) || new Uint8Array(0);
+        k++;
+        return Promise.resolve(path).then(get).then(function (buf) { return new Uint8Array(buf); }, function (err) {
+          if (err && (err.status === 404 || err.status === 410)) return new Uint8Array(0);
+          // A picked folder without the file: nothing to compare it with, but a ledger in
+          // segments is not read without the list of its files.
+          if (err && err.absent) return path === 'ledger/STATS.json' && segmented ? 'absent' : null;
+          throw err;
+        }).then(function (got) {
+          if (got === null) return nextCopy();
+          if (got === 'absent') return 'the site holds no ledger/STATS.json, which lists the files of a ledger in segments';
+          var gotSha = V.sha256Hex(got), carriedSha = V.sha256Hex(carried);
+          if (got.length === carried.length && gotSha === carriedSha) return nextCopy();
+          return 'the site\'s ' + path + ' is not the one this page carries (' + got.length + ' bytes with sha256 ' + gotSha +
+            '; the page\'s: ' + carried.length + ' bytes with sha256 ' + carriedSha + ')';
+        });
+      }
+      return Promise.resolve().then(nextCopy);
     }
 
     function fetchFile(f) {
@@ -1185,7 +1198,7 @@
         // A browser that gives no relative path: a file's name says where it belongs.
         if (parent === undefined && /^[0-9]{6}\.jsonl$/.test(name)) parent = 'segments';
         if (parent === undefined && /^[0-9]{6}\.json$/.test(name)) parent = 'withheld';
-        var key = parent === 'segments' || parent === 'withheld' ? 'ledger/' + parent + '/' + name : 'ledger/' + name;
+        var key = parent === 'segments' || parent === 'withheld' || parent === 'anchors' ? 'ledger/' + parent + '/' + name : 'ledger/' + name;
         if (!byPath[key]) byPath[key] = f;
       });
       return byPath;
@@ -1209,13 +1222,13 @@
       verdict.setAttribute('data-state', 'working');
       verdict.setAttribute('data-verdict', 'working');
       $('badge').textContent = 'Checking…';
-      siteStats(function () {
-        if (!byPath['ledger/STATS.json']) { var e = new Error('the folder you picked has no STATS.json'); e.absent = true; throw e; }
-        return byPath['ledger/STATS.json'].arrayBuffer();
+      siteCopies(function (path) {
+        if (!byPath[path]) { var e = new Error('the folder you picked has no ' + path); e.absent = true; throw e; }
+        return byPath[path].arrayBuffer();
       }, files).then(function (bad) {
-        if (bad) { failLight([{ what: bad.replace('the site\'s', 'the picked folder\'s').replace('the site holds', 'the folder you picked holds'), href: '#stream' }]); return; }
+        if (bad) { failLight([{ what: bad.replace('the site\'s', 'the picked folder\'s'), href: '#stream' }]); return; }
         streamFiles(files, plan, mem, function (f) { return byPath[f.path].arrayBuffer(); }, 'read from the folder you picked');
-      }, function (err) { fail('the page could not read STATS.json from the folder you picked: ' + String(err && err.message || err)); });
+      }, function (err) { fail('the page could not read the files it carries copies of from the folder you picked: ' + String(err && err.message || err)); });
     }
 
     function streamFiles(files, plan, mem, get, how, forceMain) {

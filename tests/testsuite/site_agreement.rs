@@ -116,7 +116,7 @@ fn read(site: &Path, path: &str) -> Vec<u8> {
 type Mutation = fn(&Path);
 
 /// The named mutations; each leaves a site both verifiers must judge alike.
-const MUTATIONS: [(&str, Mutation); 15] = [
+const MUTATIONS: [(&str, Mutation); 20] = [
     // Every byte of the ledger as published, but one line moved to the end of the file before
     // (the published ledger is the files' concatenation: nothing to fail).
     ("a line moved across a cut, lists redone", |s| {
@@ -180,8 +180,46 @@ const MUTATIONS: [(&str, Mutation); 15] = [
         let html = std::fs::read_to_string(s.join("index.html")).unwrap();
         let header = String::from_utf8(unb64(block(&html, "ledger-header"))).unwrap();
         assert!(header.contains("\"schema\""), "{header}");
-        set_block(s, "ledger-header", header.replacen("\"schema\"", "\"Schema\"", 1).as_bytes());
+        set_block(
+            s,
+            "ledger-header",
+            header.replacen("\"schema\"", "\"Schema\"", 1).as_bytes(),
+        );
     }),
+    // The files the page carries copies of: the page read only its copies.
+    ("SNAPSHOTS.jsonl changed, the page not", |s| {
+        let mut b = read(s, "ledger/SNAPSHOTS.jsonl");
+        b.extend_from_slice(b"{}\n");
+        write(s, "ledger/SNAPSHOTS.jsonl", &b);
+    }),
+    (
+        "the page's copy of SNAPSHOTS.jsonl changed, the file not",
+        |s| {
+            let html = std::fs::read_to_string(s.join("index.html")).unwrap();
+            let text = String::from_utf8(unb64(block(&html, "snapshots-jsonl"))).unwrap();
+            set_block(
+                s,
+                "snapshots-jsonl",
+                text.replacen("\"extends\"", "\"Extends\"", 1).as_bytes(),
+            );
+        },
+    ),
+    ("withheld.json changed (no entry), the page not", |s| {
+        let b = read(s, "ledger/withheld.json");
+        write(s, "ledger/withheld.json", &[&b[..], b" "].concat());
+    }),
+    ("anchors/index.json changed, the page not", |s| {
+        let b = read(s, "ledger/anchors/index.json");
+        write(s, "ledger/anchors/index.json", &[&b[..], b" "].concat());
+    }),
+    (
+        "the page's copy of anchors/index.json changed, the file not",
+        |s| {
+            let mut index = page_json(s, "anchors-json");
+            index["note"] = J::from("changed");
+            set_block(s, "anchors-json", &serde_json::to_vec(&index).unwrap());
+        },
+    ),
     // The page derives days from the tz rules it carries, and from nothing else
     // (docs/scale.md#the-pages-tz-rules): the CLI took them on trust.
     ("the page's tz rules for another zone", |s| {
