@@ -915,6 +915,14 @@
     }
 
     function run() {
+      // A layout block that is neither page's (docs/page.md "The light page"): the page would
+      // take itself for an embedded one and check the wrong thing; `exhibit verify SITE` fails it
+      // too (page_layout_mismatch). No block at all is an embedded page, as before.
+      var layoutMode = obj(jsonBlock('layout-json'));
+      if (block('layout-json') !== null && !(layoutMode && (layoutMode.mode === 'embedded' || layoutMode.mode === 'light'))) {
+        fail('its data block layout-json is not {"mode":"embedded"} nor a light page\'s list of files');
+        return;
+      }
       if (light) { runLight(); return; }
       t0 = performance.now();
       setProgress(0, ledgerBytes.length);

@@ -328,6 +328,7 @@ pub fn check(
     }
     let posts = block("anchor-posts-json");
     check_posts(posts.as_deref(), anchors.as_ref(), problems)?;
+    check_prereg(block("witness-json"), ledger_dir, problems)?;
     let headers = block("proof-headers").unwrap_or_default();
     problems.append(&mut unreadable);
     check_proof_headers(&headers, ledger_dir, anchors.as_ref(), problems)
@@ -658,6 +659,46 @@ fn layout_item_differs(item: &serde_json::Value, file: &PublishedFile) -> Vec<St
         })
         .chain(stray)
         .collect()
+}
+
+/// The sealed preregistration the page carries (`witness-json`'s `prereg_md`, which the page
+/// hashes against its proof's name, `prereg_<sha256>.ots`) against the site's
+/// `ledger/witness/WITNESS_PREREG.md`: a changed copy failed the page while this command passed
+/// the site (docs/scale.md#the-page-against-the-site).
+fn check_prereg(
+    witness: Option<Vec<u8>>,
+    ledger_dir: &BoxFolder,
+    problems: &mut Vec<FileProblem>,
+) -> anyhow::Result<()> {
+    let summary = witness.and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok());
+    let Some(carried) = summary
+        .as_ref()
+        .and_then(|v| v.get("prereg_md"))
+        .and_then(|t| t.as_str())
+        .filter(|t| !t.is_empty())
+    else {
+        return Ok(());
+    };
+    let file = match ledger_dir.sub("witness")? {
+        Some(w) => w.read("WITNESS_PREREG.md", FileClass::OutputFile)?,
+        None => None,
+    };
+    if file.as_deref() != Some(carried.as_bytes()) {
+        problems.push(problem(
+            "page_copy_mismatch",
+            format!(
+                "its data block witness-json carries a WITNESS_PREREG.md of {} bytes with sha256 {}; ledger/witness/WITNESS_PREREG.md {}",
+                carried.len(),
+                sha(carried.as_bytes()),
+                file.as_deref().map_or("is not there".into(), |f| format!(
+                    "is {} bytes with sha256 {}",
+                    f.len(),
+                    sha(f)
+                ))
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// The tz rules the site's page derives days from (docs/scale.md#the-pages-tz-rules): `None`

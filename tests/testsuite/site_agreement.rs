@@ -492,6 +492,16 @@ fn verify_site_holds_the_pages_copies_to_the_files() {
             "the proof header it carries for ledger/anchors/",
         ),
         (
+            "the page's copy of WITNESS_PREREG.md (which it hashes against its proof's name)",
+            std::boxed::Box::new(|s: &Path| {
+                let mut witness = page_json(s, "witness-json");
+                let text = witness["prereg_md"].as_str().unwrap().replacen('e', "E", 1);
+                witness["prereg_md"] = J::from(text);
+                set_block(s, "witness-json", &serde_json::to_vec(&witness).unwrap());
+            }),
+            "carries a WITNESS_PREREG.md",
+        ),
+        (
             "a second stats-json before the page's own, which a browser would read",
             std::boxed::Box::new(|s: &Path| {
                 let p = s.join("index.html");
@@ -529,4 +539,17 @@ fn verify_site_holds_the_pages_copies_to_the_files() {
     .unwrap();
     let (rc, words) = cli(&copy);
     assert_eq!(rc, 0, "{words}");
+
+    // A layout block of neither page: the page took itself for an embedded one and was green.
+    let copy = tmp.path().join("layout");
+    copy_tree(&site, &copy);
+    set_block(&copy, "layout-json", br#"{"mode":"embeddex"}"#);
+    let (rc, words) = cli(&copy);
+    assert!(
+        rc == 1 && words.contains("index.html: page_layout_mismatch"),
+        "{words}"
+    );
+    let page = verdict(&visit(copy.join("index.html").to_str().unwrap(), None, &[]));
+    assert_eq!(page.0, "failed", "{page:?}");
+    assert_eq!(page.2, "", "no head on a failed page");
 }
