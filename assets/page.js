@@ -1527,6 +1527,9 @@
           out.push({ what: 'the head posted for ' + p.date + ' is not in the exact posted form; the publisher withheld its text and lists it as failing', href: '#anchors-h' });
         }
       });
+      // A damaged block of proof headers checks no proof: never a green verdict over it
+      // (`exhibit verify SITE` fails it too, page_copy_mismatch).
+      if (state.proofs.error) out.push({ what: 'the page could not read the proofs\' headers it carries (' + state.proofs.error + ')', href: '#witness-h' });
       if (state.proofs.preregBad) out.push({ what: 'the sealed preregistration (WITNESS_PREREG.md) does not hash to the digest its proof is named for', href: '#witness-h' });
       state.proofs.witnessBad.forEach(function (w) {
         out.push({ what: 'the per-line Bitcoin proof ' + w.name.slice(0, 12) + '… ' + PROOF_PROBLEM_WORDS[w.problem], href: '#witness-h' });
