@@ -610,11 +610,9 @@ fn random_tamperings_give_one_answer() {
                 let id = ids[next(ids.len())].clone();
                 let html = std::fs::read_to_string(copy.join("index.html")).unwrap();
                 let mut bytes = unb64(block(&html, &id));
-                if bytes.is_empty() {
+                let Some(at) = flip_bit(&mut bytes, &mut next) else {
                     continue;
-                }
-                let at = next(bytes.len());
-                bytes[at] ^= 1 << next(8);
+                };
                 set_block(&copy, &id, &bytes);
                 format!("block {id} byte {at}")
             }
@@ -630,11 +628,9 @@ fn random_tamperings_give_one_answer() {
             }
             _ => {
                 let mut b = read(&copy, &path);
-                if b.is_empty() {
+                let Some(at) = flip_bit(&mut b, &mut next) else {
                     continue;
-                }
-                let at = next(b.len());
-                b[at] ^= 1 << next(8);
+                };
                 write(&copy, &path, &b);
                 format!("{path} byte {at}")
             }
@@ -663,4 +659,14 @@ fn random_tamperings_give_one_answer() {
         failed_both * 3 >= cases,
         "{failed_both} of {cases} cases failed"
     );
+}
+
+/// One bit of `bytes` flipped, at the byte returned; `None` when there is no byte.
+fn flip_bit(bytes: &mut [u8], next: &mut impl FnMut(usize) -> usize) -> Option<usize> {
+    if bytes.is_empty() {
+        return None;
+    }
+    let at = next(bytes.len());
+    bytes[at] ^= 1 << next(8);
+    Some(at)
 }
