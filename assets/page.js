@@ -1234,7 +1234,7 @@
         if (!byPath[path]) { var e = new Error('the folder you picked has no ' + path); e.absent = true; throw e; }
         return byPath[path].arrayBuffer();
       }, files).then(function (bad) {
-        if (bad) { failLight([{ what: bad.replace('the site\'s', 'the picked folder\'s'), href: '#stream' }]); return; }
+        if (bad) { failLight([{ what: bad.replace('the site\'s', 'the picked folder\'s').replace('the site holds', 'the folder you picked holds'), href: '#stream' }]); return; }
         streamFiles(files, plan, mem, function (f) { return byPath[f.path].arrayBuffer(); }, 'read from the folder you picked');
       }, function (err) { fail('the page could not read the files it carries copies of from the folder you picked: ' + String(err && err.message || err)); });
     }

@@ -10,7 +10,6 @@
 //! another zone than the header's `anchor_tz` make the page call the header bad; rules for that
 //! zone that are malformed stop the page.
 
-use exhibit_protocol::canonical::Object;
 use exhibit_protocol::days;
 use exhibit_protocol::verify::{Entry, HEADER_SCHEMA, Header};
 use serde_json::Value;
@@ -111,16 +110,26 @@ impl PageDays {
         (day.len() == 10).then_some(day)
     }
 
-    /// One readable entry line of the ledger, as it streams past.
+    /// One readable entry line of the ledger, as it streams past. A line whose timestamp is not
+    /// one gets no day from the page either: that is the line's own problem, the same in both
+    /// verifiers.
     pub fn entry(&mut self, entry: &Entry<'_>) {
         let Some(span) = &self.span else { return };
-        self.line(span_line(entry.line, &entry.object, span));
-    }
-
-    fn line(&mut self, differs: Option<String>) {
-        if let Some(words) = differs {
-            self.differ += 1;
-            self.first.get_or_insert(words);
+        let object = &entry.object;
+        let Some(stamp) = object.get_str("timestamp") else {
+            return;
+        };
+        let Some(t) = days::parse_timestamp(stamp) else {
+            return;
+        };
+        let stated = object.get_str("day");
+        let derived = PageDays::day_at(span, t);
+        if derived.is_some() && derived.as_deref() == stated {
+            return;
+        }
+        self.differ += 1;
+        if self.first.is_none() {
+            self.first = Some(differs(entry.line, stamp, stated, derived.as_deref()));
         }
     }
 
@@ -157,22 +166,16 @@ impl PageDays {
     }
 }
 
-/// What is wrong with one line's day under the page's rules, as the page words it; `None` when
-/// the page derives the day the line states, or derives none because the timestamp is not one
-/// (that is the line's own problem, the same in both verifiers).
-fn span_line(line: u64, object: &Object<'_>, span: &Span) -> Option<String> {
-    let stamp = object.get_str("timestamp")?;
-    let t = days::parse_timestamp(stamp)?;
-    let stated = object.get_str("day");
-    match PageDays::day_at(span, t) {
-        Some(day) if stated == Some(day.as_str()) => None,
-        Some(day) => Some(format!(
-            "line {line}: {stamp} falls on {day} by the page's rules; the line states {}",
-            stated.map_or("no day".into(), |d| format!("{d:?}"))
-        )),
-        None => Some(format!(
+/// What is wrong with one line's day under the page's rules, as the page words it.
+fn differs(line: u64, stamp: &str, stated: Option<&str>, derived: Option<&str>) -> String {
+    let stated = stated.map_or("no day".into(), |d| format!("{d:?}"));
+    match derived {
+        Some(day) => format!(
+            "line {line}: {stamp} falls on {day} by the page's rules; the line states {stated}"
+        ),
+        None => format!(
             "line {line}: {stamp} is outside the span of the page's rules, so the page derives no day for it"
-        )),
+        ),
     }
 }
 
