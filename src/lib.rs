@@ -41,6 +41,7 @@ pub mod side_channels;
 pub mod site_check;
 pub mod sorted_ids;
 pub mod stat_records;
+pub mod stats_figures;
 pub mod terminal;
 pub mod text_parts;
 pub mod verify_cmd;

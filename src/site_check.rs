@@ -48,6 +48,10 @@ pub fn check_site(dir: &Path) -> Result<Outcome> {
     // Each line's day as the page derives it, from the rules it carries
     // (docs/scale.md#the-pages-tz-rules).
     let mut page_days = crate::page_check::page_days(&site)?;
+    // The seqs of the readable entry lines, for the figures STATS.json states
+    // (docs/scale.md#stats-figures): 8 bytes a line.
+    let mut published_seqs: Vec<i64> = Vec::new();
+    let mut published_lines = 0u64;
     // Streamed: one file open at a time, one line in memory; each file tallied on the way.
     let mut chained = crate::ledger_files::Chained::new(ledger_files);
     let verified = exhibit_protocol::verify::verify_reader(
@@ -55,6 +59,8 @@ pub fn check_site(dir: &Path) -> Result<Outcome> {
         &withheld,
         exhibit_protocol::verify::Pass::Entries(&mut |entry, _| {
             kept.push(exhibit_protocol::anchors::EntryFacts::of_entry(entry));
+            published_lines += 1;
+            published_seqs.extend(entry.seq);
             if let Some(days) = page_days.as_mut() {
                 days.entry(entry);
             }
@@ -94,6 +100,19 @@ pub fn check_site(dir: &Path) -> Result<Outcome> {
     if let Some(a) = ledger_dir.sub("anchors")? {
         publisher_withheld_anchors(&a, anchors.as_deref().unwrap_or_default(), &mut files)?;
     }
+    if report.ok
+        && let Some(stats) = ledger_dir.read("STATS.json", FileClass::OutputFile)?
+    {
+        let derived = derived_figures(
+            anchors.as_deref().unwrap_or_default(),
+            &withheld,
+            &published_seqs,
+            published_lines,
+            report.head.map(|h| h.to_string()),
+        );
+        crate::stats_figures::check(&stats, &derived, &mut files);
+    }
+    drop(published_seqs);
     if let Some(witness) = ledger_dir.sub("witness")? {
         if let Some(proofs) = witness.sub("proofs")? {
             check_witness_proofs(&proofs, &mut files)?;
@@ -107,6 +126,33 @@ pub fn check_site(dir: &Path) -> Result<Outcome> {
         crate::text_parts::check(&texts, &mut files)?;
     }
     Ok(outcome::outcome(report, anchors, Some(files)))
+}
+
+/// The figures the page counts beside STATS.json's (docs/scale.md#stats-figures): a posted head
+/// vouches only when its checks pass and its proof's header does not fail.
+fn derived_figures(
+    anchors: &[posts::AnchorReport],
+    withheld: &exhibit_protocol::verify::Withheld,
+    published_seqs: &[i64],
+    published_lines: u64,
+    head: Option<String>,
+) -> crate::stats_figures::Derived {
+    let vouching = || {
+        anchors
+            .iter()
+            .filter(|a| a.check.ok && !matches!(a.proof, ProofState::Header(_)))
+    };
+    let heads = vouching()
+        .filter_map(|a| a.check.posted.as_ref().map(|p| p.seq))
+        .collect();
+    let withheld_seqs: Vec<i64> = withheld.by_seq.keys().copied().collect();
+    crate::stats_figures::Derived {
+        published: published_lines,
+        withheld: withheld.by_seq.len() as u64,
+        coverage: crate::stats_figures::coverage(published_seqs, &withheld_seqs, &heads),
+        heads_ok: vouching().count() as u64,
+        head,
+    }
 }
 
 /// What the publisher says it withheld for failing, in `anchors/index.json`: a proof whose header
