@@ -202,15 +202,17 @@ fn sha(bytes: &[u8]) -> String {
 
 /// The site's page against the site's files. `read`: the published ledger's files as this
 /// command read them. A site without `index.html` (a copy of `ledger/` alone) has no page to
-/// hold to them.
+/// hold to them. Returns whether the page carries the released texts themselves (an embedded
+/// page's `public-texts-json` with its `texts`), where it counts them beside STATS.json's count
+/// (docs/scale.md#stats-figures).
 pub fn check(
     site: &BoxFolder,
     ledger_dir: &BoxFolder,
     read: &[PublishedFile],
     problems: &mut Vec<FileProblem>,
-) -> anyhow::Result<()> {
+) -> anyhow::Result<bool> {
     let Some(html) = site.read(PAGE, FileClass::Page)? else {
-        return Ok(());
+        return Ok(false);
     };
     // Each block decoded when it is compared, and let go (a page carries up to 32 MiB).
     let mut unreadable = Vec::new();
@@ -329,9 +331,17 @@ pub fn check(
     let posts = block("anchor-posts-json");
     check_posts(posts.as_deref(), anchors.as_ref(), problems)?;
     check_prereg(block("witness-json"), ledger_dir, problems)?;
+    // As the page reads it: `obj(publicTexts.texts)`, an object or an array.
+    let texts_carried = block("public-texts-json")
+        .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
+        .is_some_and(|v| {
+            v.get("texts")
+                .is_some_and(|t| t.is_object() || t.is_array())
+        });
     let headers = block("proof-headers").unwrap_or_default();
     problems.append(&mut unreadable);
-    check_proof_headers(&headers, ledger_dir, anchors.as_ref(), problems)
+    check_proof_headers(&headers, ledger_dir, anchors.as_ref(), problems)?;
+    Ok(texts_carried)
 }
 
 /// One record of the page's `proof-headers` block, as `decodeProofHeaders` in assets/page.js

@@ -91,7 +91,7 @@ pub fn check_site(dir: &Path) -> Result<Outcome> {
     }
     read.check_stats(&ledger_dir, &mut files)?;
     // The page's copies against the files (docs/scale.md#the-page-against-the-site).
-    crate::page_check::check(&site, &ledger_dir, &read.files, &mut files)?;
+    let texts_carried = crate::page_check::check(&site, &ledger_dir, &read.files, &mut files)?;
 
     let facts = kept.finish();
     let anchors =
@@ -100,16 +100,26 @@ pub fn check_site(dir: &Path) -> Result<Outcome> {
     if let Some(a) = ledger_dir.sub("anchors")? {
         publisher_withheld_anchors(&a, anchors.as_deref().unwrap_or_default(), &mut files)?;
     }
+    let texts = match ledger_dir.sub("public_texts")? {
+        Some(texts) => {
+            let count = check_public_texts(&texts, &mut files)?;
+            // A segmented exhibit's index parts (docs/public-texts.md#parts).
+            crate::text_parts::check(&texts, &mut files)?;
+            count
+        }
+        None => 0,
+    };
     if report.ok
         && let Some(stats) = ledger_dir.read("STATS.json", FileClass::OutputFile)?
     {
-        let derived = derived_figures(
+        let mut derived = derived_figures(
             anchors.as_deref().unwrap_or_default(),
             &withheld,
             &published_seqs,
             published_lines,
             report.head.map(|h| h.to_string()),
         );
+        derived.texts = texts_carried.then_some(texts);
         crate::stats_figures::check(&stats, &derived, &mut files);
     }
     drop(published_seqs);
@@ -119,11 +129,6 @@ pub fn check_site(dir: &Path) -> Result<Outcome> {
         }
         // A segmented exhibit's index parts and run-log files (docs/witness.md#parts).
         crate::witness_parts::check(&witness, &mut files)?;
-    }
-    if let Some(texts) = ledger_dir.sub("public_texts")? {
-        check_public_texts(&texts, &mut files)?;
-        // A segmented exhibit's index parts (docs/public-texts.md#parts).
-        crate::text_parts::check(&texts, &mut files)?;
     }
     Ok(outcome::outcome(report, anchors, Some(files)))
 }
@@ -152,6 +157,7 @@ fn derived_figures(
         coverage: crate::stats_figures::coverage(published_seqs, &withheld_seqs, &heads),
         heads_ok: vouching().count() as u64,
         head,
+        texts: None,
     }
 }
 
@@ -251,7 +257,9 @@ fn check_witness_proofs(proofs: &BoxFolder, files: &mut Vec<FileProblem>) -> Res
 
 /// Every released text must hash to its own name (docs/protocol.md#proving-one-message: `sha256sum public_texts/<sent_sha256>.txt`
 /// must print the file's own name).
-fn check_public_texts(texts: &BoxFolder, files: &mut Vec<FileProblem>) -> Result<()> {
+/// Each released text against its name; returns how many the folder holds.
+fn check_public_texts(texts: &BoxFolder, files: &mut Vec<FileProblem>) -> Result<u64> {
+    let mut count = 0;
     for listed in texts.list()? {
         let name = &listed.name;
         let Some(stem) = name.strip_suffix(".txt") else {
@@ -260,6 +268,7 @@ fn check_public_texts(texts: &BoxFolder, files: &mut Vec<FileProblem>) -> Result
         let Some(bytes) = texts.read(name, FileClass::PublicText)? else {
             continue;
         };
+        count += 1;
         let actual = Digest::of(&bytes).to_string();
         if actual != stem {
             files.push(FileProblem {
@@ -269,5 +278,5 @@ fn check_public_texts(texts: &BoxFolder, files: &mut Vec<FileProblem>) -> Result
             });
         }
     }
-    Ok(())
+    Ok(count)
 }

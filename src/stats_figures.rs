@@ -21,6 +21,8 @@ pub struct Derived {
     pub heads_ok: u64,
     /// The head, when the chain re-derives.
     pub head: Option<String>,
+    /// The released texts the site holds, when its page carries them (and so counts them).
+    pub texts: Option<u64>,
 }
 
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -134,6 +136,20 @@ pub fn check(stats: &[u8], derived: &Derived, problems: &mut Vec<FileProblem>) {
             )));
         }
     }
+    // `P.texts.published` when it is a number, else `P.published.count`.
+    let texts = stats.get("public_texts");
+    let theirs = texts
+        .and_then(|p| p.get("texts"))
+        .and_then(|t| t.get("published"))
+        .filter(|n| n.is_number())
+        .or_else(|| count("public_texts", "published"));
+    if let (Some(mine), Some(theirs)) = (derived.texts, theirs)
+        && page_string(theirs) != mine.to_string()
+    {
+        problems.push(mismatch(format!(
+            "the released texts' count is {theirs}; the site holds {mine}, as the page counts them"
+        )));
+    }
     let theirs = stats.get("ledger").and_then(|l| l.get("head"));
     if let (Some(mine), Some(Value::String(theirs))) = (&derived.head, theirs)
         && mine != theirs
@@ -186,6 +202,7 @@ mod tests {
             },
             heads_ok: 1,
             head: Some("ab".into()),
+            texts: Some(2),
         };
         let problems = |stats: &str| {
             let mut p = Vec::new();
@@ -195,14 +212,15 @@ mod tests {
         // Right, in the forms the page's String() reads alike; absent and null compare nothing.
         let right = r#"{"lines":{"published":{"count":3},"withheld":{"count":"1"}},
             "coverage":{"pinned":{"count":2.0},"severed":{"count":null},"awaiting_head":{"count":[1]}},
-            "anchors":{"ok":{"count":1}},"ledger":{"head":"ab"}}"#;
+            "anchors":{"ok":{"count":1}},"ledger":{"head":"ab"},"public_texts":{"published":{"count":2}}}"#;
         assert_eq!(problems(right), Vec::<String>::new());
         assert!(problems("{}").is_empty() && problems("not json").is_empty());
         let wrong = right
             .replace(r#""count":2.0"#, r#""count":3"#)
-            .replace(r#""head":"ab""#, r#""head":"cd""#);
+            .replace(r#""head":"ab""#, r#""head":"cd""#)
+            .replace(r#""published":{"count":2}"#, r#""published":{"count":5}"#);
         let said = problems(&wrong);
-        assert_eq!(said.len(), 2, "{said:?}");
+        assert_eq!(said.len(), 3, "{said:?}");
         assert!(
             said[0].starts_with("coverage.pinned.count is 3"),
             "{said:?}"

@@ -580,6 +580,22 @@ fn verify_site_holds_the_pages_copies_to_the_files() {
     let page = verdict(&visit(copy.join("index.html").to_str().unwrap(), None, &[]));
     assert_eq!(page.0, "failed", "{page:?}");
     assert_eq!(page.2, "", "no head on a failed page");
+
+    // The released texts' count, false in STATS.json and the page's copy alike: the embedded
+    // page counts the texts it carries beside it and fails; so does the CLI, counting the files.
+    let copy = tmp.path().join("texts");
+    copy_tree(&site, &copy);
+    stats_everywhere(&copy, |st| {
+        let n = st["public_texts"]["texts"]["published"].as_u64().unwrap();
+        st["public_texts"]["texts"]["published"] = J::from(n + 1);
+    });
+    let (rc, words) = cli(&copy);
+    assert!(
+        rc == 1 && words.contains("stats_figure_mismatch: the released texts' count"),
+        "{words}"
+    );
+    let page = verdict(&visit(copy.join("index.html").to_str().unwrap(), None, &[]));
+    assert_eq!(page.0, "failed", "{page:?}");
 }
 
 /// Random tamperings of a built segmented exhibit (a fixed seed; `TAMPER_CASES`, default 16,
