@@ -471,8 +471,24 @@ fn verify_site_reads_the_segments_and_names_the_file_that_is_wrong() {
         [
             (last.clone(), "stats_file_absent".into()),
             ("index.html".into(), "page_layout_mismatch".into()),
-            ("index.html".into(), "page_copy_mismatch".into())
+            ("index.html".into(), "page_copy_mismatch".into()),
+            // And STATS.json's figures are not the shorter chain's: its published lines, the
+            // coverage, its head (docs/scale.md#stats-figures).
+            ("ledger/STATS.json".into(), "stats_figure_mismatch".into()),
+            ("ledger/STATS.json".into(), "stats_figure_mismatch".into()),
+            ("ledger/STATS.json".into(), "stats_figure_mismatch".into())
         ]
+    );
+    let figures: Vec<&str> = v["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["code"] == "stats_figure_mismatch")
+        .map(|f| f["detail"].as_str().unwrap())
+        .collect();
+    assert!(
+        figures[0].starts_with("lines.published.count") && figures[2].starts_with("ledger.head is"),
+        "{figures:?}"
     );
 
     // A stray file in segments/.
