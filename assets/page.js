@@ -1884,7 +1884,9 @@
       var SHOW = 300;
       pub.slice(0, SHOW).forEach(function (p) {
         var sha = p.sent_sha256, b = textBytes(sha);
-        var text = b ? V.utf8Decode(b) : '';
+        // Bytes that are not UTF-8 (a changed text) decode to null: the list still renders, and
+        // the text is marked as not hashing to its name (a page stuck on "Checking…" said nothing).
+        var text = b ? V.utf8Decode(b) || '' : '';
         var first = text.split('\n').filter(function (x) { return x.trim(); })[0] || '(empty)';
         if (first.length > 120) first = first.slice(0, 117) + '…';
         var d = el('details', { class: 'text-item' + (bad[sha] ? ' bad' : '') },
@@ -2181,7 +2183,7 @@
         if (typeof sha !== 'string') return;
         var b = textBytes(sha);
         if (!b) return;
-        var s = V.utf8Decode(b), w = passageWords(s);
+        var s = V.utf8Decode(b) || '', w = passageWords(s);
         c.push({ p: p, text: s, key: wordsKey(s), tokens: tokens(s), words: w, keys: new Set(w.map(function (x) { return x.k; })) });
       });
       return (state.corpus = c);

@@ -730,6 +730,28 @@ fn a_tampered_released_text_fails_the_verdict_and_is_marked() {
     );
     let item = tag_of(&dom, &format!("text-{sha}"));
     assert_eq!(attr(item, "data-sent-sha256"), Some(sha.clone()), "{item}");
+
+    // Changed into bytes that are not UTF-8 (found by random tampering): the page stayed on
+    // "Checking…" for ever; it must fail the same way.
+    block["texts"][&sha] = J::from(exhibit::encode::base64(b"na\x88\x03ve"));
+    std::fs::write(
+        &page,
+        with_block(
+            &html,
+            "public-texts-json",
+            &serde_json::to_vec(&block).unwrap(),
+        ),
+    )
+    .unwrap();
+    let dom = dump_dom(&page, "");
+    let v = tag_of(&dom, "verdict");
+    assert_eq!(attr(v, "data-verdict").as_deref(), Some("failed"), "{v}");
+    assert!(
+        failures(&dom)
+            .iter()
+            .any(|x| x.contains(&format!("href=\"#text-{sha}\""))),
+        "{dom}"
+    );
 }
 
 #[test]
