@@ -696,23 +696,21 @@ fn a_tampered_released_text_fails_the_verdict_and_is_marked() {
     let (text, seq, sha) = released_text(&s);
     let html = std::fs::read_to_string(s.site.join("index.html")).unwrap();
     let (a, b) = block_span(&html, "public-texts-json");
-    let mut block: J = serde_json::from_slice(&b64_decode(&html[a..b])).unwrap();
+    let block: J = serde_json::from_slice(&b64_decode(&html[a..b])).unwrap();
     let word = text
         .split(' ')
         .find(|w| w.len() >= 4 && w.chars().all(char::is_alphabetic))
         .unwrap();
     let changed = text.replacen(word, "zebraquartz", 1);
-    block["texts"][&sha] = J::from(exhibit::encode::base64(changed.as_bytes()));
     let page = s.site.join("tampered-text.html");
-    std::fs::write(
-        &page,
-        with_block(
-            &html,
-            "public-texts-json",
-            &serde_json::to_vec(&block).unwrap(),
-        ),
-    )
-    .unwrap();
+    // The page with the released text `sha` replaced by `bytes`.
+    let with_text = |bytes: &[u8]| {
+        let mut block = block.clone();
+        block["texts"][&sha] = J::from(exhibit::encode::base64(bytes));
+        let carried = serde_json::to_vec(&block).unwrap();
+        std::fs::write(&page, with_block(&html, "public-texts-json", &carried)).unwrap();
+    };
+    with_text(changed.as_bytes());
     let dom = dump_dom(&page, "");
     let v = tag_of(&dom, "verdict");
     assert_eq!(
@@ -733,16 +731,7 @@ fn a_tampered_released_text_fails_the_verdict_and_is_marked() {
 
     // Changed into bytes that are not UTF-8 (found by random tampering): the page stayed on
     // "Checking…" for ever; it must fail the same way.
-    block["texts"][&sha] = J::from(exhibit::encode::base64(b"na\x88\x03ve"));
-    std::fs::write(
-        &page,
-        with_block(
-            &html,
-            "public-texts-json",
-            &serde_json::to_vec(&block).unwrap(),
-        ),
-    )
-    .unwrap();
+    with_text(b"na\x88\x03ve");
     let dom = dump_dom(&page, "");
     let v = tag_of(&dom, "verdict");
     assert_eq!(attr(v, "data-verdict").as_deref(), Some("failed"), "{v}");
