@@ -1126,16 +1126,20 @@
         if (k >= copies.length) return null;
         var path = copies[k][0], carried = block(copies[k][1]) || new Uint8Array(0);
         k++;
-        return Promise.resolve(path).then(get).then(function (buf) { return new Uint8Array(buf); }, function (err) {
-          if (err && (err.status === 404 || err.status === 410)) return new Uint8Array(0);
+        // Each read settles as the bytes to compare, a file to skip, or a failure said.
+        return Promise.resolve(path).then(get).then(function (buf) { return { bytes: new Uint8Array(buf) }; }, function (err) {
+          if (err && (err.status === 404 || err.status === 410)) return { bytes: new Uint8Array(0) };
           // A picked folder without the file: nothing to compare it with, but a ledger in
           // segments is not read without the list of its files.
-          if (err && err.absent) return path === 'ledger/STATS.json' && segmented ? 'absent' : null;
+          if (err && err.absent) {
+            return path === 'ledger/STATS.json' && segmented
+              ? { fail: 'the site holds no ledger/STATS.json, which lists the files of a ledger in segments' } : { skip: true };
+          }
           throw err;
-        }).then(function (got) {
-          if (got === null) return nextCopy();
-          if (got === 'absent') return 'the site holds no ledger/STATS.json, which lists the files of a ledger in segments';
-          var gotSha = V.sha256Hex(got), carriedSha = V.sha256Hex(carried);
+        }).then(function (read) {
+          if (read.fail) return read.fail;
+          if (read.skip) return nextCopy();
+          var got = read.bytes, gotSha = V.sha256Hex(got), carriedSha = V.sha256Hex(carried);
           if (got.length === carried.length && gotSha === carriedSha) return nextCopy();
           return 'the site\'s ' + path + ' is not the one this page carries (' + got.length + ' bytes with sha256 ' + gotSha +
             '; the page\'s: ' + carried.length + ' bytes with sha256 ' + carriedSha + ')';

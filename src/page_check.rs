@@ -10,6 +10,14 @@ use crate::box_read::{BoxFolder, FileClass};
 use crate::outcome::FileProblem;
 use crate::segments::PublishedFile;
 
+/// `ledger/STATS.json` as `verify SITE` reads it: once, its bytes for the page's copy and, after
+/// the ledger has streamed, its value for the lists and the figures.
+pub struct StatsFile {
+    pub bytes: Option<Vec<u8>>,
+    /// `None` when the file is missing or not JSON.
+    pub value: Option<serde_json::Value>,
+}
+
 const PAGE: &str = "index.html";
 
 /// A data block of the page (`<script id=… type=application/octet-stream>` holding base64): the
@@ -202,21 +210,19 @@ fn sha(bytes: &[u8]) -> String {
 
 /// The site's page against the site's files. `read`: the published ledger's files as this
 /// command read them. A site without `index.html` (a copy of `ledger/` alone) has no page to
-/// hold to them. Returns whether the page carries the released texts themselves (an embedded
-/// page's `public-texts-json` with its `texts`), where it counts them beside STATS.json's count
-/// (docs/scale.md#stats-figures).
+/// hold to them. Returns the released texts the page carries (an embedded page's
+/// `public-texts-json` with its `texts`), where it counts them beside STATS.json's count
+/// (docs/scale.md#stats-figures) and where `verify SITE` holds each to its file.
 pub fn check(
-    site: &BoxFolder,
+    html: &[u8],
     ledger_dir: &BoxFolder,
     read: &[PublishedFile],
+    stats: &StatsFile,
     problems: &mut Vec<FileProblem>,
-) -> anyhow::Result<bool> {
-    let Some(html) = site.read(PAGE, FileClass::Page)? else {
-        return Ok(false);
-    };
+) -> anyhow::Result<Option<CarriedTexts>> {
     // Each block decoded when it is compared, and let go (a page carries up to 32 MiB).
     let mut unreadable = Vec::new();
-    let mut block = |id: &'static str| match data_block(&html, id) {
+    let mut block = |id: &'static str| match data_block(html, id) {
         Some(Ok(b)) => Some(b),
         Some(Err(())) => {
             unreadable.push(problem(
@@ -232,10 +238,9 @@ pub fn check(
     let parsed = layout
         .as_deref()
         .and_then(|b| serde_json::from_slice::<serde_json::Value>(b).ok());
-    let stats = ledger_dir.read("STATS.json", FileClass::OutputFile)?;
     let light = check_layout(layout.is_some(), parsed.as_ref(), read, problems);
     if light {
-        check_withheld_list(parsed.as_ref(), stats.as_deref(), problems);
+        check_withheld_list(parsed.as_ref(), stats.value.as_ref(), problems);
     }
     let ledger_file = |name: &str| ledger_dir.read(name, FileClass::OutputFile);
     if light {
@@ -304,7 +309,7 @@ pub fn check(
         "stats-json",
         "ledger/STATS.json",
         block("stats-json"),
-        stats.as_deref(),
+        stats.bytes.as_deref(),
     );
     same_as(
         problems,
@@ -331,17 +336,79 @@ pub fn check(
     let posts = block("anchor-posts-json");
     check_posts(posts.as_deref(), anchors.as_ref(), problems)?;
     check_prereg(block("witness-json"), ledger_dir, problems)?;
-    // As the page reads it: `obj(publicTexts.texts)`, an object or an array.
-    let texts_carried = block("public-texts-json")
-        .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
-        .is_some_and(|v| {
-            v.get("texts")
-                .is_some_and(|t| t.is_object() || t.is_array())
-        });
+    let carried = check_texts_block(block("public-texts-json"), ledger_dir, problems)?;
     let headers = block("proof-headers").unwrap_or_default();
     problems.append(&mut unreadable);
     check_proof_headers(&headers, ledger_dir, anchors.as_ref(), problems)?;
-    Ok(texts_carried)
+    Ok(carried)
+}
+
+/// The released texts an embedded page carries (`public-texts-json`'s `texts`), by the name
+/// each is filed under; each decoded as the page's `textBytes` decodes it, `None` where the
+/// page cannot (not a string, not base64). An array reads as the page's `Object.keys` reads it.
+pub type CarriedTexts = std::collections::BTreeMap<String, Option<Vec<u8>>>;
+
+/// `public-texts-json` against `ledger/public_texts/index.json` (docs/scale.md#the-pages-texts):
+/// its `index` is the file's value, or, on a page that does not carry the texts, the summary a
+/// light page is given of it. Returns the texts the page carries, for `verify SITE` to hold to
+/// the files it reads once (docs/scale.md#the-page-against-the-site).
+fn check_texts_block(
+    block: Option<Vec<u8>>,
+    ledger_dir: &BoxFolder,
+    problems: &mut Vec<FileProblem>,
+) -> anyhow::Result<Option<CarriedTexts>> {
+    use serde_json::Value as J;
+    let file = match ledger_dir.sub("public_texts")? {
+        Some(t) => t.read("index.json", FileClass::TextsIndex)?,
+        None => None,
+    };
+    if block.is_none() && file.is_none() {
+        return Ok(None);
+    }
+    let page = block
+        .as_deref()
+        .and_then(|b| serde_json::from_slice::<J>(b).ok());
+    // As the page reads it: `obj(publicTexts.texts)`, an object or an array.
+    let carried = page.as_ref().and_then(|v| match v.get("texts")? {
+        J::Object(m) => Some(m.iter().map(|(k, v)| (k.clone(), v)).collect::<Vec<_>>()),
+        J::Array(a) => Some(
+            a.iter()
+                .enumerate()
+                .map(|(i, v)| (i.to_string(), v))
+                .collect(),
+        ),
+        _ => None,
+    });
+    let carried: Option<CarriedTexts> = carried.map(|texts| {
+        texts
+            .into_iter()
+            .map(|(name, v)| (name, v.as_str().and_then(|s| base64(s.as_bytes()).ok())))
+            .collect()
+    });
+    let file_value = file
+        .as_deref()
+        .and_then(|b| serde_json::from_slice::<J>(b).ok());
+    let want = match (&file_value, carried.is_some()) {
+        (Some(v), true) => Some(v.clone()),
+        (Some(v), false) => Some(crate::build::render::light_index(v.clone())),
+        (None, _) => None,
+    };
+    let got = page.as_ref().and_then(|v| v.get("index"));
+    if file_value.is_none() || got != want.as_ref() {
+        problems.push(problem(
+            "page_copy_mismatch",
+            format!(
+                "its data block public-texts-json does not carry ledger/public_texts/index.json{}",
+                match (&block, &file) {
+                    (None, _) => ": the page has no such block",
+                    (_, None) => ": the site has no such file",
+                    _ if file_value.is_none() => ": the file is not JSON",
+                    _ => " as its index",
+                }
+            ),
+        ));
+    }
+    Ok(carried)
 }
 
 /// One record of the page's `proof-headers` block, as `decodeProofHeaders` in assets/page.js
@@ -592,13 +659,12 @@ fn check_layout(
 /// file's.
 fn check_withheld_list(
     layout: Option<&serde_json::Value>,
-    stats: Option<&[u8]>,
+    stats: Option<&serde_json::Value>,
     problems: &mut Vec<FileProblem>,
 ) {
     use crate::withheld_files::WithheldFile;
     let carried = layout.and_then(|v| v.get("withheld_files")).cloned();
     let listed = stats
-        .and_then(|b| serde_json::from_slice::<serde_json::Value>(b).ok())
         .and_then(|v| v.get("withheld_files").cloned())
         .filter(|v| v.as_array().is_some_and(|a| a.len() > 1));
     let as_files =
@@ -713,14 +779,17 @@ fn check_prereg(
 
 /// The tz rules the site's page derives days from (docs/scale.md#the-pages-tz-rules): `None`
 /// when there is no page, or its block is not rules the page reads.
-pub fn page_days(site: &BoxFolder) -> anyhow::Result<Option<crate::page_days::PageDays>> {
-    let Some(html) = site.read(PAGE, FileClass::Page)? else {
-        return Ok(None);
-    };
-    Ok(match data_block(&html, "tz-rules-json") {
+pub fn page_days(html: &[u8]) -> Option<crate::page_days::PageDays> {
+    match data_block(html, "tz-rules-json") {
         Some(Ok(block)) => crate::page_days::PageDays::of_block(&block),
         _ => None,
-    })
+    }
+}
+
+/// The site's page, read once for every check of it (the days as the ledger streams, the copies
+/// after), so that one page is judged, not two reads of it; `None` for a site without one.
+pub fn read_page(site: &BoxFolder) -> anyhow::Result<Option<Vec<u8>>> {
+    site.read(PAGE, FileClass::Page)
 }
 
 /// The first line of `ledger/ledger.jsonl`, with its LF (at most 1 MiB is read for it).

@@ -32,8 +32,13 @@ pub fn check_site(dir: &Path) -> Result<Outcome> {
     if ledger_files.is_empty() {
         return Err(not_an_exhibit());
     }
+    // Each file `verify SITE` holds others to is read once, so that one file is judged, not
+    // two reads of it.
+    let stats_bytes = ledger_dir.read("STATS.json", FileClass::OutputFile)?;
+    let page = crate::page_check::read_page(&site)?;
     // withheld.json, then ledger/withheld/ in name order (docs/scale.md#withheld-files).
-    let withheld = crate::withheld_files::check_site(&ledger_dir, &mut files)?;
+    let withheld =
+        crate::withheld_files::check_site(&ledger_dir, stats_bytes.as_deref(), &mut files)?;
 
     // The posts first, so that only the entries their checks need are kept as the ledger
     // streams past, not a fact for every line (docs/scale.md#the-page-against-the-site).
@@ -47,7 +52,7 @@ pub fn check_site(dir: &Path) -> Result<Outcome> {
     drop(only_posts);
     // Each line's day as the page derives it, from the rules it carries
     // (docs/scale.md#the-pages-tz-rules).
-    let mut page_days = crate::page_check::page_days(&site)?;
+    let mut page_days = page.as_deref().and_then(crate::page_check::page_days);
     // The seqs of the readable entry lines, for the figures STATS.json states
     // (docs/scale.md#stats-figures): 8 bytes a line.
     let mut published_seqs: Vec<i64> = Vec::new();
@@ -89,9 +94,20 @@ pub fn check_site(dir: &Path) -> Result<Outcome> {
         }
         read.check_files(&mut files);
     }
-    read.check_stats(&ledger_dir, &mut files)?;
+    let stats = crate::page_check::StatsFile {
+        value: stats_bytes
+            .as_deref()
+            .and_then(|b| serde_json::from_slice(b).ok()),
+        bytes: stats_bytes,
+    };
+    read.check_stats(stats.value.as_ref(), &mut files);
     // The page's copies against the files (docs/scale.md#the-page-against-the-site).
-    let texts_carried = crate::page_check::check(&site, &ledger_dir, &read.files, &mut files)?;
+    let carried = match &page {
+        Some(html) => crate::page_check::check(html, &ledger_dir, &read.files, &stats, &mut files)?,
+        None => None,
+    };
+    drop(page);
+    let texts_carried = carried.is_some();
 
     let facts = kept.finish();
     let anchors =
@@ -100,17 +116,14 @@ pub fn check_site(dir: &Path) -> Result<Outcome> {
     if let Some(a) = ledger_dir.sub("anchors")? {
         publisher_withheld_anchors(&a, anchors.as_deref().unwrap_or_default(), &mut files)?;
     }
-    let texts = match ledger_dir.sub("public_texts")? {
-        Some(texts) => {
-            let count = check_public_texts(&texts, &mut files)?;
-            // A segmented exhibit's index parts (docs/public-texts.md#parts).
-            crate::text_parts::check(&texts, &mut files)?;
-            count
-        }
-        None => 0,
-    };
+    let texts_dir = ledger_dir.sub("public_texts")?;
+    let texts = check_public_texts(texts_dir.as_ref(), carried, &mut files)?;
+    if let Some(texts_dir) = &texts_dir {
+        // A segmented exhibit's index parts (docs/public-texts.md#parts).
+        crate::text_parts::check(texts_dir, &mut files)?;
+    }
     if report.ok
-        && let Some(stats) = ledger_dir.read("STATS.json", FileClass::OutputFile)?
+        && let Some(value) = &stats.value
     {
         let mut derived = derived_figures(
             anchors.as_deref().unwrap_or_default(),
@@ -120,7 +133,7 @@ pub fn check_site(dir: &Path) -> Result<Outcome> {
             report.head.map(|h| h.to_string()),
         );
         derived.texts = texts_carried.then_some(texts);
-        crate::stats_figures::check(&stats, &derived, &mut files);
+        crate::stats_figures::check(value, &derived, &mut files);
     }
     drop(published_seqs);
     if let Some(witness) = ledger_dir.sub("witness")? {
@@ -256,16 +269,25 @@ fn check_witness_proofs(proofs: &BoxFolder, files: &mut Vec<FileProblem>) -> Res
 }
 
 /// Every released text must hash to its own name (docs/protocol.md#proving-one-message: `sha256sum public_texts/<sent_sha256>.txt`
-/// must print the file's own name).
-/// Each released text against its name; returns how many the folder holds.
-fn check_public_texts(texts: &BoxFolder, files: &mut Vec<FileProblem>) -> Result<u64> {
+/// must print the file's own name), and, where the page carries the texts, be the page's copy
+/// byte for byte (docs/scale.md#the-pages-texts): each is read once, for both.
+/// Returns how many texts the folder holds; takes each matched text out of `carried`.
+fn check_public_texts(
+    texts: Option<&BoxFolder>,
+    mut carried: Option<crate::page_check::CarriedTexts>,
+    files: &mut Vec<FileProblem>,
+) -> Result<u64> {
     let mut count = 0;
-    for listed in texts.list()? {
-        let name = &listed.name;
+    let mut differ = Vec::new();
+    let listed = match texts {
+        Some(t) => t.list()?.into_iter().map(|l| (t, l.name)).collect(),
+        None => Vec::new(),
+    };
+    for (folder, name) in listed {
         let Some(stem) = name.strip_suffix(".txt") else {
             continue;
         };
-        let Some(bytes) = texts.read(name, FileClass::PublicText)? else {
+        let Some(bytes) = folder.read(&name, FileClass::PublicText)? else {
             continue;
         };
         count += 1;
@@ -277,6 +299,40 @@ fn check_public_texts(texts: &BoxFolder, files: &mut Vec<FileProblem>) -> Result
                 detail: format!("the bytes hash to {actual}, not to the name"),
             });
         }
+        if let Some(carried) = carried.as_mut() {
+            match carried.remove(stem) {
+                Some(Some(copy)) if copy == bytes => {}
+                Some(_) => differ.push(format!("{name} (other bytes)")),
+                None => differ.push(format!("{name} (not carried)")),
+            }
+        }
     }
+    // What the page carries that the folder does not hold.
+    differ.extend(
+        carried
+            .into_iter()
+            .flat_map(|c| c.into_keys())
+            .map(|name| format!("{name}.txt (no such file)")),
+    );
+    texts_differ(differ, files);
     Ok(count)
+}
+
+/// One problem on the page for every text its copy gets wrong, naming the first few.
+fn texts_differ(differ: Vec<String>, files: &mut Vec<FileProblem>) {
+    const NAMED: usize = 5;
+    if differ.is_empty() {
+        return;
+    }
+    let more = differ.len().saturating_sub(NAMED);
+    files.push(FileProblem {
+        file: "index.html".into(),
+        code: "page_copy_mismatch".into(),
+        detail: format!(
+            "its data block public-texts-json does not carry ledger/public_texts/ as it is; the texts that differ ({}): {}{}",
+            differ.len(),
+            differ[..differ.len().min(NAMED)].join(", "),
+            if more > 0 { format!(" and {more} more") } else { String::new() }
+        ),
+    });
 }

@@ -282,6 +282,7 @@ pub fn read_tree(tree: &Tree) -> Result<Withheld, ListError> {
 /// the caller's usage error, as a bad `withheld.json` always was.
 pub fn check_site(
     ledger_dir: &BoxFolder,
+    stats: Option<&[u8]>,
     problems: &mut Vec<FileProblem>,
 ) -> anyhow::Result<Withheld> {
     let mut files: Vec<(String, Vec<u8>)> = Vec::new();
@@ -340,21 +341,16 @@ pub fn check_site(
             sha256: exhibit_protocol::Digest::of(bytes).to_string(),
         })
         .collect();
-    check_stats(ledger_dir, &read, problems)?;
+    check_stats(stats, &read, problems);
     Ok(list)
 }
 
 /// The files read against STATS.json's `withheld_files`: listed exactly when the list is in more
 /// than one file, each with its size, sha256, entries and seqs.
-fn check_stats(
-    ledger_dir: &BoxFolder,
-    read: &[WithheldFile],
-    problems: &mut Vec<FileProblem>,
-) -> anyhow::Result<()> {
+fn check_stats(stats: Option<&[u8]>, read: &[WithheldFile], problems: &mut Vec<FileProblem>) {
     let stats_path = "ledger/STATS.json";
-    let stats: Option<serde_json::Value> = ledger_dir
-        .read("STATS.json", FileClass::OutputFile)?
-        .and_then(|b| serde_json::from_slice(&b).ok());
+    // Parsed here and let go: the value is not held while the ledger streams.
+    let stats: Option<serde_json::Value> = stats.and_then(|b| serde_json::from_slice(b).ok());
     let listed = stats.as_ref().and_then(|s| s.get("withheld_files"));
     let Some(listed) = listed else {
         if read.len() > 1 {
@@ -364,7 +360,7 @@ fn check_stats(
                 "the withheld list continues in ledger/withheld/, but STATS.json lists no withheld_files to check them against",
             ));
         }
-        return Ok(());
+        return;
     };
     let Ok(listed) = serde_json::from_value::<Vec<WithheldFile>>(listed.clone()) else {
         problems.push(problem(
@@ -372,7 +368,7 @@ fn check_stats(
             "stats_withheld_files_unreadable",
             "withheld_files is not a list of {path, bytes, entries, first_seq, last_seq, sha256}",
         ));
-        return Ok(());
+        return;
     };
     for want in &listed {
         let shown = if crate::layout::is_output_path(&want.path) {
@@ -410,7 +406,6 @@ fn check_stats(
             ));
         }
     }
-    Ok(())
 }
 
 #[cfg(test)]

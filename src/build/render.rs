@@ -346,7 +346,12 @@ fn data_blocks<'t>(
 /// (170 MB as base64 at a million lines); the page fetches a text by its digest when a paste
 /// finds its line (docs/page.md "Released texts on a light page").
 fn light_texts(t: &J) -> J {
-    let mut index = t.get("index").cloned().unwrap_or(J::Null);
+    serde_json::json!({ "index": light_index(t.get("index").cloned().unwrap_or(J::Null)) })
+}
+
+/// The summary of `public_texts/index.json` a light page carries (see `light_texts`); also what
+/// `exhibit verify SITE` holds a light page's copy to.
+pub fn light_index(mut index: J) -> J {
     if let Some(ix) = index.as_object_mut() {
         for key in ["published", "withheld", "unreconstructable"] {
             ix.remove(key);
@@ -359,7 +364,7 @@ fn light_texts(t: &J) -> J {
             }
         }
     }
-    serde_json::json!({ "index": index })
+    index
 }
 
 /// What the page needs to check every proof's header itself: the first 65 bytes (magic,

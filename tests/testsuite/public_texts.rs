@@ -1220,6 +1220,65 @@ fn verify_site_names_a_changed_missing_or_unlisted_part() {
     );
 }
 
+/// A light page carries a summary of the texts' index, not the texts: `verify SITE` holds the
+/// summary to `public_texts/index.json`, on a segmented exhibit (the index in parts) and on a
+/// one-file exhibit whose page is light by its ceiling (the index whole, the per-line lists
+/// left out of the page). Catches the summary taken on trust, and a light page held to the
+/// whole index (which would fail every one-file light page).
+#[test]
+fn verify_site_holds_a_light_pages_texts_summary_to_the_index() {
+    for (kind, extra) in [
+        (
+            "segmented",
+            "[publish]\nsegment_bytes = 4096\nwitness_part_seqs = 4\n",
+        ),
+        (
+            "one file, light by its ceiling",
+            "[publish]\npage_bytes = 65536\n",
+        ),
+    ] {
+        let fx = fixture();
+        let toml = std::fs::read_to_string(&fx.toml).unwrap();
+        std::fs::write(&fx.toml, format!("{toml}{extra}")).unwrap();
+        ok(&build(&fx, &[]));
+        let (code, v) = common::verify_json(&fx.site);
+        assert_eq!(code, Some(0), "{kind}: {v}");
+        let carried = crate::site_agreement::page_json(&fx.site, "public-texts-json");
+        assert!(carried.get("texts").is_none(), "{kind}: {carried}");
+        let copy = fx.root.join("copy");
+        common::copy_site(&fx.site, &copy);
+        let mut edited = carried.clone();
+        edited["index"]["counts"] = json!({});
+        crate::site_agreement::set_block(
+            &copy,
+            "public-texts-json",
+            &serde_json::to_vec(&edited).unwrap(),
+        );
+        let (code, v) = common::verify_json(&copy);
+        assert_eq!(code, Some(1), "{kind}: {v}");
+        common::assert_file_problem(&v, "index.html", "page_copy_mismatch");
+        // The block taken out: the page would say nothing of the texts the site holds.
+        std::fs::remove_dir_all(&copy).unwrap();
+        common::copy_site(&fx.site, &copy);
+        let page = copy.join("index.html");
+        let html = std::fs::read_to_string(&page).unwrap();
+        std::fs::write(
+            &page,
+            html.replace(
+                "<script id=public-texts-json ",
+                "<script id=public-texts-jsox ",
+            ),
+        )
+        .unwrap();
+        let (code, v) = common::verify_json(&copy);
+        assert_eq!(code, Some(1), "{kind}: {v}");
+        assert!(
+            v.to_string().contains("the page has no such block"),
+            "{kind}: {v}"
+        );
+    }
+}
+
 #[test]
 fn the_light_page_fetches_and_rehashes_a_found_lines_released_text() {
     let fx = fixture();

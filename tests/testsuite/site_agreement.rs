@@ -17,7 +17,7 @@ fn seg(n: u32) -> String {
 }
 
 /// Replaces the base64 text of the page's data block `id`.
-fn set_block(site: &Path, id: &str, bytes: &[u8]) {
+pub(crate) fn set_block(site: &Path, id: &str, bytes: &[u8]) {
     let path = site.join("index.html");
     let html = std::fs::read_to_string(&path).unwrap();
     let old = block(&html, id);
@@ -31,7 +31,7 @@ fn set_block(site: &Path, id: &str, bytes: &[u8]) {
     std::fs::write(path, new).unwrap();
 }
 
-fn page_json(site: &Path, id: &str) -> J {
+pub(crate) fn page_json(site: &Path, id: &str) -> J {
     let html = std::fs::read_to_string(site.join("index.html")).unwrap();
     serde_json::from_slice(&unb64(block(&html, id))).unwrap()
 }
@@ -543,19 +543,31 @@ fn verify_site_holds_the_pages_copies_to_the_files() {
             }),
             "stats-json is not ledger/STATS.json",
         ),
+        (
+            "a released text the page carries replaced by another filed under its own digest (the page re-hashes it and stays green)",
+            std::boxed::Box::new(|s: &Path| {
+                page_texts(s, |texts| {
+                    let name = texts.keys().next().unwrap().clone();
+                    texts.remove(&name);
+                    let other = b"Nothing was sent with these words.";
+                    texts.insert(
+                        exhibit_protocol::Digest::of(other).to_string(),
+                        J::from(exhibit::encode::base64(other)),
+                    );
+                })
+            }),
+            "the texts that differ (2): ",
+        ),
+        (
+            "the page's copy of the released texts' index",
+            std::boxed::Box::new(|s: &Path| {
+                let mut v = page_json(s, "public-texts-json");
+                v["index"]["counts"] = serde_json::json!({});
+                set_block(s, "public-texts-json", &serde_json::to_vec(&v).unwrap());
+            }),
+            "public-texts-json does not carry ledger/public_texts/index.json as its index",
+        ),
     ];
-    for (name, edit, said) in cases {
-        let copy = tmp.path().join("copy");
-        let _ = std::fs::remove_dir_all(&copy);
-        copy_tree(&site, &copy);
-        edit(&copy);
-        let (rc, words) = cli(&copy);
-        assert_eq!(rc, 1, "{name}: {words}");
-        assert!(
-            words.contains("index.html: page_copy_mismatch") && words.contains(said),
-            "{name}: {words}"
-        );
-    }
     // A decoy the browser does not read (in a comment) changes nothing.
     let copy = tmp.path().join("decoy");
     copy_tree(&site, &copy);
@@ -586,17 +598,46 @@ fn verify_site_holds_the_pages_copies_to_the_files() {
             }),
             "stats_figure_mismatch: the released texts' count",
         ),
+        (
+            "a released text the page carries made bytes that are not UTF-8 (the page was stuck on 'Checking…'; the CLI compared no text of the page)",
+            std::boxed::Box::new(|s: &Path| {
+                page_texts(s, |texts| {
+                    let name = texts.keys().next().unwrap().clone();
+                    texts[&name] = J::from(exhibit::encode::base64(b"\xff\xfe"));
+                })
+            }),
+            " (other bytes)",
+        ),
     ];
-    for (name, edit, said) in both {
-        let copy = tmp.path().join("both");
+    // The first, the CLI alone fails, by the page's copy; the second, both.
+    let edits = cases
+        .into_iter()
+        .map(|e| (e, false))
+        .chain(both.into_iter().map(|e| (e, true)));
+    for ((name, edit, said), page_fails) in edits {
+        let copy = tmp.path().join("copy");
         let _ = std::fs::remove_dir_all(&copy);
         copy_tree(&site, &copy);
         edit(&copy);
         let (rc, words) = cli(&copy);
         assert!(rc == 1 && words.contains(said), "{name}: {words}");
-        let page = verdict(&visit(copy.join("index.html").to_str().unwrap(), None, &[]));
-        assert_eq!(page.0, "failed", "{name}: {page:?}");
+        if page_fails {
+            let page = verdict(&visit(copy.join("index.html").to_str().unwrap(), None, &[]));
+            assert_eq!(page.0, "failed", "{name}: {page:?}");
+        } else {
+            assert!(
+                words.contains("index.html: page_copy_mismatch"),
+                "{name}: {words}"
+            );
+        }
     }
+}
+
+/// Edits the released texts an embedded page carries, by name.
+fn page_texts(site: &Path, edit: impl Fn(&mut serde_json::Map<String, J>)) {
+    let mut v = page_json(site, "public-texts-json");
+    edit(v["texts"].as_object_mut().unwrap());
+    set_block(site, "public-texts-json", &serde_json::to_vec(&v).unwrap());
 }
 
 /// Random tamperings of a built segmented exhibit (a fixed seed; `TAMPER_CASES`, default 16,
