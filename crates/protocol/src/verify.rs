@@ -273,6 +273,8 @@ pub enum ItemProblem {
 impl std::fmt::Display for WithheldError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
+            // A syntax error already says "not one JSON value".
+            WithheldError::NotJson(e @ canonical::ParseError::Syntax { .. }) => write!(f, "{e}"),
             WithheldError::NotJson(e) => write!(f, "not one JSON value: {e}"),
             WithheldError::DuplicateKey(key) => {
                 write!(f, "key {key:?} is written twice in one object")
@@ -1168,7 +1170,15 @@ mod tests {
         for (list, words) in cases {
             let e = Withheld::from_json(list.as_bytes()).unwrap_err();
             assert!(e.to_string().starts_with(words), "{list}: {e}");
+            assert_eq!(
+                e.to_string().matches("not one JSON value").count(),
+                usize::from(words.starts_with("not one")),
+                "{e}"
+            );
         }
+        // Bytes that are not UTF-8 are named as such, once.
+        let e = Withheld::from_json(b"[\xff]").unwrap_err().to_string();
+        assert!(e.starts_with("not one JSON value: not UTF-8"), "{e}");
         let ok = format!(r#"[{{"seq":2,"entry_id":"{d}","day":null}}]"#);
         let list = Withheld::from_json(ok.as_bytes()).unwrap();
         assert_eq!(list.digest(2), Some(d));
