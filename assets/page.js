@@ -825,7 +825,7 @@
       try { return decodeProofHeaders(block('proof-headers') || new Uint8Array(0)); } catch (e) { return { __error: String(e) }; }
     })();
     var state = { result: null, anchors: null, cov: null, bySeq: new Map(), byDigest: new Map(), ready: false, queued: null,
-      textsBad: [], proofs: { anchor: {}, witnessBad: [], witnessOk: 0, witnessAll: 0 } };
+      textsBad: [], textsStray: [], proofs: { anchor: {}, witnessBad: [], witnessOk: 0, witnessAll: 0 } };
 
     // ---- who: the header's own sentence, verbatim (read now for the first screen; the
     // re-derivation confirms it is line 1's)
@@ -1541,6 +1541,9 @@
       state.textsBad.forEach(function (t) {
         out.push({ what: 'the released text filed under ' + t.sha.slice(0, 12) + '…' + (t.seq !== undefined ? ' (seq ' + t.seq + ')' : '') + ' does not hash to its name: its words were changed after the gate hashed them', href: '#text-' + t.sha });
       });
+      state.textsStray.forEach(function (t) {
+        out.push({ what: 'the released text filed under ' + t.sha.slice(0, 12) + '… is carried by no published send line: a released text is filed under the sent_sha256 of the line that sent it', href: '#text-' + t.sha });
+      });
       figures(r).forEach(function (x) {
         if (x.theirs !== null && x.theirs !== undefined && String(x.mine) !== String(x.theirs)) {
           out.push({ what: x.what + ': this page counts ' + x.mine + ', the publisher\'s STATS.json says ' + x.theirs, href: '#tiles-h' });
@@ -1839,16 +1842,23 @@
       var seqOf = {};
       var ix = obj(publicTexts.index) || {};
       (Array.isArray(ix.published) ? ix.published : []).forEach(function (p) { if (p && typeof p.sent_sha256 === 'string') seqOf[p.sent_sha256] = p.seq; });
+      // A text is filed under the sent_sha256 of the published send line that sent it: one no
+      // such line carries is listed as a failure, whatever its bytes hash to
+      // (docs/scale.md#texts-without-a-line; `src/text_lines.rs` in the CLI).
+      var stray = [];
       Object.keys(texts).forEach(function (sha) {
         all++;
         var b = textBytes(sha);
         if (b && V.sha256Hex(b) === sha) ok++; else bad.push({ sha: sha, seq: seqOf[sha] });
+        var sent = (state.byDigest.get(sha) || []).some(function (h) { return h.field === 'sent_sha256' && h.line && h.line.kind === 'send'; });
+        if (!sent && /^[0-9a-f]{64}$/.test(sha)) stray.push({ sha: sha });
       });
-      state.textsOk = ok; state.textsAll = all; state.textsBad = bad;
+      state.textsOk = ok; state.textsAll = all; state.textsBad = bad; state.textsStray = stray;
       var chk = $('texts-check');
       if (chk) {
-        clear(chk).appendChild(el('p', { class: bad.length ? 'bad' : 'ok' }, ok + ' of ' + all + ' released texts re-hash in your browser to the sent_sha256 they are filed under.' +
-          (bad.length ? ' ' + bad.length + ' do not: they are marked below.' : '')));
+        clear(chk).appendChild(el('p', { class: bad.length || stray.length ? 'bad' : 'ok' }, ok + ' of ' + all + ' released texts re-hash in your browser to the sent_sha256 they are filed under.' +
+          (bad.length ? ' ' + bad.length + ' do not: they are marked below.' : '') +
+          (stray.length ? ' ' + stray.length + ' ' + (stray.length === 1 ? 'is' : 'are') + ' filed under a digest no published send line carries.' : '')));
       }
       var box = $('texts-body');
       if (!box) return;

@@ -43,6 +43,7 @@ pub mod sorted_ids;
 pub mod stat_records;
 pub mod stats_figures;
 pub mod terminal;
+pub mod text_lines;
 pub mod text_parts;
 pub mod verify_cmd;
 pub mod withheld_files;

@@ -53,6 +53,15 @@ pub fn check_site(dir: &Path) -> Result<Outcome> {
     // Each line's day as the page derives it, from the rules it carries
     // (docs/scale.md#the-pages-tz-rules).
     let mut page_days = page.as_deref().and_then(crate::page_check::page_days);
+    // The released texts, each to be claimed by a published send line as the ledger streams
+    // (docs/scale.md#texts-without-a-line).
+    let texts_dir = ledger_dir.sub("public_texts")?;
+    let mut text_lines = match &texts_dir {
+        Some(t) => {
+            crate::text_lines::TextLines::of_names(t.list()?.iter().map(|l| l.name.as_str()))
+        }
+        None => crate::text_lines::TextLines::of_names(std::iter::empty()),
+    };
     // The seqs of the readable entry lines, for the figures STATS.json states
     // (docs/scale.md#stats-figures): 8 bytes a line.
     let mut published_seqs: Vec<i64> = Vec::new();
@@ -66,6 +75,7 @@ pub fn check_site(dir: &Path) -> Result<Outcome> {
             kept.push(exhibit_protocol::anchors::EntryFacts::of_entry(entry));
             published_lines += 1;
             published_seqs.extend(entry.seq);
+            text_lines.entry(entry);
             if let Some(days) = page_days.as_mut() {
                 days.entry(entry);
             }
@@ -116,8 +126,8 @@ pub fn check_site(dir: &Path) -> Result<Outcome> {
     if let Some(a) = ledger_dir.sub("anchors")? {
         publisher_withheld_anchors(&a, anchors.as_deref().unwrap_or_default(), &mut files)?;
     }
-    let texts_dir = ledger_dir.sub("public_texts")?;
     let texts = check_public_texts(texts_dir.as_ref(), carried, &mut files)?;
+    text_lines.finish(&mut files);
     if let Some(texts_dir) = &texts_dir {
         // A segmented exhibit's index parts (docs/public-texts.md#parts).
         crate::text_parts::check(texts_dir, &mut files)?;

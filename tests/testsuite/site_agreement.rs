@@ -608,6 +608,22 @@ fn verify_site_holds_the_pages_copies_to_the_files() {
             }),
             " (other bytes)",
         ),
+        (
+            "a released text no published send line carries, filed under its own digest in the folder, the page and the count alike (both were green)",
+            std::boxed::Box::new(|s: &Path| {
+                let words = b"Nothing was sent with these words.";
+                let name = exhibit_protocol::Digest::of(words).to_string();
+                write(s, &format!("ledger/public_texts/{name}.txt"), words);
+                page_texts(s, |texts| {
+                    texts.insert(name.clone(), J::from(exhibit::encode::base64(words)));
+                });
+                stats_everywhere(s, |st| {
+                    let n = st["public_texts"]["texts"]["published"].as_u64().unwrap();
+                    st["public_texts"]["texts"]["published"] = J::from(n + 1);
+                });
+            }),
+            ".txt: text_without_line: no published send line carries this sent_sha256",
+        ),
     ];
     // The first, the CLI alone fails, by the page's copy; the second, both.
     let edits = cases
