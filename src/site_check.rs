@@ -56,12 +56,7 @@ pub fn check_site(dir: &Path) -> Result<Outcome> {
     // The released texts, each to be claimed by a published send line as the ledger streams
     // (docs/scale.md#texts-without-a-line).
     let texts_dir = ledger_dir.sub("public_texts")?;
-    let mut text_lines = match &texts_dir {
-        Some(t) => {
-            crate::text_lines::TextLines::of_names(t.list()?.iter().map(|l| l.name.as_str()))
-        }
-        None => crate::text_lines::TextLines::of_names(std::iter::empty()),
-    };
+    let mut text_lines = crate::text_lines::TextLines::of_folder(texts_dir.as_ref())?;
     // The seqs of the readable entry lines, for the figures STATS.json states
     // (docs/scale.md#stats-figures): 8 bytes a line.
     let mut published_seqs: Vec<i64> = Vec::new();
@@ -126,7 +121,10 @@ pub fn check_site(dir: &Path) -> Result<Outcome> {
     if let Some(a) = ledger_dir.sub("anchors")? {
         publisher_withheld_anchors(&a, anchors.as_deref().unwrap_or_default(), &mut files)?;
     }
-    let texts = check_public_texts(texts_dir.as_ref(), carried, &mut files)?;
+    let texts = match &texts_dir {
+        Some(folder) => check_public_texts(folder, text_lines.file_names(), carried, &mut files)?,
+        None => check_public_texts_absent(carried, &mut files),
+    };
     text_lines.finish(&mut files);
     if let Some(texts_dir) = &texts_dir {
         // A segmented exhibit's index parts (docs/public-texts.md#parts).
@@ -283,17 +281,14 @@ fn check_witness_proofs(proofs: &BoxFolder, files: &mut Vec<FileProblem>) -> Res
 /// byte for byte (docs/scale.md#the-pages-texts): each is read once, for both.
 /// Returns how many texts the folder holds; takes each matched text out of `carried`.
 fn check_public_texts(
-    texts: Option<&BoxFolder>,
+    folder: &BoxFolder,
+    names: impl Iterator<Item = String>,
     mut carried: Option<crate::page_check::CarriedTexts>,
     files: &mut Vec<FileProblem>,
 ) -> Result<u64> {
     let mut count = 0;
     let mut differ = Vec::new();
-    let listed = match texts {
-        Some(t) => t.list()?.into_iter().map(|l| (t, l.name)).collect(),
-        None => Vec::new(),
-    };
-    for (folder, name) in listed {
+    for name in names {
         let Some(stem) = name.strip_suffix(".txt") else {
             continue;
         };
@@ -317,20 +312,32 @@ fn check_public_texts(
             }
         }
     }
-    // What the page carries that the folder does not hold.
-    differ.extend(
-        carried
-            .into_iter()
-            .flat_map(|c| c.into_keys())
-            .map(|name| format!("{name}.txt (no such file)")),
-    );
-    texts_differ(differ, files);
+    texts_differ(differ, carried, files);
     Ok(count)
 }
 
-/// One problem on the page for every text its copy gets wrong, naming the first few.
-fn texts_differ(differ: Vec<String>, files: &mut Vec<FileProblem>) {
+/// A site without `public_texts/`: every text the page carries is one the site does not hold.
+fn check_public_texts_absent(
+    carried: Option<crate::page_check::CarriedTexts>,
+    files: &mut Vec<FileProblem>,
+) -> u64 {
+    texts_differ(Vec::new(), carried, files);
+    0
+}
+
+/// One problem on the page for every text its copy gets wrong, naming the first few: `differ`,
+/// then what the page carries that the folder does not hold (`left`).
+fn texts_differ(
+    mut differ: Vec<String>,
+    left: Option<crate::page_check::CarriedTexts>,
+    files: &mut Vec<FileProblem>,
+) {
     const NAMED: usize = 5;
+    differ.extend(
+        left.into_iter()
+            .flat_map(|c| c.into_keys())
+            .map(|name| format!("{name}.txt (no such file)")),
+    );
     if differ.is_empty() {
         return;
     }

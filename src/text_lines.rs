@@ -10,26 +10,63 @@ use exhibit_protocol::verify::Entry;
 
 use crate::outcome::FileProblem;
 
-/// The released texts' digests, each marked once a published send line carries it: 33 bytes a
-/// text, held while the ledger streams.
+/// The names of `public_texts/`' texts, listed once (docs/scale.md#read-once), each digest
+/// marked once a published send line carries it: 33 bytes a text, held while the ledger streams.
 pub struct TextLines {
-    /// Sorted, without repeats.
+    /// The `<digest>.txt` names, as digests: sorted, without repeats.
     names: Vec<Digest>,
     claimed: Vec<bool>,
+    /// The other `.txt` names, sorted: each already fails as a text that does not hash to its
+    /// name; none can be claimed.
+    others: Vec<String>,
 }
 
 impl TextLines {
-    /// The names of `public_texts/` that are `<digest>.txt`; any other name already fails as a
-    /// text that does not hash to its name, or as a stray.
-    pub fn of_names<'a>(names: impl Iterator<Item = &'a str>) -> TextLines {
-        let mut names: Vec<Digest> = names
-            .filter_map(|n| n.strip_suffix(".txt"))
-            .filter_map(|stem| stem.parse::<Digest>().ok())
-            .collect();
-        names.sort_unstable();
-        names.dedup();
-        let claimed = vec![false; names.len()];
-        TextLines { names, claimed }
+    /// The `.txt` names of `public_texts/` (its index and index parts are checked elsewhere).
+    pub fn of_names(names: impl Iterator<Item = String>) -> TextLines {
+        let mut t = TextLines {
+            names: Vec::new(),
+            claimed: Vec::new(),
+            others: Vec::new(),
+        };
+        names.for_each(|n| t.add(n));
+        t.sorted()
+    }
+
+    /// The folder's texts, listed once, one name at a time and not kept as names.
+    pub fn of_folder(folder: Option<&crate::box_read::BoxFolder>) -> anyhow::Result<TextLines> {
+        let mut t = TextLines::of_names(std::iter::empty());
+        if let Some(folder) = folder {
+            folder.visit(|l| t.add(l.name))?;
+        }
+        Ok(t.sorted())
+    }
+
+    fn add(&mut self, name: String) {
+        match name.strip_suffix(".txt").map(str::parse::<Digest>) {
+            Some(Ok(d)) => self.names.push(d),
+            Some(Err(_)) => self.others.push(name),
+            None => {}
+        }
+    }
+
+    fn sorted(mut self) -> TextLines {
+        self.names.sort_unstable();
+        self.names.dedup();
+        self.others.sort_unstable();
+        self.claimed = vec![false; self.names.len()];
+        self
+    }
+
+    /// Every text's file name, in name order (lowercase hex sorts as its bytes do).
+    pub fn file_names(&self) -> impl Iterator<Item = String> + '_ {
+        let mut digests = self.names.iter().map(|d| format!("{d}.txt")).peekable();
+        let mut others = self.others.iter().peekable();
+        std::iter::from_fn(move || match (digests.peek(), others.peek()) {
+            (Some(d), Some(o)) if o.as_str() < d.as_str() => others.next().cloned(),
+            (Some(_), _) => digests.next(),
+            (None, _) => others.next().cloned(),
+        })
     }
 
     /// A published line: a `send` line claims the text filed under its `sent_sha256`.
@@ -73,7 +110,7 @@ mod tests {
             ledger.push_str(l);
             ledger.push('\n');
         }
-        let mut t = TextLines::of_names(names.iter().map(String::as_str));
+        let mut t = TextLines::of_names(names.iter().cloned());
         verify_reader(
             ledger.as_bytes(),
             &Withheld::default(),
@@ -109,5 +146,27 @@ mod tests {
         let odd = vec![format!("{a}.txt"), format!("{b}.txt"), "notes.txt".into()];
         assert_eq!(unclaimed(&[lines[0].clone(), upper], &odd), vec![file(&b)]);
         assert!(unclaimed(&lines[..1], &[]).is_empty());
+    }
+
+    #[test]
+    fn every_txt_name_is_listed_once_in_name_order() {
+        let [a, b] = [b"a", b"b"].map(|w| Digest::of(w).to_string());
+        let names = [
+            format!("{b}.txt"),
+            "zz.txt".to_string(),
+            format!("{a}.txt"),
+            "0.txt".to_string(),
+            "index.json".to_string(),
+            "A.TXT".to_string(),
+            format!("{}.txt", a.to_uppercase()),
+        ];
+        let mut want: Vec<String> = names
+            .iter()
+            .filter(|n| n.ends_with(".txt"))
+            .cloned()
+            .collect();
+        want.sort();
+        let t = TextLines::of_names(names.into_iter());
+        assert_eq!(t.file_names().collect::<Vec<_>>(), want);
     }
 }
