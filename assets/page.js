@@ -1893,8 +1893,9 @@
       var ix = obj(publicTexts.index) || {};
       var pub = (Array.isArray(ix.published) ? ix.published : []).filter(function (p) { return p && typeof p.sent_sha256 === 'string'; })
         .slice().sort(function (a, b) { return Number(a.seq) - Number(b.seq); });
-      var bad = {};
+      var bad = {}, stray = {};
       state.textsBad.forEach(function (t) { bad[t.sha] = 1; });
+      state.textsStray.forEach(function (t) { stray[t.sha] = 1; });
       var SHOW = 300;
       pub.slice(0, SHOW).forEach(function (p) {
         var sha = p.sent_sha256, b = textBytes(sha);
@@ -1903,9 +1904,10 @@
         var text = b ? V.utf8Decode(b) || '' : '';
         var first = text.split('\n').filter(function (x) { return x.trim(); })[0] || '(empty)';
         if (first.length > 120) first = first.slice(0, 117) + '…';
-        var d = el('details', { class: 'text-item' + (bad[sha] ? ' bad' : '') },
+        var d = el('details', { class: 'text-item' + (bad[sha] || stray[sha] ? ' bad' : '') },
           el('summary', null, el('span', { class: 'tseq' }, 'seq ' + plain(p.seq)), ' ', el('span', { class: 'muted' }, String(p.day || '')), ' ',
-            bad[sha] ? el('strong', { class: 'bad' }, 'DOES NOT HASH TO ITS NAME — ') : null, first));
+            bad[sha] ? el('strong', { class: 'bad' }, 'DOES NOT HASH TO ITS NAME — ') : null,
+            stray[sha] ? el('strong', { class: 'bad' }, 'NO PUBLISHED SEND LINE CARRIES ITS DIGEST — ') : null, first));
         d.addEventListener('toggle', function () {
           if (!d.open || d.getAttribute('data-filled')) return;
           d.setAttribute('data-filled', '1');
@@ -1920,9 +1922,21 @@
         });
         list.appendChild(el('li', { id: 'text-' + sha, 'data-sent-sha256': sha, 'data-seq': String(p.seq) }, d));
       });
+      // A failing text the publisher's index does not list still gets an item, so that the
+      // verdict's link to it lands somewhere.
+      var listed = {};
+      pub.forEach(function (p) { listed[p.sent_sha256] = 1; });
+      state.textsBad.concat(state.textsStray).forEach(function (t) {
+        if (listed[t.sha]) return;
+        listed[t.sha] = 1;
+        list.appendChild(el('li', { id: 'text-' + t.sha, 'data-sent-sha256': t.sha, class: 'bad' },
+          el('p', { class: 'bad' }, 'A text this page carries under ', fullDigest(t.sha, 'sent_sha256'), ', which the publisher\'s index does not list',
+            stray[t.sha] ? '; no published send line carries this digest' : '', bad[t.sha] ? '; it does not hash to its name' : '', '. ',
+            link('ledger/public_texts/' + t.sha + '.txt', 'The file'), '.')));
+      });
       var sum = $('texts-browse-summary');
       if (sum) sum.textContent = 'Browse the ' + pub.length + ' released text' + (pub.length === 1 ? '' : 's') + ' (seq, day, first line; open one for the whole text and its digests)';
-      if (state.textsBad.length) $('texts-browse').open = true;
+      if (state.textsBad.length || state.textsStray.length) $('texts-browse').open = true;
       if (pub.length > SHOW) list.appendChild(el('li', { class: 'muted' }, (pub.length - SHOW) + ' more are in ', link('ledger/public_texts/index.json', 'index.json'), '.'));
       if (!pub.length) list.appendChild(el('li', { class: 'muted' }, 'No released text yet.'));
     }

@@ -638,8 +638,19 @@ fn verify_site_holds_the_pages_copies_to_the_files() {
         let (rc, words) = cli(&copy);
         assert!(rc == 1 && words.contains(said), "{name}: {words}");
         if page_fails {
-            let page = verdict(&visit(copy.join("index.html").to_str().unwrap(), None, &[]));
+            let seen = visit(copy.join("index.html").to_str().unwrap(), None, &[]);
+            let page = verdict(&seen);
             assert_eq!(page.0, "failed", "{name}: {page:?}");
+            // Every link of the verdict to a released text lands on an item of the texts' list,
+            // one the publisher's index does not list included.
+            let dom = seen["dom"].as_str().unwrap();
+            for target in dom.split("href=\"#text-").skip(1) {
+                let id = &target[..target.find('"').unwrap()];
+                assert!(
+                    dom.contains(&format!("id=\"text-{id}\"")),
+                    "{name}: #text-{id}"
+                );
+            }
         } else {
             assert!(
                 words.contains("index.html: page_copy_mismatch"),
