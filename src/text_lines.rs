@@ -33,7 +33,7 @@ impl TextLines {
         t.sorted()
     }
 
-    /// The folder's texts, listed once, one name at a time and not kept as names.
+    /// The folder's texts, listed once, one name at a time (a digest is kept, not its name).
     pub fn of_folder(folder: Option<&crate::box_read::BoxFolder>) -> anyhow::Result<TextLines> {
         let mut t = TextLines::of_names(std::iter::empty());
         if let Some(folder) = folder {
