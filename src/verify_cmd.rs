@@ -42,9 +42,13 @@ pub fn run(plan: &VerifyPlan) -> Result<ExitCode> {
     } else {
         write_words(&mut report, &plan.path, &outcome)?;
     }
-    // Words quote inputs (a file name, a field): printed with control characters escaped.
-    crate::terminal::to_stdout(&String::from_utf8_lossy(&report))
-        .context("stdout: cannot write the report")?;
+    // Words quote inputs (a file name, a field): printed with control characters escaped. A
+    // reader that closed the pipe early (`exhibit verify SITE | head -1`) took what it wanted:
+    // the exit status is still the verdict's, with no message.
+    match crate::terminal::to_stdout(&String::from_utf8_lossy(&report)) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
+        written => written.context("stdout: cannot write the report")?,
+    }
     Ok(if outcome.ok {
         ExitCode::SUCCESS
     } else {

@@ -366,3 +366,30 @@ fn verify_site_names_what_the_anchor_faults_publisher_withheld() {
         "a proof merely missing is not a problem: {files:?}"
     );
 }
+
+/// A reader that closes the pipe before the report is written (`exhibit verify … | head -1`)
+/// gets the verdict's exit status and no message: the report (about 300 KB of problems) is
+/// larger than any pipe's buffer, so the write meets the closed pipe. Catches the closed pipe
+/// reported as an I/O error (exit 2, "cannot write the report").
+#[test]
+fn a_closed_pipe_keeps_the_verdicts_exit_status() {
+    let tmp = tempfile::tempdir().unwrap();
+    let ledger = tmp.path().join("ledger.jsonl");
+    let mut bytes = std::fs::read(base()).unwrap();
+    bytes.extend(b"not json\n".repeat(3000));
+    std::fs::write(&ledger, bytes).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_exhibit"))
+        .args(["verify", ledger.to_str().unwrap()])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert_eq!(stderr(&o), "");
+    // Read to the end, the same report is written whole.
+    let whole = exhibit(&["verify", ledger.to_str().unwrap()]);
+    assert_eq!(whole.status.code(), Some(1));
+    assert!(whole.stdout.len() > 200_000, "{}", whole.stdout.len());
+}
