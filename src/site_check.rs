@@ -123,7 +123,11 @@ pub fn check_site(dir: &Path) -> Result<Outcome> {
     }
     let texts = match &texts_dir {
         Some(folder) => check_public_texts(folder, text_lines.file_names(), carried, &mut files)?,
-        None => check_public_texts_absent(carried, &mut files),
+        // No folder: every text the page carries is one the site does not hold.
+        None => {
+            texts_differ(Vec::new(), carried, &mut files);
+            0
+        }
     };
     text_lines.finish(&mut files);
     if let Some(texts_dir) = &texts_dir {
@@ -314,15 +318,6 @@ fn check_public_texts(
     }
     texts_differ(differ, carried, files);
     Ok(count)
-}
-
-/// A site without `public_texts/`: every text the page carries is one the site does not hold.
-fn check_public_texts_absent(
-    carried: Option<crate::page_check::CarriedTexts>,
-    files: &mut Vec<FileProblem>,
-) -> u64 {
-    texts_differ(Vec::new(), carried, files);
-    0
 }
 
 /// One problem on the page for every text its copy gets wrong, naming the first few: `differ`,
