@@ -196,6 +196,8 @@ struct Page<'a> {
     page_js: &'a str,
     /// `(id, token)`: each token is replaced by the base64 data after minification.
     data_blocks: Vec<(&'static str, String)>,
+    /// The Content-Security-Policy's place, filled after minification ([`with_csp`]).
+    csp_token: String,
     /// Which tz database the page's days come from (docs/verifier.md "Days and the tz database").
     tz_note: String,
     /// The light page: the ledger's files are fetched, not embedded (docs/page.md).
@@ -534,6 +536,50 @@ pub fn markdown_html(md: &str) -> String {
     out
 }
 
+/// What a reader of [`markdown_html`]'s page sees of `md`, for the guard (docs/build.md#safety):
+/// the text of every event joined as the browser draws it — an escape, an emphasis or a code
+/// span inside a word joins it again (`owner\@example\.com`, `555**010**9999`) — with a break
+/// between blocks, then every link's and image's target on a line of its own (an `href` is
+/// published bytes too). Raw markdown is guarded as well: the two readings differ exactly where
+/// markdown syntax hides what it renders.
+pub fn markdown_reader_text(md: &str) -> String {
+    use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
+    let mut text = String::new();
+    let mut targets = Vec::new();
+    for e in Parser::new_ext(md, Options::ENABLE_TABLES) {
+        match e {
+            Event::Text(s)
+            | Event::Code(s)
+            | Event::Html(s)
+            | Event::InlineHtml(s)
+            | Event::InlineMath(s)
+            | Event::DisplayMath(s)
+            | Event::FootnoteReference(s) => text.push_str(&s),
+            Event::SoftBreak => text.push(' '),
+            Event::HardBreak | Event::Rule => text.push('\n'),
+            Event::Start(Tag::Link { dest_url, .. } | Tag::Image { dest_url, .. }) => {
+                targets.push(dest_url.to_string());
+            }
+            Event::End(
+                TagEnd::Paragraph
+                | TagEnd::Heading(_)
+                | TagEnd::Item
+                | TagEnd::CodeBlock
+                | TagEnd::TableCell
+                | TagEnd::TableRow
+                | TagEnd::TableHead
+                | TagEnd::BlockQuote(_),
+            ) => text.push('\n'),
+            _ => {}
+        }
+    }
+    for target in targets {
+        text.push_str("\n\n");
+        text.push_str(&target);
+    }
+    text
+}
+
 /// The open links (unsafe ones hold their target) and images of a text being rendered.
 #[derive(Default)]
 struct SafeEvents {
@@ -543,7 +589,7 @@ struct SafeEvents {
 
 impl SafeEvents {
     fn push<'a>(&mut self, e: pulldown_cmark::Event<'a>, out: &mut Vec<pulldown_cmark::Event<'a>>) {
-        use pulldown_cmark::{Event, HeadingLevel, Tag, TagEnd};
+        use pulldown_cmark::{Event, HeadingLevel, LinkType, Tag, TagEnd};
         fn demote(level: HeadingLevel) -> HeadingLevel {
             match level {
                 HeadingLevel::H1 => HeadingLevel::H3,
@@ -568,6 +614,12 @@ impl SafeEvents {
             Event::End(TagEnd::Heading(level)) => {
                 out.push(Event::End(TagEnd::Heading(demote(level))));
             }
+            // An autolinked address (`<owner@example.com>`) would become a `mailto:` link:
+            // none is made (docs/build.md#safety); its text is shown, and the guard has read it.
+            Event::Start(Tag::Link {
+                link_type: LinkType::Email,
+                ..
+            }) => self.links.push(Some(String::new())),
             Event::Start(Tag::Link { dest_url, .. }) if !safe_link(&dest_url) => {
                 self.links.push(Some(dest_url.to_string()));
             }
@@ -576,6 +628,7 @@ impl SafeEvents {
                 out.push(Event::Start(t));
             }
             Event::End(TagEnd::Link) => match self.links.pop() {
+                Some(Some(url)) if url.is_empty() => {}
                 Some(Some(url)) => out.push(Event::Text(
                     format!(" ⟨{url}: not made a link — only http(s) and relative links are⟩")
                         .into(),
@@ -672,13 +725,16 @@ fn page_with(
             .map(markdown_html)
             .unwrap_or_default()
     };
+    let (report_html, prereg_html) = (md("report_md"), md("prereg_md"));
+    let tokens = Tokens::for_texts(&[&report_html, &prereg_html]);
     let page = Page {
         built_at: input.built_at,
         witness_on: input.witness_on,
         public_texts_on: input.public_texts.is_some(),
         window_since: input.window_since,
-        report_html: md("report_md"),
-        prereg_html: md("prereg_md"),
+        report_html,
+        prereg_html,
+        csp_token: tokens.csp(),
         style_css: STYLE_CSS,
         verify_js: VERIFY_JS,
         page_js: PAGE_JS,
@@ -699,7 +755,7 @@ fn page_with(
         data_blocks: blocks
             .iter()
             .enumerate()
-            .map(|(i, (id, _))| (*id, format!("EXHIBITDATA{i}TOKEN")))
+            .map(|(i, (id, _))| (*id, tokens.data(i)))
             .collect(),
     };
     let shell = page.render()?;
@@ -707,21 +763,19 @@ fn page_with(
     cfg.minify_css = true;
     cfg.minify_js = false; // our JS stays readable for the stranger who wants to audit it
     let minified = minify_html::minify(shell.as_bytes(), &cfg);
-    let html = with_csp(&String::from_utf8(minified)?, light)?;
+    let html = with_csp(&String::from_utf8(minified)?, light, &tokens.csp())?;
     // One pass, each block encoded straight into the page: at a million lines a block is
     // hundreds of megabytes, and a copy of the page per block would multiply that.
     let total: usize = blocks.iter().map(|(_, b)| b.len().div_ceil(3) * 4).sum();
-    let tokens: usize = (0..blocks.len())
-        .map(|i| format!("EXHIBITDATA{i}TOKEN").len())
-        .sum();
-    let weight = (html.len() + total).saturating_sub(tokens);
+    let token_bytes: usize = (0..blocks.len()).map(|i| tokens.data(i).len()).sum();
+    let weight = (html.len() + total).saturating_sub(token_bytes);
     if weight > max {
         return Ok(None);
     }
     let mut page = Vec::with_capacity(html.len() + total);
     let mut rest = html.as_str();
     for (i, (id, bytes)) in blocks.iter().enumerate() {
-        let token = format!("EXHIBITDATA{i}TOKEN");
+        let token = tokens.data(i);
         anyhow::ensure!(
             html.matches(&token).count() == 1,
             "the page template lost the data block {id}"
@@ -746,7 +800,7 @@ fn page_with(
 /// The page with its Content-Security-Policy filled in: no host at all (a light page: its own
 /// origin, for fetches), and inline script and style only where their sha256 is listed — the page's own, hashed here after minification.
 /// The data blocks (`type=application/octet-stream`) are never run, so they need no hash.
-fn with_csp(html: &str, light: bool) -> anyhow::Result<String> {
+fn with_csp(html: &str, light: bool, csp_token: &str) -> anyhow::Result<String> {
     use sha2::{Digest, Sha256};
     let hash = |body: &str| {
         format!(
@@ -786,16 +840,96 @@ fn with_csp(html: &str, light: bool) -> anyhow::Result<String> {
         scripts.join(" "),
         styles.join(" ")
     );
-    let token = ["content=\"EXHIBITCSPTOKEN\"", "content=EXHIBITCSPTOKEN"]
-        .into_iter()
-        .find(|t| html.matches(t).count() == 1)
-        .ok_or_else(|| anyhow::anyhow!("the page template lost its Content-Security-Policy"))?;
-    Ok(html.replacen(token, &format!("content=\"{policy}\""), 1))
+    let token = [
+        format!("content=\"{csp_token}\""),
+        format!("content={csp_token}"),
+    ]
+    .into_iter()
+    .find(|t| html.matches(t.as_str()).count() == 1)
+    .ok_or_else(|| anyhow::anyhow!("the page template lost its Content-Security-Policy"))?;
+    Ok(html.replacen(&token, &format!("content=\"{policy}\""), 1))
+}
+
+/// The placeholders the page's template holds until minification is done: the policy's and
+/// each data block's. No text that reaches the page may hold one (a report that wrote the
+/// policy's placeholder would take the policy's place, and the page ran with none), so each
+/// carries a digest of every text the page renders: a text would have to hold its own digest
+/// (docs/build.md#safety). The same texts give the same placeholders, and the placeholders
+/// never reach the published bytes.
+struct Tokens {
+    salt: String,
+}
+
+impl Tokens {
+    fn for_texts(texts: &[&str]) -> Self {
+        use sha2::{Digest, Sha256};
+        let mut h = Sha256::new();
+        for t in texts {
+            h.update((t.len() as u64).to_le_bytes());
+            h.update(t.as_bytes());
+        }
+        let salt = h.finalize()[..12]
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        Tokens { salt }
+    }
+
+    fn csp(&self) -> String {
+        format!("EXHIBITCSP{}TOKEN", self.salt)
+    }
+
+    fn data(&self, i: usize) -> String {
+        format!("EXHIBITDATA{i}X{}TOKEN", self.salt)
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Markdown that hides an identifier from a guard of the raw text renders it whole: the
+    /// reader's text must hold it (issue 48, class 3), and the guard must fire on it.
+    #[test]
+    fn the_reader_text_is_what_the_page_shows() {
+        use exhibit_protocol::guard::{Context, scan};
+        #[rustfmt::skip]
+        let rows: &[(&str, &str)] = &[
+            ("owner@example\\.com", "an escaped dot"),
+            ("owner\\@example\\.com", "an escaped @ and dot"),
+            ("owner@exa**mple.com**", "emphasis over the domain's end"),
+            ("owner@_example_.com", "emphasis inside the domain"),
+            ("555**010**9999", "strong emphasis between digit groups"),
+            ("555`010`9999", "code spans between digit groups"),
+            ("[see here](https://t.me/alice_private)", "a link's target, shown by no text"),
+            ("![x](/home/alice/photo.png)", "an image's address"),
+        ];
+        for (md, why) in rows {
+            assert!(
+                !scan(&markdown_reader_text(md), Context::PublicText).is_empty(),
+                "{why}: {md:?} reads {:?}",
+                markdown_reader_text(md)
+            );
+        }
+        // Blocks stay apart: two paragraphs' numbers are not one number.
+        assert_eq!(
+            markdown_reader_text("# 1234\n\n5678 and *9*"),
+            "1234\n5678 and 9\n"
+        );
+    }
+
+    /// An autolinked address is shown as text, never as a `mailto:` link.
+    #[test]
+    fn no_mailto_link_is_made() {
+        for md in ["<owner@example.com>", "write to <a.b@c.example.org> now"] {
+            let html = markdown_html(md);
+            assert!(!html.contains("mailto:"), "{html}");
+            assert!(!html.contains("<a "), "{html}");
+        }
+        assert!(
+            markdown_html("<https://example.org/x>").contains("<a href=\"https://example.org/x\"")
+        );
+    }
     use crate::encode::base64;
 
     #[test]

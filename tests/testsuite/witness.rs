@@ -913,6 +913,67 @@ fn the_seal_refuses_a_tampered_prereg_a_disagreeing_index_and_a_bad_prereg_proof
     assert_eq!(tree(&site(&fx)), before);
 }
 
+/// The tail's report is guarded as a reader sees it rendered, not only as written: markdown
+/// syntax inside an address or a number hides it from a guard of the raw text (issue 48,
+/// class 3). Each of these passed the build before.
+#[test]
+fn the_tails_report_is_guarded_as_it_renders() {
+    let fx = fixture();
+    for (added, rule) in [
+        ("Contact: ops@lab\\.example\\.org", "email"),
+        ("Contact: ops@lab.exa**mple.org**", "email"),
+        (
+            "Reach [the ops desk](https://t.me/ops_desk_private).",
+            "profile_link",
+        ),
+    ] {
+        std::fs::write(
+            fx.store.join("REPORT.md"),
+            format!("{}\n{added}\n", fx.report),
+        )
+        .unwrap();
+        refused(
+            &build(&fx, &[]),
+            &["REPORT.md", rule, "fix the tail's report"],
+        );
+        assert!(!site(&fx).exists(), "{added}");
+    }
+}
+
+/// No text reaches the page's template but as escaped data (issue 48, class 7): a report that
+/// writes the template's placeholders, old and new, neither takes the security policy's place
+/// (the page ran with none) nor breaks the build.
+#[test]
+fn the_tails_report_cannot_reach_the_pages_placeholders() {
+    let fx = fixture();
+    std::fs::write(
+        fx.store.join("REPORT.md"),
+        format!(
+            "{}\n<meta content=\"EXHIBITCSPTOKEN\"> content=EXHIBITCSPTOKEN EXHIBITDATA0TOKEN\n\n`EXHIBITCSP` EXHIBITDATA1X TOKEN content=\"{{{{ csp_token }}}}\"\n",
+            fx.report
+        ),
+    )
+    .unwrap();
+    ok(&build(&fx, &[]));
+    let page = std::fs::read_to_string(site(&fx).join("index.html")).unwrap();
+    let metas: Vec<&str> = page
+        .split("<meta ")
+        .skip(1)
+        .filter_map(|m| m.split('>').next())
+        .filter(|m| m.contains("Content-Security-Policy"))
+        .collect();
+    assert_eq!(metas.len(), 1, "one policy: {metas:?}");
+    assert!(
+        metas[0].contains("content=\"default-src 'none'; script-src 'sha256-"),
+        "{}",
+        metas[0]
+    );
+    assert!(
+        page.contains("EXHIBITCSPTOKEN"),
+        "the report's text is shown as written"
+    );
+}
+
 #[test]
 fn a_missing_proof_for_an_index_entry_refuses() {
     let fx = fixture();

@@ -1756,8 +1756,16 @@ fn guard_tail_texts(store: &Path, s: &Store, refusals: &mut Vec<Refusal>) {
         ),
     ] {
         let Some(text) = text else { continue };
-        let reasons =
+        // Both what is written and what a reader sees once it is rendered (markdown syntax
+        // inside an address or a number hides it from the first): docs/build.md#safety.
+        let mut reasons =
             exhibit_protocol::guard::scan(&text, exhibit_protocol::guard::Context::PublicText);
+        reasons.extend(exhibit_protocol::guard::scan(
+            &crate::build::render::markdown_reader_text(&text),
+            exhibit_protocol::guard::Context::PublicText,
+        ));
+        reasons.sort();
+        reasons.dedup();
         if !reasons.is_empty() {
             refusals.push(Refusal::new(
 "witness_text_identifier",

@@ -88,10 +88,16 @@ pub enum Rule {
     TelegramInvite,
     /// An integer of ten or more digits in a count field.
     CountTooLarge,
+    /// A link to one account's profile or chat (`t.me/name`, `x.com/name`, `host/@name`).
+    ProfileLink,
+    /// An IPv4, IPv6 or MAC address.
+    NetworkAddress,
+    /// A Bitcoin or Ethereum address.
+    CryptoAddress,
 }
 
 impl Rule {
-    pub const ALL: [Rule; 11] = [
+    pub const ALL: [Rule; 14] = [
         Rule::Whitespace,
         Rule::AtSign,
         Rule::DigitRun,
@@ -103,6 +109,9 @@ impl Rule {
         Rule::DriveOrHomePath,
         Rule::TelegramInvite,
         Rule::CountTooLarge,
+        Rule::ProfileLink,
+        Rule::NetworkAddress,
+        Rule::CryptoAddress,
     ];
 
     /// The stable code written into `withheld.json` reasons and `public_texts/index.json`
@@ -120,6 +129,9 @@ impl Rule {
             Rule::DriveOrHomePath => "drive_or_home_path",
             Rule::TelegramInvite => "telegram_invite",
             Rule::CountTooLarge => "count_too_large",
+            Rule::ProfileLink => "profile_link",
+            Rule::NetworkAddress => "network_address",
+            Rule::CryptoAddress => "crypto_address",
         }
     }
 
@@ -145,6 +157,13 @@ impl Rule {
             Rule::CountTooLarge => {
                 "a count of ten or more digits: no count here reaches a billion, an id does"
             }
+            Rule::ProfileLink => {
+                "a link to one person's account or chat, which names them as an @handle does"
+            }
+            Rule::NetworkAddress => {
+                "an IP or hardware (MAC) address, which can locate or name a person's machine"
+            }
+            Rule::CryptoAddress => "a Bitcoin or Ethereum address, which follows a person's money",
         }
     }
 }

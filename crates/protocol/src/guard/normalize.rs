@@ -354,10 +354,19 @@ fn fold_confusable(c: char) -> char {
 
 /// Punctuation that separates the parts of an address or path and that UTS #39 leaves unfolded
 /// (checked in `tests::uts39_gaps_are_ours`): the ideographic and half-width full stops, the
-/// Arabic and Ethiopic full stops and the stenographic full stop, all read as `.`.
+/// Arabic and Ethiopic full stops and the stenographic full stop; and the dots drawn at mid
+/// height that a person writes for the dot of an address (`owner@example·com`): the middle dot
+/// and Greek ano teleia, bullets, the hyphenation point, the bullet and dot operators, the
+/// katakana and half-width katakana middle dots, the word-separator and raised dots, the runic
+/// and Canadian syllabics dots, the sinological dot, the Z notation spot and the white bullet
+/// (docs/guard.md#normalisation). All are read as `.`.
 fn fold_punctuation(c: char) -> Option<char> {
     match c {
         '\u{3002}' | '\u{FF61}' | '\u{06D4}' | '\u{1362}' | '\u{2E3C}' => Some('.'),
+        '\u{00B7}' | '\u{0387}' | '\u{2022}' | '\u{2027}' | '\u{2219}' | '\u{22C5}'
+        | '\u{30FB}' | '\u{FF65}' | '\u{2E31}' | '\u{2E33}' | '\u{16EB}' | '\u{1427}'
+        | '\u{A78F}' | '\u{2981}' | '\u{25E6}' | '\u{2E30}' | '\u{2024}' | '\u{FE52}'
+        | '\u{FF0E}' => Some('.'),
         _ => None,
     }
 }
@@ -421,13 +430,17 @@ fn decode(view: &View) -> Option<View> {
 }
 
 fn may_start_spelling(c: char) -> bool {
-    matches!(c, '%' | '&' | '(' | '[' | '{' | '<' | ' ' | 'A' | 'D')
+    matches!(
+        c,
+        '%' | '&' | '(' | '[' | '{' | '<' | ' ' | 'A' | 'D' | '\\'
+    )
 }
 
 /// One pass of decoding; `None` when nothing matched.
 fn decode_once(view: &View) -> Option<View> {
     let read_at = |t: &[char], i: usize| {
         percent_at(t, i)
+            .or_else(|| source_escape_at(t, i))
             .or_else(|| entity_at(t, i))
             .or_else(|| bracket_word_at(t, i))
             .or_else(|| shouted_word_at(t, i))
@@ -500,6 +513,47 @@ fn percent_at(t: &[char], i: usize) -> Option<(Vec<char>, usize)> {
         return None;
     }
     Some((valid.chars().collect(), 3 * valid.len()))
+}
+
+/// A character written as a programming language's escape, which a reader of source decodes
+/// at a glance (docs/guard.md#normalisation): `\u0040`, `\u{40}`, `\U00000040`, `\x40`,
+/// `%u0040` and three octal digits `\100`. The character and the length consumed; a code point
+/// that is no character (a lone surrogate) or an octal escape outside printable ASCII reads as
+/// written.
+fn source_escape_at(t: &[char], i: usize) -> Option<(Vec<char>, usize)> {
+    let hex_digits = |from: usize, n: usize| -> Option<u32> {
+        let digits = t.get(from..from + n)?;
+        digits
+            .iter()
+            .try_fold(0u32, |acc, &c| Some(acc * 16 + u32::from(hex_value(c)?)))
+    };
+    let (value, len) = match (t[i], t.get(i + 1).copied()) {
+        ('\\', Some('u')) if t.get(i + 2) == Some(&'{') => {
+            let start = i + 3;
+            let limit = t.len().min(start + 7);
+            let close = (start..limit).find(|&k| t[k] == '}')?;
+            if close == start || close - start > 6 {
+                return None;
+            }
+            (hex_digits(start, close - start)?, close + 1 - i)
+        }
+        ('\\', Some('u')) => (hex_digits(i + 2, 4)?, 6),
+        ('%', Some('u' | 'U')) => (hex_digits(i + 2, 4)?, 6),
+        ('\\', Some('U')) => (hex_digits(i + 2, 8)?, 10),
+        ('\\', Some('x' | 'X')) => (hex_digits(i + 2, 2)?, 4),
+        ('\\', Some('0'..='3')) => {
+            let digits = t.get(i + 1..i + 4)?;
+            let value = digits
+                .iter()
+                .try_fold(0u32, |acc, &c| Some(acc * 8 + c.to_digit(8)?))?;
+            if !(0x20..0x7F).contains(&value) {
+                return None;
+            }
+            (value, 4)
+        }
+        _ => return None,
+    };
+    Some((vec![char::from_u32(value)?], len))
 }
 
 /// The named character references decoded (the ones that spell the characters identifiers are

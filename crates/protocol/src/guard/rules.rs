@@ -36,6 +36,15 @@ pub(crate) fn scan_view(view: &View, policy: Policy, hits: &mut BTreeSet<Rule>) 
     if has_telegram_invite(t) {
         hits.insert(Rule::TelegramInvite);
     }
+    if has_profile_link(t) {
+        hits.insert(Rule::ProfileLink);
+    }
+    if t.iter().any(char::is_ascii_digit) && has_network_address(t) {
+        hits.insert(Rule::NetworkAddress);
+    }
+    if has_crypto_address(t) {
+        hits.insert(Rule::CryptoAddress);
+    }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -82,15 +91,38 @@ fn has_digit_run(t: &[char], digest: &[bool]) -> bool {
 // Digit chains: grouped digits, cards, phones without `+`
 // ---------------------------------------------------------------------------------------
 
-/// The most separator characters allowed between two groups (`123 - 456` has three).
+/// The most separator characters allowed between two groups (`123 - 456` has three), in any
+/// mix of separators.
 const MAX_SEPARATOR: usize = 3;
 
-/// Characters that join digit groups: whitespace (line breaks too), dashes, dots, slashes,
-/// backslashes, underscores, commas, apostrophes and parentheses.
+/// The most characters of a longer separator: one on a single line made of whitespace and at
+/// most two other characters, however often repeated (`555 -- 010 -- 9999`, `555 - - 010`,
+/// `555 ~~~~ 010`): a run of one mark is still one separator (docs/guard.md#rules).
+const MAX_REPEATED_SEPARATOR: usize = 8;
+
+/// Characters that join digit groups: every character that is neither a letter nor a digit of
+/// any script — whitespace (line breaks too), dashes, dots, slashes, commas, brackets and every
+/// other mark or symbol (`|` `;` `*` `+` `~` `=` `#` `!` `&` `·` `•` …). A list of separators
+/// was an invitation to use the next one (docs/guard.md#rules).
 fn is_group_separator(c: char) -> bool {
-    c.is_whitespace()
-        || is_dash(c)
-        || matches!(c, '.' | '/' | '\\' | '_' | ',' | '\'' | '(' | ')' | ':')
+    !c.is_alphanumeric()
+}
+
+/// Whether the characters between two digit groups join them: at most [`MAX_SEPARATOR`] of
+/// any separators, or at most [`MAX_REPEATED_SEPARATOR`] on one line of whitespace and at most
+/// two other characters.
+fn separator_joins(run: &[char]) -> bool {
+    if run.len() <= MAX_SEPARATOR {
+        return true;
+    }
+    let mut marks: Vec<char> = run.iter().copied().filter(|c| !c.is_whitespace()).collect();
+    marks.sort_unstable();
+    marks.dedup();
+    run.len() <= MAX_REPEATED_SEPARATOR
+        && run
+            .iter()
+            .all(|&c| !c.is_whitespace() || is_horizontal_space(c))
+        && marks.len() <= 2
 }
 
 /// Separators a phone number is written with (no commas, underscores or line breaks).
@@ -137,7 +169,7 @@ fn digit_chains(t: &[char], digest: &[bool], hits: &mut BTreeSet<Rule>) {
             i += 1;
             continue;
         }
-        let chain = walk_chain(t.len(), i, &counts, &joins);
+        let chain = walk_chain(t, i, &counts, &joins);
         let end = chain.groups.last().map_or(i + 1, |g| g.1);
         if chain.groups.len() >= 2 && chain.digits() >= 9 {
             hits.insert(Rule::GroupedDigits);
@@ -153,21 +185,26 @@ fn digit_chains(t: &[char], digest: &[bool], hits: &mut BTreeSet<Rule>) {
 }
 
 fn walk_chain(
-    n: usize,
+    t: &[char],
     start: usize,
     counts: &impl Fn(usize) -> bool,
     joins: &impl Fn(usize) -> bool,
 ) -> Chain {
+    let n = t.len();
     let mut groups = Vec::new();
     let mut i = start;
     loop {
         let group_end = (i..n).find(|&k| !counts(k)).unwrap_or(n);
         groups.push((i, group_end));
-        let sep_end = (group_end..n)
-            .take(MAX_SEPARATOR)
-            .find(|&k| !joins(k))
-            .unwrap_or((group_end + MAX_SEPARATOR).min(n));
-        if sep_end == group_end || sep_end >= n || !counts(sep_end) {
+        // Looking one past the longest separator is enough to know it ends there: the walk
+        // stays linear in the string.
+        let limit = (group_end + MAX_REPEATED_SEPARATOR + 1).min(n);
+        let sep_end = (group_end..limit).find(|&k| !joins(k)).unwrap_or(limit);
+        if sep_end == group_end
+            || sep_end >= n
+            || !counts(sep_end)
+            || !separator_joins(&t[group_end..sep_end])
+        {
             return Chain { groups };
         }
         i = sep_end;
@@ -834,6 +871,261 @@ fn invite_follows(t: &[char], at: usize, marks: &[&str]) -> bool {
             && t.get(at + mark.len())
                 .is_some_and(|&c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
     })
+}
+
+// ---------------------------------------------------------------------------------------
+// Profile links: an account named by its address (docs/guard.md#profile-links)
+// ---------------------------------------------------------------------------------------
+
+/// Hosts and paths whose next path segment names one person's account. A host matches at a
+/// host's start (`www.x.com/alice`, never `box.com/alice`).
+const PROFILE_PREFIXES: [&str; 40] = [
+    "t.me/",
+    "telegram.me/",
+    "telegram.dog/",
+    "twitter.com/",
+    "x.com/",
+    "instagram.com/",
+    "facebook.com/",
+    "fb.com/",
+    "fb.me/",
+    "m.me/",
+    "wa.me/",
+    "signal.me/",
+    "linkedin.com/in/",
+    "linkedin.com/pub/",
+    "tiktok.com/",
+    "youtube.com/c/",
+    "youtube.com/user/",
+    "youtube.com/channel/",
+    "threads.net/",
+    "bsky.app/profile/",
+    "reddit.com/u/",
+    "reddit.com/user/",
+    "vk.com/",
+    "ok.ru/profile/",
+    "snapchat.com/add/",
+    "discord.com/users/",
+    "keybase.io/",
+    "onlyfans.com/",
+    "pinterest.com/",
+    "tumblr.com/",
+    "twitch.tv/",
+    "soundcloud.com/",
+    "patreon.com/",
+    "linktr.ee/",
+    "venmo.com/",
+    "cash.app/",
+    "paypal.me/",
+    "flickr.com/people/",
+    "vimeo.com/user",
+    "skype.com/",
+];
+
+/// App links that open a chat with, or the profile of, one account.
+const PROFILE_APP_LINKS: [&str; 10] = [
+    "tg://resolve?",
+    "tg://user?",
+    "tg://openmessage?",
+    "tg://msg?",
+    "whatsapp://send?",
+    "viber://chat?",
+    "viber://contact?",
+    "sgnl://signal.me/",
+    "skype:",
+    "fb-messenger://user",
+];
+
+fn has_profile_link(t: &[char]) -> bool {
+    if !t.contains(&'/') && !t.contains(&':') {
+        return false;
+    }
+    (0..t.len()).any(|i| is_profile_link_at(t, i) || is_fediverse_profile_at(t, i))
+}
+
+fn is_profile_link_at(t: &[char], i: usize) -> bool {
+    if PROFILE_APP_LINKS
+        .iter()
+        .any(|link| starts_with_ignore_ascii_case(t, i, link) && has_name_at(t, i + link.len()))
+    {
+        return true;
+    }
+    if i > 0 && (t[i - 1].is_ascii_alphanumeric() || t[i - 1] == '-') {
+        return false;
+    }
+    PROFILE_PREFIXES.iter().any(|prefix| {
+        let at = i + prefix.len();
+        starts_with_ignore_ascii_case(t, i, prefix)
+            && !starts_with_ignore_ascii_case(t, at, "joinchat/")
+            && (has_name_at(t, at) || (t.get(at) == Some(&'@') && has_name_at(t, at + 1)))
+    })
+}
+
+/// `host.tld/@name`: a handle as the first segment of a site's path (Mastodon and every other
+/// fediverse server, Medium, TikTok, YouTube, Threads).
+fn is_fediverse_profile_at(t: &[char], i: usize) -> bool {
+    if t[i] != '/' || t.get(i + 1) != Some(&'@') || !has_name_at(t, i + 2) {
+        return false;
+    }
+    let host_start = (0..i)
+        .rev()
+        .find(|&k| !(t[k].is_ascii_alphanumeric() || matches!(t[k], '.' | '-')))
+        .map_or(0, |k| k + 1);
+    let host = &t[host_start..i];
+    let before = host_start.checked_sub(1).map(|k| t[k]);
+    // The host is the URL's first part: nothing before it, a space, or the `//` of a scheme.
+    let first_part = before.is_none_or(|c| c.is_whitespace() || c == '/' || c == '(' || c == '<');
+    let dot = host.iter().rposition(|&c| c == '.');
+    first_part
+        && dot.is_some_and(|d| {
+            host.len() - d > 2 && host[d + 1..].iter().all(char::is_ascii_alphabetic)
+        })
+}
+
+/// A name's first character: a letter, a digit or `_`.
+fn has_name_at(t: &[char], at: usize) -> bool {
+    t.get(at)
+        .is_some_and(|&c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+// ---------------------------------------------------------------------------------------
+// Network addresses: IPv4, IPv6, MAC (docs/guard.md#network-addresses)
+// ---------------------------------------------------------------------------------------
+
+fn has_network_address(t: &[char]) -> bool {
+    (0..t.len()).any(|i| ipv4_at(t, i)) || has_ipv6_or_mac(t)
+}
+
+/// Four dotted numbers of 0–255, not glued to a letter, digit or dot before or a digit or
+/// `.digit` after (`10.0.0.1`, but not `v1.2.3.4` or `1.2.3.4.5`).
+fn ipv4_at(t: &[char], i: usize) -> bool {
+    if !t[i].is_ascii_digit() || i > 0 && (t[i - 1].is_alphanumeric() || t[i - 1] == '.') {
+        return false;
+    }
+    let mut j = i;
+    for part in 0..4 {
+        if part > 0 {
+            if t.get(j) != Some(&'.') {
+                return false;
+            }
+            j += 1;
+        }
+        let end = scan(t, j, |c| c.is_ascii_digit());
+        if end == j || end - j > 3 {
+            return false;
+        }
+        let value: u32 = t[j..end]
+            .iter()
+            .fold(0, |a, c| a * 10 + c.to_digit(10).unwrap_or(0));
+        if value > 255 {
+            return false;
+        }
+        j = end;
+    }
+    let glued_after = t.get(j).is_some_and(|c| c.is_alphanumeric())
+        || (t.get(j) == Some(&'.') && t.get(j + 1).is_some_and(char::is_ascii_digit));
+    !glued_after
+}
+
+/// Every maximal run of hex digits and colons (or hex digits and dashes, for a MAC address)
+/// not glued to another letter or digit, read as an IPv6 or a MAC address.
+fn has_ipv6_or_mac(t: &[char]) -> bool {
+    [':', '-'].into_iter().any(|sep| {
+        let mut i = 0;
+        while i < t.len() {
+            let end = scan(t, i, |c| c.is_ascii_hexdigit() || c == sep);
+            if end > i {
+                let glued = i > 0 && t[i - 1].is_alphanumeric()
+                    || t.get(end).is_some_and(|c| c.is_alphanumeric());
+                let run: String = t[i..end].iter().collect();
+                if !glued && (is_mac(&run, sep) || sep == ':' && is_ipv6(&run)) {
+                    return true;
+                }
+                i = end;
+            } else {
+                i += 1;
+            }
+        }
+        false
+    })
+}
+
+/// Six pairs of hex digits, at least one of them a digit (`00:1a:2b:3c:4d:5e`).
+fn is_mac(run: &str, sep: char) -> bool {
+    let parts: Vec<&str> = run.split(sep).collect();
+    parts.len() == 6
+        && parts.iter().all(|p| p.len() == 2)
+        && run.chars().any(|c| c.is_ascii_digit())
+}
+
+/// Eight groups of one to four hex digits, or two to seven around one `::`, with a digit
+/// (`2001:db8::1`, `fe80::1ff:fe23:4567:890a`); `::1` alone names no one's machine.
+fn is_ipv6(run: &str) -> bool {
+    let run = run.trim_end_matches(':');
+    let group_ok = |g: &&str| (1..=4).contains(&g.len());
+    if !run.chars().any(|c| c.is_ascii_digit()) || run.contains(":::") {
+        return false;
+    }
+    match run.split_once("::") {
+        Some((a, b)) => {
+            let groups: Vec<&str> = a
+                .split(':')
+                .chain(b.split(':'))
+                .filter(|g| !g.is_empty())
+                .collect();
+            !b.contains("::") && (2..=7).contains(&groups.len()) && groups.iter().all(group_ok)
+        }
+        None => {
+            let groups: Vec<&str> = run.split(':').collect();
+            groups.len() == 8 && groups.iter().all(group_ok)
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Cryptocurrency addresses: Bitcoin (base58, bech32) and Ethereum (docs/guard.md#crypto)
+// ---------------------------------------------------------------------------------------
+
+const BASE58: &str = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
+const BECH32: &str = "qpzry9x8gf2tvdw0s3jn54khce6mua7l";
+
+fn has_crypto_address(t: &[char]) -> bool {
+    let mut i = 0;
+    while i < t.len() {
+        let end = scan(t, i, |c| c.is_ascii_alphanumeric());
+        if end > i {
+            if is_crypto_token(&t[i..end]) {
+                return true;
+            }
+            i = end;
+        } else {
+            i += 1;
+        }
+    }
+    false
+}
+
+/// One maximal run of ASCII letters and digits: `0x` and exactly 40 hex digits (Ethereum);
+/// `bc1`/`tb1` and bech32 characters in one case, 14 to 90 in all (Bitcoin SegWit); or `1`/`3`
+/// and base58 characters, 26 to 35 in all, with an upper- and a lower-case letter and a digit
+/// after the first (Bitcoin legacy: a hex digest, lower-case, is not one).
+fn is_crypto_token(tok: &[char]) -> bool {
+    let s: String = tok.iter().collect();
+    let lower = s.to_ascii_lowercase();
+    if lower.starts_with("0x") {
+        return s.len() == 42 && s[2..].chars().all(|c| c.is_ascii_hexdigit());
+    }
+    if (lower.starts_with("bc1") || lower.starts_with("tb1"))
+        && (s == lower || s == s.to_ascii_uppercase())
+    {
+        return (14..=90).contains(&s.len()) && lower[3..].chars().all(|c| BECH32.contains(c));
+    }
+    (s.starts_with('1') || s.starts_with('3'))
+        && (26..=35).contains(&s.len())
+        && s.chars().all(|c| BASE58.contains(c))
+        && s.chars().any(|c| c.is_ascii_uppercase())
+        && s.chars().any(|c| c.is_ascii_lowercase())
+        && s[1..].chars().any(|c| c.is_ascii_digit())
 }
 
 // ---------------------------------------------------------------------------------------
