@@ -147,6 +147,23 @@ pub fn run(plan: &InitPlan) -> Result<ExitCode> {
         .map(|(p, _)| p)
         .filter(|p| p.symlink_metadata().is_ok())
         .collect();
+    // A folder on the way that is a link (`.github` pointing elsewhere) would have the file
+    // written outside the folder `init` was asked to write into: refused, nothing written.
+    let linked: Vec<PathBuf> = files
+        .iter()
+        .filter_map(|(p, _)| linked_folder(&plan.dir, p))
+        .collect();
+    if !linked.is_empty() {
+        for folder in linked {
+            crate::say!(
+                "exhibit: init: {} is a link or not a folder; init writes only into real folders below {} (replace it with a folder)",
+                crate::terminal::escape(&folder.display().to_string()),
+                crate::terminal::escape(&plan.dir.display().to_string())
+            );
+        }
+        crate::say!("exhibit: init wrote nothing");
+        return Ok(ExitCode::from(2));
+    }
     if !existing.is_empty() {
         for path in existing {
             crate::say!(
@@ -188,6 +205,23 @@ pub fn run(plan: &InitPlan) -> Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The first folder between `dir` and `path` (`dir` itself excluded: it is the one the person
+/// chose) that exists and is a symbolic link or no folder at all.
+fn linked_folder(dir: &Path, path: &Path) -> Option<PathBuf> {
+    let rel = path.strip_prefix(dir).ok()?;
+    let mut at = dir.to_path_buf();
+    let parts: Vec<_> = rel.components().collect();
+    for part in &parts[..parts.len().saturating_sub(1)] {
+        at.push(part);
+        match at.symlink_metadata() {
+            Ok(m) if m.file_type().is_symlink() || !m.is_dir() => return Some(at),
+            Ok(_) => {}
+            Err(_) => return None,
+        }
+    }
+    None
 }
 
 /// Creates `path` (and its folders); fails, writing nothing, if it exists by then.

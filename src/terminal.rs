@@ -44,6 +44,26 @@ pub fn escape(s: &str) -> Cow<'_, str> {
     escape_with(s, false)
 }
 
+/// A JSON text with every terminal-steering character written as a JSON escape (`\u0085`,
+/// `\u007f`, `\u202e`), the line breaks between values kept. serde_json escapes only C0
+/// controls, and the terminal's own escape (`\x7f`, `\u{85}`) inside a JSON string made the
+/// output invalid JSON: a steering character can stand only inside a JSON string (every
+/// structural character is plain ASCII), where the JSON escape reads back as the same string.
+pub fn json_escaped(json: &str) -> Cow<'_, str> {
+    if !json.chars().any(|c| steers(c) && c != '\n') {
+        return Cow::Borrowed(json);
+    }
+    let mut out = String::with_capacity(json.len() + 16);
+    for c in json.chars() {
+        if steers(c) && c != '\n' {
+            out.push_str(&format!("\\u{:04x}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
 /// `s` with every terminal-steering character escaped except `\n` (for whole messages).
 pub fn escape_lines(s: &str) -> Cow<'_, str> {
     escape_with(s, true)
@@ -91,6 +111,17 @@ macro_rules! say {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn json_stays_json_with_controls_escaped() {
+        let value = serde_json::json!({"detail": "a\u{85}b\u{7f}c\u{202e}d\u{9b}e\n\u{1b}"});
+        let text = serde_json::to_string(&value).unwrap() + "\n";
+        let safe = json_escaped(&text);
+        assert!(!safe.chars().any(|c| steers(c) && c != '\n'), "{safe}");
+        assert_eq!(escape_lines(&safe), safe, "nothing left for the terminal's escape");
+        let back: serde_json::Value = serde_json::from_str(&safe).unwrap();
+        assert_eq!(back, value);
+    }
 
     #[test]
     fn controls_are_escaped_and_text_is_not() {

@@ -45,7 +45,13 @@ pub fn run(plan: &VerifyPlan) -> Result<ExitCode> {
     // Words quote inputs (a file name, a field): printed with control characters escaped. A
     // reader that closed the pipe early (`exhibit verify SITE | head -1`) took what it wanted:
     // the exit status is still the verdict's, with no message.
-    match crate::terminal::to_stdout(&String::from_utf8_lossy(&report)) {
+    let report = String::from_utf8_lossy(&report);
+    let report = if plan.json {
+        crate::terminal::json_escaped(&report)
+    } else {
+        report
+    };
+    match crate::terminal::to_stdout(&report) {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
         written => written.context("stdout: cannot write the report")?,
     }

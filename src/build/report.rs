@@ -54,10 +54,13 @@ pub struct Snapshot {
     pub rewrite_reason: Option<String>,
 }
 
+/// One JSON value and a line break on stdout, terminal-steering characters written as JSON
+/// escapes (`terminal::json_escaped`): valid JSON that cannot steer a terminal.
 fn print_json(value: &J) -> Result<()> {
+    let text = serde_json::to_string(value).context("stdout")? + "\n";
     let mut out = std::io::stdout().lock();
-    serde_json::to_writer(&mut out, value).context("stdout")?;
-    out.write_all(b"\n").context("stdout")?;
+    out.write_all(crate::terminal::json_escaped(&text).as_bytes())
+        .context("stdout")?;
     out.flush().context("stdout")
 }
 

@@ -87,6 +87,39 @@ fn init_writes_a_commented_config_and_never_overwrites() {
     assert!(!other.path().join("exhibit.toml").exists());
 }
 
+/// `init --pages` never writes through a link on the way to the workflow (issue 48, class 13):
+/// `.github` or `.github/workflows` pointing elsewhere, or a file where a folder should be, is
+/// refused and nothing is written, neither the workflow nor `exhibit.toml`.
+#[test]
+fn init_never_writes_through_a_linked_folder() {
+    for case in ["github", "workflows", "file"] {
+        let tmp = tempfile::tempdir().unwrap();
+        let elsewhere = tempfile::tempdir().unwrap();
+        match case {
+            "github" => std::os::unix::fs::symlink(elsewhere.path(), tmp.path().join(".github")).unwrap(),
+            "workflows" => {
+                std::fs::create_dir(tmp.path().join(".github")).unwrap();
+                std::os::unix::fs::symlink(elsewhere.path(), tmp.path().join(".github/workflows"))
+                    .unwrap();
+            }
+            _ => std::fs::write(tmp.path().join(".github"), "x").unwrap(),
+        }
+        let o = exhibit_in(tmp.path(), &["init", "--pages"]);
+        assert_eq!(o.status.code(), Some(2), "{case}: {}", text(&o));
+        assert!(
+            String::from_utf8_lossy(&o.stderr).contains("is a link or not a folder"),
+            "{case}: {}",
+            text(&o)
+        );
+        assert_eq!(
+            std::fs::read_dir(elsewhere.path()).unwrap().count(),
+            0,
+            "{case}: nothing written elsewhere"
+        );
+        assert!(!tmp.path().join("exhibit.toml").exists(), "{case}");
+    }
+}
+
 #[test]
 fn init_quiet_prints_nothing_and_bad_folders_are_usage_errors() {
     let tmp = tempfile::tempdir().unwrap();
