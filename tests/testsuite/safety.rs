@@ -1613,3 +1613,37 @@ fn a_carried_proofs_body_is_checked_like_a_new_ones() {
     );
     assert!(!stderr(&o).contains("15550109999"));
 }
+
+// ---- 11. Side doors of issue 48: the rewrite's reason ------------------------------------------
+
+/// The `--allow-rewrite` reason is published in SNAPSHOTS.jsonl and on the page: one that trips
+/// the guard is a usage error (exit 2) naming the rule, never the text, and nothing is written.
+#[test]
+fn a_rewrite_reason_that_names_an_identifier_is_a_usage_error() {
+    let h = Hostile::new();
+    h.publish(&[]);
+    for (reason, private, code) in [
+        ("asked by +1 555 010 9999", "010 9999", "phone"),
+        ("ops.lead@example.com asked", "ops.lead", "email"),
+        (
+            "chat -1001234567890 went private",
+            "1001234567890",
+            "digit_run",
+        ),
+        (
+            "log moved to /home/agent/old",
+            "/home/agent",
+            "drive_or_home_path",
+        ),
+    ] {
+        let before = state(h.root());
+        let o = h.build(&["--allow-rewrite", reason]);
+        refused_untouched(&h, &o, &before, 2);
+        let err = stderr(&o);
+        assert!(err.contains("--allow-rewrite"), "{err}");
+        assert!(err.contains(code), "names the rule {code}: {err}");
+        assert!(!err.contains(private), "never echoes it: {err}");
+    }
+    let o = h.build(&["--allow-rewrite", "gate history re-chained after disk loss"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+}
