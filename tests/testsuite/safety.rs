@@ -1647,3 +1647,46 @@ fn a_rewrite_reason_that_names_an_identifier_is_a_usage_error() {
     let o = h.build(&["--allow-rewrite", "gate history re-chained after disk loss"]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
 }
+
+// ---- 12. Withheld moments of issue 48: every RFC 3339 form -------------------------------------
+
+/// The tail's logs name a withheld seq's moment with a fraction of a second, an offset, a
+/// lowercase `t`/`z` or a space: each is cut to the anchor zone's day as the plain form is.
+#[test]
+fn a_withheld_moment_in_any_rfc3339_form_is_cut_to_the_day() {
+    // WITHHELD_TS is 2026-10-25T03:04:05Z.
+    for form in [
+        "2026-10-25T03:04:05.123Z",
+        "2026-10-25T05:04:05+02:00",
+        "2026-10-24T23:04:05.250-04:00",
+        "2026-10-25t03:04:05z",
+        "2026-10-25 03:04:05Z",
+    ] {
+        let h = Hostile::new();
+        std::fs::write(
+            h.store().join("runs.jsonl"),
+            format!("{{\"run_at\":\"{form}\",\"lines_seen\":4}}\n"),
+        )
+        .unwrap();
+        let mut seal = std::fs::read_to_string(h.store().join("seal.jsonl")).unwrap();
+        seal.push_str(&format!("{{\"resealed_at\":\"{form}\"}}\n"));
+        std::fs::write(h.store().join("seal.jsonl"), seal).unwrap();
+        let o = h.build_witness(&[]);
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+        let runs = std::fs::read_to_string(h.site().join("ledger/witness/runs.jsonl")).unwrap();
+        let seal = std::fs::read_to_string(h.site().join("ledger/witness/seal.jsonl")).unwrap();
+        let page = data_block(&page_of(&h), "witness-json");
+        for (what, s) in [
+            ("runs.jsonl", &runs),
+            ("seal.jsonl", &seal),
+            ("page", &page),
+        ] {
+            assert!(!s.contains(&form[11..19]), "{what} names {form}:\n{s}");
+        }
+        assert!(runs.contains("\"run_at\":\"2026-10-24\""), "{form}: {runs}");
+        assert!(
+            seal.contains("\"resealed_at\":\"2026-10-24\""),
+            "{form}: {seal}"
+        );
+    }
+}
