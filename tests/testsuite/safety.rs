@@ -1690,3 +1690,16 @@ fn a_withheld_moment_in_any_rfc3339_form_is_cut_to_the_day() {
         );
     }
 }
+
+/// What cannot be hidden is said on the page: a withheld line's time is bounded by its
+/// published neighbours' timestamps.
+#[test]
+fn the_page_says_a_withheld_lines_time_is_bounded_by_its_neighbours() {
+    let h = Hostile::new();
+    h.publish(&[]);
+    let page = page_of(&h);
+    assert!(
+        page.contains("The time of a withheld line cannot be hidden beyond its neighbours"),
+        "the page states the bound"
+    );
+}
