@@ -312,6 +312,20 @@ fn build_plan(args: BuildArgs) -> Result<Plan, ExitCode> {
             "--allow-rewrite needs a reason a reader can read".into(),
         ));
     }
+    // The reason is published (SNAPSHOTS.jsonl, the page): it passes the guard as a text does.
+    if let Some(reason) = &allow_rewrite {
+        let codes: Vec<&str> =
+            exhibit_protocol::guard::scan(reason, exhibit_protocol::guard::Context::PublicText)
+                .into_iter()
+                .map(exhibit_protocol::guard::Finding::code)
+                .collect();
+        if !codes.is_empty() {
+            return Err(usage(format!(
+                "--allow-rewrite: the reason is published and trips the identifier guard ({}); write it without the identifier (docs/guard.md)",
+                codes.join(", ")
+            )));
+        }
+    }
     if let Some(day) = &witness_window_since
         && !exhibit_protocol::days::is_day(day)
     {

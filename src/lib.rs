@@ -35,6 +35,7 @@ pub mod page_days;
 pub mod posts;
 pub mod previous;
 pub mod progress;
+pub mod proof_body;
 pub mod refusal;
 pub mod segments;
 pub mod side_channels;

@@ -174,20 +174,69 @@ pub fn minute_of(secs: i64) -> String {
     format!("{:02}:{:02}", s / 3600, s % 3600 / 60)
 }
 
-/// Where `YYYY-MM-DDTHH:MM:SSZ` could start at byte `i` of `b`.
-fn timestamp_at(b: &[u8], i: usize) -> Option<i64> {
-    let t = b.get(i..i + 20)?;
-    if t[4] != b'-' || t[7] != b'-' || t[10] != b'T' || t[13] != b':' || t[16] != b':' {
+/// The RFC 3339 timestamp starting at byte `i` of `b`, if one does: `YYYY-MM-DD`, `T`/`t` or a
+/// space, `HH:MM:SS`, an optional fraction (`.` and digits), then `Z`/`z` or an offset
+/// `+HH:MM`/`-HH:MM`. Gives the moment's second (a fraction falls within it, so is floored)
+/// and the form's length in bytes.
+fn timestamp_at(b: &[u8], i: usize) -> Option<(i64, usize)> {
+    let t = b.get(i..i + 19)?;
+    let digits = |r: std::ops::Range<usize>| r.into_iter().all(|k| t[k].is_ascii_digit());
+    if t[4] != b'-' || t[7] != b'-' || !matches!(t[10], b'T' | b't' | b' ') {
         return None;
     }
-    if t[19] != b'Z' {
+    if t[13] != b':' || t[16] != b':' {
         return None;
     }
-    days::parse_timestamp(std::str::from_utf8(t).ok()?)
+    if ![0..4, 5..7, 8..10, 11..13, 14..16, 17..19]
+        .into_iter()
+        .all(digits)
+    {
+        return None;
+    }
+    let mut end = i + 19;
+    if b.get(end) == Some(&b'.') {
+        let frac = b[end + 1..]
+            .iter()
+            .take_while(|c| c.is_ascii_digit())
+            .count();
+        if frac == 0 {
+            return None;
+        }
+        end += 1 + frac;
+    }
+    let offset = match b.get(end)? {
+        b'Z' | b'z' => {
+            end += 1;
+            0
+        }
+        sign @ (b'+' | b'-') => {
+            let o = b.get(end + 1..end + 6)?;
+            if o[2] != b':' || ![0, 1, 3, 4].iter().all(|&k| o[k].is_ascii_digit()) {
+                return None;
+            }
+            let hours = i64::from((o[0] - b'0') * 10 + (o[1] - b'0'));
+            let minutes = i64::from((o[3] - b'0') * 10 + (o[4] - b'0'));
+            if hours > 23 || minutes > 59 {
+                return None;
+            }
+            end += 6;
+            let secs = hours * 3600 + minutes * 60;
+            if *sign == b'+' { secs } else { -secs }
+        }
+        _ => return None,
+    };
+    let mut plain = [0u8; 20];
+    plain[..19].copy_from_slice(t);
+    plain[10] = b'T';
+    plain[19] = b'Z';
+    let local = days::parse_timestamp(std::str::from_utf8(&plain).ok()?)?;
+    Some((local - offset, end - i))
 }
 
-/// `text` with every `YYYY-MM-DDTHH:MM:SSZ` that names one of `private` replaced by its day in
-/// the anchor zone. Linear in the text; borrowed when nothing is cut.
+/// `text` with every RFC 3339 timestamp (`YYYY-MM-DDTHH:MM:SSZ`, with a fraction of a second,
+/// a lowercase `t`/`z`, a space for the `T`, or an offset) that names one of `private` — falls
+/// within its second — replaced by its day in the anchor zone. Linear in the text; borrowed when
+/// nothing is cut.
 pub fn cut_moments<'t>(text: &'t str, private: &BTreeSet<i64>, cut: &mut DayCut) -> Cow<'t, str> {
     if private.is_empty() {
         return Cow::Borrowed(text);
@@ -198,13 +247,13 @@ pub fn cut_moments<'t>(text: &'t str, private: &BTreeSet<i64>, cut: &mut DayCut)
     let mut i = 0;
     while i + 20 <= b.len() {
         if b[i].is_ascii_digit()
-            && let Some(t) = timestamp_at(b, i)
+            && let Some((t, len)) = timestamp_at(b, i)
             && private.contains(&t)
         {
             let o = out.get_or_insert_with(|| String::with_capacity(text.len()));
             o.push_str(&text[copied..i]);
             o.push_str(&cut.day(t));
-            i += 20;
+            i += len;
             copied = i;
             continue;
         }
@@ -292,6 +341,43 @@ mod tests {
             Cow::Borrowed(_)
         ));
         assert_eq!(cut.local_minute(t), "23:04");
+    }
+
+    /// Issue 48: every RFC 3339 form of a withheld moment is cut, not only the plain one.
+    #[test]
+    fn every_rfc3339_form_of_a_private_moment_is_cut() {
+        let t = days::parse_timestamp("2026-11-08T07:13:22Z").unwrap();
+        let private: BTreeSet<i64> = [t].into();
+        let mut cut = DayCut::new("UTC");
+        for form in [
+            "2026-11-08T07:13:22Z",
+            "2026-11-08T07:13:22.123Z",
+            "2026-11-08T07:13:22.999999999Z",
+            "2026-11-08T09:13:22+02:00",
+            "2026-11-08T09:13:22.5+02:00",
+            "2026-11-08T02:13:22-05:00",
+            "2026-11-08t07:13:22z",
+            "2026-11-08 07:13:22Z",
+            "2026-11-08T07:13:22+00:00",
+            "2026-11-08T12:43:22+05:30",
+        ] {
+            let text = format!(r#"{{"run_at":"{form}","n":1}}"#);
+            assert_eq!(
+                cut_moments(&text, &private, &mut cut),
+                r#"{"run_at":"2026-11-08","n":1}"#,
+                "{form}"
+            );
+        }
+        // Another second, or not a timestamp, is left as it is.
+        for other in [
+            "2026-11-08T07:13:23.000Z",
+            "2026-11-08T07:13:22+01:00",
+            "2026-11-08T07:13:22.Z",
+            "2026-11-08T07:13:22",
+        ] {
+            let text = format!(r#"{{"run_at":"{other}"}}"#);
+            assert_eq!(cut_moments(&text, &private, &mut cut), text, "{other}");
+        }
     }
 
     #[test]

@@ -12,7 +12,7 @@ use super::anchors::check_anchors;
 use super::load::LoadedBox;
 use super::verify::VerifiedLedger;
 use crate::gate_ledger::GateLedger;
-use crate::posts::AnchorReport;
+use crate::posts::{AnchorReport, ProofState};
 use crate::refusal::Refusal;
 use exhibit_protocol::Digest;
 use exhibit_protocol::anchors::{FormatState, HeadState};
@@ -561,6 +561,7 @@ pub fn run(
     )?;
 
     let anchor_reports = check_anchors(ledger, &verified, &withheld_list, loaded.posts.clone())?;
+    refusals.extend(anchor_proof_bodies(plan, loaded, &anchor_reports));
     let posted_heads: BTreeSet<i64> = anchor_reports
         .iter()
         .filter(|a| {
@@ -583,6 +584,36 @@ pub fn run(
         coverage,
         refusals,
     })
+}
+
+/// An anchor proof the build would publish (its post in the posted form, its header committing
+/// to the post) is published whole, so the rest of it passes the guard too (docs/build.md#safety):
+/// one that does not refuses the build, naming the file.
+fn anchor_proof_bodies(
+    plan: &BuildPlan,
+    loaded: &LoadedBox,
+    reports: &[AnchorReport],
+) -> Vec<Refusal> {
+    let folder = plan
+        .config
+        .anchors
+        .as_deref()
+        .unwrap_or(std::path::Path::new("anchors"));
+    reports
+        .iter()
+        .zip(&loaded.posts)
+        .filter(|(r, _)| r.check.format == FormatState::Ok && r.proof == ProofState::Ok)
+        .filter_map(|(_, (post, proof))| {
+            let body = crate::proof_body::check(proof.as_deref()?).err()?;
+            Some(Refusal::new(
+                "anchor_proof_body",
+                folder.join(format!("{}.txt.ots", post.date)).display().to_string(),
+                "",
+                format!("{} [{}]; every byte of a published proof passes the guard (docs/build.md#safety)", body.words, body.code),
+                "replace the proof with the calendar's own, as an OpenTimestamps client writes it (ots stamp / ots upgrade), or remove it to publish the post without a proof",
+            ))
+        })
+        .collect()
 }
 
 /// The header cannot be withheld: an unknown field or an identifier in it refuses the build.

@@ -1467,3 +1467,239 @@ fn a_dry_run_and_a_refused_build_leave_the_records_as_they_were() {
     let o = h.build_witness(&[]);
     refused_untouched(&h, &o, &before, 1);
 }
+
+// ---- 10. Side doors of issue 48: a proof's body ------------------------------------------------
+
+/// The tails after a proof's header that must not be published, each with what it hides: bytes
+/// after the proof ends, a calendar that is not a plain https host (or trips the guard), text in
+/// an operation's argument or an unknown attestation's payload, a tree that does not parse.
+fn hostile_proof_tails() -> Vec<(&'static str, Vec<u8>, &'static str)> {
+    let pending = |uri: &[u8]| {
+        let mut b = vec![0x00, 0x83, 0xdf, 0xe3, 0x0d, 0x2e, 0xf9, 0x0c, 0x8e];
+        b.push(u8::try_from(uri.len() + 1).unwrap());
+        b.push(u8::try_from(uri.len()).unwrap());
+        b.extend_from_slice(uri);
+        b
+    };
+    let with_arg = |op: u8, arg: &[u8]| {
+        let mut b = vec![op, u8::try_from(arg.len()).unwrap()];
+        b.extend_from_slice(arg);
+        b.push(0x08);
+        b.extend_from_slice(PENDING);
+        b
+    };
+    let trailing = [PENDING, b"call +15550109999".as_slice()].concat();
+    let unknown = {
+        let mut b = vec![0xff, 0x00, 1, 2, 3, 4, 5, 6, 7, 8, 17];
+        b.extend_from_slice(b"/home/agent/notes");
+        b.extend_from_slice(PENDING);
+        b
+    };
+    vec![
+        ("trailing bytes", trailing, "15550109999"),
+        (
+            "calendar path",
+            pending(b"https://alice.example.org/chat/-1001234567890"),
+            "1001234567890",
+        ),
+        (
+            "calendar scheme",
+            pending(b"http://alice.example.org"),
+            "http://",
+        ),
+        (
+            "append argument",
+            with_arg(0xf0, b"+1 555 010 9999"),
+            "010 9999",
+        ),
+        (
+            "prepend argument",
+            with_arg(0xf1, b"\x01ops.lead@example.com\x02"),
+            "ops.lead",
+        ),
+        ("unknown attestation", unknown, "/home/agent"),
+        ("unknown op", [&[0x42u8][..], PENDING].concat(), "\u{0}"),
+    ]
+}
+
+fn proof_with_tail(digest: &str, tail: &[u8]) -> Vec<u8> {
+    let mut b = MAGIC.to_vec();
+    b.extend_from_slice(&[0x01, 0x08]);
+    b.extend_from_slice(&unhex(digest));
+    b.extend_from_slice(tail);
+    b
+}
+
+#[test]
+fn a_witness_proofs_body_passes_the_guard_or_refuses() {
+    for (what, tail, private) in hostile_proof_tails() {
+        let h = Hostile::new();
+        let id = &h.ids[0];
+        let path = h.store().join(format!("proofs/{id}.ots"));
+        std::fs::write(&path, proof_with_tail(id, &tail)).unwrap();
+        let before = state(h.root());
+        let o = h.build_witness(&[]);
+        refused_untouched(&h, &o, &before, 1);
+        let err = stderr(&o);
+        assert!(err.contains("[witness_proof_body]"), "{what}: {err}");
+        assert!(
+            err.contains(&format!("{id}.ots")),
+            "{what}: names the file: {err}"
+        );
+        assert!(err.contains("to accept:"), "{what}: {err}");
+        assert!(!err.contains(private), "{what}: never echoes it: {err}");
+    }
+}
+
+#[test]
+fn an_anchor_proofs_body_passes_the_guard_or_refuses() {
+    for (what, tail, private) in hostile_proof_tails() {
+        let h = Hostile::new();
+        h.b.post_anchor("2026-10-24", &h.ids[2], 3);
+        let post = std::fs::read(h.b.dir.join("gate/anchors/2026-10-24.txt")).unwrap();
+        std::fs::write(
+            h.b.dir.join("gate/anchors/2026-10-24.txt.ots"),
+            proof_with_tail(&Digest::of(&post).to_string(), &tail),
+        )
+        .unwrap();
+        let before = state(h.root());
+        let o = h.build(&[]);
+        refused_untouched(&h, &o, &before, 1);
+        let err = stderr(&o);
+        assert!(err.contains("[anchor_proof_body]"), "{what}: {err}");
+        assert!(err.contains("2026-10-24.txt.ots"), "{what}: {err}");
+        assert!(!err.contains(private), "{what}: never echoes it: {err}");
+    }
+    // A real proof's shape passes, and is published.
+    let h = Hostile::new();
+    h.b.post_anchor("2026-10-24", &h.ids[2], 3);
+    let post = std::fs::read(h.b.dir.join("gate/anchors/2026-10-24.txt")).unwrap();
+    std::fs::write(
+        h.b.dir.join("gate/anchors/2026-10-24.txt.ots"),
+        proof(&Digest::of(&post).to_string()),
+    )
+    .unwrap();
+    h.publish(&[]);
+    assert!(h.site().join("ledger/anchors/2026-10-24.txt.ots").exists());
+}
+
+/// A proof HEAD published is carried forward only when its body passes too.
+#[test]
+fn a_carried_proofs_body_is_checked_like_a_new_ones() {
+    let h = Hostile::new();
+    let store = h.store().display().to_string();
+    h.publish(&["--witness", &store]);
+    // The store forgets seq 1's record; HEAD's proof of it is carried — with a hostile body.
+    let id = h.ids[0].clone();
+    let published = h.site().join(format!("ledger/witness/proofs/{id}.ots"));
+    std::fs::write(
+        &published,
+        proof_with_tail(&id, &[PENDING, b"+15550109999"].concat()),
+    )
+    .unwrap();
+    commit_site(&h.repo);
+    std::fs::remove_file(h.store().join(format!("proofs/{id}.ots"))).unwrap();
+    h.patch_index(|v| {
+        v["entries"].as_object_mut().unwrap().remove(&id);
+    });
+    let o = h.build_witness(&["--allow-rewrite", "HEAD was edited by hand"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(
+        !h.site()
+            .join(format!("ledger/witness/proofs/{id}.ots"))
+            .exists(),
+        "dropped, not carried: {}",
+        text(&o)
+    );
+    assert!(!stderr(&o).contains("15550109999"));
+}
+
+// ---- 11. Side doors of issue 48: the rewrite's reason ------------------------------------------
+
+/// The `--allow-rewrite` reason is published in SNAPSHOTS.jsonl and on the page: one that trips
+/// the guard is a usage error (exit 2) naming the rule, never the text, and nothing is written.
+#[test]
+fn a_rewrite_reason_that_names_an_identifier_is_a_usage_error() {
+    let h = Hostile::new();
+    h.publish(&[]);
+    for (reason, private, code) in [
+        ("asked by +1 555 010 9999", "010 9999", "phone"),
+        ("ops.lead@example.com asked", "ops.lead", "email"),
+        (
+            "chat -1001234567890 went private",
+            "1001234567890",
+            "digit_run",
+        ),
+        (
+            "log moved to /home/agent/old",
+            "/home/agent",
+            "drive_or_home_path",
+        ),
+    ] {
+        let before = state(h.root());
+        let o = h.build(&["--allow-rewrite", reason]);
+        refused_untouched(&h, &o, &before, 2);
+        let err = stderr(&o);
+        assert!(err.contains("--allow-rewrite"), "{err}");
+        assert!(err.contains(code), "names the rule {code}: {err}");
+        assert!(!err.contains(private), "never echoes it: {err}");
+    }
+    let o = h.build(&["--allow-rewrite", "gate history re-chained after disk loss"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+}
+
+// ---- 12. Withheld moments of issue 48: every RFC 3339 form -------------------------------------
+
+/// The tail's logs name a withheld seq's moment with a fraction of a second, an offset, a
+/// lowercase `t`/`z` or a space: each is cut to the anchor zone's day as the plain form is.
+#[test]
+fn a_withheld_moment_in_any_rfc3339_form_is_cut_to_the_day() {
+    // WITHHELD_TS is 2026-10-25T03:04:05Z.
+    for form in [
+        "2026-10-25T03:04:05.123Z",
+        "2026-10-25T05:04:05+02:00",
+        "2026-10-24T23:04:05.250-04:00",
+        "2026-10-25t03:04:05z",
+        "2026-10-25 03:04:05Z",
+    ] {
+        let h = Hostile::new();
+        std::fs::write(
+            h.store().join("runs.jsonl"),
+            format!("{{\"run_at\":\"{form}\",\"lines_seen\":4}}\n"),
+        )
+        .unwrap();
+        let mut seal = std::fs::read_to_string(h.store().join("seal.jsonl")).unwrap();
+        seal.push_str(&format!("{{\"resealed_at\":\"{form}\"}}\n"));
+        std::fs::write(h.store().join("seal.jsonl"), seal).unwrap();
+        let o = h.build_witness(&[]);
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+        let runs = std::fs::read_to_string(h.site().join("ledger/witness/runs.jsonl")).unwrap();
+        let seal = std::fs::read_to_string(h.site().join("ledger/witness/seal.jsonl")).unwrap();
+        let page = data_block(&page_of(&h), "witness-json");
+        for (what, s) in [
+            ("runs.jsonl", &runs),
+            ("seal.jsonl", &seal),
+            ("page", &page),
+        ] {
+            assert!(!s.contains(&form[11..19]), "{what} names {form}:\n{s}");
+        }
+        assert!(runs.contains("\"run_at\":\"2026-10-24\""), "{form}: {runs}");
+        assert!(
+            seal.contains("\"resealed_at\":\"2026-10-24\""),
+            "{form}: {seal}"
+        );
+    }
+}
+
+/// What cannot be hidden is said on the page: a withheld line's time is bounded by its
+/// published neighbours' timestamps.
+#[test]
+fn the_page_says_a_withheld_lines_time_is_bounded_by_its_neighbours() {
+    let h = Hostile::new();
+    h.publish(&[]);
+    let page = page_of(&h);
+    assert!(
+        page.contains("The time of a withheld line cannot be hidden beyond its neighbours"),
+        "the page states the bound"
+    );
+}

@@ -16,7 +16,7 @@ const TZ: &str = "America/New_York";
 const MAGIC: &[u8; 31] = b"\x00OpenTimestamps\x00\x00Proof\x00\xbf\x89\xe2\xe8\x84\xe8\x92\x94";
 const PENDING: &[u8] =
     b"\x00\x83\xdf\xe3\x0d\x2e\xf9\x0c\x8e\x2e\x2dhttps://alice.btc.calendar.opentimestamps.org";
-const BITCOIN: &[u8] = b"\x00\x05\x88\x96\x0d\x73\xd7\x19\x01\x04\xfd\xc1\x3b";
+const BITCOIN: &[u8] = b"\x00\x05\x88\x96\x0d\x73\xd7\x19\x01\x03\xfd\xc1\x3b";
 const CAL2: [&str; 2] = [
     "https://alice.btc.calendar.opentimestamps.org",
     "https://bob.btc.calendar.opentimestamps.org",
@@ -142,7 +142,9 @@ fn proof(digest: &str, tail: &[u8]) -> Vec<u8> {
 }
 
 fn grown(digest: &str) -> Vec<u8> {
-    let mut b = proof(digest, PENDING);
+    // A fork: the calendar's pending branch, then the bitcoin attestation.
+    let mut b = proof(digest, b"\xff");
+    b.extend_from_slice(PENDING);
     b.extend_from_slice(BITCOIN);
     b
 }

@@ -16,7 +16,7 @@ const PART_SEQS: u64 = 10;
 const MAGIC: &[u8; 31] = b"\x00OpenTimestamps\x00\x00Proof\x00\xbf\x89\xe2\xe8\x84\xe8\x92\x94";
 const PENDING: &[u8] =
     b"\x00\x83\xdf\xe3\x0d\x2e\xf9\x0c\x8e\x2e\x2dhttps://alice.btc.calendar.opentimestamps.org";
-const BITCOIN: &[u8] = b"\x00\x05\x88\x96\x0d\x73\xd7\x19\x01\x04\xfd\xc1\x3b";
+const BITCOIN: &[u8] = b"\x00\x05\x88\x96\x0d\x73\xd7\x19\x01\x03\xfd\xc1\x3b";
 const PREREG: &str = "# Witness kill gate\n\nThree bars, read at the close of day 9.\n";
 /// 2026-10-24T13:00:00Z, the minute `push_scan(0)` stamps.
 const START: i64 = 1_792_846_800;
@@ -72,7 +72,8 @@ fn scene() -> Scene {
         format!("{{\"file\":\"WITNESS_PREREG.md\",\"sealed_at\":\"2026-10-24T12:00:00Z\",\"sha256\":\"{sha}\"}}\n"),
     )
     .unwrap();
-    let mut grown = proof(&sha, PENDING);
+    let mut grown = proof(&sha, b"\xff");
+    grown.extend_from_slice(PENDING);
     grown.extend_from_slice(BITCOIN);
     std::fs::write(store.join(format!("proofs/prereg_{sha}.ots")), grown).unwrap();
     std::fs::write(

@@ -1,8 +1,11 @@
-//! The one thing the publisher reads of an OpenTimestamps proof: its header and the digest it
-//! commits to (docs/protocol.md#ots-header: it checks the magic, version and hash-op bytes and
-//! the 32-byte digest after them against the proof's name, and parses nothing further
-//! of a proof). Verifying the attestation itself is the stranger's job, with an
-//! OpenTimestamps client; we never pretend to.
+//! What the publisher reads of an OpenTimestamps proof: its header and the digest it commits to
+//! (docs/protocol.md#ots-header: the magic, version and hash-op bytes and the 32-byte digest
+//! after them, against the proof's name), and — since every byte it publishes must be accounted
+//! for (docs/build.md#safety) — the shape of the rest: [`parse_body`] walks the tree of
+//! operations and attestations to its end and hands back the bytes a person could read in it
+//! (calendar addresses, operation arguments, unknown attestations' payloads), for the build to
+//! guard. Verifying the attestation itself is the stranger's job, with an OpenTimestamps client;
+//! we never pretend to.
 
 use crate::Digest;
 
@@ -97,6 +100,238 @@ pub fn check_named(bytes: &[u8], named: &str) -> Result<(), OtsProblem> {
     }
 }
 
+// ---- the body: everything after the header --------------------------------------------------
+
+/// The tag of a pending attestation (a calendar's receipt; its payload is the calendar's URI).
+pub const PENDING_TAG: [u8; 8] = [0x83, 0xdf, 0xe3, 0x0d, 0x2e, 0xf9, 0x0c, 0x8e];
+/// The tag of a Bitcoin block header attestation (its payload is the block height).
+pub const BITCOIN_TAG: [u8; 8] = [0x05, 0x88, 0x96, 0x0d, 0x73, 0xd7, 0x19, 0x01];
+/// The longest message an operation may produce (the reference client's limit).
+pub const MAX_MSG_LEN: usize = 4096;
+/// The longest attestation payload (the reference client's limit).
+pub const MAX_PAYLOAD_LEN: usize = 8192;
+/// The longest calendar URI (the reference client's limit).
+pub const MAX_URI_LEN: usize = 1000;
+/// The most operations on one path from the header to an attestation (the reference client's
+/// recursion limit).
+pub const MAX_DEPTH: usize = 256;
+
+/// Why the bytes after a proof's header are not one whole OpenTimestamps timestamp.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BodyProblem {
+    /// The bytes end inside an operation, an attestation or a fork.
+    Truncated,
+    /// A tag that is neither an operation, an attestation nor a fork marker.
+    UnknownTag(u8),
+    /// A length or height written in more bytes than any real one needs.
+    BadVarint,
+    /// An operation's argument is empty or longer than a message may be, or its result is.
+    MessageTooLong,
+    /// More operations in a row than the reference client follows.
+    TooDeep,
+    /// An attestation's payload is longer than allowed, or not wholly its declared content.
+    BadPayload,
+    /// Bytes after the timestamp ends.
+    TrailingBytes,
+}
+
+impl BodyProblem {
+    pub fn code(self) -> &'static str {
+        match self {
+            BodyProblem::Truncated => "truncated",
+            BodyProblem::UnknownTag(_) => "unknown_tag",
+            BodyProblem::BadVarint => "bad_varint",
+            BodyProblem::MessageTooLong => "message_too_long",
+            BodyProblem::TooDeep => "too_deep",
+            BodyProblem::BadPayload => "bad_payload",
+            BodyProblem::TrailingBytes => "trailing_bytes",
+        }
+    }
+}
+
+impl std::fmt::Display for BodyProblem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BodyProblem::Truncated => write!(f, "ends inside its tree of operations"),
+            BodyProblem::UnknownTag(t) => write!(f, "holds an unknown tag {t:#04x}"),
+            BodyProblem::BadVarint => write!(f, "holds a number longer than nine bytes"),
+            BodyProblem::MessageTooLong => write!(
+                f,
+                "holds an operation whose argument is empty or whose argument or result passes {MAX_MSG_LEN} bytes"
+            ),
+            BodyProblem::TooDeep => {
+                write!(f, "nests more than {MAX_DEPTH} operations on one path")
+            }
+            BodyProblem::BadPayload => write!(
+                f,
+                "holds an attestation whose payload is too long or not wholly what its tag says"
+            ),
+            BodyProblem::TrailingBytes => write!(f, "has bytes after its timestamp ends"),
+        }
+    }
+}
+
+impl std::error::Error for BodyProblem {}
+
+/// The readable parts of a proof's body, for the publisher to guard: nothing else in it is
+/// more than a tag, an opcode, a length or a block height.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Body<'a> {
+    /// Each pending attestation's calendar URI, as written.
+    pub calendars: Vec<&'a [u8]>,
+    /// Each append or prepend argument.
+    pub arguments: Vec<&'a [u8]>,
+    /// Each attestation of an unknown tag: its payload, whole.
+    pub unknown_payloads: Vec<&'a [u8]>,
+    /// Bitcoin attestations' heights.
+    pub bitcoin_heights: Vec<u64>,
+}
+
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Reader<'a> {
+    fn byte(&mut self) -> Result<u8, BodyProblem> {
+        let b = *self.bytes.get(self.at).ok_or(BodyProblem::Truncated)?;
+        self.at += 1;
+        Ok(b)
+    }
+
+    fn take(&mut self, n: usize) -> Result<&'a [u8], BodyProblem> {
+        let end = self.at.checked_add(n).ok_or(BodyProblem::Truncated)?;
+        let out = self.bytes.get(self.at..end).ok_or(BodyProblem::Truncated)?;
+        self.at = end;
+        Ok(out)
+    }
+
+    /// An unsigned LEB128 number of at most nine bytes (63 bits).
+    fn varuint(&mut self) -> Result<u64, BodyProblem> {
+        let mut n = 0u64;
+        for i in 0..9 {
+            let b = self.byte()?;
+            n |= u64::from(b & 0x7f) << (7 * i);
+            if b & 0x80 == 0 {
+                return Ok(n);
+            }
+        }
+        Err(BodyProblem::BadVarint)
+    }
+
+    fn varbytes(&mut self, max: usize) -> Result<&'a [u8], BodyProblem> {
+        let n = self.varuint()?;
+        let n = usize::try_from(n).map_err(|_| BodyProblem::BadPayload)?;
+        if n > max {
+            return Err(BodyProblem::BadPayload);
+        }
+        self.take(n)
+    }
+
+    fn done(&self) -> bool {
+        self.at == self.bytes.len()
+    }
+}
+
+/// One attestation (after its `00`): its tag and payload, read into `body`.
+fn attestation<'a>(r: &mut Reader<'a>, body: &mut Body<'a>) -> Result<(), BodyProblem> {
+    let tag = r.take(8)?;
+    let payload = r.varbytes(MAX_PAYLOAD_LEN)?;
+    let mut inner = Reader {
+        bytes: payload,
+        at: 0,
+    };
+    if tag == PENDING_TAG {
+        let uri = inner
+            .varbytes(MAX_URI_LEN)
+            .map_err(|_| BodyProblem::BadPayload)?;
+        body.calendars.push(uri);
+    } else if tag == BITCOIN_TAG {
+        let height = inner.varuint().map_err(|_| BodyProblem::BadPayload)?;
+        body.bitcoin_heights.push(height);
+    } else {
+        body.unknown_payloads.push(payload);
+        return Ok(());
+    }
+    if inner.done() {
+        Ok(())
+    } else {
+        Err(BodyProblem::BadPayload)
+    }
+}
+
+/// The length of the message an operation makes of a message of `len` bytes, its argument read
+/// into `body`; `None` when `tag` is no operation.
+fn operation<'a>(
+    tag: u8,
+    len: usize,
+    r: &mut Reader<'a>,
+    body: &mut Body<'a>,
+) -> Result<Option<usize>, BodyProblem> {
+    let out = match tag {
+        0xf0 | 0xf1 => {
+            let arg = r.varbytes(MAX_MSG_LEN)?;
+            if arg.is_empty() {
+                return Err(BodyProblem::MessageTooLong);
+            }
+            body.arguments.push(arg);
+            len + arg.len()
+        }
+        // reverse, hexlify
+        0xf2 => len,
+        0xf3 => len.saturating_mul(2),
+        // sha1, ripemd160
+        0x02 | 0x03 => 20,
+        // sha256, keccak256
+        0x08 | 0x67 => 32,
+        _ => return Ok(None),
+    };
+    if out > MAX_MSG_LEN {
+        return Err(BodyProblem::MessageTooLong);
+    }
+    Ok(Some(out))
+}
+
+/// Parses a whole proof after its header (which [`committed_digest`] checks): the tree of
+/// operations and attestations to its last leaf, and nothing after it. Iterative, with at most
+/// [`MAX_DEPTH`] operations on a path, every length bounded: no input makes it recurse, panic
+/// or allocate beyond the lists it returns (each entry a slice of `bytes`).
+pub fn parse_body(bytes: &[u8]) -> Result<Body<'_>, BodyProblem> {
+    let mut r = Reader {
+        bytes: bytes.get(HEADER_LEN..).ok_or(BodyProblem::Truncated)?,
+        at: 0,
+    };
+    let mut body = Body::default();
+    // The timestamps still to be read: the length of the message each starts from, and how
+    // many operations lie above it. A fork (`ff`) keeps its timestamp on the stack; the last
+    // branch replaces it.
+    let mut open: Vec<(usize, usize)> = vec![(32, 0)];
+    while let Some(&(len, depth)) = open.last() {
+        let mut tag = r.byte()?;
+        if tag == 0xff {
+            tag = r.byte()?;
+        } else {
+            open.pop();
+        }
+        if tag == 0x00 {
+            attestation(&mut r, &mut body)?;
+            continue;
+        }
+        let Some(next) = operation(tag, len, &mut r, &mut body)? else {
+            return Err(BodyProblem::UnknownTag(tag));
+        };
+        if depth + 1 > MAX_DEPTH {
+            return Err(BodyProblem::TooDeep);
+        }
+        open.push((next, depth + 1));
+    }
+    if r.done() {
+        Ok(body)
+    } else {
+        Err(BodyProblem::TrailingBytes)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -145,8 +380,8 @@ mod tests {
             committed_digest(&read("invalid-file-digest-type.ots")),
             Err(OtsProblem::NotSha256(_))
         ));
-        // Its header is well formed; what is wrong lies past the header, which we do not parse
-        // (docs/protocol.md#witness) — so it passes the header check by design.
+        // Its header is well formed; what is wrong lies past the header, which the header check
+        // does not read (`parse_body` refuses it).
         assert!(committed_digest(&read("exceeds-max-msg-length.ots")).is_ok());
     }
 
@@ -161,5 +396,167 @@ mod tests {
         let mut short = MAGIC.to_vec();
         short.extend_from_slice(&[1, 8, 0, 0]);
         assert_eq!(committed_digest(&short), Err(OtsProblem::TooShort));
+    }
+}
+
+#[cfg(test)]
+mod body_tests {
+    use super::*;
+    use std::path::Path;
+
+    fn real_proofs() -> Vec<(String, Vec<u8>)> {
+        let dir = Path::new(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../tests/data/ots-examples"
+        ));
+        let mut out = Vec::new();
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "ots") {
+                out.push((path.display().to_string(), std::fs::read(&path).unwrap()));
+            }
+        }
+        assert!(out.len() >= 8);
+        out
+    }
+
+    fn header() -> Vec<u8> {
+        let mut b = MAGIC.to_vec();
+        b.extend_from_slice(&[VERSION, OP_SHA256]);
+        b.extend_from_slice(&[7; 32]);
+        b
+    }
+
+    fn pending(uri: &[u8]) -> Vec<u8> {
+        let mut b = vec![0x00];
+        b.extend_from_slice(&PENDING_TAG);
+        b.push(u8::try_from(uri.len() + 1).unwrap());
+        b.push(u8::try_from(uri.len()).unwrap());
+        b.extend_from_slice(uri);
+        b
+    }
+
+    #[test]
+    fn every_real_proof_parses_wholly() {
+        for (name, bytes) in real_proofs() {
+            let body = parse_body(&bytes).unwrap_or_else(|p| panic!("{name}: {p}"));
+            assert!(
+                !body.calendars.is_empty()
+                    || !body.bitcoin_heights.is_empty()
+                    || !body.unknown_payloads.is_empty(),
+                "{name}"
+            );
+        }
+        let known = real_proofs()
+            .into_iter()
+            .find(|(n, _)| n.ends_with("/known-and-unknown-notary.txt.ots"))
+            .unwrap()
+            .1;
+        let body = parse_body(&known).unwrap();
+        assert_eq!(
+            body.calendars,
+            vec![&b"https://bob.btc.calendar.opentimestamps.org"[..]]
+        );
+        assert_eq!(body.unknown_payloads.len(), 1);
+    }
+
+    #[test]
+    fn every_cut_and_every_extra_byte_of_a_real_proof_is_refused() {
+        for (name, bytes) in real_proofs() {
+            for end in HEADER_LEN..bytes.len() {
+                assert!(parse_body(&bytes[..end]).is_err(), "{name} cut at {end}");
+            }
+            for extra in [0x00u8, 0x08, 0xff, b'+'] {
+                let mut long = bytes.clone();
+                long.push(extra);
+                assert_eq!(
+                    parse_body(&long),
+                    Err(BodyProblem::TrailingBytes),
+                    "{name} + {extra:#x}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_reference_clients_invalid_body_is_refused() {
+        let dir = Path::new(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../tests/data/ots-examples/invalid"
+        ));
+        let bytes = std::fs::read(dir.join("exceeds-max-msg-length.ots")).unwrap();
+        assert_eq!(parse_body(&bytes), Err(BodyProblem::MessageTooLong));
+    }
+
+    #[test]
+    fn hostile_shapes_are_refused_without_recursion_or_allocation() {
+        // A chain of sha256 ops far deeper than the limit: refused, no stack overflow.
+        let mut deep = header();
+        deep.extend(std::iter::repeat_n(0x08, 100_000));
+        deep.extend(pending(b"https://a.example.org"));
+        assert_eq!(parse_body(&deep), Err(BodyProblem::TooDeep));
+        // A fork chain as deep.
+        let mut forks = header();
+        for _ in 0..100_000 {
+            forks.extend([0xff, 0x08]);
+        }
+        assert_eq!(parse_body(&forks), Err(BodyProblem::TooDeep));
+        // A length that claims more than is there, or more than a payload may be.
+        let mut huge = header();
+        huge.extend([0xf0, 0xff, 0xff, 0xff, 0xff, 0x0f]);
+        assert!(parse_body(&huge).is_err());
+        let mut long_varint = header();
+        long_varint.push(0xf0);
+        long_varint.extend([0x80; 20]);
+        assert_eq!(parse_body(&long_varint), Err(BodyProblem::BadVarint));
+        // An unknown op, and a fork marker followed by a fork marker.
+        let mut unknown = header();
+        unknown.push(0x42);
+        assert_eq!(parse_body(&unknown), Err(BodyProblem::UnknownTag(0x42)));
+        let mut ff = header();
+        ff.extend([0xff, 0xff]);
+        assert_eq!(parse_body(&ff), Err(BodyProblem::UnknownTag(0xff)));
+        // A pending payload with bytes after its URI; a bitcoin payload with bytes after its
+        // height.
+        let mut extra = header();
+        let mut p = pending(b"https://a.example.org");
+        p[9] += 3;
+        p.extend(b"+15");
+        extra.extend(p);
+        assert_eq!(parse_body(&extra), Err(BodyProblem::BadPayload));
+        let mut btc = header();
+        btc.push(0x00);
+        btc.extend(BITCOIN_TAG);
+        btc.extend([0x04, 0x81, 0x01, b'4', b'2']);
+        assert_eq!(parse_body(&btc), Err(BodyProblem::BadPayload));
+        // Nothing after the header at all.
+        assert_eq!(parse_body(&header()), Err(BodyProblem::Truncated));
+    }
+
+    #[test]
+    fn random_bytes_never_panic() {
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let alphabet = [
+            0x00, 0x08, 0xf0, 0xf1, 0xff, 0x02, 0x67, 0x83, 0x05, 0x7f, 0x80,
+        ];
+        for _ in 0..20_000 {
+            let mut b = header();
+            let n = (next() % 200) as usize;
+            for _ in 0..n {
+                let r = next();
+                b.push(if r % 3 == 0 {
+                    alphabet[(r >> 8) as usize % alphabet.len()]
+                } else {
+                    (r >> 16) as u8
+                });
+            }
+            let _ = parse_body(&b);
+        }
     }
 }

@@ -736,6 +736,16 @@ fn read_proof(
         ));
         return Ok(None);
     }
+    if let Err(body) = crate::proof_body::check(&bytes) {
+        refusals.push(Refusal::new(
+            "witness_proof_body",
+            path.display().to_string(),
+            "",
+            format!("{} [{}]; every byte of a published proof passes the guard (docs/build.md#safety)", body.words, body.code),
+            "replace the proof in the store with the calendar's own, as an OpenTimestamps client writes it",
+        ));
+        return Ok(None);
+    }
     Ok(Some((bytes, meta)))
 }
 
@@ -1327,9 +1337,12 @@ fn carry(
     let bytes = ctx.previous.read_blob(oid)?;
     let problem = match digest {
         None => Some("its name is not <entry_id>.ots or prereg_<sha256>.ots".to_string()),
-        Some(d) => ots::check_named(&bytes, d)
-            .err()
-            .map(|p| format!("{p} ({})", p.code())),
+        Some(d) => match ots::check_named(&bytes, d) {
+            Err(p) => Some(format!("{p} ({})", p.code())),
+            Ok(()) => crate::proof_body::check(&bytes)
+                .err()
+                .map(|b| format!("{} ({})", b.words, b.code)),
+        },
     };
     let Some(problem) = problem else {
         proofs
