@@ -393,3 +393,53 @@ fn a_closed_pipe_keeps_the_verdicts_exit_status() {
     assert_eq!(whole.status.code(), Some(1));
     assert!(whole.stdout.len() > 200_000, "{}", whole.stdout.len());
 }
+
+/// `verify --json` prints valid JSON whatever a detail quotes (issue 48, class 19): a file name
+/// holding a C1 control, DEL and a bidi override is quoted by a file problem; the terminal's own
+/// escape (`\x7f`, `\u{85}`) inside a JSON string made the output invalid. Each character must
+/// read back as itself, and none may reach the terminal raw.
+#[test]
+fn verify_json_stays_json_when_a_detail_quotes_controls() {
+    use exhibit_testkit::gen_box::{self, BoxOptions};
+    let tmp = tempfile::tempdir().unwrap();
+    let box_dir = tmp.path().join("box");
+    let opts = BoxOptions {
+        lines: 60,
+        seed: 11,
+        witness: false,
+        ..BoxOptions::default()
+    };
+    gen_box::generate(&opts, &box_dir).expect("generate a box");
+    let built = Command::new(env!("CARGO_BIN_EXE_exhibit"))
+        .current_dir(&box_dir)
+        .args(["build", "--out", "site", "--public-texts"])
+        .output()
+        .unwrap();
+    assert!(built.status.success(), "{}", stderr(&built));
+    let site = box_dir.join("site");
+    for weird in ["\u{85}", "\u{7f}", "\u{202e}", "\u{9b}2J", "\u{2066}"] {
+        let name = format!("x{weird}y.txt");
+        let file = site.join("ledger/public_texts").join(&name);
+        std::fs::write(&file, "x").unwrap();
+        let o = exhibit(&["verify", "--json", site.to_str().unwrap()]);
+        no_panic(&o);
+        assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+        let raw = stdout(&o);
+        assert!(
+            !raw.chars()
+                .any(|c| c.is_control() && c != '\n' || c == '\u{202e}' || c == '\u{2066}'),
+            "a steering character reached the terminal: {raw:?}"
+        );
+        let v: serde_json::Value = serde_json::from_str(&raw)
+            .unwrap_or_else(|e| panic!("{weird:?}: not JSON ({e}): {raw}"));
+        assert!(
+            v["files"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|p| p["file"].as_str().is_some_and(|f| f.ends_with(&name))),
+            "{weird:?}: the file problem quotes the name as it is: {raw}"
+        );
+        std::fs::remove_file(&file).unwrap();
+    }
+}
