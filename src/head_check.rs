@@ -196,11 +196,11 @@ impl Walked {
             return Ok(true);
         }
         if e.path == "ledger/SNAPSHOTS.jsonl" {
-            self.snapshots = Some(previous.read_blob(e.id)?);
+            self.snapshots = Some(previous.read_blob(e.id, &e.path)?);
             return Ok(true);
         }
         // A blob an earlier build hashed is not read again (crate::blob_digests).
-        let digest = out.digests.digest_of(e.id, || previous.read_blob(e.id))?;
+        let digest = out.digests.digest_of(e.id, || previous.read_blob(e.id, &e.path))?;
         let digest = digest.to_string();
         self.digests.add(&e.path, &digest);
         if e.path.starts_with(SEGMENTS_DIR) {
@@ -343,7 +343,7 @@ fn segments_unlike_stats(
     let Some(stats) = entries.iter().find(|e| e.path == "ledger/STATS.json") else {
         return Ok(String::new());
     };
-    let stats: Option<J> = serde_json::from_slice(&previous.read_blob(stats.id)?).ok();
+    let stats: Option<J> = serde_json::from_slice(&previous.read_blob(stats.id, &stats.path)?).ok();
     let listed: BTreeMap<&str, &str> = stats
         .as_ref()
         .and_then(|s| s.pointer("/ledger/files"))

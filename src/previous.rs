@@ -195,6 +195,7 @@ impl Previous {
         if !is_blob_mode(mode) {
             bail!("HEAD:{path} is not a file");
         }
+        self.check_size(repo, id, rel)?;
         let blob = repo
             .find_blob(id)
             .with_context(|| format!("git show HEAD:{path}"))?;
@@ -415,16 +416,55 @@ impl Previous {
         Ok(size as u64)
     }
 
-    /// The bytes of a blob named by `list_blobs`.
-    pub fn read_blob(&self, id: git2::Oid) -> Result<Vec<u8>> {
+    /// The bytes of a blob named by `list_blobs`, at `rel` (its path under DIR, or its name):
+    /// refused, unread, when its header says it is larger than a file at that path can be
+    /// ([`head_ceiling`]).
+    pub fn read_blob(&self, id: git2::Oid, rel: &str) -> Result<Vec<u8>> {
         let Some(repo) = &self.repo else {
             bail!("no repository to read blob {id} from");
         };
+        self.check_size(repo, id, rel)?;
         Ok(repo
             .find_blob(id)
             .with_context(|| format!("git cat-file blob {id}"))?
             .content()
             .to_vec())
+    }
+
+    /// A blob whose size (from the object's header: nothing is inflated) is past what a file
+    /// at `rel` can legitimately be is refused before it is read: half a megabyte packed can
+    /// inflate to gigabytes (docs/build.md#safety).
+    fn check_size(&self, repo: &Repository, id: git2::Oid, rel: &str) -> Result<()> {
+        let (size, _) = repo
+            .odb()?
+            .read_header(id)
+            .with_context(|| format!("git cat-file -s {id}"))?;
+        let ceiling = head_ceiling(rel);
+        if size as u64 > ceiling {
+            bail!(
+                "HEAD:{}: is {size} bytes, over the ceiling of {ceiling} bytes for such a file of the exhibit (docs/build.md#safety: a file is read from git only within what it can legitimately be); restore the exhibit branch as exhibit built it (git log -- the file), no flag accepts it",
+                crate::terminal::escape(&self.path_at_head(rel.trim_start_matches('/')))
+            );
+        }
+        Ok(())
+    }
+}
+
+/// The largest a file of the output tree can legitimately be at HEAD: a proof 1 MiB, a released
+/// text 4 MiB, an anchor post 4 KiB, as the box's own files are bounded; anything else 100 MiB,
+/// the most GitHub accepts in one file (a file over it cannot have been pushed, and no file
+/// exhibit writes passes 32 MiB: docs/scale.md).
+pub fn head_ceiling(rel: &str) -> u64 {
+    use crate::box_read::FileClass;
+    let name = rel.rsplit('/').next().unwrap_or(rel);
+    if name.ends_with(".ots") {
+        FileClass::Proof.ceiling()
+    } else if rel.contains("public_texts/") && name.len() == 68 && name.ends_with(".txt") {
+        FileClass::PublicText.ceiling()
+    } else if rel.contains("anchors/") && name.ends_with(".txt") {
+        FileClass::AnchorPost.ceiling()
+    } else {
+        100 << 20
     }
 }
 

@@ -696,7 +696,7 @@ fn check_extends(
         return Ok(true);
     };
     if plan.allow_rewrite.is_none() {
-        let old = previous.read_blob(file.id)?;
+        let old = previous.read_blob(file.id, &file.path)?;
         let theirs = new.copy(ledger, file_start, (file_start + old.len()).min(new.len()))?;
         let within = old
             .iter()

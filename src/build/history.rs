@@ -30,7 +30,8 @@ pub fn read_history(previous: &Previous, head_trusted: bool) -> Result<History> 
                 "HEAD:{path}: the withheld list's later files must be named {expected} and on, one after another (docs/scale.md#withheld-files); restore the exhibit branch as exhibit built it"
             );
         }
-        withheld_bytes.push((path, previous.read_blob(id)?));
+        let bytes = previous.read_blob(id, &path)?;
+        withheld_bytes.push((path, bytes));
     }
     let (withheld, counts) = crate::withheld_files::read_list(
         withheld_bytes
@@ -53,7 +54,7 @@ pub fn read_history(previous: &Previous, head_trusted: bool) -> Result<History> 
     for file in head_ledger_files(previous)? {
         let seqs = history
             .ledger_seqs
-            .of(file.id, first, || previous.read_blob(file.id))?;
+            .of(file.id, first, || previous.read_blob(file.id, &file.path))?;
         first = false;
         history.published_seqs.extend(seqs.seqs());
         history.files.push(HeadFile {

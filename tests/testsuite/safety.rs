@@ -1703,3 +1703,56 @@ fn the_page_says_a_withheld_lines_time_is_bounded_by_its_neighbours() {
         "the page states the bound"
     );
 }
+
+/// A blob bomb at HEAD (issue 48, class 11): a file of the exhibit replaced at HEAD by a blob that
+/// packs small and inflates past what such a file can be is refused from its header, unread,
+/// naming the file: never an allocation failure, an abort or an OOM kill. The blob is written
+/// by `git hash-object` from a stream, so the test itself holds none of it.
+#[test]
+fn a_blob_bomb_at_head_is_refused_unread() {
+    let h = Hostile::new();
+    let o = h.build_witness(&[]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    commit_site(&h.repo);
+    let proof = std::fs::read_dir(h.site().join("ledger/witness/proofs"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .find(|n| n.ends_with(".ots") && !n.starts_with("prereg_"))
+        .unwrap();
+    let work = h.root().join("exhibit");
+    let git = |args: &[&str], stdin: Option<std::process::Stdio>| {
+        let mut c = std::process::Command::new("git");
+        c.current_dir(&work).args(args);
+        if let Some(s) = stdin {
+            c.stdin(s);
+        }
+        let o = c.output().unwrap();
+        assert!(o.status.success(), "git {args:?}: {}", text(&o));
+        String::from_utf8(o.stdout).unwrap().trim().to_string()
+    };
+    for (victim, mib) in [
+        ("ledger/STATS.json".to_string(), 160),
+        ("ledger/SNAPSHOTS.jsonl".to_string(), 160),
+        ("ledger/ledger.jsonl".to_string(), 160),
+        (format!("ledger/witness/proofs/{proof}"), 2),
+    ] {
+        let zeros = std::process::Command::new("head")
+            .args(["-c", &format!("{mib}M"), "/dev/zero"])
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let id = git(
+            &["hash-object", "-w", "--stdin"],
+            Some(zeros.stdout.unwrap().into()),
+        );
+        let head = git(&["rev-parse", "HEAD"], None);
+        git(&["update-index", "--cacheinfo", &format!("100644,{id},site/{victim}")], None);
+        git(&["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "bomb"], None);
+        let o = h.build_witness(&[]);
+        assert_eq!(o.status.code(), Some(2), "{victim}: {}", text(&o));
+        let err = stderr(&o);
+        assert!(err.contains("over the ceiling"), "{victim}: {err}");
+        assert!(err.contains(&victim), "{victim}: names the file: {err}");
+        git(&["reset", "-q", "--hard", &head], None);
+    }
+}

@@ -546,7 +546,9 @@ impl HeadState<'_> {
     /// HEAD's bytes of a published text, when its file is present at HEAD.
     fn bytes_of(&self, sha: &Digest) -> Result<Option<Vec<u8>>> {
         match (self.previous, self.published.get(sha)) {
-            (Some(previous), Some((_, Some(oid)))) => previous.read_blob(*oid).map(Some),
+            (Some(previous), Some((_, Some(oid)))) => previous
+                .read_blob(*oid, &format!("ledger/public_texts/{sha}.txt"))
+                .map(Some),
             _ => Ok(None),
         }
     }

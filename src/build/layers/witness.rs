@@ -1334,7 +1334,7 @@ fn carry(
         .strip_suffix(".ots")
         .map(|n| n.strip_prefix("prereg_").unwrap_or(n))
         .filter(|_| crate::layout::is_witness_proof(name));
-    let bytes = ctx.previous.read_blob(oid)?;
+    let bytes = ctx.previous.read_blob(oid, name)?;
     let problem = match digest {
         None => Some("its name is not <entry_id>.ots or prereg_<sha256>.ots".to_string()),
         Some(d) => match ots::check_named(&bytes, d) {
@@ -1386,7 +1386,7 @@ fn replacement_rule(
     if store_oid == oid {
         return Ok(());
     }
-    let old = ctx.previous.read_blob(oid)?;
+    let old = ctx.previous.read_blob(oid, &p.name)?;
     let grows = old.len() >= ots::HEADER_LEN
         && p.bytes.len() > old.len()
         && p.bytes[..ots::HEADER_LEN] == old[..ots::HEADER_LEN];
