@@ -200,7 +200,9 @@ impl Walked {
             return Ok(true);
         }
         // A blob an earlier build hashed is not read again (crate::blob_digests).
-        let digest = out.digests.digest_of(e.id, || previous.read_blob(e.id, &e.path))?;
+        let digest = out
+            .digests
+            .digest_of(e.id, || previous.read_blob(e.id, &e.path))?;
         let digest = digest.to_string();
         self.digests.add(&e.path, &digest);
         if e.path.starts_with(SEGMENTS_DIR) {

@@ -1412,6 +1412,7 @@ fn write_checked(dir: &Path, tree: &Tree, known: DirRecords) -> Result<()> {
     {
         bail!("{}: exists and is not a folder", dir.display());
     }
+    refuse_mounts_inside(dir)?;
     let staging = parent.join(temp_name(&name, std::process::id()));
     let result = fill(&staging, tree, dir, known).and_then(|()| {
         crate::progress::stage_done("write: the new tree filled");
@@ -1421,6 +1422,61 @@ fn write_checked(dir: &Path, tree: &Tree, known: DirRecords) -> Result<()> {
         let _ = remove_temp_tree(&staging);
     }
     result
+}
+
+/// A filesystem mounted inside DIR (a bind mount of a home folder, a tmpfs) is refused before
+/// anything is written: the old tree is removed after the exchange, and its removal would empty
+/// whatever is mounted there (docs/build.md#safety). Read from the kernel's list of mounts, which
+/// names bind mounts of the same filesystem too (a device number would not tell them).
+fn refuse_mounts_inside(dir: &Path) -> Result<()> {
+    let Ok(real) = std::fs::canonicalize(dir) else {
+        return Ok(()); // no DIR yet: nothing can be mounted inside it
+    };
+    let Ok(table) = std::fs::read_to_string("/proc/self/mountinfo") else {
+        return Ok(());
+    };
+    if let Some(inside) = mounts_below(&table, &real).first() {
+        bail!(
+            "{}: another filesystem is mounted inside the output folder; exhibit never crosses into one (the old tree's removal would empty it: docs/build.md#safety); unmount it or move the mount out of the folder, then build again",
+            crate::terminal::escape(&inside.display().to_string())
+        );
+    }
+    Ok(())
+}
+
+/// The mount points of a `/proc/self/mountinfo` table strictly below `dir` (the fifth field,
+/// its space, tab, newline and backslash written as octal escapes).
+fn mounts_below(table: &str, dir: &Path) -> Vec<PathBuf> {
+    let unescape = |field: &str| -> Vec<u8> {
+        let b = field.as_bytes();
+        let mut out = Vec::with_capacity(b.len());
+        let mut i = 0;
+        while i < b.len() {
+            let octal = b
+                .get(i + 1..i + 4)
+                .filter(|d| d.iter().all(|c| (b'0'..=b'7').contains(c)));
+            match (b[i], octal) {
+                (b'\\', Some(d)) => {
+                    out.push((d[0] - b'0') * 64 + (d[1] - b'0') * 8 + (d[2] - b'0'));
+                    i += 4;
+                }
+                (c, _) => {
+                    out.push(c);
+                    i += 1;
+                }
+            }
+        }
+        out
+    };
+    table
+        .lines()
+        .filter_map(|line| line.split(' ').nth(4))
+        .map(|field| {
+            use std::os::unix::ffi::OsStringExt;
+            PathBuf::from(std::ffi::OsString::from_vec(unescape(field)))
+        })
+        .filter(|m| m != dir && m.starts_with(dir))
+        .collect()
 }
 
 fn fill(staging: &Path, tree: &Tree, dir: &Path, known: DirRecords) -> Result<()> {
@@ -1643,6 +1699,23 @@ fn exchange(a: &Path, b: &Path) -> std::io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn mounts_below_dir_are_found_escapes_read_and_dir_itself_is_not_one() {
+        let table = "22 1 0:21 / /proc rw - proc proc rw\n\
+45 27 0:40 / /srv/site rw - tmpfs none rw\n\
+46 27 0:41 / /srv/site/ledger/x rw - tmpfs none rw\n\
+47 27 8:1 /home/op /srv/site/my\\040home rw - ext4 /dev/sda1 rw\n\
+48 27 0:42 / /srv/site2/y rw - tmpfs none rw\n";
+        assert_eq!(
+            mounts_below(table, Path::new("/srv/site")),
+            [
+                PathBuf::from("/srv/site/ledger/x"),
+                PathBuf::from("/srv/site/my home")
+            ]
+        );
+        assert!(mounts_below(table, Path::new("/srv/other")).is_empty());
+    }
     use std::sync::Arc;
 
     #[test]

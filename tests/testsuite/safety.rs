@@ -1746,8 +1746,26 @@ fn a_blob_bomb_at_head_is_refused_unread() {
             Some(zeros.stdout.unwrap().into()),
         );
         let head = git(&["rev-parse", "HEAD"], None);
-        git(&["update-index", "--cacheinfo", &format!("100644,{id},site/{victim}")], None);
-        git(&["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "bomb"], None);
+        git(
+            &[
+                "update-index",
+                "--cacheinfo",
+                &format!("100644,{id},site/{victim}"),
+            ],
+            None,
+        );
+        git(
+            &[
+                "-c",
+                "user.name=t",
+                "-c",
+                "user.email=t@t",
+                "commit",
+                "-qm",
+                "bomb",
+            ],
+            None,
+        );
         let o = h.build_witness(&[]);
         assert_eq!(o.status.code(), Some(2), "{victim}: {}", text(&o));
         let err = stderr(&o);
@@ -1755,4 +1773,60 @@ fn a_blob_bomb_at_head_is_refused_unread() {
         assert!(err.contains(&victim), "{victim}: names the file: {err}");
         git(&["reset", "-q", "--hard", &head], None);
     }
+}
+
+/// A filesystem mounted inside DIR is refused before anything is written (issue 48, class 12):
+/// the old tree's removal emptied it, and the build exited 2 after DIR was replaced. A tmpfs and
+/// a bind mount (the same filesystem, so no device number tells it) are both refused, their
+/// files untouched. Needs root to mount, as CI is; elsewhere the test says so and checks nothing.
+#[test]
+fn a_mount_inside_dir_is_refused_and_left_untouched() {
+    let h = Hostile::new();
+    h.publish(&[]);
+    let outside = h.root().join("precious");
+    std::fs::create_dir_all(&outside).unwrap();
+    std::fs::write(outside.join("keep.txt"), "mine").unwrap();
+    for how in [
+        vec!["-t", "tmpfs", "none"],
+        vec!["--bind", outside.to_str().unwrap()],
+    ] {
+        let point = h.site().join("ledger/mounted");
+        std::fs::create_dir_all(&point).unwrap();
+        let mut args = how.clone();
+        args.push(point.to_str().unwrap());
+        let mounted = std::process::Command::new("mount").args(&args).output();
+        if !mounted.as_ref().is_ok_and(|o| o.status.success()) {
+            eprintln!("a_mount_inside_dir: cannot mount here (not root?): skipped {how:?}");
+            std::fs::remove_dir(&point).unwrap();
+            continue;
+        }
+        std::fs::write(point.join("inside.txt"), "theirs").unwrap();
+        let o = h.build(&[]);
+        let inside = std::fs::read_to_string(point.join("inside.txt"));
+        let _ = std::process::Command::new("umount").arg(&point).status();
+        assert_eq!(o.status.code(), Some(2), "{how:?}: {}", text(&o));
+        assert!(
+            stderr(&o).contains("mounted inside the output folder"),
+            "{}",
+            text(&o)
+        );
+        assert!(
+            stderr(&o).contains("ledger/mounted"),
+            "names it: {}",
+            text(&o)
+        );
+        assert_eq!(
+            inside.unwrap(),
+            "theirs",
+            "{how:?}: the mount's files are untouched"
+        );
+        std::fs::remove_dir(&point).unwrap();
+    }
+    assert_eq!(
+        std::fs::read_to_string(outside.join("keep.txt")).unwrap(),
+        "mine"
+    );
+    // Unmounted, the same folder builds.
+    let o = h.build(&[]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
 }
