@@ -1830,3 +1830,31 @@ fn a_mount_inside_dir_is_refused_and_left_untouched() {
     let o = h.build(&[]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
 }
+
+/// Withdrawing a layer HEAD publishes is refused without --allow-rewrite, and with it is a
+/// rewrite recorded as one (issue 48, class 9): the snapshot says `extends: false` and carries
+/// the reason. It recorded `extends: true` and no reason while the layer's files went.
+#[test]
+fn withdrawing_a_layer_is_recorded_as_a_rewrite_with_its_reason() {
+    let h = Hostile::new();
+    let o = h.build_witness(&[]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    commit_site(&h.repo);
+    let o = h.build(&[]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(stderr(&o).contains("layer_withdrawn"), "{}", text(&o));
+    assert!(h.site().join("ledger/witness").exists());
+    let reason = "the witness tail was retired";
+    let o = h.build(&["--allow-rewrite", reason]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(!h.site().join("ledger/witness").exists());
+    let snaps = std::fs::read_to_string(h.site().join("ledger/SNAPSHOTS.jsonl")).unwrap();
+    let last: J = serde_json::from_str(snaps.lines().last().unwrap()).unwrap();
+    assert_eq!(last["extends"], false, "{last}");
+    assert_eq!(last["rewrite_reason"], reason, "{last}");
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains("extends: false"),
+        "{}",
+        text(&o)
+    );
+}

@@ -87,6 +87,9 @@ pub struct Layers {
     pub public_texts: Option<LayerOutput>,
     /// Every layer's refusals, then the refusals of layers that would vanish.
     pub refusals: Vec<Refusal>,
+    /// A layer HEAD publishes that this build leaves off (only under --allow-rewrite): its
+    /// files go, so the publication does not extend HEAD's and records the reason.
+    pub withdrawn: bool,
 }
 
 impl Layers {
@@ -100,7 +103,7 @@ impl Layers {
 
     /// A layer changed or removed something published before (under --allow-rewrite).
     pub fn rewrote(&self) -> bool {
-        self.iter().any(|l| l.rewrote)
+        self.withdrawn || self.iter().any(|l| l.rewrote)
     }
 }
 
@@ -123,6 +126,7 @@ pub fn run(ctx: &LayerContext<'_>) -> Result<Layers> {
             .then(|| public_texts::PublicTexts.build(ctx))
             .transpose()?,
         refusals: Vec::new(),
+        withdrawn: false,
     };
     let refusals: Vec<Refusal> = layers
         .iter()
@@ -140,10 +144,15 @@ pub fn run(ctx: &LayerContext<'_>) -> Result<Layers> {
     ];
     for (on, layer) in off {
         let folder = layer.folder();
-        if !on
-            && plan.allow_rewrite.is_none()
-            && !ctx.previous.list(&format!("ledger/{folder}"))?.is_empty()
-        {
+        // Any file at any depth (a walk stopped at the first entry): the witness layer's
+        // folder holds folders, which a listing of files refuses.
+        let published_before = !on
+            && !ctx
+                .previous
+                .visit_walk(&format!("ledger/{folder}"), |_| Ok(false))?;
+        // Withdrawn under --allow-rewrite: recorded as a rewrite, with its reason.
+        layers.withdrawn |= published_before && plan.allow_rewrite.is_some();
+        if published_before && plan.allow_rewrite.is_none() {
             layers.refusals.push(Refusal::new(
 "layer_withdrawn",
                 format!("ledger/{folder}/"),
