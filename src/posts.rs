@@ -22,6 +22,26 @@ pub struct AnchorReport {
     pub proof: ProofState,
 }
 
+impl AnchorReport {
+    /// Whether this post's head vouches for the lines before it: its four checks pass and its
+    /// proof's header does not fail. The build's STATS.json, `exhibit verify SITE` and the page
+    /// (`heads` in assets/page.js) count coverage by this one rule (docs/build.md#coverage): the
+    /// build counted a head whose day was not closed or whose proof failed, and its own site
+    /// then failed its figures.
+    pub fn vouches(&self) -> bool {
+        self.check.ok && !matches!(self.proof, ProofState::Header(_))
+    }
+}
+
+/// The seqs of the posted heads that vouch ([`AnchorReport::vouches`]).
+pub fn vouching_heads(reports: &[AnchorReport]) -> std::collections::BTreeSet<i64> {
+    reports
+        .iter()
+        .filter(|a| a.vouches())
+        .filter_map(|a| a.check.posted.as_ref().map(|p| p.seq))
+        .collect()
+}
+
 /// The state of a post's `.txt.ots` proof: absent, or its header checked against the post's
 /// bytes (docs/protocol.md#anchors). Written as `ok`, `missing` or the problem's code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

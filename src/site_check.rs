@@ -3,6 +3,7 @@
 //! tree"). Reads only the published tree; trusts nothing the build wrote about itself.
 
 use exhibit_protocol::Digest;
+use std::collections::BTreeSet;
 use std::path::Path;
 
 use anyhow::{Context, Result};
@@ -118,9 +119,14 @@ pub fn check_site(dir: &Path) -> Result<Outcome> {
     let anchors =
         posts.map(|p| posts::check_posts_with_proofs(&facts, &withheld, header_digest, p));
 
-    if let Some(a) = ledger_dir.sub("anchors")? {
-        publisher_withheld_anchors(&a, anchors.as_deref().unwrap_or_default(), &mut files)?;
-    }
+    // The days whose proof the publisher withheld as failing: their heads vouch for nothing,
+    // as on the page (`proofFails`) and in the build (a failing proof's head is not counted).
+    let proof_withheld = match ledger_dir.sub("anchors")? {
+        Some(a) => {
+            publisher_withheld_anchors(&a, anchors.as_deref().unwrap_or_default(), &mut files)?
+        }
+        None => BTreeSet::new(),
+    };
     let texts = match &texts_dir {
         Some(folder) => check_public_texts(folder, text_lines.file_names(), carried, &mut files)?,
         // No folder: every text the page carries is one the site does not hold.
@@ -137,8 +143,15 @@ pub fn check_site(dir: &Path) -> Result<Outcome> {
     if report.ok
         && let Some(value) = &stats.value
     {
+        let vouching: Vec<posts::AnchorReport> = anchors
+            .as_deref()
+            .unwrap_or_default()
+            .iter()
+            .filter(|a| !proof_withheld.contains(&a.check.date))
+            .cloned()
+            .collect();
         let mut derived = derived_figures(
-            anchors.as_deref().unwrap_or_default(),
+            &vouching,
             &withheld,
             &published_seqs,
             published_lines,
@@ -167,20 +180,13 @@ fn derived_figures(
     published_lines: u64,
     head: Option<String>,
 ) -> crate::stats_figures::Derived {
-    let vouching = || {
-        anchors
-            .iter()
-            .filter(|a| a.check.ok && !matches!(a.proof, ProofState::Header(_)))
-    };
-    let heads = vouching()
-        .filter_map(|a| a.check.posted.as_ref().map(|p| p.seq))
-        .collect();
+    let heads = crate::posts::vouching_heads(anchors);
     let withheld_seqs: Vec<i64> = withheld.by_seq.keys().copied().collect();
     crate::stats_figures::Derived {
         published: published_lines,
         withheld: withheld.by_seq.len() as u64,
         coverage: crate::stats_figures::coverage(published_seqs, &withheld_seqs, &heads),
-        heads_ok: vouching().count() as u64,
+        heads_ok: anchors.iter().filter(|a| a.vouches()).count() as u64,
         head,
         texts: None,
     }
@@ -195,9 +201,10 @@ fn publisher_withheld_anchors(
     anchors_dir: &BoxFolder,
     checked: &[posts::AnchorReport],
     files: &mut Vec<FileProblem>,
-) -> Result<()> {
+) -> Result<BTreeSet<String>> {
+    let mut withheld_proofs = BTreeSet::new();
     let Some(bytes) = anchors_dir.read("index.json", FileClass::AnchorsIndex)? else {
-        return Ok(());
+        return Ok(withheld_proofs);
     };
     let Ok(index) = serde_json::from_slice::<serde_json::Value>(&bytes) else {
         files.push(FileProblem {
@@ -206,7 +213,7 @@ fn publisher_withheld_anchors(
             detail: "is not JSON: what the publisher says of its posts and proofs cannot be read"
                 .into(),
         });
-        return Ok(());
+        return Ok(withheld_proofs);
     };
     let posts = index.get("posts").and_then(|p| p.as_array());
     for p in posts.into_iter().flatten() {
@@ -227,6 +234,7 @@ fn publisher_withheld_anchors(
             && header.is_some_and(|h| h != "ok" && h != "missing");
         // A proof the clone does carry is checked on its bytes instead.
         if proof_withheld && here.is_none_or(|r| r.proof == ProofState::Missing) {
+            withheld_proofs.insert(date.to_string());
             let code = header
                 .filter(|h| h.bytes().all(|b| b.is_ascii_lowercase() || b == b'_'))
                 .unwrap_or("unknown");
@@ -246,7 +254,7 @@ fn publisher_withheld_anchors(
             });
         }
     }
-    Ok(())
+    Ok(withheld_proofs)
 }
 
 /// Every published proof must commit to the digest its name gives (docs/protocol.md#ots-header).

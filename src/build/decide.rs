@@ -15,7 +15,7 @@ use crate::gate_ledger::GateLedger;
 use crate::posts::{AnchorReport, ProofState};
 use crate::refusal::Refusal;
 use exhibit_protocol::Digest;
-use exhibit_protocol::anchors::{FormatState, HeadState};
+use exhibit_protocol::anchors::FormatState;
 use exhibit_protocol::canonical::{self, Object, Value};
 use exhibit_protocol::registry::{Registry, Verdict};
 use exhibit_protocol::verify::{Withheld, WithheldEntry};
@@ -562,14 +562,9 @@ pub fn run(
 
     let anchor_reports = check_anchors(ledger, &verified, &withheld_list, loaded.posts.clone())?;
     refusals.extend(anchor_proof_bodies(plan, loaded, &anchor_reports));
-    let posted_heads: BTreeSet<i64> = anchor_reports
-        .iter()
-        .filter(|a| {
-            matches!(a.check.head, HeadState::Ok | HeadState::LabWord)
-                && a.check.format == FormatState::Ok
-        })
-        .filter_map(|a| a.check.posted.as_ref().map(|p| p.seq))
-        .collect();
+    // The verifiers' rule, the same function (a head whose day is not closed, whose ledger
+    // line disagrees or whose proof fails vouches for nothing).
+    let posted_heads = crate::posts::vouching_heads(&anchor_reports);
     let coverage = coverage(&verified.lines, &posted_heads);
     let head_withheld_files =
         crate::withheld_files::kept(&withheld, &history.withheld, &history.withheld_files);

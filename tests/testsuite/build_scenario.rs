@@ -495,3 +495,61 @@ fn heads_trees_are_read_alike_loose_and_packed() {
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
     assert!(text(&o).contains("head_edited"), "{}", text(&o));
 }
+
+/// A fresh build's STATS.json coverage is what `exhibit verify SITE` (and the page) re-derive
+/// from the site (issue 48, classes 8 and 20): a head vouches only when its four checks pass and
+/// its proof does not fail. The build counted a head whose day a late line reopened, and one
+/// whose proof failed, as vouching; its own site then failed `stats_figure_mismatch`.
+#[test]
+fn a_fresh_build_agrees_with_its_own_check_on_coverage() {
+    for case in ["late line on a posted day", "failing proof"] {
+        let (_tmp, b, _repo, site) = setup();
+        let mut w = LedgerWriter::new();
+        for n in 1..=3 {
+            w.push_scan(n);
+        }
+        // seq 4: the next day, then the post for the first day naming seq 3.
+        w.push(
+            "exec_scan",
+            "2026-10-25T14:00:00Z",
+            r#"{"scanned":4,"flagged":0}"#,
+        );
+        if case == "late line on a posted day" {
+            // seq 5 dated on 2026-10-24, written after that day's head was posted.
+            w.push(
+                "exec_scan",
+                "2026-10-24T20:00:00Z",
+                r#"{"scanned":5,"flagged":0}"#,
+            );
+        }
+        w.push(
+            "exec_scan",
+            "2026-10-26T14:00:00Z",
+            r#"{"scanned":6,"flagged":0}"#,
+        );
+        b.write_ledger(&w.bytes());
+        b.post_anchor("2026-10-24", &w.ids[2], 3);
+        if case == "failing proof" {
+            std::fs::write(
+                b.dir.join("gate/anchors/2026-10-24.txt.ots"),
+                b"\x00OpenTimestamps\x00\x00Proof\x00\xbf\x89\xe2\xe8\x84\xe8\x92\x94\x01\x08not the post's digest, a proof of another file",
+            )
+            .unwrap();
+        }
+        let o = exhibit(
+            &["build", "--config", &b.config(), "--out", &site],
+            1_793_000_000,
+        );
+        assert_eq!(o.status.code(), Some(0), "{case}: {}", text(&o));
+        let (_, v) = verify_json(std::path::Path::new(&site));
+        let mismatches: Vec<_> = file_problems(&v)
+            .into_iter()
+            .filter(|(_, code)| code == "stats_figure_mismatch")
+            .collect();
+        assert!(mismatches.is_empty(), "{case}: {mismatches:?}\n{v}");
+        let stats: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(format!("{site}/ledger/STATS.json")).unwrap())
+                .unwrap();
+        assert_eq!(stats["coverage"]["pinned"]["count"], 0, "{case}: {stats}");
+    }
+}
