@@ -40,6 +40,7 @@ pub mod refusal;
 pub mod segments;
 pub mod side_channels;
 pub mod site_check;
+pub mod snapshot_check;
 pub mod sorted_ids;
 pub mod stat_records;
 pub mod stats_figures;

@@ -121,12 +121,11 @@ pub fn check_site(dir: &Path) -> Result<Outcome> {
 
     // The days whose proof the publisher withheld as failing: their heads vouch for nothing,
     // as on the page (`proofFails`) and in the build (a failing proof's head is not counted).
-    let proof_withheld = match ledger_dir.sub("anchors")? {
-        Some(a) => {
-            publisher_withheld_anchors(&a, anchors.as_deref().unwrap_or_default(), &mut files)?
-        }
-        None => BTreeSet::new(),
-    };
+    let proof_withheld = ledger_dir
+        .sub("anchors")?
+        .map_or(Ok(BTreeSet::new()), |a| {
+            publisher_withheld_anchors(&a, anchors.as_deref().unwrap_or_default(), &mut files)
+        })?;
     let texts = match &texts_dir {
         Some(folder) => check_public_texts(folder, text_lines.file_names(), carried, &mut files)?,
         // No folder: every text the page carries is one the site does not hold.
@@ -161,14 +160,26 @@ pub fn check_site(dir: &Path) -> Result<Outcome> {
         crate::stats_figures::check(value, &derived, &mut files);
     }
     drop(published_seqs);
+    check_beside_the_chain(dir, &ledger_dir, &mut files)?;
+    Ok(outcome::outcome(report, anchors, Some(files)))
+}
+
+/// The files the chain does not re-derive: the witness layer's proofs and parts, then every file
+/// under `ledger/` against the last snapshot's digests (docs/verifier.md#the-snapshots-digests).
+fn check_beside_the_chain(
+    dir: &Path,
+    ledger_dir: &BoxFolder,
+    files: &mut Vec<FileProblem>,
+) -> Result<()> {
     if let Some(witness) = ledger_dir.sub("witness")? {
         if let Some(proofs) = witness.sub("proofs")? {
-            check_witness_proofs(&proofs, &mut files)?;
+            check_witness_proofs(&proofs, files)?;
         }
         // A segmented exhibit's index parts and run-log files (docs/witness.md#parts).
-        crate::witness_parts::check(&witness, &mut files)?;
+        crate::witness_parts::check(&witness, files)?;
     }
-    Ok(outcome::outcome(report, anchors, Some(files)))
+    let snapshots = ledger_dir.read("SNAPSHOTS.jsonl", FileClass::OutputFile)?;
+    crate::snapshot_check::check(dir, snapshots.as_deref(), files)
 }
 
 /// The figures the page counts beside STATS.json's (docs/scale.md#stats-figures): a posted head

@@ -476,7 +476,9 @@ fn verify_site_reads_the_segments_and_names_the_file_that_is_wrong() {
             // coverage, its head (docs/scale.md#stats-figures).
             ("ledger/STATS.json".into(), "stats_figure_mismatch".into()),
             ("ledger/STATS.json".into(), "stats_figure_mismatch".into()),
-            ("ledger/STATS.json".into(), "stats_figure_mismatch".into())
+            ("ledger/STATS.json".into(), "stats_figure_mismatch".into()),
+            // And the segments' listing is not the one the last snapshot recorded.
+            ("ledger/segments/".into(), "snapshot_digest_mismatch".into())
         ]
     );
     let figures: Vec<&str> = v["files"]
@@ -498,7 +500,10 @@ fn verify_site_reads_the_segments_and_names_the_file_that_is_wrong() {
     assert_eq!(code, Some(1), "{v}");
     assert_eq!(
         file_problems(&v),
-        [("ledger/segments/notes.txt".into(), "segment_stray".into())]
+        [
+            ("ledger/segments/notes.txt".into(), "segment_stray".into()),
+            ("ledger/segments/".into(), "snapshot_digest_mismatch".into())
+        ]
     );
     let (code, v) = damaged(&s, |d| {
         std::fs::write(d.join("ledger/segments/0000001.jsonl"), "").unwrap();
@@ -506,10 +511,13 @@ fn verify_site_reads_the_segments_and_names_the_file_that_is_wrong() {
     assert_eq!(code, Some(1), "{v}");
     assert_eq!(
         file_problems(&v),
-        [(
-            "ledger/segments/0000001.jsonl".into(),
-            "segment_stray".into()
-        )]
+        [
+            (
+                "ledger/segments/0000001.jsonl".into(),
+                "segment_stray".into()
+            ),
+            ("ledger/segments/".into(), "snapshot_digest_mismatch".into())
+        ]
     );
 
     // STATS' list disagrees: one byte count, then a file left off the list.
@@ -528,7 +536,9 @@ fn verify_site_reads_the_segments_and_names_the_file_that_is_wrong() {
                 "stats_file_mismatch".into()
             ),
             // The page carries STATS.json as it was (docs/scale.md#the-page-against-the-site).
-            ("index.html".into(), "page_copy_mismatch".into())
+            ("index.html".into(), "page_copy_mismatch".into()),
+            // And STATS.json is not the one the last snapshot recorded.
+            ("ledger/STATS.json".into(), "snapshot_digest_mismatch".into())
         ]
     );
     let (code, v) = damaged(&s, |d| {
@@ -542,7 +552,9 @@ fn verify_site_reads_the_segments_and_names_the_file_that_is_wrong() {
         file_problems(&v),
         [
             (last.clone(), "stats_file_unlisted".into()),
-            ("index.html".into(), "page_copy_mismatch".into())
+            ("index.html".into(), "page_copy_mismatch".into()),
+            // And STATS.json is not the one the last snapshot recorded.
+            ("ledger/STATS.json".into(), "snapshot_digest_mismatch".into())
         ]
     );
 
@@ -557,7 +569,9 @@ fn verify_site_reads_the_segments_and_names_the_file_that_is_wrong() {
         file_problems(&v),
         [
             ("ledger/STATS.json".into(), "stats_files_order".into()),
-            ("index.html".into(), "page_copy_mismatch".into())
+            ("index.html".into(), "page_copy_mismatch".into()),
+            // And STATS.json is not the one the last snapshot recorded.
+            ("ledger/STATS.json".into(), "snapshot_digest_mismatch".into())
         ]
     );
     let (code, v) = damaged(&s, |d| {
@@ -568,7 +582,9 @@ fn verify_site_reads_the_segments_and_names_the_file_that_is_wrong() {
         file_problems(&v),
         [
             ("ledger/STATS.json".into(), "stats_files_missing".into()),
-            ("index.html".into(), "page_copy_mismatch".into())
+            ("index.html".into(), "page_copy_mismatch".into()),
+            // And STATS.json is not the one the last snapshot recorded.
+            ("ledger/STATS.json".into(), "snapshot_digest_mismatch".into())
         ]
     );
 

@@ -443,3 +443,96 @@ fn verify_json_stays_json_when_a_detail_quotes_controls() {
         std::fs::remove_file(&file).unwrap();
     }
 }
+
+/// `verify SITE` holds every file under `ledger/` to the last snapshot's digests (issue 48,
+/// class 10): a file the chain does not re-derive, edited after the build, "re-derived" still.
+/// Each edit below passed before; each now fails, named by its file or its folder. An honest
+/// site passes, and a site without its snapshots says so.
+#[test]
+fn verify_site_holds_every_file_to_the_last_snapshots_digests() {
+    use exhibit_testkit::gen_box::{self, BoxOptions};
+    let tmp = tempfile::tempdir().unwrap();
+    let box_dir = tmp.path().join("box");
+    let opts = BoxOptions {
+        lines: 200,
+        seed: 5,
+        witness: true,
+        ..BoxOptions::default()
+    };
+    gen_box::generate(&opts, &box_dir).expect("generate a box");
+    let built = Command::new(env!("CARGO_BIN_EXE_exhibit"))
+        .current_dir(&box_dir)
+        .args([
+            "build",
+            "--out",
+            "site",
+            "--public-texts",
+            "--witness",
+            "wt/store",
+        ])
+        .output()
+        .unwrap();
+    assert!(built.status.success(), "{}", stderr(&built));
+    let site = box_dir.join("site");
+    let verify = || {
+        let o = exhibit(&["verify", "--json", site.to_str().unwrap()]);
+        no_panic(&o);
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        let problems: Vec<(String, String)> = v["files"]
+            .as_array()
+            .map(|a| {
+                a.iter()
+                    .map(|p| {
+                        (
+                            p["file"].as_str().unwrap().to_string(),
+                            p["code"].as_str().unwrap().to_string(),
+                        )
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        (o.status.code(), problems)
+    };
+    let (code, problems) = verify();
+    assert_eq!(code, Some(0), "the honest site: {problems:?}");
+    for (file, named) in [
+        ("ledger/witness/REPORT.md", "ledger/witness/"),
+        ("ledger/witness/index.json", "ledger/witness/"),
+        ("ledger/witness/runs.jsonl", "ledger/witness/"),
+        ("ledger/readings.json", "ledger/readings.json"),
+    ] {
+        let path = site.join(file);
+        let Ok(before) = std::fs::read(&path) else {
+            // readings.json is written only when there are readings: make one.
+            std::fs::write(&path, b"{}\n").unwrap();
+            let (code, problems) = verify();
+            assert_eq!(code, Some(1), "{file} added: {problems:?}");
+            assert!(
+                problems.contains(&(named.to_string(), "snapshot_digest_mismatch".to_string())),
+                "{file} added: {problems:?}"
+            );
+            std::fs::remove_file(&path).unwrap();
+            continue;
+        };
+        let mut edited = before.clone();
+        edited.extend_from_slice(b"\n");
+        std::fs::write(&path, &edited).unwrap();
+        let (code, problems) = verify();
+        assert_eq!(code, Some(1), "{file}: {problems:?}");
+        assert!(
+            problems.contains(&(named.to_string(), "snapshot_digest_mismatch".to_string())),
+            "{file}: {problems:?}"
+        );
+        std::fs::write(&path, &before).unwrap();
+    }
+    assert_eq!(verify().0, Some(0), "every edit undone");
+    std::fs::remove_file(site.join("ledger/SNAPSHOTS.jsonl")).unwrap();
+    let (code, problems) = verify();
+    assert_eq!(code, Some(1));
+    assert!(
+        problems
+            .iter()
+            .any(|(f, c)| f == "ledger/SNAPSHOTS.jsonl" && c == "snapshot_missing"),
+        "{problems:?}"
+    );
+}
