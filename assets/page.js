@@ -656,6 +656,7 @@
           var r = v.finish();
           var anchors = V.checkAnchors(r, init.withheld, init.posts);
           var c = compact(r);
+          c.unposted = V.datesWithoutPost(r, init.posts);
           c.certifies = r.header && typeof r.header.certifies === 'string' ? r.header.certifies : null;
           c.linesTotal = r.linesTotal;
           c.lastSeq = r.lastSeq;
@@ -934,7 +935,7 @@
           ' var w0 = performance.now(); var r = self.ExhibitVerify.verifyLedger(new Uint8Array(d.bytes), d.withheld, function (n, b) { self.postMessage({ type: "progress", bytes: b }); }, d.tzRules);' +
           // The chain's answer first (a few fields), the tables' data after.
           ' self.postMessage({ type: "verdict", ok: r.ok, head: r.head, entries: r.entries, problems: r.problems.length, ms: performance.now() - w0 });' +
-          ' var a = self.ExhibitVerify.checkAnchors(r, d.withheld, d.posts); var c = compactResult(r); c.certifies = r.header && typeof r.header.certifies === "string" ? r.header.certifies : null;' +
+          ' var a = self.ExhibitVerify.checkAnchors(r, d.withheld, d.posts); var c = compactResult(r); c.unposted = self.ExhibitVerify.datesWithoutPost(r, d.posts); c.certifies = r.header && typeof r.header.certifies === "string" ? r.header.certifies : null;' +
           ' self.postMessage({ type: "done", result: c, anchors: a, ms: performance.now() - w0 });' +
           ' } catch (err) { self.postMessage({ type: "error", message: String(err && err.message || err) }); } };\n';
         try {
@@ -1416,6 +1417,7 @@
           var r = V.verifyLedger(ledgerBytes, withheldBytes, null, tzRules);
           var c = compactResult(r);
           c.certifies = r.header && typeof r.header.certifies === 'string' ? r.header.certifies : null;
+          c.unposted = V.datesWithoutPost(r, posts);
           finish(c, V.checkAnchors(r, withheldBytes, posts), 'the page itself');
         } catch (err) { fail(String(err && err.message || err)); }
       }, 30);
@@ -1523,6 +1525,11 @@
       (Array.isArray(anchorsIndex.posts) ? anchorsIndex.posts : []).forEach(function (p) {
         var code = p && typeof p.date === 'string' ? withheldProof(p.date) : null;
         if (code) out.push({ what: withheldProofWords(p.date, code), href: '#anchor-' + p.date });
+      });
+      // An anchor line of the ledger whose date has no post: a head dropped from the site
+      // (`exhibit verify SITE`: anchor_post_missing).
+      (r.unposted || []).forEach(function (date) {
+        out.push({ what: 'the ledger\'s anchor line says a head was posted for ' + date + ', but the site holds no post for that date: a dropped head cannot be checked', href: '#anchors-h' });
       });
       var checkedDates = {};
       state.anchors.forEach(function (a) { checkedDates[a.date] = 1; });

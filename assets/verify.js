@@ -1519,6 +1519,22 @@
   }
 
   /**
+   * datesWithoutPost(verifyResult, posts: [{date}]) -> ['YYYY-MM-DD', ...]: the dates the
+   * published `anchor` lines name (an `anchor_date` string of that shape) that no post is for,
+   * sorted, each once. The ledger's own line says a head was posted that day; a site that
+   * holds no post for it dropped a head no one can check (docs/verifier.md). The same rule as
+   * `anchors::dates_without_post` in the Rust verifier.
+   */
+  function datesWithoutPost(result, posts) {
+    var have = new Set(), out = [];
+    (posts || []).forEach(function (p) { have.add(String(p.date)); });
+    anchorView(result).anchorsOf.forEach(function (_, date) {
+      if (/^[0-9]{4}-[0-9]{2}-[0-9]{2}$/.test(date) && !have.has(date)) out.push(date);
+    });
+    return out.sort();
+  }
+
+  /**
    * checkAnchors(verifyResult, withheld, posts: [{date, text}]) ->
    *   [{date, ok, format, head, day_closed, ledger_line, post_head, post_seq, text_sha256}]
    * `text` is the post's exact bytes: a Uint8Array, or a string taken as its UTF-8.
@@ -1608,6 +1624,7 @@
     verifyLedger: verifyLedger,
     Verifier: Verifier,
     checkAnchors: checkAnchors,
+    datesWithoutPost: datesWithoutPost,
     canonicalDump: canonicalDump,
     parseJsonLine: parseJsonLine,
     sha256Hex: sha256Hex,

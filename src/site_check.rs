@@ -116,6 +116,7 @@ pub fn check_site(dir: &Path) -> Result<Outcome> {
     let texts_carried = carried.is_some();
 
     let facts = kept.finish();
+    anchor_lines_without_post(&facts, posts.as_deref(), &mut files);
     let anchors =
         posts.map(|p| posts::check_posts_with_proofs(&facts, &withheld, header_digest, p));
 
@@ -180,6 +181,27 @@ fn check_beside_the_chain(
     }
     let snapshots = ledger_dir.read("SNAPSHOTS.jsonl", FileClass::OutputFile)?;
     crate::snapshot_check::check(dir, snapshots.as_deref(), files)
+}
+
+/// Each date a published `anchor` line names that no post of the site is for: a head dropped
+/// from the site, which no one can check (docs/verifier.md "Anchor lines without a post"; the
+/// page fails it too).
+fn anchor_lines_without_post(
+    facts: &[exhibit_protocol::anchors::EntryFacts],
+    posts: Option<&[(exhibit_protocol::anchors::Post, Option<Vec<u8>>)]>,
+    files: &mut Vec<FileProblem>,
+) {
+    let posts: Vec<exhibit_protocol::anchors::Post> =
+        posts.unwrap_or_default().iter().map(|(p, _)| p.clone()).collect();
+    for date in exhibit_protocol::anchors::dates_without_post(facts, &posts) {
+        files.push(FileProblem {
+            file: format!("ledger/anchors/{date}.txt"),
+            code: "anchor_post_missing".into(),
+            detail: format!(
+                "the ledger's anchor line says a head was posted for {date}; the site holds no post for that date, so the head cannot be checked"
+            ),
+        });
+    }
 }
 
 /// The figures the page counts beside STATS.json's (docs/scale.md#stats-figures): a posted head

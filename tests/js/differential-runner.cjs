@@ -35,7 +35,8 @@ for (const line of input.split('\n')) {
     if (c.posts && c.posts.length) {
       const posts = c.posts.map((p) => ({ date: p.date, bytes: new Uint8Array(Buffer.from(p.text_b64, 'base64')) }));
       const words = (a) => [a.date, a.ok, a.format, a.head, a.day_closed, a.ledger_line];
-      answer.anchors = V.checkAnchors(r, withheld, posts).map(words);
+      const unposted = (res) => V.datesWithoutPost(res, posts).map((d) => ['unposted', d]);
+      answer.anchors = V.checkAnchors(r, withheld, posts).map(words).concat(unposted(r));
       // The light page's way (assets/page.js, streamFiles and its reader): a Verifier that keeps
       // no line records and watches the seqs the posts' texts end in, handed the ledger in two
       // pieces cut anywhere; its kept state is what the posts are checked over.
@@ -44,7 +45,8 @@ for (const line of input.split('\n')) {
       const v = new V.Verifier(withheld, c.tz_rules, { watchSeqs: watch, keepLines: false });
       v.push(ledger.subarray(0, c.cut));
       v.push(ledger.subarray(c.cut));
-      answer.anchors_stream = V.checkAnchors(v.finish(), withheld, posts).map(words);
+      const streamed = v.finish();
+      answer.anchors_stream = V.checkAnchors(streamed, withheld, posts).map(words).concat(unposted(streamed));
     }
   } catch (e) {
     answer = e && e.code === 'usage' ? { refused: true } : { threw: String(e && e.stack || e) };

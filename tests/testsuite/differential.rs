@@ -992,14 +992,25 @@ fn rust_anchor_checks(
         .ok()
         .and_then(|v| v.header)
         .and_then(|h| h.digest);
-    let streamed = anchor_words(&anchors::check_posts(&kept.finish(), list, header, posts));
+    let kept = kept.finish();
+    let mut streamed = anchor_words(&anchors::check_posts(&kept, list, header, posts));
+    streamed.extend(
+        anchors::dates_without_post(&kept, posts)
+            .into_iter()
+            .map(|d| format!("unposted {d}")),
+    );
     let all = anchors::verify_and_collect(ledger, list);
-    let every = anchor_words(&anchors::check_posts(
+    let mut every = anchor_words(&anchors::check_posts(
         &all.facts,
         list,
         all.header_digest,
         posts,
     ));
+    every.extend(
+        anchors::dates_without_post(&all.facts, posts)
+            .into_iter()
+            .map(|d| format!("unposted {d}")),
+    );
     if streamed != every {
         kept_vs_all.push(format!(
             "posts checked over the kept facts {streamed:?}\nover every entry's facts {every:?}"

@@ -202,6 +202,27 @@ impl KeptFacts {
 }
 
 /// Runs the four checks for every post. `header_digest` is the head when `seq 0` is posted.
+/// The dates the published `anchor` lines name (an `anchor_date` string shaped `YYYY-MM-DD`)
+/// that no post is for, sorted, each once. The ledger's own line says a head was posted that
+/// day; a site that holds no post for it dropped a head no one can check (docs/verifier.md
+/// "Anchor lines without a post"). `datesWithoutPost` in assets/verify.js holds the same rule.
+pub fn dates_without_post(entries: &[EntryFacts], posts: &[Post]) -> Vec<String> {
+    let have: std::collections::BTreeSet<&str> = posts.iter().map(|p| p.date.as_str()).collect();
+    let shaped = |d: &str| {
+        let b = d.as_bytes();
+        b.len() == 10
+            && b.iter()
+                .enumerate()
+                .all(|(i, c)| if i == 4 || i == 7 { *c == b'-' } else { c.is_ascii_digit() })
+    };
+    let dates: std::collections::BTreeSet<&str> = entries
+        .iter()
+        .filter_map(|e| e.anchor.as_ref()?.date.as_deref())
+        .filter(|d| shaped(d) && !have.contains(d))
+        .collect();
+    dates.into_iter().map(str::to_owned).collect()
+}
+
 pub fn check_posts(
     entries: &[EntryFacts],
     withheld: &Withheld,
