@@ -118,7 +118,11 @@ mod tests {
         let text = serde_json::to_string(&value).unwrap() + "\n";
         let safe = json_escaped(&text);
         assert!(!safe.chars().any(|c| steers(c) && c != '\n'), "{safe}");
-        assert_eq!(escape_lines(&safe), safe, "nothing left for the terminal's escape");
+        assert_eq!(
+            escape_lines(&safe),
+            safe,
+            "nothing left for the terminal's escape"
+        );
         let back: serde_json::Value = serde_json::from_str(&safe).unwrap();
         assert_eq!(back, value);
     }

@@ -96,7 +96,9 @@ fn init_never_writes_through_a_linked_folder() {
         let tmp = tempfile::tempdir().unwrap();
         let elsewhere = tempfile::tempdir().unwrap();
         match case {
-            "github" => std::os::unix::fs::symlink(elsewhere.path(), tmp.path().join(".github")).unwrap(),
+            "github" => {
+                std::os::unix::fs::symlink(elsewhere.path(), tmp.path().join(".github")).unwrap()
+            }
             "workflows" => {
                 std::fs::create_dir(tmp.path().join(".github")).unwrap();
                 std::os::unix::fs::symlink(elsewhere.path(), tmp.path().join(".github/workflows"))

@@ -810,6 +810,74 @@ fn side_channels_go_through_the_guard() {
     }
 }
 
+/// Issue 48, 5c: the header's `certifies` sentence is prose, not exempt from the guard. An
+/// identifier in it refuses the build like one anywhere in the header (a header cannot be
+/// withheld): the refusal names the ledger, line 1, the rule codes and the flag, never the text.
+#[test]
+fn an_identifier_in_the_certifies_sentence_refuses_the_build() {
+    for (sentence, secret, code) in [
+        (
+            "No line holds a chat id. Call +1 555 010 9999",
+            "555 010 9999",
+            "[phone]",
+        ),
+        (
+            "No line holds a chat id; write to ops@lab.example.org",
+            "ops@lab.example.org",
+            "[email]",
+        ),
+        (
+            "No line holds a chat id, as /home/agent/gate shows.",
+            "/home/agent",
+            "[drive_or_home_path]",
+        ),
+    ] {
+        let tmp = tempfile::tempdir().unwrap();
+        let b = TestBox::new(tmp.path());
+        let mut w = LedgerWriter::certifying(sentence);
+        w.push_scan(1);
+        b.write_ledger(&w.bytes());
+        let config = b.config();
+        let site = tmp.path().join("site").display().to_string();
+        let o = run(&["build", "--config", &config, "--out", &site]);
+        assert_eq!(o.status.code(), Some(1), "{sentence}: {}", text(&o));
+        let err = stderr(&o);
+        for needle in [
+            "ledger.jsonl",
+            "line 1",
+            "header_identifier",
+            code,
+            "--allow-line 0",
+        ] {
+            assert!(err.contains(needle), "{sentence}: names {needle}: {err}");
+        }
+        assert!(!err.contains(secret), "never the text: {err}");
+        assert!(!tmp.path().join("site").exists());
+        // A person who has read the header publishes it as it is.
+        let o = run(&[
+            "build",
+            "--config",
+            &config,
+            "--out",
+            &site,
+            "--allow-line",
+            "0",
+        ]);
+        assert_eq!(o.status.code(), Some(0), "{sentence}: {}", text(&o));
+    }
+    // An ordinary promise, spaces, a handle and a date in it, builds.
+    let tmp = tempfile::tempdir().unwrap();
+    let b = TestBox::new(tmp.path());
+    let mut w = LedgerWriter::certifying(
+        "Every send by @darkflobi since 2026-10-24 is recorded by hash, never by text.",
+    );
+    w.push_scan(1);
+    b.write_ledger(&w.bytes());
+    let site = tmp.path().join("site").display().to_string();
+    let o = run(&["build", "--config", &b.config(), "--out", &site]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+}
+
 #[test]
 fn an_anchor_proof_whose_header_fails_is_not_published() {
     let h = Hostile::new();
