@@ -476,7 +476,7 @@ pub(super) fn missing_store_file(folder: &BoxFolder, rel: &str) -> Refusal {
 }
 
 fn load_store(store: &Path, refusals: &mut Vec<Refusal>) -> Result<Store> {
-    let folder = match BoxFolder::named(store) {
+    let folder = match BoxFolder::published_from(store) {
         Ok(Some(f)) => f,
         _ => anyhow::bail!(
             "{}: the witness store is not a folder (--witness STORE)",
