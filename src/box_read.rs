@@ -2,11 +2,13 @@
 //! folder, the witness store, the sources, a published exhibit's `ledger/`) is opened without
 //! following a symlink, must be a regular file — a FIFO would block the build, a device such as
 //! `/dev/zero` would read without end — and may not exceed its class's size ceiling. The same
-//! reads serve `exhibit verify SITE`, where the tree is a stranger's clone.
+//! reads serve `exhibit verify SITE`, where the tree is a stranger's clone. A box folder whose
+//! files are published ([`BoxFolder::published_from`]) also refuses a file with more than one
+//! link: another name shares it, and it may be a private file's (`hard_link`).
 
 use std::fs::File;
 use std::io::Read;
-use std::os::unix::fs::OpenOptionsExt;
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
@@ -125,12 +127,13 @@ pub fn size(bytes: u64) -> String {
 }
 
 /// Opens `path` for reading: never through a symlink at its last component (O_NOFOLLOW), never
-/// blocking on a FIFO (O_NONBLOCK), and only a regular file within the class's ceiling.
-/// `Ok(None)` when it does not exist.
+/// blocking on a FIFO (O_NONBLOCK), and only a regular file within the class's ceiling; with
+/// `one_link`, only a file no other name shares (`hard_link`). `Ok(None)` when it does not exist.
 fn open_checked(
     path: &Path,
     class: FileClass,
     follow: bool,
+    one_link: bool,
 ) -> Result<Option<(File, std::fs::Metadata)>> {
     let mut flags = rustix::fs::OFlags::NONBLOCK | rustix::fs::OFlags::CLOEXEC;
     if !follow {
@@ -156,6 +159,13 @@ fn open_checked(
         bail!(
             "{}: is not a regular file (a FIFO, a device, a socket or a folder); exhibit reads only regular files (docs/build.md#safety)",
             path.display()
+        );
+    }
+    if one_link && meta.nlink() > 1 {
+        bail!(
+            "{}: has {} links [hard_link]: another name shares this file, which may be a private file's, and exhibit publishes no file of the box that lives elsewhere too (docs/build.md#safety): copy the file so it has one link (cp FILE FILE.copy && mv FILE.copy FILE)",
+            path.display(),
+            meta.nlink()
         );
     }
     if meta.len() > class.ceiling() {
@@ -191,7 +201,7 @@ fn read_open(path: &Path, class: FileClass, file: File, len: u64) -> Result<Vec<
 /// the operator's own doing and is followed, but it must end at a regular file within the
 /// ceiling. `Ok(None)` when absent.
 pub fn read_named(path: &Path, class: FileClass) -> Result<Option<Vec<u8>>> {
-    match open_checked(path, class, true)? {
+    match open_checked(path, class, true, false)? {
         Some((file, meta)) => read_open(path, class, file, meta.len()).map(Some),
         None => Ok(None),
     }
@@ -199,7 +209,7 @@ pub fn read_named(path: &Path, class: FileClass) -> Result<Option<Vec<u8>>> {
 
 /// Opens a file the operator named for streaming (a bare ledger for `exhibit verify`).
 pub fn open_named(path: &Path, class: FileClass) -> Result<File> {
-    match open_checked(path, class, true)? {
+    match open_checked(path, class, true, false)? {
         Some((file, _)) => Ok(file),
         None => bail!("{}: no such file", path.display()),
     }
@@ -210,6 +220,9 @@ pub fn open_named(path: &Path, class: FileClass) -> Result<File> {
 #[derive(Debug, Clone)]
 pub struct BoxFolder {
     path: PathBuf,
+    /// A folder of the box whose files the build publishes: a file with more than one link is
+    /// refused (its subfolders inherit this).
+    one_link: bool,
 }
 
 impl BoxFolder {
@@ -218,11 +231,22 @@ impl BoxFolder {
         match std::fs::metadata(path) {
             Ok(m) if m.is_dir() => Ok(Some(BoxFolder {
                 path: path.to_path_buf(),
+                one_link: false,
             })),
             Ok(_) => bail!("{}: is not a folder", path.display()),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
             Err(e) => Err(e).with_context(|| format!("{}: cannot stat", path.display())),
         }
+    }
+
+    /// A folder of the box whose files the build copies to the site (the anchors folder, the
+    /// witness store, the gate's sources): [`BoxFolder::named`], and besides a file another name
+    /// shares — a hard link, perhaps to a private file — is refused, as a symlink is.
+    pub fn published_from(path: &Path) -> Result<Option<BoxFolder>> {
+        Ok(BoxFolder::named(path)?.map(|f| BoxFolder {
+            one_link: true,
+            ..f
+        }))
     }
 
     pub fn path(&self) -> &Path {
@@ -237,7 +261,10 @@ impl BoxFolder {
                 "{}: is a symlink; exhibit follows no symlink inside the box or an exhibit (docs/build.md#safety)",
                 path.display()
             ),
-            Ok(m) if m.is_dir() => Ok(Some(BoxFolder { path })),
+            Ok(m) if m.is_dir() => Ok(Some(BoxFolder {
+                path,
+                one_link: self.one_link,
+            })),
             Ok(_) => bail!("{}: is not a folder", path.display()),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
             Err(e) => Err(e).with_context(|| format!("{}: cannot stat", path.display())),
@@ -257,7 +284,7 @@ impl BoxFolder {
         class: FileClass,
     ) -> Result<Option<(Vec<u8>, std::fs::Metadata)>> {
         let path = self.path.join(one_component(&self.path, name)?);
-        match open_checked(&path, class, false)? {
+        match open_checked(&path, class, false, self.one_link)? {
             Some((file, meta)) => Ok(Some((read_open(&path, class, file, meta.len())?, meta))),
             None => Ok(None),
         }
@@ -267,7 +294,8 @@ impl BoxFolder {
     /// [`BoxFolder::read`] and reads cut at the class's ceiling; `Ok(None)` when absent.
     pub fn open(&self, name: &str, class: FileClass) -> Result<Option<std::io::Take<File>>> {
         let path = self.path.join(one_component(&self.path, name)?);
-        Ok(open_checked(&path, class, false)?.map(|(file, _)| file.take(class.ceiling())))
+        Ok(open_checked(&path, class, false, self.one_link)?
+            .map(|(file, _)| file.take(class.ceiling())))
     }
 
     /// The names in the folder, sorted, as (name, is a symlink or not a regular file/folder).
@@ -329,6 +357,55 @@ fn one_component<'a>(folder: &Path, name: &'a str) -> Result<&'a str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_file_with_a_second_link_is_refused_where_the_box_publishes_from() {
+        // Caught: a hard link read as the file it seems (it is another name's, maybe a private
+        // file's), in the folder or a subfolder of it, read whole or streamed; and the rule
+        // spilling over onto an exhibit's folders, which a person may hard-link as a backup.
+        let tmp = tempfile::tempdir().unwrap();
+        std::fs::create_dir(tmp.path().join("proofs")).unwrap();
+        for rel in ["REPORT.md", "proofs/a.ots"] {
+            let private = tmp
+                .path()
+                .join(format!("private-{}", rel.replace('/', "-")));
+            std::fs::write(&private, "not the tail's").unwrap();
+            std::fs::hard_link(&private, tmp.path().join(rel)).unwrap();
+        }
+        std::fs::write(tmp.path().join("single.md"), "one link").unwrap();
+        let box_folder = BoxFolder::published_from(tmp.path()).unwrap().unwrap();
+        let proofs = box_folder.sub("proofs").unwrap().unwrap();
+        let errors = [
+            box_folder
+                .read("REPORT.md", FileClass::WitnessText)
+                .unwrap_err(),
+            box_folder
+                .open("REPORT.md", FileClass::WitnessText)
+                .unwrap_err(),
+            proofs.read("a.ots", FileClass::Proof).unwrap_err(),
+            proofs
+                .read_with_stat("a.ots", FileClass::Proof)
+                .unwrap_err(),
+        ];
+        for e in errors {
+            let e = format!("{e:#}");
+            assert!(e.contains("has 2 links [hard_link]"), "{e}");
+            assert!(e.contains("copy the file so it has one link"), "{e}");
+            assert!(!e.contains("not the tail's"), "{e}");
+        }
+        assert_eq!(
+            box_folder
+                .read("single.md", FileClass::WitnessText)
+                .unwrap()
+                .unwrap(),
+            b"one link"
+        );
+        // An exhibit's folder (verify SITE, DIR) reads them as they are.
+        let exhibit = BoxFolder::named(tmp.path()).unwrap().unwrap();
+        assert!(exhibit.read("REPORT.md", FileClass::WitnessText).is_ok());
+        let proofs = exhibit.sub("proofs").unwrap().unwrap();
+        assert!(proofs.read("a.ots", FileClass::Proof).is_ok());
+    }
 
     #[test]
     fn symlinks_fifos_and_oversized_files_are_refused() {

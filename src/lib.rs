@@ -37,6 +37,7 @@ pub mod previous;
 pub mod progress;
 pub mod proof_body;
 pub mod refusal;
+pub mod report_clocks;
 pub mod segments;
 pub mod side_channels;
 pub mod site_check;

@@ -86,7 +86,17 @@ impl AnchorReport {
 /// [`BoxFolder`]: no symlink followed, regular files only, each within its ceiling
 /// (docs/build.md#safety).
 pub fn read_posts(dir: &Path) -> Result<Vec<(Post, Option<Vec<u8>>)>> {
-    let Some(folder) = BoxFolder::named(dir)? else {
+    read_posts_in(BoxFolder::named(dir)?, dir)
+}
+
+/// [`read_posts`] from the box's anchors folder, whose files the build publishes: a file there
+/// with more than one link is refused too ([`BoxFolder::published_from`]).
+pub fn read_box_posts(dir: &Path) -> Result<Vec<(Post, Option<Vec<u8>>)>> {
+    read_posts_in(BoxFolder::published_from(dir)?, dir)
+}
+
+fn read_posts_in(folder: Option<BoxFolder>, dir: &Path) -> Result<Vec<(Post, Option<Vec<u8>>)>> {
+    let Some(folder) = folder else {
         anyhow::bail!("{}: no such folder", dir.display());
     };
     let mut posts = Vec::new();

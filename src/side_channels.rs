@@ -286,40 +286,26 @@ pub fn guard_lines(text: &str) -> Vec<(usize, Vec<&'static str>)> {
         .collect()
 }
 
-/// The minutes (`HH:MM`, UTC and anchor zone) of the private moments that no public moment
-/// shares: a text printing one names a withheld line's minute. Maps minute → private moments.
+/// The minutes of the day (UTC and anchor zone; keyed by a moment in that minute, already
+/// shifted) of the private moments that no public moment shares: a text printing one names a
+/// withheld line's minute (src/report_clocks.rs reads which minutes a text prints). Maps
+/// minute → private moments.
 pub fn private_minutes(
     private: &BTreeSet<i64>,
     public: &PublicClocks,
     cut: &mut DayCut,
-) -> BTreeMap<String, BTreeSet<i64>> {
-    let mut out: BTreeMap<String, BTreeSet<i64>> = BTreeMap::new();
+) -> BTreeMap<i64, BTreeSet<i64>> {
+    let mut out: BTreeMap<i64, BTreeSet<i64>> = BTreeMap::new();
     for &t in private {
         for m in [t, cut.local(t)] {
             if !public.minutes.contains(minute_index(m)) {
-                out.entry(minute_of(m)).or_default().insert(t);
+                out.entry(minute_index(m) as i64 * 60)
+                    .or_default()
+                    .insert(t);
             }
         }
     }
     out
-}
-
-/// Whether `text` prints `minute` (`HH:MM`) as a clock: not glued to another digit or to a
-/// `:`-prefixed number before it (so `13:03:04` does not print `03:04`, but `03:04:05` does).
-pub fn prints_minute(text: &str, minute: &str) -> bool {
-    let b = text.as_bytes();
-    let mut from = 0;
-    while let Some(at) = text[from..].find(minute) {
-        let i = from + at;
-        let before_ok = i == 0 || !(b[i - 1].is_ascii_digit() || b[i - 1] == b':');
-        let end = i + minute.len();
-        let after_ok = end >= b.len() || !b[end].is_ascii_digit();
-        if before_ok && after_ok {
-            return true;
-        }
-        from = i + 1;
-    }
-    false
 }
 
 #[cfg(test)]
@@ -470,21 +456,15 @@ mod tests {
                     checked += 1;
                 }
                 assert_eq!(
-                    private_minutes(&private, &clocks, &mut cut),
+                    private_minutes(&private, &clocks, &mut cut)
+                        .into_iter()
+                        .map(|(m, moments)| (minute_of(m), moments))
+                        .collect::<BTreeMap<_, _>>(),
                     minutes_by_list(&private, &public, &mut cut),
                     "{zone} {public:?} {private:?}"
                 );
             }
         }
         assert!(checked > 1000, "{checked}");
-    }
-
-    #[test]
-    fn minutes_are_found_as_clocks_only() {
-        assert!(prints_minute("at 03:04 a line", "03:04"));
-        assert!(prints_minute("03:04:05", "03:04"));
-        assert!(!prints_minute("13:04", "03:04"));
-        assert!(!prints_minute("12:03:04", "03:04"));
-        assert!(!prints_minute("03:045", "03:04"));
     }
 }

@@ -650,7 +650,10 @@ fn check_header(
             "header_identifier",
             ledger_name,
             "line 1 (header)",
-            format!("the header carries {reason}; a header cannot be withheld (docs/protocol.md#withholding)"),
+            format!(
+                "in the header, {}; a header cannot be withheld, and its certifies sentence is read as published prose (docs/protocol.md#withholding)",
+                reason.strip_prefix("withheld because ").unwrap_or(&reason)
+            ),
             "--allow-line 0 after a person has read the header",
         )],
         Verdict::Withhold { .. } => vec![],

@@ -29,7 +29,7 @@ pub fn load(plan: &BuildPlan) -> Result<LoadedBox> {
     // read: the gate may be writing the last one.
     let ledger = GateLedger::open(path)?;
     let posts = match &plan.config.anchors {
-        Some(dir) if dir.is_dir() => posts::read_posts(dir)?,
+        Some(dir) if dir.is_dir() => posts::read_box_posts(dir)?,
         Some(dir) => anyhow::bail!(
             "{}: the anchors folder named in {} does not exist",
             dir.display(),

@@ -24,12 +24,14 @@ fn dump(o: &Object<'_>, except: Option<&str>) -> Vec<u8> {
 
 impl LedgerWriter {
     pub fn new() -> LedgerWriter {
+        LedgerWriter::certifying("No line holds message text or a chat id.")
+    }
+
+    /// A ledger whose header certifies `sentence`.
+    pub fn certifying(sentence: &str) -> LedgerWriter {
         let mut h = Object::default();
         h.insert("anchor_tz", Value::str("America/New_York"));
-        h.insert(
-            "certifies",
-            Value::str("No line holds message text or a chat id."),
-        );
+        h.insert("certifies", Value::str(sentence.to_owned()));
         h.insert("created", Value::str("2026-10-24T13:00:00Z"));
         h.insert("schema", Value::str("darkflobi.gate/log/v0"));
         let bytes = dump(&h, None);

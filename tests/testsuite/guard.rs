@@ -1,10 +1,11 @@
 //! The identifier guard measured both ways (issue 10; docs/guard.md): every evasion in
 //! `EVASIONS` is withheld in every context it can appear in (a ledger value, a ledger key, a
-//! public text, a store file's line), every integer in `COUNT_EVASIONS` withholds its line, and
-//! every string in `ORDINARY` stays published. `rates` prints both rates. The regression tables
-//! carried over from the two guards this one replaced keep every row they had, each naming the
-//! wrong implementation it catches; the property test inserts separators, look-alikes and
-//! invisible characters into random identifiers of each class.
+//! public text, a store file's line, the header's `certifies` sentence), every integer in
+//! `COUNT_EVASIONS` withholds its line, and every string in `ORDINARY` stays published. `rates`
+//! prints both rates. The regression tables carried over from the two guards this one replaced
+//! keep every row they had, each naming the wrong implementation it catches; the property test
+//! inserts separators, look-alikes and invisible characters into random identifiers of each
+//! class.
 
 use std::collections::BTreeMap;
 
@@ -55,13 +56,16 @@ enum Where {
     LedgerKey,
     PublicText,
     StoreFile,
+    /// The header's `certifies` sentence: prose, but published on the first screen.
+    HeaderCertifies,
 }
 
-const STRING_CONTEXTS: [Where; 4] = [
+const STRING_CONTEXTS: [Where; 5] = [
     Where::LedgerValue,
     Where::LedgerKey,
     Where::PublicText,
     Where::StoreFile,
+    Where::HeaderCertifies,
 ];
 
 /// The rule codes that fire for `s` published `at`; empty = published.
@@ -79,6 +83,14 @@ fn codes_at(s: &str, at: Where) -> Vec<String> {
             .iter()
             .map(|f| f.code().to_string())
             .collect(),
+        Where::HeaderCertifies => verdict_codes(
+            Registry::new(&BTreeMap::new())
+                .unwrap()
+                .judge_header(&object(&format!(
+                    r#"{{"anchor_tz":"America/New_York","certifies":{},"created":"2026-10-24T13:00:00Z","schema":"darkflobi.gate/log/v0"}}"#,
+                    json_string(s)
+                ))),
+        ),
         Where::StoreFile => {
             let line: serde_json::Value =
                 serde_json::from_str(&format!(r#"{{"run":3,"note":{}}}"#, json_string(s))).unwrap();
@@ -767,7 +779,7 @@ fn every_count_evasion_withholds_its_line() {
 fn every_ordinary_string_is_published() {
     let mut failures = Vec::new();
     for &(s, ledger_too, what) in ORDINARY {
-        let mut contexts = vec![Where::PublicText];
+        let mut contexts = vec![Where::PublicText, Where::HeaderCertifies];
         if ledger_too {
             contexts.extend([Where::LedgerValue, Where::StoreFile]);
             // Keys of counts objects must be ASCII (a type rule of the registry, not the guard).

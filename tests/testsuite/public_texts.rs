@@ -686,6 +686,30 @@ fn a_stray_file_under_public_texts_refuses_and_leaves_dir_untouched() {
     assert!(stderr(&o).contains("notes.txt"));
 }
 
+/// Issue 48, 5d: a gate source that another name shares (a hard link, perhaps to a private
+/// file) is refused, as a symlinked one is: the build names the file, the rule and the fix,
+/// and writes nothing.
+#[test]
+fn a_source_with_a_second_link_is_refused() {
+    let fx = fixture();
+    let source = &fx.cases.as_written_source;
+    let private = fx.root.join("private.md");
+    std::fs::rename(source, &private).unwrap();
+    std::fs::hard_link(&private, source).unwrap();
+    let o = build(&fx, &[]);
+    assert!(matches!(o.status.code(), Some(1 | 2)), "{}", stderr(&o));
+    let err = stderr(&o);
+    let name = source.file_name().unwrap().to_str().unwrap();
+    for needle in [name, "[hard_link]", "copy the file so it has one link"] {
+        assert!(err.contains(needle), "names {needle:?}: {err}");
+    }
+    assert!(!fx.site.exists(), "nothing written");
+    // The file copied back to one link builds.
+    std::fs::remove_file(source).unwrap();
+    std::fs::copy(&private, source).unwrap();
+    ok(&build(&fx, &[]));
+}
+
 #[test]
 fn a_published_text_is_carried_forward_when_its_source_is_gone() {
     let fx = fixture();

@@ -628,6 +628,97 @@ fn symlinks_in_the_box_are_not_followed() {
     assert_same(&before, &state(h.root()), &o);
 }
 
+/// Moves `path` to `private` (outside the box) and links it back under its own name: the box's
+/// file is now the private file itself, its bytes unchanged.
+fn hard_link_from(private: &Path, path: &Path) {
+    std::fs::rename(path, private).unwrap();
+    std::fs::hard_link(private, path).unwrap();
+}
+
+fn assert_refused_as_hard_link(
+    h: &Hostile,
+    o: &Output,
+    before: &BTreeMap<PathBuf, Node>,
+    file: &str,
+) {
+    assert!(
+        matches!(o.status.code(), Some(1 | 2)),
+        "{file}: {}",
+        text(o)
+    );
+    let err = stderr(o);
+    for needle in [file, "[hard_link]", "copy the file so it has one link"] {
+        assert!(err.contains(needle), "{file}: names {needle:?}: {err}");
+    }
+    assert_same(before, &state(h.root()), o);
+    assert!(!h.site().exists(), "{file}: nothing published");
+}
+
+/// Issue 48, 5d: a file of a box folder the build publishes from (the witness store and its
+/// proofs, the anchors folder) that another name shares — a hard link, perhaps to a private
+/// file — is refused as a symlink is, naming the file, the rule and the fix.
+#[test]
+fn hard_links_in_the_box_are_refused() {
+    for victim in [
+        "REPORT.md",
+        "runs.jsonl",
+        "seal.jsonl",
+        "WITNESS_PREREG.md",
+        "index.json",
+        "PROOF",
+        "ANCHOR_TXT",
+        "ANCHOR_OTS",
+    ] {
+        let h = Hostile::new();
+        h.b.post_anchor("2026-10-24", &h.ids[2], 3);
+        let post = h.b.dir.join("gate/anchors/2026-10-24.txt");
+        let post_digest = Digest::of(&std::fs::read(&post).unwrap()).to_string();
+        std::fs::write(
+            h.b.dir.join("gate/anchors/2026-10-24.txt.ots"),
+            proof(&post_digest),
+        )
+        .unwrap();
+        let path = match victim {
+            "PROOF" => h.store().join(format!("proofs/{}.ots", h.ids[1])),
+            "ANCHOR_TXT" => post.clone(),
+            "ANCHOR_OTS" => h.b.dir.join("gate/anchors/2026-10-24.txt.ots"),
+            other => h.store().join(other),
+        };
+        // The box as it is builds: only the link is refused.
+        if victim == "REPORT.md" {
+            let o = h.build_witness(&["--dry-run"]);
+            assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+        }
+        std::fs::create_dir(h.root().join("private")).unwrap();
+        hard_link_from(&h.root().join("private/notes"), &path);
+        let before = state(h.root());
+        let o = h.build_witness(&[]);
+        let name = path.file_name().unwrap().to_str().unwrap();
+        assert_refused_as_hard_link(&h, &o, &before, name);
+    }
+}
+
+/// A proof recorded by an earlier build (so not read again while its stat data holds) that
+/// gains a second name is read again, and refused.
+#[test]
+fn a_recorded_store_proof_that_gains_a_second_link_is_refused() {
+    let h = recorded_witness_exhibit();
+    let path = h.store().join(format!("proofs/{}.ots", h.ids[1]));
+    std::fs::hard_link(&path, h.root().join("elsewhere.ots")).unwrap();
+    let before = state(h.root());
+    let o = h.build_witness(&[]);
+    assert!(matches!(o.status.code(), Some(1 | 2)), "{}", text(&o));
+    let err = stderr(&o);
+    for needle in [
+        &format!("{}.ots", h.ids[1])[..],
+        "[hard_link]",
+        "copy the file so it has one link",
+    ] {
+        assert!(err.contains(needle), "names {needle:?}: {err}");
+    }
+    assert_same(&before, &state(h.root()), &o);
+}
+
 /// Runs the binary with a deadline; a run past it is killed and fails the test.
 fn run_bounded(args: &[&str], secs: u64) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_exhibit"))
@@ -808,6 +899,74 @@ fn side_channels_go_through_the_guard() {
         assert!(err.contains(what), "{what}: names it: {err}");
         assert_same(&before, &state(h.root()), &o);
     }
+}
+
+/// Issue 48, 5c: the header's `certifies` sentence is prose, not exempt from the guard. An
+/// identifier in it refuses the build like one anywhere in the header (a header cannot be
+/// withheld): the refusal names the ledger, line 1, the rule codes and the flag, never the text.
+#[test]
+fn an_identifier_in_the_certifies_sentence_refuses_the_build() {
+    for (sentence, secret, code) in [
+        (
+            "No line holds a chat id. Call +1 555 010 9999",
+            "555 010 9999",
+            "[phone]",
+        ),
+        (
+            "No line holds a chat id; write to ops@lab.example.org",
+            "ops@lab.example.org",
+            "[email]",
+        ),
+        (
+            "No line holds a chat id, as /home/agent/gate shows.",
+            "/home/agent",
+            "[drive_or_home_path]",
+        ),
+    ] {
+        let tmp = tempfile::tempdir().unwrap();
+        let b = TestBox::new(tmp.path());
+        let mut w = LedgerWriter::certifying(sentence);
+        w.push_scan(1);
+        b.write_ledger(&w.bytes());
+        let config = b.config();
+        let site = tmp.path().join("site").display().to_string();
+        let o = run(&["build", "--config", &config, "--out", &site]);
+        assert_eq!(o.status.code(), Some(1), "{sentence}: {}", text(&o));
+        let err = stderr(&o);
+        for needle in [
+            "ledger.jsonl",
+            "line 1",
+            "header_identifier",
+            code,
+            "--allow-line 0",
+        ] {
+            assert!(err.contains(needle), "{sentence}: names {needle}: {err}");
+        }
+        assert!(!err.contains(secret), "never the text: {err}");
+        assert!(!tmp.path().join("site").exists());
+        // A person who has read the header publishes it as it is.
+        let o = run(&[
+            "build",
+            "--config",
+            &config,
+            "--out",
+            &site,
+            "--allow-line",
+            "0",
+        ]);
+        assert_eq!(o.status.code(), Some(0), "{sentence}: {}", text(&o));
+    }
+    // An ordinary promise, spaces, a handle and a date in it, builds.
+    let tmp = tempfile::tempdir().unwrap();
+    let b = TestBox::new(tmp.path());
+    let mut w = LedgerWriter::certifying(
+        "Every send by @darkflobi since 2026-10-24 is recorded by hash, never by text.",
+    );
+    w.push_scan(1);
+    b.write_ledger(&w.bytes());
+    let site = tmp.path().join("site").display().to_string();
+    let o = run(&["build", "--config", &b.config(), "--out", &site]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
 }
 
 #[test]

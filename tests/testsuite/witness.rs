@@ -1030,6 +1030,56 @@ fn the_tails_report_may_carry_no_identifier_and_no_withheld_clock() {
     ok(&build(&fx, &[]));
 }
 
+/// Issue 48, 6b: a withheld seq's minute is the pair hour + minute however the report spells it
+/// — no leading zero, a 12-hour clock (in UTC or the anchor zone), `16h17`, `16.17` beside a time
+/// word, with seconds. Seq 7's clocks: written 16:17:18Z (11:17:18 in New York, EST that day),
+/// seen 16:18:19Z, stamped 16:19:20Z. The refusal names the file and the seq, never the clock.
+#[test]
+fn the_tails_report_may_print_a_withheld_minute_in_no_spelling() {
+    let fx = fixture();
+    for (line, what) in [
+        ("Line written at 4:17 PM UTC.", "minute"),
+        ("Line written at 4:17pm.", "minute"),
+        ("Line seen at 4:18p.m. UTC.", "minute"),
+        ("Line seen at 4:18 P. M.", "minute"),
+        ("Line written at 11:17 AM (New York).", "minute"),
+        ("Line written at 11:17 a.m. local.", "minute"),
+        ("Line written at 16h17.", "minute"),
+        ("Line written at 4h17.", "minute"),
+        ("Line written at 16.17 UTC.", "minute"),
+        ("Line written at 11.17 EST.", "minute"),
+        ("Line written at 4:17 UTC.", "minute"),
+        ("Line written at 16:17:05.", "minute"),
+        ("Line seen at 4:18:19 PM.", "time of day"),
+        ("Line seen at 16h18m19s.", "time of day"),
+    ] {
+        std::fs::write(
+            fx.store.join("REPORT.md"),
+            format!("{}\n{line}\n", fx.report),
+        )
+        .unwrap();
+        let o = build(&fx, &[]);
+        refused(&o, &["REPORT.md", "withheld seq 7", what]);
+        for clock in ["16:17", "16:18", "11:17", "4:17", "4:18"] {
+            assert!(
+                !stderr(&o).contains(clock),
+                "{line}: never the clock: {}",
+                stderr(&o)
+            );
+        }
+    }
+    // Numbers that are not clocks, and clocks no withheld seq owns, are ordinary.
+    std::fs::write(
+        fx.store.join("REPORT.md"),
+        format!(
+            "{}\n4.17% of proofs pending; 16.17 s median; tail 1.16.17; opening batch at 11:00 AM UTC, 6:00 am in New York; next run 10.30 UTC.\n",
+            fx.report
+        ),
+    )
+    .unwrap();
+    ok(&build(&fx, &[]));
+}
+
 #[test]
 fn a_store_index_the_contract_does_not_describe_refuses() {
     let fx = fixture();

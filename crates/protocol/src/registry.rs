@@ -150,8 +150,9 @@ const BUILT_IN: &[(&str, &[(&str, FieldType)])] = {
     ]
 };
 
-/// The header's fields (docs/protocol.md#file-format). `certifies` is the promise itself and is exempt from the shape test
-/// (docs/protocol.md#withholding).
+/// The header's fields (docs/protocol.md#file-format). `certifies` is the promise itself, a
+/// sentence: it is exempt from the ledger's shape test (whitespace, a bare `@`) but goes through
+/// the guard's public-text rules like any published prose (docs/protocol.md#withholding).
 const HEADER_FIELDS: &[(&str, FieldType)] = &[
     ("anchor_tz", FieldType::Text),
     ("certifies", FieldType::Text),
@@ -326,10 +327,12 @@ fn is_built_in(kind: &str, field: &str) -> bool {
         || (kind == "header" && HEADER_FIELDS.iter().any(|(f, _)| *f == field))
 }
 
+/// `prose` names the one field read as a sentence (the header's `certifies`): the guard tests it
+/// in its public-text context rather than its ledger one.
 fn judge_fields(
     object: &Object<'_>,
     fields: &BTreeMap<String, FieldType>,
-    exempt: Option<&str>,
+    prose: Option<&str>,
 ) -> Verdict {
     let mut flagged: BTreeMap<String, Vec<Why>> = BTreeMap::new();
     for (key, value) in &object.members {
@@ -339,13 +342,18 @@ fn judge_fields(
         if !type_fits(t, value) {
             why.push(Why::NotA(t));
         }
-        if Some(key) != exempt {
-            let mut found = Vec::new();
-            collect_findings(t, value, &mut found);
-            found.sort();
-            found.dedup();
-            why.extend(found.into_iter().map(Why::Guard));
+        let mut found = Vec::new();
+        match value {
+            // The sentence is prose: read with the guard's rules for public text (spaces and a
+            // bare handle are no reason there; a phone, an email, a path, nine digits are).
+            Value::Str(s) if Some(key) == prose => {
+                found.extend(guard::scan(s, Context::PublicText))
+            }
+            _ => collect_findings(t, value, &mut found),
         }
+        found.sort();
+        found.dedup();
+        why.extend(found.into_iter().map(Why::Guard));
         if key == "ref_seq" && !names_an_earlier_seq(object, value) {
             why.push(Why::NotAnEarlierSeq);
         }
@@ -640,8 +648,67 @@ mod tests {
         }
     }
 
+    fn header_certifying(sentence: &str) -> Object<'static> {
+        let mut o = Object::default();
+        o.insert("anchor_tz", Value::str("America/New_York"));
+        o.insert("certifies", Value::str(sentence.to_owned()));
+        o.insert("created", Value::str("2026-10-24T13:00:00Z"));
+        o.insert("schema", Value::str("darkflobi.gate/log/v0"));
+        o
+    }
+
     #[test]
-    fn the_header_certifies_sentence_is_exempt() {
+    fn the_certifies_sentence_is_read_as_public_text() {
+        // Prose is what a sentence is: spaces, a bare handle, a digest, a date pass.
+        for sentence in [
+            "No line holds a chat id or message text.",
+            "Each line records one gate event; no line holds message text or a chat id.",
+            "Every outbound attempt by @darkflobi is recorded by hash, never by text (since 2026-10-24, 13:00).",
+        ] {
+            assert_eq!(
+                registry().judge_header(&header_certifying(sentence)),
+                Verdict::Publish,
+                "{sentence}"
+            );
+        }
+        // An identifier in it is one in the header: the header is refused, naming the field
+        // and the rule, never the value.
+        for (sentence, code) in [
+            ("No line holds a chat id. Call +1 555 010 9999", "[phone]"),
+            (
+                "No line holds a chat id; write to ops@lab.example.org",
+                "[email]",
+            ),
+            (
+                "No line holds a chat id; ask ops (at) lab [dot] example [dot] org",
+                "[email]",
+            ),
+            ("Chat 123456789 is the only one written to.", "[digit_run]"),
+            (
+                "Logs live in /home/agent/gate, never here.",
+                "[drive_or_home_path]",
+            ),
+            ("Join us at t.me/+AbCdEfGhIjK first.", "[telegram_invite]"),
+            ("Paid from card 4111 1111 1111 1111.", "[card_number]"),
+        ] {
+            match registry().judge_header(&header_certifying(sentence)) {
+                Verdict::Withhold {
+                    fields_flagged,
+                    reason,
+                } => {
+                    assert_eq!(fields_flagged, ["certifies"], "{sentence}");
+                    assert!(reason.contains(code), "{sentence}: {reason}");
+                    assert!(!reason.contains(sentence), "{reason}");
+                    // Prose rules, not the ledger's: the spaces are no reason.
+                    assert!(!reason.contains("[whitespace]"), "{reason}");
+                }
+                other => panic!("{sentence}: {other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn the_header_certifies_sentence_is_exempt_from_the_shape_test() {
         let header = obj(
             r#"{"anchor_tz":"America/New_York","certifies":"No line holds a chat id or message text.","created":"2026-10-24T13:00:00Z","schema":"darkflobi.gate/log/v0"}"#,
         );

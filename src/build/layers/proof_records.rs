@@ -17,6 +17,7 @@
 //! from the store and must still give the recorded sha256 (crate::output::DiskFile::read).
 
 use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -71,11 +72,13 @@ impl ProofRecords {
 
     /// What the last build kept of the proof `name` of `folder`, when its stat data shows it
     /// unchanged since (asked in name order). The file is looked at without following a
-    /// symlink; anything else — no record, another file, a symlink — is `None`: read it.
+    /// symlink; anything else — no record, another file, a symlink, a file another name shares
+    /// (a hard link, refused when read) — is `None`: read it.
     pub fn known(&mut self, name: &str, folder: &Arc<Path>) -> Option<KnownProof> {
         let (stat, payload) = self.known.get(name)?;
         let meta = std::fs::symlink_metadata(folder.join(name)).ok()?;
         if !meta.is_file()
+            || meta.nlink() > 1
             || meta.len() > FileClass::Proof.ceiling()
             || !stat.describes(&meta)
             || payload.len() != PAYLOAD

@@ -429,9 +429,10 @@ struct Failure {
     detail: String,
 }
 
-/// A gate source: no symlink followed, a regular file within its ceiling (docs/build.md#safety).
+/// A gate source: no symlink followed, a regular file with one link, within its ceiling
+/// (docs/build.md#safety).
 fn read_source(dir: &Path, name: &str) -> Result<Option<Vec<u8>>> {
-    let Some(folder) = crate::box_read::BoxFolder::named(dir)? else {
+    let Some(folder) = crate::box_read::BoxFolder::published_from(dir)? else {
         return Ok(None);
     };
     folder

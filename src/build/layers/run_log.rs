@@ -78,7 +78,7 @@ pub fn read(
     refusals: &mut Vec<Refusal>,
 ) -> Result<Option<RunLog>> {
     let shown = store.join(NAME).display().to_string();
-    let Some(folder) = BoxFolder::named(store)? else {
+    let Some(folder) = BoxFolder::published_from(store)? else {
         return Ok(None);
     };
     let Some(file) = folder.open(NAME, FileClass::RunLog)? else {
@@ -343,7 +343,7 @@ fn changed(path: &Path) -> anyhow::Error {
 }
 
 fn open(store: &Path) -> Result<std::fs::File> {
-    BoxFolder::named(store)?
+    BoxFolder::published_from(store)?
         .map(|f| f.open(NAME, FileClass::RunLog))
         .transpose()?
         .flatten()

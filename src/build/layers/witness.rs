@@ -424,11 +424,6 @@ fn permute(order: &mut [u32], mut swap: impl FnMut(usize, usize)) {
     }
 }
 
-/// `HH:MM:SS` of a moment (UTC).
-fn time_of_day(secs: i64) -> String {
-    timestamp_of(secs)[11..19].to_string()
-}
-
 /// A store file's name as messages print it.
 fn shown(store: &Path, rel: &str) -> String {
     store.join(rel).display().to_string()
@@ -476,7 +471,7 @@ pub(super) fn missing_store_file(folder: &BoxFolder, rel: &str) -> Refusal {
 }
 
 fn load_store(store: &Path, refusals: &mut Vec<Refusal>) -> Result<Store> {
-    let folder = match BoxFolder::named(store) {
+    let folder = match BoxFolder::published_from(store) {
         Ok(Some(f)) => f,
         _ => anyhow::bail!(
             "{}: the witness store is not a folder (--witness STORE)",
@@ -2557,11 +2552,13 @@ fn check_report_clocks(
             .collect::<Vec<_>>()
             .join(", ")
     };
+    // Every clock the report prints, in any of the usual spellings (src/report_clocks.rs).
+    let printed = crate::report_clocks::PrintedClocks::of(report);
     let mut named: BTreeSet<i64> = BTreeSet::new();
     for t in private.moments() {
         let what = if report.contains(&timestamp_of(t)) && !public.prints(t) {
             "a withheld seq's moment in full"
-        } else if report.contains(&time_of_day(t)) && !public.prints_time_of_day(t) {
+        } else if printed.second_of(t) && !public.prints_time_of_day(t) {
             "a withheld seq's time of day"
         } else {
             continue;
@@ -2580,9 +2577,7 @@ fn check_report_clocks(
     let private_set: BTreeSet<i64> = private.moments().collect();
     let mut daycut = DayCut::new(&ctx.verified.anchor_tz);
     for (minute, moments) in side_channels::private_minutes(&private_set, public, &mut daycut) {
-        if moments.iter().all(|t| named.contains(t))
-            || !side_channels::prints_minute(report, &minute)
-        {
+        if moments.iter().all(|t| named.contains(t)) || !printed.minute_of(minute) {
             continue;
         }
         named.extend(moments.iter().copied());
@@ -2591,9 +2586,7 @@ fn check_report_clocks(
 "witness_report_withheld_minute",
             shown(store, "REPORT.md"),
             format!("withheld seq {}", seqs.into_iter().collect::<Vec<_>>().join(", ")),
-            format!(
-                "the tail's report prints {minute}, the minute of a withheld seq's clock (in UTC or the anchor zone) that no published line shares — finer than the day, which the publisher keeps off the page (docs/build.md#safety)"
-            ),
+            "the tail's report prints the minute of a withheld seq's clock (in UTC or the anchor zone; as HH:MM or H:MM, with seconds or a 12-hour AM/PM, 07h13, or 07.13 beside a time word) that no published line shares — finer than the day, which the publisher keeps off the page (docs/witness.md#privacy)",
             "fix the tail's report so it prints no withheld seq's clock finer than the day",
         ));
     }
