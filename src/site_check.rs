@@ -191,8 +191,11 @@ fn anchor_lines_without_post(
     posts: Option<&[(exhibit_protocol::anchors::Post, Option<Vec<u8>>)]>,
     files: &mut Vec<FileProblem>,
 ) {
-    let posts: Vec<exhibit_protocol::anchors::Post> =
-        posts.unwrap_or_default().iter().map(|(p, _)| p.clone()).collect();
+    let posts: Vec<exhibit_protocol::anchors::Post> = posts
+        .unwrap_or_default()
+        .iter()
+        .map(|(p, _)| p.clone())
+        .collect();
     for date in exhibit_protocol::anchors::dates_without_post(facts, &posts) {
         files.push(FileProblem {
             file: format!("ledger/anchors/{date}.txt"),

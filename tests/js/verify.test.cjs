@@ -950,3 +950,17 @@ test('a local date past 9999-12-31 is never a day, with or without rules', () =>
   assert.deepEqual(pairs(V.verifyLedger(bytesOf(L.text()), null, null, rules)), [[2, 'day_mismatch']]);
   assert.deepEqual(pairs(run(L.text())), [[2, 'day_mismatch']]);
 });
+
+test('anchors: an anchor line whose date has no post is named, streamed or not (issue 48)', () => {
+  const { L, post } = anchorLedger();
+  const res = run(L.text());
+  assert.deepEqual(V.datesWithoutPost(res, [{ date: '2026-10-25', text: post }]), []);
+  assert.deepEqual(V.datesWithoutPost(res, []), ['2026-10-25'], 'the post dropped');
+  assert.deepEqual(V.datesWithoutPost(res, [{ date: '2026-10-24', text: post }]), ['2026-10-25'], 'a post of another day');
+  // A post that fails still is a post: its own checks fail it.
+  assert.deepEqual(V.datesWithoutPost(res, [{ date: '2026-10-25', text: 'not the form' }]), []);
+  // The light page's reader keeps no line records: the same answer from its kept state.
+  const v = new V.Verifier(null, null, { watchSeqs: [], keepLines: false });
+  v.push(bytesOf(L.text()));
+  assert.deepEqual(V.datesWithoutPost(v.finish(), []), ['2026-10-25']);
+});

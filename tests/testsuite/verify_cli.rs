@@ -536,3 +536,52 @@ fn verify_site_holds_every_file_to_the_last_snapshots_digests() {
         "{problems:?}"
     );
 }
+
+/// A post dropped from the site while the ledger's anchor line for its date remains (issue 48,
+/// class 14): its post, its proof and its index entry removed, the verdict was "gaps". An
+/// anchor line without its post is `anchor_post_missing` (the page fails it too: verify.js
+/// `datesWithoutPost`, held to the same rule by the differential fuzzing).
+#[test]
+fn verify_site_names_an_anchor_line_whose_post_was_dropped() {
+    use exhibit_testkit::gen_box::{self, BoxOptions};
+    let tmp = tempfile::tempdir().unwrap();
+    let box_dir = tmp.path().join("box");
+    let opts = BoxOptions {
+        lines: 200,
+        seed: 9,
+        witness: false,
+        ..BoxOptions::default()
+    };
+    gen_box::generate(&opts, &box_dir).expect("generate a box");
+    let built = Command::new(env!("CARGO_BIN_EXE_exhibit"))
+        .current_dir(&box_dir)
+        .args(["build", "--out", "site"])
+        .output()
+        .unwrap();
+    assert!(built.status.success(), "{}", stderr(&built));
+    let site = box_dir.join("site");
+    let index: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(site.join("ledger/anchors/index.json")).unwrap())
+            .unwrap();
+    let post = index["posts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| !p["anchor_line_seqs"].as_array().unwrap().is_empty())
+        .expect("a post with its anchor line");
+    let date = post["date"].as_str().unwrap().to_string();
+    let o = exhibit(&["verify", site.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    for f in [format!("{date}.txt"), format!("{date}.txt.ots")] {
+        let _ = std::fs::remove_file(site.join("ledger/anchors").join(f));
+    }
+    let o = exhibit(&["verify", site.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains(&format!(
+            "ledger/anchors/{date}.txt: anchor_post_missing: the ledger's anchor line says a head was posted for {date}"
+        )),
+        "{}",
+        stdout(&o)
+    );
+}

@@ -211,9 +211,13 @@ pub fn dates_without_post(entries: &[EntryFacts], posts: &[Post]) -> Vec<String>
     let shaped = |d: &str| {
         let b = d.as_bytes();
         b.len() == 10
-            && b.iter()
-                .enumerate()
-                .all(|(i, c)| if i == 4 || i == 7 { *c == b'-' } else { c.is_ascii_digit() })
+            && b.iter().enumerate().all(|(i, c)| {
+                if i == 4 || i == 7 {
+                    *c == b'-'
+                } else {
+                    c.is_ascii_digit()
+                }
+            })
     };
     let dates: std::collections::BTreeSet<&str> = entries
         .iter()
