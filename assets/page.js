@@ -713,7 +713,7 @@
     function jsonBlock(id) {
       var b = block(id);
       if (!b || !b.length) return null;
-      try { return JSON.parse(V.utf8Decode(b)); } catch (e) { return { __error: String(e) }; }
+      try { return V.readSiteJSON(V.utf8Decode(b)); } catch (e) { return { __error: String(e) }; }
     }
     function obj(x) { return x && typeof x === 'object' && !x.__error ? x : null; }
     function withheldList(bytes) {
@@ -811,7 +811,11 @@
     var withheldFiles = light ? withheldFileList(layout) : null;
     var withheldReady = false;
     var tzRules = obj(jsonBlock('tz-rules-json'));
-    var stats = obj(jsonBlock('stats-json')) || {};
+    var statsRead = jsonBlock('stats-json');
+    var stats = obj(statsRead) || {};
+    // A STATS.json the page carries but cannot read as one object compares no figure: a
+    // failure, as in `exhibit verify SITE` (stats_unreadable).
+    var statsUnreadable = statsRead !== null && !(obj(statsRead) && !Array.isArray(statsRead));
     var anchorsIndex = obj(jsonBlock('anchors-json')) || {};
     var postsRaw = obj(jsonBlock('anchor-posts-json')) || {};
     var witness = obj(jsonBlock('witness-json'));
@@ -1526,6 +1530,7 @@
         var code = p && typeof p.date === 'string' ? withheldProof(p.date) : null;
         if (code) out.push({ what: withheldProofWords(p.date, code), href: '#anchor-' + p.date });
       });
+      if (statsUnreadable) out.push({ what: 'the publisher\'s STATS.json is not one JSON object this page can read: none of its figures can be compared', href: '#tiles-h' });
       // An anchor line of the ledger whose date has no post: a head dropped from the site
       // (`exhibit verify SITE`: anchor_post_missing).
       (r.unposted || []).forEach(function (date) {
@@ -2086,7 +2091,7 @@
       var partPath = textPartFor(seq);
       var listed = partPath ? ledgerFile(partPath).then(function (b) {
         if (!b) return false;
-        var part = JSON.parse(V.utf8Decode(b));
+        var part = V.readSiteJSON(V.utf8Decode(b));
         var pub = part && Array.isArray(part.published) ? part.published : [];
         return pub.some(function (p) { return p && p.sent_sha256 === sha && p.seq === seq; });
       }) : Promise.resolve(false);
@@ -2384,7 +2389,7 @@
     // snapshots
     (function () {
       var lines = snapshotsText.split('\n').filter(Boolean), last = null;
-      try { last = lines.length ? JSON.parse(lines[lines.length - 1]) : null; } catch (e) { last = null; }
+      try { last = lines.length ? V.readSiteJSON(lines[lines.length - 1]) : null; } catch (e) { last = null; }
       var s = $('snapshots');
       if (s) s.textContent = lines.length + ' publication' + (lines.length === 1 ? '' : 's') + ' recorded in SNAPSHOTS.jsonl' +
         (last ? '; the last built at ' + String(last.built_at) + ' with ' + String(last.lines) + ' lines, ' + (last.extends === false ? 'NOT extending the one before (' + String(last.rewrite_reason) + ')' : 'extending the one before') : '') + '.';

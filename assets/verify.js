@@ -266,6 +266,37 @@
   }
 
   // ------------------------------------------------------------------------------------------
+  // A site's JSON files (STATS.json, anchors/index.json, the texts' index, the page's blocks)
+  // are read by one rule in both verifiers (docs/verifier.md "Reading a site's JSON"): the
+  // Rust one reads them with serde_json, which refuses a string holding a lone surrogate, a
+  // number past a double's range and nesting of 128 containers; JSON.parse takes all three (a
+  // lone \ud800, 1e400 as Infinity). `readSiteJSON` refuses them too, so that no file is
+  // read by one verifier and unreadable to the other.
+
+  var MAX_JSON_DEPTH = 127;
+  var LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(^|[^\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+  /** JSON.parse(text) held to the rule above; throws a SyntaxError naming what it refused. */
+  function readSiteJSON(text) {
+    var value = JSON.parse(text);
+    var stack = [[value, 0]];
+    while (stack.length) {
+      var top = stack.pop(), v = top[0], depth = top[1];
+      if (typeof v === 'number' && !isFinite(v)) throw new SyntaxError('a number past the range of a double');
+      if (typeof v === 'string' && LONE_SURROGATE.test(v)) throw new SyntaxError('a string holding a lone surrogate');
+      if (v && typeof v === 'object') {
+        if (depth + 1 > MAX_JSON_DEPTH) throw new SyntaxError('nesting deeper than ' + MAX_JSON_DEPTH + ' levels');
+        var keys = Object.keys(v);
+        for (var i = 0; i < keys.length; i++) {
+          if (!Array.isArray(v) && LONE_SURROGATE.test(keys[i])) throw new SyntaxError('a key holding a lone surrogate');
+          stack.push([v[keys[i]], depth + 1]);
+        }
+      }
+    }
+    return value;
+  }
+
+  // ------------------------------------------------------------------------------------------
   // JSON reader (RFC 8259), iterative; keeps what JSON.parse hides.
 
   /** A number the protocol does not admit (a fraction, an exponent, -0, |n| > 2^53): kept as written. */
@@ -1625,6 +1656,7 @@
     Verifier: Verifier,
     checkAnchors: checkAnchors,
     datesWithoutPost: datesWithoutPost,
+    readSiteJSON: readSiteJSON,
     canonicalDump: canonicalDump,
     parseJsonLine: parseJsonLine,
     sha256Hex: sha256Hex,

@@ -106,6 +106,15 @@ pub fn check_site(dir: &Path) -> Result<Outcome> {
             .and_then(|b| serde_json::from_slice(b).ok()),
         bytes: stats_bytes,
     };
+    // A STATS.json no reader can read compares no figure: a failure, never a silent pass
+    // (docs/verifier.md "Reading a site's JSON"; the page fails it too).
+    if stats.bytes.is_some() && !stats.value.as_ref().is_some_and(|v| v.is_object()) {
+        files.push(FileProblem {
+            file: "ledger/STATS.json".into(),
+            code: "stats_unreadable".into(),
+            detail: "is not one JSON object as the site's JSON files are read (a byte order mark, a byte that is not UTF-8, trailing bytes, a lone surrogate, a number past a double, null): none of the publisher's figures can be compared".into(),
+        });
+    }
     read.check_stats(stats.value.as_ref(), &mut files);
     // The page's copies against the files (docs/scale.md#the-page-against-the-site).
     let carried = match &page {

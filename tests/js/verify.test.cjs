@@ -964,3 +964,16 @@ test('anchors: an anchor line whose date has no post is named, streamed or not (
   v.push(bytesOf(L.text()));
   assert.deepEqual(V.datesWithoutPost(v.finish(), []), ['2026-10-25']);
 });
+
+// The one reading rule of a site's JSON files (docs/verifier.md "Reading a site's JSON"):
+// the same table is answered by serde_json in tests/testsuite/verify_cli.rs.
+test('a site\'s JSON is read by the rule serde_json reads it by (issue 48)', () => {
+  const rows = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'data', 'site-json-reading.json'), 'utf8'));
+  for (const r of rows) {
+    const text = r.nest !== undefined ? '['.repeat(r.nest) + ']'.repeat(r.nest)
+      : r.nest_objects !== undefined ? '{"a":'.repeat(r.nest_objects - 1) + '{}' + '}'.repeat(r.nest_objects - 1) : r.text;
+    let read = true;
+    try { V.readSiteJSON(text); } catch (e) { read = false; }
+    assert.equal(read, r.read, r.why);
+  }
+});

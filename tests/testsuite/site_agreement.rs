@@ -116,7 +116,7 @@ fn read(site: &Path, path: &str) -> Vec<u8> {
 type Mutation = fn(&Path);
 
 /// The named mutations; each leaves a site both verifiers must judge alike.
-const MUTATIONS: [(&str, Mutation); 22] = [
+const MUTATIONS: [(&str, Mutation); 26] = [
     // Every byte of the ledger as published, but one line moved to the end of the file before
     // (the published ledger is the files' concatenation: nothing to fail).
     ("a line moved across a cut, lists redone", |s| {
@@ -264,7 +264,34 @@ const MUTATIONS: [(&str, Mutation); 22] = [
     ("the page's tz rules renamed to another tz database", |s| {
         tz_rules(s, |r| r["tzdb"] = J::from("1999z"))
     }),
+    // A STATS.json neither reader can read compared no figure, and both passed it (issue 48,
+    // class 14): the file and the page's copy alike, the snapshot's digests redone.
+    ("STATS.json behind a byte order mark, everywhere", |s| {
+        unreadable_stats(s, |b| [&b"\xef\xbb\xbf"[..], b].concat())
+    }),
+    (
+        "STATS.json with a byte that is not UTF-8, everywhere",
+        |s| unreadable_stats(s, |b| [b, &b"\xff"[..]].concat()),
+    ),
+    ("STATS.json with trailing bytes, everywhere", |s| {
+        unreadable_stats(s, |b| [b, &b"{}"[..]].concat())
+    }),
+    ("STATS.json as null, everywhere", |s| {
+        unreadable_stats(s, |_| b"null\n".to_vec())
+    }),
 ];
+
+/// STATS.json and the page's copy made `edit(bytes)`, and the last snapshot's digests redone in
+/// the file and the page's copy, so that only the reading of STATS.json can fail the site.
+fn unreadable_stats(site: &Path, edit: fn(&[u8]) -> Vec<u8>) {
+    let p = site.join("ledger/STATS.json");
+    let bytes = edit(&std::fs::read(&p).unwrap());
+    std::fs::write(&p, &bytes).unwrap();
+    set_block(site, "stats-json", &bytes);
+    reseal_snapshot(site);
+    let snapshots = std::fs::read(site.join("ledger/SNAPSHOTS.jsonl")).unwrap();
+    set_block(site, "snapshots-jsonl", &snapshots);
+}
 
 /// Rewrites STATS.json and the page's copy of it alike.
 fn stats_everywhere(site: &Path, edit: impl Fn(&mut J)) {

@@ -585,3 +585,30 @@ fn verify_site_names_an_anchor_line_whose_post_was_dropped() {
         stdout(&o)
     );
 }
+
+/// The one reading rule of a site's JSON files (issue 48, class 15; docs/verifier.md "Reading a
+/// site's JSON"): serde_json, which the CLI reads them with, answers the table that
+/// tests/js/verify.test.cjs holds the page's reader to.
+#[test]
+fn a_sites_json_is_read_by_one_rule_in_both_verifiers() {
+    let rows: Vec<serde_json::Value> = serde_json::from_slice(
+        &std::fs::read(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/data/site-json-reading.json"
+        ))
+        .unwrap(),
+    )
+    .unwrap();
+    for r in rows {
+        let text = if let Some(n) = r["nest"].as_u64() {
+            "[".repeat(n as usize) + &"]".repeat(n as usize)
+        } else if let Some(n) = r["nest_objects"].as_u64() {
+            let n = n as usize;
+            "{\"a\":".repeat(n - 1) + "{}" + &"}".repeat(n - 1)
+        } else {
+            r["text"].as_str().unwrap().to_string()
+        };
+        let read = serde_json::from_str::<serde_json::Value>(&text).is_ok();
+        assert_eq!(read, r["read"].as_bool().unwrap(), "{}", r["why"]);
+    }
+}
