@@ -6,7 +6,7 @@
 //! by hand: the page took its list of files' facts, the numbering of the segments, STATS.json
 //! and a missing file on trust where the CLI did not, and the CLI took the page's list on trust.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::common::*;
 use crate::light_page::{Box, Server, block, verdict, visit};
@@ -694,21 +694,65 @@ fn page_texts(site: &Path, edit: impl Fn(&mut serde_json::Map<String, J>)) {
     set_block(site, "public-texts-json", &serde_json::to_vec(&v).unwrap());
 }
 
-/// Random tamperings of a built segmented exhibit (a fixed seed; `TAMPER_CASES`, default 16,
-/// changes the count): one byte of a file or of one of the page's data blocks changed, a file cut
-/// short, or a file removed. Found by running this by hand over four kinds of site: the light
-/// page took on trust its header line, its tz rules were taken on trust by the CLI, and it read
-/// only its own copies of SNAPSHOTS.jsonl and anchors/index.json. The CLI and the page must
-/// agree on each, except where the page by design reads no file: an anchor's post or proof, and
-/// the ledger's last file, of which it checks the copies it carries
-/// (docs/scale.md#the-page-against-the-site); there the page may stay green while the CLI fails
-/// the site, never the reverse.
+/// Random tamperings of built exhibits (a fixed seed; `TAMPER_CASES`, default 16 a site, changes
+/// the count): one byte of a file or of one of the page's data blocks changed, a file cut short,
+/// or a file removed. Two sites: a segmented exhibit, and a generated box with every layer — the
+/// ledger in segments, the withheld list in files, the witness layer with its parts, the
+/// released texts. Found by running this by hand over four kinds of site: the light page took
+/// on trust its header line, its tz rules were taken on trust by the CLI, and it read only its
+/// own copies of SNAPSHOTS.jsonl and anchors/index.json. The CLI and the page must agree on
+/// each, except where the page by design reads no file — an anchor's post or proof, the witness
+/// layer's files, a released text, and the ledger's last file, of which it checks the copy it
+/// carries (docs/scale.md#the-page-against-the-site): there the page may stay green while the
+/// CLI fails the site, never the reverse. A tampered file under `ledger/` that both pass is a
+/// failure (issue 48): every such file is re-derived or held to the last snapshot's digests.
 #[test]
 fn random_tamperings_give_one_answer() {
     let mut b = Box::new(4096);
     b.add(60);
     b.build(1_800_000_000);
-    let site = &b.site;
+    tamper_randomly(&b.site, 0x5eed_0042);
+    let (_tmp, site) = every_layer_site();
+    tamper_randomly(&site, 0x5eed_0043);
+}
+
+/// A generated box of 900 lines built with every layer, its ledger and withheld list in files.
+fn every_layer_site() -> (tempfile::TempDir, PathBuf) {
+    use exhibit_testkit::gen_box::{self, BoxOptions};
+    let tmp = tempfile::tempdir().unwrap();
+    let box_dir = tmp.path().join("box");
+    let opts = BoxOptions {
+        lines: 900,
+        seed: 48,
+        witness: true,
+        ..BoxOptions::default()
+    };
+    gen_box::generate(&opts, &box_dir).expect("generate a box");
+    let toml = std::fs::read_to_string(box_dir.join("exhibit.toml")).unwrap();
+    std::fs::write(
+        box_dir.join("exhibit.toml"),
+        toml.replace("public_texts = false", "public_texts = true")
+            + "segment_bytes = 65536\nwithheld_bytes = 4096\n",
+    )
+    .unwrap();
+    let site = box_dir.join("site");
+    let o = exhibit(
+        &[
+            "build",
+            "--config",
+            box_dir.join("exhibit.toml").to_str().unwrap(),
+            "--out",
+            site.to_str().unwrap(),
+        ],
+        1_800_000_000,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(site.join("ledger/segments").is_dir() && site.join("ledger/withheld").is_dir());
+    assert!(site.join("ledger/witness").is_dir() && site.join("ledger/public_texts").is_dir());
+    (tmp, site)
+}
+
+fn tamper_randomly(site: &Path, seed: u64) {
     let server = Server::start(site);
     let original = verdict(&visit(&server.url("index.html"), None, &[]));
     let mut files: Vec<String> = walkdir::WalkDir::new(site)
@@ -729,7 +773,7 @@ fn random_tamperings_give_one_answer() {
         })
         .collect();
     assert!(ids.len() >= 8 && files.len() >= 10, "{ids:?} {files:?}");
-    let mut x: u64 = 0x5eed_0042;
+    let mut x: u64 = seed;
     let mut next = move |n: usize| {
         x ^= x << 13;
         x ^= x >> 7;
@@ -778,8 +822,15 @@ fn random_tamperings_give_one_answer() {
         let (rc, words) = cli(&copy);
         let server = Server::start(&copy);
         let page = verdict(&visit(&server.url("index.html"), None, &[]));
-        let by_design = (what.starts_with("ledger/anchors/") && !what.contains("index.json"))
+        let by_design = ["ledger/witness/", "ledger/public_texts/"]
+            .iter()
+            .any(|f| what.starts_with(f))
+            || (what.starts_with("ledger/anchors/") && !what.contains("index.json"))
             || what.starts_with(&format!("{last} "));
+        assert!(
+            rc != 0 || !what.starts_with("ledger/"),
+            "case {case}, {what}: both verifiers pass a tampered file\n{words}"
+        );
         if rc == 0 {
             assert_eq!(
                 page, original,
