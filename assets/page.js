@@ -16,7 +16,16 @@
   if (typeof module === 'object' && module.exports) module.exports = api;
   else {
     root.ExhibitPage = api;
-    if (typeof document !== 'undefined' && root.ExhibitVerify) api.start();
+    if (typeof document !== 'undefined') {
+      // Any error the check throws, now or in a later callback, ends in a verdict.
+      var errorWords = function (e) { return String(e && e.message || e); };
+      root.addEventListener('error', function (e) { api.failedCheck(document, errorWords(e.error || e.message)); });
+      root.addEventListener('unhandledrejection', function (e) { api.failedCheck(document, errorWords(e.reason)); });
+      try {
+        if (!root.ExhibitVerify) throw new Error('the verifier script (verify.js) did not load');
+        api.start();
+      } catch (e) { api.failedCheck(document, errorWords(e)); }
+    }
   }
 })(typeof self !== 'undefined' ? self : this, function () {
   'use strict';
@@ -382,20 +391,64 @@
     return out.join(', ');
   }
 
+  // A data block's base64, read exactly as `exhibit verify SITE` reads it (`base64` in
+  // src/page_check.rs; docs/scale.md#the-page-against-the-site, docs/page.md "Base64"): the
+  // forgiving base64 of `atob` — ASCII whitespace (space, tab, LF, FF, CR) dropped; when what is
+  // left is a multiple of four long, one or two final `=` dropped; what remains must be the 64
+  // letters alone, and not one letter more than a multiple of four; leftover bits are ignored.
+  // Nothing else: not Unicode whitespace (a no-break space, U+2028), not a third `=`, not `=`
+  // mid-block. The native decoders differ (`Uint8Array.fromBase64` refuses a lone `=` after two
+  // letters that `atob` accepts, node's Buffer skips any junk), so the rule is checked here and
+  // they only decode what it admits. tests/js/base64.test.cjs and page_check.rs's tests read
+  // the same table (vectors/base64.json).
   function b64ToBytes(s) {
     s = String(s);
-    // The build writes no whitespace inside a block; strip it only if some crept in (a
-    // regex over an 80 MB block costs more than the decode).
-    if (/\s/.test(s.charAt(0) + s.charAt(s.length - 1)) || s.indexOf('\n') >= 0 || s.indexOf(' ') >= 0) s = s.replace(/\s+/g, '');
+    // One scan in the common case (a block the build wrote holds only letters and padding).
+    var junk = /[^A-Za-z0-9+\/=]/.test(s);
+    if (junk) s = s.replace(/[\t\n\f\r ]+/g, '');
+    var end = s.length;
+    if (end % 4 === 0) {
+      if (end > 0 && s.charCodeAt(end - 1) === 61) end--;
+      if (end > 0 && s.charCodeAt(end - 1) === 61) end--;
+    }
+    if (end % 4 === 1) throw new Error('not base64: ' + end + ' letter' + (end === 1 ? '' : 's') + ' (padding aside), one more than a multiple of four');
+    var body = end === s.length ? s : s.slice(0, end);
+    var bad = junk ? body.search(/[^A-Za-z0-9+\/]/) : body.indexOf('=');
+    if (bad >= 0) {
+      var c = body.charCodeAt(bad);
+      throw new Error('not base64: ' + (c === 61 ? 'a "=" that is not final padding' : 'U+' + ('000' + c.toString(16).toUpperCase()).slice(-4) + ', not a base64 letter') + ' at letter ' + (bad + 1));
+    }
+    // Padded to a multiple of four, so every decoder reads it alike.
+    body += ['', '', '==', '='][end % 4];
     // Native decoding where the browser has it (Chromium 140+, Firefox 133+).
-    if (typeof Uint8Array.fromBase64 === 'function') return Uint8Array.fromBase64(s);
+    if (typeof Uint8Array.fromBase64 === 'function') return Uint8Array.fromBase64(body);
     if (typeof atob === 'function') {
-      var bin = atob(s), out = new Uint8Array(bin.length);
+      var bin = atob(body), out = new Uint8Array(bin.length);
       for (var i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
       return out;
     }
-    return new Uint8Array(Buffer.from(s, 'base64'));
+    return new Uint8Array(Buffer.from(body, 'base64'));
   }
+
+  // The verdict when the page's check itself throws (docs/page.md "No input without a verdict"):
+  // whatever threw — a data block that is not base64, a bug, a browser without something the
+  // page needs — the page says FAILED and names it, never "Checking…" forever. Only a verdict
+  // still `working` is replaced: an error after the verdict (in the paste box, say) leaves it.
+  function failedCheck(doc, what) {
+    var v = doc && doc.getElementById('verdict');
+    if (!v || v.getAttribute('data-verdict') !== 'working') return false;
+    v.setAttribute('data-state', 'problems');
+    v.setAttribute('data-verdict', 'failed');
+    v.setAttribute('data-failed', 'check');
+    var badge = doc.getElementById('badge'), text = doc.getElementById('verdict-text');
+    var progress = doc.getElementById('progress'), st = doc.getElementById('status');
+    if (badge) badge.textContent = 'Failed';
+    if (text) text.textContent = 'The page could not finish its check: ' + what + '. Nothing on this page is vouched for.';
+    if (progress) progress.remove();
+    if (st) st.textContent = 'Verdict: failed. The page could not finish its check: ' + what + '.';
+    return true;
+  }
+  function errorWords(e) { return String(e && e.message || e); }
 
   /** A line's record as the page keeps it, from verify.js's line record (runs inside the worker too). */
   function compactResult(r) {
@@ -671,7 +724,7 @@
 
   var pure = {
     toLF: toLF, stripTrailer: stripTrailer, variants: variants, tokens: tokens, dice: dice,
-    wordsKey: wordsKey, wordDiff: wordDiff, coverage: coverage, ranges: ranges, b64ToBytes: b64ToBytes,
+    wordsKey: wordsKey, wordDiff: wordDiff, coverage: coverage, ranges: ranges, b64ToBytes: b64ToBytes, failedCheck: failedCheck,
     compactResult: compactResult, NEAR_THRESHOLD: NEAR_THRESHOLD, DIGEST_FIELDS: DIGEST_FIELDS,
     fold: fold, passageWords: passageWords, align: align, passageMatch: passageMatch, digestOf: digestOf,
     checkProofHeader: checkProofHeader, decodeProofHeaders: decodeProofHeaders, computeVerdict: computeVerdict,
@@ -708,7 +761,9 @@
     function block(id) {
       var s = $(id);
       if (!s) return null;
-      return b64ToBytes(s.textContent);
+      // A block that is not base64 stops the check (docs/page.md "No input without a verdict"),
+      // as `exhibit verify SITE` counts page_block_unreadable.
+      try { return b64ToBytes(s.textContent); } catch (e) { throw new Error('its data block ' + id + ' is ' + errorWords(e)); }
     }
     function jsonBlock(id) {
       var b = block(id);
@@ -827,7 +882,8 @@
     var posts = Object.keys(postsRaw).sort().map(function (d) { return { date: d, text: String(postsRaw[d]) }; });
     var wIndex = witness && obj(witness.index) && obj(witness.index.entries) ? witness.index.entries : null;
     var proofHeaders = (function () {
-      try { return decodeProofHeaders(block('proof-headers') || new Uint8Array(0)); } catch (e) { return { __error: String(e) }; }
+      var b = block('proof-headers') || new Uint8Array(0);
+      try { return decodeProofHeaders(b); } catch (e) { return { __error: String(e) }; }
     })();
     var state = { result: null, anchors: null, cov: null, bySeq: new Map(), byDigest: new Map(), ready: false, queued: null,
       textsBad: [], textsStray: [], proofs: { anchor: {}, witnessBad: [], witnessOk: 0, witnessAll: 0 } };

@@ -941,6 +941,30 @@ mod tests {
         }
     }
 
+    /// The table the page's decoder answers too (tests/js/base64.test.cjs): one rule on both
+    /// sides, case for case (issue 48, class 18; docs/page.md "Base64").
+    #[test]
+    fn base64_answers_the_shared_table() {
+        let table: serde_json::Value = serde_json::from_str(include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/vectors/base64.json"
+        )))
+        .unwrap();
+        assert_eq!(table["format"], "exhibit-base64/v1");
+        for case in table["cases"].as_array().unwrap() {
+            let text = case["text"].as_str().unwrap();
+            let got = base64(text.as_bytes())
+                .ok()
+                .map(|b| b.iter().map(|x| format!("{x:02x}")).collect::<String>());
+            assert_eq!(
+                got.as_deref(),
+                case["bytes_hex"].as_str(),
+                "{text:?}: {}",
+                case["why"]
+            );
+        }
+    }
+
     #[test]
     fn base64_reads_what_the_build_writes_and_refuses_the_rest() {
         for bytes in [&b""[..], b"a", b"ab", b"abc", b"abcd", &[0, 255, 128, 7, 9]] {

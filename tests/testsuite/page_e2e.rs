@@ -1361,3 +1361,57 @@ fn days_come_from_the_tz_rules_the_page_carries() {
         "the page names the tz database version"
     );
 }
+
+/// Issue 48, class 18: a data block that is not base64 as `exhibit verify SITE` reads it — one
+/// extra `=`, or a no-break space the page's old decoder stripped — ends in a FAILED verdict
+/// that names the block (docs/page.md "No input without a verdict"). Before, the extra `=`
+/// threw an uncaught error and the page said "Checking…" for ever, and the no-break space was
+/// read where the CLI refused it.
+#[test]
+fn a_block_that_is_not_base64_ends_in_a_failed_verdict_naming_it() {
+    type Tamper = fn(&str) -> String;
+    let s = make_box(30);
+    let out = build(&s, &[]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let html = std::fs::read_to_string(s.site.join("index.html")).unwrap();
+    let tampers: [(&str, &str, Tamper); 2] = [
+        ("stats-json", "extra =", |b| format!("{b}=")),
+        ("ledger-bytes", "no-break space", |b| {
+            format!("{}\u{a0}{} \n", &b[..8], &b[8..])
+        }),
+    ];
+    for (id, what, tamper) in tampers {
+        let (a, b) = block_span(&html, id);
+        let page = s.site.join("index.html");
+        std::fs::write(
+            &page,
+            format!("{}{}{}", &html[..a], tamper(&html[a..b]), &html[b..]),
+        )
+        .unwrap();
+        // The CLI refuses the block...
+        let cli = exhibit(&s.site, &["verify", "--json", s.site.to_str().unwrap()]);
+        let v: J = serde_json::from_slice(&cli.stdout).expect("verify --json");
+        assert!(
+            v.to_string().contains("page_block_unreadable"),
+            "{what}: exhibit verify SITE reads the block: {v}"
+        );
+        // ...and the page says so, with a verdict.
+        let dom = dump_dom(&page, "");
+        let v = tag_of(&dom, "verdict");
+        assert_eq!(
+            attr(v, "data-verdict").as_deref(),
+            Some("failed"),
+            "{what}: {v}"
+        );
+        let text = dom.split("id=\"verdict-text\"").nth(1).unwrap();
+        let text = &text[..text.find("</span>").unwrap()];
+        assert!(
+            text.contains(&format!("its data block {id} is not base64")),
+            "{what}: {text}"
+        );
+    }
+}

@@ -176,12 +176,104 @@ impl Withheld {
     pub fn is_empty(&self) -> bool {
         self.by_seq.is_empty()
     }
+}
 
-    /// True when every seq in `from..to` is listed (false for an empty or absurd range).
-    fn lists_all(&self, from: i64, to: i64) -> bool {
-        to > from
-            && (to - from) as u128 <= self.by_seq.len() as u128
-            && (from..to).all(|q| self.contains(q))
+/// The withheld list's seqs in runs of consecutive seqs, and which of them a gap has bridged
+/// (docs/verifier.md "Linear in the input"). Whether a gap is wholly listed is one look-up (its
+/// first seq's run reaches its last seq), not a walk over the gap; each listed seq is marked
+/// bridged once however often its gap is crossed (`next_open` skips the marked ones, union-find
+/// style); and the memory is three numbers per listed seq, whatever the ledger states. Before,
+/// a ledger stating a seq past a nearly wholly listed gap on every other line made the verifier
+/// walk the gap per line, and one crossing it again and again kept a copy of it per crossing.
+#[derive(Debug)]
+struct Gaps {
+    /// The listed seqs, ascending.
+    seqs: Vec<i64>,
+    /// For each index, the index of the last seq of its run.
+    run_last: Vec<usize>,
+    /// For each index, an index at or after it such that every index between is bridged; an
+    /// index is bridged when this is not itself. One more slot than `seqs`, for the end.
+    next_open: Vec<usize>,
+    /// Withheld seqs looked up or marked (the tests' work count, `mod linear`).
+    steps: u64,
+}
+
+impl Gaps {
+    fn new(withheld: &Withheld) -> Gaps {
+        let seqs: Vec<i64> = withheld.by_seq.keys().copied().collect();
+        let mut run_last = vec![0; seqs.len()];
+        for i in (0..seqs.len()).rev() {
+            run_last[i] = match seqs.get(i + 1) {
+                Some(&n) if n == seqs[i] + 1 => run_last[i + 1],
+                _ => i,
+            };
+        }
+        Gaps {
+            next_open: (0..=seqs.len()).collect(),
+            seqs,
+            run_last,
+            steps: 0,
+        }
+    }
+
+    fn index(&mut self, seq: i64) -> Option<usize> {
+        self.steps += 1;
+        self.seqs.binary_search(&seq).ok()
+    }
+
+    /// The last seq of the run of listed seqs that holds `seq`; `None` when `seq` is not listed.
+    fn run_last(&mut self, seq: i64) -> Option<i64> {
+        let i = self.index(seq)?;
+        Some(self.seqs[self.run_last[i]])
+    }
+
+    /// True when every seq in `from..to` is listed (false for an empty range).
+    fn lists_all(&mut self, from: i64, to: i64) -> bool {
+        to > from && self.run_last(from).is_some_and(|last| last >= to - 1)
+    }
+
+    /// Marks `from..to` bridged; the caller has seen [`Gaps::lists_all`] hold.
+    fn bridge(&mut self, from: i64, to: i64) {
+        let Some(first) = self.index(from) else {
+            return;
+        };
+        let last = first + (to - 1 - from) as usize;
+        let mut i = self.open(first);
+        while i <= last {
+            self.steps += 1;
+            self.next_open[i] = i + 1;
+            i = self.open(i + 1);
+        }
+    }
+
+    /// The first index at or after `i` not yet bridged (path halving on the way).
+    fn open(&mut self, mut i: usize) -> usize {
+        while self.next_open[i] != i {
+            self.steps += 1;
+            let n = self.next_open[i];
+            self.next_open[i] = self.next_open[n];
+            i = n;
+        }
+        i
+    }
+
+    /// The bridged seqs, ascending, each once (docs/verifier.md "The answer").
+    fn bridged(&self) -> Vec<i64> {
+        self.seqs
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| self.next_open[i] != i)
+            .map(|(_, &s)| s)
+            .collect()
+    }
+
+    /// The listed seqs not bridged, ascending.
+    fn unbridged(&self) -> impl Iterator<Item = i64> + '_ {
+        self.seqs
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| self.next_open[i] == i)
+            .map(|(_, &s)| s)
     }
 }
 
@@ -438,7 +530,8 @@ pub(crate) struct Verifier<'w> {
     previous: Option<Previous>,
     entries: u64,
     problems: Vec<Problem>,
-    bridged: Vec<i64>,
+    /// The withheld list's runs and the seqs bridged so far.
+    gaps: Gaps,
     /// Listed seqs that the file publishes (conflicts) — so they are not called unreachable.
     listed_published: BTreeSet<i64>,
     dump: Vec<u8>,
@@ -456,7 +549,7 @@ impl<'w> Verifier<'w> {
             previous: None,
             entries: 0,
             problems: Vec::new(),
-            bridged: Vec::new(),
+            gaps: Gaps::new(withheld),
             listed_published: BTreeSet::new(),
             dump: Vec::with_capacity(1024),
             entry_id_range: None,
@@ -616,7 +709,7 @@ impl<'w> Verifier<'w> {
             Some(p) => (p.seq + 1, p.id.as_ref().and_then(PrevId::digest)),
             None => (1, self.header.as_ref().and_then(|h| h.digest)),
         };
-        let bridge = seq > expected_seq && self.withheld.lists_all(expected_seq, seq);
+        let bridge = self.gaps.lists_all(expected_seq, seq);
         let bridge_from = expected_seq;
         if bridge {
             expected_seq = seq;
@@ -650,7 +743,7 @@ impl<'w> Verifier<'w> {
         // Every check passed: commit.
         self.entries += 1;
         if bridge {
-            self.bridged.extend(bridge_from..seq);
+            self.gaps.bridge(bridge_from, seq);
         }
         self.previous = Some(Previous {
             seq,
@@ -748,9 +841,9 @@ impl<'w> Verifier<'w> {
         let mut prev_named = prev_named;
         // Withheld bridging (docs/protocol.md#verifier-report): a gap whose every seq is listed is crossed on the listed digest.
         if let Some(s) = seq
-            && self.withheld.lists_all(expected_seq, s)
+            && self.gaps.lists_all(expected_seq, s)
         {
-            self.bridged.extend(expected_seq..s);
+            self.gaps.bridge(expected_seq, s);
             expected_seq = s;
             expected_prev = self.withheld.digest(s - 1).map(PrevId::Digest);
             prev_named = format!("the withheld digest of seq {}", s - 1);
@@ -873,20 +966,17 @@ impl<'w> Verifier<'w> {
             self.problem(1, None, Code::MissingHeader, "the file has no line 1");
         }
         // Listed seqs after the last line extend the head (docs/protocol.md#verifier-report).
-        let mut next = self.previous.as_ref().map_or(1, |p| p.seq + 1);
+        let next = self.previous.as_ref().map_or(1, |p| p.seq + 1);
         let mut tail_head = None;
-        while let Some(digest) = self.withheld.digest(next) {
-            self.bridged.push(next);
-            tail_head = Some(digest);
-            next += 1;
+        if let Some(last) = self.gaps.run_last(next) {
+            self.gaps.bridge(next, last + 1);
+            tail_head = self.withheld.digest(last);
         }
-        let reached: BTreeSet<i64> = self.bridged.iter().copied().collect();
+        let bridged = self.gaps.bridged();
         let unreachable: Vec<i64> = self
-            .withheld
-            .by_seq
-            .keys()
-            .copied()
-            .filter(|s| !reached.contains(s) && !self.listed_published.contains(s))
+            .gaps
+            .unbridged()
+            .filter(|s| !self.listed_published.contains(s))
             .collect();
         for s in unreachable {
             self.problem(
@@ -900,10 +990,6 @@ impl<'w> Verifier<'w> {
         }
         // Line 0 (the withheld list's own problems) goes last; then by line and code rank.
         self.problems.sort_by_key(|p| (p.line == 0, p.line, p.code));
-        // A gap can be crossed twice (a seq stated again after a bridge): each seq is bridged
-        // once (docs/verifier.md "The answer").
-        self.bridged.sort_unstable();
-        self.bridged.dedup();
         let ok = self.problems.is_empty();
         let head = ok.then(|| {
             tail_head
@@ -915,7 +1001,7 @@ impl<'w> Verifier<'w> {
             entries: self.entries,
             head: head.flatten(),
             problems: self.problems,
-            bridged: self.bridged,
+            bridged,
         }
     }
 }
@@ -1317,5 +1403,83 @@ mod tests {
             .find(|p| p.code == Code::PrevMismatch)
             .unwrap();
         assert!(p.detail.contains(&id1), "{}", p.detail);
+    }
+}
+
+/// Issue 48, class 21: verification is linear in the input and its memory bounded by the
+/// withheld list (docs/verifier.md "Linear in the input"). Counted, never timed.
+#[cfg(test)]
+mod linear {
+    use super::*;
+
+    /// A withheld list of `listed` seqs from 2 on (with `hole`, the gap's last seq but one left
+    /// out and a far seq listed instead, so the list is as long as the gap and the gap is worth
+    /// walking), and a ledger whose lines alternate seq 1 and the seq just past the gap: a
+    /// verifier that walks the gap per line walks it `lines / 2` times.
+    fn hostile(listed: i64, lines: usize, hole: bool) -> (Withheld, Vec<Vec<u8>>) {
+        let digest = "ab".repeat(32).parse::<Digest>().unwrap();
+        let mut seqs: Vec<i64> = (2..listed + 2).collect();
+        if hole {
+            seqs.retain(|&s| s != listed);
+            seqs.push(10 * listed + 7);
+        }
+        let entries = seqs
+            .into_iter()
+            .map(|seq| WithheldEntry {
+                seq,
+                entry_id: digest,
+                kind: None,
+                dest_class: None,
+                day: None,
+                fields_flagged: Vec::new(),
+                reason: None,
+            })
+            .collect();
+        let withheld = Withheld::from_entries(entries).unwrap();
+        let beyond = listed + 2;
+        let mut out = vec![br#"{"schema":"darkflobi.gate/log/v0"}"#.to_vec()];
+        for i in 0..lines {
+            let seq = if i % 2 == 0 { 1 } else { beyond };
+            out.push(format!(r#"{{"schema":"darkflobi.gate/entry/v0","seq":{seq}}}"#).into_bytes());
+        }
+        (withheld, out)
+    }
+
+    /// The withheld seqs visited (looked up or marked bridged) by one pass, and its report.
+    fn steps(withheld: &Withheld, lines: &[Vec<u8>]) -> (u64, Report) {
+        let mut v = Verifier::new(withheld);
+        for (i, line) in lines.iter().enumerate() {
+            v.push_line_lean(i as u64 + 1, line);
+        }
+        let steps = v.gaps.steps;
+        (steps, v.finish())
+    }
+
+    #[test]
+    fn a_gap_stated_past_on_every_line_is_walked_a_bounded_number_of_times() {
+        // Once with the gap almost fully listed (the last seq missing: every line walks it and
+        // fails at its end), once wholly listed (every other line bridges it again).
+        for hole in [true, false] {
+            let mut counts = Vec::new();
+            for scale in [1i64, 2] {
+                let (listed, lines) = (50_000 * scale, 1_000 * scale as usize);
+                let (withheld, ledger) = hostile(listed, lines, hole);
+                let (n, report) = steps(&withheld, &ledger);
+                let input = withheld.len() as u64 + ledger.len() as u64;
+                assert!(
+                    n <= 4 * input,
+                    "{n} steps over the withheld gap for an input of {input} (hole {hole:?})"
+                );
+                // The answer is the one it always was: the wholly listed gap is bridged once.
+                let expect = if hole { 0 } else { listed as usize };
+                assert_eq!(report.bridged.len(), expect);
+                counts.push(n);
+            }
+            // Twice the input (twice the list, twice the lines): at most a little over twice the work.
+            assert!(
+                counts[1] <= counts[0] * 5 / 2,
+                "{counts:?}: the work grows faster than the input"
+            );
+        }
     }
 }
