@@ -1150,7 +1150,10 @@
       }
       siteCopies(function (path) { return fetchFile({ path: path }); }, files).then(function (bad) {
         if (bad) { failLight([{ what: bad, href: '#stream' }]); return; }
-        streamFiles(files, plan, mem, fetchFile, 'fetched from this site');
+        return lookBeyond(files).then(function (beyond) {
+          if (beyond) { failLight([{ what: beyond, href: '#stream' }]); return; }
+          streamFiles(files, plan, mem, fetchFile, 'fetched from this site');
+        });
       }, function (err) {
         needsData('The page could not read the files it carries copies of (' + String(err && err.message || err) + '), so it cannot hold the site\'s list of files to its own. Pick the cloned ledger/ folder to re-derive it from there.');
         $('pick-ledger').addEventListener('change', function () { fromFolder(this.files, files, plan, mem); });
@@ -1161,7 +1164,8 @@
     // its bytes as latin1, or null when line 1 is no header, which fails the ledger anyway):
     // null when they are the same or there is nothing to compare, else the failure in words.
     function headerNotLine1(carried, files, line) {
-      if (!carried || typeof line !== 'string' || !files.length || files[0].path !== 'ledger/ledger.jsonl') return null;
+      carried = carried || new Uint8Array(0); // a block removed reads as empty, as the CLI reads it
+      if (typeof line !== 'string' || !files.length || files[0].path !== 'ledger/ledger.jsonl') return null;
       var same = carried.length === line.length + 1 && carried[line.length] === 10;
       for (var k = 0; same && k < line.length; k++) same = carried[k] === line.charCodeAt(k);
       return same ? null : 'the header line this page carries (ledger-header) is not line 1 of ledger/ledger.jsonl';
@@ -1207,6 +1211,78 @@
         });
       }
       return Promise.resolve().then(nextCopy);
+    }
+
+    /*
+     * The names that would extend the page's lists (docs/page.md "What the page cannot list"):
+     * the next segment after the last listed file (ledger/segments/000001.jsonl after a ledger in
+     * one file) and the next withheld part (ledger/withheld/000001.json when the list is one
+     * file). `exhibit verify SITE` lists ledger/segments/ and ledger/withheld/ and fails any file
+     * STATS.json does not list; over http a page cannot list a folder, but it can ask for these.
+     */
+    function namesBeyondList(files) {
+      var next = function (path, dir, ext) {
+        var m = new RegExp('^ledger/' + dir + '/([0-9]{6})\\.' + ext + '$').exec(path || '');
+        return 'ledger/' + dir + '/' + String(1000000 + (m ? Number(m[1]) + 1 : 1)).slice(1) + '.' + ext;
+      };
+      var wf = Array.isArray(withheldFiles) ? withheldFiles : [];
+      return [next(files.length ? files[files.length - 1].path : '', 'segments', 'jsonl'),
+        next(wf.length ? wf[wf.length - 1].path : '', 'withheld', 'json')];
+    }
+    /*
+     * Over http: each name beyond the lists asked for; resolves to null (404 or 410, as expected)
+     * or the failure in words naming the file the site holds. Any other answer is said in the
+     * verdict's detail as a name the page could not look for (state.beyond).
+     */
+    function lookBeyond(files) {
+      var names = namesBeyondList(files), unseen = [];
+      state.beyond = { looked: names, unseen: unseen, picked: false };
+      return names.reduce(function (p, path) {
+        return p.then(function (found) {
+          if (found) return found;
+          return fetch(path, { cache: 'no-store', credentials: 'same-origin' }).then(function (res) {
+            if (res.ok) return beyondWords(path, 'the site holds');
+            if (res.status !== 404 && res.status !== 410) unseen.push(path + ' (the server answered ' + res.status + ')');
+            return null;
+          }, function (err) { unseen.push(path + ' (' + String(err && err.message || err) + ')'); return null; });
+        });
+      }, Promise.resolve(null));
+    }
+    function beyondWords(path, who) {
+      return who + ' ' + path + ', which this page\'s list of files does not name: ' + (/\/segments\//.test(path)
+        ? 'a stranger\'s cat ledger/ledger.jsonl ledger/segments/*.jsonl would take its lines into the published ledger'
+        : 'the withheld list is read from the files the list names, and this one is not among them') + ' (exhibit verify SITE fails it too)';
+    }
+    /*
+     * From a picked folder: every file under its segments/ and withheld/ that the lists do not
+     * name, as `exhibit verify SITE` fails it (segment_stray, stats_file_unlisted,
+     * withheld_file_stray). A file given without its relative path is not placed (Chromium and
+     * Firefox give one). Returns the failure in words naming the first such file, or null.
+     */
+    function strayInFolder(list) {
+      var named = {};
+      (layout.files || []).concat(Array.isArray(withheldFiles) ? withheldFiles : []).forEach(function (f) { if (f && typeof f.path === 'string') named[f.path] = true; });
+      state.beyond = { looked: [], unseen: [], picked: true };
+      var stray = [];
+      Array.prototype.forEach.call(list || [], function (f) {
+        var rel = String(f.webkitRelativePath || '').split('/').slice(1);
+        if (rel.length > 2 && rel[0] === 'ledger') rel = rel.slice(1);
+        if (rel.length < 2 || (rel[0] !== 'segments' && rel[0] !== 'withheld')) return;
+        var path = 'ledger/' + rel.join('/');
+        if (rel.length > 2) path = 'ledger/' + rel[0] + '/' + rel[1] + '/';
+        if (!named[path] && stray.indexOf(path) < 0) stray.push(path);
+      });
+      stray.sort();
+      return stray.length ? beyondWords(stray[0], 'the folder you picked holds') + (stray.length > 1 ? '; and ' + (stray.length - 1) + ' more such name' + (stray.length > 2 ? 's' : '') + ' (' + stray.slice(1, 4).join(', ') + ')' : '') : null;
+    }
+    // What the verdict's detail says of the names beyond the lists (docs/page.md).
+    function beyondCheckWords() {
+      var b = state.beyond;
+      if (!b) return null;
+      if (b.picked) return 'Files beyond the list: every file in the picked folder\'s segments/ and withheld/ is one the page\'s list names.';
+      return 'Files beyond the list: the site holds neither ' + b.looked.join(' nor ') + ' (the names that would come next)' +
+        (b.unseen.length ? ', except that the page could not look for ' + b.unseen.join(', ') : '') +
+        '. Over http this page cannot list a folder, so any other name in ledger/segments/ or ledger/withheld/ is not checked here: exhibit verify SITE lists them.';
     }
 
     function fetchFile(f) {
@@ -1286,6 +1362,8 @@
         if (rel) state.picked['ledger/' + rel] = f;
       });
       var byPath = pickedByPath(list);
+      var stray = strayInFolder(list);
+      if (stray) { failLight([{ what: stray, href: '#stream' }]); return; }
       var missing = files.slice(plan.resumeFrom).filter(function (f) { return !byPath[f.path]; });
       if (missing.length) {
         needsData('The folder you picked lacks ' + missing.slice(0, 3).map(function (f) { return f.path; }).join(', ') + (missing.length > 3 ? ' and ' + (missing.length - 3) + ' more' : '') + ': pick the cloned ledger/ folder itself.');
@@ -1574,6 +1652,39 @@
       a.push(rec);
     }
 
+    /*
+     * The page's data blocks held to what the site implies (docs/page.md "Blocks the site
+     * implies"): a block removed, cut short or carried where the site says there is none is a
+     * failure, never a quiet "nothing here" — each as `exhibit verify SITE` fails it
+     * (page_copy_mismatch). anchors/index.json (held to the site's file on a light page) names
+     * each post's text_file and proof_file; the list of files names the last file, whose copy the
+     * page may carry (`ledger-latest`); a withheld list in files is never embedded.
+     */
+    function blockFailures() {
+      var out = [], headers = {}, posts = Array.isArray(anchorsIndex.posts) ? anchorsIndex.posts : [];
+      if (!state.proofs.error) proofHeaders.forEach(function (h) { if (h.kind === 'anchor') headers[h.name] = true; });
+      posts.forEach(function (p) {
+        if (!p || typeof p.date !== 'string') return;
+        if (typeof p.proof_file === 'string' && p.proof_file && !state.proofs.error && !headers[p.proof_file]) {
+          out.push({ what: 'the page does not carry the proof header the index names (ledger/anchors/' + p.proof_file + '): it cannot check a proof the site holds, so it cannot say the post for ' + p.date + ' has none', href: '#anchor-' + p.date });
+        }
+        if (typeof p.text_file === 'string' && p.text_file && !Object.prototype.hasOwnProperty.call(postsRaw, p.date)) {
+          out.push({ what: 'the page does not carry the post the index names (ledger/anchors/' + p.text_file + '): it would not check the head posted for ' + p.date, href: '#anchors-h' });
+        }
+      });
+      if (light && Array.isArray(withheldFiles)) {
+        var w = block('withheld-json');
+        if (w && w.length) out.push({ what: 'the page carries a withheld list (its data block withheld-json) although its list of files says the withheld list is in files (ledger/withheld/), which it read instead', href: '#stream' });
+      }
+      var files = light ? ledgerFileList(layout) : null, latest = light ? block('ledger-latest') : null;
+      if (Array.isArray(files) && files.length && latest && latest.length) {
+        var last = files[files.length - 1];
+        if (latest.length !== last.bytes || V.sha256Hex(latest) !== last.sha256) {
+          out.push({ what: 'the page\'s copy of the last file (its data block ledger-latest) is not ' + last.path + ' as its list gives it: ' + latest.length + ' bytes, the list says ' + last.bytes, href: '#stream' });
+        }
+      }
+      return out;
+    }
     // Everything the page checked that failed, in plain words, each linked to its row.
     function collectFailures(r) {
       var out = [];
@@ -1612,6 +1723,7 @@
       state.textsStray.forEach(function (t) {
         out.push({ what: 'the released text filed under ' + t.sha.slice(0, 12) + '… is carried by no published send line: a released text is filed under the sent_sha256 of the line that sent it', href: '#text-' + t.sha });
       });
+      blockFailures().forEach(function (x) { out.push(x); });
       figures(r).forEach(function (x) {
         if (x.theirs !== null && x.theirs !== undefined && String(x.mine) !== String(x.theirs)) {
           out.push({ what: x.what + ': this page counts ' + x.mine + ', the publisher\'s STATS.json says ' + x.theirs, href: '#tiles-h' });
@@ -1691,7 +1803,8 @@
         witness ? el('li', null, light ? 'Per-line proof headers: not checked by this light page (it does not carry them).' : 'Per-line proof headers: ' + P.witnessOk + ' of ' + P.witnessAll + ' check out.') : null,
         publicTexts ? el('li', null, textsCarried ? 'Released texts: ' + state.textsOk + ' of ' + state.textsAll + ' hash to their names.'
           : 'Released texts: not re-hashed by this light page (it does not carry them); a text is fetched and re-hashed when a pasted message\'s digest finds its line.') : null,
-        el('li', null, 'The page\'s figures: ' + eq + ' of ' + figs.length + ' equal the publisher\'s STATS.json.')));
+        el('li', null, 'The page\'s figures: ' + eq + ' of ' + figs.length + ' equal the publisher\'s STATS.json.'),
+        beyondCheckWords() ? el('li', null, beyondCheckWords()) : null));
       if (!r.ok) {
         var ul = el('ul', { id: 'problems' });
         r.problems.slice(0, 200).forEach(function (p) {

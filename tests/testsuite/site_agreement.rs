@@ -861,3 +861,278 @@ fn flip_bit(bytes: &mut [u8], next: &mut impl FnMut(usize) -> usize) -> Option<u
     bytes[at] ^= 1 << next(8);
     Some(at)
 }
+
+/// Removes the page's data block `id`, the whole `<script>` element.
+fn remove_block(site: &Path, id: &str) {
+    let path = site.join("index.html");
+    let html = std::fs::read_to_string(&path).unwrap();
+    let open = format!("<script id={id} type=application/octet-stream>");
+    let at = html.find(&open).unwrap_or_else(|| panic!("no block {id}"));
+    let end = at + html[at..].find("</script>").unwrap() + "</script>".len();
+    std::fs::write(path, format!("{}{}", &html[..at], &html[end..])).unwrap();
+}
+
+/// Sets the page's data block `id` (one the page carries empty too: `set_block` finds no text to
+/// replace in it), in place of the first block.
+fn put_block(site: &Path, id: &str, bytes: &[u8]) {
+    let path = site.join("index.html");
+    if std::fs::read_to_string(&path)
+        .unwrap()
+        .contains(&format!("<script id={id} "))
+    {
+        remove_block(site, id);
+    }
+    let html = std::fs::read_to_string(&path).unwrap();
+    let new = format!(
+        "<script id={id} type=application/octet-stream>{}</script>",
+        exhibit::encode::base64(bytes)
+    );
+    let at = html.find("<script id=").unwrap();
+    std::fs::write(path, format!("{}{new}{}", &html[..at], &html[at..])).unwrap();
+}
+
+/// The path after the last of `paths` in its folder: `ledger/segments/NNNNNN.jsonl` (from
+/// 000001 after `ledger/ledger.jsonl` alone) or `ledger/withheld/NNNNNN.json`.
+fn next_name(paths: &[String], folder: &str, ext: &str) -> String {
+    let prefix = format!("ledger/{folder}/");
+    let n = paths
+        .iter()
+        .filter_map(|p| {
+            p.strip_prefix(&prefix)?
+                .strip_suffix(ext)?
+                .parse::<u32>()
+                .ok()
+        })
+        .max()
+        .unwrap_or(0);
+    format!("{prefix}{:06}{ext}", n + 1)
+}
+
+/// A mutation, and words both verifiers' failures must hold (the CLI's report and the page's
+/// list of failures): the file or the block each names.
+type Named = (&'static str, Mutation, &'static str);
+
+/// Files beyond the page's list (issue 48, class 16) and the page's blocks removed, cut short or
+/// carried where the site implies none (class 17), on a light page with proofs beside its posts.
+const BEYOND_MUTATIONS: [Named; 11] = [
+    (
+        "a next segment the list does not name (a cat of the segments takes it in)",
+        |s| {
+            let paths = listed(s);
+            let last = read(s, paths.last().unwrap());
+            let line = last[..last.len() - 1]
+                .rsplit(|b| *b == b'\n')
+                .next()
+                .unwrap();
+            let next = next_name(&paths, "segments", ".jsonl");
+            write(s, &next, &[line, b"\n"].concat());
+        },
+        "ledger/segments/",
+    ),
+    (
+        "a withheld list's part beside a withheld list in one file",
+        |s| {
+            std::fs::create_dir_all(s.join("ledger/withheld")).unwrap();
+            write(s, &wpart(1), b"[]\n");
+        },
+        "ledger/withheld",
+    ),
+    (
+        "the page's proof headers emptied",
+        |s| set_block(s, "proof-headers", b""),
+        ".txt.ots",
+    ),
+    (
+        "the page's proof headers removed",
+        |s| remove_block(s, "proof-headers"),
+        ".txt.ots",
+    ),
+    (
+        "the page's proof headers cut short",
+        |s| {
+            let html = std::fs::read_to_string(s.join("index.html")).unwrap();
+            let b = unb64(block(&html, "proof-headers"));
+            set_block(s, "proof-headers", &b[..b.len() / 2]);
+        },
+        "proof-headers",
+    ),
+    (
+        "the page's header line removed",
+        |s| remove_block(s, "ledger-header"),
+        "ledger-header",
+    ),
+    (
+        "the page's posts removed",
+        |s| remove_block(s, "anchor-posts-json"),
+        "post",
+    ),
+    (
+        "the page's posts emptied",
+        |s| set_block(s, "anchor-posts-json", b""),
+        "post",
+    ),
+    (
+        "the page's copy of the last file cut short",
+        |s| {
+            let html = std::fs::read_to_string(s.join("index.html")).unwrap();
+            let b = unb64(block(&html, "ledger-latest"));
+            set_block(s, "ledger-latest", &b[..b.len() / 2]);
+        },
+        "ledger-latest",
+    ),
+    (
+        "the page's copy of the last file emptied",
+        |s| set_block(s, "ledger-latest", b""),
+        "",
+    ),
+    (
+        "the page's list of files removed",
+        |s| remove_block(s, "layout-json"),
+        "",
+    ),
+];
+
+/// The withheld list in files: a part beyond the list, and a withheld list carried beside it.
+const WITHHELD_BEYOND: [Named; 2] = [
+    (
+        "a withheld part after the last the list names",
+        |s| {
+            let next = next_name(&withheld_listed(s), "withheld", ".json");
+            write(s, &next, b"[]\n");
+        },
+        "ledger/withheld/",
+    ),
+    (
+        "a withheld list carried beside the withheld files the page lists",
+        |s| put_block(s, "withheld-json", &read(s, "ledger/withheld.json")),
+        "withheld-json",
+    ),
+];
+
+/// Each mutation of a copy of `site` is failed by the CLI and by the page in Chromium (over
+/// http, or from file:// with the folder `pick`ed), each naming what the mutation names; a
+/// mutation the page re-derives must be one the CLI re-derives too (the last file's copy emptied:
+/// the page fetches the file, as it does when it carries none).
+fn both_fail(site: &Path, mutations: &[Named], pick: bool) {
+    for (name, mutate, names) in mutations {
+        let tmp = tempfile::tempdir().unwrap();
+        let copy = tmp.path().join("site");
+        copy_tree(site, &copy);
+        mutate(&copy);
+        let (rc, words) = cli(&copy);
+        let facts = if pick {
+            let ledger = copy.join("ledger");
+            let page = copy.join("index.html");
+            visit(
+                page.to_str().unwrap(),
+                None,
+                &["--pick", ledger.to_str().unwrap()],
+            )
+        } else {
+            let server = Server::start(&copy);
+            visit(&server.url("index.html"), None, &[])
+        };
+        let page = verdict(&facts);
+        if names.is_empty() && rc == 0 {
+            assert_ne!(page.0, "failed", "{name}: the CLI re-derives\n{words}");
+            continue;
+        }
+        assert_eq!(rc, 1, "{name}: the CLI must fail it\n{words}");
+        assert!(words.contains(names), "{name}: {names} in\n{words}");
+        assert_eq!(page.0, "failed", "{name}: the page says {page:?}\n{words}");
+        let dom = facts["dom"].as_str().unwrap();
+        let failures = &dom[dom.find("id=\"failures\"").unwrap_or(0)..];
+        assert!(
+            failures.contains(names),
+            "{name}: {names} in the page's failures"
+        );
+    }
+}
+
+/// Valid OpenTimestamps headers for every post of the light box (the build publishes them
+/// beside the posts, and the page carries their headers).
+fn stamp_posts(b: &Box) {
+    let anchors = b
+        .site
+        .parent()
+        .unwrap()
+        .parent()
+        .unwrap()
+        .join("box/gate/anchors");
+    for e in std::fs::read_dir(&anchors).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_some_and(|x| x == "txt") {
+            let post = std::fs::read(&p).unwrap();
+            let mut ots =
+                b"\x00OpenTimestamps\x00\x00Proof\x00\xbf\x89\xe2\xe8\x84\xe8\x92\x94\x01\x08"
+                    .to_vec();
+            ots.extend_from_slice(&exhibit_protocol::Digest::of(&post).0);
+            // A nonce appended, sha256, then one pending attestation (as an OpenTimestamps
+            // client writes a fresh stamp).
+            ots.extend_from_slice(b"\xf0\x10sixteen byte non\x08\x00");
+            ots.extend_from_slice(&exhibit_protocol::ots::PENDING_TAG);
+            let url = b"https://alice.btc.calendar.opentimestamps.org";
+            ots.extend_from_slice(&[url.len() as u8 + 1, url.len() as u8]);
+            ots.extend_from_slice(url);
+            std::fs::write(p.with_extension("txt.ots"), ots).unwrap();
+        }
+    }
+}
+
+#[test]
+fn both_verifiers_fail_files_beyond_the_list_and_blocks_not_held_to_the_site() {
+    let mut b = Box::new(4096);
+    b.add(60);
+    stamp_posts(&b);
+    b.build(1_800_000_000);
+    let (rc, words) = cli(&b.site);
+    assert_eq!(rc, 0, "{words}");
+    assert!(words.is_empty() || !words.contains("problem"), "{words}");
+    let index = page_json(&b.site, "anchors-json");
+    assert!(
+        index["posts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|p| p["proof_file"].is_string()),
+        "{index}"
+    );
+    both_fail(&b.site, &BEYOND_MUTATIONS, false);
+    // From the picked folder the page lists segments/ and withheld/: any name the list does
+    // not name, as the CLI fails it.
+    let picked: [Named; 3] = [
+        BEYOND_MUTATIONS[0],
+        BEYOND_MUTATIONS[1],
+        (
+            "a stray name in segments/",
+            |s| write(s, "ledger/segments/notes.txt", b"a note\n"),
+            "ledger/segments/notes.txt",
+        ),
+    ];
+    both_fail(&b.site, &picked, true);
+    // Over http the page cannot list a folder: it says so, and passes a stray name the CLI
+    // fails (by design, docs/page.md "What the page cannot list").
+    let tmp = tempfile::tempdir().unwrap();
+    let copy = tmp.path().join("site");
+    copy_tree(&b.site, &copy);
+    write(&copy, "ledger/segments/notes.txt", b"a note\n");
+    assert_eq!(cli(&copy).0, 1);
+    let server = Server::start(&copy);
+    let facts = visit(&server.url("index.html"), None, &[]);
+    assert_ne!(verdict(&facts).0, "failed");
+    let dom = facts["dom"].as_str().unwrap();
+    assert!(
+        dom.contains("Over http this page cannot list a folder"),
+        "{dom}"
+    );
+}
+
+#[test]
+fn both_verifiers_fail_withheld_files_beyond_the_list() {
+    let mut s = crate::withheld_files::scene(Some(crate::withheld_files::WITHHELD_BYTES));
+    s.add(90);
+    s.post_days();
+    s.build(1_800_000_000);
+    both_fail(&s.site, &WITHHELD_BEYOND, false);
+    both_fail(&s.site, &WITHHELD_BEYOND[..1], true);
+}
