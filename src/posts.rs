@@ -85,7 +85,10 @@ impl AnchorReport {
 /// Reads `<date>.txt` posts (and their `.txt.ots` proofs) from a folder, in date order — through
 /// [`BoxFolder`]: no symlink followed, regular files only, each within its ceiling
 /// (docs/build.md#safety).
-pub fn read_posts(dir: &Path) -> Result<Vec<(Post, Option<Vec<u8>>)>> {
+/// A post and its proof's bytes, when it has one.
+pub type PostWithProof = (Post, Option<Vec<u8>>);
+
+pub fn read_posts(dir: &Path) -> Result<Vec<PostWithProof>> {
     read_posts_in(BoxFolder::named(dir)?, dir)
 }
 

@@ -197,7 +197,7 @@ fn check_beside_the_chain(
 /// page fails it too).
 fn anchor_lines_without_post(
     facts: &[exhibit_protocol::anchors::EntryFacts],
-    posts: Option<&[(exhibit_protocol::anchors::Post, Option<Vec<u8>>)]>,
+    posts: Option<&[posts::PostWithProof]>,
     files: &mut Vec<FileProblem>,
 ) {
     let posts: Vec<exhibit_protocol::anchors::Post> = posts
