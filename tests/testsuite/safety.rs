@@ -1736,15 +1736,16 @@ fn a_blob_bomb_at_head_is_refused_unread() {
         ("ledger/ledger.jsonl".to_string(), 160),
         (format!("ledger/witness/proofs/{proof}"), 2),
     ] {
-        let zeros = std::process::Command::new("head")
+        let mut zeros = std::process::Command::new("head")
             .args(["-c", &format!("{mib}M"), "/dev/zero"])
             .stdout(std::process::Stdio::piped())
             .spawn()
             .unwrap();
         let id = git(
             &["hash-object", "-w", "--stdin"],
-            Some(zeros.stdout.unwrap().into()),
+            Some(zeros.stdout.take().unwrap().into()),
         );
+        zeros.wait().unwrap();
         let head = git(&["rev-parse", "HEAD"], None);
         git(
             &[

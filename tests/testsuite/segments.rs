@@ -538,7 +538,10 @@ fn verify_site_reads_the_segments_and_names_the_file_that_is_wrong() {
             // The page carries STATS.json as it was (docs/scale.md#the-page-against-the-site).
             ("index.html".into(), "page_copy_mismatch".into()),
             // And STATS.json is not the one the last snapshot recorded.
-            ("ledger/STATS.json".into(), "snapshot_digest_mismatch".into())
+            (
+                "ledger/STATS.json".into(),
+                "snapshot_digest_mismatch".into()
+            )
         ]
     );
     let (code, v) = damaged(&s, |d| {
@@ -554,7 +557,10 @@ fn verify_site_reads_the_segments_and_names_the_file_that_is_wrong() {
             (last.clone(), "stats_file_unlisted".into()),
             ("index.html".into(), "page_copy_mismatch".into()),
             // And STATS.json is not the one the last snapshot recorded.
-            ("ledger/STATS.json".into(), "snapshot_digest_mismatch".into())
+            (
+                "ledger/STATS.json".into(),
+                "snapshot_digest_mismatch".into()
+            )
         ]
     );
 
@@ -571,7 +577,10 @@ fn verify_site_reads_the_segments_and_names_the_file_that_is_wrong() {
             ("ledger/STATS.json".into(), "stats_files_order".into()),
             ("index.html".into(), "page_copy_mismatch".into()),
             // And STATS.json is not the one the last snapshot recorded.
-            ("ledger/STATS.json".into(), "snapshot_digest_mismatch".into())
+            (
+                "ledger/STATS.json".into(),
+                "snapshot_digest_mismatch".into()
+            )
         ]
     );
     let (code, v) = damaged(&s, |d| {
@@ -584,7 +593,10 @@ fn verify_site_reads_the_segments_and_names_the_file_that_is_wrong() {
             ("ledger/STATS.json".into(), "stats_files_missing".into()),
             ("index.html".into(), "page_copy_mismatch".into()),
             // And STATS.json is not the one the last snapshot recorded.
-            ("ledger/STATS.json".into(), "snapshot_digest_mismatch".into())
+            (
+                "ledger/STATS.json".into(),
+                "snapshot_digest_mismatch".into()
+            )
         ]
     );
 
