@@ -722,13 +722,80 @@
     };
   }
 
+  // ------------------------------------------------------------------------------------------
+  // The snapshot's digests (docs/verifier.md#the-snapshots-digests, docs/page.md "The snapshot's
+  // digests"): the files under ledger/ held to the last SNAPSHOTS.jsonl line, as `exhibit verify
+  // SITE` holds them (src/snapshot_check.rs, head_check::SnapshotDigests).
+
+  /** The folders whose files a snapshot records by one listing digest each. */
+  var SNAPSHOT_FOLDERS = ['anchors/', 'witness/', 'public_texts/', 'segments/', 'withheld/'];
+  /** The files an exhibit may hold directly under ledger/ (src/layout.rs), SNAPSHOTS.jsonl aside. */
+  var DIRECT_FILES = ['.gitattributes', 'STATS.json', 'ledger.jsonl', 'readings.json', 'withheld.json'];
+
+  /**
+   * The `digests` object of the last non-empty line of SNAPSHOTS.jsonl (`text`), or null when
+   * that line is no JSON object with a `digests` object (snapshot_missing).
+   */
+  function lastSnapshotDigests(text) {
+    var lines = String(text || '').split('\n');
+    var last = null;
+    for (var i = lines.length - 1; i >= 0 && last === null; i--) if (lines[i] !== '') last = lines[i];
+    if (last === null) return null;
+    var v;
+    try { v = JSON.parse(last); } catch (e) { return null; }
+    var d = v && typeof v === 'object' && !Array.isArray(v) ? v.digests : null;
+    return d && typeof d === 'object' && !Array.isArray(d) ? d : null;
+  }
+
+  // Code point order, which is UTF-8 byte order (the order of the build's walk).
+  function byBytes(a, b) {
+    for (var i = 0, j = 0; i < a.length && j < b.length;) {
+      var x = a.codePointAt(i), y = b.codePointAt(j);
+      if (x !== y) return x < y ? -1 : 1;
+      i += x > 0xffff ? 2 : 1;
+      j += y > 0xffff ? 2 : 1;
+    }
+    return i < a.length ? 1 : j < b.length ? -1 : 0;
+  }
+
+  /**
+   * A folder's `sha256sum` listing, the text a snapshot's folder digest is the sha256 of:
+   * `entries` [{path inside the folder, sha256 hex}] sorted by path, one line
+   * `<sha256>  ./<path>\n` each.
+   */
+  function folderListing(entries) {
+    return entries.slice().sort(function (a, b) { return byBytes(a.path, b.path); })
+      .map(function (e) { return e.sha256 + '  ./' + e.path + '\n'; }).join('');
+  }
+
+  /**
+   * The keys where `derived` (key -> sha256 hex, as `digests` names them: `STATS.json`,
+   * `segments/`) differs from `recorded` (the snapshot's `digests`), among the keys
+   * `checkable(key)` says the page holds: [{file: 'ledger/<key>', code, detail}], in key order,
+   * worded as `exhibit verify SITE` words them.
+   */
+  function snapshotDiffer(recorded, derived, checkable) {
+    var seen = {}, keys = [];
+    Object.keys(recorded).concat(Object.keys(derived)).forEach(function (k) { if (!seen[k]) { seen[k] = 1; keys.push(k); } });
+    keys.sort(byBytes);
+    var shown = function (v) { return v === undefined ? 'nothing' : typeof v === 'string' ? v : JSON.stringify(v); };
+    var has = function (o, k) { return Object.prototype.hasOwnProperty.call(o, k); };
+    return keys.filter(function (k) { return checkable(k) && (has(recorded, k) ? recorded[k] : undefined) !== (has(derived, k) ? derived[k] : undefined); })
+      .map(function (k) {
+        return { file: 'ledger/' + k, code: 'snapshot_digest_mismatch',
+          detail: (/\/$/.test(k) ? 'its files\' listing digest' : 'its sha256') + ' is ' + shown(has(derived, k) ? derived[k] : undefined) +
+            '; the last snapshot names ' + shown(has(recorded, k) ? recorded[k] : undefined) + ': changed after the build that recorded it (or the record was)' };
+      });
+  }
+
   var pure = {
     toLF: toLF, stripTrailer: stripTrailer, variants: variants, tokens: tokens, dice: dice,
     wordsKey: wordsKey, wordDiff: wordDiff, coverage: coverage, ranges: ranges, b64ToBytes: b64ToBytes, failedCheck: failedCheck,
     compactResult: compactResult, NEAR_THRESHOLD: NEAR_THRESHOLD, DIGEST_FIELDS: DIGEST_FIELDS,
     fold: fold, passageWords: passageWords, align: align, passageMatch: passageMatch, digestOf: digestOf,
     checkProofHeader: checkProofHeader, decodeProofHeaders: decodeProofHeaders, computeVerdict: computeVerdict,
-    PASSAGE_MIN_WORDS: PASSAGE_MIN_WORDS, ledgerFileList: ledgerFileList, withheldFileList: withheldFileList, compareMemory: compareMemory, lightEngine: lightEngine, fileFacts: fileFacts, listNotStats: listNotStats
+    PASSAGE_MIN_WORDS: PASSAGE_MIN_WORDS, ledgerFileList: ledgerFileList, withheldFileList: withheldFileList, compareMemory: compareMemory, lightEngine: lightEngine, fileFacts: fileFacts, listNotStats: listNotStats,
+    lastSnapshotDigests: lastSnapshotDigests, folderListing: folderListing, snapshotDiffer: snapshotDiffer, SNAPSHOT_FOLDERS: SNAPSHOT_FOLDERS
   };
 
   // ------------------------------------------------------------------------------------------
@@ -1148,14 +1215,18 @@
         $('pick-ledger').addEventListener('change', function () { fromFolder(this.files, files, plan, mem); });
         return;
       }
-      siteCopies(function (path) { return fetchFile({ path: path }); }, files).then(function (bad) {
+      var seen = {}, getPath = function (path) { return fetchFile({ path: path }); };
+      siteCopies(remembering(seen, getPath), files).then(function (bad) {
         if (bad) { failLight([{ what: bad, href: '#stream' }]); return; }
         return lookBeyond(files).then(function (beyond) {
           if (beyond) { failLight([{ what: beyond, href: '#stream' }]); return; }
-          streamFiles(files, plan, mem, fetchFile, 'fetched from this site');
+          return snapshotCheck(seen, getPath, files, null).then(function (failures) {
+            if (failures.length) { failLight(failures); return; }
+            streamFiles(files, plan, mem, fetchFile, 'fetched from this site');
+          });
         });
-      }, function (err) {
-        needsData('The page could not read the files it carries copies of (' + String(err && err.message || err) + '), so it cannot hold the site\'s list of files to its own. Pick the cloned ledger/ folder to re-derive it from there.');
+      }).then(null, function (err) {
+        needsData('The page could not read the files it carries copies of, or those the last snapshot names (' + String(err && err.message || err) + '), so it cannot hold the site\'s files to them. Pick the cloned ledger/ folder to re-derive it from there.');
         $('pick-ledger').addEventListener('change', function () { fromFolder(this.files, files, plan, mem); });
       });
     }
@@ -1285,6 +1356,88 @@
         '. Over http this page cannot list a folder, so any other name in ledger/segments/ or ledger/withheld/ is not checked here: exhibit verify SITE lists them.';
     }
 
+    /*
+     * The files under ledger/ held to the digests of the last line of SNAPSHOTS.jsonl, as
+     * `exhibit verify SITE` holds them (src/snapshot_check.rs; docs/page.md "The snapshot's
+     * digests"). The SNAPSHOTS.jsonl read is the page's copy, which siteCopies has held to the
+     * site's file. `seen`: 'ledger/<path>' -> the sha256 of the bytes siteCopies read, or null
+     * when the site holds no such file. `get(path)` -> a Promise of a file's bytes, rejected with
+     * `.status` 404/410 or `.absent` when there is none. `files`: the ledger's list (each file is
+     * held to its sha256 as it streams: a listed digest is the digest of the bytes read).
+     * `local`: the picked folder's files by 'ledger/<path inside it>', or null over http.
+     * Resolves to the failures [{what, href}] (none when it holds); records in state.snapshot
+     * what was held and what was not, for the verdict's detail.
+     */
+    function snapshotCheck(seen, get, files, local) {
+      var recorded = seen['ledger/SNAPSHOTS.jsonl'] === null ? null : lastSnapshotDigests(snapshotsText);
+      var fail = function (x) { return { what: (local ? 'the picked folder\'s ' : 'the site\'s ') + x.file + ' (' + x.code + '): ' + x.detail, href: '#stream' }; };
+      if (!recorded) {
+        state.snapshot = { missing: true };
+        return Promise.resolve([fail({ file: 'ledger/SNAPSHOTS.jsonl', code: 'snapshot_missing',
+          detail: seen['ledger/SNAPSHOTS.jsonl'] === null ? 'is missing: what the site\'s files should hold is unknown' : 'its last line is not a snapshot with a digests object' })]);
+      }
+      var known = {}, folders = { 'segments/': [], 'withheld/': [] }, hashes = [];
+      Object.keys(seen).forEach(function (p) { if (seen[p] !== null) known[p] = seen[p]; });
+      files.concat(withheldFiles || []).forEach(function (f) { known[f.path] = f.sha256; });
+      // From a picked folder the page knows every file: those no list names are hashed here.
+      var relative = !!local && Object.keys(local).length > 0;
+      if (relative) Object.keys(local).forEach(function (p) {
+        if (p === 'ledger/SNAPSHOTS.jsonl' || known[p] !== undefined) return;
+        var rel = p.slice(7), slash = rel.indexOf('/');
+        if (slash < 0 || folders[rel.slice(0, slash + 1)]) hashes.push(local[p].arrayBuffer().then(function (b) { known[p] = V.sha256Hex(new Uint8Array(b)); }));
+      });
+      // Every direct file the snapshot names is read, and every one an exhibit may hold (those
+      // no list or copy covers: fetched; a 404 is a file the site does not hold).
+      var asked = {};
+      Object.keys(recorded).concat(DIRECT_FILES).forEach(function (k) {
+        var p = 'ledger/' + k;
+        if (asked[k] || k.indexOf('/') >= 0 || k === 'SNAPSHOTS.jsonl' || known[p] !== undefined || seen[p] === null) return;
+        asked[k] = 1;
+        hashes.push(Promise.resolve(p).then(get).then(function (b) { known[p] = V.sha256Hex(new Uint8Array(b)); }, function (e) {
+          if (!(e && (e.status === 404 || e.status === 410 || e.absent))) throw e;
+        }));
+      });
+      return Promise.all(hashes).then(function () {
+        var derived = {};
+        Object.keys(known).forEach(function (p) {
+          var rel = p.slice(7), slash = rel.indexOf('/');
+          if (p.slice(0, 7) !== 'ledger/' || rel === 'SNAPSHOTS.jsonl') return;
+          if (slash < 0) derived[rel] = known[p];
+          else if (folders[rel.slice(0, slash + 1)]) folders[rel.slice(0, slash + 1)].push({ path: rel.slice(slash + 1), sha256: known[p] });
+        });
+        Object.keys(folders).forEach(function (k) {
+          if (folders[k].length) derived[k] = V.sha256Hex(V.utf8Encode(folderListing(folders[k])));
+        });
+        var notHeld = SNAPSHOT_FOLDERS.filter(function (k) { return !folders[k]; });
+        var problems = snapshotDiffer(recorded, derived, function (k) { return notHeld.indexOf(k) < 0; });
+        state.snapshot = { held: Object.keys(recorded).filter(function (k) { return notHeld.indexOf(k) < 0; }).sort(),
+          notHeld: notHeld.filter(function (k) { return Object.prototype.hasOwnProperty.call(recorded, k); }), local: relative };
+        return problems.map(fail);
+      });
+    }
+
+    // `get` that remembers in `seen` the sha256 of each file it read (null: the site has none).
+    function remembering(seen, get) {
+      return function (path) {
+        return Promise.resolve(path).then(get).then(function (buf) { seen[path] = V.sha256Hex(new Uint8Array(buf)); return buf; }, function (e) {
+          if (e && (e.status === 404 || e.status === 410 || e.absent)) seen[path] = null;
+          throw e;
+        });
+      };
+    }
+
+    // What the verdict's detail says of the files beside the page (docs/page.md "The snapshot's digests").
+    function snapshotWords() {
+      var S = state.snapshot;
+      if (!light || !S) {
+        return 'The files beside this page (ledger/): not checked here. This page reads none of them; it checks the copies it carries. ' +
+          'exhibit verify SITE, run on a clone, holds every file under ledger/ to the digests of the last line of SNAPSHOTS.jsonl.';
+      }
+      return 'Files under ledger/ against the digests of the last line of SNAPSHOTS.jsonl: ' + S.held.join(', ') + ' held here, and they match. ' +
+        (S.notHeld.length ? 'Not checked here: ' + S.notHeld.map(function (k) { return 'ledger/' + k; }).join(', ') + ' (this page does not read every file in them; exhibit verify SITE, run on a clone, does)' : '') +
+        (S.local ? (S.notHeld.length ? '.' : '') : (S.notHeld.length ? '; nor' : 'Not checked here:') + ' whether the site holds a file directly under ledger/ that the snapshot does not name, other than ' + DIRECT_FILES.join(', ') + ' (which it asks for): a page cannot list a folder over http.');
+    }
+
     function fetchFile(f) {
       return fetch(f.path, { cache: 'no-store', credentials: 'same-origin' }).then(function (res) {
         if (!res.ok) { var e = new Error('the server answered ' + res.status + ' ' + res.statusText); e.status = res.status; throw e; }
@@ -1373,13 +1526,18 @@
       verdict.setAttribute('data-state', 'working');
       verdict.setAttribute('data-verdict', 'working');
       $('badge').textContent = 'Checking…';
-      siteCopies(function (path) {
-        if (!byPath[path]) { var e = new Error('the folder you picked has no ' + path); e.absent = true; throw e; }
-        return byPath[path].arrayBuffer();
-      }, files).then(function (bad) {
+      var seen = {}, getPath = function (path) {
+        var f = state.picked[path] || byPath[path];
+        if (!f) { var e = new Error('the folder you picked has no ' + path); e.absent = true; throw e; }
+        return f.arrayBuffer();
+      };
+      siteCopies(remembering(seen, getPath), files).then(function (bad) {
         if (bad) { failLight([{ what: bad.replace('the site\'s', 'the picked folder\'s').replace('the site holds', 'the folder you picked holds'), href: '#stream' }]); return; }
-        streamFiles(files, plan, mem, function (f) { return byPath[f.path].arrayBuffer(); }, 'read from the folder you picked');
-      }, function (err) { fail('the page could not read the files it carries copies of from the folder you picked: ' + String(err && err.message || err)); });
+        return snapshotCheck(seen, getPath, files, state.picked).then(function (failures) {
+          if (failures.length) { failLight(failures); return; }
+          streamFiles(files, plan, mem, function (f) { return byPath[f.path].arrayBuffer(); }, 'read from the folder you picked');
+        });
+      }).then(null, function (err) { fail('the page could not read the files it carries copies of from the folder you picked: ' + String(err && err.message || err)); });
     }
 
     function streamFiles(files, plan, mem, get, how, forceMain) {
@@ -1804,7 +1962,8 @@
         publicTexts ? el('li', null, textsCarried ? 'Released texts: ' + state.textsOk + ' of ' + state.textsAll + ' hash to their names.'
           : 'Released texts: not re-hashed by this light page (it does not carry them); a text is fetched and re-hashed when a pasted message\'s digest finds its line.') : null,
         el('li', null, 'The page\'s figures: ' + eq + ' of ' + figs.length + ' equal the publisher\'s STATS.json.'),
-        beyondCheckWords() ? el('li', null, beyondCheckWords()) : null));
+        beyondCheckWords() ? el('li', null, beyondCheckWords()) : null,
+        el('li', { id: 'snapshot-check' }, snapshotWords())));
       if (!r.ok) {
         var ul = el('ul', { id: 'problems' });
         r.problems.slice(0, 200).forEach(function (p) {

@@ -191,3 +191,27 @@ test('computeVerdict: failed beats gaps beats intact; vouched is pinned/publishe
   assert.strictEqual(P.computeVerdict({ ...base, chainOk: false }).verdict, 'failed');
   assert.strictEqual(P.computeVerdict({ ...base, chainOk: false }).failures.length, 1);
 });
+
+test('the snapshot\'s digests: the last line, a folder\'s sha256sum listing, the keys that differ', () => {
+  const crypto = require('node:crypto');
+  const sha = (s) => crypto.createHash('sha256').update(s).digest('hex');
+  assert.deepStrictEqual(P.lastSnapshotDigests('{"digests":{"a":"1"}}\n{"digests":{"b":"2"}}\n\n'), { b: '2' });
+  assert.strictEqual(P.lastSnapshotDigests(''), null);
+  assert.strictEqual(P.lastSnapshotDigests('{"digests":{"a":"1"}}\n{}\n'), null, 'the last line has no digests');
+  assert.strictEqual(P.lastSnapshotDigests('{"digests":[]}\n'), null);
+  assert.strictEqual(P.lastSnapshotDigests('not json\n'), null);
+  // `(cd X && find . -type f | sort | xargs sha256sum)` in the C locale: byte order, "a.b" before "a/b".
+  const listing = P.folderListing([{ path: 'b', sha256: sha('b') }, { path: 'a/b', sha256: sha('ab') }, { path: 'a.b', sha256: sha('a.b') }]);
+  assert.strictEqual(listing, sha('a.b') + '  ./a.b\n' + sha('ab') + '  ./a/b\n' + sha('b') + '  ./b\n');
+  assert.strictEqual(P.folderListing([{ path: '\u{1F600}', sha256: 'x' }, { path: '\uFFFF', sha256: 'y' }]), 'y  ./\uFFFF\nx  ./\u{1F600}\n', 'code point order is UTF-8 byte order');
+  const recorded = { 'STATS.json': 'aa', '.gitattributes': 'bb', 'anchors/': 'cc', 'segments/': 'dd' };
+  const derived = { 'STATS.json': 'aa', 'segments/': 'de', 'readings.json': 'ee' };
+  const out = P.snapshotDiffer(recorded, derived, (k) => k !== 'anchors/');
+  assert.deepStrictEqual(out.map((x) => [x.file, x.code]), [
+    ['ledger/.gitattributes', 'snapshot_digest_mismatch'],
+    ['ledger/readings.json', 'snapshot_digest_mismatch'],
+    ['ledger/segments/', 'snapshot_digest_mismatch']]);
+  assert.match(out[0].detail, /^its sha256 is nothing; the last snapshot names bb/);
+  assert.match(out[2].detail, /^its files' listing digest is de; the last snapshot names dd/);
+  assert.deepStrictEqual(P.snapshotDiffer(recorded, recorded, () => true), []);
+});

@@ -133,7 +133,7 @@ fn attr(tag: &str, name: &str) -> String {
     tag[at..at + tag[at..].find('"').unwrap()].to_string()
 }
 /// The text of the element with this id (its first text node).
-fn text_of(dom: &str, id: &str) -> String {
+pub(crate) fn text_of(dom: &str, id: &str) -> String {
     let t = tag(dom, &format!("id=\"{id}\""));
     let at = dom.find(t).unwrap() + t.len();
     dom[at..at + dom[at..].find('<').unwrap()].to_string()
@@ -450,6 +450,10 @@ fn the_light_page_streams_resumes_and_notices_a_rewrite() {
     std::fs::write(&stats_path, &stats_bytes).unwrap();
     let forged = forged.replacen(&stats_b64, &exhibit::encode::base64(&stats_bytes), 1);
     std::fs::write(light.site.join("index.html"), &forged).unwrap();
+    // And a last snapshot that records them (docs/page.md "The snapshot's digests").
+    let snapshots_path = light.site.join("ledger/SNAPSHOTS.jsonl");
+    let snapshots_original = std::fs::read(&snapshots_path).unwrap();
+    crate::site_agreement::snapshot_the_files(&light.site);
     let f = visit(&server.url("index.html"), Some(profile.path()), &[]);
     let dom = f["dom"].as_str().unwrap();
     assert_eq!(attr(tag(dom, "id=\"monitor\""), "data-state"), "rewritten");
@@ -470,6 +474,7 @@ fn the_light_page_streams_resumes_and_notices_a_rewrite() {
     std::fs::write(light.site.join("index.html"), &html).unwrap();
     std::fs::write(&path, &original).unwrap();
     std::fs::write(&stats_path, &stats_original).unwrap();
+    std::fs::write(&snapshots_path, &snapshots_original).unwrap();
     let f = visit(
         &server.url("index.html"),
         Some(profile.path()),

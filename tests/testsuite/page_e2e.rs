@@ -351,6 +351,14 @@ fn the_page_re_derives_the_same_head_as_exhibit_verify() {
     assert!(dom.contains("id=\"lines-body\""));
     assert!(dom.contains("data-seq=\"1\""), "the lines table is filled");
     assert!(dom.contains("data-date="), "the anchors table is filled");
+    // An embedded page reads no file beside it: its detail says so (docs/page.md "The
+    // snapshot's digests").
+    assert!(
+        dom.contains(
+            "id=\"snapshot-check\">The files beside this page (ledger/): not checked here."
+        ),
+        "the files beside the page are said not checked"
+    );
 }
 
 #[test]
