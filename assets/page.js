@@ -1259,7 +1259,7 @@
       if (!Object.prototype.hasOwnProperty.call(layout, 'withheld_files')) copies.push(['ledger/withheld.json', 'withheld-json']);
       var k = 0;
       function nextCopy() {
-        if (k >= copies.length) return null;
+        if (k >= copies.length) return textsIndexCheck(get);
         var path = copies[k][0], carried = block(copies[k][1]) || new Uint8Array(0);
         k++;
         // Each read settles as the bytes to compare, a file to skip, or a failure said.
@@ -1282,6 +1282,50 @@
         });
       }
       return Promise.resolve().then(nextCopy);
+    }
+
+    /*
+     * A light page's summary of ledger/public_texts/index.json (`public-texts-json`'s `index`:
+     * the file's value without its per-line lists) held to the site's file, as `exhibit verify
+     * SITE` holds it (`light_index` in src/build/render.rs; docs/page.md "The light page"). An
+     * edited summary showed its counts under a green verdict. Resolves to null when they agree
+     * (or there is no summary to hold), else the failure in words.
+     */
+    function textsIndexCheck(get) {
+      if (!publicTexts || publicTexts.texts !== undefined || publicTexts.index === undefined) return Promise.resolve(null);
+      var path = 'ledger/public_texts/index.json';
+      return Promise.resolve(path).then(get).then(function (buf) {
+        var v;
+        try { v = V.readSiteJSON(V.utf8Decode(new Uint8Array(buf))); } catch (e) { return 'the site\'s ' + path + ' cannot be read (' + String(e && e.message || e) + ')'; }
+        return canonicalJSON(lightIndexOf(v)) === canonicalJSON(publicTexts.index) ? null
+          : 'the site\'s ' + path + ' is not the one whose summary this page carries';
+      }, function (err) {
+        if (err && (err.status === 404 || err.status === 410 || err.absent)) return 'the site holds no ' + path + ', whose summary this page carries';
+        throw err;
+      });
+    }
+    // The file's value without its per-line lists, as `light_index` makes it.
+    function lightIndexOf(v) {
+      var plain = function (x) { return x && typeof x === 'object' && !Array.isArray(x); };
+      if (!plain(v)) return v;
+      var out = {};
+      Object.keys(v).forEach(function (key) { if (key !== 'published' && key !== 'withheld' && key !== 'unreconstructable') out[key] = v[key]; });
+      if (plain(out.off_allow_list)) {
+        var off = {};
+        Object.keys(out.off_allow_list).forEach(function (c) {
+          var x = out.off_allow_list[c], y = x;
+          if (plain(x)) { y = {}; Object.keys(x).forEach(function (key) { if (key !== 'seqs') y[key] = x[key]; }); }
+          off[c] = y;
+        });
+        out.off_allow_list = off;
+      }
+      return out;
+    }
+    // A JSON value written with its keys sorted: two values are equal when these are.
+    function canonicalJSON(v) {
+      if (Array.isArray(v)) return '[' + v.map(canonicalJSON).join(',') + ']';
+      if (v && typeof v === 'object') return '{' + Object.keys(v).sort().map(function (key) { return JSON.stringify(key) + ':' + canonicalJSON(v[key]); }).join(',') + '}';
+      return JSON.stringify(v);
     }
 
     /*

@@ -100,21 +100,7 @@ pub fn check_site(dir: &Path) -> Result<Outcome> {
         }
         read.check_files(&mut files);
     }
-    let stats = crate::page_check::StatsFile {
-        value: stats_bytes
-            .as_deref()
-            .and_then(|b| serde_json::from_slice(b).ok()),
-        bytes: stats_bytes,
-    };
-    // A STATS.json no reader can read compares no figure: a failure, never a silent pass
-    // (docs/verifier.md "Reading a site's JSON"; the page fails it too).
-    if stats.bytes.is_some() && !stats.value.as_ref().is_some_and(|v| v.is_object()) {
-        files.push(FileProblem {
-            file: "ledger/STATS.json".into(),
-            code: "stats_unreadable".into(),
-            detail: "is not one JSON object as the site's JSON files are read (a byte order mark, a byte that is not UTF-8, trailing bytes, a lone surrogate, a number past a double, null): none of the publisher's figures can be compared".into(),
-        });
-    }
+    let stats = read_stats(stats_bytes, &mut files);
     read.check_stats(stats.value.as_ref(), &mut files);
     // The page's copies against the files (docs/scale.md#the-page-against-the-site).
     let carried = match &page {
@@ -172,6 +158,26 @@ pub fn check_site(dir: &Path) -> Result<Outcome> {
     drop(published_seqs);
     check_beside_the_chain(dir, &ledger_dir, &mut files)?;
     Ok(outcome::outcome(report, anchors, Some(files)))
+}
+
+/// STATS.json's bytes and value. One that no reader can read as one object compares no figure:
+/// a failure, never a silent pass (docs/verifier.md "Reading a site's JSON"; the page fails it
+/// too).
+fn read_stats(
+    bytes: Option<Vec<u8>>,
+    files: &mut Vec<FileProblem>,
+) -> crate::page_check::StatsFile {
+    let value: Option<serde_json::Value> = bytes
+        .as_deref()
+        .and_then(|b| serde_json::from_slice(b).ok());
+    if bytes.is_some() && !value.as_ref().is_some_and(|v| v.is_object()) {
+        files.push(FileProblem {
+            file: "ledger/STATS.json".into(),
+            code: "stats_unreadable".into(),
+            detail: "is not one JSON object as the site's JSON files are read (a byte order mark, a byte that is not UTF-8, trailing bytes, a lone surrogate, a number past a double, null): none of the publisher's figures can be compared".into(),
+        });
+    }
+    crate::page_check::StatsFile { value, bytes }
 }
 
 /// The files the chain does not re-derive: the witness layer's proofs and parts, then every file
