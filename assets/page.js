@@ -1454,6 +1454,14 @@
         });
         var notHeld = SNAPSHOT_FOLDERS.filter(function (k) { return !folders[k]; });
         var problems = snapshotDiffer(recorded, derived, function (k) { return notHeld.indexOf(k) < 0; });
+        // A layer's block where the snapshot records the layer's folder, and only there: a page
+        // without the block shows no layer (exhibit verify SITE: page_copy_mismatch).
+        [['witness/', 'witness-json', witness], ['public_texts/', 'public-texts-json', publicTexts]].forEach(function (l) {
+          var inSite = Object.prototype.hasOwnProperty.call(recorded, l[0]);
+          if (inSite !== !!l[2]) problems.push({ file: 'index.html', code: 'page_copy_mismatch', detail: inSite
+            ? 'it carries no ' + l[1] + ' data block, but the last snapshot records ledger/' + l[0]
+            : 'it carries the data block ' + l[1] + ', but the last snapshot records no ledger/' + l[0] });
+        });
         state.snapshot = { held: Object.keys(recorded).filter(function (k) { return notHeld.indexOf(k) < 0; }).sort(),
           notHeld: notHeld.filter(function (k) { return Object.prototype.hasOwnProperty.call(recorded, k); }), local: relative };
         return problems.map(fail);

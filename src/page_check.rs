@@ -335,7 +335,20 @@ pub fn check(
     }
     let posts = block("anchor-posts-json");
     check_posts(posts.as_deref(), anchors.as_ref(), problems)?;
-    check_prereg(block("witness-json"), ledger_dir, problems)?;
+    let witness = block("witness-json");
+    // The witness layer's block where the site publishes the layer, and only there: a page
+    // without it shows no layer, and was green beside the layer's files (docs/page.md).
+    if witness.is_some() != ledger_dir.sub("witness")?.is_some() {
+        problems.push(problem(
+            "page_copy_mismatch",
+            if witness.is_some() {
+                "it carries the witness layer's data block witness-json, but the site publishes no ledger/witness/".to_string()
+            } else {
+                "it carries no witness-json data block, but the site publishes the witness layer in ledger/witness/".to_string()
+            },
+        ));
+    }
+    check_prereg(witness, ledger_dir, problems)?;
     let carried = check_texts_block(block("public-texts-json"), ledger_dir, problems)?;
     let headers = block("proof-headers").unwrap_or_default();
     problems.append(&mut unreadable);

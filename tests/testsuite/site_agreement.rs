@@ -1267,3 +1267,20 @@ fn both_verifiers_fail_withheld_files_beyond_the_list() {
     both_fail(&s.site, &WITHHELD_BEYOND, false);
     both_fail(&s.site, &WITHHELD_BEYOND[..1], true);
 }
+
+/// A layer's data block taken out of a light page whose site publishes the layer (issue 48,
+/// class 17): the page showed no layer and was green beside the layer's files. Both verifiers
+/// fail it: the CLI from the folder, the page from the last snapshot's record of the folder.
+#[test]
+fn both_verifiers_fail_a_page_that_drops_a_layers_block() {
+    let (_tmp, site) = every_layer_site();
+    let mutations: [(&str, Mutation); 2] = [
+        ("the page's witness-json removed", |s| {
+            remove_block(s, "witness-json")
+        }),
+        ("the page's public-texts-json removed", |s| {
+            remove_block(s, "public-texts-json")
+        }),
+    ];
+    agree(&site, &mutations, |_| false);
+}
