@@ -1292,12 +1292,16 @@
      * (or there is no summary to hold), else the failure in words.
      */
     function textsIndexCheck(get) {
-      if (!publicTexts || publicTexts.texts !== undefined || publicTexts.index === undefined) return Promise.resolve(null);
+      var carried = jsonBlock('public-texts-json');
+      if (carried === null) return Promise.resolve(null); // no layer: held by the snapshot's record
+      if (carried.__error) return Promise.resolve('the page\'s data block public-texts-json cannot be read (' + carried.__error + ')');
+      if (publicTexts && publicTexts.texts !== undefined) return Promise.resolve(null); // an embedded page's texts
+      var summary = publicTexts ? publicTexts.index : undefined;
       var path = 'ledger/public_texts/index.json';
       return Promise.resolve(path).then(get).then(function (buf) {
         var v;
         try { v = V.readSiteJSON(V.utf8Decode(new Uint8Array(buf))); } catch (e) { return 'the site\'s ' + path + ' cannot be read (' + String(e && e.message || e) + ')'; }
-        return canonicalJSON(lightIndexOf(v)) === canonicalJSON(publicTexts.index) ? null
+        return canonicalJSON(lightIndexOf(v)) === canonicalJSON(summary) ? null
           : 'the site\'s ' + path + ' is not the one whose summary this page carries';
       }, function (err) {
         if (err && (err.status === 404 || err.status === 410 || err.absent)) return 'the site holds no ' + path + ', whose summary this page carries';

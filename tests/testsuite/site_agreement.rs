@@ -914,7 +914,7 @@ fn tamper_randomly(site: &Path, seed: u64) {
     // The page reads the last file from its own copy (`ledger-latest`), not from the site.
     let last = listed(site).pop().unwrap();
     let cases: usize = env_number("TAMPER_CASES", 16);
-    let mut failed_both = 0;
+    let (mut failed_both, mut failed_cli) = (0, 0);
     for case in 0..cases {
         let tmp = tempfile::tempdir().unwrap();
         let copy = tmp.path().join("site");
@@ -975,11 +975,15 @@ fn tamper_randomly(site: &Path, seed: u64) {
                 by_design && page == original,
                 "case {case}, {what}: the CLI fails the site, the page says {page:?}\n{words}"
             );
+            failed_cli += 1;
         }
     }
+    // The tamperings are seen: most fail a verifier (a page block's byte may change nothing
+    // either reads). Most of a site with every layer is proofs and texts, which only the CLI
+    // reads, so the share both fail is not the measure.
     assert!(
-        failed_both * 3 >= cases,
-        "{failed_both} of {cases} cases failed"
+        (failed_both + failed_cli) * 3 >= cases * 2,
+        "{failed_both} of {cases} cases failed both, {failed_cli} the CLI alone"
     );
 }
 
