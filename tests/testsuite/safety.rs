@@ -821,19 +821,7 @@ fn fifos_devices_and_oversized_files_are_refused_not_read() {
 fn a_withheld_seqs_moment_in_the_tails_logs_is_cut_to_the_day() {
     let h = Hostile::new();
     let seen = plus(WITHHELD_TS, 60);
-    std::fs::write(
-        h.store().join("runs.jsonl"),
-        format!("{{\"run_at\":\"{seen}\",\"lines_seen\":4}}\n"),
-    )
-    .unwrap();
-    let mut seal = std::fs::read_to_string(h.store().join("seal.jsonl")).unwrap();
-    seal.push_str(&format!("{{\"resealed_at\":\"{WITHHELD_TS}\"}}\n"));
-    std::fs::write(h.store().join("seal.jsonl"), seal).unwrap();
-    let o = h.build_witness(&[]);
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
-    let runs = std::fs::read_to_string(h.site().join("ledger/witness/runs.jsonl")).unwrap();
-    let seal = std::fs::read_to_string(h.site().join("ledger/witness/seal.jsonl")).unwrap();
-    let page = data_block(&page_of(&h), "witness-json");
+    let (runs, seal, page) = logs_published(&h, &seen, WITHHELD_TS);
     for (what, s) in [
         ("runs.jsonl", &runs),
         ("seal.jsonl", &seal),
@@ -1822,19 +1810,7 @@ fn a_withheld_moment_in_any_rfc3339_form_is_cut_to_the_day() {
         "2026-10-25 03:04:05Z",
     ] {
         let h = Hostile::new();
-        std::fs::write(
-            h.store().join("runs.jsonl"),
-            format!("{{\"run_at\":\"{form}\",\"lines_seen\":4}}\n"),
-        )
-        .unwrap();
-        let mut seal = std::fs::read_to_string(h.store().join("seal.jsonl")).unwrap();
-        seal.push_str(&format!("{{\"resealed_at\":\"{form}\"}}\n"));
-        std::fs::write(h.store().join("seal.jsonl"), seal).unwrap();
-        let o = h.build_witness(&[]);
-        assert_eq!(o.status.code(), Some(0), "{}", text(&o));
-        let runs = std::fs::read_to_string(h.site().join("ledger/witness/runs.jsonl")).unwrap();
-        let seal = std::fs::read_to_string(h.site().join("ledger/witness/seal.jsonl")).unwrap();
-        let page = data_block(&page_of(&h), "witness-json");
+        let (runs, seal, page) = logs_published(&h, form, form);
         for (what, s) in [
             ("runs.jsonl", &runs),
             ("seal.jsonl", &seal),
@@ -2017,4 +1993,23 @@ fn withdrawing_a_layer_is_recorded_as_a_rewrite_with_its_reason() {
         "{}",
         text(&o)
     );
+}
+
+/// The tail's run log given a run at `run_at` and its seal a line resealed at `resealed_at`,
+/// built: the published runs.jsonl, seal.jsonl and the page's witness block.
+fn logs_published(h: &Hostile, run_at: &str, resealed_at: &str) -> (String, String, String) {
+    std::fs::write(
+        h.store().join("runs.jsonl"),
+        format!("{{\"run_at\":\"{run_at}\",\"lines_seen\":4}}\n"),
+    )
+    .unwrap();
+    let mut seal = std::fs::read_to_string(h.store().join("seal.jsonl")).unwrap();
+    seal.push_str(&format!("{{\"resealed_at\":\"{resealed_at}\"}}\n"));
+    std::fs::write(h.store().join("seal.jsonl"), seal).unwrap();
+    let o = h.build_witness(&[]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let runs = std::fs::read_to_string(h.site().join("ledger/witness/runs.jsonl")).unwrap();
+    let seal = std::fs::read_to_string(h.site().join("ledger/witness/seal.jsonl")).unwrap();
+    let page = data_block(&page_of(h), "witness-json");
+    (runs, seal, page)
 }

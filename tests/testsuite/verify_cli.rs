@@ -400,23 +400,7 @@ fn a_closed_pipe_keeps_the_verdicts_exit_status() {
 /// read back as itself, and none may reach the terminal raw.
 #[test]
 fn verify_json_stays_json_when_a_detail_quotes_controls() {
-    use exhibit_testkit::gen_box::{self, BoxOptions};
-    let tmp = tempfile::tempdir().unwrap();
-    let box_dir = tmp.path().join("box");
-    let opts = BoxOptions {
-        lines: 60,
-        seed: 11,
-        witness: false,
-        ..BoxOptions::default()
-    };
-    gen_box::generate(&opts, &box_dir).expect("generate a box");
-    let built = Command::new(env!("CARGO_BIN_EXE_exhibit"))
-        .current_dir(&box_dir)
-        .args(["build", "--out", "site", "--public-texts"])
-        .output()
-        .unwrap();
-    assert!(built.status.success(), "{}", stderr(&built));
-    let site = box_dir.join("site");
+    let (_tmp, site) = built_box(60, 11, false, &["--public-texts"]);
     for weird in ["\u{85}", "\u{7f}", "\u{202e}", "\u{9b}2J", "\u{2066}"] {
         let name = format!("x{weird}y.txt");
         let file = site.join("ledger/public_texts").join(&name);
@@ -450,30 +434,7 @@ fn verify_json_stays_json_when_a_detail_quotes_controls() {
 /// site passes, and a site without its snapshots says so.
 #[test]
 fn verify_site_holds_every_file_to_the_last_snapshots_digests() {
-    use exhibit_testkit::gen_box::{self, BoxOptions};
-    let tmp = tempfile::tempdir().unwrap();
-    let box_dir = tmp.path().join("box");
-    let opts = BoxOptions {
-        lines: 200,
-        seed: 5,
-        witness: true,
-        ..BoxOptions::default()
-    };
-    gen_box::generate(&opts, &box_dir).expect("generate a box");
-    let built = Command::new(env!("CARGO_BIN_EXE_exhibit"))
-        .current_dir(&box_dir)
-        .args([
-            "build",
-            "--out",
-            "site",
-            "--public-texts",
-            "--witness",
-            "wt/store",
-        ])
-        .output()
-        .unwrap();
-    assert!(built.status.success(), "{}", stderr(&built));
-    let site = box_dir.join("site");
+    let (_tmp, site) = built_box(200, 5, true, &["--public-texts", "--witness", "wt/store"]);
     let verify = || {
         let o = exhibit(&["verify", "--json", site.to_str().unwrap()]);
         no_panic(&o);
@@ -543,23 +504,7 @@ fn verify_site_holds_every_file_to_the_last_snapshots_digests() {
 /// `datesWithoutPost`, held to the same rule by the differential fuzzing).
 #[test]
 fn verify_site_names_an_anchor_line_whose_post_was_dropped() {
-    use exhibit_testkit::gen_box::{self, BoxOptions};
-    let tmp = tempfile::tempdir().unwrap();
-    let box_dir = tmp.path().join("box");
-    let opts = BoxOptions {
-        lines: 200,
-        seed: 9,
-        witness: false,
-        ..BoxOptions::default()
-    };
-    gen_box::generate(&opts, &box_dir).expect("generate a box");
-    let built = Command::new(env!("CARGO_BIN_EXE_exhibit"))
-        .current_dir(&box_dir)
-        .args(["build", "--out", "site"])
-        .output()
-        .unwrap();
-    assert!(built.status.success(), "{}", stderr(&built));
-    let site = box_dir.join("site");
+    let (_tmp, site) = built_box(200, 9, false, &[]);
     let index: serde_json::Value =
         serde_json::from_slice(&std::fs::read(site.join("ledger/anchors/index.json")).unwrap())
             .unwrap();
@@ -611,4 +556,33 @@ fn a_sites_json_is_read_by_one_rule_in_both_verifiers() {
         let read = serde_json::from_str::<serde_json::Value>(&text).is_ok();
         assert_eq!(read, r["read"].as_bool().unwrap(), "{}", r["why"]);
     }
+}
+
+/// A generated box of `lines` lines built into `<tmp>/box/site` with `flags`: the temporary
+/// folder (kept alive by the caller) and the site.
+fn built_box(
+    lines: u64,
+    seed: u64,
+    witness: bool,
+    flags: &[&str],
+) -> (tempfile::TempDir, std::path::PathBuf) {
+    use exhibit_testkit::gen_box::{self, BoxOptions};
+    let tmp = tempfile::tempdir().unwrap();
+    let box_dir = tmp.path().join("box");
+    let opts = BoxOptions {
+        lines,
+        seed,
+        witness,
+        ..BoxOptions::default()
+    };
+    gen_box::generate(&opts, &box_dir).expect("generate a box");
+    let built = Command::new(env!("CARGO_BIN_EXE_exhibit"))
+        .current_dir(&box_dir)
+        .args(["build", "--out", "site"])
+        .args(flags)
+        .output()
+        .unwrap();
+    assert!(built.status.success(), "{}", stderr(&built));
+    let site = box_dir.join("site");
+    (tmp, site)
 }
