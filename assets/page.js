@@ -933,6 +933,10 @@
     var withheldFiles = light ? withheldFileList(layout) : null;
     var withheldReady = false;
     var tzRules = obj(jsonBlock('tz-rules-json'));
+    // Every page exhibit builds carries its days' rules (zone null for a zone its tz database
+    // does not know); without the block the browser's own data would decide the days
+    // (`exhibit verify SITE`: page_copy_mismatch).
+    var tzRulesMissing = jsonBlock('tz-rules-json') === null;
     var statsRead = jsonBlock('stats-json');
     var stats = obj(statsRead) || {};
     // A STATS.json the page carries but cannot read as one object compares no figure: a
@@ -1911,6 +1915,7 @@
         var code = p && typeof p.date === 'string' ? withheldProof(p.date) : null;
         if (code) out.push({ what: withheldProofWords(p.date, code), href: '#anchor-' + p.date });
       });
+      if (tzRulesMissing) out.push({ what: 'the page carries no tz rules (its tz-rules-json block): the days it checks would come from this browser\'s own time-zone data', href: '#tiles-h' });
       if (statsUnreadable) out.push({ what: 'the publisher\'s STATS.json is not one JSON object this page can read: none of its figures can be compared', href: '#tiles-h' });
       // An anchor line of the ledger whose date has no post: a head dropped from the site
       // (`exhibit verify SITE`: anchor_post_missing).

@@ -335,6 +335,14 @@ pub fn check(
     }
     let posts = block("anchor-posts-json");
     check_posts(posts.as_deref(), anchors.as_ref(), problems)?;
+    // Every page exhibit builds carries its days' rules (zone null for a zone the tz database
+    // does not know): a page without them derives days from the browser's own data.
+    if block("tz-rules-json").is_none() {
+        problems.push(problem(
+            "page_copy_mismatch",
+            "it carries no tz-rules-json data block: every page exhibit builds carries the rules its days come from, and without them the browser's own time-zone data would decide them".to_string(),
+        ));
+    }
     let witness = block("witness-json");
     // The witness layer's block where the site publishes the layer, and only there: a page
     // without it shows no layer, and was green beside the layer's files (docs/page.md).
