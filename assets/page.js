@@ -835,7 +835,9 @@
     function jsonBlock(id) {
       var b = block(id);
       if (!b || !b.length) return null;
-      try { return V.readSiteJSON(V.utf8Decode(b)); } catch (e) { return { __error: String(e) }; }
+      var text = V.utf8Decode(b);
+      if (typeof text !== 'string') return { __error: 'its bytes are not UTF-8' };
+      try { return V.readSiteJSON(text); } catch (e) { return { __error: String(e) }; }
     }
     function obj(x) { return x && typeof x === 'object' && !x.__error ? x : null; }
     function withheldList(bytes) {
@@ -937,6 +939,9 @@
     // does not know); without the block the browser's own data would decide the days
     // (`exhibit verify SITE`: page_copy_mismatch).
     var tzRulesMissing = jsonBlock('tz-rules-json') === null;
+    // Carried but not rules it can read (not JSON, not UTF-8, not an object): the same failure
+    // in words, as `exhibit verify SITE` gives it.
+    var tzRulesUnread = !tzRulesMissing && !tzRules;
     var statsRead = jsonBlock('stats-json');
     var stats = obj(statsRead) || {};
     // A STATS.json the page carries but cannot read as one object compares no figure: a
@@ -1915,6 +1920,7 @@
         var code = p && typeof p.date === 'string' ? withheldProof(p.date) : null;
         if (code) out.push({ what: withheldProofWords(p.date, code), href: '#anchor-' + p.date });
       });
+      if (tzRulesUnread) out.push({ what: 'the page\'s tz rules (its tz-rules-json block) cannot be read: the days it checks would come from this browser\'s own time-zone data', href: '#tiles-h' });
       if (tzRulesMissing) out.push({ what: 'the page carries no tz rules (its tz-rules-json block): the days it checks would come from this browser\'s own time-zone data', href: '#tiles-h' });
       if (statsUnreadable) out.push({ what: 'the publisher\'s STATS.json is not one JSON object this page can read: none of its figures can be compared', href: '#tiles-h' });
       // An anchor line of the ledger whose date has no post: a head dropped from the site

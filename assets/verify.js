@@ -278,6 +278,8 @@
 
   /** JSON.parse(text) held to the rule above; throws a SyntaxError naming what it refused. */
   function readSiteJSON(text) {
+    // JSON.parse(null) reads "null": a text that is not one (bytes no UTF-8 decoder took) is none.
+    if (typeof text !== 'string') throw new SyntaxError('not a text');
     var value = JSON.parse(text);
     var stack = [[value, 0]];
     while (stack.length) {

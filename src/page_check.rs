@@ -337,11 +337,17 @@ pub fn check(
     check_posts(posts.as_deref(), anchors.as_ref(), problems)?;
     // Every page exhibit builds carries its days' rules (zone null for a zone the tz database
     // does not know): a page without them derives days from the browser's own data.
-    if block("tz-rules-json").is_none() {
-        problems.push(problem(
+    match block("tz-rules-json") {
+        None => problems.push(problem(
             "page_copy_mismatch",
             "it carries no tz-rules-json data block: every page exhibit builds carries the rules its days come from, and without them the browser's own time-zone data would decide them".to_string(),
-        ));
+        )),
+        // As the page reads it: JSON of UTF-8, an object (or a list, read as no rules).
+        Some(b) if crate::page_days::PageDays::of_block(&b).is_none() => problems.push(problem(
+            "page_copy_mismatch",
+            "its tz-rules-json data block is not rules the page can read: the browser's own time-zone data would decide its days".to_string(),
+        )),
+        Some(_) => {}
     }
     let witness = block("witness-json");
     // The witness layer's block where the site publishes the layer, and only there: a page
