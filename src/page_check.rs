@@ -335,33 +335,9 @@ pub fn check(
     }
     let posts = block("anchor-posts-json");
     check_posts(posts.as_deref(), anchors.as_ref(), problems)?;
-    // Every page exhibit builds carries its days' rules (zone null for a zone the tz database
-    // does not know): a page without them derives days from the browser's own data.
-    match block("tz-rules-json") {
-        None => problems.push(problem(
-            "page_copy_mismatch",
-            "it carries no tz-rules-json data block: every page exhibit builds carries the rules its days come from, and without them the browser's own time-zone data would decide them".to_string(),
-        )),
-        // As the page reads it: JSON of UTF-8, an object (or a list, read as no rules).
-        Some(b) if crate::page_days::PageDays::of_block(&b).is_none() => problems.push(problem(
-            "page_copy_mismatch",
-            "its tz-rules-json data block is not rules the page can read: the browser's own time-zone data would decide its days".to_string(),
-        )),
-        Some(_) => {}
-    }
+    let tz_rules = block("tz-rules-json");
     let witness = block("witness-json");
-    // The witness layer's block where the site publishes the layer, and only there: a page
-    // without it shows no layer, and was green beside the layer's files (docs/page.md).
-    if witness.is_some() != ledger_dir.sub("witness")?.is_some() {
-        problems.push(problem(
-            "page_copy_mismatch",
-            if witness.is_some() {
-                "it carries the witness layer's data block witness-json, but the site publishes no ledger/witness/".to_string()
-            } else {
-                "it carries no witness-json data block, but the site publishes the witness layer in ledger/witness/".to_string()
-            },
-        ));
-    }
+    check_layer_blocks(tz_rules.as_deref(), witness.is_some(), ledger_dir, problems)?;
     check_prereg(witness, ledger_dir, problems)?;
     let carried = check_texts_block(block("public-texts-json"), ledger_dir, problems)?;
     let headers = block("proof-headers").unwrap_or_default();
@@ -762,6 +738,41 @@ fn layout_item_differs(item: &serde_json::Value, file: &PublishedFile) -> Vec<St
         })
         .chain(stray)
         .collect()
+}
+
+/// The blocks every page, or a layer's page, carries: the days' rules always (zone null for a
+/// zone the tz database does not know: without them the browser's own data decided the days),
+/// readable as the page reads them; the witness layer's block exactly where the site publishes
+/// the layer (a page without it showed no layer beside the layer's files). docs/page.md.
+fn check_layer_blocks(
+    tz_rules: Option<&[u8]>,
+    witness: bool,
+    ledger_dir: &BoxFolder,
+    problems: &mut Vec<FileProblem>,
+) -> anyhow::Result<()> {
+    match tz_rules {
+        None => problems.push(problem(
+            "page_copy_mismatch",
+            "it carries no tz-rules-json data block: every page exhibit builds carries the rules its days come from, and without them the browser's own time-zone data would decide them".to_string(),
+        )),
+        // As the page reads it: JSON of UTF-8, an object (or a list, read as no rules).
+        Some(b) if crate::page_days::PageDays::of_block(b).is_none() => problems.push(problem(
+            "page_copy_mismatch",
+            "its tz-rules-json data block is not rules the page can read: the browser's own time-zone data would decide its days".to_string(),
+        )),
+        Some(_) => {}
+    }
+    if witness != ledger_dir.sub("witness")?.is_some() {
+        problems.push(problem(
+            "page_copy_mismatch",
+            if witness {
+                "it carries the witness layer's data block witness-json, but the site publishes no ledger/witness/".to_string()
+            } else {
+                "it carries no witness-json data block, but the site publishes the witness layer in ledger/witness/".to_string()
+            },
+        ));
+    }
+    Ok(())
 }
 
 /// The sealed preregistration the page carries (`witness-json`'s `prereg_md`, which the page
