@@ -199,6 +199,9 @@ pub enum Plan {
     Print(Vec<u8>),
 }
 
+/// The longest `--allow-rewrite` reason, in bytes (docs/build.md#bounded-records).
+pub const MAX_REWRITE_REASON: usize = 280;
+
 /// Parses the command line. On `--help`, `--version` or a usage error, prints and returns the
 /// exit code to use (0 for help, 2 for a usage error).
 pub fn plan_from_args(args: impl IntoIterator<Item = OsString>) -> Result<Plan, ExitCode> {
@@ -311,6 +314,17 @@ fn build_plan(args: BuildArgs) -> Result<Plan, ExitCode> {
         return Err(usage(
             "--allow-rewrite needs a reason a reader can read".into(),
         ));
+    }
+    // The reason is written into the publication's snapshot line, which stays under 4 KiB at
+    // any size (docs/build.md#bounded-records): one line of at most 280 bytes.
+    if let Some(reason) = &allow_rewrite
+        && (reason.len() > MAX_REWRITE_REASON || reason.chars().any(char::is_control))
+    {
+        return Err(usage(format!(
+            "--allow-rewrite: the reason is {} bytes{}; it is published in the snapshot line, so it must be one line of at most {MAX_REWRITE_REASON} bytes (say the rest in the commit message)",
+            reason.len(),
+            if reason.chars().any(char::is_control) { " and holds a line break or another control character" } else { "" }
+        )));
     }
     // The reason is published (SNAPSHOTS.jsonl, the page): it passes the guard as a text does.
     if let Some(reason) = &allow_rewrite {

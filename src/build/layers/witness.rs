@@ -842,6 +842,7 @@ pub fn build(ctx: &LayerContext<'_>, store: &Path) -> Result<LayerOutput> {
         tail_last_run.as_ref(),
         from_records,
     );
+    let earlier = Replacements::at_head(ctx.previous)?;
     let stats = stats(
         lines.len(),
         store_entries,
@@ -849,7 +850,7 @@ pub fn build(ctx: &LayerContext<'_>, store: &Path) -> Result<LayerOutput> {
         &counts,
         &proofs,
         runs_count,
-        window,
+        (window, earlier),
     );
     add_notes(store, &chain, &proofs, &mut notes);
     let index_bytes = pretty(&published_index);
@@ -927,7 +928,6 @@ struct Proofs {
     carried: Vec<String>,
     /// A proof HEAD published failed its header check and was dropped (--allow-rewrite).
     dropped_from_head: bool,
-    head_proofs: usize,
     stray_files: usize,
     store_files: usize,
     /// This build's records of the store's proofs, committed once DIR is written.
@@ -983,7 +983,6 @@ fn proofs(
     refusals: &mut Vec<Refusal>,
     notes: &mut Vec<String>,
 ) -> Result<Proofs> {
-    let head_proofs = head.head_proofs;
     let at_record = std::mem::take(&mut head.at_record);
     let mut proofs = Proofs {
         store_files_kept: Vec::new(),
@@ -993,7 +992,6 @@ fn proofs(
         rewritten: Vec::new(),
         carried: Vec::new(),
         dropped_from_head: false,
-        head_proofs,
         stray_files: 0,
         store_files: names.len() + s.unreadable_names,
         records: None,
@@ -1561,7 +1559,7 @@ struct Counts {
     w24: usize,
     over24: usize,
     proof_no_time: usize,
-    negative: Vec<NegativeLatency>,
+    negative: usize,
     tail_lag: usize,
     stamp_batches: usize,
 }
@@ -1621,13 +1619,7 @@ impl Counts {
             self.over24 += 1;
         }
         if lat < 0 {
-            let withheld = line.withheld.is_some();
-            self.negative.push(NegativeLatency {
-                // A withheld line's moment is not published, nor a latency that gives it away.
-                seconds: (!withheld).then_some(lat),
-                seq: line.seq,
-                withheld,
-            });
+            self.negative += 1;
         }
     }
 
@@ -1878,8 +1870,6 @@ struct Publisher<'a> {
     multi_entry_seqs: &'a [MultiEntrySeq],
     orphans: Vec<Orphan>,
     page_carries: PageCarries,
-    replaced: &'a [String],
-    rewritten: &'a [String],
     seq_disagrees: &'a [SeqDisagrees],
     stray_files: usize,
     tail_read: Option<TailRead<'a>>,
@@ -1927,16 +1917,6 @@ struct TailRead<'a> {
     source: &'static str,
 }
 
-/// A proof whose block time is before its line's timestamp; a withheld line's latency is not
-/// published (it would give its moment away).
-#[derive(Debug, Clone, Serialize)]
-struct NegativeLatency {
-    seconds: Option<i64>,
-    seq: i64,
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
-    withheld: bool,
-}
-
 /// The kill-gate window (docs/witness.md), when the operator has registered it.
 #[derive(Debug, Clone, Serialize)]
 pub struct Window {
@@ -1978,7 +1958,6 @@ pub struct WitnessStats {
 struct OutsideLatency {
     buckets: &'static str,
     negative: Count,
-    negative_seqs: Vec<NegativeLatency>,
     none_yet: Count,
     over_24h: Count,
     proof_without_block_time: Count,
@@ -2040,8 +2019,6 @@ fn published_index<'a>(
             published,
             withheld: n - published,
         },
-        replaced: &proofs.replaced,
-        rewritten: &proofs.rewritten,
         seq_disagrees: &chain.seq_disagrees,
         stray_files: proofs.stray_files,
         tail_read: tail_last_run.map(|run| TailRead {
@@ -2365,13 +2342,15 @@ fn stats(
     counts: &Counts,
     proofs: &Proofs,
     runs: usize,
-    window: Window,
+    (window, earlier): (Window, Replacements),
 ) -> WitnessStats {
     let st = |x: Status| counts.status(x);
     let with_commitment = n - counts.no_record - st(Status::StampFailed);
-    let head_proofs = proofs.head_proofs;
+    // Of the proofs this publication holds, not of HEAD's: a rebuild after a commit must give
+    // the same counts (docs/witness.md#counts-of-the-publication).
+    let published = proofs.files.len() + proofs.kept();
     WitnessStats {
-        carried_not_in_store: of(proofs.carried.len(), head_proofs),
+        carried_not_in_store: of(proofs.carried.len(), published),
         explorers_disagree: of(st(Status::ExplorersDisagree), n),
         lines: n,
         mismatch: of(st(Status::Mismatch), n),
@@ -2380,8 +2359,7 @@ fn stats(
         orphans: of(chain.orphans.len(), store_entries),
         outside_latency: OutsideLatency {
             buckets: BUCKETS,
-            negative: of(counts.negative.len(), n),
-            negative_seqs: counts.negative.clone(),
+            negative: of(counts.negative, n),
             none_yet: of(n - counts.w24 - counts.over24, n),
             over_24h: of(counts.over24, n),
             proof_without_block_time: of(counts.proof_no_time, n),
@@ -2391,10 +2369,10 @@ fn stats(
         },
         pending: of(st(Status::Pending), n),
         proof: of(st(Status::Proof), n),
-        proofs_published: proofs.files.len() + proofs.kept(),
-        replaced: of(proofs.replaced.len(), head_proofs),
+        proofs_published: published,
+        replaced: of(earlier.replaced + proofs.replaced.len(), published),
         retroactive: of(counts.retroactive, n),
-        rewritten: of(proofs.rewritten.len(), head_proofs),
+        rewritten: of(earlier.rewritten + proofs.rewritten.len(), published),
         runs,
         stamp_batches: of(counts.stamp_batches, store_entries),
         stamp_failed: of(st(Status::StampFailed), n),
@@ -2403,6 +2381,37 @@ fn stats(
         tail_lag: of(counts.tail_lag, n),
         window,
         with_commitment: of(with_commitment, n),
+    }
+}
+
+/// The replacements of proofs counted by the publications before this one: the counts are of
+/// the exhibit's history, so that a build changes them only by what it replaces itself, and a
+/// rebuild after a commit, which replaces nothing, writes them again unchanged
+/// (docs/witness.md#counts-of-the-publication).
+#[derive(Debug, Default, Clone, Copy)]
+struct Replacements {
+    replaced: usize,
+    rewritten: usize,
+}
+
+impl Replacements {
+    /// From HEAD's `STATS.json` (checked against its snapshot before anything is read of HEAD);
+    /// none when HEAD has no witness counts.
+    fn at_head(previous: &crate::previous::Previous) -> Result<Replacements> {
+        let Some(bytes) = previous.read("ledger/STATS.json")? else {
+            return Ok(Replacements::default());
+        };
+        let stats: J = serde_json::from_slice(&bytes).unwrap_or(J::Null);
+        let count = |key: &str| {
+            stats["witness"][key]["count"]
+                .as_u64()
+                .and_then(|c| usize::try_from(c).ok())
+                .unwrap_or(0)
+        };
+        Ok(Replacements {
+            replaced: count("replaced"),
+            rewritten: count("rewritten"),
+        })
     }
 }
 
@@ -2432,6 +2441,23 @@ fn add_notes(store: &Path, chain: &Chain, proofs: &Proofs, notes: &mut Vec<Strin
             "witness: {} proof(s) published at HEAD are no longer in the store; carried forward unchanged",
             proofs.carried.len()
         ));
+    }
+    // What this build replaced is said here, not in a published file (docs/witness.md#counts-of-the-publication).
+    if !proofs.replaced.is_empty() {
+        notes.push(format!(
+            "witness: {} published proof(s) replaced by the store's longer form: {}",
+            proofs.replaced.len(),
+            first_names(&proofs.replaced)
+        ));
+    }
+}
+
+/// Up to five names, and how many more.
+fn first_names(names: &[String]) -> String {
+    let shown: Vec<&str> = names.iter().take(5).map(String::as_str).collect();
+    match names.len().saturating_sub(5) {
+        0 => shown.join(", "),
+        more => format!("{} and {more} more", shown.join(", ")),
     }
 }
 
@@ -3248,8 +3274,6 @@ mod tests {
                     published: 7,
                     withheld: 1,
                 },
-                replaced: &names,
-                rewritten: &names,
                 seq_disagrees: &disagrees,
                 stray_files: 0,
                 tail_read: Some(TailRead {
@@ -3274,18 +3298,6 @@ mod tests {
             outside_latency: OutsideLatency {
                 buckets: BUCKETS,
                 negative: n,
-                negative_seqs: vec![
-                    NegativeLatency {
-                        seconds: Some(-5),
-                        seq: 1,
-                        withheld: false,
-                    },
-                    NegativeLatency {
-                        seconds: None,
-                        seq: 2,
-                        withheld: true,
-                    },
-                ],
                 none_yet: n,
                 over_24h: n,
                 proof_without_block_time: n,
@@ -3313,10 +3325,5 @@ mod tests {
             with_commitment: n,
         };
         assert!(keys_sorted(&stats));
-        // A published latency says its seconds; a withheld one says only that it is withheld.
-        assert_eq!(
-            serde_json::to_string(&stats.outside_latency.negative_seqs).unwrap(),
-            r#"[{"seconds":-5,"seq":1},{"seconds":null,"seq":2,"withheld":true}]"#
-        );
     }
 }
