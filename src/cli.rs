@@ -323,7 +323,11 @@ fn build_plan(args: BuildArgs) -> Result<Plan, ExitCode> {
         return Err(usage(format!(
             "--allow-rewrite: the reason is {} bytes{}; it is published in the snapshot line, so it must be one line of at most {MAX_REWRITE_REASON} bytes (say the rest in the commit message)",
             reason.len(),
-            if reason.chars().any(char::is_control) { " and holds a line break or another control character" } else { "" }
+            if reason.chars().any(char::is_control) {
+                " and holds a line break or another control character"
+            } else {
+                ""
+            }
         )));
     }
     // The reason is published (SNAPSHOTS.jsonl, the page): it passes the guard as a text does.

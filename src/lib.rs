@@ -20,6 +20,7 @@ pub mod encode;
 pub mod five_bytes;
 pub mod gate_ledger;
 pub mod head_check;
+pub mod hosting;
 pub mod init;
 pub mod layout;
 pub mod ledger_files;

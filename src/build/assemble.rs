@@ -79,6 +79,8 @@ pub fn run(
     // byte-identical (docs/scale.md#withheld-files).
     let stats = Stats {
         withheld_files: withheld_files.as_deref(),
+        // Every file but the three heads, which are not made yet.
+        hosting: crate::hosting::HostingStats::of(crate::hosting::size(&tree)),
         ..stats
     };
     tree.put("ledger/STATS.json", pretty(&stats));
@@ -233,6 +235,8 @@ fn put_anchors(tree: &mut Tree, decided: &Decided, loaded: &LoadedBox) -> Result
 struct Stats<'a> {
     anchors: AnchorStats,
     coverage: CoverageStats<'a>,
+    /// The site's size against the host's limits (docs/hosting.md#limits).
+    hosting: crate::hosting::HostingStats,
     ledger: LedgerStats<'a>,
     lines: LineStats,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -360,6 +364,11 @@ fn stats<'a>(
         witness: witness.and_then(|w| w.stats.clone()),
         public_texts: texts.and_then(|t| t.stats.clone()),
         withheld_files: None,
+        hosting: crate::hosting::HostingStats::of(crate::hosting::Size {
+            bytes: 0,
+            files: 0,
+            largest_file: crate::hosting::Largest::default(),
+        }),
     }
 }
 

@@ -100,6 +100,11 @@ pub fn finish(
             crate::say!("exhibit: note: {note}");
         }
     }
+    // The whole folder against the host's limits, heads included (docs/hosting.md#limits).
+    let size = crate::hosting::size(tree);
+    for warning in crate::hosting::warnings(&size) {
+        crate::say!("exhibit: warning: {warning}");
+    }
     let dir = plan.out.display().to_string();
     let dir = dir.trim_end_matches('/');
     // DIR is walked only when it is shown, and never held whole: at a million proofs DIR is
@@ -118,6 +123,7 @@ pub fn finish(
         let review = review::review(dir, walk_dir()?, tree, kept)?;
         if voice.json {
             let mut v = summary_json(dir, built, &review.files, notes, true);
+            v["hosting"] = serde_json::to_value(&size)?;
             v["review"] = serde_json::to_value(&review)?;
             print_json(&v)?;
         } else {
@@ -137,7 +143,9 @@ pub fn finish(
         .transpose()?;
     output::write_tree(&plan.out, tree, git_dir)?;
     if let Some(files) = files {
-        print_json(&summary_json(dir, built, &files, notes, false))?;
+        let mut v = summary_json(dir, built, &files, notes, false);
+        v["hosting"] = serde_json::to_value(&size)?;
+        print_json(&v)?;
     } else if !voice.quiet {
         let line = format!(
             "built {}/: {} of {} lines published, {} withheld; head {}; {}\n",
@@ -156,6 +164,7 @@ pub fn finish(
                 ),
             }
         );
+        let line = format!("{line}{}\n", crate::hosting::said(&size));
         crate::terminal::to_stdout(&line)
             .context("stdout: cannot write the build's summary (the tree was written)")?;
     }

@@ -553,3 +553,45 @@ fn a_fresh_build_agrees_with_its_own_check_on_coverage() {
         assert_eq!(stats["coverage"]["pinned"]["count"], 0, "{case}: {stats}");
     }
 }
+
+/// The site's size against GitHub Pages' limits (docs/hosting.md#limits): `STATS.json` counts
+/// every file but the three heads, the summary counts them all. Catches figures taken from
+/// another tree (HEAD's, or the tree before the layers), a head counted in STATS.json, and a
+/// summary that leaves the heads out.
+#[test]
+fn the_site_is_measured_against_the_hosts_limits() {
+    let (_tmp, b, _repo, site) = setup();
+    let mut w = LedgerWriter::new();
+    for n in 1..=12 {
+        w.push_scan(n);
+    }
+    b.write_ledger(&w.bytes());
+    let o = exhibit(
+        &["build", "--config", &b.config(), "--out", &site],
+        1_790_000_000,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let files = snapshot_dir(std::path::Path::new(&site));
+    let heads = ["ledger/STATS.json", "ledger/SNAPSHOTS.jsonl", "index.html"];
+    let (mut bytes, mut count, mut all) = (0u64, 0u64, 0u64);
+    for (path, content) in &files {
+        all += content.len() as u64;
+        if !heads.contains(&path.as_str()) {
+            bytes += content.len() as u64;
+            count += 1;
+        }
+    }
+    let stats: serde_json::Value = serde_json::from_slice(&files["ledger/STATS.json"]).unwrap();
+    let h = &stats["hosting"];
+    assert_eq!(h["bytes"], bytes);
+    assert_eq!(h["files"], count);
+    assert_eq!(h["site_bytes_limit"], 1_000_000_000u64);
+    assert_eq!(h["file_bytes_limit"], 100_000_000u64);
+    assert_eq!(h["largest_file"]["path"], "ledger/ledger.jsonl");
+    let said = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        said.contains(&format!("in {} file(s), largest index.html", files.len())),
+        "{said}"
+    );
+    assert!(all > bytes && !text(&o).contains("warning"), "{}", text(&o));
+}

@@ -766,7 +766,11 @@ fn a_proof_grows_between_builds_and_is_replaced_one_dropped_is_carried_one_shrun
     ok(&o);
     let said = String::from_utf8_lossy(&o.stdout);
     assert!(said.contains("no snapshot appended"), "{said}");
-    assert_eq!(tree(&site(&fx)), before, "a rebuild after a commit is a no-op");
+    assert_eq!(
+        tree(&site(&fx)),
+        before,
+        "a rebuild after a commit is a no-op"
+    );
     assert_eq!(stats(&fx)["replaced"], of(1, 13), "counted once, kept");
 
     // Third: seq 6's proof shrinks back to its pending form: refused, DIR untouched.
@@ -1213,7 +1217,9 @@ fn a_snapshot_line_holds_counts_and_no_list() {
     fn no_array(v: &J, at: &str) {
         match v {
             J::Array(_) => panic!("a list in a snapshot line at {at}"),
-            J::Object(m) => m.iter().for_each(|(k, v)| no_array(v, &format!("{at}.{k}"))),
+            J::Object(m) => m
+                .iter()
+                .for_each(|(k, v)| no_array(v, &format!("{at}.{k}"))),
             _ => {}
         }
     }
