@@ -801,7 +801,42 @@
   // ------------------------------------------------------------------------------------------
   // The page.
 
+  /*
+   * A light page too large to carry its records (`layout-json`'s `fetch`, docs/page.md
+   * "Records read from the site") reads them from the site before anything else, and then
+   * starts as a page that carries them. A file the server answers 404 or 410 for reads as
+   * empty, as `exhibit verify SITE` reads an absent file; any other failure is said, with no
+   * verdict. The same four blocks, and only those, are never read from the page.
+   */
+  var FETCHED_RECORDS = [['stats-json', 'ledger/STATS.json'], ['snapshots-jsonl', 'ledger/SNAPSHOTS.jsonl'],
+    ['anchors-json', 'ledger/anchors/index.json'], ['withheld-json', 'ledger/withheld.json']];
   function start() {
+    var V = self.ExhibitVerify, s = document.getElementById('layout-json'), lay = null;
+    try { lay = s ? V.readSiteJSON(V.utf8Decode(b64ToBytes(s.textContent))) : null; } catch (e) { lay = null; }
+    if (!lay || typeof lay !== 'object' || lay.mode !== 'light' || lay.fetch !== true) { startWith(null, null); return; }
+    var wanted = FETCHED_RECORDS.filter(function (r) {
+      return r[0] !== 'withheld-json' || !Object.prototype.hasOwnProperty.call(lay, 'withheld_files');
+    });
+    var got = {};
+    wanted.forEach(function (r) { got[r[0]] = new Uint8Array(0); });
+    if (location.protocol === 'file:') {
+      startWith(got, 'This page reads its records (ledger/STATS.json and the others) from the site beside it, and it was opened from a file (file://), where a browser lets it read no file. Serve the folder over http (for example python3 -m http.server in it) and open it there.');
+      return;
+    }
+    Promise.all(wanted.map(function (r) {
+      return fetch(r[1], { cache: 'no-store', credentials: 'same-origin' }).then(function (res) {
+        if (res.status === 404 || res.status === 410) return;
+        if (!res.ok) throw new Error(r[1] + ': the server answered ' + res.status);
+        return res.arrayBuffer().then(function (buf) { got[r[0]] = new Uint8Array(buf); });
+      });
+    })).then(function () { startWith(got, null); }, function (e) {
+      startWith(got, 'This page reads its records from the site beside it, and could not (' + String(e && e.message || e) + ').');
+    });
+  }
+
+  // `fetched`: the records read from the site by id, for a page that does not carry them;
+  // `fetchFailed`: why they could not be read, in words (then no verdict).
+  function startWith(fetched, fetchFailed) {
     var V = self.ExhibitVerify;
     var t0 = 0, tStart = performance.now();
     var $ = function (id) { return document.getElementById(id); };
@@ -826,6 +861,7 @@
     function clear(e) { while (e.firstChild) e.removeChild(e.firstChild); return e; }
 
     function block(id) {
+      if (fetched && Object.prototype.hasOwnProperty.call(fetched, id)) return fetched[id];
       var s = $(id);
       if (!s) return null;
       // A block that is not base64 stops the check (docs/page.md "No input without a verdict"),
@@ -1164,6 +1200,16 @@
       status('No verdict: the page needs the ledger\'s files.');
     }
 
+    // No verdict without the records a page that does not carry them reads from the site.
+    function needsRecords(why) {
+      verdict.setAttribute('data-state', 'needs-data');
+      verdict.setAttribute('data-verdict', 'needs-data');
+      verdict.setAttribute('data-head', '');
+      $('badge').textContent = 'Needs the site';
+      clear($('verdict-text')).textContent = why + ' No verdict: this page says only what it re-derived, and it has read nothing.';
+      status('No verdict: the page needs the site\'s records.');
+    }
+
     function withheldShaUpTo(seq) {
       var rows = withheld.filter(function (w) { return typeof w.seq === 'number' && w.seq <= seq; })
         .map(function (w) { return [w.seq, w.entry_id, w.day]; }).sort(function (a, b) { return a[0] - b[0]; });
@@ -1174,6 +1220,7 @@
     // from it before anything else (a page opened from file://).
     function runLight(picked) {
       t0 = performance.now();
+      if (fetchFailed) { needsRecords(fetchFailed); return; }
       var files = ledgerFileList(layout);
       if (typeof files === 'string') { fail(files); return; }
       if (typeof withheldFiles === 'string') { fail(withheldFiles); return; }
@@ -1266,6 +1313,8 @@
       var segmented = files.some(function (f) { return f.path !== 'ledger/ledger.jsonl'; });
       var copies = [['ledger/STATS.json', 'stats-json'], ['ledger/SNAPSHOTS.jsonl', 'snapshots-jsonl'], ['ledger/anchors/index.json', 'anchors-json']];
       if (!Object.prototype.hasOwnProperty.call(layout, 'withheld_files')) copies.push(['ledger/withheld.json', 'withheld-json']);
+      // A record read from the site is the site's file: nothing to hold it to.
+      copies = copies.filter(function (c) { return !(fetched && Object.prototype.hasOwnProperty.call(fetched, c[1])); });
       var k = 0;
       function nextCopy() {
         if (k >= copies.length) return textsIndexCheck(get);

@@ -287,6 +287,20 @@ pub fn check(
             )),
         }
     }
+    // A light page too large to carry its records reads them from the site (`layout-json`'s
+    // `fetch`, docs/page.md#fetched-records) and never reads these four blocks: nor does this.
+    if light && parsed.as_ref().and_then(|v| v.get("fetch")) == Some(&serde_json::Value::Bool(true))
+    {
+        let (carried, headers) = check_rest(ledger_dir, problems, &mut block)?;
+        problems.append(&mut unreadable);
+        check_proof_headers(
+            &headers,
+            ledger_dir,
+            ledger_dir.sub("anchors")?.as_ref(),
+            problems,
+        )?;
+        return Ok(carried);
+    }
     // A withheld list in one file is embedded; one in files is fetched by the light page's own
     // list and not embedded (docs/scale.md#withheld-files).
     let in_files = parsed
@@ -333,6 +347,21 @@ pub fn check(
             index.as_deref(),
         );
     }
+    let (carried, headers) = check_rest(ledger_dir, problems, &mut block)?;
+    problems.append(&mut unreadable);
+    check_proof_headers(&headers, ledger_dir, anchors.as_ref(), problems)?;
+    Ok(carried)
+}
+
+/// The blocks every page reads: the posts, the tz rules and the layers' blocks. Returns the
+/// texts the page carries and its proofs' headers (checked once the unreadable blocks are
+/// said, in the order they always were).
+fn check_rest(
+    ledger_dir: &BoxFolder,
+    problems: &mut Vec<FileProblem>,
+    block: &mut dyn FnMut(&'static str) -> Option<Vec<u8>>,
+) -> anyhow::Result<(Option<CarriedTexts>, Vec<u8>)> {
+    let anchors = ledger_dir.sub("anchors")?;
     let posts = block("anchor-posts-json");
     check_posts(posts.as_deref(), anchors.as_ref(), problems)?;
     let tz_rules = block("tz-rules-json");
@@ -340,10 +369,7 @@ pub fn check(
     check_layer_blocks(tz_rules.as_deref(), witness.is_some(), ledger_dir, problems)?;
     check_prereg(witness, ledger_dir, problems)?;
     let carried = check_texts_block(block("public-texts-json"), ledger_dir, problems)?;
-    let headers = block("proof-headers").unwrap_or_default();
-    problems.append(&mut unreadable);
-    check_proof_headers(&headers, ledger_dir, anchors.as_ref(), problems)?;
-    Ok(carried)
+    Ok((carried, block("proof-headers").unwrap_or_default()))
 }
 
 /// The released texts an embedded page carries (`public-texts-json`'s `texts`), by the name

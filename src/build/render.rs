@@ -217,8 +217,9 @@ fn data_blocks<'t>(
     input: &PageInput<'t>,
     tz_rules: Option<&exhibit_protocol::days::TzRules>,
     latest_dropped: bool,
-    light: bool,
+    light: Light,
 ) -> anyhow::Result<Vec<DataBlock<'t>>> {
+    let (light, fetched) = (light != Light::No, light == Light::Fetching);
     // Files are borrowed from the tree, not copied: the ledger can be hundreds of megabytes.
     let tree: &'t Tree = input.tree;
     let file = |p: &str| -> anyhow::Result<Cow<'t, [u8]>> { Ok(tree.read(p)?.unwrap_or_default()) };
@@ -262,16 +263,16 @@ fn data_blocks<'t>(
             }
             _ => Cow::Borrowed(&[][..]),
         };
+        let mut layout = serde_json::json!({"mode": "light", "files": layout_files});
+        if let Some(w) = withheld_files(tree, stats.as_ref())? {
+            layout["withheld_files"] = w;
+        }
+        if fetched {
+            // The page reads these records from the site (docs/page.md#fetched-records).
+            layout["fetch"] = J::Bool(true);
+        }
         vec![
-            (
-                "layout-json",
-                Cow::Owned(json_bytes(&match withheld_files(tree, stats.as_ref())? {
-                    Some(w) => {
-                        serde_json::json!({"mode": "light", "files": layout_files, "withheld_files": w})
-                    }
-                    None => serde_json::json!({"mode": "light", "files": layout_files}),
-                })),
-            ),
+            ("layout-json", Cow::Owned(json_bytes(&layout))),
             ("ledger-header", Cow::Owned(header)),
             ("ledger-latest", latest),
         ]
@@ -284,24 +285,28 @@ fn data_blocks<'t>(
             ("ledger-bytes", file("ledger/ledger.jsonl")?),
         ]
     };
+    if !fetched {
+        blocks.extend([
+            // A list in several files is not embedded: the light page fetches its files
+            // (`layout-json`'s `withheld_files`).
+            (
+                "withheld-json",
+                if crate::withheld_files::is_split(tree) {
+                    Cow::Borrowed(&[][..])
+                } else {
+                    file(crate::withheld_files::WITHHELD_FILE)?
+                },
+            ),
+            ("stats-json", file("ledger/STATS.json")?),
+            ("anchors-json", file("ledger/anchors/index.json")?),
+            ("snapshots-jsonl", file("ledger/SNAPSHOTS.jsonl")?),
+        ]);
+    }
     blocks.extend([
-        // A list in several files is not embedded: the light page fetches its files
-        // (`layout-json`'s `withheld_files`).
-        (
-            "withheld-json",
-            if crate::withheld_files::is_split(tree) {
-                Cow::Borrowed(&[][..])
-            } else {
-                file(crate::withheld_files::WITHHELD_FILE)?
-            },
-        ),
-        ("stats-json", file("ledger/STATS.json")?),
-        ("anchors-json", file("ledger/anchors/index.json")?),
         (
             "anchor-posts-json",
             Cow::Owned(json_bytes(&J::Object(posts))),
         ),
-        ("snapshots-jsonl", file("ledger/SNAPSHOTS.jsonl")?),
         // The anchor zone's rules from this binary's tz database, over the ledger's span: the
         // page derives days from them, not from the browser's own tz data.
         (
@@ -688,19 +693,32 @@ pub fn page(input: &PageInput<'_>) -> anyhow::Result<Vec<u8>> {
     // A page that would not fit is measured, not made (at a million lines the light page with
     // the last ledger file embedded weighs 37 MB, made and dropped on the build's peak:
     // docs/scale.md#nothing-made-to-be-dropped).
-    if let Some(page) = page_with(input, tz_rules.as_ref(), false, segmented, max)? {
+    let first = if segmented {
+        Light::Carrying
+    } else {
+        Light::No
+    };
+    if let Some(page) = page_with(input, tz_rules.as_ref(), false, first, max)? {
         return Ok(page);
     }
-    if !segmented && let Some(page) = page_with(input, tz_rules.as_ref(), false, true, max)? {
+    if !segmented
+        && let Some(page) = page_with(input, tz_rules.as_ref(), false, Light::Carrying, max)?
+    {
         return Ok(page);
     }
-    let page = page_with(input, tz_rules.as_ref(), true, true, usize::MAX)?
+    if let Some(page) = page_with(input, tz_rules.as_ref(), true, Light::Carrying, max)? {
+        return Ok(page);
+    }
+    // The records it carried (STATS.json, SNAPSHOTS.jsonl, the anchors' index, a one-file
+    // withheld list) grow with the exhibit: past the ceiling the page reads them from the site
+    // (docs/page.md#fetched-records).
+    let page = page_with(input, tz_rules.as_ref(), true, Light::Fetching, usize::MAX)?
         .ok_or_else(|| anyhow::anyhow!("the light page was measured, not made"))?;
     if page.len() > max {
         // Said, not hidden: what a light page still embeds grows with the exhibit
         // (docs/scale.md#what-else-grows).
         crate::say!(
-            "exhibit: note: index.html weighs {} bytes as the light page without the last ledger file, over [publish] page_bytes ({max}): what it still embeds (the anchors index and posts, STATS.json, withheld.json while the list is one file) has grown past it; docs/scale.md#what-else-grows",
+            "exhibit: note: index.html weighs {} bytes as the light page that reads its records from the site, over [publish] page_bytes ({max}): what it still embeds (the anchors' posts and proofs' headers, the witness layer's summary) has grown past it; docs/scale.md#what-else-grows",
             page.len()
         );
     }
@@ -709,14 +727,24 @@ pub fn page(input: &PageInput<'_>) -> anyhow::Result<Vec<u8>> {
 
 /// The page, or `None` when it would weigh more than `max` bytes (its weight is known before
 /// it is made).
+/// Which page: the embedded one, the light one carrying its records, or the light one that
+/// reads them from the site (docs/page.md#fetched-records).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Light {
+    No,
+    Carrying,
+    Fetching,
+}
+
 fn page_with(
     input: &PageInput<'_>,
     tz_rules: Option<&exhibit_protocol::days::TzRules>,
     latest_dropped: bool,
-    light: bool,
+    light: Light,
     max: usize,
 ) -> anyhow::Result<Option<Vec<u8>>> {
     let blocks = data_blocks(input, tz_rules, latest_dropped, light)?;
+    let light = light != Light::No;
     let md = |key: &str| {
         input
             .witness

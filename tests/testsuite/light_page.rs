@@ -662,3 +662,92 @@ fn a_one_file_ledger_whose_embedded_page_is_too_heavy_gets_the_light_page() {
         text(&o)
     );
 }
+
+/// A light page past its ceiling even without the last ledger file reads its records
+/// (STATS.json, SNAPSHOTS.jsonl, the anchors' index, a one-file withheld list) from the site
+/// instead of carrying them (docs/page.md#fetched-records): they grow with the exhibit, and a
+/// 200,000-line page that carried them weighed 35.7 MB. It reaches the verdict the carrying page
+/// reaches; a record changed on the site fails it and `exhibit verify SITE` alike; from file://
+/// it gives no verdict. Catches a page that still embeds a record, one that takes a missing
+/// record for an empty exhibit, and a CLI that holds the page to blocks it never reads.
+#[test]
+fn a_light_page_past_its_ceiling_reads_its_records_from_the_site() {
+    let mut c = Box::new(4096);
+    c.add(90);
+    c.build(1_800_000_000);
+    let mut b = Box::new(4096);
+    let toml = std::fs::read_to_string(b.b.dir.join("exhibit.toml")).unwrap();
+    // The least ceiling there is: no page carrying its records fits under it.
+    std::fs::write(
+        b.b.dir.join("exhibit.toml"),
+        format!("{toml}page_bytes = 65536\n"),
+    )
+    .unwrap();
+    b.add(90);
+    b.build(1_800_000_000);
+    let html = std::fs::read_to_string(b.site.join("index.html")).unwrap();
+    let layout: J = serde_json::from_slice(&unb64(block(&html, "layout-json"))).unwrap();
+    assert_eq!(layout["fetch"], true, "{layout}");
+    for id in [
+        "stats-json",
+        "snapshots-jsonl",
+        "anchors-json",
+        "withheld-json",
+        "ledger-latest",
+    ] {
+        assert!(
+            !html.contains(&format!("id={id}>")) && !html.contains(&format!("id=\"{id}\"")),
+            "{id} is not carried"
+        );
+    }
+    let carrying = std::fs::metadata(c.site.join("index.html")).unwrap().len();
+    assert!(
+        (html.len() as u64) < carrying,
+        "{} < {carrying}",
+        html.len()
+    );
+    assert_eq!(verify_head(&b.site), verify_head(&c.site));
+
+    let want = {
+        let server = Server::start(&c.site);
+        verdict(&visit(&server.url("index.html"), None, &[]))
+    };
+    assert!(
+        !["failed", "needs-data", "working", ""].contains(&want.0.as_str()),
+        "{want:?}"
+    );
+    let server = Server::start(&b.site);
+    assert_eq!(verdict(&visit(&server.url("index.html"), None, &[])), want);
+    let hits = server.take();
+    for path in [
+        "ledger/STATS.json",
+        "ledger/SNAPSHOTS.jsonl",
+        "ledger/anchors/index.json",
+    ] {
+        assert!(
+            hits.get(path).copied().unwrap_or(0) >= 1,
+            "{path} read: {hits:?}"
+        );
+    }
+    let f = visit(b.site.join("index.html").to_str().unwrap(), None, &[]);
+    assert_eq!(f["verdict"]["data-verdict"], "needs-data", "from file://");
+
+    // A figure of STATS.json raised, its snapshot resealed: the page reads the changed file and
+    // fails, as the CLI does.
+    let stats_path = b.site.join("ledger/STATS.json");
+    let mut stats: J = serde_json::from_slice(&std::fs::read(&stats_path).unwrap()).unwrap();
+    let pinned = stats["coverage"]["pinned"]["count"].as_u64().unwrap();
+    stats["coverage"]["pinned"]["count"] = J::from(pinned + 1);
+    std::fs::write(&stats_path, serde_json::to_vec_pretty(&stats).unwrap()).unwrap();
+    reseal_snapshot(&b.site);
+    let (code, v) = verify_json(&b.site);
+    assert_eq!(code, Some(1), "{v}");
+    assert!(
+        file_problems(&v)
+            .iter()
+            .any(|(f, c)| f == "ledger/STATS.json" && c == "stats_figure_mismatch"),
+        "{v}"
+    );
+    let f = visit(&server.url("index.html"), None, &[]);
+    assert_eq!(f["verdict"]["data-verdict"], "failed", "{}", f["verdict"]);
+}
