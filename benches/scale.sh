@@ -19,6 +19,12 @@
 # Each build runs with EXHIBIT_STAGE_TIMES=1: its log (under the box's work folder) says where
 # its time and memory went, stage by stage (docs/scale.md#stage-times); the nothing-new
 # rebuild's stages are printed after its row.
+# Then the issue's targets for that size, as a Markdown table (ratios to verify, the first
+# build against its floor: verify + a plain `cp -r` of its own output to a fresh folder on the
+# same disk; peak memory; the largest published file; the longest SNAPSHOTS.jsonl line; whether
+# the nothing-new rebuild left `git status` clean). WRITE_FIGURES=1 writes that table into
+# docs/scale-figures.md in place of the one for the same size (the figures in the docs are the
+# bench's, regenerated, not typed).
 # Needs GNU time (/usr/bin/time) and git.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -111,6 +117,14 @@ EOF
     cold_cache
     read -r c w m < <(measure "$work/day$d.log" env -C "$work/repo" "$bin" build --config "$work/day$d.toml" --out site)
     row "$what" "$((n + d * day))" "$c" "$w" "$m" "$vc" "$vw"
+    eval "c$d=$c w$d=$w m$d=$m"
+    if [ "$d" = 0 ]; then
+      # The floor of making that many files: a plain copy of the build's own output.
+      rm -rf "$work/copy"
+      read -r fc fw fm < <(measure "$work/copy.log" cp -r "$work/repo/site" "$work/copy")
+      rm -rf "$work/copy"
+      row "  cp -r of its output (the floor)" "" "$fc" "$fw" "$fm" "$vc" "$vw"
+    fi
     if [ "$d" = 2 ]; then
       row "  its dry run, run before it" "" "$dc" "$dw" "$dm" "$vc" "$vw"
     fi
@@ -121,8 +135,52 @@ EOF
   cold_cache
   read -r c w m < <(measure "$work/same.log" env -C "$work/repo" "$bin" build --config "$work/day2.toml" --out site)
   row "rebuild, nothing new" "$total" "$c" "$w" "$m" "$vc" "$vw"
+  cs=$c ws=$w ms=$m
   grep '^exhibit: stage ' "$work/same.log" | sed 's/^exhibit: stage /    /' || true
   echo "  $(grep -v '^exhibit: stage ' "$work/day2.log" | tail -n 1)"
   echo "  site: $(du -sh "$work/repo/site" | cut -f1), $(find "$work/repo/site" -type f | wc -l) files"
+  clean=$([ -z "$(git -C "$work/repo" status --porcelain site)" ] && echo yes || echo no)
+  largest=$(find "$work/repo/site" -type f -printf '%s %P\n' | sort -n | tail -n 1)
+  snapline=$(awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }' "$work/repo/site/ledger/SNAPSHOTS.jsonl")
+  page=$(stat -c %s "$work/repo/site/index.html")
+  # The proofs' folders of a segmented exhibit (docs/witness.md); the flat folder holds what a
+  # one-file exhibit published before it was segmented, and never moves.
+  bucket=$(find "$work/repo/site/ledger/witness/proofs" -mindepth 1 -type d -exec sh -c 'find "$1" -maxdepth 1 -type f | wc -l' _ {} \; 2>/dev/null | sort -n | tail -n 1)
+  flat=$(find "$work/repo/site/ledger/witness/proofs" -maxdepth 1 -type f 2>/dev/null | wc -l)
+  peak=$(printf '%s\n' "$m0" "$m1" "$m2" "$dm" "$ms" | sort -n | tail -n 1)
+  floor=$(awk -v a="$vc" -v b="$fc" 'BEGIN{printf "%.2f", a + b}')
+  verdict() { awk -v a="$1" -v b="$2" 'BEGIN{ print (a <= b ? "met" : "**not met**") }'; }
+  table="$dir/scale-figures-$n.md"
+  {
+    echo "<!-- scale $n -->"
+    echo "### $total lines (first build at $n, two days of +$day, then nothing new)"
+    echo
+    echo "\`benches/scale.sh $n\`, both layers, warm page cache; CPU seconds (user + system); $(nproc) cores; exhibit $(git rev-parse --short HEAD 2>/dev/null || echo '?')."
+    echo
+    echo "| what | figure | target | |"
+    echo "|---|---|---|---|"
+    echo "| \`exhibit verify\` of the gate's ledger (the yardstick) | $vc s, $(mib "$vm") MiB | | |"
+    echo "| daily rebuild (+$day lines) | $c2 s = $(ratio "$c2" "$vc")× verify | ≤ 3× | $(verdict "$c2" "$(awk -v v="$vc" 'BEGIN{print 3*v}')") |"
+    echo "| nothing new, right after a commit | $cs s = $(ratio "$cs" "$vc")× verify; \`git status\` clean: $clean | ≤ 2×, clean | $(verdict "$cs" "$(awk -v v="$vc" 'BEGIN{print 2*v}')") |"
+    echo "| first build | $c0 s = $(ratio "$c0" "$floor")× (verify + \`cp -r\` of its output: $floor s) | ≤ 1.5× | $(verdict "$c0" "$(awk -v v="$floor" 'BEGIN{print 1.5*v}')") |"
+    echo "| peak memory, every build and the dry run | $(mib "$peak") MiB | ≤ 256 MiB | $(verdict "$(mib "$peak")" 256) |"
+    echo "| largest published file | ${largest#* } $(awk -v b="${largest%% *}" 'BEGIN{printf "%.1f", b/1048576}') MiB | ≤ 32 MiB | $(verdict "${largest%% *}" 33554432) |"
+    echo "| the page (index.html) | $(awk -v b="$page" 'BEGIN{printf "%.1f", b/1048576}') MiB | ≤ 32 MiB | $(verdict "$page" 33554432) |"
+    echo "| longest SNAPSHOTS.jsonl line | $snapline bytes | < 4 KiB | $(verdict "$snapline" 4095) |"
+    echo "| most proofs in one bucket folder (and in the flat folder) | ${bucket:-none} ($flat) | ≤ 4,096 | $(verdict "${bucket:-0}" 4096) |"
+    echo "<!-- /scale $n -->"
+  } >"$table"
+  echo
+  cat "$table"
+  if [ -n "${WRITE_FIGURES:-}" ]; then
+    python3 - "$table" docs/scale-figures.md "$n" <<'PY'
+import re, sys, pathlib
+table, doc, n = pathlib.Path(sys.argv[1]).read_text(), pathlib.Path(sys.argv[2]), sys.argv[3]
+text = doc.read_text() if doc.exists() else "# Scale figures\n\nWritten by `WRITE_FIGURES=1 benches/scale.sh N` (docs/scale.md#the-daily-rebuilds-cost): one table per size, replaced whole by the next run at that size.\n\n"
+pat = re.compile(r"<!-- scale %s -->.*?<!-- /scale %s -->\n" % (n, n), re.S)
+text = pat.sub(lambda _: table, text) if pat.search(text) else text + table + "\n"
+doc.write_text(text)
+PY
+  fi
   export SOURCE_DATE_EPOCH=1800000000
 done
