@@ -852,12 +852,20 @@ fn random_tamperings_give_one_answer() {
     b.add(60);
     b.build(1_800_000_000);
     tamper_randomly(&b.site, 0x5eed_0042);
-    let (_tmp, site) = every_layer_site();
+    let (_tmp, site) = every_layer_site("");
     tamper_randomly(&site, 0x5eed_0043);
+    // The same past the least page ceiling: a page that reads its records from the site
+    // (docs/page.md#fetched-records).
+    let (_tmp, site) = every_layer_site("page_bytes = 65536\n");
+    let html = std::fs::read_to_string(site.join("index.html")).unwrap();
+    assert_eq!(page_json(&site, "layout-json")["fetch"], true);
+    assert!(!html.contains("<script id=stats-json"));
+    tamper_randomly(&site, 0x5eed_0044);
 }
 
-/// A generated box of 900 lines built with every layer, its ledger and withheld list in files.
-fn every_layer_site() -> (tempfile::TempDir, PathBuf) {
+/// A generated box of 900 lines built with every layer, its ledger and withheld list in files;
+/// `more`: lines added to `[publish]`.
+fn every_layer_site(more: &str) -> (tempfile::TempDir, PathBuf) {
     use exhibit_testkit::gen_box::{self, BoxOptions};
     let tmp = tempfile::tempdir().unwrap();
     let box_dir = tmp.path().join("box");
@@ -872,7 +880,8 @@ fn every_layer_site() -> (tempfile::TempDir, PathBuf) {
     std::fs::write(
         box_dir.join("exhibit.toml"),
         toml.replace("public_texts = false", "public_texts = true")
-            + "segment_bytes = 65536\nwithheld_bytes = 4096\n",
+            + "segment_bytes = 65536\nwithheld_bytes = 4096\n"
+            + more,
     )
     .unwrap();
     let site = box_dir.join("site");
@@ -1286,7 +1295,7 @@ fn both_verifiers_fail_withheld_files_beyond_the_list() {
 /// fail it: the CLI from the folder, the page from the last snapshot's record of the folder.
 #[test]
 fn both_verifiers_fail_a_page_that_drops_a_layers_block() {
-    let (_tmp, site) = every_layer_site();
+    let (_tmp, site) = every_layer_site("");
     let mutations: [(&str, Mutation); 2] = [
         ("the page's witness-json removed", |s| {
             remove_block(s, "witness-json")
