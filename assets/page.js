@@ -1191,23 +1191,22 @@
     }
 
     function needsData(why) {
-      verdict.setAttribute('data-state', 'needs-data');
-      verdict.setAttribute('data-verdict', 'needs-data');
-      verdict.setAttribute('data-head', '');
-      $('badge').textContent = 'Needs the ledger';
-      clear($('verdict-text')).textContent = why + ' No verdict: this page says only what it re-derived, and it has not read the ledger.';
+      noVerdict('Needs the ledger', why + ' No verdict: this page says only what it re-derived, and it has not read the ledger.',
+        'No verdict: the page needs the ledger\'s files.');
       $('pick').hidden = false;
-      status('No verdict: the page needs the ledger\'s files.');
     }
-
     // No verdict without the records a page that does not carry them reads from the site.
     function needsRecords(why) {
+      noVerdict('Needs the site', why + ' No verdict: this page says only what it re-derived, and it has read nothing.',
+        'No verdict: the page needs the site\'s records.');
+    }
+    function noVerdict(badge, words, said) {
       verdict.setAttribute('data-state', 'needs-data');
       verdict.setAttribute('data-verdict', 'needs-data');
       verdict.setAttribute('data-head', '');
-      $('badge').textContent = 'Needs the site';
-      clear($('verdict-text')).textContent = why + ' No verdict: this page says only what it re-derived, and it has read nothing.';
-      status('No verdict: the page needs the site\'s records.');
+      $('badge').textContent = badge;
+      clear($('verdict-text')).textContent = words;
+      status(said);
     }
 
     function withheldShaUpTo(seq) {

@@ -562,9 +562,7 @@ fn a_fresh_build_agrees_with_its_own_check_on_coverage() {
 fn the_site_is_measured_against_the_hosts_limits() {
     let (_tmp, b, _repo, site) = setup();
     let mut w = LedgerWriter::new();
-    for n in 1..=12 {
-        w.push_scan(n);
-    }
+    (1..=12).for_each(|n| drop(w.push_scan(n)));
     b.write_ledger(&w.bytes());
     let o = exhibit(
         &["build", "--config", &b.config(), "--out", &site],
