@@ -1438,6 +1438,9 @@
       files.concat(withheldFiles || []).forEach(function (f) { known[f.path] = f.sha256; });
       // From a picked folder the page knows every file: those no list names are hashed here.
       var relative = !!local && Object.keys(local).length > 0;
+      // The per-line proofs, in their folders (docs/witness.md#proof-folders), and the witness
+      // index: held from a picked folder, which the page can list; over http it cannot.
+      if (relative) folders['witness/'] = [];
       if (relative) Object.keys(local).forEach(function (p) {
         if (p === 'ledger/SNAPSHOTS.jsonl' || known[p] !== undefined) return;
         var rel = p.slice(7), slash = rel.indexOf('/');

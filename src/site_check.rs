@@ -351,11 +351,7 @@ fn check_witness_proofs(proofs: &BoxFolder, files: &mut Vec<FileProblem>) -> Res
 
 /// One of `proofs/`'s folders (`folder`, named `name`): each of its names a regular file
 /// `<entry_id>.ots` whose proof commits to that entry_id (docs/witness.md#proof-folders).
-fn check_proofs_folder(
-    folder: &BoxFolder,
-    name: &str,
-    files: &mut Vec<FileProblem>,
-) -> Result<()> {
+fn check_proofs_folder(folder: &BoxFolder, name: &str, files: &mut Vec<FileProblem>) -> Result<()> {
     for listed in folder.list()? {
         let file = &listed.name;
         let rel = format!("ledger/witness/proofs/{name}/{file}");

@@ -65,7 +65,14 @@ fn check_one_file_index(witness: &BoxFolder, files: &mut Vec<FileProblem>) -> Re
         return Ok(());
     };
     for (id, record) in entries {
-        check_record_proof(witness, "ledger/witness/index.json", id, record, false, files)?;
+        check_record_proof(
+            witness,
+            "ledger/witness/index.json",
+            id,
+            record,
+            false,
+            files,
+        )?;
     }
     Ok(())
 }
@@ -89,9 +96,13 @@ fn check_record_proof(
         None => None,
         Some(p) => p.as_str().map(str::to_string),
     };
-    let rel = named.as_deref().and_then(|p| p.strip_prefix(PREFIX)).filter(|rel| {
-        crate::layout::is_witness_proof_path(rel) && rel.rsplit('/').next() == Some(own.as_str())
-    });
+    let rel = named
+        .as_deref()
+        .and_then(|p| p.strip_prefix(PREFIX))
+        .filter(|rel| {
+            crate::layout::is_witness_proof_path(rel)
+                && rel.rsplit('/').next() == Some(own.as_str())
+        });
     let Some(rel) = rel else {
         files.push(problem(
             shown,

@@ -237,13 +237,19 @@ fn reassembled(site: &Path, index: &Value) -> Map<String, Value> {
 
 /// The entries without their `proof` paths, after checking each names its own proof under
 /// `folder(seq)` (`""`, `000000/`, `other/`) of `ledger/witness/proofs/`.
-fn without_proofs(mut all: Map<String, Value>, folder: impl Fn(u64) -> String) -> Map<String, Value> {
+fn without_proofs(
+    mut all: Map<String, Value>,
+    folder: impl Fn(u64) -> String,
+) -> Map<String, Value> {
     for (id, rec) in all.iter_mut() {
         let seq = rec["seq"].as_u64().unwrap();
         let proof = rec.as_object_mut().unwrap().remove("proof");
         assert_eq!(
             proof,
-            Some(json!(format!("ledger/witness/proofs/{}{id}.ots", folder(seq)))),
+            Some(json!(format!(
+                "ledger/witness/proofs/{}{id}.ots",
+                folder(seq)
+            ))),
             "seq {seq}"
         );
     }
@@ -354,7 +360,13 @@ fn a_proof_published_before_segmentation_stays_where_it_was_and_new_ones_fill_th
     s.build(1_800_086_400);
     assert!(s.site.join("ledger/segments").is_dir());
     let early = |seq: u64| seq <= 5;
-    let folder = |seq: u64| if early(seq) { String::new() } else { "000000/".into() };
+    let folder = |seq: u64| {
+        if early(seq) {
+            String::new()
+        } else {
+            "000000/".into()
+        }
+    };
     let index = s.json("ledger/witness/index.json");
     let all = without_proofs(reassembled(&s.site, &index), folder);
     assert_eq!(all.len(), 30);
@@ -395,8 +407,16 @@ fn a_proof_published_before_segmentation_stays_where_it_was_and_new_ones_fill_th
         index["publisher"]["carried_not_in_store"],
         json!([format!("000000/{nine}.ots")])
     );
-    assert!(std::fs::read(proofs.join(format!("{two}.ots"))).unwrap().ends_with(BITCOIN));
-    assert!(std::fs::read(proofs.join(format!("000000/{seven}.ots"))).unwrap().ends_with(BITCOIN));
+    assert!(
+        std::fs::read(proofs.join(format!("{two}.ots")))
+            .unwrap()
+            .ends_with(BITCOIN)
+    );
+    assert!(
+        std::fs::read(proofs.join(format!("000000/{seven}.ots")))
+            .unwrap()
+            .ends_with(BITCOIN)
+    );
     assert!(proofs.join(format!("000000/{nine}.ots")).is_file());
     assert!(!proofs.join(format!("{seven}.ots")).exists());
     let (code, v) = verify_json(&s.site);
@@ -492,7 +512,11 @@ fn a_proof_published_before_segmentation_stays_where_it_was_and_new_ones_fill_th
     .unwrap();
     let (rc, v) = verify_json(&s.site);
     assert_eq!(rc, Some(1), "{v}");
-    assert_file_problem(&v, "ledger/witness/index/000001.json", "witness_proof_path_invalid");
+    assert_file_problem(
+        &v,
+        "ledger/witness/index/000001.json",
+        "witness_proof_path_invalid",
+    );
 }
 
 #[test]

@@ -1086,7 +1086,16 @@ fn proofs(
             .then(|| git2::Oid::hash_object(git2::ObjectType::Blob, &p.bytes))
             .transpose()?;
         if let (Some(at_head), Some(oid)) = (at_head, oid) {
-            replacement_rule(ctx, store, &p, at_head.oid, oid, &mut proofs, refusals, notes)?;
+            replacement_rule(
+                ctx,
+                store,
+                &p,
+                at_head.oid,
+                oid,
+                &mut proofs,
+                refusals,
+                notes,
+            )?;
         }
         let name = p.name.clone();
         let mut kept = p.kept(&proofs_folder);
@@ -3156,7 +3165,7 @@ mod tests {
                     None,
                     &mut daycut,
                 ))
-                    .unwrap()
+                .unwrap()
             })
             .collect();
         let (all, none) = (&published[0], &published[1]);
@@ -3383,7 +3392,10 @@ mod tests {
             block_time: Some(timestamp_of(0)),
             calendars: &calendars,
             line_timestamp: Some(timestamp_of(0)),
-            proof: Some(format!("ledger/witness/proofs/000000/{}.ots", Digest::of(b"x"))),
+            proof: Some(format!(
+                "ledger/witness/proofs/000000/{}.ots",
+                Digest::of(b"x")
+            )),
             seen_at: timestamp_of(0),
             seq: 1,
             stamped_at: timestamp_of(0),
