@@ -1114,9 +1114,32 @@ fn proofs(
         list.finish();
     }
     proofs.records = records.into_pending();
+    carry_head(
+        ctx,
+        index,
+        prereg_name.as_deref(),
+        &head,
+        &mut proofs,
+        refusals,
+        notes,
+    )?;
+    Ok(proofs)
+}
+
+/// HEAD's proofs that neither the index nor the seal names, carried forward where they lie, in
+/// name order (docs/witness.md#proof-folders).
+fn carry_head(
+    ctx: &LayerContext<'_>,
+    index: &StoreIndex,
+    prereg_name: Option<&str>,
+    head: &HeadAtRecords,
+    proofs: &mut Proofs,
+    refusals: &mut Vec<Refusal>,
+    notes: &mut Vec<String>,
+) -> Result<()> {
     // A name the index or the seal gives (records are sorted by id; names are lowercase hex).
     let expected = |name: &str| {
-        prereg_name.as_deref() == Some(name)
+        prereg_name == Some(name)
             || name
                 .strip_suffix(".ots")
                 .and_then(|stem| {
@@ -1142,9 +1165,9 @@ fn proofs(
         .collect();
     to_carry.sort();
     for (name, oid) in &to_carry {
-        carry(ctx, name, *oid, &mut proofs, refusals, notes)?;
+        carry(ctx, name, *oid, proofs, refusals, notes)?;
     }
-    Ok(proofs)
+    Ok(())
 }
 
 /// Where each record's proof is published when HEAD does not publish it yet, by the record's
