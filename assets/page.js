@@ -1486,6 +1486,9 @@
       files.concat(withheldFiles || []).forEach(function (f) { known[f.path] = f.sha256; });
       // From a picked folder the page knows every file: those no list names are hashed here.
       var relative = !!local && Object.keys(local).length > 0;
+      // The per-line proofs, in their folders (docs/witness.md#proof-folders), and the witness
+      // index: held from a picked folder, which the page can list; over http it cannot.
+      if (relative) folders['witness/'] = [];
       if (relative) Object.keys(local).forEach(function (p) {
         if (p === 'ledger/SNAPSHOTS.jsonl' || known[p] !== undefined) return;
         var rel = p.slice(7), slash = rel.indexOf('/');
@@ -2158,13 +2161,42 @@
       s.appendChild(el('option', { value: '' }, allLabel));
       values.forEach(function (v) { s.appendChild(el('option', { value: v }, v)); });
     }
-    function otsCell(id) {
+    /*
+     * Where a line's proof is (docs/witness.md#proof-folders): the path its record names
+     * (`proof`: every record of a segmented exhibit's parts; a one-file index's only where it is
+     * not the protocol's), else, in an index that is one file, the protocol's
+     * ledger/witness/proofs/<entry_id>.ots. A light page of a segmented exhibit carries no
+     * record: it points at the part of the witness index that names the path (`part`), found
+     * by the line's seq in the parts index.json lists. Only a path of the output's grammar named
+     * for the line's own entry_id is linked.
+     */
+    function proofPlace(id, rec, seq) {
+      var own = String(id) + '.ots';
+      if (rec && typeof rec.proof === 'string') {
+        var m = /^ledger\/witness\/proofs\/(?:(?:[0-9]{6}|other)\/)?([0-9a-f]{64}\.ots)$/.exec(rec.proof);
+        return m && m[1] === own ? { path: rec.proof } : { bad: true };
+      }
+      var parts = witness && obj(witness.index) && Array.isArray(witness.index.parts) ? witness.index.parts : null;
+      if (!parts) return { path: 'ledger/witness/proofs/' + own };
+      if (typeof seq !== 'number') return { part: null };
+      for (var i = 0; i < parts.length; i++) {
+        var p = obj(parts[i]);
+        if (p && typeof p.path === 'string' && /^ledger\/witness\/index\/[0-9]{6,}\.json$/.test(p.path) && p.first_seq <= seq && seq <= p.last_seq) return { part: p.path };
+      }
+      return { part: null };
+    }
+    function proofLink(where, text) {
+      if (where.path) return link(where.path, text);
+      if (where.part) return [text + ': its path is named in ', link(where.part, where.part)];
+      return where.bad ? text + ': its record names no path of this exhibit' : text + ': its path is named in the witness index (ledger/witness/index/)';
+    }
+    function otsCell(id, seq) {
       if (!witness) return null;
       var rec = wIndex && id ? wIndex[id] : null;
-      if (!rec && light && !wIndex) return el('td', { class: 'muted' }, link('ledger/witness/proofs/' + id + '.ots', 'not carried'));
+      if (!rec && light && !wIndex) return el('td', { class: 'muted' }, proofLink(proofPlace(id, null, seq), 'not carried'));
       if (!rec) return el('td', { class: 'muted' }, 'no record');
       var st = String(rec.status || '?');
-      return el('td', null, link('ledger/witness/proofs/' + id + '.ots', st),
+      return el('td', null, proofLink(proofPlace(id, rec, seq), st),
         rec.block_height !== undefined ? ' block ' + String(rec.block_height) : '');
     }
     function renderLines() {
@@ -2180,7 +2212,7 @@
         if (x.withheld) {
           tr = el('tr', { class: 'withheld', 'data-seq': String(x.seq), id: 'line-' + x.seq }, el('td', null, String(x.seq)), el('td', null, String(x.day || '')),
             el('td', null, '—'), el('td', null, 'withheld'), el('td', { colspan: '2', class: 'muted' }, 'digest and day only: the lab\'s word' + (typeof x.withheld.reason === 'string' ? ' (' + x.withheld.reason + ')' : '')),
-            el('td', null, digest(x.withheld.entry_id, 'entry_id (the lab\'s word)')), otsCell(x.withheld.entry_id));
+            el('td', null, digest(x.withheld.entry_id, 'entry_id (the lab\'s word)')), otsCell(x.withheld.entry_id, x.seq));
         } else {
           var dig = [digest(x.id, 'entry_id')];
           if (x.d && x.d.sent_sha256) {
@@ -2190,7 +2222,7 @@
           tr = el('tr', { 'data-seq': String(x.seq), id: x.seq !== null ? 'line-' + x.seq : null, class: x.codes ? 'bad' : null },
             el('td', null, String(x.seq)), el('td', null, x.day || ''), el('td', null, x.ts ? x.ts.slice(11) : ''),
             el('td', null, x.kind || ''), el('td', null, x.dec), el('td', { class: 'note' }, x.num, x.num && x.note ? ' · ' : '', x.note),
-            el('td', null, dig, x.codes ? el('div', { class: 'bad' }, 'problems: ' + x.codes.join(', ')) : null), otsCell(x.id));
+            el('td', null, dig, x.codes ? el('div', { class: 'bad' }, 'problems: ' + x.codes.join(', ')) : null), otsCell(x.id, x.seq));
         }
         tb.appendChild(tr);
       });
@@ -2403,7 +2435,7 @@
       if (P.error) { p.textContent = 'The page could not read the proofs\' headers it carries: ' + P.error; p.className = 'bad'; return; }
       p.className = P.witnessBad.length || P.preregBad ? 'bad' : 'muted';
       if (light) {
-        p.textContent = 'This light page does not check the per-line proofs: it carries neither their headers nor the per-line index (the ledger is too large to carry them in one page). Each is in ledger/witness/proofs/<entry_id>.ots beside it, listed in ledger/witness/index.json; check one with an OpenTimestamps client as below.' +
+        p.textContent = 'This light page does not check the per-line proofs: it carries neither their headers nor the per-line index (the ledger is too large to carry them in one page). Each is beside it under ledger/witness/proofs/, at the path its record in the witness index names (ledger/witness/index.json, or the part of ledger/witness/index/ it lists for the line\'s seq); check one with an OpenTimestamps client as below.' +
           (P.prereg ? (P.preregBad ? ' WITNESS_PREREG.md as carried here does NOT hash to ' + P.prereg.slice(0, 12) + '…, the digest its proof is named for.'
             : ' WITNESS_PREREG.md as carried here hashes to ' + P.prereg.slice(0, 12) + '…, the digest its proof is named for.') : '');
         return;
@@ -2479,7 +2511,7 @@
           out.push(el('li', null, 'Per-line witness (the tail\'s store as copied at build): ', String(rec.status),
             rec.block_height !== undefined ? ', block ' + rec.block_height : '', rec.block_time ? ', block header time ' + rec.block_time : '',
             rec.status === 'pending' ? ' — a PENDING file pins nothing yet' : ''));
-          out.push(el('li', null, 'Pin it without this page: ', link('ledger/witness/proofs/' + L.id + '.ots', L.id.slice(0, 12) + '….ots'),
+          out.push(el('li', null, 'Pin it without this page: ', proofLink(proofPlace(L.id, rec, L.seq), L.id.slice(0, 12) + '….ots'),
             ', then ', el('code', null, 'ots verify -d ' + L.id + ' ' + L.id + '.ots')));
         } else out.push(el('li', null, 'Per-line witness: the copied store has no record for this line.'));
       }

@@ -19,6 +19,99 @@ pub fn is_witness_proof(name: &str) -> bool {
             .is_some()
 }
 
+/// The seqs one bucket of a segmented exhibit's per-line proofs covers: bucket `B` holds the
+/// proofs of the lines with seqs `B*4096+1 ..= (B+1)*4096`, at most one a seq, so at most
+/// 4,096 files (docs/witness.md#proof-folders).
+pub const PROOF_BUCKET_SEQS: u64 = 4096;
+
+/// The most buckets a six-digit name counts (`000000` to `999999`): a line past seq
+/// 4,096,000,000 has its proof in `other/` (docs/witness.md#proof-folders).
+pub const PROOF_BUCKETS: u64 = 1_000_000;
+
+/// Where, under `ledger/witness/proofs/`, one proof lies (docs/witness.md#proof-folders): the
+/// protocol's flat path (a one-file exhibit's, the prereg's, and every proof published before
+/// the exhibit was segmented), a seq bucket `NNNNNN/`, or `other/` (a store entry no chain line
+/// names when it is first published).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum ProofPlace {
+    Flat,
+    Bucket(u32),
+    Other,
+}
+
+impl ProofPlace {
+    /// The folder of the proof of the chain line with seq `seq` (1 or more) in a segmented
+    /// exhibit: its bucket, `(seq-1)/4096` zero-padded to six digits, so that name order is
+    /// seq order; `other/` past the last six-digit bucket, or for a seq below 1.
+    pub fn of_line(seq: i64) -> ProofPlace {
+        u64::try_from(seq)
+            .ok()
+            .filter(|&s| s >= 1)
+            .map(|s| (s - 1) / PROOF_BUCKET_SEQS)
+            .filter(|&b| b < PROOF_BUCKETS)
+            .map_or(ProofPlace::Other, |b| ProofPlace::Bucket(b as u32))
+    }
+
+    /// The path of the proof named `name` (`<entry_id>.ots`) relative to `proofs/`.
+    pub fn rel(self, name: &str) -> String {
+        match self {
+            ProofPlace::Flat => name.to_string(),
+            ProofPlace::Bucket(b) => format!("{b:06}/{name}"),
+            ProofPlace::Other => format!("{OTHER_PROOFS}/{name}"),
+        }
+    }
+
+    /// A path relative to `proofs/` split into its place and its file name (the name not
+    /// checked); `None` for a folder that is no place's.
+    pub fn split(rel: &str) -> Option<(ProofPlace, &str)> {
+        match rel.split_once('/') {
+            None => Some((ProofPlace::Flat, rel)),
+            Some((folder, name)) => Some((ProofPlace::of_folder(folder)?, name)),
+        }
+    }
+
+    /// The place a folder of `proofs/` is: `NNNNNN` (six digits) or `other`.
+    pub fn of_folder(folder: &str) -> Option<ProofPlace> {
+        if folder == OTHER_PROOFS {
+            return Some(ProofPlace::Other);
+        }
+        (folder.len() == 6 && folder.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| folder.parse().ok().map(ProofPlace::Bucket))
+            .flatten()
+    }
+
+    /// In four bytes (a list of a million places: docs/scale.md#memory).
+    pub fn pack(self) -> u32 {
+        match self {
+            ProofPlace::Bucket(b) => b,
+            ProofPlace::Flat => u32::MAX,
+            ProofPlace::Other => u32::MAX - 1,
+        }
+    }
+
+    pub fn unpack(v: u32) -> ProofPlace {
+        match v {
+            u32::MAX => ProofPlace::Flat,
+            x if x == u32::MAX - 1 => ProofPlace::Other,
+            b => ProofPlace::Bucket(b),
+        }
+    }
+}
+
+/// The folder of `proofs/` for the proofs of store entries no chain line names.
+pub const OTHER_PROOFS: &str = "other";
+
+/// A path under `ledger/witness/proofs/` (relative to it) of the output's grammar: a witness
+/// proof's name at the top, or `<entry_id>.ots` in a bucket `NNNNNN/` or in `other/`
+/// (docs/witness.md#proof-folders).
+pub fn is_witness_proof_path(rel: &str) -> bool {
+    match ProofPlace::split(rel) {
+        Some((ProofPlace::Flat, name)) => is_witness_proof(name),
+        Some((_, name)) => digest_then(name, ".ots").is_some(),
+        None => false,
+    }
+}
+
 /// `YYYY-MM-DD.txt` or `YYYY-MM-DD.txt.ots`: an anchor post or its proof.
 pub fn is_anchor_file(name: &str) -> bool {
     let date = name
@@ -67,7 +160,7 @@ pub fn is_output_path(rel: &str) -> bool {
             if let Some(name) = rel.strip_prefix("ledger/anchors/") {
                 is_anchor_file(name)
             } else if let Some(name) = rel.strip_prefix("ledger/witness/proofs/") {
-                is_witness_proof(name)
+                is_witness_proof_path(name)
             } else if let Some(name) = rel.strip_prefix("ledger/public_texts/index/") {
                 // A segmented exhibit's public-texts index parts (docs/public-texts.md#parts).
                 witness_part_number(name).is_some()
@@ -122,6 +215,9 @@ mod tests {
         for ok in [
             format!("ledger/witness/proofs/{d}.ots"),
             format!("ledger/witness/proofs/prereg_{d}.ots"),
+            format!("ledger/witness/proofs/000000/{d}.ots"),
+            format!("ledger/witness/proofs/999999/{d}.ots"),
+            format!("ledger/witness/proofs/other/{d}.ots"),
             "ledger/anchors/2026-10-24.txt".into(),
             "ledger/anchors/2026-10-24.txt.ots".into(),
             format!("ledger/public_texts/{d}.txt"),
@@ -142,6 +238,18 @@ mod tests {
             "ledger/witness/proofs/evil.html".into(),
             format!("ledger/witness/proofs/{d}.ots.html"),
             format!("ledger/witness/proofs/{}.ots", d.to_uppercase()),
+            format!("ledger/witness/proofs/00000/{d}.ots"),
+            format!("ledger/witness/proofs/0000000/{d}.ots"),
+            format!("ledger/witness/proofs/00000a/{d}.ots"),
+            format!("ledger/witness/proofs/+00001/{d}.ots"),
+            format!("ledger/witness/proofs/others/{d}.ots"),
+            format!("ledger/witness/proofs/000000/prereg_{d}.ots"),
+            format!("ledger/witness/proofs/other/prereg_{d}.ots"),
+            format!("ledger/witness/proofs/000000/000000/{d}.ots"),
+            format!("ledger/witness/proofs/000000/{d}.ots.html"),
+            "ledger/witness/proofs/000000/notes.txt".into(),
+            "ledger/witness/proofs/000000/".into(),
+            format!("ledger/witness/proofs/other/other/{d}.ots"),
             "ledger/anchors/2026-13-40.txt".into(),
             "ledger/anchors/x/2026-10-24.txt".into(),
             "ledger/evil.json".into(),
@@ -171,5 +279,49 @@ mod tests {
         ] {
             assert!(!is_output_path(&bad), "{bad}");
         }
+    }
+
+    #[test]
+    fn a_lines_proof_bucket_is_its_seq_s_block_of_4096_named_in_seq_order() {
+        // Catches a bucket off by one at a block's edge (seq 4096 with 4097, or seq 1 not in
+        // 000000), a name whose order is not the seqs' (no zero padding), a seq past the
+        // six-digit names given a seventh digit, and a place that does not survive packing.
+        let name = |seq: i64| ProofPlace::of_line(seq).rel("x.ots");
+        assert_eq!(name(1), "000000/x.ots");
+        assert_eq!(name(4096), "000000/x.ots");
+        assert_eq!(name(4097), "000001/x.ots");
+        assert_eq!(name(8192), "000001/x.ots");
+        assert_eq!(name(8193), "000002/x.ots");
+        assert_eq!(name(1_000_000), "000244/x.ots");
+        assert_eq!(name(4_096_000_000), "999999/x.ots");
+        assert_eq!(name(4_096_000_001), "other/x.ots");
+        assert_eq!(name(0), "other/x.ots");
+        assert_eq!(name(-5), "other/x.ots");
+        // Each bucket holds exactly 4,096 seqs, and name order is seq order across buckets.
+        let mut last = String::new();
+        let mut in_bucket = 0;
+        for seq in 1..=3 * 4096 + 7 {
+            let n = name(seq);
+            assert!(n >= last, "{n} after {last}");
+            if n == last {
+                in_bucket += 1;
+            } else {
+                assert!(last.is_empty() || in_bucket == 4096, "{last}: {in_bucket}");
+                in_bucket = 1;
+            }
+            last = n;
+        }
+        assert!(name(99_999 * 4096 + 1) < name(100_000 * 4096 + 1));
+        for p in [
+            ProofPlace::Flat,
+            ProofPlace::Other,
+            ProofPlace::Bucket(0),
+            ProofPlace::Bucket(999_999),
+        ] {
+            assert_eq!(ProofPlace::unpack(p.pack()), p);
+            let rel = p.rel("y.ots");
+            assert_eq!(ProofPlace::split(&rel), Some((p, "y.ots")));
+        }
+        assert_eq!(ProofPlace::split("12345/y.ots"), None);
     }
 }

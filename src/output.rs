@@ -718,7 +718,8 @@ pub enum ListedFolder {
     /// (docs/scale.md#texts-listed).
     PublicTexts,
     /// `ledger/witness/proofs/<entry_id>.ots`: a segmented exhibit's per-line witness proofs
-    /// (docs/scale.md#the-proofs-folder-as-a-list).
+    /// at the protocol's flat path (docs/scale.md#the-proofs-folder-as-a-list); those in its
+    /// seq buckets and `other/` are held in the map (docs/witness.md#proof-folders).
     WitnessProofs,
 }
 

@@ -308,11 +308,21 @@ fn publisher_withheld_anchors(
     Ok(withheld_proofs)
 }
 
-/// Every published proof must commit to the digest its name gives (docs/protocol.md#ots-header).
+/// Every published proof must commit to the digest its name gives (docs/protocol.md#ots-header),
+/// in `proofs/` and in its folders — the seq buckets `NNNNNN/` and `other/`, which hold regular
+/// files named `<entry_id>.ots` and nothing else (docs/witness.md#proof-folders).
 fn check_witness_proofs(proofs: &BoxFolder, files: &mut Vec<FileProblem>) -> Result<()> {
     for listed in proofs.list()? {
         let name = &listed.name;
         let rel = format!("ledger/witness/proofs/{name}");
+        if listed.utf8
+            && listed.dir
+            && crate::layout::ProofPlace::of_folder(name).is_some()
+            && let Some(folder) = proofs.sub(name)?
+        {
+            check_proofs_folder(&folder, name, files)?;
+            continue;
+        }
         if !listed.utf8 || !crate::layout::is_witness_proof(name) {
             files.push(FileProblem {
                 file: rel,
@@ -326,6 +336,39 @@ fn check_witness_proofs(proofs: &BoxFolder, files: &mut Vec<FileProblem>) -> Res
         };
         let digest = stem.strip_prefix("prereg_").unwrap_or(stem);
         let Some(bytes) = proofs.read(name, FileClass::Proof)? else {
+            continue;
+        };
+        if let Err(p) = ots::check_named(&bytes, digest) {
+            files.push(FileProblem {
+                file: rel,
+                code: format!("proof_{}", p.code()),
+                detail: format!("the proof {p} than its name says"),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// One of `proofs/`'s folders (`folder`, named `name`): each of its names a regular file
+/// `<entry_id>.ots` whose proof commits to that entry_id (docs/witness.md#proof-folders).
+fn check_proofs_folder(folder: &BoxFolder, name: &str, files: &mut Vec<FileProblem>) -> Result<()> {
+    for listed in folder.list()? {
+        let file = &listed.name;
+        let rel = format!("ledger/witness/proofs/{name}/{file}");
+        let digest = file
+            .strip_suffix(".ots")
+            .filter(|d| listed.utf8 && listed.file && Digest::is_hex(d));
+        let Some(digest) = digest else {
+            files.push(FileProblem {
+                file: rel,
+                code: "bad_name".into(),
+                detail: format!(
+                    "ledger/witness/proofs/{name}/ holds only regular files named <entry_id>.ots (docs/witness.md#proof-folders)"
+                ),
+            });
+            continue;
+        };
+        let Some(bytes) = folder.read(file, FileClass::Proof)? else {
             continue;
         };
         if let Err(p) = ots::check_named(&bytes, digest) {

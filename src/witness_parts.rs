@@ -32,30 +32,127 @@ const PARTS: PartsOf = PartsOf {
     lists: &["entries"],
 };
 
-/// Checks `ledger/witness/` (given as `witness`): the index's parts and the run log's files.
+/// Checks `ledger/witness/` (given as `witness`): the index's parts, each record's proof, and
+/// the run log's files.
 pub fn check(witness: &BoxFolder, files: &mut Vec<FileProblem>) -> Result<()> {
     let mut seen_ids: BTreeSet<String> = BTreeSet::new();
+    let mut io = Ok(());
     PARTS.check(witness, files, |listed, bytes, files| {
-        check_part(listed, bytes, &mut seen_ids, files)
+        if let Err(e) = check_part(witness, listed, bytes, &mut seen_ids, files)
+            && io.is_ok()
+        {
+            io = Err(e);
+        }
     })?;
+    io?;
+    check_one_file_index(witness, files)?;
     check_runs_files(witness, files)
+}
+
+/// An index that is one file (no parts): each record's proof, at the path it names or at the
+/// protocol's (docs/witness.md#proof-folders).
+fn check_one_file_index(witness: &BoxFolder, files: &mut Vec<FileProblem>) -> Result<()> {
+    let Some(bytes) = witness.read("index.json", FileClass::WitnessIndex)? else {
+        return Ok(());
+    };
+    let Ok(index) = serde_json::from_slice::<J>(&bytes) else {
+        return Ok(());
+    };
+    if index.get("parts").is_some() {
+        return Ok(());
+    }
+    let Some(entries) = index.get("entries").and_then(J::as_object) else {
+        return Ok(());
+    };
+    for (id, record) in entries {
+        check_record_proof(
+            witness,
+            "ledger/witness/index.json",
+            id,
+            record,
+            false,
+            files,
+        )?;
+    }
+    Ok(())
+}
+
+/// A record's proof (docs/witness.md#proof-folders): the path it names under `proof` — which
+/// a part's record must give, and a one-file index's may (else the protocol's
+/// `ledger/witness/proofs/<entry_id>.ots`) — is a proof's path of the output's grammar named for
+/// the record's own entry_id, and the site holds a regular file there.
+fn check_record_proof(
+    witness: &BoxFolder,
+    shown: &str,
+    id: &str,
+    record: &J,
+    required: bool,
+    files: &mut Vec<FileProblem>,
+) -> Result<()> {
+    const PREFIX: &str = "ledger/witness/proofs/";
+    let own = format!("{id}.ots");
+    let named = match record.get("proof") {
+        None if !required => Some(format!("{PREFIX}{own}")),
+        None => None,
+        Some(p) => p.as_str().map(str::to_string),
+    };
+    let rel = named
+        .as_deref()
+        .and_then(|p| p.strip_prefix(PREFIX))
+        .filter(|rel| {
+            crate::layout::is_witness_proof_path(rel)
+                && rel.rsplit('/').next() == Some(own.as_str())
+        });
+    let Some(rel) = rel else {
+        files.push(problem(
+            shown,
+            "witness_proof_path_invalid",
+            format!(
+                "entry {} names {} as its proof: a record names its own proof, ledger/witness/proofs/<entry_id>.ots, or <entry_id>.ots in a bucket NNNNNN/ or in other/",
+                crate::terminal::escape(id),
+                record.get("proof").map_or("no path".to_string(), |p| crate::terminal::escape(&p.to_string()).into_owned())
+            ),
+        ));
+        return Ok(());
+    };
+    // Every component was checked against the grammar just above: no `..`, no absolute path.
+    let path = witness.path().join("proofs").join(rel);
+    let regular = match std::fs::symlink_metadata(&path) {
+        Ok(m) => m.is_file(),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => false,
+        Err(e) => {
+            return Err(anyhow::Error::new(e).context(format!("{}: cannot stat", path.display())));
+        }
+    };
+    if !regular {
+        files.push(problem(
+            format!("{PREFIX}{rel}"),
+            "witness_proof_missing",
+            format!(
+                "{shown} names it as entry {}'s proof, and the site holds no such file",
+                crate::terminal::escape(id)
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// What one present part holds: the listed count, every seq within its block, no entry that
 /// an earlier part holds.
 fn check_part(
+    witness: &BoxFolder,
     part: &ListedPart,
     bytes: &[u8],
     seen_ids: &mut BTreeSet<String>,
     files: &mut Vec<FileProblem>,
-) {
+) -> Result<()> {
     let Ok(file) = serde_json::from_slice::<PartFile>(bytes) else {
         files.push(problem(
             part.path.as_str(),
             "witness_part_invalid",
             "not {\"entries\": {entry_id: record, …}}",
         ));
-        return;
+        return Ok(());
     };
     if file.entries.len() as u64 != part.entries {
         files.push(problem(
@@ -93,7 +190,9 @@ fn check_part(
                 ),
             ));
         }
+        check_record_proof(witness, part.path.as_str(), id, record, true, files)?;
     }
+    Ok(())
 }
 
 /// `runs/`: regular files `000001.jsonl`, … from 1 without a gap, each ending in LF, after a

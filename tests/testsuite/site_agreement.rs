@@ -1306,3 +1306,67 @@ fn both_verifiers_fail_a_page_that_drops_a_layers_block() {
     ];
     agree(&site, &mutations, |_| false);
 }
+
+/// A segmented exhibit's per-line proofs lie in folders of 4,096 seqs
+/// (docs/witness.md#proof-folders). The page, from the picked folder, holds `ledger/witness/` —
+/// buckets included — to the last snapshot, as `exhibit verify SITE` does: a bucketed proof
+/// tampered, removed or moved to another bucket, or a stray file in a bucket, fails both. Over
+/// http the light page points a line's proof at the part of the witness index that names its
+/// path.
+#[test]
+fn both_verifiers_fail_a_tampered_removed_or_misplaced_proof_in_a_bucket() {
+    let (_tmp, site) = every_layer_site();
+    let bucket = site.join("ledger/witness/proofs/000000");
+    assert!(bucket.is_dir());
+    let facts = visit(&Server::start(&site).url("index.html"), None, &[]);
+    assert_ne!(verdict(&facts).0, "failed");
+    let dom = facts["dom"].as_str().unwrap();
+    assert!(
+        dom.contains("its path is named in")
+            && dom.contains("href=\"ledger/witness/index/000001.json\""),
+        "the light page points at the part that names the proof's path"
+    );
+    fn first(s: &Path) -> PathBuf {
+        let d = s.join("ledger/witness/proofs/000000");
+        let mut names: Vec<PathBuf> = std::fs::read_dir(&d)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        names.sort();
+        names.remove(0)
+    }
+    let mutations: [Named; 4] = [
+        (
+            "a bucketed proof tampered",
+            |s| {
+                let p = first(s);
+                let mut b = std::fs::read(&p).unwrap();
+                let at = b.len() - 1;
+                b[at] ^= 1;
+                std::fs::write(p, b).unwrap();
+            },
+            "ledger/witness/",
+        ),
+        (
+            "a bucketed proof removed",
+            |s| std::fs::remove_file(first(s)).unwrap(),
+            "ledger/witness/",
+        ),
+        (
+            "a bucketed proof moved to another bucket",
+            |s| {
+                let p = first(s);
+                let to = s.join("ledger/witness/proofs/000001");
+                std::fs::create_dir(&to).unwrap();
+                std::fs::rename(&p, to.join(p.file_name().unwrap())).unwrap();
+            },
+            "ledger/witness/",
+        ),
+        (
+            "a stray file in a bucket",
+            |s| write(s, "ledger/witness/proofs/000000/notes.txt", b"a note\n"),
+            "ledger/witness/",
+        ),
+    ];
+    both_fail(&site, &mutations, true);
+}

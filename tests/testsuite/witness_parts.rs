@@ -235,6 +235,290 @@ fn reassembled(site: &Path, index: &Value) -> Map<String, Value> {
     all
 }
 
+/// The entries without their `proof` paths, after checking each names its own proof under
+/// `folder(seq)` (`""`, `000000/`, `other/`) of `ledger/witness/proofs/`.
+fn without_proofs(
+    mut all: Map<String, Value>,
+    folder: impl Fn(u64) -> String,
+) -> Map<String, Value> {
+    for (id, rec) in all.iter_mut() {
+        let seq = rec["seq"].as_u64().unwrap();
+        let proof = rec.as_object_mut().unwrap().remove("proof");
+        assert_eq!(
+            proof,
+            Some(json!(format!(
+                "ledger/witness/proofs/{}{id}.ots",
+                folder(seq)
+            ))),
+            "seq {seq}"
+        );
+    }
+    all
+}
+
+/// The names in a folder of the site, sorted.
+fn names_in(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    names
+}
+
+/// A segmented exhibit's new proofs fill folders of 4,096 seqs named in seq order
+/// (docs/witness.md#proof-folders): 4,100 lines put seqs 1-4096 in `000000/` and 4097-4100 in
+/// `000001/`, an orphan in `other/`, the prereg's proof where the protocol puts it; each record
+/// names its proof's path, and `exhibit verify SITE` finds every one there. Catches a bucket off
+/// by one at the edge, a folder of more than 4,096 files, names out of seq order, an orphan in a
+/// line's bucket, and a record that names no path or another.
+#[test]
+fn a_segmented_exhibits_proofs_fill_folders_of_4096_seqs_named_in_seq_order() {
+    let mut s = scene();
+    s.config("big.toml", Some(65_536));
+    let orphan = Digest::of(b"a line the chain no longer has").to_string();
+    s.entries.insert(
+        orphan.clone(),
+        json!({
+            "seq": 3, "status": "pending",
+            "calendars": ["https://alice.btc.calendar.opentimestamps.org"],
+            "line_timestamp": ts(START), "seen_at": ts(START), "stamped_at": ts(START),
+        }),
+    );
+    std::fs::write(
+        s.store.join(format!("proofs/{orphan}.ots")),
+        proof(&orphan, PENDING),
+    )
+    .unwrap();
+    s.lines_to(4100);
+    s.runs(3);
+    s.build_into("big.toml", &s.site, 1_800_000_000);
+    assert!(s.site.join("ledger/segments").is_dir());
+    let proofs = s.site.join("ledger/witness/proofs");
+    let sha = Digest::of(PREREG.as_bytes()).to_string();
+    assert_eq!(
+        names_in(&proofs),
+        [
+            "000000".to_string(),
+            "000001".into(),
+            "other".into(),
+            format!("prereg_{sha}.ots")
+        ]
+    );
+    let own = |seqs: std::ops::RangeInclusive<usize>| {
+        let mut v: Vec<String> = seqs.map(|q| format!("{}.ots", s.w.ids[q - 1])).collect();
+        v.sort();
+        v
+    };
+    assert_eq!(names_in(&proofs.join("000000")), own(1..=4096));
+    assert_eq!(names_in(&proofs.join("000001")), own(4097..=4100));
+    assert_eq!(names_in(&proofs.join("other")), [format!("{orphan}.ots")]);
+    let index = s.json("ledger/witness/index.json");
+    let all = reassembled(&s.site, &index);
+    assert_eq!(all.len(), 4101);
+    for (id, rec) in &all {
+        let seq = rec["seq"].as_u64().unwrap();
+        let folder = match id == &orphan {
+            true => "other".to_string(),
+            false => format!("{:06}", (seq - 1) / 4096),
+        };
+        let path = format!("ledger/witness/proofs/{folder}/{id}.ots");
+        assert_eq!(rec["proof"], json!(path), "seq {seq}");
+        assert!(s.site.join(&path).is_file(), "{path}");
+    }
+    let (code, v) = verify_json(&s.site);
+    assert_eq!((code, v["files"].clone()), (Some(0), json!([])), "{v}");
+}
+
+/// Nothing published moves (docs/witness.md#proof-folders): the proofs a one-file exhibit
+/// published at `proofs/<entry_id>.ots` stay there once the ledger is segmented, the index
+/// naming them there; only new proofs go to the bucket. A proof upgraded in either place is
+/// replaced where it lies, and one the store drops is carried where it lies. `exhibit verify
+/// SITE` then fails a stray name in a bucket, a tampered, removed or misplaced bucketed proof,
+/// and a record that names another's proof.
+#[test]
+fn a_proof_published_before_segmentation_stays_where_it_was_and_new_ones_fill_the_bucket() {
+    let mut s = scene();
+    s.lines_to(5);
+    s.runs(3);
+    s.build(1_800_000_000);
+    assert!(!s.site.join("ledger/segments").exists());
+    let proofs = s.site.join("ledger/witness/proofs");
+    assert_eq!(names_in(&proofs).len(), 6, "{:?}", names_in(&proofs));
+    let whole = s.json("ledger/witness/index.json");
+    assert!(
+        whole["entries"]
+            .as_object()
+            .unwrap()
+            .values()
+            .all(|r| r.get("proof").is_none()),
+        "a one-file exhibit's index stays as it was: {whole}"
+    );
+    commit_site(&s.repo);
+
+    s.lines_to(30);
+    s.build(1_800_086_400);
+    assert!(s.site.join("ledger/segments").is_dir());
+    let early = |seq: u64| seq <= 5;
+    let folder = |seq: u64| {
+        if early(seq) {
+            String::new()
+        } else {
+            "000000/".into()
+        }
+    };
+    let index = s.json("ledger/witness/index.json");
+    let all = without_proofs(reassembled(&s.site, &index), folder);
+    assert_eq!(all.len(), 30);
+    for (seq, id) in s.w.ids.iter().enumerate().map(|(k, id)| (k as u64 + 1, id)) {
+        let at = proofs.join(format!("{}{id}.ots", folder(seq)));
+        assert!(at.is_file(), "seq {seq}: {}", at.display());
+    }
+    assert_eq!(names_in(&proofs.join("000000")).len(), 25);
+    let (code, v) = verify_json(&s.site);
+    assert_eq!((code, v["files"].clone()), (Some(0), json!([])), "{v}");
+    commit_site(&s.repo);
+
+    // The tail upgrades seq 2's proof (flat) and seq 7's (bucketed), and drops seq 9's.
+    let (two, seven, nine) = (s.w.ids[1].clone(), s.w.ids[6].clone(), s.w.ids[8].clone());
+    for id in [&two, &seven] {
+        // A fork: the pending attestation kept, a Bitcoin one beside it.
+        let mut grown = proof(id, b"\xff");
+        grown.extend_from_slice(PENDING);
+        grown.extend_from_slice(BITCOIN);
+        std::fs::write(s.store.join(format!("proofs/{id}.ots")), grown).unwrap();
+    }
+    s.entries.remove(&nine);
+    std::fs::remove_file(s.store.join(format!("proofs/{nine}.ots"))).unwrap();
+    s.lines_to(30);
+    s.build(1_800_172_800);
+    let index = s.json("ledger/witness/index.json");
+    let mut replaced: Vec<&str> = index["publisher"]["replaced"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    replaced.sort();
+    let mut want = [format!("{two}.ots"), format!("000000/{seven}.ots")];
+    want.sort();
+    assert_eq!(replaced, want);
+    assert_eq!(
+        index["publisher"]["carried_not_in_store"],
+        json!([format!("000000/{nine}.ots")])
+    );
+    assert!(
+        std::fs::read(proofs.join(format!("{two}.ots")))
+            .unwrap()
+            .ends_with(BITCOIN)
+    );
+    assert!(
+        std::fs::read(proofs.join(format!("000000/{seven}.ots")))
+            .unwrap()
+            .ends_with(BITCOIN)
+    );
+    assert!(proofs.join(format!("000000/{nine}.ots")).is_file());
+    assert!(!proofs.join(format!("{seven}.ots")).exists());
+    let (code, v) = verify_json(&s.site);
+    assert_eq!((code, v["files"].clone()), (Some(0), json!([])), "{v}");
+
+    // What verify SITE fails in the buckets, each on a copy of the site.
+    type Mutate = fn(&Path, &str);
+    let ten = s.w.ids[9].clone();
+    let bucketed = format!("ledger/witness/proofs/000000/{ten}.ots");
+    let cases: [(&str, Mutate, String, &str); 6] = [
+        (
+            "a stray name in a bucket",
+            |site, _| {
+                std::fs::write(site.join("ledger/witness/proofs/000000/notes.txt"), "n").unwrap()
+            },
+            "ledger/witness/proofs/000000/notes.txt".into(),
+            "bad_name",
+        ),
+        (
+            "a folder of proofs/ that is no bucket",
+            |site, _| {
+                let d = site.join("ledger/witness/proofs/00000");
+                std::fs::create_dir(&d).unwrap();
+                std::fs::write(d.join(format!("{}.ots", "a".repeat(64))), "x").unwrap();
+            },
+            "ledger/witness/proofs/00000".into(),
+            "bad_name",
+        ),
+        (
+            "a bucketed proof tampered",
+            |site, id| {
+                let p = site.join(format!("ledger/witness/proofs/000000/{id}.ots"));
+                let mut b = std::fs::read(&p).unwrap();
+                b[40] ^= 1;
+                std::fs::write(p, b).unwrap();
+            },
+            bucketed.clone(),
+            "proof_digest_mismatch",
+        ),
+        (
+            "a bucketed proof removed",
+            |site, id| {
+                std::fs::remove_file(site.join(format!("ledger/witness/proofs/000000/{id}.ots")))
+                    .unwrap()
+            },
+            bucketed.clone(),
+            "witness_proof_missing",
+        ),
+        (
+            "a bucketed proof moved to the next bucket",
+            |site, id| {
+                let to = site.join("ledger/witness/proofs/000001");
+                std::fs::create_dir(&to).unwrap();
+                std::fs::rename(
+                    site.join(format!("ledger/witness/proofs/000000/{id}.ots")),
+                    to.join(format!("{id}.ots")),
+                )
+                .unwrap();
+            },
+            bucketed.clone(),
+            "witness_proof_missing",
+        ),
+        (
+            "a bucketed proof moved to the flat path",
+            |site, id| {
+                std::fs::rename(
+                    site.join(format!("ledger/witness/proofs/000000/{id}.ots")),
+                    site.join(format!("ledger/witness/proofs/{id}.ots")),
+                )
+                .unwrap();
+            },
+            bucketed.clone(),
+            "witness_proof_missing",
+        ),
+    ];
+    for (name, mutate, file, code) in &cases {
+        let tmp = tempfile::tempdir().unwrap();
+        let copy = tmp.path().join("site");
+        copy_tree(&s.site, &copy);
+        mutate(&copy, &ten);
+        let (rc, v) = verify_json(&copy);
+        assert_eq!(rc, Some(1), "{name}: {v}");
+        assert_file_problem(&v, file, code);
+    }
+    // A record that names another line's proof.
+    let part = s.site.join("ledger/witness/index/000001.json");
+    let bytes = std::fs::read_to_string(&part).unwrap();
+    let eight = &s.w.ids[7];
+    std::fs::write(
+        &part,
+        bytes.replace(&format!("000000/{eight}.ots"), &format!("000000/{ten}.ots")),
+    )
+    .unwrap();
+    let (rc, v) = verify_json(&s.site);
+    assert_eq!(rc, Some(1), "{v}");
+    assert_file_problem(
+        &v,
+        "ledger/witness/index/000001.json",
+        "witness_proof_path_invalid",
+    );
+}
+
 #[test]
 fn parts_reassemble_to_the_whole_index_and_a_withheld_line_keeps_only_its_day() {
     let mut s = scene();
@@ -281,7 +565,7 @@ fn parts_reassemble_to_the_whole_index_and_a_withheld_line_keeps_only_its_day() 
     assert_eq!(names.len(), 4, "{names:?}");
 
     // The parts hold exactly the one-file index's entries; the rest of index.json is the same.
-    let all = reassembled(&s.site, &index);
+    let all = without_proofs(reassembled(&s.site, &index), |_| "000000/".into());
     assert_eq!(Value::Object(all.clone()), one["entries"]);
     assert_eq!(all.len(), 35);
     let (mut a, mut b) = (index.clone(), one.clone());

@@ -1,7 +1,9 @@
 //! The per-line witness layer (docs/protocol.md#witness; issue 4): `exhibit build --witness STORE`.
 //!
 //! Reads the tail's store (docs/protocol.md#box) and adds to the tree, under `ledger/witness/`:
-//! `proofs/<entry_id>.ots` for every entry of the store's index (bytes copied, each checked for
+//! `proofs/<entry_id>.ots` for every entry of the store's index — in a segmented exhibit, a new
+//! proof in its line's bucket `proofs/NNNNNN/` or in `proofs/other/`, and every proof where it
+//! was first published (docs/witness.md#proof-folders) — (bytes copied, each checked for
 //! its OpenTimestamps header and the digest it commits to against its name), the sealed
 //! `proofs/prereg_<sha256>.ots`, the proofs HEAD published that the store no longer names
 //! (carried forward, never deleted), `index.json` (the tail's latest state per entry_id, a
@@ -28,6 +30,7 @@ use crate::box_read::{BoxFolder, FileClass};
 use crate::build::decide::LineRecord;
 use crate::encode::{Count, of, pretty, timestamp_of};
 use crate::five_bytes::{Clock, U40};
+use crate::layout::ProofPlace;
 use crate::output::Content;
 use crate::refusal::Refusal;
 use crate::segments::Series;
@@ -61,7 +64,7 @@ pub fn index_part_path(n: u64) -> String {
 }
 
 /// What the page prints on how to pin one line without it (docs/protocol.md#witness).
-pub const HOW_TO_PIN: &str = "To pin one line without this page: take its entry_id from its line in the published ledger (ledger/ledger.jsonl, then ledger/segments/ in name order; or a withheld line's digest from ledger/withheld.json), fetch ledger/witness/proofs/<entry_id>.ots, and run `ots verify -d <entry_id> <entry_id>.ots` (the python OpenTimestamps client) or `node ots-cli.js verify -i -d <entry_id> <entry_id>.ots` (javascript-opentimestamps 0.4.9). A PENDING file prints \"Pending confirmation in Bitcoin blockchain\": it is a calendar's receipt and pins nothing. A PROOF prints the Bitcoin block; that block's header time is at https://mempool.space/api/block/<hash> and https://blockstream.info/api/block/<hash> (/block-height/<H> gives the hash). The proof shows that the line's digest existed before that block, no more: not that every send got a line, not the words of any message, not who wrote the line, not that the line is true. The header time is the miner's clock, within about two hours of consensus time, so a latency under six hours carries that slop and a negative latency can appear for an honest line. The store was written by the lab's tail; the proofs are what you check.";
+pub const HOW_TO_PIN: &str = "To pin one line without this page: take its entry_id from its line in the published ledger (ledger/ledger.jsonl, then ledger/segments/ in name order; or a withheld line's digest from ledger/withheld.json), fetch its proof — ledger/witness/proofs/<entry_id>.ots in an exhibit without ledger/segments/; in a segmented one, the path its record names under \"proof\" in the witness index (the part of ledger/witness/index/ that ledger/witness/index.json lists for the line's seq), a folder of 4,096 seqs — save it as <entry_id>.ots, and run `ots verify -d <entry_id> <entry_id>.ots` (the python OpenTimestamps client) or `node ots-cli.js verify -i -d <entry_id> <entry_id>.ots` (javascript-opentimestamps 0.4.9). A PENDING file prints \"Pending confirmation in Bitcoin blockchain\": it is a calendar's receipt and pins nothing. A PROOF prints the Bitcoin block; that block's header time is at https://mempool.space/api/block/<hash> and https://blockstream.info/api/block/<hash> (/block-height/<H> gives the hash). The proof shows that the line's digest existed before that block, no more: not that every send got a line, not the words of any message, not who wrote the line, not that the line is true. The header time is the miner's clock, within about two hours of consensus time, so a latency under six hours carries that slop and a negative latency can appear for an honest line. The store was written by the lab's tail; the proofs are what you check.";
 
 /// One record of the store's index, compact (a million of them stay small): 72 bytes. The
 /// four optional fields are plain values with a bit each in `present` (as `Option`s they took
@@ -618,9 +621,11 @@ fn check_seal(store: &Path, s: &Store, refusals: &mut Vec<Refusal>) -> Option<Di
     Some(sha)
 }
 
-/// A store proof that passed its header check, with its published name.
+/// A store proof that passed its header check, with its name in the store and its path under
+/// the published `proofs/` (docs/witness.md#proof-folders).
 struct StoreProof {
     name: String,
+    rel: String,
     bytes: Vec<u8>,
 }
 
@@ -805,7 +810,7 @@ pub fn build(ctx: &LayerContext<'_>, store: &Path) -> Result<LayerOutput> {
     // when read, keeping their own records (or sharing them, on a first build), and nothing
     // after reads them (docs/scale.md#records-let-go).
     let part_seqs = ctx.segmented.then_some(ctx.plan.config.witness_part_seqs);
-    let from_records = FromRecords::of(ctx, index, &chain, part_seqs)?;
+    let from_records = FromRecords::of(ctx, index, &chain, &proofs.places, part_seqs)?;
     if part_seqs.is_some()
         && let Some(index) = s.index.as_mut()
     {
@@ -932,20 +937,25 @@ struct Proofs {
     store_files: usize,
     /// This build's records of the store's proofs, committed once DIR is written.
     records: Option<crate::stat_records::Pending>,
+    /// Where each record's proof is published, by the record's position ([`ProofPlace::pack`];
+    /// docs/witness.md#proof-folders).
+    places: std::sync::Arc<Vec<u32>>,
 }
 
 impl Proofs {
-    /// A store proof that passed, kept for the tree: listed when the exhibit lists its proofs.
-    fn keep(&mut self, name: &str, file: crate::output::DiskFile) {
+    /// A store proof that passed, kept for the tree at its place: listed when the exhibit
+    /// lists its proofs and it lies at the protocol's flat path (a bucket's or `other/`'s
+    /// proof is held in the tree's map: docs/scale.md#the-proofs-folder-as-a-list).
+    fn keep(&mut self, place: ProofPlace, name: &str, file: crate::output::DiskFile) {
         let file = match &mut self.listed {
-            Some(list) => match list.push(file) {
+            Some(list) if place == ProofPlace::Flat => match list.push(file) {
                 Ok(()) => return,
                 Err(file) => file,
             },
-            None => file,
+            _ => file,
         };
         self.store_files_kept
-            .push((format!("ledger/witness/proofs/{name}"), file));
+            .push((format!("ledger/witness/proofs/{}", place.rel(name)), file));
     }
 
     /// Room for every record's proof, made once: a segmented exhibit's list, named by the
@@ -995,6 +1005,7 @@ fn proofs(
         stray_files: 0,
         store_files: names.len() + s.unreadable_names,
         records: None,
+        places: std::sync::Arc::default(),
     };
     // One proof at a time: read, checked, held to the replacement rule, then only its size,
     // sha256 and header kept — the bytes are read again when DIR is written
@@ -1012,18 +1023,27 @@ fn proofs(
     drop(names);
     let proofs_folder: std::sync::Arc<Path> = store.join("proofs").into();
     proofs.room_for(ctx.segmented, index, &proofs_folder);
+    // Where each record's proof goes when HEAD does not publish it yet
+    // (docs/witness.md#proof-folders): its line's bucket in a segmented exhibit, `other/` for a
+    // record no line names; the protocol's flat path in a one-file exhibit. A proof HEAD
+    // publishes stays where it is.
+    let new_places = new_places(ctx, index);
     let wanted = index
         .ids
         .iter()
         .zip(at_record.into_iter())
-        .map(|(id, at_head)| (format!("{id}.ots"), id, at_head))
+        .zip(new_places)
+        .map(|((id, at_head), new)| {
+            let place = at_head.map_or(new, AtHead::place);
+            (format!("{id}.ots"), id, at_head, place)
+        })
         .chain(
             prereg_name
                 .clone()
                 .zip(sealed.copied())
                 .map(|(name, digest)| {
                     let at_head = head.other.get(&name).copied();
-                    (name, digest, at_head)
+                    (name, digest, at_head, ProofPlace::Flat)
                 }),
         );
     // A proof unchanged since the last build checked it is taken from its record, unread
@@ -1033,17 +1053,21 @@ fn proofs(
         &proofs_folder,
         ctx.plan.dry_run,
     );
-    for ((name, digest, at_head), listed) in wanted.zip(listed) {
+    let mut places = Vec::with_capacity(index.records.len());
+    for ((name, digest, at_head, place), listed) in wanted.zip(listed) {
+        if places.len() < index.records.len() {
+            places.push(place.pack());
+        }
         if listed
             && let Some(k) = records.known(&name, &proofs_folder)
-            && at_head.is_none_or(|oid| oid == k.oid)
+            && at_head.is_none_or(|h| h.oid == k.oid)
         {
             records.record(&name, &k.meta, &k.file, k.oid);
             let mut file = k.file;
             if ctx.segmented {
                 file.forget_head();
             }
-            proofs.keep(&name, file);
+            proofs.keep(place, &name, file);
             continue;
         }
         let Some((bytes, meta)) =
@@ -1051,12 +1075,25 @@ fn proofs(
         else {
             continue;
         };
-        let p = StoreProof { name, bytes };
+        let p = StoreProof {
+            rel: place.rel(&name),
+            name,
+            bytes,
+        };
         let oid = (at_head.is_some() || records.recording())
             .then(|| git2::Oid::hash_object(git2::ObjectType::Blob, &p.bytes))
             .transpose()?;
         if let (Some(at_head), Some(oid)) = (at_head, oid) {
-            replacement_rule(ctx, store, &p, at_head, oid, &mut proofs, refusals, notes)?;
+            replacement_rule(
+                ctx,
+                store,
+                &p,
+                at_head.oid,
+                oid,
+                &mut proofs,
+                refusals,
+                notes,
+            )?;
         }
         let name = p.name.clone();
         let mut kept = p.kept(&proofs_folder);
@@ -1068,15 +1105,39 @@ fn proofs(
         if ctx.segmented {
             kept.forget_head();
         }
-        proofs.keep(&name, kept);
+        proofs.keep(place, &name, kept);
     }
+    proofs.places = std::sync::Arc::new(places);
     if let Some(list) = &mut proofs.listed {
         list.finish();
     }
     proofs.records = records.into_pending();
+    carry_head(
+        ctx,
+        index,
+        prereg_name.as_deref(),
+        &head,
+        &mut proofs,
+        refusals,
+        notes,
+    )?;
+    Ok(proofs)
+}
+
+/// HEAD's proofs that neither the index nor the seal names, carried forward where they lie, in
+/// name order (docs/witness.md#proof-folders).
+fn carry_head(
+    ctx: &LayerContext<'_>,
+    index: &StoreIndex,
+    prereg_name: Option<&str>,
+    head: &HeadAtRecords,
+    proofs: &mut Proofs,
+    refusals: &mut Vec<Refusal>,
+    notes: &mut Vec<String>,
+) -> Result<()> {
     // A name the index or the seal gives (records are sorted by id; names are lowercase hex).
     let expected = |name: &str| {
-        prereg_name.as_deref() == Some(name)
+        prereg_name == Some(name)
             || name
                 .strip_suffix(".ots")
                 .and_then(|stem| {
@@ -1092,19 +1153,45 @@ fn proofs(
     let mut to_carry: Vec<(String, git2::Oid)> = head
         .not_in_index
         .iter()
-        .map(|(d, oid)| (format!("{}.ots", Digest(*d)), *oid))
+        .map(|(d, at)| (at.place().rel(&format!("{}.ots", Digest(*d))), at.oid))
         .chain(
             head.other
                 .iter()
                 .filter(|(name, _)| !expected(name))
-                .map(|(name, oid)| (name.clone(), *oid)),
+                .map(|(name, at)| (name.clone(), at.oid)),
         )
         .collect();
     to_carry.sort();
     for (name, oid) in &to_carry {
-        carry(ctx, name, *oid, &mut proofs, refusals, notes)?;
+        carry(ctx, name, *oid, proofs, refusals, notes)?;
     }
-    Ok(proofs)
+    Ok(())
+}
+
+/// Where each record's proof is published when HEAD does not publish it yet, by the record's
+/// position (docs/witness.md#proof-folders): in a segmented exhibit, the bucket of the chain
+/// line whose entry_id it is, and `other/` for a record no line names; in a one-file exhibit,
+/// the protocol's flat path. 4 bytes a record.
+fn new_places(ctx: &LayerContext<'_>, index: &StoreIndex) -> impl Iterator<Item = ProofPlace> {
+    let unnamed = match ctx.segmented {
+        true => ProofPlace::Other,
+        false => ProofPlace::Flat,
+    };
+    let mut places = vec![unnamed.pack(); index.records.len()];
+    if ctx.segmented {
+        for l in ctx.verified.lines.iter() {
+            if let Ok(k) = index.ids.binary_search(&l.entry_id) {
+                places[k] = ProofPlace::of_line(l.seq).pack();
+            }
+        }
+    }
+    places.into_iter().map(ProofPlace::unpack)
+}
+
+/// The path a record's proof is published under, as the published index names it
+/// (docs/witness.md#proof-folders).
+fn proof_path(id: &Digest, place: ProofPlace) -> String {
+    format!("{PROOFS_FOLDER}/{}", place.rel(&format!("{id}.ots")))
 }
 
 /// The report's clocks checked against the tail's moments, and the moments let go, before the
@@ -1171,12 +1258,53 @@ impl HeadProofsRead {
 /// The per-line proofs' folder, under DIR.
 const PROOFS_FOLDER: &str = "ledger/witness/proofs";
 
-/// HEAD's `ledger/witness/proofs/`: the proofs named `<64 hex>.ots` as one sorted list of
-/// digests and blob ids (52 bytes each; as a map of names, about 200 bytes each: a million of
-/// them held through a daily rebuild, docs/scale.md#what-is-left), any other name in a map.
+/// A proof HEAD publishes: its blob id, and where under `proofs/` it lies
+/// ([`ProofPlace::pack`]; docs/witness.md#proof-folders).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct AtHead {
+    oid: git2::Oid,
+    place: u32,
+}
+
+impl AtHead {
+    fn place(self) -> ProofPlace {
+        ProofPlace::unpack(self.place)
+    }
+}
+
+/// Each file of HEAD's proofs folder, its own and its buckets' and `other/`'s
+/// (docs/witness.md#proof-folders), handed to `visit` in git's order as its place, its name
+/// and its blob id; `visit` returns false to stop. HEAD's tree passed the output's grammar
+/// before it is trusted (crate::head_check): anything else here is refused again, the second
+/// lock. Returns false when `visit` stopped the walk.
+fn visit_head_proofs(
+    previous: &crate::previous::Previous,
+    mut visit: impl FnMut(ProofPlace, String, git2::Oid) -> bool,
+) -> Result<bool> {
+    let prefix = format!("{PROOFS_FOLDER}/");
+    previous.visit_walk(PROOFS_FOLDER, |e| {
+        let rel = e.path.strip_prefix(&prefix).unwrap_or(&e.path);
+        let Some((place, name)) = ProofPlace::split(rel)
+            .filter(|(_, name)| e.regular_file && !name.is_empty() && !name.contains('/'))
+        else {
+            anyhow::bail!(
+                "HEAD:{}: not a proof's path of the output's grammar (docs/witness.md#proof-folders)",
+                crate::terminal::escape(&e.path)
+            );
+        };
+        Ok(visit(place, name.to_string(), e.id))
+    })
+}
+
+/// HEAD's `ledger/witness/proofs/`: the proofs named `<64 hex>.ots` (in it, its buckets or
+/// `other/`) as one sorted list of digests, blob ids and places (56 bytes each; as a map of
+/// names, about 200 bytes each: a million of them held through a daily rebuild,
+/// docs/scale.md#what-is-left), any other name in a map by its path under `proofs/`. Of a
+/// digest HEAD holds twice (a tree written by hand), the first in path order meets its record
+/// and the other is carried where it lies.
 struct HeadProofs {
-    by_digest: Vec<([u8; 32], git2::Oid)>,
-    other: BTreeMap<String, git2::Oid>,
+    by_digest: Vec<([u8; 32], AtHead)>,
+    other: BTreeMap<String, AtHead>,
 }
 
 impl HeadProofs {
@@ -1185,15 +1313,21 @@ impl HeadProofs {
             by_digest: Vec::new(),
             other: BTreeMap::new(),
         };
-        previous.visit_blobs_beside(PROOFS_FOLDER, &[], |name, oid| {
+        visit_head_proofs(previous, |place, name, oid| {
+            let at = AtHead {
+                oid,
+                place: place.pack(),
+            };
             match crate::output::FileName::new(&name) {
-                crate::output::FileName::Proof(d) => head.by_digest.push((d, oid)),
+                crate::output::FileName::Proof(d) => head.by_digest.push((d, at)),
                 crate::output::FileName::PublicText(_) | crate::output::FileName::Other(_) => {
-                    head.other.insert(name, oid);
+                    head.other.insert(place.rel(&name), at);
                 }
             }
+            true
         })?;
-        head.by_digest.sort_unstable_by_key(|(d, _)| *d);
+        // Stable: of one digest twice, the first in git's (path) order stays first.
+        head.by_digest.sort_by_key(|(d, _)| *d);
         head.by_digest.shrink_to_fit();
         Ok(head)
     }
@@ -1225,14 +1359,14 @@ impl HeadProofs {
     }
 }
 
-/// HEAD's proofs beside the store's records (docs/scale.md#narrower-records): the blob id
-/// HEAD publishes under each record's name, by the record's position (21 bytes a record where
-/// the list by digest took 52), HEAD's digest-named proofs no record names (to be carried), and
-/// its other names.
+/// HEAD's proofs beside the store's records (docs/scale.md#narrower-records): the blob id and
+/// place HEAD publishes each record's proof under, by the record's position (25 bytes a record
+/// where the list by digest took 56), HEAD's digest-named proofs no record names (to be
+/// carried), and its other names.
 struct HeadAtRecords {
     at_record: OidsByRecord,
-    not_in_index: Vec<([u8; 32], git2::Oid)>,
-    other: BTreeMap<String, git2::Oid>,
+    not_in_index: Vec<([u8; 32], AtHead)>,
+    other: BTreeMap<String, AtHead>,
     /// How many proofs HEAD's folder holds.
     head_proofs: usize,
 }
@@ -1252,16 +1386,25 @@ impl HeadAtRecords {
             head_proofs: 0,
         };
         let (mut next, mut last, mut in_order) = (0, None, true);
-        previous.visit_blobs_beside(PROOFS_FOLDER, &[], |name, oid| {
+        visit_head_proofs(previous, |place, name, oid| {
+            // A folder's proofs come in its own order, not the digests': read as a list.
+            if place != ProofPlace::Flat {
+                in_order = false;
+                return false;
+            }
+            let oid = AtHead {
+                oid,
+                place: place.pack(),
+            };
             head.head_proofs += 1;
             let crate::output::FileName::Proof(d) = crate::output::FileName::new(&name) else {
                 head.other.insert(name, oid);
-                return;
+                return true;
             };
             in_order &= last.is_none_or(|l| l < d);
             last = Some(d);
             if !in_order {
-                return;
+                return false;
             }
             while ids.get(next).is_some_and(|id| id.0 < d) {
                 head.at_record.push(None);
@@ -1273,6 +1416,7 @@ impl HeadAtRecords {
             } else {
                 head.not_in_index.push((d, oid));
             }
+            true
         })?;
         if !in_order {
             return Ok(None);
@@ -1289,12 +1433,12 @@ impl HeadAtRecords {
 /// the full proofs list on the store's proofs' peak (21 MB at a million:
 /// docs/scale.md#witness-transients).
 #[derive(Debug, Default)]
-struct OidsByRecord(Vec<Vec<Option<git2::Oid>>>);
+struct OidsByRecord(Vec<Vec<Option<AtHead>>>);
 
 impl OidsByRecord {
     const CHUNK: usize = 1 << 16;
 
-    fn push(&mut self, oid: Option<git2::Oid>) {
+    fn push(&mut self, oid: Option<AtHead>) {
         match self.0.last_mut() {
             Some(chunk) if chunk.len() < Self::CHUNK => chunk.push(oid),
             _ => {
@@ -1306,7 +1450,7 @@ impl OidsByRecord {
     }
 
     /// The ids in the records' order, each chunk let go once passed.
-    fn into_iter(self) -> impl Iterator<Item = Option<git2::Oid>> {
+    fn into_iter(self) -> impl Iterator<Item = Option<AtHead>> {
         self.0.into_iter().flatten()
     }
 }
@@ -1323,13 +1467,20 @@ fn carry(
     refusals: &mut Vec<Refusal>,
     notes: &mut Vec<String>,
 ) -> Result<()> {
-    let digest = name
+    // `name` is the path under `proofs/`: `<name>`, `NNNNNN/<name>` or `other/<name>`.
+    let file = name.rsplit('/').next().unwrap_or(name);
+    let digest = file
         .strip_suffix(".ots")
         .map(|n| n.strip_prefix("prereg_").unwrap_or(n))
-        .filter(|_| crate::layout::is_witness_proof(name));
-    let bytes = ctx.previous.read_blob(oid, name)?;
+        .filter(|_| crate::layout::is_witness_proof_path(name));
+    let bytes = ctx
+        .previous
+        .read_blob(oid, &format!("{PROOFS_FOLDER}/{name}"))?;
     let problem = match digest {
-        None => Some("its name is not <entry_id>.ots or prereg_<sha256>.ots".to_string()),
+        None => Some(
+            "its path is not <entry_id>.ots or prereg_<sha256>.ots, nor <entry_id>.ots in a bucket NNNNNN/ or in other/"
+                .to_string(),
+        ),
         Some(d) => match ots::check_named(&bytes, d) {
             Err(p) => Some(format!("{p} ({})", p.code())),
             Ok(()) => crate::proof_body::check(&bytes)
@@ -1379,20 +1530,22 @@ fn replacement_rule(
     if store_oid == oid {
         return Ok(());
     }
-    let old = ctx.previous.read_blob(oid, &p.name)?;
+    let old = ctx
+        .previous
+        .read_blob(oid, &format!("{PROOFS_FOLDER}/{}", p.rel))?;
     let grows = old.len() >= ots::HEADER_LEN
         && p.bytes.len() > old.len()
         && p.bytes[..ots::HEADER_LEN] == old[..ots::HEADER_LEN];
     if grows {
-        proofs.replaced.push(p.name.clone());
+        proofs.replaced.push(p.rel.clone());
     } else if ctx.plan.allow_rewrite.is_some() {
         notes.push(format!(
             "witness/proofs/{}: replaced by a form that does not extend HEAD's ({} → {} bytes), on --allow-rewrite",
-            p.name,
+            p.rel,
             old.len(),
             p.bytes.len()
         ));
-        proofs.rewritten.push(p.name.clone());
+        proofs.rewritten.push(p.rel.clone());
     } else {
         let why = if old.len() >= ots::HEADER_LEN
             && p.bytes[..ots::HEADER_LEN] != old[..ots::HEADER_LEN]
@@ -1827,11 +1980,13 @@ impl Serialize for PartEntries<'_> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let source = self.0;
         let mut daycut = DayCut::new(&source.anchor_tz);
-        serializer.collect_map(
-            source
-                .each()
-                .map(|(id, r, cut)| (id, published_record(&source.calendars, r, cut, &mut daycut))),
-        )
+        serializer.collect_map(source.each().map(|(id, r, cut, place)| {
+            let proof = Some(proof_path(&id, place));
+            (
+                id,
+                published_record(&source.calendars, r, cut, proof, &mut daycut),
+            )
+        }))
     }
 }
 
@@ -1853,6 +2008,11 @@ struct PublishedRecord<'a> {
     calendars: &'a [String],
     /// `null` for a withheld line's record.
     line_timestamp: Option<String>,
+    /// The path of the record's proof (docs/witness.md#proof-folders): every record of a
+    /// segmented exhibit's parts; in a one-file exhibit's index only one not at the protocol's
+    /// `ledger/witness/proofs/<entry_id>.ots`, so that such an index stays byte-identical.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    proof: Option<String>,
     seen_at: String,
     seq: i64,
     stamped_at: String,
@@ -1992,13 +2152,17 @@ fn published_index<'a>(
     let (entries, parts, part_files) = match from_records.parts {
         // A one-file exhibit's records are held to here: its index lists them.
         None => {
+            let places = proofs.places.iter().map(|&p| ProofPlace::unpack(p));
             let entries: BTreeMap<Digest, PublishedRecord<'a>> = index
                 .ids
                 .iter()
                 .zip(index.records.iter())
-                .map(|(id, r)| {
+                .zip(places.chain(std::iter::repeat(ProofPlace::Flat)))
+                .map(|((id, r), place)| {
                     let cut = chain.cut(&id, r);
-                    (id, published_record(&index.calendars, r, cut, &mut daycut))
+                    let proof = (place != ProofPlace::Flat).then(|| proof_path(&id, place));
+                    let record = published_record(&index.calendars, r, cut, proof, &mut daycut);
+                    (id, record)
                 })
                 .collect();
             (Some(entries), None, Vec::new())
@@ -2058,12 +2222,14 @@ impl FromRecords {
         ctx: &LayerContext<'_>,
         index: &StoreIndex,
         chain: &Chain,
+        places: &std::sync::Arc<Vec<u32>>,
         part_seqs: Option<u64>,
     ) -> Result<FromRecords> {
         let parts = part_seqs
             .map(|k| {
                 let holds = crate::dir_stat::DirHolds::open(ctx.previous.git_dir(), &ctx.plan.out);
-                index_parts(index, chain, &ctx.verified.anchor_tz, k, holds, ctx.made)
+                let source = (index, chain, places);
+                index_parts(source, &ctx.verified.anchor_tz, k, holds, ctx.made)
             })
             .transpose()?;
         let orphans = chain
@@ -2085,8 +2251,7 @@ impl FromRecords {
 /// The records laid into parts of `k` seqs: part N holds seqs `(N-1)*k+1 ..= N*k`; only parts
 /// with a record exist. Returns the list `index.json` gives and the parts' files.
 fn index_parts(
-    index: &StoreIndex,
-    chain: &Chain,
+    (index, chain, places): (&StoreIndex, &Chain, &std::sync::Arc<Vec<u32>>),
     anchor_tz: &str,
     k: u64,
     mut holds: crate::dir_stat::DirHolds,
@@ -2129,6 +2294,7 @@ fn index_parts(
             records: PartRecords::Shared {
                 ids: index.ids.clone(),
                 records: index.records.clone(),
+                places: places.clone(),
                 at,
             },
             calendars: calendars.clone(),
@@ -2192,24 +2358,40 @@ fn index_parts(
 }
 
 /// A part's records: positions in the store's (shared) records with whether each record's
-/// clocks are cut, or a copy of its own.
+/// clocks are cut, or a copy of its own; with each one's proof's place.
 enum PartRecords {
-    /// Positions in the store's ids and records, with each one's cut flag.
+    /// Positions in the store's ids, records and places, with each one's cut flag.
     Shared {
         ids: std::sync::Arc<SortedIds>,
         records: std::sync::Arc<Vec<Record>>,
+        places: std::sync::Arc<Vec<u32>>,
         at: Vec<(u32, bool)>,
     },
-    Own(Vec<(Digest, Record, bool)>),
+    Own(Vec<(Digest, Record, bool, ProofPlace)>),
+}
+
+/// Record `k`'s proof's place in `places` (the flat path for a position past it: none is).
+fn place_at(places: &[u32], k: usize) -> ProofPlace {
+    places
+        .get(k)
+        .map_or(ProofPlace::Flat, |&p| ProofPlace::unpack(p))
 }
 
 impl PartRecords {
     /// A copy of its own records, not the shared list's.
     fn owned(self) -> PartRecords {
         match self {
-            PartRecords::Shared { ids, records, at } => PartRecords::Own(
+            PartRecords::Shared {
+                ids,
+                records,
+                places,
+                at,
+            } => PartRecords::Own(
                 at.iter()
-                    .map(|&(i, cut)| (ids.at(i as usize), records[i as usize].clone(), cut))
+                    .map(|&(i, cut)| {
+                        let i = i as usize;
+                        (ids.at(i), records[i].clone(), cut, place_at(&places, i))
+                    })
                     .collect(),
             ),
             own => own,
@@ -2232,16 +2414,24 @@ impl PartSource {
         }
     }
 
-    /// Its records in id order, each with its id and whether its clocks are cut.
-    fn each(&self) -> Box<dyn Iterator<Item = (Digest, &Record, bool)> + '_> {
+    /// Its records in id order, each with its id, whether its clocks are cut and its proof's
+    /// place.
+    fn each(&self) -> Box<dyn Iterator<Item = (Digest, &Record, bool, ProofPlace)> + '_> {
         match &self.records {
-            PartRecords::Shared { ids, records, at } => Box::new(
-                at.iter()
-                    .map(|&(i, cut)| (ids.at(i as usize), &records[i as usize], cut)),
+            PartRecords::Shared {
+                ids,
+                records,
+                places,
+                at,
+            } => Box::new(at.iter().map(|&(i, cut)| {
+                let i = i as usize;
+                (ids.at(i), &records[i], cut, place_at(places, i))
+            })),
+            PartRecords::Own(records) => Box::new(
+                records
+                    .iter()
+                    .map(|(id, r, cut, place)| (*id, r, *cut, *place)),
             ),
-            PartRecords::Own(records) => {
-                Box::new(records.iter().map(|(id, r, cut)| (*id, r, *cut)))
-            }
         }
     }
 
@@ -2287,6 +2477,7 @@ fn published_record<'a>(
     calendars: &'a [Vec<String>],
     r: &Record,
     private: bool,
+    proof: Option<String>,
     daycut: &mut DayCut,
 ) -> PublishedRecord<'a> {
     // Cut to the day in the header's anchor_tz, as withheld.json gives it (docs/build.md#safety).
@@ -2303,6 +2494,7 @@ fn published_record<'a>(
         block_time: r.block_time().map(timestamp_of),
         calendars: &calendars[r.calendars as usize],
         line_timestamp: (!private).then(|| timestamp_of(r.line_timestamp())),
+        proof,
         seen_at: clock(r.seen_at()),
         seq: r.seq(),
         stamped_at: clock(r.stamped_at()),
@@ -2654,9 +2846,9 @@ mod tests {
     }
 
     fn parts_of(index: &StoreIndex, holds: crate::dir_stat::DirHolds) -> Vec<(String, Content)> {
-        index_parts(index, &Chain::of(&[], index), "UTC", 10, holds, None)
-            .unwrap()
-            .1
+        let places = std::sync::Arc::default();
+        let source = (index, &Chain::of(&[], index), &places);
+        index_parts(source, "UTC", 10, holds, None).unwrap().1
     }
 
     #[test]
@@ -2669,9 +2861,9 @@ mod tests {
         let none = || crate::dir_stat::DirHolds::open(None, &dir);
         let index = index_of(25);
         let made_files = crate::made_files::MadeFiles::beside(&dir).unwrap();
+        let places = std::sync::Arc::default();
         let (listed, written) = index_parts(
-            &index,
-            &Chain::of(&[], &index),
+            (&index, &Chain::of(&[], &index), &places),
             "UTC",
             10,
             none(),
@@ -3015,8 +3207,14 @@ mod tests {
             .records
             .iter()
             .map(|r| {
-                serde_json::to_value(published_record(&parsed.calendars, r, false, &mut daycut))
-                    .unwrap()
+                serde_json::to_value(published_record(
+                    &parsed.calendars,
+                    r,
+                    false,
+                    None,
+                    &mut daycut,
+                ))
+                .unwrap()
             })
             .collect();
         let (all, none) = (&published[0], &published[1]);
@@ -3136,10 +3334,22 @@ mod tests {
         let previous = head_with_proofs(tmp.path(), &repo, sorted);
         assert!(previous.streams_folder(PROOFS_FOLDER).unwrap());
         let seen = |h: HeadAtRecords| {
-            let other: Vec<(String, git2::Oid)> = h.other.into_iter().collect();
+            let other: Vec<(String, git2::Oid)> =
+                h.other.into_iter().map(|(n, a)| (n, a.oid)).collect();
+            assert!(
+                h.not_in_index
+                    .iter()
+                    .all(|(_, a)| a.place() == ProofPlace::Flat)
+            );
             (
-                h.at_record.into_iter().collect::<Vec<_>>(),
-                h.not_in_index,
+                h.at_record
+                    .into_iter()
+                    .map(|a| a.map(|a| a.oid))
+                    .collect::<Vec<_>>(),
+                h.not_in_index
+                    .into_iter()
+                    .map(|(d, a)| (d, a.oid))
+                    .collect::<Vec<_>>(),
                 other,
                 h.head_proofs,
             )
@@ -3183,14 +3393,17 @@ mod tests {
         // Catches a merge that loses HEAD's proofs after the last record (not carried), counts
         // a matched one as unnamed (carried twice), or gives a record its neighbour's blob id.
         let d = |b: u8| [b; 32];
-        let oid = |b: u8| git2::Oid::from_bytes(&[b; 20]).unwrap();
+        let oid = |b: u8| AtHead {
+            oid: git2::Oid::from_bytes(&[b; 20]).unwrap(),
+            place: ProofPlace::Bucket(u32::from(b)).pack(),
+        };
         let head = HeadProofs {
             by_digest: [1, 3, 4, 6, 8, 9].map(|b| (d(b), oid(b))).to_vec(),
             other: BTreeMap::from([("prereg_x.ots".to_string(), oid(0))]),
         };
         let ids = SortedIds::own([2, 3, 5, 6, 7].map(|b| Digest(d(b))).to_vec());
         let at = head.at_records(&ids);
-        let at_record: Vec<Option<git2::Oid>> = at.at_record.into_iter().collect();
+        let at_record: Vec<Option<AtHead>> = at.at_record.into_iter().collect();
         assert_eq!(at_record, [None, Some(oid(3)), None, Some(oid(6)), None]);
         assert_eq!(at.not_in_index, [1, 4, 8, 9].map(|b| (d(b), oid(b))));
         assert_eq!(at.other.len(), 1);
@@ -3210,7 +3423,7 @@ mod tests {
             many.push((k % 3 != 0).then(|| oid((k % 251) as u8)));
         }
         assert_eq!(many.0.len(), 3);
-        let back: Vec<Option<git2::Oid>> = many.into_iter().collect();
+        let back: Vec<Option<AtHead>> = many.into_iter().collect();
         assert_eq!(back.len(), n);
         assert!(
             back.iter()
@@ -3228,6 +3441,10 @@ mod tests {
             block_time: Some(timestamp_of(0)),
             calendars: &calendars,
             line_timestamp: Some(timestamp_of(0)),
+            proof: Some(format!(
+                "ledger/witness/proofs/000000/{}.ots",
+                Digest::of(b"x")
+            )),
             seen_at: timestamp_of(0),
             seq: 1,
             stamped_at: timestamp_of(0),
