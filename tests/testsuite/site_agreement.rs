@@ -1315,7 +1315,7 @@ fn both_verifiers_fail_a_page_that_drops_a_layers_block() {
 /// path.
 #[test]
 fn both_verifiers_fail_a_tampered_removed_or_misplaced_proof_in_a_bucket() {
-    let (_tmp, site) = every_layer_site();
+    let (_tmp, site) = every_layer_site("");
     let bucket = site.join("ledger/witness/proofs/000000");
     assert!(bucket.is_dir());
     let facts = visit(&Server::start(&site).url("index.html"), None, &[]);
