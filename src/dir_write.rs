@@ -277,9 +277,10 @@ fn sweep_folder(
             })?,
             Sweep::RemoveNow => remove_name(fd.as_fd(), name, &here.join(name), ctx.dev, 0)?,
             Sweep::Enter => {
-                let sub = rustix::fs::openat(fd, name, FOLDER, Mode::empty()).with_context(
-                    || format!("{}: cannot open as a folder", here.join(name).display()),
-                )?;
+                let sub =
+                    rustix::fs::openat(fd, name, FOLDER, Mode::empty()).with_context(|| {
+                        format!("{}: cannot open as a folder", here.join(name).display())
+                    })?;
                 let sub_rel = format!("{}{}/", rel, name.to_string_lossy());
                 sweep_folder(&sub, &sub_rel, ctx, pending, said)?;
             }
@@ -339,7 +340,8 @@ fn remove_name(
     }
     let fd = rustix::fs::openat(folder, name, FOLDER, Mode::empty())
         .with_context(|| format!("{}: cannot open as a folder", path.display()))?;
-    let stat = rustix::fs::fstat(&fd).with_context(|| format!("{}: cannot stat", path.display()))?;
+    let stat =
+        rustix::fs::fstat(&fd).with_context(|| format!("{}: cannot stat", path.display()))?;
     if stat.st_dev != dev {
         bail!(
             "{}: another filesystem is mounted here; exhibit never crosses into one (docs/build.md#safety)",
@@ -381,7 +383,10 @@ fn write_temps(
         let (rel, content) = (&*rel, &*content);
         let (folder, name) = folder_and_name(rel);
         let cannot = || format!("{}: cannot create", dir.join(folder).display());
-        let fd = folders.get(folder).with_context(cannot)?.with_context(cannot)?;
+        let fd = folders
+            .get(folder)
+            .with_context(cannot)?
+            .with_context(cannot)?;
         let phase = match stat_in(fd, name) {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Phase::New,
             Err(e) => {
@@ -623,7 +628,8 @@ pub fn finish_interrupted(dir: &Path, path: &Path, dry_run: bool) -> Result<Opti
         Ok(None) => return Ok(None),
         Err(e) if dry_run => return Err(e),
         Err(e) => {
-            std::fs::remove_file(path).with_context(|| format!("{}: cannot remove", path.display()))?;
+            std::fs::remove_file(path)
+                .with_context(|| format!("{}: cannot remove", path.display()))?;
             return Ok(Some(format!(
                 "{e:#}; removed it: a build of this folder was interrupted and its plan cannot be read, so this build writes every file that differs"
             )));
@@ -668,7 +674,13 @@ mod tests {
 
     #[test]
     fn a_temporary_name_is_read_back_and_is_never_an_output_path() {
-        for name in ["STATS.json", "index.html", "000001.jsonl", ".nojekyll", "a.b"] {
+        for name in [
+            "STATS.json",
+            "index.html",
+            "000001.jsonl",
+            ".nojekyll",
+            "a.b",
+        ] {
             let temp = temp_name(name, 4242);
             assert_eq!(temp_of(temp.as_bytes()), Some((name.as_bytes(), 4242)));
             for folder in ["", "ledger/", "ledger/segments/", "ledger/witness/proofs/"] {

@@ -1320,8 +1320,9 @@ pub fn clean_leftovers(dir: &Path, dry_run: bool) -> Result<Vec<String>> {
                 "{shown}: a folder of made files an interrupted build left (process {pid} is gone); a build would remove it"
             ));
         } else {
-            remove_temp_tree(&path)
-                .with_context(|| format!("{shown}: cannot remove a leftover folder of made files"))?;
+            remove_temp_tree(&path).with_context(|| {
+                format!("{shown}: cannot remove a leftover folder of made files")
+            })?;
             said.push(format!(
                 "{shown}: removed a folder of made files an interrupted build left (process {pid} is gone)"
             ));

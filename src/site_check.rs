@@ -208,8 +208,7 @@ fn build_leftovers(dir: &Path, files: &mut Vec<FileProblem>) {
         .into_iter()
         .filter_entry(|e| e.file_name() != ".git");
     for entry in walk.flatten() {
-        let Some((_, pid)) = crate::dir_write::temp_of(entry.file_name().as_encoded_bytes())
-        else {
+        let Some((_, pid)) = crate::dir_write::temp_of(entry.file_name().as_encoded_bytes()) else {
             continue;
         };
         let rel = entry.path().strip_prefix(dir).unwrap_or(entry.path());

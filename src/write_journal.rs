@@ -73,7 +73,9 @@ pub fn locate(dir: &Path) -> Result<PathBuf> {
     let previous = crate::previous::Previous::open(dir)?;
     if let Some(git_dir) = previous.own_git_dir() {
         let key = Digest::of(previous.shown_prefix().as_bytes()).to_string();
-        return Ok(git_dir.join("exhibit").join(format!("journal-{}", &key[..16])));
+        return Ok(git_dir
+            .join("exhibit")
+            .join(format!("journal-{}", &key[..16])));
     }
     let parent = match dir.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
@@ -249,9 +251,9 @@ impl Journal {
         let mut lines = BufReader::new(file).lines();
         let mut next = || -> Option<String> { lines.next()?.ok() };
         let pid = match (next(), next()) {
-            (Some(magic), Some(pid)) if magic == MAGIC => pid
-                .strip_prefix("pid ")
-                .and_then(|p| p.parse::<u32>().ok()),
+            (Some(magic), Some(pid)) if magic == MAGIC => {
+                pid.strip_prefix("pid ").and_then(|p| p.parse::<u32>().ok())
+            }
             _ => None,
         };
         let Some(pid) = pid else {
@@ -334,7 +336,11 @@ fn parse(line: &str) -> Option<Entry> {
         (len, sha256)
     };
     let rel = unhex(parts.next()?)?;
-    if parts.next().is_some() || rel.split(|&b| b == b'/').any(|p| p.is_empty() || p == b"." || p == b"..") {
+    if parts.next().is_some()
+        || rel
+            .split(|&b| b == b'/')
+            .any(|p| p.is_empty() || p == b"." || p == b"..")
+    {
         return None;
     }
     if phase != Phase::Remove && std::str::from_utf8(&rel).is_err() {
@@ -392,7 +398,11 @@ mod tests {
                     Ok(())
                 })
                 .unwrap();
-            let want: Vec<Entry> = entries.iter().filter(|e| e.phase == phase).cloned().collect();
+            let want: Vec<Entry> = entries
+                .iter()
+                .filter(|e| e.phase == phase)
+                .cloned()
+                .collect();
             assert_eq!(got, want, "{phase:?}");
         }
         journal.remove().unwrap();
@@ -411,7 +421,10 @@ mod tests {
             std::fs::write(&path, whole(&body)).unwrap();
             let j = Journal::open(&path).unwrap().unwrap();
             let all = [Phase::New, Phase::Changed, Phase::Head, Phase::Remove];
-            assert!(all.iter().any(|p| j.each(*p, |_| Ok(())).is_err()), "{body}");
+            assert!(
+                all.iter().any(|p| j.each(*p, |_| Ok(())).is_err()),
+                "{body}"
+            );
         }
         std::fs::write(&path, "hello\n").unwrap();
         assert!(Journal::open(&path).is_err());

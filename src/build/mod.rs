@@ -75,8 +75,7 @@ pub fn run(plan: &BuildPlan) -> Result<ExitCode> {
     crate::output::check_out_dir(&plan.out, &box_paths(plan), journaled)?;
     // What an interrupted build planned is finished first, and said.
     if journaled
-        && let Some(said) =
-            crate::dir_write::finish_interrupted(&plan.out, &journal, plan.dry_run)?
+        && let Some(said) = crate::dir_write::finish_interrupted(&plan.out, &journal, plan.dry_run)?
     {
         crate::say!("exhibit: note: {said}");
     }
@@ -181,7 +180,13 @@ pub fn run(plan: &BuildPlan) -> Result<ExitCode> {
     drop(layers);
     crate::memory::give_back();
     let git_dir = previous.git_dir();
-    let code = write::run(plan, summary, &assembled, (git_dir, &journal), &mut progress)?;
+    let code = write::run(
+        plan,
+        summary,
+        &assembled,
+        (git_dir, &journal),
+        &mut progress,
+    )?;
     // The made files' second names go before DIR's files are recorded: removing a name changes
     // the file's link count and ctime, which the record holds (docs/scale.md#made-as-written).
     drop(made);
