@@ -100,8 +100,13 @@ pub fn write(
     check_shape(tree)?;
     let mut pending = Pending::create(journal)?;
     let planned = sweep(dir, tree, &mut pending, &mut said)
-        .and_then(|()| write_temps(dir, tree, known, &mut pending, made))
-        .and_then(|()| sync_filesystem(dir));
+        .and_then(|()| write_temps(dir, tree, known, &mut pending, made));
+    // Nothing to rename or remove: DIR already is the publication, and nothing is touched.
+    if planned.is_ok() && pending.is_empty() {
+        pending.discard();
+        return Ok(said);
+    }
+    let planned = planned.and_then(|()| sync_filesystem(dir));
     if let Err(e) = planned {
         if let Ok(so_far) = pending.read_back() {
             take_back(dir, &so_far);
@@ -626,7 +631,11 @@ pub fn finish_interrupted(dir: &Path, path: &Path, dry_run: bool) -> Result<Opti
     let journal = match Journal::open(path) {
         Ok(Some(j)) => j,
         Ok(None) => return Ok(None),
-        Err(e) if dry_run => return Err(e),
+        Err(e) if dry_run => {
+            return Ok(Some(format!(
+                "{e:#}: a build of this folder was interrupted and its plan cannot be read; a build would drop it and write every file that differs"
+            )));
+        }
         Err(e) => {
             std::fs::remove_file(path)
                 .with_context(|| format!("{}: cannot remove", path.display()))?;

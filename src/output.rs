@@ -1059,7 +1059,7 @@ pub fn read_tree(dir: &Path, git_dir: Option<&Path>) -> Result<Tree> {
     Ok(tree)
 }
 
-/// The name of the file a temporary tree holds while exhibit owns it (never in DIR).
+/// The name of the file a folder of made files holds while exhibit owns it (never in DIR).
 const TEMP_MARKER: &str = ".exhibit-temporary";
 
 /// Where a build's made files wait for the write stage (crate::made_files): beside DIR,
@@ -1094,7 +1094,7 @@ pub(crate) fn make_temp_folder(path: &Path) -> Result<()> {
     std::fs::write(
         path.join(TEMP_MARKER),
         format!(
-            "a temporary tree of exhibit build (process {}); the next build removes it\n",
+            "a folder of files exhibit build made (process {}); the next build removes it\n",
             std::process::id()
         ),
     )
@@ -1339,11 +1339,12 @@ fn plainly_exhibits(path: &Path) -> bool {
         || std::fs::read_dir(path).is_ok_and(|mut d| d.next().is_none())
 }
 
-/// Removes a temporary tree with its marker last, so a removal cut short is still recognised.
+/// Removes a folder of made files with its marker last, so a removal cut short is still
+/// recognised.
 pub(crate) fn remove_temp_tree(path: &Path) -> Result<()> {
     std::fs::write(
         path.join(TEMP_MARKER),
-        b"a temporary tree of exhibit build\n",
+        b"a folder of files exhibit build made\n",
     )
     .with_context(|| format!("{}: cannot mark", path.display()))?;
     for entry in
@@ -1608,17 +1609,22 @@ mod tests {
         tree.put("ok.txt", b"x".to_vec());
         // A path that cannot be created (a file where a folder must go).
         tree.put("ok.txt/inner", b"y".to_vec());
-        // An unchanged file, linked into the temporary tree before the failure (the paths are
-        // not the output's: written past that check, so that the fill itself fails).
+        // An unchanged file (the paths are not the output's: written past that check, so that
+        // the write itself refuses the shape before a byte is written).
         tree.put("keep.txt", b"old".to_vec());
         assert!(write_checked(&dir, &tree, DirRecords::none()).is_err());
         assert_eq!(read_tree(&dir, None).unwrap().len(), 1);
         assert_eq!(std::fs::read(dir.join("keep.txt")).unwrap(), b"old");
         use std::os::unix::fs::MetadataExt;
         let meta = std::fs::metadata(dir.join("keep.txt")).unwrap();
-        assert_eq!(meta.nlink(), 1, "the temporary tree's link is gone");
+        assert_eq!(meta.nlink(), 1);
         let leftovers: Vec<_> = std::fs::read_dir(tmp.path()).unwrap().collect();
-        assert_eq!(leftovers.len(), 1, "no staging folder left behind");
+        assert_eq!(leftovers.len(), 1, "no journal left beside DIR");
+        assert_eq!(
+            std::fs::read_dir(&dir).unwrap().count(),
+            1,
+            "no temporary file"
+        );
     }
 
     /// A store's proof kept on disk: checked once, read again when DIR is written.
@@ -1646,6 +1652,8 @@ mod tests {
         // nobody checked. It fails and DIR keeps what it held.
         let mut tree = Tree::default();
         tree.put_file("p/a.ots", kept_proof(&store, "a.ots", b"checked bytes"));
+        // New to DIR, written under its temporary name before b.ots fails.
+        tree.put("p/a1.ots", b"new".to_vec());
         tree.put_file("p/b.ots", kept_proof(&store, "b.ots", b"other"));
         std::fs::write(store.join("b.ots"), b"OTHER").unwrap();
         let err = write_checked(&dir, &tree, DirRecords::none()).unwrap_err();
@@ -1662,7 +1670,13 @@ mod tests {
         std::fs::remove_file(store.join("b.ots")).unwrap();
         assert!(write_checked(&dir, &tree, DirRecords::none()).is_err());
         let leftovers = std::fs::read_dir(tmp.path()).unwrap().count();
-        assert_eq!(leftovers, 2, "store and site only: no staging folder left");
+        assert_eq!(leftovers, 2, "store and site only: no journal left");
+        // The failed build's temporary files are gone: a1.ots's was written before b.ots failed.
+        let names: Vec<String> = std::fs::read_dir(dir.join("p"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(names, ["a.ots"], "no temporary file left");
     }
 
     #[test]
@@ -2410,7 +2424,7 @@ mod tests {
     }
 
     #[test]
-    fn an_unchanged_file_is_linked_and_a_changed_one_written() {
+    fn an_unchanged_file_is_not_touched_and_a_changed_one_written_anew() {
         let tmp = tempfile::tempdir().unwrap();
         let dir = tmp.path().join("site");
         let mut tree = Tree::default();
@@ -2434,11 +2448,11 @@ mod tests {
                 "{path}"
             );
         }
-        assert_eq!(inode(&dir.join("same.txt")), same, "linked, not rewritten");
+        assert_eq!(inode(&dir.join("same.txt")), same, "not touched");
         assert_ne!(inode(&dir.join("changed.txt")), changed, "written anew");
         use std::os::unix::fs::MetadataExt;
         let meta = std::fs::metadata(dir.join("same.txt")).unwrap();
-        assert_eq!(meta.nlink(), 1, "the old tree's name is removed");
+        assert_eq!(meta.nlink(), 1, "no second name");
 
         // An executable file (git would keep its mode) is written anew, as a plain file.
         use std::os::unix::fs::PermissionsExt;
@@ -2454,7 +2468,7 @@ mod tests {
     }
 
     #[test]
-    fn a_file_reached_through_a_symlinked_folder_is_not_linked() {
+    fn a_file_reached_through_a_symlinked_folder_is_not_taken_for_dirs() {
         let tmp = tempfile::tempdir().unwrap();
         let dir = tmp.path().join("site");
         let mut tree = Tree::default();
