@@ -18,7 +18,8 @@ if ! command -v chromium >/dev/null && ! command -v chromium-browser >/dev/null;
     missing+=("chromium (as root: apt-get install -y chromium) for the page tests")
   fi
 fi
-# The safety suite watches the swap of DIR through strace (one renameat2 RENAME_EXCHANGE).
+# The safety suite watches the write of DIR through strace (each file renamed into place from its
+# temporary name, the heads last: docs/build.md#the-write).
 if ! command -v strace >/dev/null; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
     echo "test.sh: installing strace for the safety tests (apt-get install -y strace)" >&2

@@ -67,10 +67,10 @@ impl DirRecords {
 /// Returns how many were recorded.
 /// DIR's files that its record says hold given bytes, unchanged since the last build wrote
 /// them. A file this build makes again with the same bytes need not be held in memory until DIR
-/// is written: it is named as DIR's file, which the write stage links into the new tree (the same
-/// check as [`crate::output`]'s `Unchanged`) or, where it cannot link, reads again, when it must
-/// still hash to the recorded sha256 or the build fails and DIR stays as it was
-/// (docs/scale.md#memory).
+/// is written: it is named as DIR's file, which the write stage then leaves untouched (the same
+/// check as [`crate::output`]'s `unchanged`: docs/build.md#the-write) or, where DIR's copy has
+/// changed since, reads again, when it must still hash to the recorded sha256 or the build fails
+/// and DIR's files stay as they were (docs/scale.md#memory).
 pub struct DirHolds {
     records: DirRecords,
     folders: OpenFolders,

@@ -78,8 +78,7 @@ struct Frame<'t> {
 /// DIR's regular files in path order, each with its size and, when DIR's record still describes
 /// it, its sha256 (docs/scale.md#comparing-without-reading); a symlink or another name that is
 /// neither a file nor a folder is given as [`Content::NotAFile`], never followed, entered nor
-/// read (it is not the exhibit's: the build's new tree replaces DIR whole and drops it, which
-/// the review says). A `.git` at DIR's top is not walked. An error ends the walk: the review
+/// read (it is not the exhibit's: a build removes it, which the review says). A `.git` at DIR's top is not walked. An error ends the walk: the review
 /// fails, naming the path.
 ///
 /// Walked beside the new tree's lists (the proofs folder's, the released texts'), a listed
@@ -131,10 +130,10 @@ impl<'t> DirWalk<'t> {
                 continue;
             }
             // No exhibit names a file otherwise; said plainly, where the lossy name would be
-            // "not found" (the build's new tree replaces DIR whole: docs/build.md#the-swap).
+            // "not found" (a build removes every name it does not produce: docs/build.md#the-write).
             let Some(name) = name.to_str() else {
                 bail!(
-                    "{}: a name that is not UTF-8, which exhibit never writes; a build replaces DIR whole and would not keep it: move it out of {} to keep it",
+                    "{}: a name that is not UTF-8, which exhibit never writes; a build removes every name it does not produce and would not keep it: move it out of {} to keep it",
                     crate::terminal::escape(&on_disk.join(name).display().to_string()),
                     crate::terminal::escape(&self.root.display().to_string()),
                 );

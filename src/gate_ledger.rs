@@ -381,7 +381,7 @@ impl LedgerSpans {
     /// The bytes written into `out` as they are read, never held whole (a ledger segment is up
     /// to 32 MiB, made on a first build's peak: docs/scale.md#nothing-made-to-be-dropped). They must hash to the
     /// digest of the first read: when they do not, an error, and what `out` received is not
-    /// the file (the caller's new tree is then dropped, DIR left as it was).
+    /// the file (the caller removes it: DIR's file stays the old one).
     pub fn write_into(&self, out: &mut dyn std::io::Write) -> Result<()> {
         let mut h = sha2::Sha256::new();
         self.ledger.read_spans(&self.spans, |piece| {

@@ -4,11 +4,13 @@
 //! texts' index parts and its witness index parts before the write stage and held them all, or
 //! held the records they are made from (docs/scale.md#made-as-written).
 //!
-//! The folder is exhibit's plainly: it carries the temporary trees' marker from the moment it
+//! The folder is exhibit's plainly: it carries the marker `.exhibit-temporary` from the moment it
 //! is made, it is created only when the first file is put (a build that makes none leaves no
 //! trace), and it is removed when the build ends, written, refused or failed alike, as the
-//! value that owns it is dropped. One that a killed build left is removed by the next build,
-//! as its temporary tree is (docs/build.md#safety). A dry run makes none: it writes nothing.
+//! value that owns it is dropped. One that a killed build left is removed by the next build
+//! (docs/build.md#safety). Kept beside DIR rather than in it, a refused build writes nothing in
+//! DIR; the write stage links each file it needs to its temporary name in DIR
+//! (docs/build.md#the-write). A dry run makes none: it writes nothing.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -102,8 +104,8 @@ impl MadeFiles {
 }
 
 impl Drop for MadeFiles {
-    /// The folder goes when the build ends, whatever the end: DIR was written (its new tree
-    /// holds links to the files), or nothing was.
+    /// The folder goes when the build ends, whatever the end: DIR was written (its files are
+    /// links to the made files), or nothing was.
     fn drop(&mut self) {
         // Only the folder this value made; a symlink put there since is not entered.
         let made = self.made.get_mut().is_ok_and(|m| m.root)

@@ -1,7 +1,8 @@
-//! The write stage: the whole output tree is built in memory (a segmented exhibit's made files
-//! already written beside DIR, named by the tree: crate::made_files), written to a temporary
-//! tree beside DIR, and swapped in only when everything succeeded (docs/protocol.md#output-tree: a build that is refused or fails
-//! changes not one byte of DIR). `--dry-run` compares the tree with DIR instead and writes
+//! The output tree: every file a build publishes, held in memory or named on disk (a segmented
+//! exhibit's made files already written beside DIR: crate::made_files), and DIR's files listed to
+//! compare with it. DIR is written as a static log is (crate::dir_write,
+//! docs/build.md#the-write): a refused build writes nothing, a killed or failed one leaves every
+//! file old or new, never half-written. `--dry-run` compares the tree with DIR instead and writes
 //! nothing.
 
 use std::borrow::Cow;
@@ -14,7 +15,7 @@ use walkdir::WalkDir;
 
 use crate::box_read::{BoxFolder, FileClass};
 use crate::dir_stat::DirRecords;
-use crate::open_folders::{OpenFolders, folder_and_name, is_regular, stat_in};
+use crate::open_folders::{folder_and_name, is_regular, stat_in};
 use rustix::fd::BorrowedFd;
 use rustix::fs::{AtFlags, Mode, OFlags};
 
@@ -34,8 +35,8 @@ pub enum Content {
     Ledger(crate::gate_ledger::LedgerSpans),
     /// A name in DIR that is not a regular file or a folder (a symlink, a FIFO, a socket, a
     /// device): never followed nor read, and never in a tree the build writes. Its size is 0 and
-    /// it holds no bytes. A build replaces DIR whole and drops it, so the review lists it as
-    /// removed (docs/operator.md#dry-run).
+    /// it holds no bytes. A build removes it (or renames a file over it) without following it,
+    /// so the review lists it as removed (docs/operator.md#dry-run).
     NotAFile(NotAFile),
 }
 
@@ -123,7 +124,7 @@ impl Remade {
 
     /// Its bytes written into `out`, made again: they must be the bytes first made, or an
     /// error (and what `out` received is not the file: the caller drops it).
-    fn write_into(&self, out: &mut dyn Write) -> Result<()> {
+    pub(crate) fn write_into(&self, out: &mut dyn Write) -> Result<()> {
         let Some(stream) = &self.stream else {
             return Ok(out.write_all(&self.bytes()?)?);
         };
@@ -1059,17 +1060,11 @@ pub fn read_tree(dir: &Path, git_dir: Option<&Path>) -> Result<Tree> {
     Ok(tree)
 }
 
-/// The name of the file a temporary tree holds while exhibit owns it (never in DIR).
+/// The name of the file a folder of made files holds while exhibit owns it (never in DIR).
 const TEMP_MARKER: &str = ".exhibit-temporary";
 
-/// Where a build's temporary tree lives: beside DIR, named so that a person (and the next build)
-/// knows whose it is: `.<DIR name>.exhibit-new-<pid>`.
-fn temp_name(dir_name: &str, pid: u32) -> String {
-    format!(".{dir_name}.exhibit-new-{pid}")
-}
-
-/// Where a build's made files wait for the write stage (crate::made_files): beside DIR, named
-/// like its temporary tree, `.<DIR name>.exhibit-made-<pid>`.
+/// Where a build's made files wait for the write stage (crate::made_files): beside DIR,
+/// `.<DIR name>.exhibit-made-<pid>`.
 pub(crate) fn made_files_path(dir: &Path, pid: u32) -> Result<PathBuf> {
     let (parent, name) = parent_and_name(dir)?;
     Ok(parent.join(format!(".{name}.exhibit-made-{pid}")))
@@ -1100,20 +1095,16 @@ pub(crate) fn make_temp_folder(path: &Path) -> Result<()> {
     std::fs::write(
         path.join(TEMP_MARKER),
         format!(
-            "a temporary tree of exhibit build (process {}); the next build removes it\n",
+            "a folder of files exhibit build made (process {}); the next build removes it\n",
             std::process::id()
         ),
     )
     .with_context(|| format!("{}: cannot create", path.display()))
 }
 
-/// `.<dir_name>.exhibit-{new,old,made}-<pid>` → the pid.
+/// `.<dir_name>.exhibit-made-<pid>` → the pid.
 fn leftover_pid(dir_name: &str, entry: &str) -> Option<u32> {
-    let rest = entry.strip_prefix(&format!(".{dir_name}.exhibit-"))?;
-    let pid = rest
-        .strip_prefix("new-")
-        .or_else(|| rest.strip_prefix("old-"))
-        .or_else(|| rest.strip_prefix("made-"))?;
+    let pid = entry.strip_prefix(&format!(".{dir_name}.exhibit-made-"))?;
     (!pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit()))
         .then(|| pid.parse().ok())
         .flatten()
@@ -1142,6 +1133,18 @@ pub fn holds_exhibit(dir: &Path) -> bool {
                     && v.get("digests").is_some_and(serde_json::Value::is_object)
             })
         })
+}
+
+/// A folder whose files are all temporary files of exhibit's write stage (a first build killed
+/// before its journal was in place: docs/build.md#the-write), and folders.
+fn only_temporaries(dir: &Path) -> bool {
+    WalkDir::new(dir).follow_links(false).into_iter().all(|e| {
+        e.is_ok_and(|e| {
+            e.file_type().is_dir()
+                || (e.file_type().is_file()
+                    && crate::dir_write::temp_of(e.file_name().as_encoded_bytes()).is_some())
+        })
+    })
 }
 
 /// An absolute, lexically normalised form of `path`, resolved through its nearest existing
@@ -1210,11 +1213,13 @@ fn sample(dir: &Path) -> String {
 
 const OUT_RULE: &str = "--out must name a folder that is absent, empty, or an exhibit this tool wrote, outside the box and any .git (docs/build.md#safety)";
 
-/// DIR is exhibit's only when exhibit made it (docs/build.md#safety): absent, empty, or holding an
-/// exhibit (a valid `ledger/SNAPSHOTS.jsonl`), and neither a symlink, nor a `.git`, nor inside
+/// DIR is exhibit's only when exhibit made it (docs/build.md#safety): absent, empty, holding an
+/// exhibit (a valid `ledger/SNAPSHOTS.jsonl`), being written by a build that was interrupted
+/// (`journaled`: its journal is there, docs/build.md#the-journal) or holding nothing but
+/// temporary files of one, and neither a symlink, nor a `.git`, nor inside
 /// one, nor holding one, nor the box or any part of it (`box_paths`: what exhibit.toml names),
 /// nor inside a box folder. Checked before anything is read from or written to DIR.
-pub fn check_out_dir(dir: &Path, box_paths: &[(&str, &Path)]) -> Result<()> {
+pub fn check_out_dir(dir: &Path, box_paths: &[(&str, &Path)], journaled: bool) -> Result<()> {
     let shown = crate::terminal::escape(&dir.display().to_string()).into_owned();
     let meta = std::fs::symlink_metadata(dir);
     if let Ok(m) = &meta {
@@ -1265,7 +1270,7 @@ pub fn check_out_dir(dir: &Path, box_paths: &[(&str, &Path)]) -> Result<()> {
             sample(dir)
         );
     }
-    if !holds_exhibit(dir) {
+    if !holds_exhibit(dir) && !journaled && !only_temporaries(dir) {
         bail!(
             "{shown}: holds files exhibit did not write (no valid ledger/SNAPSHOTS.jsonl): {}; {OUT_RULE}",
             sample(dir)
@@ -1284,13 +1289,8 @@ pub fn check_out_dir(dir: &Path, box_paths: &[(&str, &Path)]) -> Result<()> {
     Ok(())
 }
 
-/// The pid names a process that is running (a concurrent build's temporary tree is its own).
-pub(crate) fn alive(pid: u32) -> bool {
-    Path::new(&format!("/proc/{pid}")).exists()
-}
-
-/// Removes the temporary trees an interrupted build of this DIR left beside it — only folders
-/// named `.<DIR>.exhibit-{new,old,made}-<pid>` whose process is gone and that are exhibit's (its
+/// Removes the folders of made files an interrupted build of this DIR left beside it — only
+/// folders named `.<DIR>.exhibit-made-<pid>` whose process is gone and that are exhibit's (its
 /// marker, an exhibit tree, or empty) — and says so. Returns the lines said.
 pub fn clean_leftovers(dir: &Path, dry_run: bool) -> Result<Vec<String>> {
     let (parent, name) = parent_and_name(dir)?;
@@ -1305,7 +1305,7 @@ pub fn clean_leftovers(dir: &Path, dry_run: bool) -> Result<Vec<String>> {
         .collect();
     found.sort();
     for (entry, pid) in found {
-        if pid == std::process::id() || alive(pid) {
+        if pid == std::process::id() || crate::dir_write::alive(pid) {
             continue;
         }
         let path = parent.join(&entry);
@@ -1314,17 +1314,18 @@ pub fn clean_leftovers(dir: &Path, dry_run: bool) -> Result<Vec<String>> {
         let ours = is_dir && plainly_exhibits(&path);
         if !ours {
             said.push(format!(
-                "{shown}: named like exhibit's temporary tree but holds files exhibit did not write; left as it is"
+                "{shown}: named like exhibit's folder of made files but holds files exhibit did not write; left as it is"
             ));
         } else if dry_run {
             said.push(format!(
-                "{shown}: a temporary tree an interrupted build left (process {pid} is gone); a build would remove it"
+                "{shown}: a folder of made files an interrupted build left (process {pid} is gone); a build would remove it"
             ));
         } else {
-            remove_temp_tree(&path)
-                .with_context(|| format!("{shown}: cannot remove a leftover temporary tree"))?;
+            remove_temp_tree(&path).with_context(|| {
+                format!("{shown}: cannot remove a leftover folder of made files")
+            })?;
             said.push(format!(
-                "{shown}: removed a temporary tree an interrupted build left (process {pid} is gone)"
+                "{shown}: removed a folder of made files an interrupted build left (process {pid} is gone)"
             ));
         }
     }
@@ -1339,11 +1340,12 @@ fn plainly_exhibits(path: &Path) -> bool {
         || std::fs::read_dir(path).is_ok_and(|mut d| d.next().is_none())
 }
 
-/// Removes a temporary tree with its marker last, so a removal cut short is still recognised.
+/// Removes a folder of made files with its marker last, so a removal cut short is still
+/// recognised.
 pub(crate) fn remove_temp_tree(path: &Path) -> Result<()> {
     std::fs::write(
         path.join(TEMP_MARKER),
-        b"a temporary tree of exhibit build\n",
+        b"a folder of files exhibit build made\n",
     )
     .with_context(|| format!("{}: cannot mark", path.display()))?;
     for entry in
@@ -1394,40 +1396,40 @@ fn check_paths(tree: &Tree) -> Result<()> {
     Ok(())
 }
 
-/// Writes `tree` as DIR: a temporary sibling is filled, then exchanged with DIR in one step.
-/// DIR must have passed [`check_out_dir`].
+/// Writes `tree` as DIR (docs/build.md#the-write: crate::dir_write), its plan journaled at
+/// `journal`. DIR must have passed [`check_out_dir`]. Returns what a person should be told.
 ///
-/// What an earlier build recorded of DIR's files (`crate::dir_stat`, kept in `git_dir`) lets an
-/// unchanged file be linked without reading it.
-pub fn write_tree(dir: &Path, tree: &Tree, git_dir: Option<&Path>) -> Result<()> {
+/// What an earlier build recorded of DIR's files (`crate::dir_stat`, kept in `git_dir`) tells an
+/// unchanged file without reading it.
+pub fn write_tree(
+    dir: &Path,
+    tree: &Tree,
+    git_dir: Option<&Path>,
+    journal: &Path,
+) -> Result<Vec<String>> {
     check_paths(tree)?;
-    write_checked(dir, tree, DirRecords::open(git_dir, dir))
+    write_journaled(dir, tree, DirRecords::open(git_dir, dir), journal)
 }
 
-fn write_checked(dir: &Path, tree: &Tree, known: DirRecords) -> Result<()> {
-    let (parent, name) = parent_and_name(dir)?;
-    std::fs::create_dir_all(&parent)
-        .with_context(|| format!("{}: cannot create", parent.display()))?;
+fn write_journaled(
+    dir: &Path,
+    tree: &Tree,
+    known: DirRecords,
+    journal: &Path,
+) -> Result<Vec<String>> {
     if let Ok(m) = std::fs::symlink_metadata(dir)
         && (m.file_type().is_symlink() || !m.is_dir())
     {
         bail!("{}: exists and is not a folder", dir.display());
     }
     refuse_mounts_inside(dir)?;
-    let staging = parent.join(temp_name(&name, std::process::id()));
-    let result = fill(&staging, tree, dir, known).and_then(|()| {
-        crate::progress::stage_done("write: the new tree filled");
-        swap(dir, &staging)
-    });
-    if result.is_err() && std::fs::symlink_metadata(&staging).is_ok() {
-        let _ = remove_temp_tree(&staging);
-    }
-    result
+    let made = made_files_path(dir, std::process::id())?;
+    crate::dir_write::write(dir, tree, known, journal, &made)
 }
 
 /// A filesystem mounted inside DIR (a bind mount of a home folder, a tmpfs) is refused before
-/// anything is written: the old tree is removed after the exchange, and its removal would empty
-/// whatever is mounted there (docs/build.md#safety). Read from the kernel's list of mounts, which
+/// anything is written: the build removes the names of DIR it does not produce, and removing a
+/// mount point's would empty whatever is mounted there (docs/build.md#safety). Read from the kernel's list of mounts, which
 /// names bind mounts of the same filesystem too (a device number would not tell them).
 fn refuse_mounts_inside(dir: &Path) -> Result<()> {
     let Ok(real) = std::fs::canonicalize(dir) else {
@@ -1438,7 +1440,7 @@ fn refuse_mounts_inside(dir: &Path) -> Result<()> {
     };
     if let Some(inside) = mounts_below(&table, &real).first() {
         bail!(
-            "{}: another filesystem is mounted inside the output folder; exhibit never crosses into one (the old tree's removal would empty it: docs/build.md#safety); unmount it or move the mount out of the folder, then build again",
+            "{}: another filesystem is mounted inside the output folder; exhibit never crosses into one (removing what the build does not produce would empty it: docs/build.md#safety); unmount it or move the mount out of the folder, then build again",
             crate::terminal::escape(&inside.display().to_string())
         );
     }
@@ -1480,66 +1482,12 @@ fn mounts_below(table: &str, dir: &Path) -> Vec<PathBuf> {
         .collect()
 }
 
-fn fill(staging: &Path, tree: &Tree, dir: &Path, known: DirRecords) -> Result<()> {
-    make_temp_folder(staging)?;
-    // Each file is made by its folder's handle: one name looked up per call, not the whole path
-    // (docs/scale.md#comparing-without-reading). The tree's paths are sorted, so a folder's
-    // files come one after another and each folder is opened once.
-    let mut made = OpenFolders::creating(staging)
-        .with_context(|| format!("{}: cannot open", staging.display()))?;
-    let mut unchanged = Unchanged::new(dir, known);
-    // The files this build wrote as it made them (crate::made_files) are linked, not copied.
-    let made_files = made_files_path(dir, std::process::id())?;
-    for (rel, content) in tree.iter() {
-        let (rel, content) = (&*rel, &*content);
-        let (folder, name) = folder_and_name(rel);
-        let to = made
-            .get(folder)
-            .with_context(|| format!("{}: cannot create", staging.join(folder).display()))?
-            .with_context(|| format!("{}: cannot create", staging.join(folder).display()))?;
-        // DIR's copy first: a file DIR already holds keeps its name there (its inode, and git's
-        // stat data for it), whoever made the bytes this time.
-        if unchanged.link(rel, content, to) {
-            continue;
-        }
-        if let Content::File(file) = content
-            && file.folder.starts_with(&made_files)
-            && link_made(file, to, name)
-        {
-            continue;
-        }
-        // A file on disk (a store's proof) is read again here, one at a time, and must hold
-        // the bytes that were checked; a ledger file is copied from the gate's ledger as it is
-        // read, held to the digest verified (never whole: docs/scale.md#nothing-made-to-be-dropped).
-        // No fsync per file (at a million proofs that is most of a build's time): what DIR
-        // promises is that a refused or failed build leaves it as it was, which the exchange
-        // gives. Durability across a power cut is the commit's job, not the build's.
-        let path = staging.join(rel);
-        let created = rustix::fs::openat(
-            to,
-            name,
-            OFlags::WRONLY | OFlags::CREATE | OFlags::EXCL | OFlags::NOFOLLOW | OFlags::CLOEXEC,
-            Mode::from_raw_mode(0o666),
-        )
-        .with_context(|| format!("{}: cannot create", path.display()))?;
-        let mut file = std::fs::File::from(created);
-        let written = match content {
-            Content::Ledger(spans) => spans.write_into(&mut file),
-            Content::Remade(remade) => remade.write_into(&mut file),
-            other => other.bytes().and_then(|bytes| Ok(file.write_all(&bytes)?)),
-        };
-        written.with_context(|| format!("{}: cannot write", path.display()))?;
-    }
-    std::fs::remove_file(staging.join(TEMP_MARKER))
-        .with_context(|| format!("{}: cannot finish", staging.display()))?;
-    Ok(())
-}
-
-/// Links a file this build made (crate::made_files) into the new tree's folder `to` as `name`:
-/// true when the link names a regular file of the size the build wrote (else the caller copies
-/// it, reading it back held to its sha256). The made folder is the build's own and its files
-/// were written from the bytes whose sha256 the tree records (docs/scale.md#made-as-written).
-fn link_made(file: &DiskFile, to: BorrowedFd<'_>, name: &str) -> bool {
+/// Links a file this build made (crate::made_files) into DIR's folder `to` as `name` (its
+/// temporary name): true when the link names a regular file of the size the build wrote (else
+/// the caller copies it, reading it back held to its sha256). The made folder is the build's own
+/// and its files were written from the bytes whose sha256 the tree records
+/// (docs/scale.md#made-as-written).
+pub(crate) fn link_made(file: &DiskFile, to: BorrowedFd<'_>, name: &str) -> bool {
     let from = file.path();
     if rustix::fs::linkat(rustix::fs::CWD, &from, to, name, AtFlags::empty()).is_err() {
         return false;
@@ -1552,65 +1500,20 @@ fn link_made(file: &DiskFile, to: BorrowedFd<'_>, name: &str) -> bool {
     linked
 }
 
-/// A file whose bytes DIR already holds is not written again: the new tree gets a hard link to
-/// DIR's file (docs/scale.md#the-daily-rebuilds-cost). Writing every file, then removing the old
-/// tree's copy of each (on a filesystem that discards freed blocks, most of a daily rebuild's
-/// time), is replaced by a read and compare; removing the old tree then frees only what
-/// changed. DIR's files keep their bytes whatever happens next (a link adds a name, it changes
-/// no byte); if the build fails, the temporary tree and its links are removed as before.
-struct Unchanged {
-    /// DIR's folders, each opened once from its parent's handle, never through a symlink: a
-    /// file is linked only when every folder on its way is a real folder of DIR.
-    folders: OpenFolders,
-    /// DIR's files as the last build recorded them: one whose stat data is unchanged since is
-    /// compared by its recorded sha256, not read (docs/scale.md#comparing-without-reading).
-    known: DirRecords,
-    /// Off after the first link the filesystem refuses (no hard links there): write everything.
-    linking: bool,
-}
-
-impl Unchanged {
-    fn new(dir: &Path, known: DirRecords) -> Unchanged {
-        Unchanged {
-            folders: OpenFolders::existing(dir),
-            known,
-            linking: std::fs::symlink_metadata(dir).is_ok_and(|m| m.is_dir()),
-        }
-    }
-
-    /// Links `DIR/<rel>` into the folder `to` (under the same name) when it is a regular file
-    /// reached through real folders of DIR and holds exactly `content`'s bytes. False when it
-    /// does not (the caller writes them).
-    fn link(&mut self, rel: &str, content: &Content, to: BorrowedFd<'_>) -> bool {
-        if !self.linking {
-            return false;
-        }
-        let (folder, name) = folder_and_name(rel);
-        let Ok(Some(from)) = self.folders.get(folder) else {
-            return false;
-        };
-        let read = match recorded(&mut self.known, rel, from, name, content) {
-            Some((true, stat)) => stat,
-            Some((false, _)) => return false,
-            None => match same_bytes(from, name, content) {
-                Some(stat) => stat,
-                None => return false,
-            },
-        };
-        if let Err(e) = rustix::fs::linkat(from, name, to, name, AtFlags::empty()) {
-            if e != rustix::io::Errno::NOENT {
-                self.linking = false;
-            }
-            return false;
-        }
-        // The link must name the very file that was read and compared (a regular file: DIR's
-        // file was not swapped for anything else in between); otherwise write the bytes.
-        let linked = stat_in(to, name)
-            .is_ok_and(|s| is_regular(&s) && s.st_dev == read.st_dev && s.st_ino == read.st_ino);
-        if !linked {
-            let _ = rustix::fs::unlinkat(to, name, AtFlags::empty());
-        }
-        linked
+/// DIR's `name` in its folder `from` (`rel` in DIR) holds exactly `content`'s bytes, so the
+/// build does not touch it (docs/build.md#the-write): told by the last build's record when it
+/// still describes the file (docs/scale.md#comparing-without-reading), else read and compared.
+/// Only a regular, non-executable file qualifies (git would record an executable's mode).
+pub(crate) fn unchanged(
+    known: &mut DirRecords,
+    rel: &str,
+    from: BorrowedFd<'_>,
+    name: &str,
+    content: &Content,
+) -> bool {
+    match recorded(known, rel, from, name, content) {
+        Some((same, _)) => same,
+        None => same_bytes(from, name, content).is_some(),
     }
 }
 
@@ -1668,38 +1571,16 @@ fn same_bytes(folder: BorrowedFd<'_>, name: &str, content: &Content) -> Option<r
     same.then_some(stat)
 }
 
-/// Puts the filled tree at DIR. On Linux, when DIR exists, the two are exchanged with one
-/// `renameat2(RENAME_EXCHANGE)`, so DIR exists at every instant; the old tree, now at the
-/// temporary name, is then removed (marker last).
-fn swap(dir: &Path, staging: &Path) -> Result<()> {
-    if std::fs::symlink_metadata(dir).is_err() {
-        return std::fs::rename(staging, dir)
-            .with_context(|| format!("{}: cannot move the new tree in", dir.display()));
-    }
-    exchange(staging, dir)
-        .with_context(|| format!("{}: cannot exchange the new tree with it", dir.display()))?;
-    remove_temp_tree(staging)
-        .with_context(|| format!("{}: cannot remove the old tree", staging.display()))
-}
-
-#[cfg(target_os = "linux")]
-fn exchange(a: &Path, b: &Path) -> std::io::Result<()> {
-    use rustix::fs::{CWD, RenameFlags, renameat_with};
-    renameat_with(CWD, a, CWD, b, RenameFlags::EXCHANGE).map_err(std::io::Error::from)
-}
-
-#[cfg(not(target_os = "linux"))]
-fn exchange(a: &Path, b: &Path) -> std::io::Result<()> {
-    // No atomic exchange here: two renames, the old tree parked at `a` meanwhile.
-    let parked = a.with_extension("exchanging");
-    std::fs::rename(b, &parked)?;
-    std::fs::rename(a, b)?;
-    std::fs::rename(&parked, a)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `tree` written as DIR, its journal beside DIR (as for a DIR in no repository).
+    fn write_checked(dir: &Path, tree: &Tree, known: DirRecords) -> Result<()> {
+        let name = dir.file_name().unwrap().to_string_lossy();
+        let journal = dir.with_file_name(format!(".{name}.exhibit-journal"));
+        write_journaled(dir, tree, known, &journal).map(|_| ())
+    }
 
     #[test]
     fn mounts_below_dir_are_found_escapes_read_and_dir_itself_is_not_one() {
@@ -1729,17 +1610,22 @@ mod tests {
         tree.put("ok.txt", b"x".to_vec());
         // A path that cannot be created (a file where a folder must go).
         tree.put("ok.txt/inner", b"y".to_vec());
-        // An unchanged file, linked into the temporary tree before the failure (the paths are
-        // not the output's: written past that check, so that the fill itself fails).
+        // An unchanged file (the paths are not the output's: written past that check, so that
+        // the write itself refuses the shape before a byte is written).
         tree.put("keep.txt", b"old".to_vec());
         assert!(write_checked(&dir, &tree, DirRecords::none()).is_err());
         assert_eq!(read_tree(&dir, None).unwrap().len(), 1);
         assert_eq!(std::fs::read(dir.join("keep.txt")).unwrap(), b"old");
         use std::os::unix::fs::MetadataExt;
         let meta = std::fs::metadata(dir.join("keep.txt")).unwrap();
-        assert_eq!(meta.nlink(), 1, "the temporary tree's link is gone");
+        assert_eq!(meta.nlink(), 1);
         let leftovers: Vec<_> = std::fs::read_dir(tmp.path()).unwrap().collect();
-        assert_eq!(leftovers.len(), 1, "no staging folder left behind");
+        assert_eq!(leftovers.len(), 1, "no journal left beside DIR");
+        assert_eq!(
+            std::fs::read_dir(&dir).unwrap().count(),
+            1,
+            "no temporary file"
+        );
     }
 
     /// A store's proof kept on disk: checked once, read again when DIR is written.
@@ -1767,6 +1653,8 @@ mod tests {
         // nobody checked. It fails and DIR keeps what it held.
         let mut tree = Tree::default();
         tree.put_file("p/a.ots", kept_proof(&store, "a.ots", b"checked bytes"));
+        // New to DIR, written under its temporary name before b.ots fails.
+        tree.put("p/a1.ots", b"new".to_vec());
         tree.put_file("p/b.ots", kept_proof(&store, "b.ots", b"other"));
         std::fs::write(store.join("b.ots"), b"OTHER").unwrap();
         let err = write_checked(&dir, &tree, DirRecords::none()).unwrap_err();
@@ -1783,7 +1671,13 @@ mod tests {
         std::fs::remove_file(store.join("b.ots")).unwrap();
         assert!(write_checked(&dir, &tree, DirRecords::none()).is_err());
         let leftovers = std::fs::read_dir(tmp.path()).unwrap().count();
-        assert_eq!(leftovers, 2, "store and site only: no staging folder left");
+        assert_eq!(leftovers, 2, "store and site only: no journal left");
+        // The failed build's temporary files are gone: a1.ots's was written before b.ots failed.
+        let names: Vec<String> = std::fs::read_dir(dir.join("p"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(names, ["a.ots"], "no temporary file left");
     }
 
     #[test]
@@ -2531,7 +2425,7 @@ mod tests {
     }
 
     #[test]
-    fn an_unchanged_file_is_linked_and_a_changed_one_written() {
+    fn an_unchanged_file_is_not_touched_and_a_changed_one_written_anew() {
         let tmp = tempfile::tempdir().unwrap();
         let dir = tmp.path().join("site");
         let mut tree = Tree::default();
@@ -2555,11 +2449,11 @@ mod tests {
                 "{path}"
             );
         }
-        assert_eq!(inode(&dir.join("same.txt")), same, "linked, not rewritten");
+        assert_eq!(inode(&dir.join("same.txt")), same, "not touched");
         assert_ne!(inode(&dir.join("changed.txt")), changed, "written anew");
         use std::os::unix::fs::MetadataExt;
         let meta = std::fs::metadata(dir.join("same.txt")).unwrap();
-        assert_eq!(meta.nlink(), 1, "the old tree's name is removed");
+        assert_eq!(meta.nlink(), 1, "no second name");
 
         // An executable file (git would keep its mode) is written anew, as a plain file.
         use std::os::unix::fs::PermissionsExt;
@@ -2575,7 +2469,7 @@ mod tests {
     }
 
     #[test]
-    fn a_file_reached_through_a_symlinked_folder_is_not_linked() {
+    fn a_file_reached_through_a_symlinked_folder_is_not_taken_for_dirs() {
         let tmp = tempfile::tempdir().unwrap();
         let dir = tmp.path().join("site");
         let mut tree = Tree::default();

@@ -376,6 +376,13 @@ impl Previous {
         self.repo.as_ref().map(Repository::commondir)
     }
 
+    /// The git folder of the work tree DIR lies in (a linked worktree's own, not the shared
+    /// one), when DIR lies in a repository: where its write journal lives
+    /// (docs/build.md#the-journal).
+    pub fn own_git_dir(&self) -> Option<&Path> {
+        self.repo.as_ref().map(Repository::path)
+    }
+
     /// DIR as HEAD names it, for messages (`site` for a DIR at the work tree's `site/`).
     pub fn shown_prefix(&self) -> &str {
         &self.prefix

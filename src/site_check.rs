@@ -157,6 +157,7 @@ pub fn check_site(dir: &Path) -> Result<Outcome> {
     }
     drop(published_seqs);
     check_beside_the_chain(dir, &ledger_dir, &mut files)?;
+    build_leftovers(dir, &mut files);
     Ok(outcome::outcome(report, anchors, Some(files)))
 }
 
@@ -196,6 +197,29 @@ fn check_beside_the_chain(
     }
     let snapshots = ledger_dir.read("SNAPSHOTS.jsonl", FileClass::OutputFile)?;
     crate::snapshot_check::check(dir, snapshots.as_deref(), files)
+}
+
+/// Each temporary file of exhibit's write stage in the site (`.<name>.exhibit-tmp-<pid>`,
+/// docs/build.md#the-write): a build was stopped before it renamed it into place or removed it.
+/// Never part of a publication (`git add` would publish it): named as what it is, with the fix.
+fn build_leftovers(dir: &Path, files: &mut Vec<FileProblem>) {
+    let walk = walkdir::WalkDir::new(dir)
+        .follow_links(false)
+        .into_iter()
+        .filter_entry(|e| e.file_name() != ".git");
+    for entry in walk.flatten() {
+        let Some((_, pid)) = crate::dir_write::temp_of(entry.file_name().as_encoded_bytes()) else {
+            continue;
+        };
+        let rel = entry.path().strip_prefix(dir).unwrap_or(entry.path());
+        files.push(FileProblem {
+            file: rel.display().to_string(),
+            code: "build_leftover".into(),
+            detail: format!(
+                "a temporary file of a build that was interrupted (process {pid}), never part of a publication: run the build again, which removes it"
+            ),
+        });
+    }
 }
 
 /// Each date a published `anchor` line names that no post of the site is for: a head dropped

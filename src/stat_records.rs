@@ -121,7 +121,7 @@ pub fn replace_cache_file(path: &Path, bytes: &[u8]) -> Result<()> {
 /// says so. At a million lines each is up to 250 MB of the repository's git folder, and every
 /// stopped build left one more (docs/build.md#safety). Only regular files of exactly that name
 /// are removed; a concurrent build's (its process running) is left, as is anything else.
-fn remove_left_temporaries(path: &Path) {
+pub(crate) fn remove_left_temporaries(path: &Path) {
     let (Some(folder), Some(prefix)) = (
         path.parent(),
         path.with_extension("new-")
@@ -130,6 +130,12 @@ fn remove_left_temporaries(path: &Path) {
     ) else {
         return;
     };
+    remove_left_temporaries_named(folder, &prefix);
+}
+
+/// The files of `folder` named `<prefix><pid>` whose process is gone, removed and said (as
+/// [`remove_left_temporaries`]).
+pub(crate) fn remove_left_temporaries_named(folder: &Path, prefix: &str) {
     let Ok(entries) = std::fs::read_dir(folder) else {
         return;
     };
@@ -137,7 +143,7 @@ fn remove_left_temporaries(path: &Path) {
         let name = entry.file_name();
         let Some(pid) = name
             .to_str()
-            .and_then(|n| n.strip_prefix(&prefix))
+            .and_then(|n| n.strip_prefix(prefix))
             .filter(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
             .and_then(|p| p.parse::<u32>().ok())
         else {
@@ -145,7 +151,7 @@ fn remove_left_temporaries(path: &Path) {
         };
         let is_file =
             std::fs::symlink_metadata(entry.path()).is_ok_and(|m| m.file_type().is_file());
-        if pid == std::process::id() || crate::output::alive(pid) || !is_file {
+        if pid == std::process::id() || crate::dir_write::alive(pid) || !is_file {
             continue;
         }
         if std::fs::remove_file(entry.path()).is_ok() {

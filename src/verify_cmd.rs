@@ -27,7 +27,9 @@ pub fn run(plan: &VerifyPlan) -> Result<ExitCode> {
                 plan.path.display()
             );
         }
-        crate::site_check::check_site(&plan.path)?
+        let mut outcome = crate::site_check::check_site(&plan.path)?;
+        interrupted(&plan.path, &mut outcome);
+        outcome
     } else {
         let withheld = match &plan.withheld {
             Some(path) => read_withheld(path)?,
@@ -60,6 +62,27 @@ pub fn run(plan: &VerifyPlan) -> Result<ExitCode> {
     } else {
         ExitCode::from(1)
     })
+}
+
+/// A build of SITE that was interrupted while it wrote it leaves its journal in the repository's
+/// git folder (docs/build.md#the-journal): found from SITE's path (the verifier itself reads
+/// only SITE), it is a problem named by the journal — the files may be part old, part new.
+/// SITE in no repository, or one git cannot open, has no journal to find but beside it.
+fn interrupted(site: &Path, outcome: &mut Outcome) {
+    let Ok(journal) = crate::write_journal::locate(site) else {
+        return;
+    };
+    if std::fs::symlink_metadata(&journal).is_err() {
+        return;
+    }
+    let problem = crate::outcome::FileProblem {
+        file: journal.display().to_string(),
+        code: "build_interrupted".into(),
+        detail: "a build of this folder was interrupted while it wrote it (its journal is still there): its files may be part the old publication, part the new; run the build again, which finishes it".into(),
+    };
+    outcome.files.get_or_insert_with(Vec::new).push(problem);
+    outcome.ok = false;
+    outcome.head = None;
 }
 
 /// Streams a ledger file through the verifier: one line in memory at a time.

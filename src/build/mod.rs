@@ -67,8 +67,18 @@ fn box_paths(plan: &BuildPlan) -> Vec<(&'static str, &Path)> {
 }
 
 pub fn run(plan: &BuildPlan) -> Result<ExitCode> {
+    // Where DIR's write journal lives; one there names a build that was interrupted
+    // (docs/build.md#the-journal).
+    let journal = crate::write_journal::locate(&plan.out)?;
+    let journaled = std::fs::symlink_metadata(&journal).is_ok();
     // Before anything is read or written: is DIR exhibit's to write? (exit 2 when not)
-    crate::output::check_out_dir(&plan.out, &box_paths(plan))?;
+    crate::output::check_out_dir(&plan.out, &box_paths(plan), journaled)?;
+    // What an interrupted build planned is finished first, and said.
+    if journaled
+        && let Some(said) = crate::dir_write::finish_interrupted(&plan.out, &journal, plan.dry_run)?
+    {
+        crate::say!("exhibit: note: {said}");
+    }
     crate::progress::stage_times::start();
     crate::memory::large_blocks_mapped();
     let mut progress = Progress::new();
@@ -170,7 +180,13 @@ pub fn run(plan: &BuildPlan) -> Result<ExitCode> {
     drop(layers);
     crate::memory::give_back();
     let git_dir = previous.git_dir();
-    let code = write::run(plan, summary, &assembled, git_dir, &mut progress)?;
+    let code = write::run(
+        plan,
+        summary,
+        &assembled,
+        (git_dir, &journal),
+        &mut progress,
+    )?;
     // The made files' second names go before DIR's files are recorded: removing a name changes
     // the file's link count and ctime, which the record holds (docs/scale.md#made-as-written).
     drop(made);

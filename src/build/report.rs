@@ -92,7 +92,7 @@ pub fn finish(
     tree: &Tree,
     built: &Built,
     notes: &[String],
-    git_dir: Option<&std::path::Path>,
+    (git_dir, journal): (Option<&std::path::Path>, &std::path::Path),
 ) -> Result<ExitCode> {
     let voice = plan.voice;
     if !voice.quiet {
@@ -141,7 +141,12 @@ pub fn finish(
         .json
         .then(|| review::file_changes(walk_dir()?, tree))
         .transpose()?;
-    output::write_tree(&plan.out, tree, git_dir)?;
+    // Temporary files a stopped build left in DIR are removed as DIR is written, and said.
+    for said in output::write_tree(&plan.out, tree, git_dir, journal)? {
+        if !voice.quiet {
+            crate::say!("exhibit: note: {said}");
+        }
+    }
     if let Some(files) = files {
         let mut v = summary_json(dir, built, &files, notes, false);
         v["hosting"] = serde_json::to_value(&size)?;

@@ -394,7 +394,7 @@ fn diff_of(path: &str, old: Option<&Content>, new: Option<&Content>) -> Result<D
             old: 0,
             new: len(new),
             why: format!(
-                "a {kind} in DIR, never followed nor read: a build replaces DIR whole and drops it"
+                "a {kind} in DIR, never followed nor read: a build removes it (or renames a file over it)"
             ),
         });
     }
@@ -1780,7 +1780,7 @@ mod tests {
         let text = r.to_text();
         assert!(
             text.contains(
-                "a symlink in DIR, never followed nor read: a build replaces DIR whole and drops it"
+                "a symlink in DIR, never followed nor read: a build removes it (or renames a file over it)"
             ),
             "{text}"
         );

@@ -1,6 +1,6 @@
-//! Stage 8, write: the notes a person should read, then the tree swapped into the output folder
-//! (or, under --dry-run, the review of what would change), said in words or as JSON
-//! (docs/protocol.md#output-tree, docs/operator.md#build-json).
+//! Stage 8, write: the notes a person should read, then the tree written into the output folder
+//! as a static log is (docs/build.md#the-write; or, under --dry-run, the review of what would
+//! change), said in words or as JSON (docs/protocol.md#output-tree, docs/operator.md#build-json).
 
 use std::process::ExitCode;
 
@@ -59,14 +59,14 @@ pub fn run(
     plan: &BuildPlan,
     summary: Summary,
     assembled: &Assembled,
-    git_dir: Option<&std::path::Path>,
+    (git_dir, journal): (Option<&std::path::Path>, &std::path::Path),
     progress: &mut Progress,
 ) -> Result<ExitCode> {
     let Summary { mut notes, built } = summary;
     progress.done();
-    // Staging folders a killed build left beside DIR (docs/build.md#safety).
+    // Folders of made files a killed build left beside DIR (docs/build.md#safety).
     notes.extend(crate::output::clean_leftovers(&plan.out, plan.dry_run)?);
-    report::finish(plan, &assembled.tree, &built, &notes, git_dir)
+    report::finish(plan, &assembled.tree, &built, &notes, (git_dir, journal))
 }
 
 /// What a person should know and nothing refuses: layers' notes, anchors that do not check

@@ -85,7 +85,9 @@ fn every_fixture_box_builds_to_its_expected_tree() {
             for (path, bytes) in got {
                 tree.put(path, bytes);
             }
-            exhibit::output::write_tree(&expected_dir, &tree, None).unwrap();
+            let journal = tempfile::tempdir().unwrap();
+            exhibit::output::write_tree(&expected_dir, &tree, None, &journal.path().join("j"))
+                .unwrap();
             continue;
         }
         let want = read_tree(&expected_dir);

@@ -24,3 +24,4 @@ mod verify_cli;
 mod withheld_files;
 mod witness;
 mod witness_parts;
+mod write_discipline;

@@ -353,23 +353,16 @@ fn dir_that_is_absent_empty_or_exhibits_own_is_written() {
     refused_untouched(&h, &o, &before, 2);
 }
 
-// ---- 9. The swap: DIR exists at every instant; leftovers are exhibit's to remove ----------------
+// ---- 9. The write: every file renamed into place from a temporary name; leftovers are exhibit's to remove
 
 #[test]
 fn leftovers_of_a_killed_build_are_removed_and_only_those() {
     let h = Hostile::new();
     h.publish(&[]);
     let parent = h.root().join("exhibit");
-    // A build killed after filling its tree (pid 999999999 runs nowhere): exhibit's own.
-    let dead_new = parent.join(".site.exhibit-new-999999999");
-    std::fs::create_dir_all(dead_new.join("ledger")).unwrap();
-    std::fs::copy(
-        h.site().join("ledger/SNAPSHOTS.jsonl"),
-        dead_new.join("ledger/SNAPSHOTS.jsonl"),
-    )
-    .unwrap();
-    let dead_old = parent.join(".site.exhibit-old-999999998");
-    std::fs::create_dir_all(&dead_old).unwrap();
+    // A killed build's temporary file in DIR (pid 999999999 runs nowhere): exhibit's own.
+    let dead_temp = h.site().join("ledger/.STATS.json.exhibit-tmp-999999999");
+    std::fs::write(&dead_temp, "{\"half\": ").unwrap();
     // A killed build's folder of made files (docs/scale.md#made-as-written), its marker inside.
     let dead_made = parent.join(".site.exhibit-made-999999996");
     std::fs::create_dir_all(dead_made.join("ledger/public_texts")).unwrap();
@@ -379,73 +372,134 @@ fn leftovers_of_a_killed_build_are_removed_and_only_those() {
     let made_lookalike = parent.join(".site.exhibit-made-999999995");
     std::fs::create_dir_all(&made_lookalike).unwrap();
     std::fs::write(made_lookalike.join("mine.txt"), "mine").unwrap();
-    // A folder that only looks like one: the user's files, not exhibit's. Left, and said.
-    let lookalike = parent.join(".site.exhibit-old-999999997");
-    std::fs::create_dir_all(&lookalike).unwrap();
-    std::fs::write(lookalike.join("mine.txt"), "mine").unwrap();
-    // A live build's staging folder (this test's own pid is alive): left alone.
-    let live = parent.join(format!(".site.exhibit-new-{}", std::process::id()));
+    // The staging trees of the swap exhibit no longer makes are not exhibit's to remove now.
+    let old_staging = parent.join(".site.exhibit-new-999999999");
+    std::fs::create_dir_all(old_staging.join("ledger")).unwrap();
+    // A live build's folder of made files (this test's own pid is alive): left alone.
+    let live = parent.join(format!(".site.exhibit-made-{}", std::process::id()));
     std::fs::create_dir_all(live.join("ledger")).unwrap();
 
     let o = h.build(&[]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     let err = stderr(&o);
-    assert!(!dead_new.exists() && !dead_old.exists(), "{err}");
-    assert!(!dead_made.exists(), "{err}");
-    assert!(err.contains(".site.exhibit-new-999999999"), "said: {err}");
+    assert!(!dead_temp.exists() && !dead_made.exists(), "{err}");
+    assert!(
+        err.contains(".STATS.json.exhibit-tmp-999999999"),
+        "said: {err}"
+    );
     assert!(err.contains(".site.exhibit-made-999999996"), "said: {err}");
     assert!(made_lookalike.join("mine.txt").is_file(), "{err}");
-    assert!(lookalike.join("mine.txt").is_file(), "{err}");
-    assert!(err.contains(".site.exhibit-old-999999997"), "said: {err}");
-    assert!(live.is_dir(), "{err}");
-    // The build itself leaves nothing beside DIR but what was there.
+    assert!(err.contains(".site.exhibit-made-999999995"), "said: {err}");
+    assert!(old_staging.is_dir() && live.is_dir(), "{err}");
+    // The build itself leaves nothing beside DIR but what was there, and no temporary in DIR.
     let names: Vec<String> = std::fs::read_dir(&parent)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .filter(|n| n.contains("exhibit-"))
         .collect();
     assert_eq!(names.len(), 3, "{names:?}");
+    let temps: Vec<_> = walkdir::WalkDir::new(h.site())
+        .into_iter()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains(".exhibit-tmp-"))
+        .collect();
+    assert!(temps.is_empty(), "{temps:?}");
 }
 
 #[test]
-fn dir_exists_at_every_instant_of_the_swap() {
-    // The build's renames, as the kernel saw them: the new tree must be exchanged with DIR in
-    // one renameat2(RENAME_EXCHANGE); DIR is never renamed away (that leaves a moment without
-    // DIR, and a build killed in it leaves DIR missing).
+fn every_file_is_renamed_into_place_from_its_temporary_name_new_first_heads_last() {
+    // The build's renames, as the kernel saw them (strace -y names each folder handle's path):
+    // each file of DIR is renamed from `.<name>.exhibit-tmp-<pid>` in its own folder onto its
+    // name; DIR itself is never renamed (nor exchanged); files new to DIR come before changed
+    // ones, and the heads last, STATS.json, SNAPSHOTS.jsonl, then the page. Catches a file
+    // written in place, a rename across folders, and heads put in place before what they
+    // describe.
     let h = Hostile::new();
     h.publish(&[]);
+    // A file of DIR edited since: the build puts its bytes back (a changed file).
+    let edited = h.site().join("ledger/withheld.json");
+    let mut bytes = std::fs::read(&edited).unwrap();
+    bytes.extend_from_slice(b" ");
+    std::fs::write(&edited, bytes).unwrap();
+    let before: std::collections::BTreeSet<String> = walkdir::WalkDir::new(h.site())
+        .into_iter()
+        .map(|e| e.unwrap())
+        .filter(|e| e.file_type().is_file())
+        .map(|e| {
+            e.path()
+                .strip_prefix(h.site())
+                .unwrap()
+                .display()
+                .to_string()
+        })
+        .collect();
     let trace = h.root().join("trace.txt");
+    let store = h.store().display().to_string();
     let o = Command::new("strace")
-        .args(["-f", "-e", "trace=rename,renameat,renameat2", "-o"])
+        .args(["-f", "-y", "-e", "trace=rename,renameat,renameat2", "-o"])
         .arg(&trace)
         .arg(env!("CARGO_BIN_EXE_exhibit"))
         .args(["build", "--config", &h.b.config(), "--out"])
         .arg(h.site())
-        .args([
-            "--allow-rewrite",
-            "a new snapshot line, so the tree changes",
-        ])
+        .args(["--witness", &store])
         .env("SOURCE_DATE_EPOCH", (EPOCH + 1).to_string())
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     let calls = std::fs::read_to_string(&trace).unwrap();
-    let calls: Vec<&str> = calls.lines().filter(|l| l.contains("rename")).collect();
-    let site = h.site().display().to_string();
-    assert!(
-        calls
-            .iter()
-            .any(|l| l.contains("RENAME_EXCHANGE") && l.contains(&format!("\"{site}\""))),
-        "no exchange onto DIR: {calls:#?}"
-    );
-    assert!(
-        !calls.iter().any(|l| {
-            let first_arg = l.split(',').find(|a| a.contains('"')).unwrap_or_default();
-            first_arg.contains(&format!("\"{site}\"")) && !l.contains("RENAME_EXCHANGE")
-        }),
-        "DIR renamed away: {calls:#?}"
-    );
-    let o = exhibit(&["verify", &site], 0);
+    let site = std::fs::canonicalize(h.site())
+        .unwrap()
+        .display()
+        .to_string();
+    let mut into_dir = Vec::new();
+    for l in calls.lines().filter(|l| l.contains("rename")) {
+        assert!(!l.contains(&format!("\"{site}\"")), "DIR renamed: {l}");
+        assert!(!l.contains("RENAME_EXCHANGE"), "{l}");
+        // renameat(5</…/site/ledger>, ".STATS.json.exhibit-tmp-77", 5</…/site/ledger>, "STATS.json") = 0
+        let Some(args) = l.split_once("renameat(").map(|(_, a)| a) else {
+            continue;
+        };
+        let parts: Vec<&str> = args.split(", ").collect();
+        let folder = |p: &str| {
+            p.split_once('<')
+                .map(|(_, f)| f.trim_end_matches('>').to_string())
+        };
+        let (Some(from_dir), Some(to_dir)) = (folder(parts[0]), folder(parts[2])) else {
+            continue;
+        };
+        if !from_dir.starts_with(&site) {
+            continue;
+        }
+        let (from, to) = (
+            parts[1].trim_matches('"'),
+            parts[3].split('"').nth(1).unwrap(),
+        );
+        assert_eq!(from_dir, to_dir, "a rename within one folder: {l}");
+        assert!(
+            from.starts_with(&format!(".{to}.exhibit-tmp-")),
+            "from its temporary name: {l}"
+        );
+        assert!(l.trim_end().ends_with("= 0"), "{l}");
+        let rel = format!(
+            "{}{to}",
+            from_dir[site.len()..].trim_start_matches('/').to_string() + "/"
+        )
+        .trim_start_matches('/')
+        .to_string();
+        into_dir.push(rel);
+    }
+    assert!(into_dir.len() >= 5, "{into_dir:?}");
+    let heads = ["ledger/STATS.json", "ledger/SNAPSHOTS.jsonl", "index.html"];
+    let rank = |rel: &String| match heads.iter().position(|h| h == rel) {
+        Some(k) => 2 + k,
+        None if before.contains(rel) => 1,
+        None => 0,
+    };
+    let ranks: Vec<usize> = into_dir.iter().map(rank).collect();
+    assert!(ranks.windows(2).all(|w| w[0] <= w[1]), "{into_dir:?}");
+    assert!(ranks.contains(&0) && ranks.contains(&1), "{into_dir:?}");
+    assert_eq!(into_dir.last().map(String::as_str), Some("index.html"));
+    let o = exhibit(&["verify", &h.site().display().to_string()], 0);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
 }
 
