@@ -366,7 +366,11 @@ fn check_rest(
     check_posts(posts.as_deref(), anchors.as_ref(), problems)?;
     let tz_rules = block("tz-rules-json");
     let witness = block("witness-json");
-    check_layer_blocks(tz_rules.as_deref(), witness.is_some(), ledger_dir, problems)?;
+    // Carried as the page reads it (`obj(jsonBlock(…))`): a block that is not a JSON object
+    // or array is no block to it (found by the random tampering: a flipped quote made the page
+    // fail for want of the layer while this command passed the site).
+    let witness_read = witness.as_deref().is_some_and(page_reads_object);
+    check_layer_blocks(tz_rules.as_deref(), witness_read, ledger_dir, problems)?;
     check_prereg(witness, ledger_dir, problems)?;
     let carried = check_texts_block(block("public-texts-json"), ledger_dir, problems)?;
     Ok((carried, block("proof-headers").unwrap_or_default()))
@@ -794,11 +798,29 @@ fn check_layer_blocks(
             if witness {
                 "it carries the witness layer's data block witness-json, but the site publishes no ledger/witness/".to_string()
             } else {
-                "it carries no witness-json data block, but the site publishes the witness layer in ledger/witness/".to_string()
+                "it carries no witness-json data block it can read, but the site publishes the witness layer in ledger/witness/".to_string()
             },
         ));
     }
     Ok(())
+}
+
+/// A data block the page's `obj(jsonBlock(id))` gives a value for: JSON text of UTF-8 that is an
+/// object or an array, and not an object whose `__error` is truthy (the page's mark of a block
+/// it could not read).
+fn page_reads_object(block: &[u8]) -> bool {
+    use serde_json::Value as J;
+    let truthy = |v: &J| match v {
+        J::Null | J::Bool(false) => false,
+        J::Number(n) => n.as_f64() != Some(0.0),
+        J::String(s) => !s.is_empty(),
+        _ => true,
+    };
+    match serde_json::from_slice::<J>(block) {
+        Ok(J::Array(_)) => true,
+        Ok(J::Object(o)) => !o.get("__error").is_some_and(truthy),
+        _ => false,
+    }
 }
 
 /// The sealed preregistration the page carries (`witness-json`'s `prereg_md`, which the page
@@ -929,6 +951,31 @@ fn check_posts(
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn a_block_is_carried_as_the_pages_obj_reads_it() {
+        // Catches a check that takes a block's presence for the page's reading of it.
+        for (b, read) in [
+            (&b"{}"[..], true),
+            (b"[]", true),
+            (b"{\"index\":{}}", true),
+            (b"{\"__error\":0}", true),
+            (b"{\"__error\":\"x\"}", false),
+            (b"{\"prereg\" {}}", false),
+            (b"null", false),
+            (b"\"text\"", false),
+            (b"", false),
+            (b"{\"a\":\"\xff\"}", false),
+        ] {
+            assert_eq!(
+                super::page_reads_object(b),
+                read,
+                "{:?}",
+                String::from_utf8_lossy(b)
+            );
+        }
+    }
+
     use super::*;
 
     #[test]

@@ -83,12 +83,16 @@ pub fn check(bytes: &[u8]) -> Result<(), BodyRefusal> {
     }
 }
 
-/// The guard's findings in one text run, those of the marked rules only on a long run.
+/// The guard's findings in one text run, those of the marked rules only on a long run. A
+/// profile link on a short run counts when it names a listed host or app: the fediverse shape
+/// `.Vy/@lMn` was printed by one sibling's random bytes in a million generated proofs.
 pub fn run_findings(run: &str) -> impl Iterator<Item = Finding> {
     let long = run.len() >= MIN_MARKED_RUN;
+    let listed = long || guard::has_listed_profile_link(run);
     guard::scan(run, Context::PublicText)
         .into_iter()
         .filter(move |f| long || !MARKED_RULES.contains(&f.code()))
+        .filter(move |f| listed || f.code() != "profile_link")
 }
 
 fn codes(findings: impl IntoIterator<Item = Finding>) -> Vec<&'static str> {
@@ -128,6 +132,15 @@ pub fn is_plain_https(uri: &[u8]) -> bool {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn a_short_run_reads_a_listed_profile_link_and_not_random_fediverse_shapes() {
+        // The run a million generated proofs printed by chance; and real links, short and long.
+        assert_eq!(run_findings(".Vy/@lMn").count(), 0);
+        assert!(run_findings("t.me/alice").any(|f| f.code() == "profile_link"));
+        assert!(run_findings("tg://resolve?domain=al").any(|f| f.code() == "profile_link"));
+        assert!(run_findings("mastodon.social/@alice").any(|f| f.code() == "profile_link"));
+    }
     use super::*;
 
     fn header() -> Vec<u8> {

@@ -20,6 +20,7 @@
 mod digit_table;
 pub(crate) mod normalize;
 pub(crate) mod rules;
+pub use rules::has_listed_profile_link;
 
 use std::collections::BTreeSet;
 

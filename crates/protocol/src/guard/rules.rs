@@ -943,6 +943,14 @@ fn has_profile_link(t: &[char]) -> bool {
     (0..t.len()).any(|i| is_profile_link_at(t, i) || is_fediverse_profile_at(t, i))
 }
 
+/// A listed profile host or app link (`t.me/name`, `tg://resolve?…`), not the fediverse shape
+/// `host.tld/@name`: what a short run of a proof's random bytes can be read as only by a
+/// chance that a million proofs meet (docs/build.md#safety).
+pub fn has_listed_profile_link(s: &str) -> bool {
+    let t: Vec<char> = s.chars().collect();
+    (0..t.len()).any(|i| is_profile_link_at(&t, i))
+}
+
 fn is_profile_link_at(t: &[char], i: usize) -> bool {
     if PROFILE_APP_LINKS
         .iter()
