@@ -120,7 +120,7 @@ impl<'t> DirWalk<'t> {
         let cannot = || format!("{}: cannot list", on_disk.display());
         let known = self.known.iter().find(|l| {
             rel.strip_suffix('/')
-                .is_some_and(|folder| folder == l.folder().path())
+                .is_some_and(|folder| folder == l.folder_path())
         });
         let mut entries = Vec::new();
         for entry in rustix::fs::Dir::read_from(&fd).with_context(cannot)? {
