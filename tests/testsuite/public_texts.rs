@@ -1369,7 +1369,7 @@ fn a_light_page_over_its_ceiling_is_said_not_hidden() {
     assert!(page > 65_536, "{page}");
     assert!(
         stderr(&o).contains(&format!(
-            "index.html weighs {page} bytes as the light page without the last ledger file, over [publish] page_bytes (65536)"
+            "index.html weighs {page} bytes as the light page that reads its records from the site, over [publish] page_bytes (65536)"
         )),
         "{}",
         stderr(&o)

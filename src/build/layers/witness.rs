@@ -874,10 +874,7 @@ pub fn build(ctx: &LayerContext<'_>, store: &Path) -> Result<LayerOutput> {
         .into_iter()
         .map(|(path, file)| (path, Content::File(file)))
         .collect();
-    let listed = proofs
-        .listed
-        .take()
-        .map_or_else(Vec::new, ProofLists::finish);
+    let listed = proofs.listed.take().map(ProofLists::finish);
     let mut files = std::mem::take(&mut proofs.files);
     // The tail's files, as written (a withheld seq's moments in the logs cut to its day).
     for (rel, bytes) in [
@@ -911,7 +908,7 @@ pub fn build(ctx: &LayerContext<'_>, store: &Path) -> Result<LayerOutput> {
     Ok(LayerOutput {
         files,
         contents,
-        listed,
+        listed: listed.unwrap_or_default(),
         stats: Some(LayerStats::Witness(Box::new(stats))),
         page_data,
         refusals,
