@@ -120,7 +120,7 @@ impl<'t> DirWalk<'t> {
         let cannot = || format!("{}: cannot list", on_disk.display());
         let known = self.known.iter().find(|l| {
             rel.strip_suffix('/')
-                .is_some_and(|folder| folder == l.folder().path())
+                .is_some_and(|folder| folder == l.folder_path())
         });
         let mut entries = Vec::new();
         for entry in rustix::fs::Dir::read_from(&fd).with_context(cannot)? {
@@ -532,6 +532,73 @@ mod tests {
             .collect();
         assert!(matches!(linked[..], [(_, 0, true)]), "{linked:?}");
         assert!(!alone.iter().any(|(p, ..)| p.ends_with(&proof(0x00))));
+    }
+
+    #[test]
+    fn walked_beside_bucket_lists_each_bucket_is_taken_from_its_own_list() {
+        // A segmented exhibit's proofs lie in seq buckets and `other/` beside the flat folder's
+        // (docs/witness.md#proof-folders), a list per folder: each folder's names the list
+        // holds are not kept, and the walk gives what it gives alone. Caught: a bucket's list
+        // used for another folder, or a bucket's names kept beside its list.
+        use crate::output::ListedFolder;
+        let tmp = tempfile::tempdir().unwrap();
+        let proofs = tmp.path().join("ledger/witness/proofs");
+        let proof = |b: u8| format!("{}.ots", hex(b));
+        let folders = [
+            (ListedFolder::WitnessProofs, "", [0x00, 0x10, 0xf0]),
+            (
+                ListedFolder::WitnessProofBucket(0),
+                "000000/",
+                [0x01, 0x11, 0xf1],
+            ),
+            (
+                ListedFolder::WitnessProofBucket(1),
+                "000001/",
+                [0x02, 0x12, 0xf2],
+            ),
+            (
+                ListedFolder::WitnessProofOther,
+                "other/",
+                [0x03, 0x13, 0xf3],
+            ),
+        ];
+        for (_, sub, bytes) in &folders {
+            std::fs::create_dir_all(proofs.join(sub)).unwrap();
+            for b in bytes {
+                std::fs::write(proofs.join(sub).join(proof(*b)), [*b]).unwrap();
+            }
+        }
+        std::fs::write(proofs.join("000001/README"), b"r").unwrap();
+        let alone: Vec<(String, u64)> = walked(tmp.path())
+            .into_iter()
+            .map(|(p, c)| (p, c.len()))
+            .collect();
+        assert_eq!(alone.len(), 13);
+        // Each list holds its folder's first two names and one DIR lacks.
+        let lists: Vec<ListedFiles> = folders
+            .iter()
+            .map(|(folder, _, bytes)| list_of(*folder, &[bytes[0], bytes[1], 0x99].map(proof)))
+            .collect();
+        let mut walk = DirWalk::new(tmp.path(), None, &lists).unwrap();
+        let mut beside = Vec::new();
+        let mut most_kept = 0;
+        while let Some(file) = walk.next() {
+            let (p, c) = file.unwrap();
+            let kept = walk.stack.last().map_or(0, |f| f.entries.len());
+            // In a bucket's or `other/`'s frame: its one name the list lacks, and README.
+            if ["/000000/", "/000001/", "/other/"]
+                .iter()
+                .any(|sub| p.contains(sub))
+            {
+                most_kept = most_kept.max(kept);
+            }
+            beside.push((p, c.len()));
+        }
+        assert_eq!(beside, alone);
+        assert!(
+            most_kept <= 2,
+            "only the names the lists lack are kept: {most_kept}"
+        );
     }
 
     #[test]

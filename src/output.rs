@@ -429,13 +429,13 @@ impl Content {
 
 /// Relative path (with `/`) → content, in path order. Most files are held in a map; a segmented
 /// exhibit's per-line witness proofs — a million at a million lines — and the released texts DIR
-/// already holds are each held as one sorted list ([`ListedFiles`]: 68 bytes a file, against
-/// about 330 in the map with its path), and every listing merges them with the map in path order
-/// (docs/scale.md#the-proofs-folder-as-a-list, docs/scale.md#texts-listed).
+/// already holds are held as sorted lists, one per folder ([`ListedFiles`]: about 70 bytes a
+/// file, against 215 to 330 in the map with its path), and every listing merges them with the
+/// map in path order (docs/scale.md#the-proofs-folder-as-a-list, docs/scale.md#texts-listed).
 #[derive(Debug, Default, Clone)]
 pub struct Tree {
     held: BTreeMap<String, Content>,
-    /// At most one list per [`ListedFolder`], in the folders' order.
+    /// At most one list per [`ListedFolder`], in the folders' order (found by halving).
     listed: Vec<ListedFiles>,
 }
 
@@ -451,7 +451,7 @@ impl Tree {
     /// Puts `content` at `path`, replacing what the tree held there (held or listed).
     pub fn put_content(&mut self, path: impl Into<String>, content: Content) {
         let path = path.into();
-        for list in &mut self.listed {
+        if let Some(list) = self.list_of_mut(&path) {
             list.remove(&path);
         }
         self.held.insert(path, content);
@@ -465,9 +465,11 @@ impl Tree {
     pub fn put_many(&mut self, mut files: Vec<(String, Content)>) {
         const SLICE: usize = 8192;
         sort_keeping_last(&mut files, |a, b| a.0.cmp(&b.0));
-        for list in &mut self.listed {
+        if !self.listed.is_empty() {
             for (path, _) in &files {
-                list.remove(path);
+                if let Some(list) = self.list_of_mut(path) {
+                    list.remove(path);
+                }
             }
         }
         while !files.is_empty() {
@@ -481,10 +483,29 @@ impl Tree {
 
     /// Puts a list of files under its folder, replacing what the tree held at the same paths
     /// (as [`Tree::put_content`] would, one by one).
-    /// Each list's names held as digests ([`ListedFiles::hold_names_alone`]).
+    /// Names read from the chain's lines are held as digests instead, so that the lists do
+    /// not keep the lines when the build lets them go (docs/scale.md#ids-by-line): one copy per
+    /// table, shared by the lists that shared it (a segmented exhibit's proof folders all name
+    /// from the store's ids: docs/scale.md#ids-shared).
     pub fn hold_names_alone(&mut self) {
+        type Table = std::sync::Arc<crate::sorted_ids::SortedIds>;
+        let mut copies: Vec<(Table, Table)> = Vec::new();
         for list in &mut self.listed {
-            list.hold_names_alone();
+            let ListedNames::Shared(names) = &list.names else {
+                continue;
+            };
+            if names.held_as_digests() >= names.len() {
+                continue;
+            }
+            let copy = match copies.iter().find(|(from, _)| Table::ptr_eq(from, names)) {
+                Some((_, copy)) => copy.clone(),
+                None => {
+                    let copy: Table = std::sync::Arc::new(names.alone());
+                    copies.push((names.clone(), copy.clone()));
+                    copy
+                }
+            };
+            list.names = ListedNames::Shared(copy);
         }
     }
 
@@ -494,7 +515,7 @@ impl Tree {
     }
 
     pub fn put_listed(&mut self, list: ListedFiles) {
-        let prefix = format!("{}/", list.folder.path());
+        let prefix = format!("{}/", list.folder_path);
         let shadowed: Vec<String> = self
             .held_under(&prefix)
             .filter(|(p, _)| list.find(p).is_some())
@@ -503,10 +524,11 @@ impl Tree {
         for p in shadowed {
             self.held.remove(&p);
         }
-        match self.listed.iter_mut().find(|l| l.folder == list.folder) {
+        match self.listed.binary_search_by_key(&list.folder, |l| l.folder) {
             // A second list of one folder (no build makes one): of another folder on disk, its
             // files go to the map.
-            Some(old) => {
+            Ok(at) => {
+                let old = &mut self.listed[at];
                 for e in &list.entries {
                     let path = list.path(e);
                     old.remove(&path);
@@ -519,11 +541,27 @@ impl Tree {
                 }
                 old.finish();
             }
-            None => {
-                self.listed.push(list);
-                self.listed.sort_by_key(|l| l.folder);
-            }
+            Err(at) => self.listed.insert(at, list),
         }
+    }
+
+    /// The list of the folder `path` lies right in, if the tree has one.
+    fn list_of(&self, path: &str) -> Option<&ListedFiles> {
+        let folder = ListedFolder::of_folder(folder_and_name(path).0)?;
+        let at = self
+            .listed
+            .binary_search_by_key(&folder, |l| l.folder)
+            .ok()?;
+        Some(&self.listed[at])
+    }
+
+    fn list_of_mut(&mut self, path: &str) -> Option<&mut ListedFiles> {
+        let folder = ListedFolder::of_folder(folder_and_name(path).0)?;
+        let at = self
+            .listed
+            .binary_search_by_key(&folder, |l| l.folder)
+            .ok()?;
+        Some(&mut self.listed[at])
     }
 
     /// The bytes this build made for `path`; `None` for a path it does not hold *or* holds as a
@@ -541,13 +579,12 @@ impl Tree {
         if let Some(c) = self.held.get(path) {
             return Some(Cow::Borrowed(c));
         }
-        self.listed
-            .iter()
-            .find_map(|list| list.find(path).map(|e| Cow::Owned(list.content(e))))
+        let list = self.list_of(path)?;
+        list.find(path).map(|e| Cow::Owned(list.content(e)))
     }
 
     pub fn contains(&self, path: &str) -> bool {
-        self.held.contains_key(path) || self.listed.iter().any(|l| l.find(path).is_some())
+        self.held.contains_key(path) || self.list_of(path).is_some_and(|l| l.find(path).is_some())
     }
 
     /// How many files the tree holds.
@@ -569,25 +606,15 @@ impl Tree {
         &'t self,
         prefix: &str,
     ) -> impl Iterator<Item = (Cow<'t, str>, Cow<'t, Content>)> + 't {
-        // The lists' folders neither nest nor share a prefix, and are in order: one after the
-        // other, the lists' files are in path order.
-        let lists: Vec<&'t ListedFiles> = self
-            .listed
-            .iter()
-            .filter(|l| {
-                let folder = format!("{}/", l.folder.path());
-                folder.starts_with(prefix) || prefix.starts_with(&folder)
-            })
-            .collect();
-        let listed = lists.into_iter().flat_map(ListedFiles::iter);
-        let prefix_owned = prefix.to_string();
-        let listed = listed.filter(move |(p, _)| p.starts_with(&prefix_owned));
+        // The lists' files merged in path order: the proofs folder's own files interleave
+        // with its buckets' (`…/proofs/000001/…` sorts among `…/proofs/<hex>.ots`), so the
+        // lists are not taken one after the other (docs/scale.md#the-proofs-folder-as-a-list).
+        let mut listed = Merged::new(self.listed.iter().map(|l| l.iter_under(prefix)))
+            .map(|(p, c)| (Cow::Owned(p), Cow::Owned(c)))
+            .peekable();
         let mut held = self
             .held_under(prefix)
             .map(|(p, c)| (Cow::Borrowed(p), Cow::Borrowed(c)))
-            .peekable();
-        let mut listed = listed
-            .map(|(p, c)| (Cow::Owned(p), Cow::Owned(c)))
             .peekable();
         std::iter::from_fn(move || {
             let held_first = match (held.peek(), listed.peek()) {
@@ -640,6 +667,49 @@ impl Tree {
             Some(Cow::Owned(c)) => Ok(Some(Cow::Owned(c.bytes()?.into_owned()))),
             None => Ok(None),
         }
+    }
+}
+
+/// Listings each in path order, merged in path order (a k-way merge: a tree's lists are one per
+/// folder, a few hundred at a million lines). No path is in two of them.
+struct Merged<I: Iterator<Item = (String, Content)>> {
+    listings: Vec<I>,
+    /// Each listing's next file, held until it is given.
+    next: Vec<Option<Content>>,
+    /// The listings' next paths, the least first, with their listing's position.
+    heads: std::collections::BinaryHeap<std::cmp::Reverse<(String, usize)>>,
+}
+
+impl<I: Iterator<Item = (String, Content)>> Merged<I> {
+    fn new(listings: impl Iterator<Item = I>) -> Merged<I> {
+        let mut merged = Merged {
+            listings: listings.collect(),
+            next: Vec::new(),
+            heads: std::collections::BinaryHeap::new(),
+        };
+        merged.next = vec![None; merged.listings.len()];
+        for k in 0..merged.listings.len() {
+            merged.advance(k);
+        }
+        merged
+    }
+
+    fn advance(&mut self, k: usize) {
+        if let Some((path, content)) = self.listings[k].next() {
+            self.next[k] = Some(content);
+            self.heads.push(std::cmp::Reverse((path, k)));
+        }
+    }
+}
+
+impl<I: Iterator<Item = (String, Content)>> Iterator for Merged<I> {
+    type Item = (String, Content);
+
+    fn next(&mut self) -> Option<(String, Content)> {
+        let std::cmp::Reverse((path, k)) = self.heads.pop()?;
+        let content = self.next[k].take()?;
+        self.advance(k);
+        Some((path, content))
     }
 }
 
@@ -712,44 +782,77 @@ impl PartialEq for Tree {
 impl Eq for Tree {}
 
 /// A folder whose files are named by a digest and may be held as one list ([`ListedFiles`]).
-/// In the order of their paths: a tree's lists, one after the other, are in path order.
+/// A tree holds at most one list per folder, in this order (not the order of their paths: the
+/// proofs folder's flat files and its subfolders' files interleave, so a tree's files are its
+/// lists merged in path order, [`Tree::iter_under`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum ListedFolder {
     /// `ledger/public_texts/<sha256>.txt`: the released texts DIR already holds
     /// (docs/scale.md#texts-listed).
     PublicTexts,
     /// `ledger/witness/proofs/<entry_id>.ots`: a segmented exhibit's per-line witness proofs
-    /// at the protocol's flat path (docs/scale.md#the-proofs-folder-as-a-list); those in its
-    /// seq buckets and `other/` are held in the map (docs/witness.md#proof-folders).
+    /// at the protocol's flat path (docs/scale.md#the-proofs-folder-as-a-list).
     WitnessProofs,
+    /// `ledger/witness/proofs/NNNNNN/<entry_id>.ots`: the proofs of one seq bucket
+    /// (docs/witness.md#proof-folders), each bucket its own list.
+    WitnessProofBucket(u32),
+    /// `ledger/witness/proofs/other/<entry_id>.ots`: the proofs of records no line names.
+    WitnessProofOther,
 }
 
 impl ListedFolder {
-    pub const ALL: [ListedFolder; 2] = [ListedFolder::PublicTexts, ListedFolder::WitnessProofs];
+    /// The listed folder at `folder` (a path of the tree, no trailing `/`), if it is one.
+    pub fn of_folder(folder: &str) -> Option<ListedFolder> {
+        match folder {
+            "ledger/public_texts" => Some(ListedFolder::PublicTexts),
+            "ledger/witness/proofs" => Some(ListedFolder::WitnessProofs),
+            _ => {
+                let sub = folder.strip_prefix("ledger/witness/proofs/")?;
+                Some(ListedFolder::of_proof_place(
+                    crate::layout::ProofPlace::of_folder(sub)?,
+                ))
+            }
+        }
+    }
+
+    /// The listed folder of the proofs published at `place`.
+    pub fn of_proof_place(place: crate::layout::ProofPlace) -> ListedFolder {
+        match place {
+            crate::layout::ProofPlace::Flat => ListedFolder::WitnessProofs,
+            crate::layout::ProofPlace::Bucket(b) => ListedFolder::WitnessProofBucket(b),
+            crate::layout::ProofPlace::Other => ListedFolder::WitnessProofOther,
+        }
+    }
 
     /// `path` is a file one of the folders lists: right in it, and named by a digest of its
     /// kind (`ledger/public_texts/index.json` is not listed: it is named otherwise).
     pub fn holds_path(path: &str) -> bool {
         let (folder, name) = folder_and_name(path);
-        let name = FileName::new(name);
-        ListedFolder::ALL
-            .iter()
-            .any(|f| f.path() == folder && f.digest_of(&name).is_some())
+        ListedFolder::of_folder(folder).is_some_and(|f| f.digest_of(&FileName::new(name)).is_some())
     }
 
     /// The folder's path in the tree.
-    pub fn path(self) -> &'static str {
+    pub fn path(self) -> Cow<'static, str> {
         match self {
-            ListedFolder::PublicTexts => "ledger/public_texts",
-            ListedFolder::WitnessProofs => "ledger/witness/proofs",
+            ListedFolder::PublicTexts => Cow::Borrowed("ledger/public_texts"),
+            ListedFolder::WitnessProofs => Cow::Borrowed("ledger/witness/proofs"),
+            // Six digits, as crate::layout::ProofPlace::rel names a bucket.
+            ListedFolder::WitnessProofBucket(b) => {
+                Cow::Owned(format!("ledger/witness/proofs/{b:06}"))
+            }
+            ListedFolder::WitnessProofOther => Cow::Owned(format!(
+                "ledger/witness/proofs/{}",
+                crate::layout::OTHER_PROOFS
+            )),
         }
     }
 
     /// The digest a file of this folder is named by; `None` for a name of another shape.
     fn digest_of(self, name: &FileName) -> Option<[u8; 32]> {
         match (self, name) {
-            (ListedFolder::PublicTexts, FileName::PublicText(d))
-            | (ListedFolder::WitnessProofs, FileName::Proof(d)) => Some(*d),
+            (ListedFolder::PublicTexts, FileName::PublicText(d)) => Some(*d),
+            (ListedFolder::PublicTexts, _) => None,
+            (_, FileName::Proof(d)) => Some(*d),
             _ => None,
         }
     }
@@ -757,7 +860,7 @@ impl ListedFolder {
     fn name_of(self, digest: [u8; 32]) -> FileName {
         match self {
             ListedFolder::PublicTexts => FileName::PublicText(digest),
-            ListedFolder::WitnessProofs => FileName::Proof(digest),
+            _ => FileName::Proof(digest),
         }
     }
 }
@@ -768,6 +871,8 @@ impl ListedFolder {
 #[derive(Debug, Clone)]
 pub struct ListedFiles {
     folder: ListedFolder,
+    /// The folder's path in the tree ([`ListedFolder::path`]), made once.
+    folder_path: Box<str>,
     /// The folder on disk its files are read again from.
     store: std::sync::Arc<Path>,
     /// The class its files are read again with: a store's proofs, or DIR's files (a released
@@ -833,6 +938,7 @@ impl ListedFiles {
     ) -> ListedFiles {
         ListedFiles {
             folder,
+            folder_path: folder.path().into(),
             store: store.clone(),
             class,
             names: ListedNames::Own(Vec::new()),
@@ -854,6 +960,23 @@ impl ListedFiles {
             list.names = ListedNames::Shared(names);
         }
         list
+    }
+
+    /// An empty list of `folder`, its files read again from where this list's are, as this
+    /// list's are, named from the same names (a shared table is shared, not checked again: a
+    /// segmented exhibit's proof buckets share the store's ids, docs/scale.md#ids-shared).
+    pub fn of_folder(&self, folder: ListedFolder) -> ListedFiles {
+        ListedFiles {
+            folder,
+            folder_path: folder.path().into(),
+            store: self.store.clone(),
+            class: self.class,
+            names: match &self.names {
+                ListedNames::Own(_) => ListedNames::Own(Vec::new()),
+                ListedNames::Shared(names) => ListedNames::Shared(names.clone()),
+            },
+            entries: Vec::new(),
+        }
     }
 
     /// Adds a checked file of the list's folder on disk named by a digest (a proof's header
@@ -903,22 +1026,13 @@ impl ListedFiles {
         true
     }
 
-    /// Names read from the chain's lines are held as digests instead, so that the list does
-    /// not keep the lines when the build lets them go (docs/scale.md#ids-by-line).
-    pub fn hold_names_alone(&mut self) {
-        if let ListedNames::Shared(names) = &self.names
-            && names.held_as_digests() < names.len()
-        {
-            self.names = ListedNames::Shared(std::sync::Arc::new(names.alone()));
-        }
-    }
-
     /// Puts the list in name order, the last of equal names kept (as a map's insert would).
     pub fn finish(&mut self) {
         // The witness layer pushes in the index's order, which is name order: then nothing
         // moves (and no second list is made beside a million entries).
         let ListedFiles { names, entries, .. } = self;
         sort_keeping_last(entries, |a, b| names.at(a.name).cmp(&names.at(b.name)));
+        entries.shrink_to_fit();
     }
 
     pub fn len(&self) -> usize {
@@ -942,7 +1056,7 @@ impl ListedFiles {
 
     fn position(&self, path: &str) -> Option<usize> {
         let name = path
-            .strip_prefix(self.folder.path())
+            .strip_prefix(&*self.folder_path)
             .and_then(|n| n.strip_prefix('/'))?;
         let name = self.folder.digest_of(&FileName::new(name))?;
         self.entries
@@ -953,6 +1067,11 @@ impl ListedFiles {
     /// The folder the list's files are published in.
     pub(crate) fn folder(&self) -> ListedFolder {
         self.folder
+    }
+
+    /// That folder's path in the tree (no trailing `/`).
+    pub(crate) fn folder_path(&self) -> &str {
+        &self.folder_path
     }
 
     /// The name of the `i`th file in name order (the list is finished).
@@ -983,7 +1102,7 @@ impl ListedFiles {
     fn path(&self, e: &ListedFile) -> String {
         format!(
             "{}/{}",
-            self.folder.path(),
+            self.folder_path,
             self.folder.name_of(self.name(e)).text()
         )
     }
@@ -1002,7 +1121,40 @@ impl ListedFiles {
 
     /// Each file's path and what a tree entry would hold, in name order.
     pub fn iter(&self) -> impl Iterator<Item = (String, Content)> + '_ {
-        self.entries.iter().map(|e| (self.path(e), self.content(e)))
+        self.iter_under("")
+    }
+
+    /// [`ListedFiles::iter`]'s files whose path starts with `prefix`: all of them when the
+    /// folder lies under it, else those whose name starts with what `prefix` says past the
+    /// folder, found by halving (names in order are a range), none when `prefix` lies aside.
+    fn iter_under<'l>(&'l self, prefix: &str) -> impl Iterator<Item = (String, Content)> + use<'l> {
+        let in_folder = prefix
+            .strip_prefix(&*self.folder_path)
+            .and_then(|rest| rest.strip_prefix('/'));
+        let range = match in_folder {
+            Some(start) => {
+                let text = |e: &ListedFile| self.folder.name_of(self.name(e)).text().into_owned();
+                let from = self.entries.partition_point(|e| *text(e) < *start);
+                let to =
+                    from + self.entries[from..].partition_point(|e| text(e).starts_with(start));
+                from..to
+            }
+            None if folder_under(&self.folder_path, prefix) => 0..self.entries.len(),
+            None => 0..0,
+        };
+        self.entries[range]
+            .iter()
+            .map(|e| (self.path(e), self.content(e)))
+    }
+}
+
+/// The files of the folder at `folder` (no trailing `/`) have paths starting with `prefix`
+/// whatever their names: `folder/` starts with `prefix`.
+fn folder_under(folder: &str, prefix: &str) -> bool {
+    match prefix.len().cmp(&(folder.len() + 1)) {
+        std::cmp::Ordering::Greater => false,
+        std::cmp::Ordering::Equal => prefix.starts_with(folder) && prefix.ends_with('/'),
+        std::cmp::Ordering::Less => folder.starts_with(prefix),
     }
 }
 
@@ -1028,30 +1180,27 @@ fn sort_keeping_last<T>(items: &mut Vec<T>, cmp: impl Fn(&T, &T) -> std::cmp::Or
 /// itself walks DIR without listing it into a tree ([`joined_with_listing`]).
 pub fn read_tree(dir: &Path, git_dir: Option<&Path>) -> Result<Tree> {
     let mut tree = Tree::default();
-    // DIR's per-line proofs and released texts whose sha256 the record knows are listed, as the
-    // build's are (docs/scale.md#the-proofs-folder-as-a-list, #texts-listed).
-    let mut lists: Vec<ListedFiles> = ListedFolder::ALL
-        .iter()
-        .map(|f| {
-            let on_disk: std::sync::Arc<Path> = dir.join(f.path()).into();
-            ListedFiles::new(*f, &on_disk, FileClass::OutputFile)
-        })
-        .collect();
+    // DIR's per-line proofs (flat, in buckets, in `other/`) and released texts whose sha256 the
+    // record knows are listed, a list per folder, as the build's are
+    // (docs/scale.md#the-proofs-folder-as-a-list, #texts-listed).
+    let mut lists: BTreeMap<ListedFolder, ListedFiles> = BTreeMap::new();
     for file in crate::dir_walk::DirWalk::new(dir, git_dir, &[])? {
         // A name that is not a file is not listed: it holds no bytes to compare.
         let (rel, Content::File(file)) = file? else {
             continue;
         };
-        match lists.iter_mut().find(|l| *file.folder == *l.store) {
-            Some(list) => {
-                if let Err(file) = list.push(file) {
-                    tree.put_file(rel, file);
-                }
-            }
-            None => tree.put_file(rel, file),
+        let Some(folder) = ListedFolder::of_folder(folder_and_name(&rel).0) else {
+            tree.put_file(rel, file);
+            continue;
+        };
+        let list = lists
+            .entry(folder)
+            .or_insert_with(|| ListedFiles::new(folder, &file.folder, FileClass::OutputFile));
+        if let Err(file) = list.push(file) {
+            tree.put_file(rel, file);
         }
     }
-    for mut list in lists {
+    for mut list in lists.into_values() {
         list.finish();
         if !list.is_empty() {
             tree.put_listed(list);
@@ -1788,17 +1937,117 @@ mod tests {
     }
 
     #[test]
+    fn proof_buckets_listed_beside_the_flat_list_and_the_map_iterate_in_path_order() {
+        // The flat proofs folder's files interleave with its buckets' (`proofs/000000/…` sorts
+        // between `proofs/<hex>.ots` names): the lists taken one after the other, in the
+        // folders' order, were out of path order (docs/scale.md#the-proofs-folder-as-a-list).
+        // Caught: lists concatenated, a prefix that drops or keeps a bucket wrongly, a lookup
+        // by path that misses a bucket's proof.
+        let tmp = tempfile::tempdir().unwrap();
+        let store: Arc<Path> = Arc::from(tmp.path());
+        let placed = |d: u8, folder: ListedFolder| {
+            let name = format!("{}.ots", exhibit_protocol::Digest([d; 32]));
+            let mut file = kept_proof(tmp.path(), &name, &[d; 3]);
+            file.forget_head();
+            (format!("{}/{name}", folder.path()), file)
+        };
+        let lists = [
+            (
+                ListedFolder::WitnessProofs,
+                &[0x00, 0x01, 0x0f, 0x7f, 0xff][..],
+            ),
+            (ListedFolder::WitnessProofBucket(0), &[0x02, 0xaa][..]),
+            (ListedFolder::WitnessProofBucket(1), &[0x03, 0x04, 0xfe][..]),
+            (ListedFolder::WitnessProofOther, &[0x05][..]),
+        ];
+        let mut held = Tree::default();
+        let mut listed = Tree::default();
+        for t in [&mut held, &mut listed] {
+            for path in [
+                "ledger/witness/index.json",
+                "ledger/witness/proofs.json",
+                "ledger/witness/proofs/000000.json",
+                "ledger/witness/proofs/000000/zz.ots",
+                "ledger/witness/proofs/0000001/a.ots",
+                "ledger/witness/proofs/000001/README",
+                "ledger/witness/proofs/0f0f.ots",
+                "ledger/witness/proofs/other/README",
+                "ledger/witness/proofs/prereg_x.ots",
+                "ledger/witness/runs.jsonl",
+            ] {
+                t.put(path, b"m".to_vec());
+            }
+        }
+        let flat = proof_list(&store);
+        for (folder, digests) in lists {
+            let mut list = flat.of_folder(folder);
+            for &d in digests {
+                let (path, file) = placed(d, folder);
+                held.put_file(path, file.clone());
+                list.push(file).unwrap();
+            }
+            list.finish();
+            listed.put_listed(list);
+        }
+        assert_eq!(listed.listed.len(), 4);
+        assert_eq!(listed.held.len(), 10, "every proof listed");
+        let paths = |t: &Tree, prefix: &str| -> Vec<String> {
+            t.iter_under(prefix).map(|(p, _)| p.into_owned()).collect()
+        };
+        let all = paths(&listed, "");
+        let in_order: BTreeMap<String, ()> = all.iter().map(|p| (p.clone(), ())).collect();
+        assert_eq!(all, in_order.into_keys().collect::<Vec<_>>(), "path order");
+        assert_eq!(all.len(), 21);
+        assert_eq!(listed, held);
+        for prefix in [
+            "",
+            "ledger/witness/proofs",
+            "ledger/witness/proofs/",
+            "ledger/witness/proofs/0",
+            "ledger/witness/proofs/000000",
+            "ledger/witness/proofs/000000/",
+            "ledger/witness/proofs/000001/0",
+            "ledger/witness/proofs/0000001",
+            "ledger/witness/proofs/other/",
+            "ledger/witness/proofs/f",
+            "ledger/witness/proofs/000000/aaaa",
+            "ledger/witness/q",
+        ] {
+            assert_eq!(paths(&listed, prefix), paths(&held, prefix), "{prefix}");
+        }
+        for (path, content) in held.iter() {
+            assert_eq!(listed.entry(&path).as_deref(), Some(&*content), "{path}");
+            assert!(listed.contains(&path));
+        }
+        let bucketed = placed(0xaa, ListedFolder::WitnessProofBucket(0)).0;
+        assert!(ListedFolder::holds_path(&bucketed));
+        assert!(!ListedFolder::holds_path(
+            "ledger/witness/proofs/000000/zz.ots"
+        ));
+        // Put over: the listed proof is replaced, never held twice.
+        listed.put(bucketed.clone(), b"new".to_vec());
+        assert_eq!(listed.len(), 21);
+        assert_eq!(listed.get(&bucketed), Some(&b"new"[..]));
+    }
+
+    #[test]
     fn a_listed_proofs_folder_reads_as_the_same_files_held_one_by_one() {
         // Catches a merge that puts the list before or after the folder's neighbours, a
         // prefix filter that drops the list (or keeps it outside the prefix), and a lookup
         // that misses a listed name.
         let tmp = tempfile::tempdir().unwrap();
-        // The tree lists its lists one after the other, in the folders' order: that is path
-        // order only while the folders' paths are in that order and none is another's prefix.
-        for w in ListedFolder::ALL.windows(2) {
-            assert!(w[0] < w[1] && w[0].path() < w[1].path(), "{w:?}");
-            assert!(!w[1].path().starts_with(w[0].path()), "{w:?}");
+        // A folder is found again by its path (a tree finds a path's list so).
+        for f in [
+            ListedFolder::PublicTexts,
+            ListedFolder::WitnessProofs,
+            ListedFolder::WitnessProofBucket(0),
+            ListedFolder::WitnessProofBucket(244),
+            ListedFolder::WitnessProofOther,
+        ] {
+            assert_eq!(ListedFolder::of_folder(&f.path()), Some(f), "{f:?}");
         }
+        assert_eq!(ListedFolder::of_folder("ledger/witness/proofs/00001"), None);
+        assert_eq!(ListedFolder::of_folder("ledger/witness"), None);
         let (held, listed) = held_and_listed(tmp.path());
         assert_eq!(held.len(), 18);
         assert_eq!(listed.len(), held.len());
@@ -2536,7 +2785,7 @@ mod tests {
             .find(|l| l.folder == ListedFolder::PublicTexts)
             .expect("DIR's texts listed");
         assert_eq!(texts.len(), 3);
-        assert_eq!(*texts.store, *dir.join(ListedFolder::PublicTexts.path()));
+        assert_eq!(*texts.store, *dir.join(&*ListedFolder::PublicTexts.path()));
         assert!(matches!(on_disk.held.get(&late), Some(Content::File(f)) if f.sha256.is_none()));
         let plain = read_tree(&dir, None).unwrap();
         assert!(plain.listed.is_empty());

@@ -59,7 +59,7 @@ pub fn run(
             tree.put(path, bytes);
         }
         tree.put_many(std::mem::take(&mut layer.contents));
-        if let Some(list) = layer.listed.take() {
+        for list in std::mem::take(&mut layer.listed) {
             tree.put_listed(list);
         }
     }

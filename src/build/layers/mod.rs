@@ -26,10 +26,11 @@ pub struct LayerOutput {
     /// checked and left on disk until DIR is written; the run log's files, made
     /// again from the store's log when written (docs/scale.md#the-run-log-is-not-held).
     pub contents: Vec<(String, crate::output::Content)>,
-    /// Files named by their digest held as one sorted list: a segmented exhibit's per-line
-    /// witness proofs (docs/scale.md#the-proofs-folder-as-a-list), the released texts DIR
-    /// already holds (docs/scale.md#texts-listed).
-    pub listed: Option<crate::output::ListedFiles>,
+    /// Files named by their digest held as sorted lists, one per folder: a segmented
+    /// exhibit's per-line witness proofs, flat and in their buckets
+    /// (docs/scale.md#the-proofs-folder-as-a-list), the released texts DIR already holds
+    /// (docs/scale.md#texts-listed).
+    pub listed: Vec<crate::output::ListedFiles>,
     /// Counts with denominators, for STATS.json and SNAPSHOTS.jsonl (set by every layer).
     pub stats: Option<LayerStats>,
     /// Data the page embeds (already privacy-cut).

@@ -1868,7 +1868,7 @@ fn release_files(
     }
     if let Some(mut list) = listed.filter(|l| !l.is_empty()) {
         list.finish();
-        out.listed = Some(list);
+        out.listed = vec![list];
     }
     Ok(())
 }

@@ -874,7 +874,7 @@ pub fn build(ctx: &LayerContext<'_>, store: &Path) -> Result<LayerOutput> {
         .into_iter()
         .map(|(path, file)| (path, Content::File(file)))
         .collect();
-    let listed = proofs.listed.take();
+    let listed = proofs.listed.take().map(ProofLists::finish);
     let mut files = std::mem::take(&mut proofs.files);
     // The tail's files, as written (a withheld seq's moments in the logs cut to its day).
     for (rel, bytes) in [
@@ -908,7 +908,7 @@ pub fn build(ctx: &LayerContext<'_>, store: &Path) -> Result<LayerOutput> {
     Ok(LayerOutput {
         files,
         contents,
-        listed,
+        listed: listed.unwrap_or_default(),
         stats: Some(LayerStats::Witness(Box::new(stats))),
         page_data,
         refusals,
@@ -923,9 +923,9 @@ pub fn build(ctx: &LayerContext<'_>, store: &Path) -> Result<LayerOutput> {
 struct Proofs {
     /// `ledger/witness/proofs/*` to publish from the store (proofs that passed), kept on disk.
     store_files_kept: Vec<(String, crate::output::DiskFile)>,
-    /// The same, for a segmented exhibit: one sorted list, not a path and a map entry per proof
-    /// (docs/scale.md#the-proofs-folder-as-a-list); a proof it cannot list stays above.
-    listed: Option<crate::output::ListedFiles>,
+    /// The same, for a segmented exhibit: a sorted list per folder, not a path and a map entry
+    /// per proof (docs/scale.md#the-proofs-folder-as-a-list); a proof it cannot list stays above.
+    listed: Option<ProofLists>,
     /// `ledger/witness/proofs/*` carried from HEAD (the store no longer names them).
     files: Vec<(String, Vec<u8>)>,
     replaced: Vec<String>,
@@ -943,33 +943,34 @@ struct Proofs {
 }
 
 impl Proofs {
-    /// A store proof that passed, kept for the tree at its place: listed when the exhibit
-    /// lists its proofs and it lies at the protocol's flat path (a bucket's or `other/`'s
-    /// proof is held in the tree's map: docs/scale.md#the-proofs-folder-as-a-list).
+    /// A store proof that passed, kept for the tree at its place: listed in its folder's list
+    /// when the exhibit lists its proofs (flat, in a bucket or in `other/`:
+    /// docs/scale.md#the-proofs-folder-as-a-list).
     fn keep(&mut self, place: ProofPlace, name: &str, file: crate::output::DiskFile) {
         let file = match &mut self.listed {
-            Some(list) if place == ProofPlace::Flat => match list.push(file) {
+            Some(lists) => match lists.push(place, file) {
                 Ok(()) => return,
                 Err(file) => file,
             },
-            _ => file,
+            None => file,
         };
         self.store_files_kept
             .push((format!("ledger/witness/proofs/{}", place.rel(name)), file));
     }
 
-    /// Room for every record's proof, made once: a segmented exhibit's list, named by the
-    /// store's ids, which it shares rather than copies (docs/scale.md#ids-shared).
+    /// Room for every record's proof, made once: a segmented exhibit's lists, named by the
+    /// store's ids, which they share rather than copy (docs/scale.md#ids-shared).
     fn room_for(&mut self, segmented: bool, index: &StoreIndex, folder: &std::sync::Arc<Path>) {
         if segmented {
-            let mut list = crate::output::ListedFiles::naming_from(
+            let flat = crate::output::ListedFiles::naming_from(
                 crate::output::ListedFolder::WitnessProofs,
                 folder,
                 crate::box_read::FileClass::Proof,
                 index.ids.clone(),
             );
-            list.reserve(index.records.len());
-            self.listed = Some(list);
+            self.listed = Some(ProofLists {
+                lists: BTreeMap::from([(flat.folder(), flat)]),
+            });
         } else {
             self.store_files_kept.reserve(index.records.len() + 1);
         }
@@ -977,7 +978,56 @@ impl Proofs {
 
     /// How many of the store's proofs are kept for the tree.
     fn kept(&self) -> usize {
-        self.store_files_kept.len() + self.listed.as_ref().map_or(0, |l| l.len())
+        self.store_files_kept.len() + self.listed.as_ref().map_or(0, ProofLists::len)
+    }
+}
+
+/// A segmented exhibit's store proofs as lists, one per folder they are published in (the flat
+/// folder, each seq bucket, `other/`), all naming from the store's ids: the flat list's 40 bytes
+/// or so a proof, where a bucket's proof in the tree's map was 215 to 330
+/// (docs/scale.md#the-proofs-folder-as-a-list). Pushed in the index's order, which is each
+/// list's name order. A bucket's list grows to hold its 4096 proofs without room to spare.
+struct ProofLists {
+    /// By folder; the flat folder's list is always there (the others are made from it).
+    lists: BTreeMap<crate::output::ListedFolder, crate::output::ListedFiles>,
+}
+
+impl ProofLists {
+    /// Lists `file` in its place's list; a file no list takes is handed back.
+    fn push(
+        &mut self,
+        place: ProofPlace,
+        file: crate::output::DiskFile,
+    ) -> std::result::Result<(), crate::output::DiskFile> {
+        let folder = crate::output::ListedFolder::of_proof_place(place);
+        if !self.lists.contains_key(&folder) {
+            let flat = self.lists.get(&crate::output::ListedFolder::WitnessProofs);
+            let Some(flat) = flat else {
+                return Err(file);
+            };
+            let list = flat.of_folder(folder);
+            self.lists.insert(folder, list);
+        }
+        match self.lists.get_mut(&folder) {
+            Some(list) => list.push(file),
+            None => Err(file),
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.lists
+            .values()
+            .map(crate::output::ListedFiles::len)
+            .sum()
+    }
+
+    /// The lists that hold a proof, each in name order.
+    fn finish(self) -> Vec<crate::output::ListedFiles> {
+        let mut lists: Vec<_> = self.lists.into_values().filter(|l| !l.is_empty()).collect();
+        for list in &mut lists {
+            list.finish();
+        }
+        lists
     }
 }
 
@@ -1108,9 +1158,6 @@ fn proofs(
         proofs.keep(place, &name, kept);
     }
     proofs.places = std::sync::Arc::new(places);
-    if let Some(list) = &mut proofs.listed {
-        list.finish();
-    }
     proofs.records = records.into_pending();
     carry_head(
         ctx,
