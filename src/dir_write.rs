@@ -419,25 +419,6 @@ fn write_temps(
     Ok(())
 }
 
-/// Counts and hashes what passes into the file it wraps.
-struct Hashing<'w> {
-    out: &'w mut std::fs::File,
-    len: u64,
-    hasher: sha2::Sha256,
-}
-
-impl Write for Hashing<'_> {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        let n = self.out.write(buf)?;
-        sha2::Digest::update(&mut self.hasher, &buf[..n]);
-        self.len += n as u64;
-        Ok(n)
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        self.out.flush()
-    }
-}
-
 /// Writes `content` as `temp` in `folder` (a file this build made beside DIR is linked there
 /// instead, crate::made_files): its size and sha256 as written. A file that cannot be written
 /// whole is removed.
@@ -461,11 +442,7 @@ fn write_temp(
         Mode::from_raw_mode(0o666),
     )?;
     let mut file = std::fs::File::from(created);
-    let mut hashing = Hashing {
-        out: &mut file,
-        len: 0,
-        hasher: <sha2::Sha256 as sha2::Digest>::new(),
-    };
+    let mut hashing = crate::output::Hashing::new(&mut file);
     // A file on disk (a store's proof) is read again here and must hold the bytes that were
     // checked; a ledger file is copied from the gate's ledger as it is read, held to the digest
     // verified; a remade file must come out the same (docs/scale.md#nothing-made-to-be-dropped).

@@ -75,10 +75,20 @@ pub struct Remade {
 pub type MakeInto = dyn Fn(&mut dyn Write) -> Result<()> + Send + Sync;
 
 /// Counts and hashes what passes into the writer it wraps.
-struct Hashing<'w> {
+pub(crate) struct Hashing<'w> {
     out: &'w mut dyn Write,
-    len: u64,
-    hasher: sha2::Sha256,
+    pub(crate) len: u64,
+    pub(crate) hasher: sha2::Sha256,
+}
+
+impl<'w> Hashing<'w> {
+    pub(crate) fn new(out: &'w mut dyn Write) -> Hashing<'w> {
+        Hashing {
+            out,
+            len: 0,
+            hasher: <sha2::Sha256 as sha2::Digest>::new(),
+        }
+    }
 }
 
 impl Write for Hashing<'_> {
@@ -128,11 +138,7 @@ impl Remade {
         let Some(stream) = &self.stream else {
             return Ok(out.write_all(&self.bytes()?)?);
         };
-        let mut hashing = Hashing {
-            out,
-            len: 0,
-            hasher: <sha2::Sha256 as sha2::Digest>::new(),
-        };
+        let mut hashing = Hashing::new(out);
         stream(&mut hashing)?;
         let sha256 = exhibit_protocol::Digest(sha2::Digest::finalize(hashing.hasher).into());
         self.held_to((hashing.len, sha256))

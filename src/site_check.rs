@@ -359,16 +359,27 @@ fn check_witness_proofs(proofs: &BoxFolder, files: &mut Vec<FileProblem>) -> Res
             continue;
         };
         let digest = stem.strip_prefix("prereg_").unwrap_or(stem);
-        let Some(bytes) = proofs.read(name, FileClass::Proof)? else {
-            continue;
-        };
-        if let Err(p) = ots::check_named(&bytes, digest) {
-            files.push(FileProblem {
-                file: rel,
-                code: format!("proof_{}", p.code()),
-                detail: format!("the proof {p} than its name says"),
-            });
-        }
+        check_proof(proofs, name, digest, rel, files)?;
+    }
+    Ok(())
+}
+
+/// A proof against the digest its name says it commits to.
+fn check_proof(
+    folder: &BoxFolder,
+    name: &str,
+    digest: &str,
+    rel: String,
+    files: &mut Vec<FileProblem>,
+) -> Result<()> {
+    if let Some(bytes) = folder.read(name, FileClass::Proof)?
+        && let Err(p) = ots::check_named(&bytes, digest)
+    {
+        files.push(FileProblem {
+            file: rel,
+            code: format!("proof_{}", p.code()),
+            detail: format!("the proof {p} than its name says"),
+        });
     }
     Ok(())
 }
@@ -392,16 +403,7 @@ fn check_proofs_folder(folder: &BoxFolder, name: &str, files: &mut Vec<FileProbl
             });
             continue;
         };
-        let Some(bytes) = folder.read(file, FileClass::Proof)? else {
-            continue;
-        };
-        if let Err(p) = ots::check_named(&bytes, digest) {
-            files.push(FileProblem {
-                file: rel,
-                code: format!("proof_{}", p.code()),
-                detail: format!("the proof {p} than its name says"),
-            });
-        }
+        check_proof(folder, file, digest, rel, files)?;
     }
     Ok(())
 }
