@@ -376,3 +376,12 @@ pub fn copy_tree(from: &Path, to: &Path) {
         }
     }
 }
+
+/// `n` scan lines after the writer's last, and the box's ledger written with them.
+pub fn append_scans(b: &TestBox, w: &mut LedgerWriter, n: u32) {
+    let from = w.ids.len() as u32 + 1;
+    for k in from..from + n {
+        w.push_scan(k);
+    }
+    b.write_ledger(&w.bytes());
+}

@@ -42,11 +42,7 @@ fn scene() -> Scene {
 
 impl Scene {
     fn append(&mut self, n: u32) {
-        let from = self.w.ids.len() as u32 + 1;
-        for k in from..from + n {
-            self.w.push_scan(k);
-        }
-        self.b.write_ledger(&self.w.bytes());
+        append_scans(&self.b, &mut self.w, n);
     }
 
     /// `exhibit build`, with `EXHIBIT_TEST_STOP_AFTER_WRITES=stop` when given.
