@@ -292,6 +292,22 @@ fn a_segmented_exhibits_proofs_fill_folders_of_4096_seqs_named_in_seq_order() {
         proof(&orphan, PENDING),
     )
     .unwrap();
+    // A record the tail made of a line past the chain's head (the ledger this build reads ends
+    // before it): its seq's folder, where its line's proof belongs when the line comes.
+    let ahead = Digest::of(b"a line the gate has not written yet").to_string();
+    s.entries.insert(
+        ahead.clone(),
+        json!({
+            "seq": 4101, "status": "pending",
+            "calendars": ["https://alice.btc.calendar.opentimestamps.org"],
+            "line_timestamp": ts(START), "seen_at": ts(START), "stamped_at": ts(START),
+        }),
+    );
+    std::fs::write(
+        s.store.join(format!("proofs/{ahead}.ots")),
+        proof(&ahead, PENDING),
+    )
+    .unwrap();
     s.lines_to(4100);
     s.runs(3);
     s.build_into("big.toml", &s.site, 1_800_000_000);
@@ -313,11 +329,14 @@ fn a_segmented_exhibits_proofs_fill_folders_of_4096_seqs_named_in_seq_order() {
         v
     };
     assert_eq!(names_in(&proofs.join("000000")), own(1..=4096));
-    assert_eq!(names_in(&proofs.join("000001")), own(4097..=4100));
+    let mut second = own(4097..=4100);
+    second.push(format!("{ahead}.ots"));
+    second.sort();
+    assert_eq!(names_in(&proofs.join("000001")), second);
     assert_eq!(names_in(&proofs.join("other")), [format!("{orphan}.ots")]);
     let index = s.json("ledger/witness/index.json");
     let all = reassembled(&s.site, &index);
-    assert_eq!(all.len(), 4101);
+    assert_eq!(all.len(), 4102);
     for (id, rec) in &all {
         let seq = rec["seq"].as_u64().unwrap();
         let folder = match id == &orphan {

@@ -1217,14 +1217,22 @@ fn carry_head(
 
 /// Where each record's proof is published when HEAD does not publish it yet, by the record's
 /// position (docs/witness.md#proof-folders): in a segmented exhibit, the bucket of the chain
-/// line whose entry_id it is, and `other/` for a record no line names; in a one-file exhibit,
-/// the protocol's flat path. 4 bytes a record.
+/// line whose entry_id it is; for a record no line names, the bucket of its own seq when that
+/// seq is past the chain's head (the tail stamped a line this build does not read yet: when
+/// the line comes, its proof is already in its folder), else `other/` (a rewrite's leftover,
+/// whose seq a line of the chain holds); in a one-file exhibit, the protocol's flat path. 4
+/// bytes a record.
 fn new_places(ctx: &LayerContext<'_>, index: &StoreIndex) -> impl Iterator<Item = ProofPlace> {
-    let unnamed = match ctx.segmented {
-        true => ProofPlace::Other,
-        false => ProofPlace::Flat,
-    };
-    let mut places = vec![unnamed.pack(); index.records.len()];
+    let head_seq = ctx.verified.lines.last().map_or(0, |l| l.seq);
+    let mut places: Vec<u32> = index
+        .records
+        .iter()
+        .map(|r| match ctx.segmented {
+            true if r.seq() > head_seq => ProofPlace::of_line(r.seq()).pack(),
+            true => ProofPlace::Other.pack(),
+            false => ProofPlace::Flat.pack(),
+        })
+        .collect();
     if ctx.segmented {
         for l in ctx.verified.lines.iter() {
             if let Ok(k) = index.ids.binary_search(&l.entry_id) {
