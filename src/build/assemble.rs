@@ -74,13 +74,13 @@ pub fn run(
         layers.public_texts.as_ref(),
         ledger_files.as_deref(),
         plan.config.segment_bytes,
+        // Every file but the three heads, which are not made yet.
+        crate::hosting::HostingStats::of(crate::hosting::size(&tree)),
     );
     // Listed only when the list is in more than one file: a small exhibit's STATS.json stays
     // byte-identical (docs/scale.md#withheld-files).
     let stats = Stats {
         withheld_files: withheld_files.as_deref(),
-        // Every file but the three heads, which are not made yet.
-        hosting: crate::hosting::HostingStats::of(crate::hosting::size(&tree)),
         ..stats
     };
     tree.put("ledger/STATS.json", pretty(&stats));
@@ -310,6 +310,7 @@ fn stats<'a>(
     texts: Option<&LayerOutput>,
     ledger_files: Option<&'a [PublishedFile]>,
     segment_bytes: u64,
+    hosting: crate::hosting::HostingStats,
 ) -> Stats<'a> {
     let total = verified.lines.len();
     let published = verified.lines.iter().filter(|r| r.published()).count();
@@ -364,11 +365,7 @@ fn stats<'a>(
         witness: witness.and_then(|w| w.stats.clone()),
         public_texts: texts.and_then(|t| t.stats.clone()),
         withheld_files: None,
-        hosting: crate::hosting::HostingStats::of(crate::hosting::Size {
-            bytes: 0,
-            files: 0,
-            largest_file: crate::hosting::Largest::default(),
-        }),
+        hosting,
     }
 }
 
