@@ -34,6 +34,7 @@ mod digest;
 pub mod guard;
 pub mod ots;
 pub mod registry;
+pub mod tree;
 pub mod verify;
 mod witness;
 
