@@ -50,6 +50,8 @@ struct RawPublish {
     /// The most bytes `index.html` may weigh with everything embedded (docs/page.md "The light
     /// page"); lowered by tests to reach the light page with a small box.
     page_bytes: Option<i64>,
+    /// The tree's origin line (docs/tree.md#checkpoint).
+    origin: Option<String>,
 }
 
 /// The box as `exhibit.toml` describes it, paths resolved.
@@ -70,6 +72,8 @@ pub struct BoxConfig {
     pub witness_part_seqs: u64,
     /// Past this many bytes the page embeds a summary and fetches the ledger (docs/page.md).
     pub page_bytes: u64,
+    /// The checkpoint's origin, when set (docs/tree.md#checkpoint).
+    pub origin: Option<String>,
     pub fields: BTreeMap<String, BTreeMap<String, String>>,
 }
 
@@ -166,6 +170,14 @@ pub fn load(file: &Path) -> Result<BoxConfig> {
                 )
             })?,
     };
+    if let Some(o) = &raw.publish.origin
+        && let Err(why) = crate::build::tree::check_origin(o)
+    {
+        bail!(
+            "{}: [publish] origin = {o:?}: {why}; set an origin that is your exhibit's address (docs/tree.md#checkpoint), or remove the key for the default",
+            file.display()
+        );
+    }
     Ok(BoxConfig {
         file: file.to_path_buf(),
         ledger: resolve(gate.ledger),
@@ -178,6 +190,7 @@ pub fn load(file: &Path) -> Result<BoxConfig> {
         withheld_bytes,
         witness_part_seqs,
         page_bytes,
+        origin: raw.publish.origin,
         fields: raw.fields,
     })
 }

@@ -26,12 +26,14 @@ use crate::segments::{SEGMENTS_DIR, segment_number, segment_path};
 /// `segments/` holds the published ledger's later files (docs/scale.md#snapshots); it has a
 /// listing digest only when it exists, so a one-file exhibit's snapshot is as before.
 /// `withheld/` holds the withheld list's later files (docs/scale.md#withheld-files), likewise.
-pub const DIGESTED_FOLDERS: [&str; 5] = [
+/// `tree/` holds the tree view of the chain (docs/tree.md).
+pub const DIGESTED_FOLDERS: [&str; 6] = [
     "anchors/",
     "witness/",
     "public_texts/",
     "segments/",
     "withheld/",
+    "tree/",
 ];
 
 /// The `digests` object of a snapshot line, from `(path relative to DIR, sha256 hex)` pairs

@@ -175,6 +175,9 @@ pub fn is_output_path(rel: &str) -> bool {
             } else if let Some(name) = rel.strip_prefix("ledger/withheld/") {
                 // The withheld list's later files (docs/scale.md#withheld-files).
                 withheld_part_number(name).is_some()
+            } else if let Some(name) = rel.strip_prefix("ledger/tree/") {
+                // The tree view of the chain (docs/tree.md#layout).
+                exhibit_protocol::tree::TreeFile::parse(name).is_some()
             } else if let Some(name) = rel.strip_prefix("ledger/witness/runs/") {
                 // The witness run log's later files, named as the ledger's segments.
                 segment_number(name).is_some()

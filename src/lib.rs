@@ -50,6 +50,7 @@ pub mod stats_figures;
 pub mod terminal;
 pub mod text_lines;
 pub mod text_parts;
+pub mod tree_check;
 pub mod verify_cmd;
 pub mod withheld_files;
 pub mod witness_parts;

@@ -31,6 +31,9 @@ pub struct Outcome {
     pub anchors: Option<Vec<AnchorReport>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub files: Option<Vec<FileProblem>>,
+    /// What `verify SITE` found of the tree view (docs/tree.md#verifiers).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tree: Option<crate::tree_check::TreeReport>,
 }
 
 pub fn read_withheld(path: &Path) -> Result<Withheld> {
@@ -56,5 +59,6 @@ pub fn outcome(
         bridged: report.bridged,
         anchors,
         files,
+        tree: None,
     }
 }

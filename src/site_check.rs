@@ -62,6 +62,8 @@ pub fn check_site(dir: &Path) -> Result<Outcome> {
     // (docs/scale.md#stats-figures): 8 bytes a line.
     let mut published_seqs: Vec<i64> = Vec::new();
     let mut published_lines = 0u64;
+    // The tree view, held to the chain as it streams (docs/tree.md#verifiers).
+    let mut tree = crate::tree_check::TreeCheck::new(&ledger_dir)?;
     // Streamed: one file open at a time, one line in memory; each file tallied on the way.
     let mut chained = crate::ledger_files::Chained::new(ledger_files);
     let verified = exhibit_protocol::verify::verify_reader(
@@ -72,6 +74,7 @@ pub fn check_site(dir: &Path) -> Result<Outcome> {
             published_lines += 1;
             published_seqs.extend(entry.seq);
             text_lines.entry(entry);
+            tree.entry(entry);
             if let Some(days) = page_days.as_mut() {
                 days.entry(entry);
             }
@@ -101,6 +104,9 @@ pub fn check_site(dir: &Path) -> Result<Outcome> {
         read.check_files(&mut files);
     }
     let stats = read_stats(stats_bytes, &mut files);
+    let stats_tree = stats.value.as_ref().is_some_and(|v| v.get("tree").is_some());
+    let tree = tree.finish(&report, &withheld, stats_tree, &mut files)?;
+    check_stats_tree(stats.value.as_ref(), &tree, &mut files);
     read.check_stats(stats.value.as_ref(), &mut files);
     // The page's copies against the files (docs/scale.md#the-page-against-the-site).
     let carried = match &page {
@@ -158,7 +164,33 @@ pub fn check_site(dir: &Path) -> Result<Outcome> {
     drop(published_seqs);
     check_beside_the_chain(dir, &ledger_dir, &mut files)?;
     build_leftovers(dir, &mut files);
-    Ok(outcome::outcome(report, anchors, Some(files)))
+    let mut outcome = outcome::outcome(report, anchors, Some(files));
+    outcome.tree = Some(tree);
+    Ok(outcome)
+}
+
+/// STATS.json's `tree` against the tree re-derived (docs/tree.md#verifiers).
+fn check_stats_tree(
+    stats: Option<&serde_json::Value>,
+    tree: &crate::tree_check::TreeReport,
+    files: &mut Vec<FileProblem>,
+) {
+    let (Some(stated), true) = (stats.and_then(|v| v.get("tree")), tree.checked) else {
+        return;
+    };
+    let size = stated.get("size").and_then(serde_json::Value::as_u64);
+    let root = stated.get("root").and_then(serde_json::Value::as_str);
+    if size != tree.size || root != tree.root.as_deref() {
+        files.push(FileProblem {
+            file: "ledger/STATS.json".into(),
+            code: "stats_figure_mismatch".into(),
+            detail: format!(
+                "tree: STATS.json states {stated} where the chain re-derives size {} and root {} (docs/tree.md#verifiers)",
+                tree.size.unwrap_or(0),
+                tree.root.as_deref().unwrap_or("")
+            ),
+        });
+    }
 }
 
 /// STATS.json's bytes and value. One that no reader can read as one object compares no figure:

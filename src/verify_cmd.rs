@@ -129,6 +129,20 @@ fn write_words(out: &mut impl Write, path: &Path, outcome: &Outcome) -> Result<(
         if let Some(head) = &outcome.head {
             writeln!(out, "  head: {head}")?;
         }
+        match &outcome.tree {
+            Some(t) if t.checked => writeln!(
+                out,
+                "  tree: {} leaves, root {}, origin {}: checkpoint, tiles, bundles, lines and index re-derived from the chain",
+                t.size.unwrap_or(0),
+                t.root.as_deref().unwrap_or(""),
+                t.origin.as_deref().unwrap_or("(unread)")
+            )?,
+            Some(t) if !t.published => writeln!(
+                out,
+                "  tree: none published (an exhibit built before the tree view): not checked"
+            )?,
+            _ => {}
+        }
     } else {
         let count = outcome.problems.len()
             + outcome.files.as_ref().map_or(0, Vec::len)

@@ -53,6 +53,12 @@ pub fn run(
         tree.put("ledger/readings.json", pretty(&decided.decision.readings));
     }
     put_anchors(&mut tree, decided, loaded)?;
+    let origin = super::tree::origin(
+        plan.config.origin.as_deref(),
+        previous,
+        &verified.header_digest,
+    )?;
+    let checkpoint = super::tree::put(&mut tree, decided, loaded, &origin)?;
     // Moved, not copied: at a million lines the witness proofs alone are large.
     for layer in layers.iter_mut() {
         for (path, bytes) in std::mem::take(&mut layer.files) {
@@ -76,6 +82,7 @@ pub fn run(
         plan.config.segment_bytes,
         // Every file but the three heads, which are not made yet.
         crate::hosting::HostingStats::of(crate::hosting::size(&tree)),
+        super::tree::stats(&checkpoint),
     );
     // Listed only when the list is in more than one file: a small exhibit's STATS.json stays
     // byte-identical (docs/scale.md#withheld-files).
@@ -242,6 +249,8 @@ struct Stats<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     public_texts: Option<LayerStats>,
     schema: &'static str,
+    /// The tree view's size and root (docs/tree.md#verifiers).
+    tree: super::tree::TreeStats,
     /// The withheld list's files, when it is in more than one (docs/scale.md#withheld-files).
     #[serde(skip_serializing_if = "Option::is_none")]
     withheld_files: Option<&'a [crate::withheld_files::WithheldFile]>,
@@ -311,6 +320,7 @@ fn stats<'a>(
     ledger_files: Option<&'a [PublishedFile]>,
     segment_bytes: u64,
     hosting: crate::hosting::HostingStats,
+    tree: super::tree::TreeStats,
 ) -> Stats<'a> {
     let total = verified.lines.len();
     let published = verified.lines.iter().filter(|r| r.published()).count();
@@ -366,6 +376,7 @@ fn stats<'a>(
         public_texts: texts.and_then(|t| t.stats.clone()),
         withheld_files: None,
         hosting,
+        tree,
     }
 }
 

@@ -13,6 +13,7 @@ pub mod load;
 pub mod render;
 pub mod report;
 pub mod review;
+pub mod tree;
 pub mod verify;
 pub mod write;
 

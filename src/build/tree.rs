@@ -1,0 +1,233 @@
+//! The tree view of the chain under `ledger/tree/` (docs/tree.md): hash tiles, entry bundles,
+//! the published lines by tile, the digest index and the checkpoint, made from the verified
+//! chain. Part of assembling the output tree.
+//!
+//! Memory (docs/scale.md#memory): a level-0 tile and its bundle are made again from the chain's
+//! records when written, not held (66 bytes a seq); a lines file is spans of the gate's ledger;
+//! what is held is the tiles above level 0 (one hash in 256) and the index's files.
+
+use std::sync::Arc;
+
+use anyhow::{Result, bail};
+use exhibit_protocol::Digest;
+use exhibit_protocol::tree::{
+    self, Checkpoint, IndexRow, Made, TILE_WIDTH, TreeFile, TreeMaker,
+};
+
+use super::decide::{Decided, LineRecord};
+use super::load::LoadedBox;
+use crate::output::{Content, Remade, Tree};
+use crate::previous::Previous;
+
+/// Where the tree's files live in DIR.
+pub const TREE_DIR: &str = "ledger/tree/";
+
+/// What STATS.json says of the tree (docs/tree.md#verifiers).
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct TreeStats {
+    pub size: u64,
+    pub root: String,
+}
+
+/// Puts every file of the tree at the chain's size into `out`; returns the checkpoint.
+pub fn put(
+    out: &mut Tree,
+    decided: &Decided,
+    loaded: &LoadedBox,
+    origin: &str,
+) -> Result<Checkpoint> {
+    let lines = decided.verified.lines.clone();
+    for (i, r) in lines.iter().enumerate() {
+        if r.seq != i as i64 + 1 {
+            bail!(
+                "{}: the verified chain's line {} has seq {} where {} was expected; this is exhibit's fault: please report it",
+                loaded.name,
+                i + 1,
+                r.seq,
+                i + 1
+            );
+        }
+    }
+    let mut maker = TreeMaker::new();
+    for r in lines.iter() {
+        if let Some(Made::Full(n, tile, bundle)) = maker.push(&r.entry_id) {
+            put_level0(out, &lines, n, TILE_WIDTH, &tile, &bundle);
+        }
+    }
+    let size = maker.size();
+    let finished = maker.finish();
+    for (file, bytes) in finished.files {
+        out.put(format!("{TREE_DIR}{}", file.path()), bytes);
+    }
+    put_lines(out, &lines, loaded)?;
+    let rows = index_rows(&lines, loaded)?;
+    tree::index_files(size, &rows, |file, bytes| {
+        out.put(format!("{TREE_DIR}{}", file.path()), bytes);
+    });
+    let head_seq = lines.last().map_or(0, |r| r.seq as u64);
+    let checkpoint = Checkpoint {
+        origin: origin.to_string(),
+        size,
+        root: finished.root,
+        head_seq,
+        head: decided.verified.head,
+        signatures: Vec::new(),
+    };
+    out.put(format!("{TREE_DIR}checkpoint"), checkpoint.text().into_bytes());
+    crate::progress::stage_done("assemble: the tree");
+    Ok(checkpoint)
+}
+
+/// A full level-0 tile and its bundle, made again from the chain's records when written.
+fn put_level0(
+    out: &mut Tree,
+    lines: &Arc<Vec<LineRecord>>,
+    n: u64,
+    width: u64,
+    tile: &[u8],
+    bundle: &[u8],
+) {
+    let first = (n * TILE_WIDTH) as usize;
+    let range = first..first + width as usize;
+    let (l1, r1) = (lines.clone(), range.clone());
+    let tile_made = Remade::known(tile.len() as u64, Digest::of(tile), move || {
+        Ok(l1[r1.clone()]
+            .iter()
+            .flat_map(|r| tree::leaf_hash(&r.entry_id.0))
+            .collect())
+    });
+    let l2 = lines.clone();
+    let bundle_made = Remade::known(bundle.len() as u64, Digest::of(bundle), move || {
+        Ok(l2[range.clone()]
+            .iter()
+            .flat_map(|r| {
+                let mut e = vec![0u8, 32];
+                e.extend_from_slice(&r.entry_id.0);
+                e
+            })
+            .collect())
+    });
+    out.put_content(
+        format!("{TREE_DIR}{}", TreeFile::Tile { level: 0, n, width }.path()),
+        Content::Remade(tile_made),
+    );
+    out.put_content(
+        format!("{TREE_DIR}{}", TreeFile::Entries { n, width }.path()),
+        Content::Remade(bundle_made),
+    );
+}
+
+/// `lines/<n>`: the published lines of each group of 256 seqs, as spans of the gate's ledger.
+fn put_lines(out: &mut Tree, lines: &Arc<Vec<LineRecord>>, loaded: &LoadedBox) -> Result<()> {
+    for (n, group) in lines.chunks(TILE_WIDTH as usize).enumerate() {
+        let mut spans: Vec<(usize, usize)> = Vec::new();
+        for r in group.iter().filter(|r| r.published()) {
+            let start = r.offset.get() as usize;
+            let end = start + r.len as usize + 1;
+            match spans.last_mut() {
+                Some(last) if last.1 == start => last.1 = end,
+                _ => spans.push((start, end)),
+            }
+        }
+        let file = TreeFile::Lines {
+            n: n as u64,
+            width: group.len() as u64,
+        };
+        out.put_content(
+            format!("{TREE_DIR}{}", file.path()),
+            Content::Ledger(crate::gate_ledger::LedgerSpans::new(
+                loaded.ledger.clone(),
+                spans,
+            )),
+        );
+    }
+    Ok(())
+}
+
+/// The index's rows of the published lines, in seq order (docs/tree.md#index).
+fn index_rows(lines: &Arc<Vec<LineRecord>>, loaded: &LoadedBox) -> Result<Vec<IndexRow>> {
+    let mut rows = Vec::new();
+    let mut read = loaded.ledger.lines(false);
+    for r in lines.iter().filter(|r| r.published()) {
+        let start = r.offset.get() as usize;
+        let bytes = read.get(start, start + r.len as usize)?;
+        rows.extend(tree::rows_of_line(r.seq as u64, bytes));
+    }
+    Ok(rows)
+}
+
+/// The log's origin (docs/tree.md#checkpoint): `[publish] origin`, else HEAD's checkpoint's,
+/// else the GitHub Pages address of the repository's `origin` remote, else one derived from the
+/// header digest.
+pub fn origin(configured: Option<&str>, previous: &Previous, header: &Digest) -> Result<String> {
+    if let Some(o) = configured {
+        return Ok(o.to_string());
+    }
+    if let Some(bytes) = previous.read(&format!("{TREE_DIR}checkpoint"))?
+        && let Ok(c) = Checkpoint::parse(&bytes)
+    {
+        return Ok(c.origin);
+    }
+    if let Some(o) = previous.git_dir().and_then(github_pages_address) {
+        return Ok(o);
+    }
+    Ok(format!("exhibit/{}", &header.to_string()[..16]))
+}
+
+/// `<owner>.github.io/<repo>` for a repository whose remote `origin` is on github.com.
+fn github_pages_address(git_dir: &std::path::Path) -> Option<String> {
+    let repo = git2::Repository::open(git_dir).ok()?;
+    let remote = repo.find_remote("origin").ok()?;
+    let url = remote.url().ok()?;
+    let rest = url
+        .strip_prefix("https://github.com/")
+        .or_else(|| url.strip_prefix("git@github.com:"))
+        .or_else(|| url.strip_prefix("ssh://git@github.com/"))?;
+    let rest = rest.trim_end_matches('/');
+    let rest = rest.strip_suffix(".git").unwrap_or(rest);
+    let (owner, name) = rest.split_once('/')?;
+    let plain = |s: &str| {
+        !s.is_empty()
+            && s.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
+    };
+    if !plain(owner) || !plain(name) {
+        return None;
+    }
+    let owner = owner.to_ascii_lowercase();
+    if name.eq_ignore_ascii_case(&format!("{owner}.github.io")) {
+        return Some(format!("{owner}.github.io"));
+    }
+    Some(format!("{owner}.github.io/{name}"))
+}
+
+/// An origin a build may publish: one line of printable text, at most 255 bytes, that passes
+/// the identifier guard (it is published; docs/guard.md).
+pub fn check_origin(origin: &str) -> Result<(), String> {
+    if origin.is_empty() || origin.len() > 255 || origin.chars().any(char::is_control) {
+        return Err("an origin is one line of printable text, 1 to 255 bytes".into());
+    }
+    if origin.contains('\u{2014}') {
+        return Err("an origin may not hold an em dash (signed notes start their signature lines with one)".into());
+    }
+    let codes: Vec<&str> =
+        exhibit_protocol::guard::scan(origin, exhibit_protocol::guard::Context::PublicText)
+            .into_iter()
+            .map(exhibit_protocol::guard::Finding::code)
+            .collect();
+    if !codes.is_empty() {
+        return Err(format!(
+            "it trips the identifier guard ({}; docs/guard.md)",
+            codes.join(", ")
+        ));
+    }
+    Ok(())
+}
+
+/// The checkpoint's figures for STATS.json.
+pub fn stats(c: &Checkpoint) -> TreeStats {
+    TreeStats {
+        size: c.size,
+        root: Digest(c.root).to_string(),
+    }
+}
