@@ -30,6 +30,7 @@ Examples:
   exhibit build --out docs              write it; then: git add docs && git commit
   exhibit verify docs                   check a built or cloned exhibit as a stranger would
   exhibit verify --json ledger.jsonl    re-derive a ledger; one JSON object on stdout
+  exhibit prove --site docs --seq 2002  prove one line against the checkpoint, in log n
   exhibit completions bash > ~/.local/share/bash-completion/completions/exhibit
 
 README.md and docs/ in the source repository explain the exhibit, GitHub Pages and every rule.";
@@ -53,6 +54,19 @@ Examples:
   exhibit verify --anchors gate/anchors ledger.jsonl       also check the posted heads
   exhibit verify docs                                      a built or cloned exhibit
   exhibit verify --json docs | jq .ok                      for scripts";
+
+const PROVE_EXAMPLES: &str = "\
+Examples (in a clone of the exhibit's branch, or any copy of its folder):
+  exhibit prove --site docs --seq 2002                 the line at seq 2002, proved in log n
+  exhibit prove --site docs --text message.txt         a message you hold (its trailer's seq,
+                                                       or its sha256 through the index)
+  exhibit prove --site docs --sha256 <64 hex>          a message's digest
+  exhibit prove --site docs --seq 1 --since old-checkpoint    also: does today's tree extend
+                                                       the checkpoint you kept?
+  exhibit prove --site docs --sha256 <64 hex> --json | jq .ok
+
+Reads the checkpoint, the index buckets and tiles it needs and one lines file, never the whole
+ledger; exit 0 when every line found is included (and the older checkpoint is extended).";
 
 const INIT_EXAMPLES: &str = "\
 Examples:
@@ -104,6 +118,9 @@ enum Command {
         /// The ledger file, or an exhibit's directory.
         path: PathBuf,
     },
+    /// Prove one message against an exhibit's checkpoint, reading a few files (docs/tree.md).
+    #[command(after_help = format!("{PROVE_EXAMPLES}\n\n{EXIT_STATUS}"))]
+    Prove(ProveArgs),
     /// Print a shell completion script on stdout.
     #[command(after_help = "\
 Examples:
@@ -124,6 +141,29 @@ Examples:
         /// A command (init, build, verify, completions); without it, the page of exhibit.
         command: Option<String>,
     },
+}
+
+#[derive(clap::Args, Debug)]
+#[command(group(clap::ArgGroup::new("what").required(true).args(["seq", "sha256", "text"])))]
+struct ProveArgs {
+    /// The exhibit's folder: what `exhibit build --out` wrote, or a clone of its branch.
+    #[arg(long, value_name = "DIR")]
+    site: PathBuf,
+    /// The line with this seq.
+    #[arg(long, value_name = "N")]
+    seq: Option<u64>,
+    /// The lines whose sent, checked, stripped or draft digest is this sha256 (64 hex).
+    #[arg(long, value_name = "HEX")]
+    sha256: Option<String>,
+    /// A message's text as a file (`-` for stdin): its sha256, and the seq its trailer names.
+    #[arg(long, value_name = "FILE")]
+    text: Option<PathBuf>,
+    /// A checkpoint you kept from an earlier visit: today's tree must extend it.
+    #[arg(long, value_name = "FILE")]
+    since: Option<PathBuf>,
+    /// One JSON object on stdout instead of words.
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(clap::Args, Debug)]
@@ -195,6 +235,7 @@ pub enum Plan {
     Init(InitPlan),
     Verify(VerifyPlan),
     Build(Box<BuildPlan>),
+    Prove(crate::prove_cmd::ProvePlan),
     /// Text generated from the command-line definitions (completions, man page), for stdout.
     Print(Vec<u8>),
 }
@@ -224,6 +265,7 @@ pub fn plan_from_args(args: impl IntoIterator<Item = OsString>) -> Result<Plan, 
             ExitCode::from(2)
         })?),
         Command::Build(args) => build_plan(args)?,
+        Command::Prove(args) => prove_plan(args)?,
         Command::Verify {
             json,
             withheld,
@@ -236,6 +278,28 @@ pub fn plan_from_args(args: impl IntoIterator<Item = OsString>) -> Result<Plan, 
             path,
         }),
     })
+}
+
+fn prove_plan(args: ProveArgs) -> Result<Plan, ExitCode> {
+    use crate::prove_cmd::{ProvePlan, Wanted};
+    let wanted = match (args.seq, args.sha256, args.text) {
+        (Some(s), _, _) => Wanted::Seq(s),
+        (_, Some(hex), _) => Wanted::Digest(hex.parse().map_err(|_| {
+            crate::say!(
+                "exhibit: usage: --sha256 {hex:?}: not 64 lowercase hex characters (a message's sha256, as `sha256sum` prints it)"
+            );
+            ExitCode::from(2)
+        })?),
+        (_, _, Some(t)) => Wanted::Text(t),
+        // clap's group requires one.
+        _ => return Err(ExitCode::from(2)),
+    };
+    Ok(Plan::Prove(ProvePlan {
+        site: args.site,
+        wanted,
+        since: args.since,
+        json: args.json,
+    }))
 }
 
 fn init_plan(args: InitArgs) -> Result<Plan, ExitCode> {
@@ -411,6 +475,7 @@ pub fn run(plan: Plan) -> anyhow::Result<ExitCode> {
     match plan {
         Plan::Init(plan) => init::run(&plan),
         Plan::Verify(plan) => verify_cmd::run(&plan),
+        Plan::Prove(plan) => crate::prove_cmd::run(&plan),
         Plan::Build(plan) => build::run(&plan).inspect_err(|e| {
             if plan.voice.json {
                 crate::build::report::error_json(e);

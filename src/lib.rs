@@ -36,6 +36,7 @@ pub mod page_check;
 pub mod page_days;
 pub mod posts;
 pub mod previous;
+pub mod prove_cmd;
 pub mod progress;
 pub mod proof_body;
 pub mod refusal;

@@ -342,6 +342,78 @@ pub fn line_rows(seq: u64, mut field: impl FnMut(&str) -> Option<Digest>) -> Vec
     digests.iter().map(|d| IndexRow::new(d, seq)).collect()
 }
 
+/// The rows of a published line's bytes (without its LF): the top-level [`INDEX_FIELDS`] whose
+/// value is a string of 64 lowercase hex. A line that does not read as JSON has none (the
+/// verifier has already said why).
+pub fn rows_of_line(seq: u64, bytes: &[u8]) -> Vec<IndexRow> {
+    let Ok(parsed) = crate::canonical::parse(bytes) else {
+        return Vec::new();
+    };
+    let Some(object) = parsed.value.as_object() else {
+        return Vec::new();
+    };
+    line_rows(seq, |field| {
+        let s = object.get_str(field)?;
+        (s.len() == 64 && s.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')))
+            .then(|| s.parse().ok())
+            .flatten()
+    })
+}
+
+/// A published line's `seq`, when it reads as an object with an integer seq ≥ 1.
+pub fn line_seq(bytes: &[u8]) -> Option<u64> {
+    let parsed = crate::canonical::parse(bytes).ok()?;
+    let seq = parsed.value.as_object()?.get_int("seq")?;
+    u64::try_from(seq).ok().filter(|&s| s >= 1)
+}
+
+/// A line's `entry_id` re-derived (docs/protocol.md#chain): the line must be the canonical
+/// dump of an admitted object with no key written twice, and state the `entry_id` its core
+/// hashes to. The error says which rule it breaks.
+pub fn line_entry_id(bytes: &[u8]) -> Result<Digest, String> {
+    let parsed = crate::canonical::parse(bytes).map_err(|e| format!("the line is not JSON: {e}"))?;
+    if let Some(k) = parsed.duplicate_key {
+        return Err(format!("the line writes the key {k:?} twice"));
+    }
+    if let Some(why) = parsed.not_admitted {
+        return Err(format!("the line holds a value the canonical form does not admit ({why})"));
+    }
+    let object = parsed
+        .value
+        .as_object()
+        .ok_or_else(|| "the line is not a JSON object".to_string())?;
+    let mut dump = Vec::with_capacity(bytes.len());
+    let range = crate::canonical::dump_entry(object, &mut dump)
+        .map_err(|e| format!("the line cannot be canonicalised ({e})"))?
+        .ok_or_else(|| "the line has no entry_id".to_string())?;
+    if dump != bytes {
+        return Err("the line is not written in the canonical form (docs/protocol.md#canonical-form)".into());
+    }
+    let mut core = dump[..range.start].to_vec();
+    core.extend_from_slice(&dump[range.end..]);
+    let id = Digest::of(&core);
+    match object.get_str("entry_id").map(str::parse::<Digest>) {
+        Some(Ok(stated)) if stated == id => Ok(id),
+        _ => Err(format!("the line's entry_id is not the sha256 of its core ({id})")),
+    }
+}
+
+/// The [`INDEX_FIELDS`] of a line whose value is this digest, as 64 lowercase hex.
+pub fn matching_fields(bytes: &[u8], digest: &Digest) -> Vec<&'static str> {
+    let Ok(parsed) = crate::canonical::parse(bytes) else {
+        return Vec::new();
+    };
+    let Some(object) = parsed.value.as_object() else {
+        return Vec::new();
+    };
+    let hex = digest.to_string();
+    INDEX_FIELDS
+        .iter()
+        .copied()
+        .filter(|f| object.get_str(f) == Some(hex.as_str()))
+        .collect()
+}
+
 /// The rows whose seq lies in `first..=last` (rows sorted by seq), sorted by bytes.
 fn rows_between(rows: &[IndexRow], first: u64, last: u64) -> Vec<IndexRow> {
     let lo = rows.partition_point(|r| r.seq < first);
