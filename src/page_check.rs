@@ -362,6 +362,22 @@ fn check_rest(
     block: &mut dyn FnMut(&'static str) -> Option<Vec<u8>>,
 ) -> anyhow::Result<(Option<CarriedTexts>, Vec<u8>)> {
     let anchors = ledger_dir.sub("anchors")?;
+    // The page's copy of the checkpoint (docs/tree.md#checkpoint); a page of an exhibit built
+    // before the tree carries none, and its site has none.
+    let checkpoint = match ledger_dir.sub("tree")? {
+        Some(t) => t.read("checkpoint", FileClass::AnchorPost)?,
+        None => None,
+    };
+    let carried_checkpoint = block("tree-checkpoint").filter(|b| !b.is_empty());
+    if carried_checkpoint.is_some() || checkpoint.is_some() {
+        same_as(
+            problems,
+            "tree-checkpoint",
+            "ledger/tree/checkpoint",
+            carried_checkpoint,
+            checkpoint.as_deref(),
+        );
+    }
     let posts = block("anchor-posts-json");
     check_posts(posts.as_deref(), anchors.as_ref(), problems)?;
     let tz_rules = block("tz-rules-json");

@@ -303,6 +303,9 @@ fn data_blocks<'t>(
         ]);
     }
     blocks.extend([
+        // The tree's head, which every page shows and a one-file page holds to the chain it
+        // re-derives (docs/tree.md#checkpoint).
+        ("tree-checkpoint", file("ledger/tree/checkpoint")?),
         (
             "anchor-posts-json",
             Cow::Owned(json_bytes(&J::Object(posts))),
