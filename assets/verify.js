@@ -104,11 +104,25 @@
     hs[4] = (hs[4] + e) | 0; hs[5] = (hs[5] + f) | 0; hs[6] = (hs[6] + g) | 0; hs[7] = (hs[7] + h) | 0;
   }
 
-  // Hashes bytes[start, end) into SHA_H.
-  function shaRange(bytes, start, end) {
+  // SHA_H := the initial hash value.
+  function shaInit() {
     var h = SHA_H;
     h[0] = 0x6a09e667; h[1] = 0xbb67ae85 | 0; h[2] = 0x3c6ef372; h[3] = 0xa54ff53a | 0;
     h[4] = 0x510e527f; h[5] = 0x9b05688c | 0; h[6] = 0x1f83d9ab; h[7] = 0x5be0cd19;
+  }
+
+  // SHA_H's 32 bytes into dst at off.
+  function shaOut(dst, off) {
+    for (var i = 0; i < 8; i++) {
+      var v = SHA_H[i];
+      dst[off + 4 * i] = v >>> 24; dst[off + 4 * i + 1] = v >>> 16; dst[off + 4 * i + 2] = v >>> 8; dst[off + 4 * i + 3] = v;
+    }
+  }
+
+  // Hashes bytes[start, end) into SHA_H.
+  function shaRange(bytes, start, end) {
+    var h = SHA_H;
+    shaInit();
     var len = end - start;
     var off = start;
     var lastFull = start + (len - (len % 64));
@@ -157,10 +171,7 @@
     var b = toBytes(bytes);
     shaRange(b, 0, b.length);
     var out = new Uint8Array(32);
-    for (var i = 0; i < 8; i++) {
-      var v = SHA_H[i];
-      out[4 * i] = v >>> 24; out[4 * i + 1] = v >>> 16; out[4 * i + 2] = v >>> 8; out[4 * i + 3] = v;
-    }
+    shaOut(out, 0);
     return out;
   }
 
