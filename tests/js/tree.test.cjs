@@ -765,3 +765,32 @@ test('indexSeqs reads 16-byte rows, matching on the first 8 bytes, and fails sof
   assert.equal(typeof T.indexSeqs(f.subarray(0, 17), d).error, 'string');
   assert.equal(typeof T.indexSeqs(f, 'zz').error, 'string');
 });
+
+// ---------------------------------------------------------------------------------------------
+// The same answers in a worker with no TextEncoder/TextDecoder
+
+test('the tree is the same in a bare worker (self, no TextEncoder/TextDecoder)', () => {
+  const fs = require('node:fs');
+  const vm = require('node:vm');
+  const bare = {};
+  bare.self = bare;
+  vm.createContext(bare);
+  vm.runInContext(fs.readFileSync(path.join(__dirname, '..', '..', 'assets', 'verify.js'), 'utf8'), bare);
+  const script = `(function () {
+    var T = self.ExhibitVerify.tree, entries = [];
+    for (var i = 0; i < 600; i++) { var e = new Uint8Array(32); e[0] = i >> 8; e[1] = i & 255; entries.push(e); }
+    var files = T.expectedTreeFiles({ entries: entries, origin: 'exhibit/ü', headHex: '${HEAD}',
+      lineBytes: function (s) { return s % 3 ? new Uint8Array([97, 10]) : null; }, digestsOf: function () { return []; } });
+    var cp = T.parseCheckpoint(files.get('checkpoint'));
+    var proof = T.inclusionProof(600, 599, files);
+    return { origin: cp.origin, size: cp.size, root: Array.from(cp.root), names: Array.from(files.keys()).sort(),
+      ok: T.checkInclusion(proof, 600, cp.root, 599, T.leafHash(entries[599])) };
+  })()`;
+  const r = vm.runInContext(script, bare);
+  const entries = Array.from({ length: 600 }, (_, i) => { const e = new Uint8Array(32); e[0] = i >> 8; e[1] = i & 255; return e; });
+  assert.equal(r.origin, 'exhibit/ü');
+  assert.equal(r.size, 600);
+  assert.equal(hex(Uint8Array.from(r.root)), hex(makeLog(entries).root(600)));
+  assert.deepEqual([...r.names], namesAt(600));
+  assert.equal(r.ok, true);
+});
