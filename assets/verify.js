@@ -1844,8 +1844,8 @@
 
   /** tilePath(level, n, width = 256) -> 'tile/<L>/<N>[.p/<W>]' */
   function tilePath(level, n, width) {
-    if (!(typeof level === 'number' && Number.isInteger(level) && level >= 0 && level <= 63)) {
-      throw new RangeError('a tile level must be an integer from 0 to 63, not ' + level);
+    if (!(typeof level === 'number' && Number.isInteger(level) && level >= 0 && level <= 7)) {
+      throw new RangeError('a tile level must be an integer from 0 to 7, not ' + level);
     }
     return 'tile/' + level + '/' + tileName(n, width);
   }
@@ -1858,7 +1858,7 @@
 
   /** indexRunPath(level, run, prefix) -> 'index/<k>/<r>/<prefix>' (prefix: k+1 lowercase hex) */
   function indexRunPath(level, run, prefix) {
-    needCount(level, 'an index level');
+    if (!(Number.isInteger(level) && level >= 0 && level <= 14)) throw new RangeError('an index level is 0 to 14, not ' + level);
     needCount(run, 'an index run');
     if (typeof prefix !== 'string' || prefix.length !== level + 1 || !/^[0-9a-f]+$/.test(prefix)) {
       throw new RangeError('a level-' + level + ' bucket prefix is ' + (level + 1) + ' lowercase hex digits, not ' + prefix);
@@ -1903,7 +1903,8 @@
    *   {kind: 'tail', block, width}         index/tail/<b>.p/<W>
    * Strict: a name the grammar of docs/tree.md#layout does not write (`6` for `006`, `x000/`,
    * `.p/0`, `.p/256`, `.p/007`, `01` for a level, an uppercase prefix) is null, so that each file
-   * has one name.
+   * has one name; so is a tile level past 7 or an index level past 14 (as `TreeFile::parse` in
+   * crates/protocol/src/tree.rs), and a tile number past 15 digits (not a safe integer here).
    */
   function parseTreePath(rel) {
     if (typeof rel !== 'string') return null;
@@ -1914,7 +1915,7 @@
       return t && { kind: 'entries', n: t.n, width: t.width };
     }
     if ((m = /^tile\/([0-9]+)\/(.*)$/.exec(rel))) {
-      var level = smallDecimal(m[1], 63);
+      var level = smallDecimal(m[1], 7);
       t = level === null ? null : parseTileName(m[2]);
       return t && { kind: 'tile', level: level, n: t.n, width: t.width };
     }
@@ -1927,7 +1928,7 @@
       return block === null || !w ? null : { kind: 'tail', block: block, width: w };
     }
     if ((m = /^index\/([0-9]+)\/([0-9]+)\/([0-9a-f]+)$/.exec(rel))) {
-      var k = smallDecimal(m[1], 15), run = smallDecimal(m[2], Number.MAX_SAFE_INTEGER);
+      var k = smallDecimal(m[1], 14), run = smallDecimal(m[2], Number.MAX_SAFE_INTEGER);
       if (k === null || run === null || m[3].length !== k + 1) return null;
       return { kind: 'index', level: k, run: run, prefix: m[3] };
     }
@@ -1987,39 +1988,37 @@
   /**
    * parseCheckpoint(bytes) -> {origin, size, root: Uint8Array(32), headSeq, headHex, extensions,
    *   signed, signatures} or {error}.
-   * The body is read up to the first empty line, strictly: UTF-8, every line LF-terminated, a
-   * non-empty origin, the size in decimal without leading zeros, the root as exactly the
-   * padded standard base64 of 32 bytes, then the extension lines, of which the first is
-   * `exhibit-head <seq> <64 lowercase hex>` with seq equal to the size (and no other is).
-   * `extensions` holds every extension line, the exhibit-head one first. After an empty line, a
-   * signed note's signature lines (`— <name> <signature>`, at least one) are taken and not
-   * checked: `signed` says whether there were any, `signatures` holds them.
+   * Read as `Checkpoint::parse` in crates/protocol/src/tree.rs reads it, so that both verifiers
+   * take and refuse the same files: at most 64 KiB of UTF-8, every line LF-terminated; the body
+   * up to the first empty line: a non-empty origin without CR, the size in decimal without
+   * leading zeros, the root as exactly the padded standard base64 of 32 bytes (no other
+   * spelling of the same bytes), then extension lines, of which exactly one starts with
+   * `exhibit-head ` and is `exhibit-head <seq> <64 lowercase hex>`. `extensions` holds every
+   * extension line in order. The exhibit-head seq is not held to the size here: checkTreeFiles
+   * holds both to the chain. After an empty line, a signed note's signature lines (at least
+   * one, none empty) are taken and not checked: `signed` says whether there were any.
    */
   function parseCheckpoint(bytes) {
-    var b = toBytes(bytes), text = decodeRange(b, 0, b.length);
+    var b = toBytes(bytes);
+    if (b.length > 65536) return { error: 'over 64 KiB' };
+    var text = decodeRange(b, 0, b.length);
     if (text === null) return { error: 'not UTF-8' };
     if (text.length === 0 || text.charCodeAt(text.length - 1) !== 10) return { error: 'the last line does not end with LF' };
     var lines = text.slice(0, -1).split('\n'), blank = lines.indexOf('');
     var body = blank < 0 ? lines : lines.slice(0, blank), sigs = blank < 0 ? [] : lines.slice(blank + 1);
-    if (blank === 0) return { error: 'line 1 (the origin) is empty' };
-    if (body.length < 4) return { error: 'the body has ' + body.length + ' line' + (body.length === 1 ? '' : 's') + '; a checkpoint has origin, size, root and the exhibit-head line' };
+    if (body.length < 4) return { error: 'fewer than four lines (origin, size, root, exhibit-head) before ' + (blank < 0 ? 'the end' : 'an empty line') };
+    if (body[0].indexOf('\r') >= 0) return { error: 'line 1 (the origin) holds a CR' };
     var size = DECIMAL.test(body[1]) ? Number(body[1]) : -1;
     if (!Number.isSafeInteger(size) || size < 0) return { error: 'line 2 is not a tree size in decimal: ' + JSON.stringify(body[1].slice(0, 40)) };
     var root = base64Decode32(body[2]);
     if (!root) return { error: 'line 3 is not the standard padded base64 of a 32-byte root: ' + JSON.stringify(body[2].slice(0, 60)) };
-    var m = /^exhibit-head (0|[1-9][0-9]*) ([0-9a-f]{64})$/.exec(body[3]);
-    if (!m) return { error: 'line 4 is not `exhibit-head <seq> <64 lowercase hex>`: ' + JSON.stringify(body[3].slice(0, 100)) };
-    if (m[1] !== body[1]) return { error: 'the exhibit-head seq ' + m[1] + ' is not the size ' + body[1] };
-    for (var i = 4; i < body.length; i++) {
-      if (/^exhibit-head( |$)/.test(body[i])) return { error: 'a second exhibit-head line (line ' + (i + 1) + ')' };
-    }
-    if (blank >= 0) {
-      if (!sigs.length) return { error: 'an empty line with no signature after it' };
-      for (var j = 0; j < sigs.length; j++) {
-        if (!/^\u2014 [^ ]+ [A-Za-z0-9+\/]+=*$/.test(sigs[j])) return { error: 'line ' + (blank + 2 + j) + ' is not a signature line (\u2014 <name> <base64>)' };
-      }
-    }
-    return { origin: body[0], size: size, root: root, headSeq: size, headHex: m[2], extensions: body.slice(3),
+    var extensions = body.slice(3), heads = extensions.filter(function (l) { return l.indexOf('exhibit-head ') === 0; });
+    if (heads.length !== 1) return { error: heads.length + ' exhibit-head lines, not one' };
+    var m = /^exhibit-head (0|[1-9][0-9]*) ([0-9a-f]{64})$/.exec(heads[0]);
+    var headSeq = m ? Number(m[1]) : -1;
+    if (!m || !Number.isSafeInteger(headSeq)) return { error: 'the exhibit-head line is not `exhibit-head <seq> <64 lowercase hex>`: ' + JSON.stringify(heads[0].slice(0, 100)) };
+    if (blank >= 0 && (!sigs.length || sigs.indexOf('') >= 0)) return { error: 'a blank line where signatures follow the body' };
+    return { origin: body[0], size: size, root: root, headSeq: headSeq, headHex: m[2], extensions: extensions,
       signed: sigs.length > 0, signatures: sigs };
   }
 
@@ -2336,7 +2335,7 @@
   function needSizes(oldSize, newSize) {
     needCount(oldSize, 'the old size');
     needCount(newSize, 'the new size');
-    if (oldSize > newSize) throw new RangeError('the old size ' + oldSize + ' is past the new size ' + newSize);
+    if (oldSize === 0 || oldSize > newSize) throw new RangeError('no consistency proof from ' + oldSize + ' leaves to ' + newSize);
   }
 
   /** neededTiles(size, index) -> [tile path]: the hash tiles at this size an inclusion proof reads. */
@@ -2362,7 +2361,11 @@
     return tilesOfRanges(newSize, consistencyRanges(oldSize, newSize));
   }
 
-  /** consistencyProof(oldSize, newSize, tiles) -> [Uint8Array(32)], from the tiles at newSize. */
+  /**
+   * consistencyProof(oldSize, newSize, tiles) -> [Uint8Array(32)]: RFC 9162's PROOF, from the
+   * tiles at newSize (consistencyTiles); empty for equal sizes. Throws for old size 0 or past the
+   * new one, and as inclusionProof for a tile absent or of the wrong length.
+   */
   function consistencyProof(oldSize, newSize, tiles) {
     needSizes(oldSize, newSize);
     var src = tileSource(newSize, tiles);
@@ -2413,14 +2416,15 @@
   }
 
   /**
-   * checkConsistency(proof, oldSize, oldRoot, newSize, newRoot) -> boolean: RFC 9162 §2.1.4.2.
-   * Equal sizes: an empty proof and equal roots. Old size 0: an empty proof and the empty
-   * tree's root as the old one. Otherwise a proof that is not empty and re-derives both roots.
+   * checkConsistency(proof, oldSize, oldRoot, newSize, newRoot) -> boolean: RFC 9162 §2.1.4.2,
+   * which is for 0 < old < new; at equal sizes, an empty proof and equal roots (as Go's tlog and
+   * `check_consistency` in crates/protocol/src/tree.rs). Old size 0 is false, as there: no tree
+   * head of the empty tree is a thing to be consistent with.
    */
   function checkConsistency(proof, oldSize, oldRoot, newSize, newRoot) {
     if (!isCount(oldSize) || !isCount(newSize) || oldSize > newSize || !is32(oldRoot) || !is32(newRoot) || !isHashList(proof)) return false;
+    if (oldSize === 0) return false;
     if (oldSize === newSize) return proof.length === 0 && bytesEqual(oldRoot, newRoot);
-    if (oldSize === 0) return proof.length === 0 && bytesEqual(oldRoot, EMPTY_ROOT);
     if (proof.length === 0) return false;
     var path = proof, fn = oldSize - 1, sn = newSize - 1;
     if (isPow2(oldSize)) path = [oldRoot].concat(proof);
@@ -2487,8 +2491,9 @@
     if (e.error) return 'the re-derived checkpoint does not parse: ' + e.error;
     if (a.size !== e.size) why.push('its size is ' + a.size + ', the chain\'s ' + e.size);
     if (!bytesEqual(a.root, e.root)) why.push('its root is ' + base64Encode(a.root) + ', the chain\'s ' + base64Encode(e.root));
-    if (a.extensions[0] !== e.extensions[0]) why.push('its line "' + a.extensions[0] + '" is not the chain\'s "' + e.extensions[0] + '"');
-    if (a.extensions.slice(1).join('\n') !== e.extensions.slice(1).join('\n')) why.push('it has extension lines the chain\'s does not: ' + JSON.stringify(a.extensions.slice(1)).slice(0, 200));
+    if (a.headSeq !== e.headSeq || a.headHex !== e.headHex) {
+      why.push('its exhibit-head is ' + a.headSeq + ' ' + a.headHex + ', the chain\'s head ' + e.headSeq + ' ' + e.headHex);
+    }
     return why.length ? why.join('; ') : null;
   }
 
@@ -2508,8 +2513,8 @@
    * [name]) -> [{file: 'ledger/tree/<path>', code, detail}], sorted by file.
    * `actual` holds the bytes read of the site's files, `actualNames` every name present under
    * ledger/tree/ (relative, or starting with ledger/tree/). Codes: tree_checkpoint (missing, not
-   * a checkpoint, or its size, root or exhibit-head line differ; its origin and any signature
-   * lines are not compared, and an extension line the re-derivation lacks differs),
+   * a checkpoint, or its size, root or exhibit-head line differ; its origin, other extension
+   * lines and signature lines are not compared, as `exhibit verify SITE` compares none of them),
    * tree_file_missing (an expected file absent, or present with no bytes read),
    * tree_file_differs, tree_stray (a name the tree at this size does not have).
    */

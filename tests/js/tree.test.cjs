@@ -257,11 +257,11 @@ test('consistency proofs from tiles for every 1 ≤ m ≤ n ≤ 40: RFC 6962 PRO
     assert.equal(T.checkConsistency([], n, roots[n], n, roots[n]), true);
     assert.equal(T.checkConsistency([roots[n]], n, roots[n], n, roots[n]), false);
     assert.equal(T.checkConsistency([], n, roots[n], n, roots[n - 1]), false);
-    // From the empty tree: the empty proof, from the empty tree's root.
-    assert.equal(T.checkConsistency([], 0, u8(T.EMPTY_ROOT), n, roots[n]), true);
+    // From the empty tree: no proof, as crates/protocol/src/tree.rs (tlog) has it.
+    assert.equal(T.checkConsistency([], 0, u8(T.EMPTY_ROOT), n, roots[n]), false);
     assert.equal(T.checkConsistency([roots[n]], 0, u8(T.EMPTY_ROOT), n, roots[n]), false);
-    assert.equal(T.checkConsistency([], 0, roots[1], n, roots[n]), false);
-    assert.deepEqual(T.consistencyProof(0, n, new Map()), []);
+    assert.throws(() => T.consistencyProof(0, n, new Map()), RangeError);
+    assert.throws(() => T.consistencyTiles(0, n), RangeError);
     assert.deepEqual(T.consistencyProof(n, n, new Map()), []);
     assert.throws(() => T.consistencyTiles(n + 1, n), RangeError);
   }
@@ -334,7 +334,8 @@ test('parseTreePath reads each name the layout writes, and only in its one spell
     'checkpoint': { kind: 'checkpoint' },
     'tile/0/000': { kind: 'tile', level: 0, n: 0, width: 256 },
     'tile/0/x001/x234/067.p/5': { kind: 'tile', level: 0, n: 1234067, width: 5 },
-    'tile/12/x001/000': { kind: 'tile', level: 12, n: 1000, width: 256 },
+    'tile/7/x001/000': { kind: 'tile', level: 7, n: 1000, width: 256 },
+    'index/14/3/0123456789abcde': { kind: 'index', level: 14, run: 3, prefix: '0123456789abcde' },
     'tile/entries/005.p/255': { kind: 'entries', n: 5, width: 255 },
     'lines/x999/999.p/1': { kind: 'lines', n: 999999, width: 1 },
     'index/0/0/a': { kind: 'index', level: 0, run: 0, prefix: 'a' },
@@ -346,7 +347,7 @@ test('parseTreePath reads each name the layout writes, and only in its one spell
   const refused = [
     'tile/0/6', 'tile/0/0006', 'tile/0/06', 'tile/0/x000/005', 'tile/0/x01/005', 'tile/0/x1234/005', 'tile/0/001/005',
     'tile/0/005.p/0', 'tile/0/005.p/256', 'tile/0/005.p/300', 'tile/0/005.p/007', 'tile/0/005.p/', 'tile/0/005.p', 'tile/0/005/',
-    'tile/00/005', 'tile/01/005', 'tile/64/005', 'tile//005', 'tile/x/005', '/tile/0/005', 'tile/0/005 ', 'Tile/0/005',
+    'tile/00/005', 'tile/01/005', 'tile/8/005', 'tile/64/005', 'index/15/0/0123456789abcdef', 'tile//005', 'tile/x/005', '/tile/0/005', 'tile/0/005 ', 'Tile/0/005',
     'tile/entries/5', 'tile/entries/x000/001', 'tile/entries/001.p/256', 'tile/data/000',
     'lines/5', 'lines/000.p/00', 'lines/', 'lines/x001',
     'index/00/0/a', 'index/0/01/a', 'index/0/0/A', 'index/0/0/ab', 'index/1/0/a', 'index/1/0/abc', 'index/0/0/g', 'index/0/0/', 'index/0/a',
@@ -433,20 +434,30 @@ test('a checkpoint that is not one is refused, naming why', () => {
     'CRLF lines': good().replace(/\n/g, '\r\n'),
     'an empty origin': good({ origin: '' }),
     'no exhibit-head line': 'o\n300\n' + last + '\n',
-    'exhibit-head seq not the size': good({ head: 'exhibit-head 299 ' + HEAD }),
     'exhibit-head with an uppercase digest': good({ head: 'exhibit-head 300 ' + HEAD.toUpperCase() }),
     'exhibit-head with a short digest': good({ head: 'exhibit-head 300 ' + HEAD.slice(2) }),
-    'exhibit-head not line 4': good({ head: 'other 1\nexhibit-head 300 ' + HEAD }),
+    'exhibit-head with a third word': good({ head: 'exhibit-head 300 ' + HEAD + ' x' }),
+    'exhibit-head with a seq past 2^53': good({ head: 'exhibit-head 9007199254740993 ' + HEAD }),
+    'a CR in the origin': good({ origin: 'o\r' }),
+    'over 64 KiB': good({ tail: 'x'.repeat(65536) + '\n' }),
     'two exhibit-head lines': good({ tail: 'exhibit-head 300 ' + HEAD + '\n' }),
     'an empty line and no signature': good({ tail: '\n' }),
-    'an empty line then a line that is not a signature': good({ tail: '\nnot a signature\n' }),
     'two empty lines': good({ tail: '\n\n\u2014 a AAAA\n' }),
     'not UTF-8': null,
     'empty': '',
   };
   assert.match(T.parseCheckpoint(cpBytes(good({ size: '0300' }))).error, /line 2/);
   assert.match(T.parseCheckpoint(cpBytes(good({ root: r31 }))).error, /line 3/);
-  assert.match(T.parseCheckpoint(cpBytes(good({ head: 'exhibit-head 0300 ' + HEAD }))).error, /line 4/);
+  assert.match(T.parseCheckpoint(cpBytes(good({ head: 'exhibit-head 0300 ' + HEAD }))).error, /exhibit-head line is not/);
+  // Read as crates/protocol/src/tree.rs reads it: the exhibit-head line among the extension
+  // lines, its seq held to the size by the check, not here; signature lines not read.
+  const later = T.parseCheckpoint(cpBytes(good({ head: 'other 1\nexhibit-head 300 ' + HEAD })));
+  assert.deepEqual([later.error, later.headSeq, later.extensions], [undefined, 300, ['other 1', 'exhibit-head 300 ' + HEAD]]);
+  const off = T.parseCheckpoint(cpBytes(good({ head: 'exhibit-head 299 ' + HEAD })));
+  assert.deepEqual([off.error, off.size, off.headSeq], [undefined, 300, 299]);
+  const sig = T.parseCheckpoint(cpBytes(good({ tail: '\nany line\n' })));
+  assert.deepEqual([sig.error, sig.signed, sig.signatures], [undefined, true, ['any line']]);
+  assert.equal(T.parseCheckpoint(cpBytes(good({ tail: 'exhibit-head\n' }))).error, undefined, '`exhibit-head` alone is another extension');
   for (const [why, text] of Object.entries(cases)) {
     const bytes = text === null ? Buffer.concat([cpBytes(good()), Buffer.from([0xff, 0x0a])]) : cpBytes(text);
     const p = T.parseCheckpoint(bytes);
@@ -708,7 +719,7 @@ test('checkTreeFiles: each tampering gives its code, sorted by file', () => {
     'another root': [lines[0], lines[1], b64(other), lines[3], ''].join('\n'),
     'another size': [lines[0], '299', lines[2], 'exhibit-head 299 ' + lines[3].split(' ')[2], ''].join('\n'),
     'another head': [lines[0], lines[1], lines[2], 'exhibit-head 300 ' + 'cd'.repeat(32), ''].join('\n'),
-    'an extension line more': cp + 'extra 1\n',
+    'exhibit-head seq not the size': [lines[0], lines[1], lines[2], 'exhibit-head 299 ' + lines[3].split(' ')[2], ''].join('\n'),
     'a truncated file': cp.slice(0, -1),
   };
   for (const [why, text] of Object.entries(cases)) {
@@ -716,6 +727,8 @@ test('checkTreeFiles: each tampering gives its code, sorted by file', () => {
     assert.deepEqual(codes(ps), [['ledger/tree/checkpoint', 'tree_checkpoint']], why);
   }
   assert.match(run(withCp(cases['another size']))[0].detail, /size is 299/);
+  // Another extension line, as signatures, is not compared (nor by exhibit verify SITE).
+  assert.deepEqual(run(withCp(cp + 'extra 1\n')), []);
   assert.match(run(withCp(cases['another root']))[0].detail, /root/);
 
   // Several at once: one list, by file.
