@@ -104,11 +104,25 @@
     hs[4] = (hs[4] + e) | 0; hs[5] = (hs[5] + f) | 0; hs[6] = (hs[6] + g) | 0; hs[7] = (hs[7] + h) | 0;
   }
 
-  // Hashes bytes[start, end) into SHA_H.
-  function shaRange(bytes, start, end) {
+  // SHA_H := the initial hash value.
+  function shaInit() {
     var h = SHA_H;
     h[0] = 0x6a09e667; h[1] = 0xbb67ae85 | 0; h[2] = 0x3c6ef372; h[3] = 0xa54ff53a | 0;
     h[4] = 0x510e527f; h[5] = 0x9b05688c | 0; h[6] = 0x1f83d9ab; h[7] = 0x5be0cd19;
+  }
+
+  // SHA_H's 32 bytes into dst at off.
+  function shaOut(dst, off) {
+    for (var i = 0; i < 8; i++) {
+      var v = SHA_H[i];
+      dst[off + 4 * i] = v >>> 24; dst[off + 4 * i + 1] = v >>> 16; dst[off + 4 * i + 2] = v >>> 8; dst[off + 4 * i + 3] = v;
+    }
+  }
+
+  // Hashes bytes[start, end) into SHA_H.
+  function shaRange(bytes, start, end) {
+    var h = SHA_H;
+    shaInit();
     var len = end - start;
     var off = start;
     var lastFull = start + (len - (len % 64));
@@ -157,10 +171,7 @@
     var b = toBytes(bytes);
     shaRange(b, 0, b.length);
     var out = new Uint8Array(32);
-    for (var i = 0; i < 8; i++) {
-      var v = SHA_H[i];
-      out[4 * i] = v >>> 24; out[4 * i + 1] = v >>> 16; out[4 * i + 2] = v >>> 8; out[4 * i + 3] = v;
-    }
+    shaOut(out, 0);
     return out;
   }
 
@@ -1691,6 +1702,885 @@
     return a > N;
   }
 
+  // ------------------------------------------------------------------------------------------
+  // The tree (docs/tree.md): the chain as the Merkle tree of RFC 6962, published under
+  // ledger/tree/ in the layout of C2SP tlog-tiles and tlog-checkpoint.
+  //
+  // - Leaf i is the line with seq i+1; its entry is the 32 raw bytes of that line's entry_id
+  //   (the withheld list's digest for a withheld line). Leaf hash SHA-256(00 ‖ entry), node
+  //   SHA-256(01 ‖ left ‖ right), empty tree SHA-256 of nothing (docs/tree.md#leaves).
+  // - `expectedTreeFiles` makes every file the tree at size n has (docs/tree.md#layout, #index,
+  //   #checkpoint) and `checkTreeFiles` holds a site's files to them with the four codes of
+  //   docs/tree.md#verifiers.
+  // - The proofs are RFC 9162's (§2.1.3 inclusion, §2.1.4 consistency). The page computes them
+  //   from a few hash tiles: a proof node that is a perfect subtree of height h, 8L ≤ h < 8L+8,
+  //   is the root of 2^(h−8L) consecutive hashes of one level-L tile; a node at the tree's right
+  //   edge is folded from the perfect subtrees it splits into.
+  //
+  // Pure and synchronous over Uint8Array, hashed with the SHA-256 above; no DOM, no network.
+  // Sizes and indices are numbers up to 2^53, so no bitwise operator touches them. The paths
+  // below are relative to ledger/tree/.
+
+  var TILE_WIDTH = 256;       // hashes a full tile holds (tlog-tiles: tile height 8)
+  var TILE_BYTES = TILE_WIDTH * 32;
+  var INDEX_BLOCK = 1024;     // seqs a block of the digest index covers
+  var TREE_DIR = 'ledger/tree/';
+  var EMPTY_BYTES = new Uint8Array(0);
+  var EMPTY_ROOT = sha256(EMPTY_BYTES);
+  var HEX64 = /^[0-9a-f]{64}$/;
+  var DECIMAL = /^(0|[1-9][0-9]*)$/;
+
+  // One padded SHA-256 block for a leaf (00 ‖ entry: 33 bytes = 264 bits), two for a node
+  // (01 ‖ left ‖ right: 65 bytes = 520 bits); only the hashed bytes change between calls.
+  var LEAF_BLOCK = new Uint8Array(64);
+  LEAF_BLOCK[33] = 0x80; LEAF_BLOCK[62] = 0x01; LEAF_BLOCK[63] = 0x08;
+  var NODE_BLOCK = new Uint8Array(128);
+  NODE_BLOCK[0] = 0x01; NODE_BLOCK[65] = 0x80; NODE_BLOCK[126] = 0x02; NODE_BLOCK[127] = 0x08;
+
+  // The leaf hash of src[so, so+32) into dst at dOff.
+  function leafInto(src, so, dst, dOff) {
+    var b = LEAF_BLOCK;
+    for (var i = 0; i < 32; i++) b[1 + i] = src[so + i];
+    shaInit();
+    shaCompress(SHA_H, b, 0);
+    shaOut(dst, dOff);
+  }
+
+  // The node hash of a[ao, ao+32) and c[co, co+32) into dst at dOff (dst may be either input).
+  function nodeInto(a, ao, c, co, dst, dOff) {
+    var b = NODE_BLOCK;
+    for (var i = 0; i < 32; i++) { b[1 + i] = a[ao + i]; b[33 + i] = c[co + i]; }
+    shaInit();
+    shaCompress(SHA_H, b, 0);
+    shaCompress(SHA_H, b, 64);
+    shaOut(dst, dOff);
+  }
+
+  function copy32(src, so, dst, dOff) {
+    for (var i = 0; i < 32; i++) dst[dOff + i] = src[so + i];
+  }
+
+  var RUN_SCRATCH = new Uint8Array(TILE_BYTES / 2);
+  // The root of `count` consecutive hashes src[off …] (count a power of two, at most 256: a
+  // perfect subtree) into dst at dOff.
+  function perfectInto(src, off, count, dst, dOff) {
+    var s = RUN_SCRATCH, w = count >> 1, i;
+    if (count === 1) { copy32(src, off, dst, dOff); return; }
+    for (i = 0; i < w; i++) nodeInto(src, off + 64 * i, src, off + 64 * i + 32, s, 32 * i);
+    for (; w > 1; w >>= 1) {
+      for (i = 0; i < w >> 1; i++) nodeInto(s, 64 * i, s, 64 * i + 32, s, 32 * i);
+    }
+    copy32(s, 0, dst, dOff);
+  }
+
+  function is32(x) { return x instanceof Uint8Array && x.length === 32; }
+  function need32(x, what) {
+    if (!is32(x)) throw new TypeError(what + ' must be a Uint8Array of 32 bytes');
+    return x;
+  }
+  function isCount(x) { return typeof x === 'number' && Number.isSafeInteger(x) && x >= 0; }
+  function needCount(x, what) {
+    if (!isCount(x)) throw new RangeError(what + ' must be an integer from 0 to 2^53 - 1, not ' + x);
+    return x;
+  }
+  function bytesEqual(a, b) {
+    if (a.length !== b.length) return false;
+    for (var i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+    return true;
+  }
+  function half(x) { return Math.floor(x / 2); }
+  function pow256(L) { return Math.pow(256, L); }
+
+  /** leafHash(entry: Uint8Array(32)) -> Uint8Array(32): SHA-256(00 ‖ entry). */
+  function leafHash(entry) {
+    var out = new Uint8Array(32);
+    leafInto(need32(entry, 'an entry'), 0, out, 0);
+    return out;
+  }
+
+  /** nodeHash(left, right: Uint8Array(32)) -> Uint8Array(32): SHA-256(01 ‖ left ‖ right). */
+  function nodeHash(left, right) {
+    var out = new Uint8Array(32);
+    nodeInto(need32(left, 'left'), 0, need32(right, 'right'), 0, out, 0);
+    return out;
+  }
+
+  /**
+   * rootOf(leafHashes: [Uint8Array(32)]) -> Uint8Array(32): RFC 6962's MTH over the leaf hashes,
+   * SHA-256 of nothing for none. Built level by level, a level's odd last node carried up as it
+   * is, which gives the split at the largest power of two below n.
+   */
+  function rootOf(leafHashes) {
+    var n = leafHashes.length, buf, i, w;
+    if (n === 0) return EMPTY_ROOT.slice();
+    buf = new Uint8Array(n * 32);
+    for (i = 0; i < n; i++) buf.set(need32(leafHashes[i], 'a leaf hash'), 32 * i);
+    for (w = n; w > 1; w = (w + 1) >> 1) {
+      for (i = 0; i < w >> 1; i++) nodeInto(buf, 64 * i, buf, 64 * i + 32, buf, 32 * i);
+      if (w & 1) copy32(buf, 32 * (w - 1), buf, 32 * (w >> 1));
+    }
+    return buf.slice(0, 32);
+  }
+
+  // ---- Names (docs/tree.md#layout)
+
+  function pad3(x) { return x < 10 ? '00' + x : x < 100 ? '0' + x : String(x); }
+
+  // A tile number as tlog-tiles writes it: 1234067 -> x001/x234/067, 5 -> 005.
+  function tileNumber(n) {
+    var s = pad3(n % 1000);
+    for (n = Math.floor(n / 1000); n > 0; n = Math.floor(n / 1000)) s = 'x' + pad3(n % 1000) + '/' + s;
+    return s;
+  }
+
+  function tileName(n, width) {
+    needCount(n, 'a tile number');
+    if (width === undefined) width = TILE_WIDTH;
+    if (!(typeof width === 'number' && Number.isInteger(width) && width >= 1 && width <= TILE_WIDTH)) {
+      throw new RangeError('a tile width must be an integer from 1 to 256, not ' + width);
+    }
+    return tileNumber(n) + (width === TILE_WIDTH ? '' : '.p/' + width);
+  }
+
+  /** tilePath(level, n, width = 256) -> 'tile/<L>/<N>[.p/<W>]' */
+  function tilePath(level, n, width) {
+    if (!(typeof level === 'number' && Number.isInteger(level) && level >= 0 && level <= 7)) {
+      throw new RangeError('a tile level must be an integer from 0 to 7, not ' + level);
+    }
+    return 'tile/' + level + '/' + tileName(n, width);
+  }
+
+  /** entriesPath(n, width = 256) -> 'tile/entries/<N>[.p/<W>]' */
+  function entriesPath(n, width) { return 'tile/entries/' + tileName(n, width); }
+
+  /** linesPath(n, width = 256) -> 'lines/<N>[.p/<W>]' */
+  function linesPath(n, width) { return 'lines/' + tileName(n, width); }
+
+  /** indexRunPath(level, run, prefix) -> 'index/<k>/<r>/<prefix>' (prefix: k+1 lowercase hex) */
+  function indexRunPath(level, run, prefix) {
+    if (!(Number.isInteger(level) && level >= 0 && level <= 14)) throw new RangeError('an index level is 0 to 14, not ' + level);
+    needCount(run, 'an index run');
+    if (typeof prefix !== 'string' || prefix.length !== level + 1 || !/^[0-9a-f]+$/.test(prefix)) {
+      throw new RangeError('a level-' + level + ' bucket prefix is ' + (level + 1) + ' lowercase hex digits, not ' + prefix);
+    }
+    return 'index/' + level + '/' + run + '/' + prefix;
+  }
+
+  /** indexTailPath(block, width) -> 'index/tail/<b>.p/<W>' (W from 1 to 1023) */
+  function indexTailPath(block, width) {
+    needCount(block, 'an index block');
+    if (!(Number.isInteger(width) && width >= 1 && width < INDEX_BLOCK)) throw new RangeError('a tail width is 1 to 1023, not ' + width);
+    return 'index/tail/' + block + '.p/' + width;
+  }
+
+  // "<N>[.p/<W>]" -> {n, width} or null; one spelling per number: no x000 first group, at most
+  // 15 digits (a safe integer), W from 1 to 255 without leading zeros.
+  var TILE_N = /^((?:x[0-9]{3}\/){0,4})([0-9]{3})(?:\.p\/([1-9][0-9]{0,2}))?$/;
+  function parseTileName(rest) {
+    var m = TILE_N.exec(rest);
+    if (!m) return null;
+    var groups = m[1] ? m[1].slice(0, -1).split('/') : [], n = 0;
+    if (groups.length && groups[0] === 'x000') return null;
+    for (var i = 0; i < groups.length; i++) n = n * 1000 + Number(groups[i].slice(1));
+    n = n * 1000 + Number(m[2]);
+    if (m[3] !== undefined && Number(m[3]) >= TILE_WIDTH) return null;
+    return { n: n, width: m[3] === undefined ? TILE_WIDTH : Number(m[3]) };
+  }
+
+  function smallDecimal(s, max) {
+    if (!DECIMAL.test(s) || s.length > 16) return null;
+    var v = Number(s);
+    return Number.isSafeInteger(v) && v <= max ? v : null;
+  }
+
+  /**
+   * parseTreePath(rel) -> null, or by kind:
+   *   {kind: 'checkpoint'}
+   *   {kind: 'tile', level, n, width}      tile/<L>/<N>[.p/<W>]  (width 256 for a full tile)
+   *   {kind: 'entries', n, width}          tile/entries/<N>[.p/<W>]
+   *   {kind: 'lines', n, width}            lines/<N>[.p/<W>]
+   *   {kind: 'index', level, run, prefix}  index/<k>/<r>/<prefix>
+   *   {kind: 'tail', block, width}         index/tail/<b>.p/<W>
+   * Strict: a name the grammar of docs/tree.md#layout does not write (`6` for `006`, `x000/`,
+   * `.p/0`, `.p/256`, `.p/007`, `01` for a level, an uppercase prefix) is null, so that each file
+   * has one name; so is a tile level past 7 or an index level past 14 (as `TreeFile::parse` in
+   * crates/protocol/src/tree.rs), and a tile number past 15 digits (not a safe integer here).
+   */
+  function parseTreePath(rel) {
+    if (typeof rel !== 'string') return null;
+    if (rel === 'checkpoint') return { kind: 'checkpoint' };
+    var m, t;
+    if ((m = /^tile\/entries\/(.*)$/.exec(rel))) {
+      t = parseTileName(m[1]);
+      return t && { kind: 'entries', n: t.n, width: t.width };
+    }
+    if ((m = /^tile\/([0-9]+)\/(.*)$/.exec(rel))) {
+      var level = smallDecimal(m[1], 7);
+      t = level === null ? null : parseTileName(m[2]);
+      return t && { kind: 'tile', level: level, n: t.n, width: t.width };
+    }
+    if ((m = /^lines\/(.*)$/.exec(rel))) {
+      t = parseTileName(m[1]);
+      return t && { kind: 'lines', n: t.n, width: t.width };
+    }
+    if ((m = /^index\/tail\/([0-9]+)\.p\/([0-9]+)$/.exec(rel))) {
+      var block = smallDecimal(m[1], Number.MAX_SAFE_INTEGER), w = smallDecimal(m[2], INDEX_BLOCK - 1);
+      return block === null || !w ? null : { kind: 'tail', block: block, width: w };
+    }
+    if ((m = /^index\/([0-9]+)\/([0-9]+)\/([0-9a-f]+)$/.exec(rel))) {
+      var k = smallDecimal(m[1], 14), run = smallDecimal(m[2], Number.MAX_SAFE_INTEGER);
+      if (k === null || run === null || m[3].length !== k + 1) return null;
+      return { kind: 'index', level: k, run: run, prefix: m[3] };
+    }
+    return null;
+  }
+
+  // ---- The checkpoint (docs/tree.md#checkpoint)
+
+  var B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+
+  function base64Encode(bytes) {
+    var s = '', i, v, n = bytes.length;
+    for (i = 0; i + 2 < n; i += 3) {
+      v = (bytes[i] << 16) | (bytes[i + 1] << 8) | bytes[i + 2];
+      s += B64[v >> 18] + B64[(v >> 12) & 63] + B64[(v >> 6) & 63] + B64[v & 63];
+    }
+    if (n - i === 1) {
+      v = bytes[i] << 16;
+      s += B64[v >> 18] + B64[(v >> 12) & 63] + '==';
+    } else if (n - i === 2) {
+      v = (bytes[i] << 16) | (bytes[i + 1] << 8);
+      s += B64[v >> 18] + B64[(v >> 12) & 63] + B64[(v >> 6) & 63] + '=';
+    }
+    return s;
+  }
+
+  // Exactly the standard base64 of 32 bytes (43 letters and one '='), the unused bits zero: one
+  // text per root. -> Uint8Array(32) or null.
+  function base64Decode32(s) {
+    if (!/^[A-Za-z0-9+\/]{43}=$/.test(s)) return null;
+    var out = new Uint8Array(33), j = 0;
+    for (var i = 0; i < 44; i += 4) {
+      var v = (B64.indexOf(s[i]) << 18) | (B64.indexOf(s[i + 1]) << 12) |
+        ((s[i + 2] === '=' ? 0 : B64.indexOf(s[i + 2])) << 6) | (s[i + 3] === '=' ? 0 : B64.indexOf(s[i + 3]));
+      out[j++] = v >> 16; out[j++] = (v >> 8) & 255; out[j++] = v & 255;
+    }
+    var root = out.slice(0, 32);
+    return base64Encode(root) === s ? root : null;
+  }
+
+  /**
+   * checkpointText(origin, size, root: Uint8Array(32), headSeq, headHex) -> the checkpoint's text:
+   *   <origin>\n<size>\n<base64 root>\nexhibit-head <headSeq> <headHex>\n
+   * Throws on an empty origin or one holding a LF, a size or seq that is not a count, a root
+   * that is not 32 bytes, a head that is not 64 lowercase hex.
+   */
+  function checkpointText(origin, size, root, headSeq, headHex) {
+    if (typeof origin !== 'string' || origin === '' || origin.indexOf('\n') >= 0) {
+      throw new TypeError('a checkpoint origin is one non-empty line');
+    }
+    needCount(size, 'a tree size');
+    needCount(headSeq, 'a head seq');
+    if (typeof headHex !== 'string' || !HEX64.test(headHex)) throw new TypeError('a head digest is 64 lowercase hex');
+    return origin + '\n' + size + '\n' + base64Encode(need32(root, 'a root')) + '\nexhibit-head ' + headSeq + ' ' + headHex + '\n';
+  }
+
+  /**
+   * parseCheckpoint(bytes) -> {origin, size, root: Uint8Array(32), headSeq, headHex, extensions,
+   *   signed, signatures} or {error}.
+   * Read as `Checkpoint::parse` in crates/protocol/src/tree.rs reads it, so that both verifiers
+   * take and refuse the same files: at most 64 KiB of UTF-8, every line LF-terminated; the body
+   * up to the first empty line: a non-empty origin without CR, the size in decimal without
+   * leading zeros, the root as exactly the padded standard base64 of 32 bytes (no other
+   * spelling of the same bytes), then extension lines, of which exactly one starts with
+   * `exhibit-head ` and is `exhibit-head <seq> <64 lowercase hex>`. `extensions` holds every
+   * extension line in order. The exhibit-head seq is not held to the size here: checkTreeFiles
+   * holds both to the chain. After an empty line, a signed note's signature lines (at least
+   * one, none empty) are taken and not checked: `signed` says whether there were any.
+   */
+  function parseCheckpoint(bytes) {
+    var b = toBytes(bytes);
+    if (b.length > 65536) return { error: 'over 64 KiB' };
+    var text = decodeRange(b, 0, b.length);
+    if (text === null) return { error: 'not UTF-8' };
+    if (text.length === 0 || text.charCodeAt(text.length - 1) !== 10) return { error: 'the last line does not end with LF' };
+    var lines = text.slice(0, -1).split('\n'), blank = lines.indexOf('');
+    var body = blank < 0 ? lines : lines.slice(0, blank), sigs = blank < 0 ? [] : lines.slice(blank + 1);
+    if (body.length < 4) return { error: 'fewer than four lines (origin, size, root, exhibit-head) before ' + (blank < 0 ? 'the end' : 'an empty line') };
+    if (body[0].indexOf('\r') >= 0) return { error: 'line 1 (the origin) holds a CR' };
+    var size = DECIMAL.test(body[1]) ? Number(body[1]) : -1;
+    if (!Number.isSafeInteger(size) || size < 0) return { error: 'line 2 is not a tree size in decimal: ' + JSON.stringify(body[1].slice(0, 40)) };
+    var root = base64Decode32(body[2]);
+    if (!root) return { error: 'line 3 is not the standard padded base64 of a 32-byte root: ' + JSON.stringify(body[2].slice(0, 60)) };
+    var extensions = body.slice(3), heads = extensions.filter(function (l) { return l.indexOf('exhibit-head ') === 0; });
+    if (heads.length !== 1) return { error: heads.length + ' exhibit-head lines, not one' };
+    var m = /^exhibit-head (0|[1-9][0-9]*) ([0-9a-f]{64})$/.exec(heads[0]);
+    var headSeq = m ? Number(m[1]) : -1;
+    if (!m || !Number.isSafeInteger(headSeq)) return { error: 'the exhibit-head line is not `exhibit-head <seq> <64 lowercase hex>`: ' + JSON.stringify(heads[0].slice(0, 100)) };
+    if (blank >= 0 && (!sigs.length || sigs.indexOf('') >= 0)) return { error: 'a blank line where signatures follow the body' };
+    return { origin: body[0], size: size, root: root, headSeq: headSeq, headHex: m[2], extensions: extensions,
+      signed: sigs.length > 0, signatures: sigs };
+  }
+
+  // ---- The files of the tree at size n (docs/tree.md#layout)
+
+  // Every level's complete hashes, each level one buffer: level L holds n >> 8L hashes, the
+  // level-L hash k being the root of leaves k·256^L … (k+1)·256^L − 1. Levels go up while
+  // there is one; no level for the empty tree.
+  function treeLevels(entries) {
+    var n = entries.length, cur = new Uint8Array(n * 32), levels = [], i;
+    for (i = 0; i < n; i++) {
+      var e = entries[i];
+      if (!is32(e)) throw new TypeError('entries[' + i + '] (seq ' + (i + 1) + ') must be a Uint8Array of 32 bytes');
+      leafInto(e, 0, cur, 32 * i);
+    }
+    for (var m = n; m > 0; m = Math.floor(m / TILE_WIDTH)) {
+      levels.push(cur);
+      var up = Math.floor(m / TILE_WIDTH), next = new Uint8Array(up * 32);
+      for (i = 0; i < up; i++) perfectInto(cur, TILE_BYTES * i, TILE_WIDTH, next, 32 * i);
+      cur = next;
+    }
+    return levels;
+  }
+
+  // fn(N, W, first) for each tile of a level holding m hashes: full ones, then a partial one.
+  function eachTile(m, fn) {
+    for (var N = 0; TILE_WIDTH * N < m; N++) fn(N, Math.min(TILE_WIDTH, m - TILE_WIDTH * N), TILE_WIDTH * N);
+  }
+
+  function hashTileFiles(levels, visit) {
+    levels.forEach(function (hashes, L) {
+      eachTile(hashes.length / 32, function (N, W, first) {
+        visit(tilePath(L, N, W), hashes.subarray(32 * first, 32 * (first + W)));
+      });
+    });
+  }
+
+  function bundleFiles(entries, visit) {
+    eachTile(entries.length, function (N, W, first) {
+      var out = new Uint8Array(34 * W);
+      for (var j = 0; j < W; j++) {
+        out[34 * j + 1] = 32;
+        out.set(entries[first + j], 34 * j + 2);
+      }
+      visit(entriesPath(N, W), out);
+    });
+  }
+
+  function lineFiles(n, lineBytes, visit) {
+    eachTile(n, function (N, W, first) {
+      var parts = [], total = 0, j, b;
+      for (j = 1; j <= W; j++) {
+        b = lineBytes(first + j);
+        if (b === null || b === undefined) continue;
+        b = toBytes(b);
+        parts.push(b);
+        total += b.length;
+      }
+      var out = new Uint8Array(total), at = 0;
+      for (j = 0; j < parts.length; j++) { out.set(parts[j], at); at += parts[j].length; }
+      visit(linesPath(N, W), out);
+    });
+  }
+
+  // The index's rows, in seq order: the first 8 bytes of each digest as two 32-bit words, and
+  // the seq (seqs are below 2^32: `entries` is an array).
+  function hexWord(s, p) {
+    var v = 0;
+    for (var i = 0; i < 8; i++) v = v * 16 + hexVal(s.charCodeAt(p + i));
+    return v;
+  }
+  function indexRows(n, digestsOf) {
+    var cap = 1024, count = 0, hi = new Uint32Array(cap), lo = new Uint32Array(cap), seqs = new Uint32Array(cap);
+    function grow() {
+      cap *= 2;
+      var h = new Uint32Array(cap), l = new Uint32Array(cap), s = new Uint32Array(cap);
+      h.set(hi); l.set(lo); s.set(seqs);
+      hi = h; lo = l; seqs = s;
+    }
+    for (var seq = 1; seq <= n; seq++) {
+      var ds = digestsOf(seq) || [];
+      for (var i = 0; i < ds.length; i++) {
+        var d = ds[i], dup = false;
+        if (typeof d !== 'string' || !HEX64.test(d)) continue;
+        for (var j = 0; j < i && !dup; j++) dup = ds[j] === d;
+        if (dup) continue;
+        if (count === cap) grow();
+        hi[count] = hexWord(d, 0); lo[count] = hexWord(d, 8); seqs[count] = seq;
+        count++;
+      }
+    }
+    return { count: count, hi: hi, lo: lo, seq: seqs };
+  }
+
+  // The rows' order by bytes (prefix, then seq): a stable LSD radix sort, 16 bits a pass, of
+  // rows already in seq order.
+  function sortRows(rows) {
+    var c = rows.count, a = new Uint32Array(c), b = new Uint32Array(c), cnt = new Uint32Array(65537), i;
+    for (i = 0; i < c; i++) a[i] = i;
+    var passes = [[rows.lo, 0], [rows.lo, 16], [rows.hi, 0], [rows.hi, 16]];
+    for (var p = 0; p < passes.length; p++) {
+      var key = passes[p][0], sh = passes[p][1], t;
+      cnt.fill(0);
+      for (i = 0; i < c; i++) cnt[((key[a[i]] >>> sh) & 65535) + 1]++;
+      for (i = 1; i < 65537; i++) cnt[i] += cnt[i - 1];
+      for (i = 0; i < c; i++) { t = a[i]; b[cnt[(key[t] >>> sh) & 65535]++] = t; }
+      t = a; a = b; b = t;
+    }
+    return a;
+  }
+
+  // rows list[from, to) as a file: 8 prefix bytes, then the seq as 8 bytes big-endian.
+  function rowBytes(rows, list, from, to) {
+    if (to === from) return EMPTY_BYTES;
+    var out = new Uint8Array(16 * (to - from));
+    for (var i = from, o = 0; i < to; i++, o += 16) {
+      var r = list[i], h = rows.hi[r], l = rows.lo[r], s = rows.seq[r];
+      out[o] = h >>> 24; out[o + 1] = h >>> 16; out[o + 2] = h >>> 8; out[o + 3] = h;
+      out[o + 4] = l >>> 24; out[o + 5] = l >>> 16; out[o + 6] = l >>> 8; out[o + 7] = l;
+      out[o + 12] = s >>> 24; out[o + 13] = s >>> 16; out[o + 14] = s >>> 8; out[o + 15] = s;
+    }
+    return out;
+  }
+
+  function hexDigits(v, digits) {
+    var s = v.toString(16);
+    while (s.length < digits) s = '0' + s;
+    return s;
+  }
+
+  // The 16^(k+1) bucket files of run r of level k, from its rows list[from, to) in byte order.
+  function runFiles(k, r, rows, list, from, to, visit) {
+    var digits = k + 1, shift = 32 - 4 * digits, buckets = Math.pow(16, digits), p = from;
+    if (digits > 8) throw new RangeError('an index level past 7');
+    for (var b = 0; b < buckets; b++) {
+      var q = p;
+      while (q < to && (rows.hi[list[q]] >>> shift) === b) q++;
+      visit(indexRunPath(k, r, hexDigits(b, digits)), rowBytes(rows, list, p, q));
+      p = q;
+    }
+  }
+
+  // Every run of every level (docs/tree.md#index): level k's runs span 16^k blocks, and one
+  // exists once its last block is whole. A pass over the sorted rows deals each level's rows
+  // to its runs, in byte order.
+  function indexRunFiles(n, rows, order, visit) {
+    var blocks = Math.floor(n / INDEX_BLOCK), i, r, v;
+    for (var k = 0, span = 1; span <= blocks; k++, span *= 16) {
+      var runs = Math.floor(blocks / span), per = span * INDEX_BLOCK;
+      var start = new Uint32Array(runs + 1);
+      for (i = 0; i < rows.count; i++) {
+        r = Math.floor((rows.seq[order[i]] - 1) / per);
+        if (r < runs) start[r + 1]++;
+      }
+      for (r = 1; r <= runs; r++) start[r] += start[r - 1];
+      var at = start.slice(0, runs), list = new Uint32Array(start[runs]);
+      for (i = 0; i < rows.count; i++) {
+        v = order[i];
+        r = Math.floor((rows.seq[v] - 1) / per);
+        if (r < runs) list[at[r]++] = v;
+      }
+      for (r = 0; r < runs; r++) runFiles(k, r, rows, list, start[r], start[r + 1], visit);
+    }
+  }
+
+  function indexTailFile(n, rows, order, visit) {
+    var blocks = Math.floor(n / INDEX_BLOCK), first = blocks * INDEX_BLOCK + 1, list = [], i;
+    if (n % INDEX_BLOCK === 0) return;
+    for (i = 0; i < rows.count; i++) if (rows.seq[order[i]] >= first) list.push(order[i]);
+    visit(indexTailPath(blocks, n - blocks * INDEX_BLOCK), rowBytes(rows, list, 0, list.length));
+  }
+
+  // A source of level-L hashes from the whole levels: [bytes, offset of hash k].
+  function levelSource(levels) {
+    return function (L, k) { return [levels[L], 32 * k]; };
+  }
+
+  /**
+   * eachTreeFile(input, visit(path, bytes)): calls visit once for every file of the tree at size
+   * n = input.entries.length, as expectedTreeFiles lists them, and keeps none of them: a caller
+   * comparing as it goes holds one file at a time (lines/ is about the ledger's own size).
+   * Hash tiles are views into one buffer a level; index files with no row share one empty array.
+   */
+  function eachTreeFile(input, visit) {
+    var entries = input.entries, n = entries.length;
+    if (typeof input.lineBytes !== 'function') throw new TypeError('input.lineBytes must be a function of the seq');
+    if (typeof input.digestsOf !== 'function') throw new TypeError('input.digestsOf must be a function of the seq');
+    var levels = treeLevels(entries);
+    var text = checkpointText(input.origin, n, hashRange(0, n, levelSource(levels)), n, input.headHex);
+    hashTileFiles(levels, visit);
+    bundleFiles(entries, visit);
+    lineFiles(n, input.lineBytes, visit);
+    var rows = indexRows(n, input.digestsOf), order = sortRows(rows);
+    indexRunFiles(n, rows, order, visit);
+    indexTailFile(n, rows, order, visit);
+    visit('checkpoint', utf8Encode(text));
+  }
+
+  /**
+   * expectedTreeFiles({entries, lineBytes, digestsOf, origin, headHex}) -> Map(path -> Uint8Array)
+   * Every file the tree at size n = entries.length has, and nothing else (docs/tree.md#layout):
+   * the checkpoint, every hash tile of every level, the entry bundles, lines/, every run of the
+   * digest index (empty buckets as empty files) and its tail. Paths are relative to ledger/tree/.
+   *   entries[i]: Uint8Array(32), the entry of seq i+1 (withheld seqs included);
+   *   lineBytes(seq): the published line with its LF, or null for a withheld seq;
+   *   digestsOf(seq): the line's sent/checked/stripped/draft_sha256 values (64 lowercase hex;
+   *     others are skipped, a repeated one counts once); [] for a withheld seq;
+   *   origin: the checkpoint's first line (checkTreeFiles does not compare it: no verifier can
+   *     re-derive it); headHex: the chain's head, 64 lowercase hex.
+   */
+  function expectedTreeFiles(input) {
+    var out = new Map();
+    eachTreeFile(input, function (path, bytes) { out.set(path, bytes); });
+    return out;
+  }
+
+  // ---- Subtrees and proofs (RFC 9162 §2.1)
+
+  // The largest power of two below s (s ≥ 2).
+  function splitOf(s) {
+    var k = 1;
+    while (k * 2 < s) k *= 2;
+    return k;
+  }
+
+  // The perfect subtrees [height, index] that leaves [lo, hi) split into, left to right: the
+  // ranges a proof names start at a multiple of the largest power of two they hold, so the
+  // MTH of the range is these subtrees' roots folded from the right.
+  function rangeParts(lo, hi) {
+    var parts = [], p = 1, h = 0;
+    while (p * 2 <= hi - lo) { p *= 2; h++; }
+    for (; lo < hi; p /= 2, h--) {
+      if (hi - lo >= p) { parts.push([h, lo / p]); lo += p; }
+    }
+    return parts;
+  }
+
+  // A perfect subtree of height h is 2^(h−8L) consecutive level-L hashes, L = ⌊h/8⌋: one tile's.
+  function partGeometry(part) {
+    var L = Math.floor(part[0] / 8), count = Math.pow(2, part[0] - 8 * L);
+    return { level: L, first: part[1] * count, count: count };
+  }
+
+  // The MTH of leaves [lo, hi), from level hashes src(L, k) -> [bytes, offset of hash k].
+  function hashRange(lo, hi, src) {
+    if (hi === lo) return EMPTY_ROOT.slice();
+    var parts = rangeParts(lo, hi), acc = new Uint8Array(32), part = new Uint8Array(32);
+    for (var i = parts.length - 1; i >= 0; i--) {
+      var g = partGeometry(parts[i]), at = src(g.level, g.first, g.count);
+      perfectInto(at[0], at[1], g.count, i === parts.length - 1 ? acc : part, 0);
+      if (i < parts.length - 1) nodeInto(part, 0, acc, 0, acc, 0);
+    }
+    return acc;
+  }
+
+  // RFC 9162 PATH(index, D[size]) as leaf ranges [lo, hi), in proof order.
+  function inclusionRanges(size, index) {
+    var out = [], lo = 0, hi = size, m = index;
+    while (hi - lo > 1) {
+      var k = splitOf(hi - lo);
+      if (m < k) { out.push([lo + k, hi]); hi = lo + k; }
+      else { out.push([lo, lo + k]); lo += k; m -= k; }
+    }
+    return out.reverse();
+  }
+
+  // RFC 9162 PROOF(m, D[n]) = SUBPROOF(m, D[n], true) as leaf ranges, in proof order.
+  function consistencyRanges(m, n) {
+    var out = [], lo = 0, hi = n, whole = true;
+    if (m === 0 || m === n) return out;
+    for (;;) {
+      if (m === hi - lo) { if (!whole) out.push([lo, hi]); break; }
+      var k = splitOf(hi - lo);
+      if (m <= k) { out.push([lo + k, hi]); hi = lo + k; }
+      else { out.push([lo, lo + k]); lo += k; m -= k; whole = false; }
+    }
+    return out.reverse();
+  }
+
+  // The tile at size `size` that holds level-L hash k: {level, n, width, path}.
+  function tileAt(size, L, k) {
+    var N = Math.floor(k / TILE_WIDTH), m = Math.floor(size / pow256(L));
+    var W = Math.min(TILE_WIDTH, m - TILE_WIDTH * N);
+    return { level: L, n: N, width: W, path: tilePath(L, N, W) };
+  }
+
+  function tilesOfRanges(size, ranges) {
+    var seen = new Set(), out = [];
+    ranges.forEach(function (r) {
+      rangeParts(r[0], r[1]).forEach(function (part) {
+        var g = partGeometry(part), p = tileAt(size, g.level, g.first).path;
+        if (!seen.has(p)) { seen.add(p); out.push(p); }
+      });
+    });
+    return out;
+  }
+
+  // Level hashes from the tiles of the tree at `size` (a Map, or an object, path -> bytes).
+  function tileSource(size, tiles) {
+    return function (L, k) {
+      var t = tileAt(size, L, k), bytes = typeof tiles.get === 'function' ? tiles.get(t.path) : tiles[t.path];
+      if (bytes === undefined || bytes === null) throw new Error('tile ' + t.path + ' is needed and was not given');
+      bytes = toBytes(bytes);
+      if (bytes.length !== 32 * t.width) throw new Error('tile ' + t.path + ' holds ' + bytes.length + ' bytes, not ' + 32 * t.width);
+      return [bytes, 32 * (k - TILE_WIDTH * t.n)];
+    };
+  }
+
+  function needIndex(size, index) {
+    needCount(size, 'a tree size');
+    needCount(index, 'a leaf index');
+    if (index >= size) throw new RangeError('leaf ' + index + ' is not in a tree of ' + size);
+  }
+  function needSizes(oldSize, newSize) {
+    needCount(oldSize, 'the old size');
+    needCount(newSize, 'the new size');
+    if (oldSize === 0 || oldSize > newSize) throw new RangeError('no consistency proof from ' + oldSize + ' leaves to ' + newSize);
+  }
+
+  /** neededTiles(size, index) -> [tile path]: the hash tiles at this size an inclusion proof reads. */
+  function neededTiles(size, index) {
+    needIndex(size, index);
+    return tilesOfRanges(size, inclusionRanges(size, index));
+  }
+
+  /**
+   * inclusionProof(size, index, tiles: Map path -> bytes) -> [Uint8Array(32)]: RFC 9162's
+   * inclusion proof of leaf `index` in the tree of `size`, computed from the hash tiles of that
+   * size (neededTiles). Throws when a tile it needs is absent or not 32·width bytes long.
+   */
+  function inclusionProof(size, index, tiles) {
+    needIndex(size, index);
+    var src = tileSource(size, tiles);
+    return inclusionRanges(size, index).map(function (r) { return hashRange(r[0], r[1], src); });
+  }
+
+  /** consistencyTiles(oldSize, newSize) -> [tile path]: the tiles at newSize a consistency proof reads. */
+  function consistencyTiles(oldSize, newSize) {
+    needSizes(oldSize, newSize);
+    return tilesOfRanges(newSize, consistencyRanges(oldSize, newSize));
+  }
+
+  /**
+   * consistencyProof(oldSize, newSize, tiles) -> [Uint8Array(32)]: RFC 9162's PROOF, from the
+   * tiles at newSize (consistencyTiles); empty for equal sizes. Throws for old size 0 or past the
+   * new one, and as inclusionProof for a tile absent or of the wrong length.
+   */
+  function consistencyProof(oldSize, newSize, tiles) {
+    needSizes(oldSize, newSize);
+    var src = tileSource(newSize, tiles);
+    return consistencyRanges(oldSize, newSize).map(function (r) { return hashRange(r[0], r[1], src); });
+  }
+
+  /** rootTiles(size) -> [tile path]: the tiles at this size its root is folded from. */
+  function rootTiles(size) {
+    needCount(size, 'a tree size');
+    return size === 0 ? [] : tilesOfRanges(size, [[0, size]]);
+  }
+
+  /** rootFromTiles(size, tiles) -> Uint8Array(32): the tree's root, from the tiles at its size. */
+  function rootFromTiles(size, tiles) {
+    needCount(size, 'a tree size');
+    return hashRange(0, size, tileSource(size, tiles));
+  }
+
+  function isPow2(x) {
+    while (x > 1 && x % 2 === 0) x /= 2;
+    return x === 1;
+  }
+
+  function isHashList(p) {
+    if (!Array.isArray(p)) return false;
+    for (var i = 0; i < p.length; i++) if (!is32(p[i])) return false;
+    return true;
+  }
+
+  /**
+   * checkInclusion(proof: [Uint8Array(32)], size, root, index, leafHash) -> boolean: RFC 9162
+   * §2.1.3.2. False for index ≥ size, a proof of the wrong length, anything not 32 bytes.
+   */
+  function checkInclusion(proof, size, root, index, leaf) {
+    if (!isCount(size) || !isCount(index) || index >= size || !is32(root) || !is32(leaf) || !isHashList(proof)) return false;
+    var fn = index, sn = size - 1, r = leaf.slice();
+    for (var i = 0; i < proof.length; i++) {
+      if (sn === 0) return false;
+      if (fn % 2 === 1 || fn === sn) {
+        nodeInto(proof[i], 0, r, 0, r, 0);
+        while (fn % 2 === 0 && fn !== 0) { fn = half(fn); sn = half(sn); }
+      } else {
+        nodeInto(r, 0, proof[i], 0, r, 0);
+      }
+      fn = half(fn); sn = half(sn);
+    }
+    return sn === 0 && bytesEqual(r, root);
+  }
+
+  /**
+   * checkConsistency(proof, oldSize, oldRoot, newSize, newRoot) -> boolean: RFC 9162 §2.1.4.2,
+   * which is for 0 < old < new; at equal sizes, an empty proof and equal roots (as Go's tlog and
+   * `check_consistency` in crates/protocol/src/tree.rs). Old size 0 is false, as there: no tree
+   * head of the empty tree is a thing to be consistent with.
+   */
+  function checkConsistency(proof, oldSize, oldRoot, newSize, newRoot) {
+    if (!isCount(oldSize) || !isCount(newSize) || oldSize > newSize || !is32(oldRoot) || !is32(newRoot) || !isHashList(proof)) return false;
+    if (oldSize === 0) return false;
+    if (oldSize === newSize) return proof.length === 0 && bytesEqual(oldRoot, newRoot);
+    if (proof.length === 0) return false;
+    var path = proof, fn = oldSize - 1, sn = newSize - 1;
+    if (isPow2(oldSize)) path = [oldRoot].concat(proof);
+    while (fn % 2 === 1) { fn = half(fn); sn = half(sn); }
+    var fr = path[0].slice(), sr = path[0].slice();
+    for (var i = 1; i < path.length; i++) {
+      if (sn === 0) return false;
+      if (fn % 2 === 1 || fn === sn) {
+        nodeInto(path[i], 0, fr, 0, fr, 0);
+        nodeInto(path[i], 0, sr, 0, sr, 0);
+        while (fn % 2 === 0 && fn !== 0) { fn = half(fn); sn = half(sn); }
+      } else {
+        nodeInto(sr, 0, path[i], 0, sr, 0);
+      }
+      fn = half(fn); sn = half(sn);
+    }
+    return sn === 0 && bytesEqual(fr, oldRoot) && bytesEqual(sr, newRoot);
+  }
+
+  // ---- The digest index, read (docs/tree.md#index)
+
+  /**
+   * indexLookupPaths(size, digestHex) -> [path]: the files a lookup of this digest at this size
+   * fetches: blocks 0 … B−1 (B = ⌊size/1024⌋) covered greedily by the largest runs, from the
+   * highest level down, the one bucket of each that the digest's first k+1 hex digits name;
+   * then the tail, when size is not a multiple of 1024.
+   */
+  function indexLookupPaths(size, digestHex) {
+    needCount(size, 'a tree size');
+    if (typeof digestHex !== 'string' || !HEX64.test(digestHex)) throw new TypeError('a digest is 64 lowercase hex');
+    var blocks = Math.floor(size / INDEX_BLOCK), out = [], span = 1, k = 0, pos = 0;
+    while (span * 16 <= blocks) { span *= 16; k++; }
+    for (; k >= 0; k--, span /= 16) {
+      for (; pos + span <= blocks; pos += span) out.push(indexRunPath(k, pos / span, digestHex.slice(0, k + 1)));
+    }
+    if (size % INDEX_BLOCK) out.push(indexTailPath(blocks, size - blocks * INDEX_BLOCK));
+    return out;
+  }
+
+  function word(b, o) { return ((b[o] << 24) | (b[o + 1] << 16) | (b[o + 2] << 8) | b[o + 3]) >>> 0; }
+
+  /**
+   * indexSeqs(fileBytes, digestHex) -> [seq] whose row's 8 bytes are the digest's first 8, in
+   * the file's order; {error} when the file is not whole rows of 16 bytes. A hit is a hint: the
+   * line itself must carry the whole digest (docs/tree.md#what-it-proves).
+   */
+  function indexSeqs(fileBytes, digestHex) {
+    var b = toBytes(fileBytes), out = [];
+    if (typeof digestHex !== 'string' || !HEX64.test(digestHex)) return { error: 'the digest is not 64 lowercase hex' };
+    if (b.length % 16) return { error: 'an index file of ' + b.length + ' bytes is not whole rows of 16' };
+    var hi = hexWord(digestHex, 0), lo = hexWord(digestHex, 8);
+    for (var o = 0; o < b.length; o += 16) {
+      if (word(b, o) === hi && word(b, o + 4) === lo) out.push(word(b, o + 8) * 4294967296 + word(b, o + 12));
+    }
+    return out;
+  }
+
+  // ---- Holding a site's files to the re-derivation (docs/tree.md#verifiers)
+
+  function checkpointProblem(want, have) {
+    if (have === undefined) return 'ledger/tree/checkpoint is missing';
+    var a = parseCheckpoint(have), e = parseCheckpoint(want), why = [];
+    if (a.error) return 'not a checkpoint: ' + a.error;
+    if (e.error) return 'the re-derived checkpoint does not parse: ' + e.error;
+    if (a.size !== e.size) why.push('its size is ' + a.size + ', the chain\'s ' + e.size);
+    if (!bytesEqual(a.root, e.root)) why.push('its root is ' + base64Encode(a.root) + ', the chain\'s ' + base64Encode(e.root));
+    if (a.headSeq !== e.headSeq || a.headHex !== e.headHex) {
+      why.push('its exhibit-head is ' + a.headSeq + ' ' + a.headHex + ', the chain\'s head ' + e.headSeq + ' ' + e.headHex);
+    }
+    return why.length ? why.join('; ') : null;
+  }
+
+  function firstDiff(a, b) {
+    var n = Math.min(a.length, b.length), i = 0;
+    while (i < n && a[i] === b[i]) i++;
+    return i;
+  }
+
+  function relTreeName(name) {
+    name = String(name);
+    return name.indexOf(TREE_DIR) === 0 ? name.slice(TREE_DIR.length) : name;
+  }
+
+  /**
+   * checkTreeFiles(expected: Map path -> bytes, actual: Map path -> bytes|undefined, actualNames:
+   * [name]) -> [{file: 'ledger/tree/<path>', code, detail}], sorted by file.
+   * `actual` holds the bytes read of the site's files, `actualNames` every name present under
+   * ledger/tree/ (relative, or starting with ledger/tree/). Codes: tree_checkpoint (missing, not
+   * a checkpoint, or its size, root or exhibit-head line differ; its origin, other extension
+   * lines and signature lines are not compared, as `exhibit verify SITE` compares none of them),
+   * tree_file_missing (an expected file absent, or present with no bytes read),
+   * tree_file_differs, tree_stray (a name the tree at this size does not have).
+   */
+  function checkTreeFiles(expected, actual, actualNames) {
+    var got = new Map(), present = new Set(), problems = [], size = treeSizeOf(expected);
+    function note(path, code, detail) { problems.push({ file: TREE_DIR + path, code: code, detail: detail }); }
+    if (actual) {
+      var add = function (v, k) { if (v !== undefined && v !== null) { got.set(relTreeName(k), toBytes(v)); present.add(relTreeName(k)); } };
+      if (typeof actual.forEach === 'function') actual.forEach(add);
+      else Object.keys(actual).forEach(function (k) { add(actual[k], k); });
+    }
+    (actualNames || []).forEach(function (name) { present.add(relTreeName(name)); });
+    expected.forEach(function (want, path) {
+      var have = got.get(path);
+      if (path === 'checkpoint') {
+        var why = checkpointProblem(want, have);
+        if (why) note(path, 'tree_checkpoint', why);
+      } else if (have === undefined) {
+        note(path, 'tree_file_missing', present.has(path) ? 'present, but its bytes were not read' : 'absent; the tree at size ' + size + ' has it');
+      } else if (!bytesEqual(have, want)) {
+        note(path, 'tree_file_differs', have.length + ' bytes, the re-derivation ' + want.length + '; they first differ at byte ' + firstDiff(have, want));
+      }
+    });
+    present.forEach(function (path) {
+      if (!expected.has(path)) note(path, 'tree_stray', 'the tree at size ' + size + ' has no such file');
+    });
+    return problems.sort(function (a, b) {
+      return a.file < b.file ? -1 : a.file > b.file ? 1 : a.code < b.code ? -1 : a.code > b.code ? 1 : 0;
+    });
+  }
+
+  function treeSizeOf(expected) {
+    var c = expected.get('checkpoint'), p = c ? parseCheckpoint(c) : null;
+    return p && !p.error ? p.size : '?';
+  }
+
+  var tree = {
+    leafHash: leafHash,
+    nodeHash: nodeHash,
+    rootOf: rootOf,
+    EMPTY_ROOT: EMPTY_ROOT.slice(),
+    tilePath: tilePath,
+    entriesPath: entriesPath,
+    linesPath: linesPath,
+    indexRunPath: indexRunPath,
+    indexTailPath: indexTailPath,
+    parseTreePath: parseTreePath,
+    checkpointText: checkpointText,
+    parseCheckpoint: parseCheckpoint,
+    eachTreeFile: eachTreeFile,
+    expectedTreeFiles: expectedTreeFiles,
+    checkTreeFiles: checkTreeFiles,
+    checkInclusion: checkInclusion,
+    checkConsistency: checkConsistency,
+    neededTiles: neededTiles,
+    inclusionProof: inclusionProof,
+    consistencyTiles: consistencyTiles,
+    consistencyProof: consistencyProof,
+    rootTiles: rootTiles,
+    rootFromTiles: rootFromTiles,
+    indexLookupPaths: indexLookupPaths,
+    indexSeqs: indexSeqs,
+    base64Encode: base64Encode,
+    CODES: ['tree_checkpoint', 'tree_file_missing', 'tree_file_differs', 'tree_stray']
+  };
+
   return {
     verifyLedger: verifyLedger,
     Verifier: Verifier,
@@ -1711,6 +2601,7 @@
     JsonNumber: JsonNumber,
     CODES: CODES.slice(),
     HEADER_SCHEMA: HEADER_SCHEMA,
+    tree: tree,
     ENTRY_SCHEMA: ENTRY_SCHEMA,
     _internal: {
       // Tests: run with or without the platform's TextEncoder/TextDecoder.
