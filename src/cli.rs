@@ -17,8 +17,9 @@ use crate::verify_cmd::{self, VerifyPlan};
 /// The exit-code table, shown by every command's `--help` and in the man page.
 const EXIT_STATUS: &str = "\
 Exit status (every command):
-  0  done: built, written, or the ledger or exhibit re-derives
-  1  the inputs have problems: verify found problems, or the build refused
+  0  done: built, written, the ledger or exhibit re-derives, or the message is proved
+  1  the inputs have problems: verify found problems, prove found no included line
+     (or the older checkpoint is not extended), or the build refused
      (a refusal names the file, the seq or line, the rule and the flag that accepts it)
   2  usage or I/O error, or init found a file it would overwrite
 A refused or failed build leaves the output folder exactly as it was.";
@@ -138,7 +139,7 @@ Examples:
   exhibit man | man -l -
   exhibit man build > ~/.local/share/man/man1/exhibit-build.1")]
     Man {
-        /// A command (init, build, verify, completions); without it, the page of exhibit.
+        /// A command (init, build, verify, prove, completions); without it, the page of exhibit.
         command: Option<String>,
     },
 }

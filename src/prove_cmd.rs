@@ -141,7 +141,12 @@ pub fn run(plan: &ProvePlan) -> Result<ExitCode> {
     let ledger = BoxFolder::named(&plan.site)?
         .with_context(|| format!("{}: no such folder", plan.site.display()))?
         .sub("ledger")?
-        .with_context(|| format!("{}: not an exhibit (no ledger/ folder)", plan.site.display()))?;
+        .with_context(|| {
+            format!(
+                "{}: not an exhibit (no ledger/ folder)",
+                plan.site.display()
+            )
+        })?;
     let folder = ledger.sub("tree")?.with_context(|| {
         format!(
             "{}: publishes no tree (ledger/tree/ is absent: an exhibit built before the tree view); `exhibit verify {}` re-derives the whole chain instead",
@@ -154,12 +159,9 @@ pub fn run(plan: &ProvePlan) -> Result<ExitCode> {
         files: Cell::new(0),
         bytes: Cell::new(0),
     };
-    let cp_bytes = site.read_file(&TreeFile::Checkpoint)?.with_context(|| {
-        format!(
-            "{}: ledger/tree/checkpoint is absent",
-            plan.site.display()
-        )
-    })?;
+    let cp_bytes = site
+        .read_file(&TreeFile::Checkpoint)?
+        .with_context(|| format!("{}: ledger/tree/checkpoint is absent", plan.site.display()))?;
     let cp = Checkpoint::parse(&cp_bytes).map_err(|e| {
         anyhow::anyhow!(
             "{}: ledger/tree/checkpoint is not a checkpoint: {e} (docs/tree.md#checkpoint)",
@@ -172,9 +174,8 @@ pub fn run(plan: &ProvePlan) -> Result<ExitCode> {
     if let Some(d) = &digest {
         for file in tree::index_lookup(cp.size, d) {
             let bytes = site.read(&file).map_err(|e| anyhow::anyhow!("{e}"))?;
-            let hits = tree::index_seqs(&bytes, d).with_context(|| {
-                format!("ledger/tree/{}: not whole 16-byte rows", file.path())
-            })?;
+            let hits = tree::index_seqs(&bytes, d)
+                .with_context(|| format!("ledger/tree/{}: not whole 16-byte rows", file.path()))?;
             candidates.extend(hits);
         }
     }
@@ -231,7 +232,10 @@ pub fn run(plan: &ProvePlan) -> Result<ExitCode> {
 }
 
 /// What the plan asks for: words for it, the digest to look up, and seqs named directly.
-fn what_to_look_for(plan: &ProvePlan, cp: &Checkpoint) -> Result<(String, Option<Digest>, Vec<u64>)> {
+fn what_to_look_for(
+    plan: &ProvePlan,
+    cp: &Checkpoint,
+) -> Result<(String, Option<Digest>, Vec<u64>)> {
     Ok(match &plan.wanted {
         Wanted::Seq(s) => {
             if *s == 0 || *s > cp.size {
@@ -256,7 +260,10 @@ fn what_to_look_for(plan: &ProvePlan, cp: &Checkpoint) -> Result<(String, Option
                     .with_context(|| format!("{}: no such file", path.display()))?
             };
             let d = Digest::of(&bytes);
-            let seqs: Vec<u64> = trailer_seq(&bytes).into_iter().filter(|&s| s >= 1 && s <= cp.size).collect();
+            let seqs: Vec<u64> = trailer_seq(&bytes)
+                .into_iter()
+                .filter(|&s| s >= 1 && s <= cp.size)
+                .collect();
             let named = seqs
                 .first()
                 .map(|s| format!(", whose trailer names seq {s}"))
@@ -350,7 +357,10 @@ fn consistency(site: &SiteTree, cp: &Checkpoint, path: &std::path::Path) -> Resu
     let bytes = crate::box_read::read_named(path, FileClass::AnchorsIndex)?
         .with_context(|| format!("{}: no such file", path.display()))?;
     let old = Checkpoint::parse(&bytes).map_err(|e| {
-        anyhow::anyhow!("{}: not a checkpoint: {e} (docs/tree.md#checkpoint)", path.display())
+        anyhow::anyhow!(
+            "{}: not a checkpoint: {e} (docs/tree.md#checkpoint)",
+            path.display()
+        )
     })?;
     let mut c = Consistency {
         old_size: old.size,
@@ -388,7 +398,11 @@ fn words(out: &mut dyn Write, a: &Answer) -> Result<()> {
     writeln!(
         out,
         "checkpoint: {} — {} seqs, root {}, head {} at seq {}",
-        a.checkpoint.origin, a.checkpoint.size, a.checkpoint.root, a.checkpoint.head, a.checkpoint.head_seq
+        a.checkpoint.origin,
+        a.checkpoint.size,
+        a.checkpoint.root,
+        a.checkpoint.head,
+        a.checkpoint.head_seq
     )?;
     writeln!(out, "asked: {}", a.asked)?;
     if a.found.is_empty() {
@@ -418,16 +432,27 @@ fn words(out: &mut dyn Write, a: &Answer) -> Result<()> {
         }
     }
     for s in &a.index_false_hits {
-        writeln!(out, "  (the index named seq {s}, whose line does not carry the digest: a prefix shared by chance)")?;
+        writeln!(
+            out,
+            "  (the index named seq {s}, whose line does not carry the digest: a prefix shared by chance)"
+        )?;
     }
     for n in &a.notes {
         writeln!(out, "  note: {n}")?;
     }
     if let Some(c) = &a.consistency {
         if c.holds {
-            writeln!(out, "consistency: today's tree extends the older checkpoint's ({} seqs, root {})", c.old_size, c.old_root)?;
+            writeln!(
+                out,
+                "consistency: today's tree extends the older checkpoint's ({} seqs, root {})",
+                c.old_size, c.old_root
+            )?;
         } else {
-            writeln!(out, "consistency: FAILS — {}", c.why_not.as_deref().unwrap_or(""))?;
+            writeln!(
+                out,
+                "consistency: FAILS — {}",
+                c.why_not.as_deref().unwrap_or("")
+            )?;
         }
     }
     writeln!(

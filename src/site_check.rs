@@ -16,22 +16,12 @@ use exhibit_protocol::ots;
 pub fn check_site(dir: &Path) -> Result<Outcome> {
     // A stranger's clone may hold anything: reads follow no symlink, take regular files only,
     // each within its ceiling (docs/build.md#safety) — `/dev/zero` as a proof is refused.
-    let site =
-        BoxFolder::named(dir)?.with_context(|| format!("{}: no such folder", dir.display()))?;
-    let ledger_path = dir.join("ledger").join("ledger.jsonl");
-    let not_an_exhibit = || {
-        anyhow::anyhow!(
-            "{}: not an exhibit: {} is missing (give a ledger file, or the directory `exhibit build --out` wrote)",
-            dir.display(),
-            ledger_path.display()
-        )
-    };
-    let ledger_dir = site.sub("ledger")?.ok_or_else(not_an_exhibit)?;
+    let (site, ledger_dir) = open_site(dir)?;
     // The published ledger: ledger.jsonl, then segments/ in name order (docs/scale.md#layout).
     let mut files = Vec::new();
     let ledger_files = crate::ledger_files::find(&ledger_dir, &mut files)?;
     if ledger_files.is_empty() {
-        return Err(not_an_exhibit());
+        return Err(not_an_exhibit(dir));
     }
     // Each file `verify SITE` holds others to is read once, so that one file is judged, not
     // two reads of it.
@@ -104,9 +94,7 @@ pub fn check_site(dir: &Path) -> Result<Outcome> {
         read.check_files(&mut files);
     }
     let stats = read_stats(stats_bytes, &mut files);
-    let stats_tree = stats.value.as_ref().is_some_and(|v| v.get("tree").is_some());
-    let tree = tree.finish(&report, &withheld, stats_tree, &mut files)?;
-    check_stats_tree(stats.value.as_ref(), &tree, &mut files);
+    let tree = finish_tree(tree, &report, &withheld, &stats, &mut files)?;
     read.check_stats(stats.value.as_ref(), &mut files);
     // The page's copies against the files (docs/scale.md#the-page-against-the-site).
     let carried = match &page {
@@ -164,9 +152,43 @@ pub fn check_site(dir: &Path) -> Result<Outcome> {
     drop(published_seqs);
     check_beside_the_chain(dir, &ledger_dir, &mut files)?;
     build_leftovers(dir, &mut files);
-    let mut outcome = outcome::outcome(report, anchors, Some(files));
-    outcome.tree = Some(tree);
-    Ok(outcome)
+    Ok(Outcome {
+        tree: Some(tree),
+        ..outcome::outcome(report, anchors, Some(files))
+    })
+}
+
+/// The site's folder and its `ledger/`.
+fn open_site(dir: &Path) -> Result<(BoxFolder, BoxFolder)> {
+    let site =
+        BoxFolder::named(dir)?.with_context(|| format!("{}: no such folder", dir.display()))?;
+    let ledger_dir = site.sub("ledger")?.ok_or_else(|| not_an_exhibit(dir))?;
+    Ok((site, ledger_dir))
+}
+
+fn not_an_exhibit(dir: &Path) -> anyhow::Error {
+    anyhow::anyhow!(
+        "{}: not an exhibit: {} is missing (give a ledger file, or the directory `exhibit build --out` wrote)",
+        dir.display(),
+        dir.join("ledger").join("ledger.jsonl").display()
+    )
+}
+
+/// The tree held to the chain once it is read, and STATS.json's figures of it.
+fn finish_tree(
+    tree: crate::tree_check::TreeCheck,
+    report: &exhibit_protocol::Report,
+    withheld: &exhibit_protocol::Withheld,
+    stats: &crate::page_check::StatsFile,
+    files: &mut Vec<FileProblem>,
+) -> Result<crate::tree_check::TreeReport> {
+    let stats_tree = stats
+        .value
+        .as_ref()
+        .is_some_and(|v| v.get("tree").is_some());
+    let tree = tree.finish(report, withheld, stats_tree, files)?;
+    check_stats_tree(stats.value.as_ref(), &tree, files);
+    Ok(tree)
 }
 
 /// STATS.json's `tree` against the tree re-derived (docs/tree.md#verifiers).

@@ -89,7 +89,9 @@ impl TreeCheck {
                 ),
             )),
             Ok(Some(_)) => {}
-            Err(e) => self.found.push(problem(file, "tree_file_differs", format!("{e:#}"))),
+            Err(e) => self
+                .found
+                .push(problem(file, "tree_file_differs", format!("{e:#}"))),
         }
     }
 
@@ -193,7 +195,8 @@ impl TreeCheck {
         let bytes = match read_tree_file(folder, &file, 65_537) {
             Ok(Some(b)) => b,
             Ok(None) => {
-                self.found.push(bad("absent (docs/tree.md#checkpoint)".into()));
+                self.found
+                    .push(bad("absent (docs/tree.md#checkpoint)".into()));
                 return None;
             }
             Err(e) => {

@@ -175,6 +175,9 @@ impl FileChanges {
         let folder = folder_of(&path).to_string();
         let n = self.groups.entry((kind, folder)).or_default();
         *n += 1;
+        if kept == Kept::Shown && tree_part(&path).is_some() {
+            return false;
+        }
         match (kept, *n) {
             (Kept::Shown, n) if n == FILES_PER_FOLDER + 1 => {
                 let folder = folder_of(&path);
@@ -190,9 +193,21 @@ impl FileChanges {
     }
 }
 
-/// A path's folder (`""` at the top).
+/// A path's folder (`""` at the top). The tree view's files are grouped by their part
+/// (`ledger/tree/tile`, `…/lines`, `…/index`): re-derived from the chain, they are counted,
+/// never listed one by one nor diffed (docs/tree.md#layout); the checkpoint is shown.
 fn folder_of(path: &str) -> &str {
+    if let Some(part) = tree_part(path) {
+        return part;
+    }
     path.rsplit_once('/').map_or("", |(f, _)| f)
+}
+
+/// `ledger/tree/<part>` of a tree file other than the checkpoint.
+fn tree_part(path: &str) -> Option<&str> {
+    let rest = path.strip_prefix("ledger/tree/")?;
+    let (part, _) = rest.split_once('/')?;
+    Some(&path[.."ledger/tree/".len() + part.len()])
 }
 
 /// How a file or a key differs between what DIR holds and what the build would write;
@@ -1226,7 +1241,7 @@ fn file_lines(r: &Review) -> Vec<String> {
                 .get(&(status, folder.to_string()))
                 .copied()
                 .unwrap_or(paths.len());
-            if n > FILES_PER_FOLDER {
+            if n > FILES_PER_FOLDER || tree_part(&format!("{folder}/x")).is_some() {
                 out.push(format!(
                     "{status:<8}{}/{}/ ({} files)",
                     r.dir,
@@ -1304,7 +1319,7 @@ fn shown_diffs(r: &Review) -> Vec<&FileDiff> {
         .iter()
         .filter(|d| {
             let folder = d.path.rsplit_once('/').map_or("", |(f, _)| f);
-            per_folder[&(folder, d.status)] <= FILES_PER_FOLDER
+            per_folder[&(folder, d.status)] <= FILES_PER_FOLDER && tree_part(&d.path).is_none()
         })
         .collect()
 }

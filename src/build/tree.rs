@@ -10,9 +10,7 @@ use std::sync::Arc;
 
 use anyhow::{Result, bail};
 use exhibit_protocol::Digest;
-use exhibit_protocol::tree::{
-    self, Checkpoint, IndexRow, Made, TILE_WIDTH, TreeFile, TreeMaker,
-};
+use exhibit_protocol::tree::{self, Checkpoint, IndexRow, Made, TILE_WIDTH, TreeFile, TreeMaker};
 
 use super::decide::{Decided, LineRecord};
 use super::load::LoadedBox;
@@ -73,7 +71,10 @@ pub fn put(
         head: decided.verified.head,
         signatures: Vec::new(),
     };
-    out.put(format!("{TREE_DIR}checkpoint"), checkpoint.text().into_bytes());
+    out.put(
+        format!("{TREE_DIR}checkpoint"),
+        checkpoint.text().into_bytes(),
+    );
     crate::progress::stage_done("assemble: the tree");
     Ok(checkpoint)
 }
@@ -208,7 +209,10 @@ pub fn check_origin(origin: &str) -> Result<(), String> {
         return Err("an origin is one line of printable text, 1 to 255 bytes".into());
     }
     if origin.contains('\u{2014}') {
-        return Err("an origin may not hold an em dash (signed notes start their signature lines with one)".into());
+        return Err(
+            "an origin may not hold an em dash (signed notes start their signature lines with one)"
+                .into(),
+        );
     }
     let codes: Vec<&str> =
         exhibit_protocol::guard::scan(origin, exhibit_protocol::guard::Context::PublicText)

@@ -532,6 +532,7 @@ fn help_texts_match_their_snapshots_and_stand_on_their_own() {
         ("init", vec!["init", "--help"]),
         ("build", vec!["build", "--help"]),
         ("verify", vec!["verify", "--help"]),
+        ("prove", vec!["prove", "--help"]),
         ("completions", vec!["completions", "--help"]),
         ("man", vec!["man", "--help"]),
     ] {
@@ -541,7 +542,7 @@ fn help_texts_match_their_snapshots_and_stand_on_their_own() {
         assert!(!help.contains("CONTRACT") && !help.contains('§'), "{help}");
         assert!(!help.contains("protocol-v0"), "{help}");
         assert!(help.contains("Examples"), "{name}: no examples:\n{help}");
-        if matches!(name, "exhibit" | "init" | "build" | "verify") {
+        if matches!(name, "exhibit" | "init" | "build" | "verify" | "prove") {
             assert!(help.contains("Exit status"), "{name}: no exit codes");
             for code in ["  0  ", "  1  ", "  2  "] {
                 assert!(help.contains(code), "{name}: no {code:?} row");

@@ -466,8 +466,28 @@ fn verify_site_reads_the_segments_and_names_the_file_that_is_wrong() {
         "the shorter chain itself re-derives"
     );
     // The page still lists it, and carries it as its last file (docs/scale.md#the-page-against-the-site).
+    // The tree, re-derived from the shorter chain, is not the one published: its checkpoint
+    // and partial files differ, and STATS.json's tree is not the shorter chain's.
+    let n_all = 60;
+    let n_left = v["entries"].as_u64().unwrap();
+    let tree = |part: &str, w: u64| format!("ledger/tree/{part}.p/{w}");
+    let mut expected: Vec<(String, String)> =
+        vec![("ledger/tree/checkpoint".into(), "tree_checkpoint".into())];
+    for part in [
+        "index/tail/0",
+        "lines/000",
+        "tile/0/000",
+        "tile/entries/000",
+    ] {
+        expected.push((tree(part, n_left), "tree_file_missing".into()));
+        expected.push((tree(part, n_all), "tree_stray".into()));
+    }
+    expected.push(("ledger/STATS.json".into(), "stats_figure_mismatch".into()));
+    let all = file_problems(&v);
+    let (got_tree, rest) = all.split_at(expected.len());
+    assert_eq!(got_tree.to_vec(), expected);
     assert_eq!(
-        file_problems(&v),
+        rest.to_vec(),
         [
             (last.clone(), "stats_file_absent".into()),
             ("index.html".into(), "page_layout_mismatch".into()),
@@ -489,7 +509,9 @@ fn verify_site_reads_the_segments_and_names_the_file_that_is_wrong() {
         .map(|f| f["detail"].as_str().unwrap())
         .collect();
     assert!(
-        figures[0].starts_with("lines.published.count") && figures[2].starts_with("ledger.head is"),
+        figures[0].starts_with("tree: STATS.json states")
+            && figures[1].starts_with("lines.published.count")
+            && figures[3].starts_with("ledger.head is"),
         "{figures:?}"
     );
 
@@ -708,13 +730,20 @@ fn the_dry_run_summarises_a_segment_and_never_prints_its_lines() {
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(out.contains("a segment of the published ledger"), "{out}");
-    // No new line is printed: none of their entry_ids appears.
+    // No new line is printed: none of their entry_ids appears as a line states it (the
+    // checkpoint's diff names the new head's digest, on its `exhibit-head` line, and no other).
     for id in &s.w.ids[40..] {
         assert!(
-            !out.contains(id.as_str()),
+            !out.contains(&format!("\"entry_id\":\"{id}")),
             "the dry run printed the line of {id}:\n{out}"
         );
     }
+    let head = s.w.ids.last().unwrap();
+    assert_eq!(out.matches(head.as_str()).count(), 1, "{out}");
+    assert!(out.contains(&format!("+exhibit-head 70 {head}")), "{out}");
+    // The tree's files are counted by part, never listed one by one nor diffed.
+    assert!(out.contains("ledger/tree/tile/ (2 files)"), "{out}");
+    assert!(!out.contains("ledger/tree/lines/000"), "{out}");
     // The summary reads the new seqs across the files.
     assert!(
         out.contains("new seqs 41–70: 30 line(s) published, 0 withheld"),

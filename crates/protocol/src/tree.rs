@@ -90,15 +90,32 @@ fn numbered(n: u64, width: u64) -> String {
 pub enum TreeFile {
     Checkpoint,
     /// Hash tile `tile/<level>/<n>[.p/<width>]`.
-    Tile { level: u8, n: u64, width: u64 },
+    Tile {
+        level: u8,
+        n: u64,
+        width: u64,
+    },
     /// Entry bundle `tile/entries/<n>[.p/<width>]`.
-    Entries { n: u64, width: u64 },
+    Entries {
+        n: u64,
+        width: u64,
+    },
     /// The published lines of level-0 tile `n`: `lines/<n>[.p/<width>]`.
-    Lines { n: u64, width: u64 },
+    Lines {
+        n: u64,
+        width: u64,
+    },
     /// Index run bucket `index/<level>/<run>/<prefix>`; `prefix` holds level+1 hex digits.
-    IndexBucket { level: u8, run: u64, prefix: u64 },
+    IndexBucket {
+        level: u8,
+        run: u64,
+        prefix: u64,
+    },
     /// The index's last, partial block: `index/tail/<block>.p/<width>`.
-    IndexTail { block: u64, width: u64 },
+    IndexTail {
+        block: u64,
+        width: u64,
+    },
 }
 
 impl TreeFile {
@@ -156,7 +173,9 @@ impl TreeFile {
             let prefix = parts.next()?;
             if parts.next().is_some()
                 || prefix.len() != usize::from(level) + 1
-                || !prefix.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+                || !prefix
+                    .bytes()
+                    .all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
             {
                 return None;
             }
@@ -202,12 +221,16 @@ fn parse_numbered(s: &str) -> Option<(u64, u64)> {
         if i == 0 && digits == "000" {
             return None;
         }
-        n = n.checked_mul(1000)?.checked_add(digits.parse::<u64>().ok()?)?;
+        n = n
+            .checked_mul(1000)?
+            .checked_add(digits.parse::<u64>().ok()?)?;
     }
     if last.len() != 3 || !last.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }
-    n = n.checked_mul(1000)?.checked_add(last.parse::<u64>().ok()?)?;
+    n = n
+        .checked_mul(1000)?
+        .checked_add(last.parse::<u64>().ok()?)?;
     Some((n, width))
 }
 
@@ -227,7 +250,7 @@ pub fn files_at(size: u64) -> Vec<TreeFile> {
                 width: TILE_WIDTH,
             });
         }
-        if m % TILE_WIDTH != 0 {
+        if !m.is_multiple_of(TILE_WIDTH) {
             out.push(TreeFile::Tile {
                 level,
                 n: m / TILE_WIDTH,
@@ -246,7 +269,7 @@ pub fn files_at(size: u64) -> Vec<TreeFile> {
             out.push(TreeFile::IndexBucket { level, run, prefix });
         }
     }
-    if size % INDEX_BLOCK != 0 {
+    if !size.is_multiple_of(INDEX_BLOCK) {
         out.push(TreeFile::IndexTail {
             block: size / INDEX_BLOCK,
             width: size % INDEX_BLOCK,
@@ -299,7 +322,7 @@ pub fn index_lookup(size: u64, digest: &Digest) -> Vec<TreeFile> {
         }
         level -= 1;
     }
-    if size % INDEX_BLOCK != 0 {
+    if !size.is_multiple_of(INDEX_BLOCK) {
         out.push(TreeFile::IndexTail {
             block: blocks,
             width: size % INDEX_BLOCK,
@@ -371,12 +394,15 @@ pub fn line_seq(bytes: &[u8]) -> Option<u64> {
 /// dump of an admitted object with no key written twice, and state the `entry_id` its core
 /// hashes to. The error says which rule it breaks.
 pub fn line_entry_id(bytes: &[u8]) -> Result<Digest, String> {
-    let parsed = crate::canonical::parse(bytes).map_err(|e| format!("the line is not JSON: {e}"))?;
+    let parsed =
+        crate::canonical::parse(bytes).map_err(|e| format!("the line is not JSON: {e}"))?;
     if let Some(k) = parsed.duplicate_key {
         return Err(format!("the line writes the key {k:?} twice"));
     }
     if let Some(why) = parsed.not_admitted {
-        return Err(format!("the line holds a value the canonical form does not admit ({why})"));
+        return Err(format!(
+            "the line holds a value the canonical form does not admit ({why})"
+        ));
     }
     let object = parsed
         .value
@@ -387,14 +413,19 @@ pub fn line_entry_id(bytes: &[u8]) -> Result<Digest, String> {
         .map_err(|e| format!("the line cannot be canonicalised ({e})"))?
         .ok_or_else(|| "the line has no entry_id".to_string())?;
     if dump != bytes {
-        return Err("the line is not written in the canonical form (docs/protocol.md#canonical-form)".into());
+        return Err(
+            "the line is not written in the canonical form (docs/protocol.md#canonical-form)"
+                .into(),
+        );
     }
     let mut core = dump[..range.start].to_vec();
     core.extend_from_slice(&dump[range.end..]);
     let id = Digest::of(&core);
     match object.get_str("entry_id").map(str::parse::<Digest>) {
         Some(Ok(stated)) if stated == id => Ok(id),
-        _ => Err(format!("the line's entry_id is not the sha256 of its core ({id})")),
+        _ => Err(format!(
+            "the line's entry_id is not the sha256 of its core ({id})"
+        )),
     }
 }
 
@@ -449,7 +480,7 @@ pub fn index_files(size: u64, rows: &[IndexRow], mut each: impl FnMut(TreeFile, 
             at = end;
         }
     }
-    if size % INDEX_BLOCK != 0 {
+    if !size.is_multiple_of(INDEX_BLOCK) {
         let block = size / INDEX_BLOCK;
         let sorted = rows_between(rows, block * INDEX_BLOCK + 1, size);
         each(
@@ -465,7 +496,7 @@ pub fn index_files(size: u64, rows: &[IndexRow], mut each: impl FnMut(TreeFile, 
 /// The seqs of an index file's rows whose prefix is the digest's; `None` for bytes that are not
 /// whole rows.
 pub fn index_seqs(bytes: &[u8], digest: &Digest) -> Option<Vec<u64>> {
-    if bytes.len() % 16 != 0 {
+    if !bytes.len().is_multiple_of(16) {
         return None;
     }
     let want = u64::from_be_bytes(first8(&digest.0));
@@ -664,8 +695,7 @@ impl Checkpoint {
         let Some(size) = parse_decimal(lines[1]) else {
             return bad("its size is not a decimal number without leading zeros");
         };
-        let Some(root) = base64_decode(lines[2]).and_then(|r| <[u8; 32]>::try_from(r).ok())
-        else {
+        let Some(root) = base64_decode(lines[2]).and_then(|r| <[u8; 32]>::try_from(r).ok()) else {
             return bad("its root is not 32 bytes in standard base64");
         };
         if base64_encode(&root) != lines[2] {
@@ -734,7 +764,7 @@ pub fn base64_encode(bytes: &[u8]) -> String {
 
 /// Standard base64 with padding, strictly (the encoder's output only).
 pub fn base64_decode(s: &str) -> Option<Vec<u8>> {
-    if s.len() % 4 != 0 {
+    if !s.len().is_multiple_of(4) {
         return None;
     }
     let mut out = Vec::with_capacity(s.len() / 4 * 3);
@@ -796,7 +826,7 @@ impl LinesMaker {
     /// The groups up to `size`: the full ones left, then the partial one.
     pub fn finish(mut self, size: u64) -> Vec<(TreeFile, Vec<u8>)> {
         let mut out = self.close_before(size + 1);
-        if size % TILE_WIDTH != 0 {
+        if !size.is_multiple_of(TILE_WIDTH) {
             out.push((
                 TreeFile::Lines {
                     n: self.group,
@@ -838,10 +868,7 @@ impl tlog_tiles::TileReader for Tiles<'_> {
         8
     }
 
-    fn read_tiles(
-        &self,
-        tiles: &[tlog_tiles::Tile],
-    ) -> Result<Vec<Vec<u8>>, tlog_tiles::Error> {
+    fn read_tiles(&self, tiles: &[tlog_tiles::Tile]) -> Result<Vec<Vec<u8>>, tlog_tiles::Error> {
         let mut out = Vec::with_capacity(tiles.len());
         for t in tiles {
             let file = TreeFile::Tile {

@@ -76,7 +76,10 @@ fn tiles_hold_the_stored_hashes_and_bundles_the_entries() {
     // Level 2: one partial tile of one hash (65536 leaves).
     assert_eq!(files["tile/2/000.p/1"], mth(&entries[..65536]).to_vec());
     // Level 1's second tile is partial: 300 leaves make one full subtree of 256.
-    assert_eq!(files["tile/1/001.p/1"], mth(&entries[65536..65792]).to_vec());
+    assert_eq!(
+        files["tile/1/001.p/1"],
+        mth(&entries[65536..65792]).to_vec()
+    );
     // A partial level-0 tile and its bundle: 44 leaves.
     let t0 = &files["tile/0/257.p/44"];
     assert_eq!(t0.len(), 44 * 32);
@@ -217,7 +220,13 @@ fn index_files_hold_each_row_in_its_bucket_sorted_and_a_lookup_finds_it() {
         .into_iter()
         .filter(|f| matches!(f, TreeFile::IndexBucket { .. } | TreeFile::IndexTail { .. }))
         .collect();
-    assert_eq!(files.keys().cloned().collect::<std::collections::BTreeSet<_>>(), expected);
+    assert_eq!(
+        files
+            .keys()
+            .cloned()
+            .collect::<std::collections::BTreeSet<_>>(),
+        expected
+    );
     for seq in [1, 2, 1024, 1025, 16 * 1024 + 1, size - 1] {
         let found: Vec<u64> = index_lookup(size, &entry(seq))
             .iter()
@@ -236,7 +245,10 @@ fn index_files_hold_each_row_in_its_bucket_sorted_and_a_lookup_finds_it() {
         .filter(|(f, _)| matches!(f, TreeFile::IndexBucket { level: 1, .. }))
         .map(|(_, b)| b.len() / 16)
         .sum();
-    assert_eq!(level1 as u64, (1..=16 * 1024).filter(|s| s % 3 != 0).count() as u64);
+    assert_eq!(
+        level1 as u64,
+        (1..=16 * 1024).filter(|s| s % 3 != 0).count() as u64
+    );
 }
 
 #[test]
@@ -252,7 +264,10 @@ fn a_lines_group_holds_its_published_lines_and_closes_when_passed() {
     out.extend(m.finish(600));
     let names: Vec<String> = out.iter().map(|(f, _)| f.path()).collect();
     assert_eq!(names, ["lines/000", "lines/001", "lines/002.p/88"]);
-    assert!(out[1].1.is_empty(), "a group with every seq withheld is an empty file");
+    assert!(
+        out[1].1.is_empty(),
+        "a group with every seq withheld is an empty file"
+    );
     assert!(String::from_utf8_lossy(&out[0].1).starts_with("1\n2\n3\n4\n5\n6\n8\n"));
     let mut m = LinesMaker::default();
     assert_eq!(m.push(256, b"x\n").len(), 0);
@@ -274,7 +289,13 @@ fn a_checkpoint_reads_back_and_odd_ones_are_refused() {
     let text = c.text();
     assert_eq!(Checkpoint::parse(text.as_bytes()), Ok(c.clone()));
     let signed = format!("{text}\n— example.github.io/exhibit AAAA\n");
-    assert_eq!(Checkpoint::parse(signed.as_bytes()).unwrap().signatures.len(), 1);
+    assert_eq!(
+        Checkpoint::parse(signed.as_bytes())
+            .unwrap()
+            .signatures
+            .len(),
+        1
+    );
     let lines: Vec<&str> = text.lines().collect();
     for bad in [
         text.trim_end().to_string(),
@@ -290,14 +311,21 @@ fn a_checkpoint_reads_back_and_odd_ones_are_refused() {
     }
     assert_eq!(base64_encode(b"foob"), "Zm9vYg==");
     assert_eq!(base64_decode("Zm9vYg==").unwrap(), b"foob");
-    assert_eq!(base64_decode("Zm9vYh=="), None, "non-canonical padding bits");
+    assert_eq!(
+        base64_decode("Zm9vYh=="),
+        None,
+        "non-canonical padding bits"
+    );
 }
 
 struct Folder(BTreeMap<String, Vec<u8>>);
 
 impl TreeSource for Folder {
     fn read(&self, file: &TreeFile) -> Result<Vec<u8>, String> {
-        self.0.get(&file.path()).cloned().ok_or_else(|| format!("{} missing", file.path()))
+        self.0
+            .get(&file.path())
+            .cloned()
+            .ok_or_else(|| format!("{} missing", file.path()))
     }
 }
 
@@ -310,7 +338,13 @@ fn proofs_from_the_tiles_hold_and_a_tampered_tile_or_proof_does_not() {
             let p = prove_inclusion(&folder, size, &root, index).unwrap();
             let leaf = leaf_hash(&entry(index).0);
             assert!(check_inclusion(&p, size, &root, index, &leaf));
-            assert!(!check_inclusion(&p, size, &root, index, &leaf_hash(&entry(index + 1).0)));
+            assert!(!check_inclusion(
+                &p,
+                size,
+                &root,
+                index,
+                &leaf_hash(&entry(index + 1).0)
+            ));
             if let Some(first) = p.first() {
                 let mut q = p.clone();
                 q[0][0] ^= 1;
@@ -342,4 +376,3 @@ fn proofs_from_the_tiles_hold_and_a_tampered_tile_or_proof_does_not() {
     let err = prove_inclusion(&Folder(files), 700, &root, 300).unwrap_err();
     assert!(err.0.contains("root"), "{err}");
 }
-
