@@ -19,6 +19,7 @@ mod public_texts;
 mod safety;
 mod segments;
 mod site_agreement;
+mod tree;
 mod vectors;
 mod verify_cli;
 mod withheld_files;
