@@ -1251,3 +1251,117 @@ fn both_verifiers_give_one_answer_on_mutated_ledgers() {
             .join("\n")
     );
 }
+
+/// The tree's two implementations on random chains (docs/tree.md): sizes across tile and index
+/// block edges, random withheld seqs, lines of random lengths, and random digests, some shared
+/// between lines and some repeated on one line. Every file of the tree must hash alike, and the
+/// set of names must be the same. `TREE_FUZZ_CASES` (default 60) changes the run.
+#[test]
+fn the_two_trees_agree_on_random_chains() {
+    use exhibit_testkit::tree_vectors::tree_files_of;
+    let cases = common::env_number("TREE_FUZZ_CASES", 60usize);
+    let mut rng = Rng(common::env_number("FUZZ_SEED", 0x7ee5_u64));
+    let edges = [0u64, 1, 255, 256, 257, 1023, 1024, 1025, 2048, 4095, 16_384];
+    let mut inputs = Vec::new();
+    let mut expected = Vec::new();
+    for i in 0..cases {
+        let size = if i % 3 == 0 {
+            *rng.pick(&edges) + rng.below(3) as u64
+        } else {
+            rng.below(5000) as u64
+        };
+        let withheld_pc = rng.below(40) as u64;
+        let entries: Vec<Digest> = (0..size)
+            .map(|_| Digest(random_hex(&mut rng).parse::<Digest>().unwrap().0))
+            .collect();
+        let mut lines = std::collections::BTreeMap::new();
+        let mut digests = std::collections::BTreeMap::new();
+        let pool: Vec<Digest> = (0..8)
+            .map(|_| random_hex(&mut rng).parse().unwrap())
+            .collect();
+        for s in 1..=size {
+            if rng.chance(withheld_pc) {
+                continue;
+            }
+            let pad = "x".repeat(rng.below(40));
+            lines.insert(s, format!("{{\"seq\":{s},\"p\":\"{pad}\"}}\n"));
+            let mut ds = Vec::new();
+            for _ in 0..rng.below(4) {
+                ds.push(if rng.chance(30) {
+                    *rng.pick(&pool)
+                } else {
+                    random_hex(&mut rng).parse().unwrap()
+                });
+            }
+            if !ds.is_empty() && rng.chance(20) {
+                ds.push(ds[0]);
+            }
+            digests.insert(s, ds);
+        }
+        let head = entries.last().copied().unwrap_or(Digest::of(b"header"));
+        let (files, _) = tree_files_of(
+            size,
+            "fuzz.example/tree",
+            &head,
+            &|s| entries[(s - 1) as usize],
+            &|s| lines.get(&s).cloned(),
+            &|s| digests.get(&s).cloned().unwrap_or_default(),
+        );
+        expected.push(
+            files
+                .iter()
+                .map(|(p, b)| (p.clone(), Digest::of(b).to_string()))
+                .collect::<std::collections::BTreeMap<_, _>>(),
+        );
+        inputs.push(json!({
+            "size": size,
+            "origin": "fuzz.example/tree",
+            "head": head.to_string(),
+            "entries": entries.iter().map(Digest::to_string).collect::<Vec<_>>(),
+            "lines": lines,
+            "digests": digests.iter().map(|(s, d)| (s.to_string(), d.iter().map(Digest::to_string).collect::<Vec<_>>())).collect::<std::collections::BTreeMap<_, _>>(),
+        }));
+    }
+    let dir = root().join("target/differential");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("tree-cases.jsonl");
+    let mut f = std::fs::File::create(&path).unwrap();
+    for i in &inputs {
+        writeln!(f, "{i}").unwrap();
+    }
+    drop(f);
+    let answers = common::node_json_lines("tree-differential-runner.cjs", &path);
+    assert_eq!(answers.len(), inputs.len());
+    let mut disagree = Vec::new();
+    for (i, (want, got)) in expected.iter().zip(&answers).enumerate() {
+        let got: std::collections::BTreeMap<String, String> = match got.get("files") {
+            Some(J::Object(m)) => m
+                .iter()
+                .map(|(k, v)| (k.clone(), v.as_str().unwrap_or("").to_string()))
+                .collect(),
+            _ => {
+                disagree.push(format!(
+                    "case {i} (size {}): the page threw {got}",
+                    inputs[i]["size"]
+                ));
+                continue;
+            }
+        };
+        if &got != want {
+            let differ: Vec<&String> = want
+                .keys()
+                .chain(got.keys())
+                .filter(|k| want.get(*k) != got.get(*k))
+                .take(5)
+                .collect();
+            disagree.push(format!("case {i} (size {}): {differ:?}", inputs[i]["size"]));
+        }
+    }
+    assert!(
+        disagree.is_empty(),
+        "the two trees disagree ({} of {cases}); cases in {}:\n{}",
+        disagree.len(),
+        path.display(),
+        disagree.join("\n")
+    );
+}

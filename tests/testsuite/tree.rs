@@ -324,7 +324,7 @@ fn prove_answers_by_seq_digest_and_text_from_a_few_files_and_fails_a_tampered_ti
             (Digest::of(&bytes).to_string() == v["sent_sha256"].as_str()?).then_some((*seq, bytes))
         })
         .expect("a send line whose source is its sent bytes");
-    std::fs::write(&msg_path(&s), &text).unwrap();
+    std::fs::write(msg_path(&s), &text).unwrap();
     let (code, v) = s.prove(&["--text", &msg_path(&s).display().to_string()]);
     assert_eq!(code, Some(0), "{v}");
     let found = v["found"].as_array().unwrap();

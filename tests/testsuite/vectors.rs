@@ -155,3 +155,15 @@ fn base_digests_rederive_from_hand_written_bytes() {
         last["entry_id"].as_str()
     );
 }
+
+/// `vectors/tree.json` is what the Rust tree makes today (the page's tree is held to the same
+/// file by tests/js/tree-vectors.test.cjs): a change in crates/protocol/src/tree.rs that moves
+/// an answer shows here first.
+#[test]
+fn the_tree_vectors_are_what_the_rust_tree_makes() {
+    let file = std::fs::read(root().join("vectors/tree.json")).unwrap();
+    assert!(
+        file == exhibit_testkit::tree_vectors::document(),
+        "vectors/tree.json is not what the Rust tree makes: review the change, then `cargo run --example gen-vectors -- vectors`"
+    );
+}

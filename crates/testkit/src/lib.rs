@@ -3,6 +3,8 @@
 //!
 //! - [`gen_box`]: a deterministic gate box (ledger, anchors, witness store, public sends).
 //! - [`vectors`]: the conformance vectors both verifiers run (`vectors/`).
+//! - [`tree_vectors`]: the tree's cases both implementations answer (`vectors/tree.json`).
 
 pub mod gen_box;
+pub mod tree_vectors;
 pub mod vectors;

@@ -1881,7 +1881,11 @@ pub fn main(mut args: impl Iterator<Item = String>) {
     let mut vectors = serde_json::to_vec_pretty(&doc).expect("json");
     vectors.push(b'\n');
 
-    let files = [("base.jsonl", base_bytes), ("vectors.json", vectors)];
+    let files = [
+        ("base.jsonl", base_bytes),
+        ("vectors.json", vectors),
+        ("tree.json", crate::tree_vectors::document()),
+    ];
     let mut stale = false;
     for (name, bytes) in &files {
         let path = dir.join(name);
