@@ -49,7 +49,7 @@ pub fn put(
     let mut maker = TreeMaker::new();
     for r in lines.iter() {
         if let Some(Made::Full(n, tile, bundle)) = maker.push(&r.entry_id) {
-            put_level0(out, &lines, n, TILE_WIDTH, &tile, &bundle);
+            put_level0(out, &lines, loaded, n, &tile, &bundle);
         }
     }
     let size = maker.size();
@@ -58,10 +58,7 @@ pub fn put(
         out.put(format!("{TREE_DIR}{}", file.path()), bytes);
     }
     put_lines(out, &lines, loaded)?;
-    let rows = index_rows(&lines, loaded)?;
-    tree::index_files(size, &rows, |file, bytes| {
-        out.put(format!("{TREE_DIR}{}", file.path()), bytes);
-    });
+    put_index(out, size, index_rows(&lines, loaded)?);
     let head_seq = lines.last().map_or(0, |r| r.seq as u64);
     let checkpoint = Checkpoint {
         origin: origin.to_string(),
@@ -79,43 +76,77 @@ pub fn put(
     Ok(checkpoint)
 }
 
-/// A full level-0 tile and its bundle, made again from the chain's records when written.
+/// A full level-0 tile and its bundle, made again when written from the gate's ledger (the
+/// tile's 256 lines are one span of it): nothing of them is held but where they lie, so the
+/// per-line records can be let go before the page is made (docs/scale.md#memory).
 fn put_level0(
     out: &mut Tree,
     lines: &Arc<Vec<LineRecord>>,
+    loaded: &LoadedBox,
     n: u64,
-    width: u64,
     tile: &[u8],
     bundle: &[u8],
 ) {
-    let first = (n * TILE_WIDTH) as usize;
-    let range = first..first + width as usize;
-    let (l1, r1) = (lines.clone(), range.clone());
-    let tile_made = Remade::known(tile.len() as u64, Digest::of(tile), move || {
-        Ok(l1[r1.clone()]
-            .iter()
-            .flat_map(|r| tree::leaf_hash(&r.entry_id.0))
-            .collect())
-    });
-    let l2 = lines.clone();
-    let bundle_made = Remade::known(bundle.len() as u64, Digest::of(bundle), move || {
-        Ok(l2[range.clone()]
-            .iter()
-            .flat_map(|r| {
-                let mut e = vec![0u8, 32];
-                e.extend_from_slice(&r.entry_id.0);
-                e
-            })
-            .collect())
-    });
+    let width = TILE_WIDTH;
+    let first = &lines[(n * TILE_WIDTH) as usize];
+    let last = &lines[(n * TILE_WIDTH + TILE_WIDTH - 1) as usize];
+    let span = (
+        first.offset.get() as usize,
+        last.offset.get() as usize + last.len as usize,
+    );
+    let made = |as_bundle: bool| {
+        let ledger = loaded.ledger.clone();
+        move || -> Result<Vec<u8>> {
+            let ids = ids_in(&ledger.read(span.0, span.1)?)?;
+            Ok(ids
+                .iter()
+                .flat_map(|id| {
+                    if as_bundle {
+                        let mut e = vec![0u8, 32];
+                        e.extend_from_slice(&id.0);
+                        e
+                    } else {
+                        tree::leaf_hash(&id.0).to_vec()
+                    }
+                })
+                .collect())
+        }
+    };
     out.put_content(
         format!("{TREE_DIR}{}", TreeFile::Tile { level: 0, n, width }.path()),
-        Content::Remade(tile_made),
+        Content::Remade(Remade::known(
+            tile.len() as u64,
+            Digest::of(tile),
+            made(false),
+        )),
     );
     out.put_content(
         format!("{TREE_DIR}{}", TreeFile::Entries { n, width }.path()),
-        Content::Remade(bundle_made),
+        Content::Remade(Remade::known(
+            bundle.len() as u64,
+            Digest::of(bundle),
+            made(true),
+        )),
     );
+}
+
+/// The `entry_id`s the verified lines of a span state, in order.
+fn ids_in(bytes: &[u8]) -> Result<Vec<Digest>> {
+    // A blank line is no entry (docs/protocol.md#file-format): skipped, as the verifier does.
+    bytes
+        .split(|&b| b == b'\n')
+        .filter(|line| !line.is_empty())
+        .map(|line| {
+            let parsed = exhibit_protocol::canonical::parse(line)
+                .map_err(|e| anyhow::anyhow!("a verified line no longer reads: {e}"))?;
+            parsed
+                .value
+                .as_object()
+                .and_then(|o| o.get_str("entry_id"))
+                .and_then(|s| s.parse().ok())
+                .ok_or_else(|| anyhow::anyhow!("a verified line has no entry_id"))
+        })
+        .collect()
 }
 
 /// `lines/<n>`: the published lines of each group of 256 seqs, as spans of the gate's ledger.
@@ -143,6 +174,54 @@ fn put_lines(out: &mut Tree, lines: &Arc<Vec<LineRecord>>, loaded: &LoadedBox) -
         );
     }
     Ok(())
+}
+
+/// The digest index (docs/tree.md#index). Its buckets are made again when written, from the
+/// rows (16 bytes a digest) and one run's sorted rows at a time, not held: at a million lines
+/// they are 72 MB over three levels (docs/scale.md#memory).
+fn put_index(out: &mut Tree, size: u64, rows: Vec<IndexRow>) {
+    let source = Arc::new(IndexSource {
+        rows,
+        run: std::sync::Mutex::new(None),
+    });
+    for (level, run) in tree::index_runs(size) {
+        let sorted = source.sorted(level, run);
+        for prefix in 0..tree::run_buckets(level) {
+            let bytes = tree::bucket_bytes(&sorted, level, prefix);
+            let src = source.clone();
+            let made = Remade::known(bytes.len() as u64, Digest::of(&bytes), move || {
+                Ok(tree::bucket_bytes(&src.sorted(level, run), level, prefix))
+            });
+            let file = TreeFile::IndexBucket { level, run, prefix };
+            out.put_content(format!("{TREE_DIR}{}", file.path()), Content::Remade(made));
+        }
+    }
+    if let Some((file, bytes)) = tree::index_tail(size, &source.rows) {
+        out.put(format!("{TREE_DIR}{}", file.path()), bytes);
+    }
+}
+
+/// The index's rows, and the last run sorted (a run's buckets are written one after another).
+struct IndexSource {
+    rows: Vec<IndexRow>,
+    run: std::sync::Mutex<Option<((u8, u64), Arc<Vec<IndexRow>>)>>,
+}
+
+impl IndexSource {
+    fn sorted(&self, level: u8, run: u64) -> Arc<Vec<IndexRow>> {
+        let mut held = self
+            .run
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some((key, rows)) = held.as_ref()
+            && *key == (level, run)
+        {
+            return rows.clone();
+        }
+        let rows = Arc::new(tree::run_rows(&self.rows, level, run));
+        *held = Some(((level, run), rows.clone()));
+        rows
+    }
 }
 
 /// The index's rows of the published lines, in seq order (docs/tree.md#index).

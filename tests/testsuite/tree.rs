@@ -372,3 +372,44 @@ fn prove_answers_by_seq_digest_and_text_from_a_few_files_and_fails_a_tampered_ti
     assert_eq!(code, Some(1), "{v}");
     assert_eq!(v["found"][0]["included"], false);
 }
+
+/// The README's check by hand (scripts/prove-by-hand.py: Python's standard library, no exhibit
+/// code) proves a line of a built exhibit, and refuses when a tile on its path is altered or the
+/// line's bytes are.
+#[test]
+fn the_proof_by_hand_holds_and_fails_a_tampered_tile_or_line() {
+    let s = scene(700, 700);
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/prove-by-hand.py");
+    let run = |seq: &str| {
+        std::process::Command::new("python3")
+            .arg(&script)
+            .arg(&s.site)
+            .arg(seq)
+            .output()
+            .expect("python3 (the README's check by hand needs it)")
+    };
+    for seq in ["1", "256", "257", "512", "700"] {
+        let o = run(seq);
+        assert_eq!(o.status.code(), Some(0), "seq {seq}: {}", text(&o));
+        assert!(String::from_utf8_lossy(&o.stdout).contains("INCLUDED"));
+    }
+    // A hash of tile 1 (seqs 257–512) altered: the root no longer comes out for seq 300.
+    flip(&s.tree_dir().join("tile/0/001"), 64);
+    let o = run("300");
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("NOT INCLUDED"));
+    // A line rewritten in lines/: its entry_id no longer re-derives (the script stops).
+    let lines = s.tree_dir().join("tile/../lines/000");
+    let t = std::fs::read_to_string(&lines).unwrap();
+    let first = t.lines().next().unwrap().to_string();
+    let v: Value = serde_json::from_str(&first).unwrap();
+    let day = v["day"].as_str().unwrap();
+    std::fs::write(
+        &lines,
+        t.replacen(&format!("\"day\":\"{day}\""), "\"day\":\"2000-01-01\"", 1),
+    )
+    .unwrap();
+    let seq = v["seq"].as_u64().unwrap().to_string();
+    let o = run(&seq);
+    assert_ne!(o.status.code(), Some(0), "{}", text(&o));
+}

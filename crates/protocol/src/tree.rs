@@ -463,33 +463,55 @@ fn row_bytes(rows: &[IndexRow]) -> Vec<u8> {
     out
 }
 
+/// The rows of index run `(level, run)`, sorted by bytes, from all rows sorted by seq.
+pub fn run_rows(rows: &[IndexRow], level: u8, run: u64) -> Vec<IndexRow> {
+    let span = run_blocks(level) * INDEX_BLOCK;
+    rows_between(rows, run * span + 1, (run + 1) * span)
+}
+
+/// The bytes of bucket `prefix` of a run of `level`, from the run's sorted rows.
+pub fn bucket_bytes(sorted: &[IndexRow], level: u8, prefix: u64) -> Vec<u8> {
+    let shift = 64 - 4 * (u32::from(level) + 1);
+    let lo = sorted.partition_point(|r| r.prefix >> shift < prefix);
+    let hi = sorted.partition_point(|r| r.prefix >> shift <= prefix);
+    row_bytes(&sorted[lo..hi])
+}
+
+/// The buckets of a run of `level`.
+pub fn run_buckets(level: u8) -> u64 {
+    16u64.pow(u32::from(level) + 1)
+}
+
+/// The index's tail at `size` with its bytes, when `size` is not a whole number of blocks.
+pub fn index_tail(size: u64, rows: &[IndexRow]) -> Option<(TreeFile, Vec<u8>)> {
+    if size.is_multiple_of(INDEX_BLOCK) {
+        return None;
+    }
+    let block = size / INDEX_BLOCK;
+    let sorted = rows_between(rows, block * INDEX_BLOCK + 1, size);
+    Some((
+        TreeFile::IndexTail {
+            block,
+            width: size % INDEX_BLOCK,
+        },
+        row_bytes(&sorted),
+    ))
+}
+
 /// Every index file at `size` with its bytes, from all rows of the published lines sorted by
 /// seq (docs/tree.md#index). `each` receives the files in path order of their runs.
 pub fn index_files(size: u64, rows: &[IndexRow], mut each: impl FnMut(TreeFile, Vec<u8>)) {
     for (level, run) in index_runs(size) {
-        let span = run_blocks(level) * INDEX_BLOCK;
-        let sorted = rows_between(rows, run * span + 1, (run + 1) * span);
-        let shift = 64 - 4 * (u32::from(level) + 1);
-        let mut at = 0;
-        for prefix in 0..16u64.pow(u32::from(level) + 1) {
-            let end = at + sorted[at..].partition_point(|r| r.prefix >> shift == prefix);
+        let sorted = run_rows(rows, level, run);
+        for prefix in 0..run_buckets(level) {
             each(
                 TreeFile::IndexBucket { level, run, prefix },
-                row_bytes(&sorted[at..end]),
+                bucket_bytes(&sorted, level, prefix),
             );
-            at = end;
         }
     }
-    if !size.is_multiple_of(INDEX_BLOCK) {
-        let block = size / INDEX_BLOCK;
-        let sorted = rows_between(rows, block * INDEX_BLOCK + 1, size);
-        each(
-            TreeFile::IndexTail {
-                block,
-                width: size % INDEX_BLOCK,
-            },
-            row_bytes(&sorted),
-        );
+    if let Some((file, bytes)) = index_tail(size, rows) {
+        each(file, bytes);
     }
 }
 
