@@ -204,8 +204,11 @@ fn put_index(out: &mut Tree, size: u64, rows: Vec<IndexRow>) {
 /// The index's rows, and the last run sorted (a run's buckets are written one after another).
 struct IndexSource {
     rows: Vec<IndexRow>,
-    run: std::sync::Mutex<Option<((u8, u64), Arc<Vec<IndexRow>>)>>,
+    run: std::sync::Mutex<Option<SortedRun>>,
 }
+
+/// A run `(level, number)` and its rows sorted by bytes.
+type SortedRun = ((u8, u64), Arc<Vec<IndexRow>>);
 
 impl IndexSource {
     fn sorted(&self, level: u8, run: u64) -> Arc<Vec<IndexRow>> {
