@@ -145,7 +145,7 @@ Examples:
 }
 
 #[derive(clap::Args, Debug)]
-#[command(group(clap::ArgGroup::new("what").required(true).args(["seq", "sha256", "text"])))]
+#[command(group(clap::ArgGroup::new("what").required(true).multiple(true).args(["seq", "sha256", "text", "since"])))]
 struct ProveArgs {
     /// The exhibit's folder: what `exhibit build --out` wrote, or a clone of its branch.
     #[arg(long, value_name = "DIR")]
@@ -283,17 +283,24 @@ pub fn plan_from_args(args: impl IntoIterator<Item = OsString>) -> Result<Plan, 
 
 fn prove_plan(args: ProveArgs) -> Result<Plan, ExitCode> {
     use crate::prove_cmd::{ProvePlan, Wanted};
+    let usage = |msg: String| {
+        crate::say!("exhibit: usage: {msg}");
+        ExitCode::from(2)
+    };
     let wanted = match (args.seq, args.sha256, args.text) {
-        (Some(s), _, _) => Wanted::Seq(s),
-        (_, Some(hex), _) => Wanted::Digest(hex.parse().map_err(|_| {
-            crate::say!(
-                "exhibit: usage: --sha256 {hex:?}: not 64 lowercase hex characters (a message's sha256, as `sha256sum` prints it)"
-            );
-            ExitCode::from(2)
-        })?),
-        (_, _, Some(t)) => Wanted::Text(t),
-        // clap's group requires one.
-        _ => return Err(ExitCode::from(2)),
+        (Some(_), Some(_), _) | (Some(_), _, Some(_)) | (_, Some(_), Some(_)) => {
+            return Err(usage(
+                "prove: give one of --seq, --sha256, --text (and --since, or --since alone)".into(),
+            ));
+        }
+        (Some(s), _, _) => Some(Wanted::Seq(s)),
+        (_, Some(hex), _) => Some(Wanted::Digest(hex.parse().map_err(|_| {
+            usage(format!(
+                "--sha256 {hex:?}: not 64 lowercase hex characters (a message's sha256, as `sha256sum` prints it)"
+            ))
+        })?)),
+        (_, _, Some(t)) => Some(Wanted::Text(t)),
+        (None, None, None) => None,
     };
     Ok(Plan::Prove(ProvePlan {
         site: args.site,

@@ -28,7 +28,8 @@ pub enum Wanted {
 #[derive(Debug, Clone)]
 pub struct ProvePlan {
     pub site: PathBuf,
-    pub wanted: Wanted,
+    /// None: only the consistency of `since` is asked.
+    pub wanted: Option<Wanted>,
     /// An older checkpoint to hold today's to (consistency).
     pub since: Option<PathBuf>,
     pub json: bool,
@@ -197,8 +198,7 @@ pub fn run(plan: &ProvePlan) -> Result<ExitCode> {
         Some(path) => Some(consistency(&site, &cp, path)?),
         None => None,
     };
-    let ok = !found.is_empty()
-        && found.iter().all(|f| f.included)
+    let ok = (plan.wanted.is_none() || (!found.is_empty() && found.iter().all(|f| f.included)))
         && consistency.as_ref().is_none_or(|c| c.holds);
     let answer = Answer {
         ok,
@@ -236,8 +236,9 @@ fn what_to_look_for(
     plan: &ProvePlan,
     cp: &Checkpoint,
 ) -> Result<(String, Option<Digest>, Vec<u64>)> {
-    Ok(match &plan.wanted {
-        Wanted::Seq(s) => {
+    Ok(match plan.wanted.as_ref() {
+        None => ("nothing but the older checkpoint".into(), None, Vec::new()),
+        Some(Wanted::Seq(s)) => {
             if *s == 0 || *s > cp.size {
                 bail!(
                     "--seq {s}: the checkpoint's tree holds seqs 1..={} (docs/tree.md#leaves)",
@@ -246,8 +247,8 @@ fn what_to_look_for(
             }
             (format!("seq {s}"), None, vec![*s])
         }
-        Wanted::Digest(d) => (format!("sha256 {d}"), Some(*d), Vec::new()),
-        Wanted::Text(path) => {
+        Some(Wanted::Digest(d)) => (format!("sha256 {d}"), Some(*d), Vec::new()),
+        Some(Wanted::Text(path)) => {
             let bytes = if path.as_os_str() == "-" {
                 let mut b = Vec::new();
                 std::io::stdin()
@@ -405,7 +406,7 @@ fn words(out: &mut dyn Write, a: &Answer) -> Result<()> {
         a.checkpoint.head_seq
     )?;
     writeln!(out, "asked: {}", a.asked)?;
-    if a.found.is_empty() {
+    if a.found.is_empty() && a.asked != "nothing but the older checkpoint" {
         writeln!(
             out,
             "not found: no published line in this exhibit carries it. That proves nothing by itself: the line may be withheld, the text re-rendered, or written after this checkpoint (docs/tree.md#what-it-proves)."
