@@ -413,3 +413,39 @@ fn the_proof_by_hand_holds_and_fails_a_tampered_tile_or_line() {
     let o = run(&seq);
     assert_ne!(o.status.code(), Some(0), "{}", text(&o));
 }
+
+/// The checkpoint's origin: `[publish] origin` when set (and guarded: it is published), else
+/// HEAD's, so that a log keeps its name when the setting goes (docs/tree.md#checkpoint).
+#[test]
+fn the_origin_is_the_configured_one_then_heads_and_an_identifier_is_refused() {
+    let s = scene(300, 300);
+    let first_line = |s: &Scene| {
+        std::fs::read_to_string(s.tree_dir().join("checkpoint"))
+            .unwrap()
+            .lines()
+            .next()
+            .unwrap()
+            .to_string()
+    };
+    let derived = first_line(&s);
+    assert!(derived.starts_with("exhibit/"), "{derived}");
+    let toml_path = s.dir.join("exhibit.toml");
+    let toml = std::fs::read_to_string(&toml_path).unwrap();
+    let with = |origin: &str| toml.replacen("[publish]", &format!("[publish]\norigin = \"{origin}\""), 1);
+    std::fs::write(&toml_path, with("example.github.io/exhibit")).unwrap();
+    s.build(&[]);
+    assert_eq!(first_line(&s), "example.github.io/exhibit");
+    commit_site(&s.repo);
+    // The setting gone: HEAD's origin stays.
+    std::fs::write(&toml_path, &toml).unwrap();
+    s.build(&[]);
+    assert_eq!(first_line(&s), "example.github.io/exhibit");
+    // An origin that names a person is published nowhere: the configuration is refused.
+    std::fs::write(&toml_path, with("jane.doe@example.com")).unwrap();
+    let config = toml_path.display().to_string();
+    let site = s.site.display().to_string();
+    let o = exhibit(&["build", "--config", &config, "--out", &site], 1_800_000_000);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("[publish] origin") && err.contains("guard"), "{err}");
+}
