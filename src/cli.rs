@@ -69,6 +69,15 @@ Examples (in a clone of the exhibit's branch, or any copy of its folder):
 Reads the checkpoint, the index buckets and tiles it needs and one lines file, never the whole
 ledger; exit 0 when every line found is included (and the older checkpoint is extended).";
 
+const KEY_EXAMPLES: &str = "\
+Examples:
+  exhibit key --name example.github.io/exhibit --out ~/.config/exhibit/key
+      then in exhibit.toml:  [checkpoint]  key = \"~/.config/exhibit/key\" (a full path)
+
+The key file is written with mode 0600, never over a file, and never inside a git work tree
+(a key there is one `git add` away from being published). The verifier key printed on stdout
+is public: post it beside each day's head, where strangers can compare it.";
+
 const INIT_EXAMPLES: &str = "\
 Examples:
   exhibit init                          exhibit.toml only
@@ -122,6 +131,9 @@ enum Command {
     /// Prove one message against an exhibit's checkpoint, reading a few files (docs/tree.md).
     #[command(after_help = format!("{PROVE_EXAMPLES}\n\n{EXIT_STATUS}"))]
     Prove(ProveArgs),
+    /// Write a new operator's key (Ed25519, C2SP signed-note) and print its verifier key.
+    #[command(after_help = format!("{KEY_EXAMPLES}\n\n{EXIT_STATUS}"))]
+    Key(KeyArgs),
     /// Print a shell completion script on stdout.
     #[command(after_help = "\
 Examples:
@@ -139,7 +151,7 @@ Examples:
   exhibit man | man -l -
   exhibit man build > ~/.local/share/man/man1/exhibit-build.1")]
     Man {
-        /// A command (init, build, verify, prove, completions); without it, the page of exhibit.
+        /// A command (init, build, verify, prove, key, completions); without it, the page of exhibit.
         command: Option<String>,
     },
 }
@@ -165,6 +177,16 @@ struct ProveArgs {
     /// One JSON object on stdout instead of words.
     #[arg(long)]
     json: bool,
+}
+
+#[derive(clap::Args, Debug)]
+struct KeyArgs {
+    /// The log's name: its checkpoint origin, e.g. the exhibit's address.
+    #[arg(long, value_name = "ORIGIN")]
+    name: String,
+    /// Where to write the private key: outside DIR and outside any repository.
+    #[arg(long, value_name = "PATH")]
+    out: PathBuf,
 }
 
 #[derive(clap::Args, Debug)]
@@ -237,6 +259,10 @@ pub enum Plan {
     Verify(VerifyPlan),
     Build(Box<BuildPlan>),
     Prove(crate::prove_cmd::ProvePlan),
+    Key {
+        name: String,
+        out: PathBuf,
+    },
     /// Text generated from the command-line definitions (completions, man page), for stdout.
     Print(Vec<u8>),
 }
@@ -267,6 +293,7 @@ pub fn plan_from_args(args: impl IntoIterator<Item = OsString>) -> Result<Plan, 
         })?),
         Command::Build(args) => build_plan(args)?,
         Command::Prove(args) => prove_plan(args)?,
+        Command::Key(KeyArgs { name, out }) => Plan::Key { name, out },
         Command::Verify {
             json,
             withheld,
@@ -434,7 +461,18 @@ fn build_plan(args: BuildArgs) -> Result<Plan, ExitCode> {
         ExitCode::from(2)
     })?;
     let built_at = build::built_at_from_env().map_err(|e| usage(format!("{e:#}")))?;
+    let key = operator_key(&box_config, &out).map_err(|e| {
+        crate::say!(
+            "exhibit: error: {}",
+            crate::terminal::escape(&format!("{e:#}"))
+        );
+        if json {
+            crate::build::report::error_json(&e);
+        }
+        ExitCode::from(2)
+    })?;
     Ok(Plan::Build(Box::new(BuildPlan {
+        key,
         witness: witness.or_else(|| box_config.witness.clone()),
         public_texts: public_texts || box_config.public_texts,
         config: box_config,
@@ -451,6 +489,39 @@ fn build_plan(args: BuildArgs) -> Result<Plan, ExitCode> {
         },
         built_at,
     })))
+}
+
+/// The operator's key when `[checkpoint] key` names one: read now, so that a build with a key it
+/// cannot use does no work. Its name is the log's origin: a different `[checkpoint] origin` is
+/// refused (docs/anchoring.md#the-key).
+fn operator_key(
+    config: &crate::config::BoxConfig,
+    out: &std::path::Path,
+) -> anyhow::Result<Option<std::sync::Arc<crate::signing::OperatorKey>>> {
+    let Some(path) = &config.key else {
+        return Ok(None);
+    };
+    if let (Ok(k), Ok(o)) = (std::path::absolute(path), std::path::absolute(out))
+        && k.starts_with(&o)
+    {
+        anyhow::bail!(
+            "{}: [checkpoint] key lies inside the output folder {}, which is published; keep the key outside it and outside the repository",
+            path.display(),
+            out.display()
+        );
+    }
+    let key = crate::signing::OperatorKey::read(path)?;
+    if let Some(origin) = &config.origin
+        && origin != &key.name
+    {
+        anyhow::bail!(
+            "{}: [checkpoint] origin = {origin:?}, and the key at {} is named {:?}: a log's key is named by its origin; set the origin to the key's name, or remove it",
+            config.file.display(),
+            path.display(),
+            key.name
+        );
+    }
+    Ok(Some(std::sync::Arc::new(key)))
 }
 
 /// The man page of `exhibit` or of one of its commands, from the same definitions as `--help`.
@@ -484,6 +555,20 @@ pub fn run(plan: Plan) -> anyhow::Result<ExitCode> {
         Plan::Init(plan) => init::run(&plan),
         Plan::Verify(plan) => verify_cmd::run(&plan),
         Plan::Prove(plan) => crate::prove_cmd::run(&plan),
+        Plan::Key { name, out } => match crate::signing::new_key(&out, &name) {
+            Ok(vkey) => {
+                println!("{vkey}");
+                crate::say!(
+                    "exhibit: wrote the private key to {} (mode 0600); the line above is its verifier key: publish it beside each day's head",
+                    out.display()
+                );
+                Ok(ExitCode::SUCCESS)
+            }
+            Err(e) => {
+                crate::say!("exhibit: error: {e:#}");
+                Ok(ExitCode::from(2))
+            }
+        },
         Plan::Build(plan) => build::run(&plan).inspect_err(|e| {
             if plan.voice.json {
                 crate::build::report::error_json(e);

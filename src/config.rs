@@ -24,6 +24,9 @@ struct RawConfig {
     gate: Option<RawGate>,
     #[serde(default)]
     publish: RawPublish,
+    /// The operator's key and the log's origin (docs/anchoring.md#the-key).
+    #[serde(default)]
+    checkpoint: RawCheckpoint,
     #[serde(default)]
     fields: BTreeMap<String, BTreeMap<String, String>>,
 }
@@ -50,6 +53,13 @@ struct RawPublish {
     /// The most bytes `index.html` may weigh with everything embedded (docs/page.md "The light
     /// page"); lowered by tests to reach the light page with a small box.
     page_bytes: Option<i64>,
+}
+
+#[derive(Debug, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct RawCheckpoint {
+    /// The operator's private key (a path outside DIR and the repository).
+    key: Option<PathBuf>,
     /// The tree's origin line (docs/tree.md#checkpoint).
     origin: Option<String>,
 }
@@ -74,6 +84,8 @@ pub struct BoxConfig {
     pub page_bytes: u64,
     /// The checkpoint's origin, when set (docs/tree.md#checkpoint).
     pub origin: Option<String>,
+    /// The operator's signing key, when set (docs/anchoring.md#the-key).
+    pub key: Option<PathBuf>,
     pub fields: BTreeMap<String, BTreeMap<String, String>>,
 }
 
@@ -170,11 +182,11 @@ pub fn load(file: &Path) -> Result<BoxConfig> {
                 )
             })?,
     };
-    if let Some(o) = &raw.publish.origin
+    if let Some(o) = &raw.checkpoint.origin
         && let Err(why) = crate::build::tree::check_origin(o)
     {
         bail!(
-            "{}: [publish] origin = {o:?}: {why}; set an origin that is your exhibit's address (docs/tree.md#checkpoint), or remove the key for the default",
+            "{}: [checkpoint] origin = {o:?}: {why}; set an origin that is your exhibit's address (docs/tree.md#checkpoint), or remove the key for the default",
             file.display()
         );
     }
@@ -190,7 +202,8 @@ pub fn load(file: &Path) -> Result<BoxConfig> {
         withheld_bytes,
         witness_part_seqs,
         page_bytes,
-        origin: raw.publish.origin,
+        origin: raw.checkpoint.origin,
+        key: raw.checkpoint.key.map(resolve),
         fields: raw.fields,
     })
 }

@@ -25,9 +25,14 @@ pub struct TreeReport {
     pub size: Option<u64>,
     pub root: Option<String>,
     pub origin: Option<String>,
+    /// The operator's signatures (docs/anchoring.md#what-verify-says).
+    pub signatures: Option<crate::signature_check::Signatures>,
+    #[serde(skip)]
+    pub ledger_dir: BoxFolder,
 }
 
 pub struct TreeCheck {
+    ledger_dir: BoxFolder,
     folder: Option<BoxFolder>,
     /// The published entries' seqs and derived ids, in order.
     ids: Vec<(u64, Digest)>,
@@ -40,6 +45,7 @@ pub struct TreeCheck {
 impl TreeCheck {
     pub fn new(ledger_dir: &BoxFolder) -> Result<TreeCheck> {
         Ok(TreeCheck {
+            ledger_dir: ledger_dir.clone(),
             folder: ledger_dir.sub("tree")?,
             ids: Vec::new(),
             lines: LinesMaker::default(),
@@ -110,6 +116,8 @@ impl TreeCheck {
             size: None,
             root: None,
             origin: None,
+            signatures: None,
+            ledger_dir: self.ledger_dir.clone(),
         };
         if self.folder.is_none() {
             if stats_tree {

@@ -143,6 +143,26 @@ fn write_words(out: &mut impl Write, path: &Path, outcome: &Outcome) -> Result<(
             )?,
             _ => {}
         }
+        if let Some(s) = outcome.tree.as_ref().and_then(|t| t.signatures.as_ref()) {
+            match &s.key {
+                Some(k) => writeln!(
+                    out,
+                    "  signed by {k}: the checkpoint and {} snapshot line(s); compare this key with the one the operator posts elsewhere (docs/anchoring.md)",
+                    s.signed_lines
+                )?,
+                None => writeln!(
+                    out,
+                    "  not signed: no operator's key (docs/anchoring.md#the-key)"
+                )?,
+            }
+            if s.keys.len() > 1 {
+                writeln!(
+                    out,
+                    "  the key changed: snapshot lines are signed by {}",
+                    s.keys.join(", then ")
+                )?;
+            }
+        }
     } else {
         let count = outcome.problems.len()
             + outcome.files.as_ref().map_or(0, Vec::len)

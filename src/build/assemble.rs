@@ -53,12 +53,14 @@ pub fn run(
         tree.put("ledger/readings.json", pretty(&decided.decision.readings));
     }
     put_anchors(&mut tree, decided, loaded)?;
-    let origin = super::tree::origin(
-        plan.config.origin.as_deref(),
-        previous,
-        &verified.header_digest,
-    )?;
-    let checkpoint = super::tree::put(&mut tree, decided, loaded, &origin)?;
+    // A key's name is the log's origin (docs/anchoring.md#the-key).
+    let configured = plan
+        .config
+        .origin
+        .as_deref()
+        .or(plan.key.as_deref().map(|k| k.name.as_str()));
+    let origin = super::tree::origin(configured, previous, &verified.header_digest)?;
+    let checkpoint = super::tree::put(&mut tree, decided, loaded, &origin, plan.key.as_deref())?;
     // Moved, not copied: at a million lines the witness proofs alone are large.
     for layer in layers.iter_mut() {
         for (path, bytes) in std::mem::take(&mut layer.files) {
@@ -82,7 +84,7 @@ pub fn run(
         plan.config.segment_bytes,
         // Every file but the three heads, which are not made yet.
         crate::hosting::HostingStats::of(crate::hosting::size(&tree)),
-        super::tree::stats(&checkpoint),
+        super::tree::stats(&checkpoint, plan.key.as_deref()),
     );
     // Listed only when the list is in more than one file: a small exhibit's STATS.json stays
     // byte-identical (docs/scale.md#withheld-files).
@@ -390,6 +392,9 @@ struct SnapshotLine<'a> {
     extends_commit: Option<&'a str>,
     head: Digest,
     head_seq: Option<i64>,
+    /// The verifier key that signs the line, when the operator has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    key: Option<&'a str>,
     lines: usize,
     public_texts: Option<&'a LayerStats>,
     rewrite_reason: Option<&'a str>,
@@ -451,6 +456,7 @@ fn snapshots(
         withheld: verified.lines.len() - published,
         head: verified.head,
         head_seq: verified.lines.last().map(|r| r.seq),
+        key: plan.key.as_deref().map(|k| k.vkey.as_str()),
         digests,
         extends_commit: previous.commit.as_deref(),
         extends,
@@ -476,7 +482,13 @@ fn snapshots(
         public_texts: stats.public_texts.as_ref(),
     };
     let mut bytes = old;
-    bytes.extend_from_slice(&serde_json::to_vec(&line)?);
+    let line = serde_json::to_vec(&line)?;
+    // Signed by the operator's key, its signature the line's first member
+    // (docs/anchoring.md#signed-snapshots).
+    match plan.key.as_deref() {
+        Some(key) => bytes.extend_from_slice(&key.sign_snapshot_line(&line)?),
+        None => bytes.extend_from_slice(&line),
+    }
     bytes.push(b'\n');
     Ok(Snapshots {
         bytes,

@@ -34,6 +34,8 @@ use layers::LayerContext;
 #[derive(Debug, Clone)]
 pub struct BuildPlan {
     pub config: BoxConfig,
+    /// The operator's key, read when the plan was made (docs/anchoring.md#the-key).
+    pub key: Option<std::sync::Arc<crate::signing::OperatorKey>>,
     pub out: PathBuf,
     pub witness: Option<PathBuf>,
     pub public_texts: bool,
@@ -98,7 +100,19 @@ pub fn run(plan: &BuildPlan) -> Result<ExitCode> {
         all.extend(head.edited.iter().cloned());
         return Ok(report::refused(plan.voice, &all));
     }
-    let trusted = head.trusted();
+    // HEAD's last publication must be the operator's: signed by the key, or built here
+    // (docs/anchoring.md#trusting-head).
+    let mut record = crate::publication_trust::Record::load(&previous)?;
+    let owned = match head_is_owned(plan, &previous, &record)? {
+        Ok(owned) => owned,
+        Err(refusal) => return Ok(report::refused(plan.voice, &[refusal])),
+    };
+    if let Some(refusal) = tree::origin_changed(plan, &previous)?
+        && plan.allow_rewrite.is_none()
+    {
+        return Ok(report::refused(plan.voice, &[refusal]));
+    }
+    let trusted = head.trusted() && owned;
     if !trusted {
         crate::say!(
             "exhibit: note: HEAD's published files do not re-derive to its last snapshot ({} file(s)); published over them on --allow-rewrite, and HEAD's readings.json is not taken on trust",
@@ -205,6 +219,11 @@ pub fn run(plan: &BuildPlan) -> Result<ExitCode> {
         if let Err(e) = crate::dir_stat::save(git_dir, &plan.out, &assembled.tree) {
             crate::say!("exhibit: note: {e:#}; the next build reads DIR's files to compare them");
         }
+        if let Err(e) = record.add(&assembled.snapshots.bytes) {
+            crate::say!(
+                "exhibit: note: {e:#}; the next build cannot recognise this publication as this machine's"
+            );
+        }
         for records in records {
             if let Err(e) = records.commit() {
                 crate::say!("exhibit: note: {e:#}; the next build reads the store's proofs");
@@ -213,6 +232,43 @@ pub fn run(plan: &BuildPlan) -> Result<ExitCode> {
         crate::progress::stage_done("caches saved");
     }
     Ok(code)
+}
+
+/// Whether HEAD's last publication is the operator's: `true` when signed by the key or built
+/// here, `false` when not but `--allow-rewrite` publishes over it, the refusal when the build must
+/// refuse (docs/anchoring.md#trusting-head). Notes say the cases a person should know.
+fn head_is_owned(
+    plan: &BuildPlan,
+    previous: &Previous,
+    record: &crate::publication_trust::Record,
+) -> Result<std::result::Result<bool, Refusal>> {
+    use crate::publication_trust::Trust;
+    Ok(
+        match crate::publication_trust::check(previous, plan.key.as_deref(), record)? {
+            Ok(Trust::Unrecorded) => {
+                crate::say!(
+                    "exhibit: note: this machine has no record of HEAD's last publication and no [checkpoint] key signs it: HEAD is trusted because its files re-derive to its last snapshot (a key makes a forged HEAD refusable: docs/anchoring.md#the-key)"
+                );
+                Ok(true)
+            }
+            Ok(Trust::FirstUnderKey) => {
+                crate::say!(
+                    "exhibit: note: HEAD's history carries no signature: this is the first publication signed by {}",
+                    plan.key.as_deref().map_or("", |k| k.vkey.as_str())
+                );
+                Ok(true)
+            }
+            Ok(_) => Ok(true),
+            Err(refusal) if plan.allow_rewrite.is_some() => {
+                crate::say!(
+                    "exhibit: note: {}: published over it on --allow-rewrite; HEAD's history is not taken on trust",
+                    refusal.rule
+                );
+                Ok(false)
+            }
+            Err(refusal) => Err(refusal),
+        },
+    )
 }
 
 /// `SOURCE_DATE_EPOCH` as a UTC timestamp, or the clock when unset (read once, in the plan).

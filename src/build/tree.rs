@@ -23,8 +23,11 @@ pub const TREE_DIR: &str = "ledger/tree/";
 /// What STATS.json says of the tree (docs/tree.md#verifiers).
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct TreeStats {
-    pub size: u64,
+    /// The verifier key that signs the checkpoint and the snapshot lines.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub key: Option<String>,
     pub root: String,
+    pub size: u64,
 }
 
 /// Puts every file of the tree at the chain's size into `out`; returns the checkpoint.
@@ -33,6 +36,7 @@ pub fn put(
     decided: &Decided,
     loaded: &LoadedBox,
     origin: &str,
+    key: Option<&crate::signing::OperatorKey>,
 ) -> Result<Checkpoint> {
     let lines = decided.verified.lines.clone();
     for (i, r) in lines.iter().enumerate() {
@@ -68,10 +72,12 @@ pub fn put(
         head: decided.verified.head,
         signatures: Vec::new(),
     };
-    out.put(
-        format!("{TREE_DIR}checkpoint"),
-        checkpoint.text().into_bytes(),
-    );
+    // Signed by the operator's key when there is one: a C2SP signed note (docs/anchoring.md).
+    let bytes = match key {
+        Some(k) => k.sign_note(checkpoint.text().as_bytes())?,
+        None => checkpoint.text().into_bytes(),
+    };
+    out.put(format!("{TREE_DIR}checkpoint"), bytes);
     crate::progress::stage_done("assemble: the tree");
     Ok(checkpoint)
 }
@@ -257,6 +263,40 @@ pub fn origin(configured: Option<&str>, previous: &Previous, header: &Digest) ->
     Ok(format!("exhibit/{}", &header.to_string()[..16]))
 }
 
+/// A refusal when the configured origin (or the key's name) is not HEAD's checkpoint's: a log
+/// is known by its origin, so a new one is a rewrite (docs/tree.md#checkpoint).
+pub fn origin_changed(
+    plan: &super::BuildPlan,
+    previous: &Previous,
+) -> Result<Option<crate::refusal::Refusal>> {
+    let configured = plan
+        .config
+        .origin
+        .as_deref()
+        .or(plan.key.as_deref().map(|k| k.name.as_str()));
+    let Some(configured) = configured else {
+        return Ok(None);
+    };
+    let Some(bytes) = previous.read(&format!("{TREE_DIR}checkpoint"))? else {
+        return Ok(None);
+    };
+    let Ok(head) = Checkpoint::parse(&bytes) else {
+        return Ok(None);
+    };
+    Ok((head.origin != configured).then(|| {
+        crate::refusal::Refusal::new(
+            "origin_changed",
+            plan.config.file.display().to_string(),
+            "[checkpoint]",
+            format!(
+                "the log's origin would change from {:?} (HEAD's checkpoint) to {configured:?}: visitors and witnesses know a log by its origin",
+                head.origin
+            ),
+            "keep the origin (and the key's name); or `--allow-rewrite REASON` to start a new log (recorded)",
+        )
+    }))
+}
+
 /// `<owner>.github.io/<repo>` for a repository whose remote `origin` is on github.com.
 fn github_pages_address(git_dir: &std::path::Path) -> Option<String> {
     let repo = git2::Repository::open(git_dir).ok()?;
@@ -311,9 +351,10 @@ pub fn check_origin(origin: &str) -> Result<(), String> {
 }
 
 /// The checkpoint's figures for STATS.json.
-pub fn stats(c: &Checkpoint) -> TreeStats {
+pub fn stats(c: &Checkpoint, key: Option<&crate::signing::OperatorKey>) -> TreeStats {
     TreeStats {
-        size: c.size,
+        key: key.map(|k| k.vkey.clone()),
         root: Digest(c.root).to_string(),
+        size: c.size,
     }
 }

@@ -239,7 +239,18 @@ pub fn reseal_snapshot(site: &Path) {
     let mut last: serde_json::Value = serde_json::from_str(lines.last().unwrap()).unwrap();
     last["digests"] = serde_json::Value::Object(digests);
     *lines.last_mut().unwrap() = serde_json::to_string(&last).unwrap();
-    std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+    let bytes = lines.join("\n") + "\n";
+    std::fs::write(&path, &bytes).unwrap();
+    // As if this machine had built it: its record of publications names the new line
+    // (docs/anchoring.md#trusting-head).
+    if let Some(record) = exhibit::publication_trust::record_path(site).unwrap()
+        && record.exists()
+    {
+        let last = bytes.lines().last().unwrap();
+        let mut text = std::fs::read_to_string(&record).unwrap();
+        text.push_str(&format!("{}\n", Digest::of(last.as_bytes())));
+        std::fs::write(&record, text).unwrap();
+    }
 }
 
 /// `exhibit verify --json SITE`: its exit code and its JSON report.

@@ -4,6 +4,7 @@
 
 mod common;
 
+mod anchoring;
 mod attack_segments;
 mod build_scenario;
 mod differential;

@@ -431,9 +431,24 @@ fn the_origin_is_the_configured_one_then_heads_and_an_identifier_is_refused() {
     assert!(derived.starts_with("exhibit/"), "{derived}");
     let toml_path = s.dir.join("exhibit.toml");
     let toml = std::fs::read_to_string(&toml_path).unwrap();
-    let with = |origin: &str| toml.replacen("[publish]", &format!("[publish]\norigin = \"{origin}\""), 1);
+    let with = |origin: &str| {
+        toml.replacen(
+            "[publish]",
+            &format!("[checkpoint]\norigin = \"{origin}\"\n[publish]"),
+            1,
+        )
+    };
     std::fs::write(&toml_path, with("example.github.io/exhibit")).unwrap();
-    s.build(&[]);
+    // HEAD's log had another origin: naming it anew is a rewrite, said as such.
+    let config = toml_path.display().to_string();
+    let site = s.site.display().to_string();
+    let o = exhibit(
+        &["build", "--config", &config, "--out", &site],
+        1_800_000_000,
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(text(&o).contains("origin_changed"), "{}", text(&o));
+    s.build(&["--allow-rewrite", "the log takes its address as its name"]);
     assert_eq!(first_line(&s), "example.github.io/exhibit");
     commit_site(&s.repo);
     // The setting gone: HEAD's origin stays.
@@ -442,10 +457,14 @@ fn the_origin_is_the_configured_one_then_heads_and_an_identifier_is_refused() {
     assert_eq!(first_line(&s), "example.github.io/exhibit");
     // An origin that names a person is published nowhere: the configuration is refused.
     std::fs::write(&toml_path, with("jane.doe@example.com")).unwrap();
-    let config = toml_path.display().to_string();
-    let site = s.site.display().to_string();
-    let o = exhibit(&["build", "--config", &config, "--out", &site], 1_800_000_000);
+    let o = exhibit(
+        &["build", "--config", &config, "--out", &site],
+        1_800_000_000,
+    );
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     let err = String::from_utf8_lossy(&o.stderr);
-    assert!(err.contains("[publish] origin") && err.contains("guard"), "{err}");
+    assert!(
+        err.contains("[checkpoint] origin") && err.contains("guard"),
+        "{err}"
+    );
 }
