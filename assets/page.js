@@ -727,8 +727,13 @@
   // digests"): the files under ledger/ held to the last SNAPSHOTS.jsonl line, as `exhibit verify
   // SITE` holds them (src/snapshot_check.rs, head_check::SnapshotDigests).
 
-  /** The folders whose files a snapshot records by one listing digest each. */
-  var SNAPSHOT_FOLDERS = ['anchors/', 'witness/', 'public_texts/', 'segments/', 'withheld/'];
+  /**
+   * The folders whose files a snapshot records by one listing digest each (src/head_check.rs,
+   * DIGESTED_FOLDERS). `tree/` (docs/tree.md) is held only where the page reads every file in it:
+   * a page cannot list a folder over http, so its listing digest is computed from every tree
+   * file's sha256 when the full check fetches them all, and is otherwise said not checked.
+   */
+  var SNAPSHOT_FOLDERS = ['anchors/', 'witness/', 'public_texts/', 'segments/', 'withheld/', 'tree/'];
   /** The files an exhibit may hold directly under ledger/ (src/layout.rs), SNAPSHOTS.jsonl aside. */
   var DIRECT_FILES = ['.gitattributes', 'STATS.json', 'ledger.jsonl', 'readings.json', 'withheld.json'];
 
