@@ -94,6 +94,11 @@ fn serve(mut stream: std::net::TcpStream, root: &Path, hits: &Mutex<BTreeMap<Str
     let _ = stream.write_all(&response);
 }
 
+/// The light page asked for its full check (docs/page.md "Check everything"): every ledger
+/// file, every record and every tree file re-derived, as on a visit by the button. Without the
+/// fragment a light page checks the checkpoint in log size.
+pub(crate) const FULL: &str = "index.html#check-everything";
+
 /// The page after it settled, as `tests/js/browser.cjs` reports it.
 pub(crate) fn visit(page: &str, profile: Option<&Path>, extra: &[&str]) -> J {
     let driver = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/js/browser.cjs");
@@ -292,7 +297,7 @@ fn the_light_page_streams_resumes_and_notices_a_rewrite() {
     // verdict; every posted head marked checked; the monitor remembers; axe-core finds nothing.
     let axe = axe_core();
     let f = visit(
-        &server.url("index.html"),
+        &server.url(FULL),
         Some(profile.path()),
         &["--axe", axe.to_str().unwrap()],
     );
@@ -378,7 +383,7 @@ fn the_light_page_streams_resumes_and_notices_a_rewrite() {
     assert!(files2.len() > files.len(), "{files2:?}");
     assert_eq!(&files2[..files.len() - 1], &files[..files.len() - 1]);
     let head2 = verify_head(&light.site);
-    let f = visit(&server.url("index.html"), Some(profile.path()), &[]);
+    let f = visit(&server.url(FULL), Some(profile.path()), &[]);
     let (v, _, head) = verdict(&f);
     assert!(v == "intact" || v == "gaps", "{v}");
     assert_eq!(head, head2, "the head of the grown ledger");
@@ -454,7 +459,7 @@ fn the_light_page_streams_resumes_and_notices_a_rewrite() {
     let snapshots_path = light.site.join("ledger/SNAPSHOTS.jsonl");
     let snapshots_original = std::fs::read(&snapshots_path).unwrap();
     crate::site_agreement::snapshot_the_files(&light.site);
-    let f = visit(&server.url("index.html"), Some(profile.path()), &[]);
+    let f = visit(&server.url(FULL), Some(profile.path()), &[]);
     let dom = f["dom"].as_str().unwrap();
     assert_eq!(attr(tag(dom, "id=\"monitor\""), "data-state"), "rewritten");
     let said = text_of(dom, "monitor-text");
@@ -476,7 +481,7 @@ fn the_light_page_streams_resumes_and_notices_a_rewrite() {
     std::fs::write(&stats_path, &stats_original).unwrap();
     std::fs::write(&snapshots_path, &snapshots_original).unwrap();
     let f = visit(
-        &server.url("index.html"),
+        &server.url(FULL),
         Some(profile.path()),
         &[
             "--eval",
@@ -492,7 +497,7 @@ fn the_light_page_streams_resumes_and_notices_a_rewrite() {
     // 5. A first visitor to a segment whose bytes are not the listed ones (edited in place,
     // nothing else fixed): failed, naming the file.
     std::fs::write(&path, &bytes).unwrap();
-    let f = visit(&server.url("index.html"), None, &[]);
+    let f = visit(&server.url(FULL), None, &[]);
     assert_eq!(f["verdict"]["data-verdict"], "failed");
     let dom = f["dom"].as_str().unwrap();
     assert!(
@@ -509,7 +514,7 @@ fn the_light_page_streams_resumes_and_notices_a_rewrite() {
     // page fails naming it, as `exhibit verify SITE` does (stats_file_absent); never green, and
     // not a file the visitor could supply (docs/page.md "The light page").
     std::fs::remove_file(light.site.join(&files2[1])).unwrap();
-    let f = visit(&server.url("index.html"), None, &[]);
+    let f = visit(&server.url(FULL), None, &[]);
     assert_eq!(f["verdict"]["data-verdict"], "failed");
     let dom = f["dom"].as_str().unwrap();
     let failures = &dom[dom.find("id=\"failures\"").expect("a list of failures")..];
@@ -622,7 +627,7 @@ fn a_one_file_ledger_whose_embedded_page_is_too_heavy_gets_the_light_page() {
         &[],
     ));
     let server = Server::start(&b.site);
-    let f = visit(&server.url("index.html"), None, &[]);
+    let f = visit(&server.url(FULL), None, &[]);
     assert_eq!(
         verdict(&f),
         want,
@@ -710,14 +715,14 @@ fn a_light_page_past_its_ceiling_reads_its_records_from_the_site() {
 
     let want = {
         let server = Server::start(&c.site);
-        verdict(&visit(&server.url("index.html"), None, &[]))
+        verdict(&visit(&server.url(FULL), None, &[]))
     };
     assert!(
         !["failed", "needs-data", "working", ""].contains(&want.0.as_str()),
         "{want:?}"
     );
     let server = Server::start(&b.site);
-    assert_eq!(verdict(&visit(&server.url("index.html"), None, &[])), want);
+    assert_eq!(verdict(&visit(&server.url(FULL), None, &[])), want);
     let hits = server.take();
     for path in [
         "ledger/STATS.json",
@@ -748,6 +753,6 @@ fn a_light_page_past_its_ceiling_reads_its_records_from_the_site() {
             .any(|(f, c)| f == "ledger/STATS.json" && c == "stats_figure_mismatch"),
         "{v}"
     );
-    let f = visit(&server.url("index.html"), None, &[]);
+    let f = visit(&server.url(FULL), None, &[]);
     assert_eq!(f["verdict"]["data-verdict"], "failed", "{}", f["verdict"]);
 }

@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::common::*;
-use crate::light_page::{Box, Server, block, verdict, visit};
+use crate::light_page::{Box, FULL, Server, block, verdict, visit};
 use serde_json::Value as J;
 
 fn seg(n: u32) -> String {
@@ -476,7 +476,7 @@ const WITHHELD_MUTATIONS: [(&str, Mutation); 6] = [
 /// exactly where `re_derives(name)`.
 fn agree(site: &Path, mutations: &[(&str, Mutation)], re_derives: impl Fn(&str) -> bool) {
     let server = Server::start(site);
-    let original = verdict(&visit(&server.url("index.html"), None, &[]));
+    let original = verdict(&visit(&server.url(FULL), None, &[]));
     let (rc, words) = cli(site);
     assert_eq!(rc, 0, "{words}");
     assert_ne!(original.0, "failed", "{original:?}");
@@ -487,7 +487,7 @@ fn agree(site: &Path, mutations: &[(&str, Mutation)], re_derives: impl Fn(&str) 
         mutate(&copy);
         let (rc, words) = cli(&copy);
         let server = Server::start(&copy);
-        let facts = visit(&server.url("index.html"), None, &[]);
+        let facts = visit(&server.url(FULL), None, &[]);
         let page = verdict(&facts);
         if rc == 0 {
             assert_eq!(
@@ -556,7 +556,7 @@ fn a_file_the_snapshot_does_not_name_is_seen_where_the_folder_can_be_listed() {
     b.add(60);
     b.build(1_800_000_000);
     let server = Server::start(&b.site);
-    let facts = visit(&server.url("index.html"), None, &[]);
+    let facts = visit(&server.url(FULL), None, &[]);
     let original = verdict(&facts);
     assert_ne!(original.0, "failed", "{original:?}");
     let said = crate::light_page::text_of(facts["dom"].as_str().unwrap(), "snapshot-check");
@@ -580,10 +580,7 @@ fn a_file_the_snapshot_does_not_name_is_seen_where_the_folder_can_be_listed() {
         rc == 1 && words.contains("ledger/NOTE.txt") && words.contains("snapshot_digest_mismatch"),
         "{words}"
     );
-    assert_eq!(
-        verdict(&visit(&server.url("index.html"), None, &[])),
-        original
-    );
+    assert_eq!(verdict(&visit(&server.url(FULL), None, &[])), original);
     let ledger = b.site.join("ledger");
     let f = visit(
         b.site.join("index.html").to_str().unwrap(),
@@ -903,7 +900,7 @@ fn every_layer_site(more: &str) -> (tempfile::TempDir, PathBuf) {
 
 fn tamper_randomly(site: &Path, seed: u64) {
     let server = Server::start(site);
-    let original = verdict(&visit(&server.url("index.html"), None, &[]));
+    let original = verdict(&visit(&server.url(FULL), None, &[]));
     let mut files: Vec<String> = walkdir::WalkDir::new(site)
         .into_iter()
         .filter_map(Result::ok)
@@ -970,7 +967,7 @@ fn tamper_randomly(site: &Path, seed: u64) {
         };
         let (rc, words) = cli(&copy);
         let server = Server::start(&copy);
-        let page = verdict(&visit(&server.url("index.html"), None, &[]));
+        let page = verdict(&visit(&server.url(FULL), None, &[]));
         let by_design = ["ledger/witness/", "ledger/public_texts/"]
             .iter()
             .any(|f| what.starts_with(f))
@@ -1183,7 +1180,7 @@ fn both_fail(site: &Path, mutations: &[Named], pick: bool) {
             )
         } else {
             let server = Server::start(&copy);
-            visit(&server.url("index.html"), None, &[])
+            visit(&server.url(FULL), None, &[])
         };
         let page = verdict(&facts);
         if names.is_empty() && rc == 0 {
@@ -1271,7 +1268,7 @@ fn both_verifiers_fail_files_beyond_the_list_and_blocks_not_held_to_the_site() {
     write(&copy, "ledger/segments/notes.txt", b"a note\n");
     assert_eq!(cli(&copy).0, 1);
     let server = Server::start(&copy);
-    let facts = visit(&server.url("index.html"), None, &[]);
+    let facts = visit(&server.url(FULL), None, &[]);
     assert_ne!(verdict(&facts).0, "failed");
     let dom = facts["dom"].as_str().unwrap();
     assert!(
@@ -1318,7 +1315,7 @@ fn both_verifiers_fail_a_tampered_removed_or_misplaced_proof_in_a_bucket() {
     let (_tmp, site) = every_layer_site("");
     let bucket = site.join("ledger/witness/proofs/000000");
     assert!(bucket.is_dir());
-    let facts = visit(&Server::start(&site).url("index.html"), None, &[]);
+    let facts = visit(&Server::start(&site).url(FULL), None, &[]);
     assert_ne!(verdict(&facts).0, "failed");
     let dom = facts["dom"].as_str().unwrap();
     assert!(
