@@ -2213,8 +2213,8 @@
     function checkpointFailures(site, cp) {
       var out = [];
       if (!sameBytes(site, treeBlock)) out.push({ what: 'the site\'s ledger/tree/checkpoint is not the one this page carries (' + site.length + ' bytes with sha256 ' + V.sha256Hex(site) + '; the page\'s: ' + treeBlock.length + ' bytes with sha256 ' + V.sha256Hex(treeBlock) + ')', href: '#checkpoint' });
-      if (cp.error) out.push({ what: 'ledger/tree/checkpoint (tree_checkpoint): the checkpoint this page carries is not one: ' + cp.error, href: '#checkpoint' });
-      else if (cp.headSeq !== cp.size) out.push({ what: 'ledger/tree/checkpoint (tree_checkpoint): its exhibit-head names seq ' + cp.headSeq + ' where the tree has ' + cp.size + ' seqs', href: '#checkpoint' });
+      if (cp.error) out.push({ what: 'the tree\'s file ledger/tree/checkpoint (tree_checkpoint): the checkpoint this page carries is not one: ' + cp.error, href: '#checkpoint' });
+      else if (cp.headSeq !== cp.size) out.push({ what: 'the tree\'s file ledger/tree/checkpoint (tree_checkpoint): its exhibit-head names seq ' + cp.headSeq + ' where the tree has ' + cp.size + ' seqs', href: '#checkpoint' });
       else if (statsTree !== null) {
         var st = statsTree && typeof statsTree === 'object' ? statsTree : {};
         if (st.size !== cp.size || st.root !== bytesHex(cp.root)) out.push({ what: 'STATS.json states the tree as size ' + String(st.size) + ', root ' + String(st.root) + '; the checkpoint: size ' + cp.size + ', root ' + bytesHex(cp.root), href: '#checkpoint' });
@@ -2774,7 +2774,7 @@
     function treeFailures() {
       var out = [], t = state.tree;
       (t ? t.problems : []).forEach(function (p) {
-        out.push({ what: p.file + ' (' + p.code + '): ' + p.detail, href: '#checkpoint' });
+        out.push({ what: (/\/$/.test(p.file) ? 'the folder ' : 'the tree\'s file ') + p.file + ' (' + p.code + '): ' + p.detail, href: '#checkpoint' });
       });
       var h = state.history;
       if (h && h.rewritten) out.unshift({ what: historyWords(h.rewritten), href: '#tree-memory' });
@@ -2789,6 +2789,7 @@
       if (!t || t.status === 'none') return 'The tree (ledger/tree/, docs/tree.md): none. This exhibit publishes no checkpoint (built before the tree view), so there is no tree to check: not checked.';
       if (t.status === 'unchecked') return 'The tree (ledger/tree/): not checked: ' + t.why + '.';
       var bad = t.problems.length ? ' It does NOT hold: ' + t.problems.length + ' problem' + (t.problems.length === 1 ? '' : 's') + ' (' + t.problems.slice(0, 3).map(function (p) { return p.code + ' ' + p.file; }).join('; ') + ').' : '';
+      if (!t.mode) return 'The tree: ' + (bad || 'not checked.');
       if (t.mode === 'carried') {
         return 'The tree: the checkpoint this page carries' + (t.cp ? ' (' + cpWords(t.cp) + ')' : '') + ' held to the tree re-derived here from the chain\'s entry_ids (each published line\'s own, each withheld line\'s from the withheld list): size, root and exhibit-head line.' +
           (t.problems.length ? bad : ' They are the same.') +
