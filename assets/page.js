@@ -980,6 +980,10 @@
     var V = self.ExhibitVerify, s = document.getElementById('layout-json'), lay = null;
     try { lay = s ? V.readSiteJSON(V.utf8Decode(b64ToBytes(s.textContent))) : null; } catch (e) { lay = null; }
     if (!lay || typeof lay !== 'object' || lay.mode !== 'light' || lay.fetch !== true) { startWith(null, null); return; }
+    // The log-size path reads none of these records (docs/page.md "The log-size path"): they are
+    // read when the visitor asks for the full check, which starts the page again with them.
+    var cp = document.getElementById('tree-checkpoint');
+    if (cp && /[A-Za-z0-9]/.test(cp.textContent) && location.protocol !== 'file:' && location.hash !== '#check-everything') { startWith({}, null, true); return; }
     var wanted = FETCHED_RECORDS.filter(function (r) {
       return r[0] !== 'withheld-json' || !Object.prototype.hasOwnProperty.call(lay, 'withheld_files');
     });
@@ -1002,7 +1006,7 @@
 
   // `fetched`: the records read from the site by id, for a page that does not carry them;
   // `fetchFailed`: why they could not be read, in words (then no verdict).
-  function startWith(fetched, fetchFailed) {
+  function startWith(fetched, fetchFailed, recordsDeferred) {
     var V = self.ExhibitVerify;
     var t0 = 0, tStart = performance.now();
     var $ = function (id) { return document.getElementById(id); };
@@ -2316,6 +2320,8 @@
     // The sections the full check fills, said empty on purpose.
     function renderNotDerived() {
       var words = 'Not re-derived on this visit: this page checked the checkpoint only, in log size. Check everything (above) re-derives the chain and fills this section.';
+      if ($('stream-note')) $('stream-note').textContent = 'This visit read none of the ledger\'s files: it checked the checkpoint in log size. Check everything (above) fetches them, each checked against its sha256 and size in the list this page carries, and re-derives them line by line.';
+      if ($('stream')) $('stream').open = false;
       clear($('tiles')).appendChild(el('p', { class: 'muted' }, words));
       clear($('coverage-body')).appendChild(el('p', { class: 'muted' }, words));
       clear($('anchors-body')).appendChild(el('tr', null, el('td', { colspan: '8', class: 'muted' }, words)));
@@ -2336,6 +2342,13 @@
     }
     function startFull() {
       if (state.full || !light) return;
+      if (recordsDeferred) {
+        // A page that reads its records from the site read none for the log-size path: it
+        // starts again, asked for the full check, and reads them first.
+        location.hash = '#check-everything';
+        location.reload();
+        return;
+      }
       state.full = true;
       state.mode = 'full';
       state.ready = false;
@@ -2574,7 +2587,9 @@
             el('li', null, x.holds ? 'Inclusion proof: ' + x.hashes + ' hash' + (x.hashes === 1 ? '' : 'es') + ' from the tree\'s tiles lead from this line to the root of the checkpoint this page checked (' + cpWords(cp) + '): it holds.'
               : 'Inclusion proof: it does NOT hold: ' + x.why + '.'),
             el('li', null, link('ledger/tree/' + x.file, 'Its lines file'), ' (ledger/tree/' + x.file + ').')));
-        if (x.holds && x.fields.some(function (m) { return m.field === 'sent_sha256'; }) && publicTexts && !textsCarried) box.appendChild(fetchedRelease(o.sent_sha256, x.seq));
+        // The released text of a send line found and proved, whichever of its digests matched:
+        // fetched and re-hashed, shown when the index part lists this line (allow-listed).
+        if (x.holds && typeof o.sent_sha256 === 'string' && HEX64.test(o.sent_sha256) && publicTexts && !textsCarried) box.appendChild(fetchedRelease(o.sent_sha256, x.seq));
         out.appendChild(box);
       });
       out.appendChild(el('p', { class: 'muted' }, 'Read for this answer: ' + cost.files + ' file' + (cost.files === 1 ? '' : 's') + ' of ledger/tree/ (' + kb(cost.bytes) + ')' + (cost.paths.length ? ': ' + cost.paths.map(function (p) { return 'ledger/tree/' + p; }).join(', ') : '') + '.'));

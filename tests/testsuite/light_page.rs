@@ -784,6 +784,20 @@ fn a_light_page_past_its_ceiling_reads_its_records_from_the_site() {
             "{path} read: {hits:?}"
         );
     }
+    // Its log-size path reads none of those records (docs/page.md "The log-size path"): they
+    // grow with the exhibit, and the checkpoint's verdict does not need them.
+    let f = visit(&server.url("index.html"), None, &[]);
+    assert_eq!(
+        f["verdict"]["data-verdict"], "checkpoint",
+        "{}",
+        f["verdict"]
+    );
+    let hits = server.take();
+    assert!(
+        hits.keys()
+            .all(|p| p == "index.html" || p.starts_with("ledger/tree/")),
+        "{hits:?}"
+    );
     let f = visit(b.site.join("index.html").to_str().unwrap(), None, &[]);
     assert_eq!(f["verdict"]["data-verdict"], "needs-data", "from file://");
 
@@ -938,7 +952,17 @@ fn the_log_size_paths_fetch_only_the_files_they_should() {
         ("its digest", digest.as_str(), "index", true),
     ] {
         let fragment = format!("#paste={}", url_encode(paste));
-        let f = visit(&server.url("index.html"), None, &["--fragment", &fragment]);
+        let axe = axe_core();
+        let f = visit(
+            &server.url("index.html"),
+            None,
+            &["--fragment", &fragment, "--axe", axe.to_str().unwrap()],
+        );
+        assert_eq!(
+            f["axe"],
+            serde_json::json!([]),
+            "{how}: axe-core on the proof"
+        );
         let r = &f["pasteResult"];
         assert_eq!(r["data-seq"], seq.to_string(), "{how}: {r}");
         assert_eq!(r["data-proof"], "included", "{how}: {r}");
@@ -1132,4 +1156,163 @@ fn url_encode(s: &str) -> String {
             }
         })
         .collect()
+}
+
+/// Clicks "Check everything" and waits for the full check's verdict: [verdict, vouched, head].
+const CHECK_EVERYTHING: &str = "new Promise(function (resolve) {
+  document.getElementById('check-everything').click();
+  var t = setInterval(function () {
+    var v = document.getElementById('verdict'), d = v.getAttribute('data-verdict');
+    if (d && d !== 'working' && d !== 'checkpoint') { clearInterval(t); resolve([d, v.getAttribute('data-vouched'), v.getAttribute('data-head')]); }
+  }, 100);
+})";
+
+/// The light page's failures, as listed under its verdict.
+fn failures_of(facts: &J) -> String {
+    let dom = facts["dom"].as_str().unwrap();
+    let at = dom.find("id=\"failures\"").expect("a list of failures");
+    dom[at..at + dom[at..].find("</ul>").unwrap()].to_string()
+}
+
+/// The log-size verdict holds the files it reads and says which it did not (docs/page.md "The
+/// log-size path"): a tile of the root's right edge changed, the site's checkpoint not the
+/// page's copy, or the newest posted head not the tree's leaf at its seq each fail it; a tile no
+/// check of it reads leaves it standing — it says it did not re-derive the chain — but a message
+/// proved through that tile is NOT proved. The button runs the full check to the verdict of
+/// `#check-everything`, and the page passes axe-core in its log-size state. Catches a verdict
+/// on the checkpoint's text alone, a posted head taken on trust, and a proof that does not
+/// recompute the path to the root.
+#[test]
+fn the_log_size_verdict_holds_what_it_reads_and_says_what_it_did_not() {
+    let mut b = Box::new(65_536);
+    b.sends = true;
+    b.add(600);
+    b.build(1_800_000_000);
+    let tree = b.site.join("ledger/tree");
+    for f in ["tile/0/000", "tile/0/002.p/88", "tile/1/000.p/2"] {
+        assert!(tree.join(f).is_file(), "{f}");
+    }
+    let full = {
+        let server = Server::start(&b.site);
+        verdict(&visit(&server.url(FULL), None, &[]))
+    };
+    assert!(full.0 == "gaps" || full.0 == "intact", "{full:?}");
+    let server = Server::start(&b.site);
+    let axe = axe_core();
+    let f = visit(
+        &server.url("index.html"),
+        None,
+        &["--axe", axe.to_str().unwrap()],
+    );
+    assert_eq!(
+        f["verdict"]["data-verdict"], "checkpoint",
+        "{}",
+        f["verdict"]
+    );
+    assert_eq!(
+        f["axe"],
+        serde_json::json!([]),
+        "axe-core on the log-size verdict"
+    );
+    server.take();
+    let f = visit(
+        &server.url("index.html"),
+        None,
+        &["--eval", CHECK_EVERYTHING],
+    );
+    assert_eq!(
+        f["evalResult"],
+        serde_json::json!([full.0, full.1, full.2]),
+        "the button runs the full check"
+    );
+    let hits = server.take();
+    assert!(
+        hits.keys().any(|p| p.starts_with("ledger/segments/")),
+        "the full check read the ledger: {hits:?}"
+    );
+
+    let seq15 = message(15).1;
+    let cases: [(&str, fn(&Path), &str); 3] = [
+        (
+            "a tile of the root's right edge",
+            |s| {
+                let p = s.join("ledger/tree/tile/0/002.p/88");
+                let mut bytes = std::fs::read(&p).unwrap();
+                bytes[100] ^= 1;
+                std::fs::write(p, bytes).unwrap();
+            },
+            "fold to the root",
+        ),
+        (
+            "the site's checkpoint not the page's copy",
+            |s| {
+                let p = s.join("ledger/tree/checkpoint");
+                let text = std::fs::read_to_string(&p).unwrap();
+                std::fs::write(p, text.replacen("\n600\n", "\n599\n", 1)).unwrap();
+            },
+            "is not the one this page carries",
+        ),
+        (
+            "the newest post names another head",
+            |s| {
+                let mut posts = crate::site_agreement::page_json(s, "anchor-posts-json");
+                let map = posts.as_object_mut().unwrap();
+                let last = map.keys().next_back().unwrap().clone();
+                let text = map[&last].as_str().unwrap().to_string();
+                let at = text.find(" head ").unwrap() + 6;
+                let forged = format!("{}{}{}", &text[..at], "ab".repeat(32), &text[at + 64..]);
+                map.insert(last, J::String(forged));
+                crate::site_agreement::set_block(
+                    s,
+                    "anchor-posts-json",
+                    &serde_json::to_vec(&posts).unwrap(),
+                );
+            },
+            "is not the tree's leaf at seq",
+        ),
+    ];
+    for (name, mutate, says) in cases {
+        let tmp = tempfile::tempdir().unwrap();
+        let copy = tmp.path().join("site");
+        copy_tree(&b.site, &copy);
+        mutate(&copy);
+        let server = Server::start(&copy);
+        let f = visit(&server.url("index.html"), None, &[]);
+        assert_eq!(
+            f["verdict"]["data-verdict"], "failed",
+            "{name}: {}",
+            f["verdict"]
+        );
+        let failures = failures_of(&f);
+        assert!(failures.contains(says), "{name}: {failures}");
+        assert!(
+            !server
+                .take()
+                .keys()
+                .any(|p| p.starts_with("ledger/segments/")),
+            "{name}: no ledger file read"
+        );
+    }
+
+    // A tile of the first 256 seqs: no check of the cold visit reads it, and the verdict says
+    // what it checked; a message whose proof goes through it is not proved.
+    let tmp = tempfile::tempdir().unwrap();
+    let copy = tmp.path().join("site");
+    copy_tree(&b.site, &copy);
+    let p = copy.join("ledger/tree/tile/0/000");
+    let mut bytes = std::fs::read(&p).unwrap();
+    bytes[32 * 20] ^= 1;
+    std::fs::write(p, bytes).unwrap();
+    let server = Server::start(&copy);
+    let fragment = format!("#paste={}", url_encode(&seq15));
+    let f = visit(&server.url("index.html"), None, &["--fragment", &fragment]);
+    assert_eq!(
+        f["verdict"]["data-verdict"], "checkpoint",
+        "{}",
+        f["verdict"]
+    );
+    assert!(said(&f, "verdict-text").contains("not re-derived"));
+    let r = &f["pasteResult"];
+    assert_eq!(r["data-seq"], "15", "{r}");
+    assert_eq!(r["data-proof"], "not-included", "{r}");
 }
