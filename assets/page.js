@@ -2202,7 +2202,8 @@
         var p = inc.post;
         if (inc.holds) out.checked.push('The newest posted head, posted outside the box for ' + p.date + ': ' + p.head + ' is the tree\'s leaf at seq ' + p.seq + ' (an inclusion proof of ' + inc.hashes + ' hash' + (inc.hashes === 1 ? '' : 'es') + '), so the head posted then is in this tree, at its place.');
         else fail('the head posted for ' + p.date + ' (' + p.head + ', seq ' + p.seq + ') is not the tree\'s leaf at seq ' + p.seq + ': the tree this checkpoint states does not hold the chain the head posted outside the box names');
-        var h = Array.isArray(proofHeaders) ? proofHeaders.filter(function (x) { return x.kind === 'anchor' && x.name === p.date + '.txt.ots'; })[0] : null;
+        if (!Array.isArray(proofHeaders)) { fail('the page could not read the proofs\' headers it carries (' + (proofHeaders && proofHeaders.__error) + ')'); return out; }
+        var h = proofHeaders.filter(function (x) { return x.kind === 'anchor' && x.name === p.date + '.txt.ots'; })[0];
         var post = postsRaw[p.date], pr = h ? checkProofHeader(h.header, V.sha256Hex(V.utf8Encode(String(post)))) : null;
         if (pr === 'ok') out.checked.push('The header of that post\'s Bitcoin proof (carried by this page) commits to the post; its attestation is checked with an OpenTimestamps client.');
         else if (pr) fail('the Bitcoin proof of the post for ' + p.date + ' ' + PROOF_PROBLEM_WORDS[pr]);

@@ -1167,6 +1167,9 @@ const CHECK_EVERYTHING: &str = "new Promise(function (resolve) {
   }, 100);
 })";
 
+/// A site tampered with: what, how, and words the page's failures must hold.
+type Tampering = (&'static str, fn(&Path), &'static str);
+
 /// The light page's failures, as listed under its verdict.
 fn failures_of(facts: &J) -> String {
     let dom = facts["dom"].as_str().unwrap();
@@ -1232,7 +1235,7 @@ fn the_log_size_verdict_holds_what_it_reads_and_says_what_it_did_not() {
     );
 
     let seq15 = message(15).1;
-    let cases: [(&str, fn(&Path), &str); 3] = [
+    let cases: [Tampering; 3] = [
         (
             "a tile of the root's right edge",
             |s| {
