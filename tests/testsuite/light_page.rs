@@ -1064,7 +1064,7 @@ fn the_log_size_paths_fetch_only_the_files_they_should() {
 /// remembers fails, and the headline verdict says the history was rewritten since the last
 /// visit, on the log-size path and on the full check alike, until Forget. Catches a page that
 /// compares nothing between visits, one that only compares sizes, and one that forgets the
-/// alarm once shown.
+/// alarm once shown. A checkpoint of another origin is another log: said, not compared.
 #[test]
 fn a_rewrite_between_two_visits_is_the_headline_failure() {
     let mut b = Box::new(65_536);
@@ -1143,6 +1143,35 @@ fn a_rewrite_between_two_visits_is_the_headline_failure() {
         "{}",
         f["verdict"]
     );
+
+    // Another log at the same address (another origin): said, compared with nothing, and no
+    // failure of the history; the checkpoint remembered is kept.
+    let mut third = Box::new(65_536);
+    let toml = std::fs::read_to_string(third.b.dir.join("exhibit.toml")).unwrap();
+    std::fs::write(
+        third.b.dir.join("exhibit.toml"),
+        format!("{toml}origin = \"example.org/another-log\"\n"),
+    )
+    .unwrap();
+    third.add(340);
+    third.build(1_800_000_000);
+    std::fs::remove_dir_all(&b.site).unwrap();
+    copy_tree(&third.site, &b.site);
+    for _ in 0..2 {
+        let f = visit(&server.url("index.html"), Some(profile.path()), &[]);
+        assert_eq!(
+            f["verdict"]["data-verdict"], "checkpoint",
+            "{}",
+            f["verdict"]
+        );
+        assert_eq!(f["verdict"]["data-origin"], "example.org/another-log");
+        let memory = tag(f["dom"].as_str().unwrap(), "id=\"tree-memory\"");
+        assert_eq!(attr(memory, "data-state"), "other-log", "{memory}");
+        assert!(
+            text_of(f["dom"].as_str().unwrap(), "tree-memory").contains("another log"),
+            "{memory}"
+        );
+    }
 }
 
 /// A paste as `#paste=` carries it: every byte but the unreserved ones percent-encoded.
