@@ -669,11 +669,35 @@
    * records, the posts the chain reached, a checkpoint when asked), 'done', 'error'.
    */
   function lightEngine(V, compact, post) {
-    var v = null, init = null, told = {}, fileBase = 0;
+    var v = null, init = null, told = {}, fileBase = 0, groups = null;
+    // The published lines by groups of 256 seqs, as the tree's lines/ files hold them
+    // (docs/tree.md#layout): each group's bytes hashed when the next begins, none kept.
+    function closeGroup() {
+      if (!groups || groups.cur < 0 || !groups.parts.length) return;
+      var n = 0, at = 0;
+      groups.parts.forEach(function (x) { n += x.length; });
+      var all = new Uint8Array(n);
+      groups.parts.forEach(function (x) { all.set(x, at); at += x.length; });
+      groups.out.push([groups.cur, V.sha256Hex(all), n]);
+      groups.parts = [];
+    }
+    function groupLines(bytes, before, recs) {
+      var starts = [0];
+      for (var k = 0; k < bytes.length; k++) if (bytes[k] === 10) starts.push(k + 1);
+      recs.forEach(function (rec) {
+        var j = rec.line - before;
+        if (typeof rec.seq !== 'number' || rec.seq < 1 || j < 1 || j >= starts.length) { groups.bad = true; return; }
+        var N = Math.floor((rec.seq - 1) / 256);
+        if (N < groups.cur) { groups.bad = true; return; }
+        if (N > groups.cur) { closeGroup(); groups.cur = N; }
+        groups.parts.push(bytes.slice(starts[j - 1], starts[j]));
+      });
+    }
     return function (d) {
       try {
         if (d.type === 'init') {
           init = d;
+          groups = d.lineGroups ? { cur: -1, parts: [], out: [], bad: false } : null;
           v = new V.Verifier(d.withheld, d.tzRules, { watchSeqs: d.watchSeqs, checkpoint: d.checkpoint || undefined,
             onProgress: function (n, b) { post({ type: 'progress', bytes: b - fileBase }); } });
           return;
@@ -688,6 +712,7 @@
           var before = v.s.lineNo;
           v.push(bytes);
           var recs = v.takeLines();
+          if (groups) groupLines(bytes, before, recs);
           if (d.facts) {
             var differ = factsDiffer(d.facts, fileFacts(before, v.s.lineNo - before, recs, v.s.headerDigest));
             if (differ.length) { post({ type: 'file-bad', path: d.path, why: 'the list says ' + differ.join(', ') }); return; }
@@ -716,6 +741,8 @@
           c.bytes = r.bytes;
           c.headSeqIds = d.headSeq !== null && d.headSeq !== undefined ? (r.anchorState.ids.get(String(d.headSeq)) || []) : null;
           c.headerLine = v.s.header; // line 1 as read (latin1), when it is a header
+          closeGroup();
+          c.lineGroups = groups && !groups.bad ? groups.out : null;
           post({ type: 'done', result: c, anchors: anchors });
         }
       } catch (err) { post({ type: 'error', message: String(err && err.message || err) }); }
@@ -727,8 +754,13 @@
   // digests"): the files under ledger/ held to the last SNAPSHOTS.jsonl line, as `exhibit verify
   // SITE` holds them (src/snapshot_check.rs, head_check::SnapshotDigests).
 
-  /** The folders whose files a snapshot records by one listing digest each. */
-  var SNAPSHOT_FOLDERS = ['anchors/', 'witness/', 'public_texts/', 'segments/', 'withheld/'];
+  /**
+   * The folders whose files a snapshot records by one listing digest each (src/head_check.rs,
+   * DIGESTED_FOLDERS). `tree/` (docs/tree.md) is held only where the page reads every file in it:
+   * a page cannot list a folder over http, so its listing digest is computed from every tree
+   * file's sha256 when the full check fetches them all, and is otherwise said not checked.
+   */
+  var SNAPSHOT_FOLDERS = ['anchors/', 'witness/', 'public_texts/', 'segments/', 'withheld/', 'tree/'];
   /** The files an exhibit may hold directly under ledger/ (src/layout.rs), SNAPSHOTS.jsonl aside. */
   var DIRECT_FILES = ['.gitattributes', 'STATS.json', 'ledger.jsonl', 'readings.json', 'withheld.json'];
 
@@ -788,6 +820,138 @@
       });
   }
 
+  // ------------------------------------------------------------------------------------------
+  // The tree (docs/tree.md): the page's own answers about the checkpoint it carries.
+
+  function hexBytes(hex) {
+    var out = new Uint8Array(hex.length / 2);
+    for (var i = 0; i < out.length; i++) out[i] = parseInt(hex.substr(2 * i, 2), 16);
+    return out;
+  }
+  function bytesHex(b) {
+    var s = '';
+    for (var i = 0; i < b.length; i++) s += (b[i] < 16 ? '0' : '') + b[i].toString(16);
+    return s;
+  }
+
+  /**
+   * The tree's leaves from a chain that re-derives (docs/tree.md#leaves): leaf i is seq i+1's
+   * entry, a published line's derived entry_id or, for a withheld seq, the withheld list's
+   * digest. `lines`: the page's line records ({seq, did}); `withheld`: [{seq, entry_id}]. The
+   * size is the last seq either names, as `leaves` in src/tree_check.rs takes it. Returns
+   * {size, entries: [hex]}, or {error} when a seq up to the size is neither.
+   */
+  function treeLeaves(lines, withheld) {
+    var at = new Map(), size = 0;
+    lines.forEach(function (L) {
+      if (typeof L.seq === 'number' && typeof L.did === 'string' && !at.has(L.seq)) { at.set(L.seq, L.did); if (L.seq > size) size = L.seq; }
+    });
+    (withheld || []).forEach(function (w) {
+      if (w && typeof w.seq === 'number' && typeof w.entry_id === 'string' && !at.has(w.seq)) { at.set(w.seq, w.entry_id); if (w.seq > size) size = w.seq; }
+    });
+    var entries = new Array(size);
+    for (var q = 1; q <= size; q++) {
+      var e = at.get(q);
+      if (!e || !HEX64.test(e)) return { error: 'seq ' + q + ' is neither a published line nor a withheld one' };
+      entries[q - 1] = e;
+    }
+    return { size: size, entries: entries };
+  }
+
+  /**
+   * The checkpoint a page carries (`carried`: its bytes) held to the tree of `entries` (hex, in
+   * seq order) and the chain's head (docs/tree.md#checkpoint), as `check_checkpoint` in
+   * src/tree_check.rs holds the site's: its size, root and `exhibit-head` line are re-derived,
+   * its origin is read. `T`: ExhibitVerify.tree. Returns {cp (parsed, or null), size, root
+   * (Uint8Array), problem: null or the difference in words}.
+   */
+  function checkpointHolds(T, carried, entries, headHex) {
+    var size = entries.length;
+    var root = T.rootOf(entries.map(function (h) { return T.leafHash(hexBytes(h)); }));
+    var out = { cp: null, size: size, root: root, problem: null };
+    if (!carried || !carried.length) { out.problem = 'the page carries no checkpoint'; return out; }
+    var cp = T.parseCheckpoint(carried);
+    if (cp.error) { out.problem = 'it is not a checkpoint: ' + cp.error; return out; }
+    out.cp = cp;
+    var why = [];
+    if (cp.size !== size) why.push('its size is ' + cp.size + ' where the chain has ' + size + ' seqs');
+    if (bytesHex(cp.root) !== bytesHex(root)) why.push('its root is ' + T.base64Encode(cp.root) + ' where the chain\'s is ' + T.base64Encode(root));
+    if (cp.headSeq !== size || cp.headHex !== headHex) why.push('its exhibit-head is ' + cp.headSeq + ' ' + cp.headHex + ' where the chain\'s head is ' + size + ' ' + headHex);
+    out.problem = why.length ? why.join('; ') : null;
+    return out;
+  }
+
+  /**
+   * The seq the gate's trailer names (`[gate: … · ledger NNNN]`, the last one in the text), as
+   * `trailer_seq` in src/prove_cmd.rs reads it; null when there is none.
+   */
+  function trailerSeq(text) {
+    var t = toLF(text), at = t.lastIndexOf('[gate: ');
+    if (at < 0) return null;
+    var end = t.indexOf(']', at);
+    if (end < 0) return null;
+    var inner = t.slice(at, end), mark = '\u00b7 ledger ', k = inner.lastIndexOf(mark);
+    if (inner.indexOf('\n') >= 0 || k < 0) return null;
+    var digits = inner.slice(k + mark.length);
+    var n = /^[0-9]{1,16}$/.test(digits) ? Number(digits) : NaN;
+    return Number.isSafeInteger(n) ? n : null;
+  }
+
+  /** A paste that is a seq: `1234` or `seq 1234` alone. Returns the number, or null. */
+  function pasteSeq(text) {
+    var m = /^\s*(?:seq\s*)?([1-9][0-9]{0,15})\s*$/i.exec(toLF(text));
+    var n = m ? Number(m[1]) : NaN;
+    return Number.isSafeInteger(n) ? n : null;
+  }
+
+  /**
+   * The posted heads in the exact form (`gate anchor <date> head <digest> seq <n>`, as
+   * checkAnchors reads a post) from the posts the page carries ([{date, text}]): [{date, head,
+   * seq}], by seq, then date. The last is the newest.
+   */
+  function postedHeads(posts) {
+    var out = [];
+    (posts || []).forEach(function (p) {
+      var prefix = 'gate anchor ' + p.date + ' head ', t = String(p.text);
+      var m = t.indexOf(prefix) === 0 ? /^([0-9a-f]{64}) seq (0|[1-9][0-9]{0,15})$/.exec(t.slice(prefix.length)) : null;
+      var n = m ? Number(m[2]) : NaN;
+      if (m && Number.isSafeInteger(n)) out.push({ date: String(p.date), head: m[1], seq: n });
+    });
+    return out.sort(function (a, b) { return a.seq - b.seq || (a.date < b.date ? -1 : a.date > b.date ? 1 : 0); });
+  }
+
+  /**
+   * What a returning visitor's browser checks (docs/page.md "The returning visitor"): the
+   * checkpoint it remembers (`mem`: {origin, size, root (base64), checked_at}, or null) against
+   * today's (`cp`, parsed). {kind: 'first'} (nothing remembered), 'other-log' (another origin:
+   * another log, not compared), 'cut' (fewer seqs than seen: a rewrite), or 'consistency' (a
+   * proof from mem.size to cp.size is due; at equal sizes, equal roots).
+   */
+  function historyPlan(mem, cp) {
+    if (!mem || typeof mem.size !== 'number' || typeof mem.root !== 'string') return { kind: 'first' };
+    if (mem.origin !== cp.origin) return { kind: 'other-log' };
+    if (mem.size > cp.size) return { kind: 'cut' };
+    return { kind: 'consistency', from: mem.size };
+  }
+
+  /**
+   * What the full check fetches, about (docs/page.md "Check everything"): the ledger's files the
+   * page lists (`files`: [{bytes}], its last one left out when the page carries it) and the
+   * tree's files at `size` — lines/ repeats the published lines, the hash tiles and entry bundles
+   * weigh 66 bytes a seq and a little more for the upper levels, the digest index 16 bytes a
+   * digest a level (counted as two digests a line). {ledger, tree, total} in bytes.
+   */
+  function fullCheckEstimate(files, latest, size) {
+    var ledger = 0;
+    (files || []).forEach(function (f, i) { if (!(latest && i === files.length - 1)) ledger += Number(f.bytes) || 0; });
+    var all = 0;
+    (files || []).forEach(function (f) { all += Number(f.bytes) || 0; });
+    var levels = 1, blocks = Math.floor(size / 1024);
+    for (var span = 16; span <= blocks; span *= 16) levels++;
+    var tree = all + 66 * size + Math.ceil(32 * size / 255) + 32 * size * levels;
+    return { ledger: ledger, tree: tree, total: ledger + tree };
+  }
+
   var pure = {
     toLF: toLF, stripTrailer: stripTrailer, variants: variants, tokens: tokens, dice: dice,
     wordsKey: wordsKey, wordDiff: wordDiff, coverage: coverage, ranges: ranges, b64ToBytes: b64ToBytes, failedCheck: failedCheck,
@@ -795,7 +959,9 @@
     fold: fold, passageWords: passageWords, align: align, passageMatch: passageMatch, digestOf: digestOf,
     checkProofHeader: checkProofHeader, decodeProofHeaders: decodeProofHeaders, computeVerdict: computeVerdict,
     PASSAGE_MIN_WORDS: PASSAGE_MIN_WORDS, ledgerFileList: ledgerFileList, withheldFileList: withheldFileList, compareMemory: compareMemory, lightEngine: lightEngine, fileFacts: fileFacts, listNotStats: listNotStats,
-    lastSnapshotDigests: lastSnapshotDigests, folderListing: folderListing, snapshotDiffer: snapshotDiffer, SNAPSHOT_FOLDERS: SNAPSHOT_FOLDERS
+    lastSnapshotDigests: lastSnapshotDigests, folderListing: folderListing, snapshotDiffer: snapshotDiffer, SNAPSHOT_FOLDERS: SNAPSHOT_FOLDERS,
+    hexBytes: hexBytes, bytesHex: bytesHex, treeLeaves: treeLeaves, checkpointHolds: checkpointHolds,
+    trailerSeq: trailerSeq, pasteSeq: pasteSeq, postedHeads: postedHeads, historyPlan: historyPlan, fullCheckEstimate: fullCheckEstimate
   };
 
   // ------------------------------------------------------------------------------------------
@@ -814,6 +980,10 @@
     var V = self.ExhibitVerify, s = document.getElementById('layout-json'), lay = null;
     try { lay = s ? V.readSiteJSON(V.utf8Decode(b64ToBytes(s.textContent))) : null; } catch (e) { lay = null; }
     if (!lay || typeof lay !== 'object' || lay.mode !== 'light' || lay.fetch !== true) { startWith(null, null); return; }
+    // The log-size path reads none of these records (docs/page.md "The log-size path"): they are
+    // read when the visitor asks for the full check, which starts the page again with them.
+    var cp = document.getElementById('tree-checkpoint');
+    if (cp && /[A-Za-z0-9]/.test(cp.textContent) && location.protocol !== 'file:' && location.hash !== '#check-everything') { startWith({}, null, true); return; }
     var wanted = FETCHED_RECORDS.filter(function (r) {
       return r[0] !== 'withheld-json' || !Object.prototype.hasOwnProperty.call(lay, 'withheld_files');
     });
@@ -836,7 +1006,7 @@
 
   // `fetched`: the records read from the site by id, for a page that does not carry them;
   // `fetchFailed`: why they could not be read, in words (then no verdict).
-  function startWith(fetched, fetchFailed) {
+  function startWith(fetched, fetchFailed, recordsDeferred) {
     var V = self.ExhibitVerify;
     var t0 = 0, tStart = performance.now();
     var $ = function (id) { return document.getElementById(id); };
@@ -997,7 +1167,12 @@
       var b = block('proof-headers') || new Uint8Array(0);
       try { return decodeProofHeaders(b); } catch (e) { return { __error: String(e) }; }
     })();
-    var state = { result: null, anchors: null, cov: null, bySeq: new Map(), byDigest: new Map(), ready: false, queued: null,
+    // The tree's checkpoint the page carries (docs/tree.md#checkpoint; none on a page of an
+    // exhibit built before the tree), and STATS.json's statement of the tree.
+    var treeBlock = block('tree-checkpoint');
+    if (treeBlock && !treeBlock.length) treeBlock = null;
+    var statsTree = stats.tree !== undefined ? stats.tree : null;
+    var state = { result: null, anchors: null, cov: null, bySeq: new Map(), byDigest: new Map(), ready: false, queued: null, tree: null,
       textsBad: [], textsStray: [], proofs: { anchor: {}, witnessBad: [], witnessOk: 0, witnessAll: 0 } };
 
     // ---- who: the header's own sentence, verbatim (read now for the first screen; the
@@ -1096,7 +1271,14 @@
         fail('its data block layout-json is not {"mode":"embedded"} nor a light page\'s list of files');
         return;
       }
-      if (light) { runLight(); return; }
+      if (light) {
+        // A light page's default check is the checkpoint's, in log size (docs/page.md "The
+        // log-size path"); the full re-derivation when asked (`#check-everything`, or the
+        // button), from a file (file://: the folder picked), or on a site with no tree.
+        if (treeBlock && !fetchFailed && location.protocol !== 'file:' && location.hash !== '#check-everything') runLog();
+        else { state.full = true; state.mode = 'full'; runLight(); }
+        return;
+      }
       t0 = performance.now();
       setProgress(0, ledgerBytes.length);
       var source = $('verify-src') ? $('verify-src').textContent : '';
@@ -1312,6 +1494,9 @@
       var segmented = files.some(function (f) { return f.path !== 'ledger/ledger.jsonl'; });
       var copies = [['ledger/STATS.json', 'stats-json'], ['ledger/SNAPSHOTS.jsonl', 'snapshots-jsonl'], ['ledger/anchors/index.json', 'anchors-json']];
       if (!Object.prototype.hasOwnProperty.call(layout, 'withheld_files')) copies.push(['ledger/withheld.json', 'withheld-json']);
+      // The tree's checkpoint (docs/tree.md#checkpoint), which every page carries since the tree
+      // (`exhibit verify SITE`: page_copy_mismatch); a page and a site without one are the same.
+      copies.push(['ledger/tree/checkpoint', 'tree-checkpoint']);
       // A record read from the site is the site's file: nothing to hold it to.
       copies = copies.filter(function (c) { return !(fetched && Object.prototype.hasOwnProperty.call(fetched, c[1])); });
       var k = 0;
@@ -1520,7 +1705,7 @@
         var problems = snapshotDiffer(recorded, derived, function (k) { return notHeld.indexOf(k) < 0; });
         // A layer's block where the snapshot records the layer's folder, and only there: a page
         // without the block shows no layer (exhibit verify SITE: page_copy_mismatch).
-        [['witness/', 'witness-json', witness], ['public_texts/', 'public-texts-json', publicTexts]].forEach(function (l) {
+        [['witness/', 'witness-json', witness], ['public_texts/', 'public-texts-json', publicTexts], ['tree/', 'tree-checkpoint', treeBlock]].forEach(function (l) {
           var inSite = Object.prototype.hasOwnProperty.call(recorded, l[0]);
           if (inSite !== !!l[2]) problems.push({ file: 'index.html', code: 'page_copy_mismatch', detail: inSite
             ? 'it carries no ' + l[1] + ' data block, but the last snapshot records ledger/' + l[0]
@@ -1546,12 +1731,18 @@
     function snapshotWords() {
       var S = state.snapshot;
       if (!light || !S) {
-        return 'The files beside this page (ledger/): not checked here. This page reads none of them; it checks the copies it carries. ' +
+        return 'The files beside this page (ledger/, its tree/ included): not checked here. This page reads none of them; it checks the copies it carries. ' +
           'exhibit verify SITE, run on a clone, holds every file under ledger/ to the digests of the last line of SNAPSHOTS.jsonl.';
       }
-      return 'Files under ledger/ against the digests of the last line of SNAPSHOTS.jsonl: ' + S.held.join(', ') + ' held here, and they match. ' +
-        (S.notHeld.length ? 'Not checked here: ' + S.notHeld.map(function (k) { return 'ledger/' + k; }).join(', ') + ' (this page does not read every file in them; exhibit verify SITE, run on a clone, does)' : '') +
-        (S.local ? (S.notHeld.length ? '.' : '') : (S.notHeld.length ? '; nor' : 'Not checked here:') + ' whether the site holds a file directly under ledger/ that the snapshot does not name, other than ' + DIRECT_FILES.join(', ') + ' (which it asks for): a page cannot list a folder over http.');
+      var held = S.held.slice(), notHeld = S.notHeld.filter(function (k) { return k !== 'tree/'; });
+      var tree = S.notHeld.indexOf('tree/') >= 0 || held.indexOf('tree/') >= 0;
+      if (tree && S.treeHeld) { if (held.indexOf('tree/') < 0) held.push('tree/'); held.sort(); }
+      else held = held.filter(function (k) { return k !== 'tree/'; });
+      return 'Files under ledger/ against the digests of the last line of SNAPSHOTS.jsonl: ' + held.join(', ') + ' held here, and they match' +
+        (S.treeHeld ? ' (tree/ from the sha256 of every tree file, read for the tree\'s check)' : '') + '. ' +
+        (tree && !S.treeHeld ? 'Not checked here: the listing digest of ledger/tree/, which only the sha256 of every file in it gives: this page reads them all only when it checks every tree file (Check everything, on a chain that re-derives). ' : '') +
+        (notHeld.length ? 'Not checked here: ' + notHeld.map(function (k) { return 'ledger/' + k; }).join(', ') + ' (this page does not read every file in them; exhibit verify SITE, run on a clone, does)' : '') +
+        (S.local ? (notHeld.length ? '.' : '') : (notHeld.length ? '; nor' : 'Not checked here:') + ' whether the site holds a file directly under ledger/ that the snapshot does not name, other than ' + DIRECT_FILES.join(', ') + ' (which it asks for): a page cannot list a folder over http.');
     }
 
     function fetchFile(f) {
@@ -1701,8 +1892,14 @@
             else markDay({ date: a.date, seq: a.post_seq, head: a.head, clean: r.ok });
           });
           earlyVerdict({ ok: r.ok, head: r.head, entries: r.entries, problems: r.problems.length });
-          finish(r, m.anchors, rd.where);
-          monitorAfter(r, files, plan, mem, acc.checkpoint, headSeq);
+          // Every tree file held to the chain just re-derived, then the headline verdict.
+          treeStep(r).then(function () {
+            finish(r, m.anchors, rd.where);
+            monitorAfter(r, files, plan, mem, acc.checkpoint, headSeq);
+          }, function (err) {
+            needsData('The page could not read the tree\'s files (' + String(err && err.message || err) + '), so it cannot hold them to the chain it re-derived. Pick the cloned ledger/ folder to check it from there.');
+            $('pick-ledger').addEventListener('change', function () { fromFolder(this.files, files, plan, mem); });
+          });
         } else if (m.type === 'error') { settled = true; rd.stop(); fail(m.message); }
       }, forceMain);
       rd.onerror = function () {
@@ -1711,7 +1908,7 @@
         settled = true;
         streamFiles(files, plan, mem, get, how, true);
       };
-      rd.post({ type: 'init', withheld: withheldBytes, tzRules: tzRules, posts: posts, watchSeqs: watch, checkpoint: plan.checkpoint });
+      rd.post({ type: 'init', withheld: withheldBytes, tzRules: tzRules, posts: posts, watchSeqs: watch, checkpoint: plan.checkpoint, lineGroups: !plan.checkpoint });
       function next() {
         if (i >= files.length) { rd.post({ type: 'finish', headSeq: headSeq }); return; }
         var f = files[i];
@@ -1745,6 +1942,7 @@
     // A ledger file that is not what the list says: a failure, named by file (no verdict can be
     // green over bytes the list does not vouch for).
     function failLight(failures) {
+      if (state.history && state.history.rewritten) failures = [{ what: historyWords(state.history.rewritten), href: '#tree-memory' }].concat(failures);
       verdict.setAttribute('data-state', 'problems');
       verdict.setAttribute('data-verdict', 'failed');
       verdict.setAttribute('data-head', '');
@@ -1819,9 +2017,614 @@
     }
     if ($('monitor-forget')) $('monitor-forget').addEventListener('click', function () {
       var st = storage();
-      try { if (st) st.removeItem(MONITOR_KEY); } catch (e) { /* nothing to forget */ }
+      try { if (st) { st.removeItem(MONITOR_KEY); st.removeItem(TREE_KEY); } } catch (e) { /* nothing to forget */ }
       monitorShow('none');
+      treeMemShow({ kind: 'none' });
     });
+
+    // ---- the tree on a light page (docs/page.md "The log-size path", "The returning visitor",
+    // "Check everything"; docs/tree.md). A light page's default check reads a few small files of
+    // ledger/tree/, not the ledger: the checkpoint, held to the copy the page carries, its root
+    // folded from the hash tiles, the exhibit-head and the newest posted head proved leaves of
+    // it, and, for a returning visitor, a consistency proof from the checkpoint this browser
+    // remembers. Its verdict says so, and says that the chain was not re-derived.
+    var T = V.tree;
+    // Tree files read on this visit by their path under ledger/tree/ (fetched once each), and
+    // what the log-size checks and proofs read.
+    var treeCache = new Map(), treeRead = { files: 0, bytes: 0 };
+    function treeRaw(rel) {
+      var path = 'ledger/tree/' + rel;
+      if (state.picked) {
+        var f = state.picked[path];
+        if (!f) { var e = new Error('the folder you picked has no ' + path); e.absent = true; e.path = path; return Promise.reject(e); }
+        return f.arrayBuffer().then(function (b) { return new Uint8Array(b); });
+      }
+      if (location.protocol === 'file:') return Promise.reject(new Error('this page was opened from a file (file://), where a browser lets it read no file beside it'));
+      return fetch(path, { cache: 'no-store', credentials: 'same-origin' }).then(function (res) {
+        if (!res.ok) {
+          var e = new Error('the server answered ' + res.status + ' for ' + path);
+          e.status = res.status; e.path = path; e.absent = res.status === 404 || res.status === 410;
+          throw e;
+        }
+        return res.arrayBuffer().then(function (b) { return new Uint8Array(b); });
+      });
+    }
+    function treeGet(rel) {
+      if (treeCache.has(rel)) return Promise.resolve(treeCache.get(rel));
+      return treeRaw(rel).then(function (b) {
+        treeCache.set(rel, b); treeRead.files++; treeRead.bytes += b.length;
+        return b;
+      });
+    }
+    function treeAll(rels) { return Promise.all(rels.map(treeGet)); }
+    // fn over items, k at a time; resolves when every one has.
+    function pool(items, k, fn) {
+      var i = 0;
+      function one() {
+        if (i >= items.length) return Promise.resolve();
+        var x = items[i++];
+        return Promise.resolve(x).then(fn).then(one);
+      }
+      var all = [];
+      for (var j = 0; j < k; j++) all.push(one());
+      return Promise.all(all);
+    }
+    function sameBytes(a, b) {
+      if (!a || !b || a.length !== b.length) return false;
+      for (var i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+      return true;
+    }
+    function kb(n) { return n < 10240 ? n.toLocaleString('en') + ' bytes' : (n / 1024).toFixed(n < 102400 ? 1 : 0) + ' KB'; }
+    function mb(n) { return (n / 1048576).toFixed(n < 10485760 ? 1 : 0) + ' MB'; }
+    function when(iso) { return String(iso || 'an earlier visit').replace('T', ' ').replace(/:[0-9]{2}(\.[0-9]+)?Z$/, ' UTC'); }
+
+    // A file of the tree that a check needed and could not have: a failure naming it, with the
+    // code `exhibit verify SITE` gives it; null for a file that could not be read at all.
+    function treeFileWords(e, size) {
+      if (e && e.absent) return 'the site does not hold ' + e.path + ', which the tree at ' + size + ' seqs has (tree_file_missing)';
+      if (e && /^tile [^ ]+ holds [0-9]+ bytes/.test(String(e.message))) return 'the hash tile ledger/tree/' + String(e.message).slice(5) + ' (tree_file_differs)';
+      return null;
+    }
+
+    // ---- what this browser remembers of the tree (docs/page.md "The returning visitor")
+    var TREE_KEY = 'exhibit-tree:v1:' + String(location.href).replace(/[?#].*$/, '');
+    function treeMemLoad() {
+      var st = storage();
+      if (!st) return undefined;
+      try { var m = JSON.parse(st.getItem(TREE_KEY) || 'null'); return m && typeof m === 'object' && !Array.isArray(m) ? m : null; }
+      catch (e) { return null; }
+    }
+    function treeMemSave(m) {
+      var st = storage();
+      try { if (st) st.setItem(TREE_KEY, JSON.stringify(m)); } catch (e) { /* storage full: nothing remembered */ }
+    }
+    function memWords(m) { return m.size.toLocaleString('en') + ' seq' + (m.size === 1 ? '' : 's') + ', root ' + m.root + ', origin ' + m.origin; }
+    function historyMeaning() {
+      return 'The tree you checked then is not the beginning of today\'s: a line you could have proved then is gone, moved or changed. A published ledger only grows; this is a rewrite (a forced push) or a split view (another copy shown to you than to others). Do not rely on this exhibit until the publisher explains.';
+    }
+    function historyWords(x) {
+      return 'this exhibit\'s history was rewritten since your last visit on ' + x.date + ': ' + x.why;
+    }
+    function treeMemShow(h) {
+      var p = $('tree-memory');
+      if (!p) return;
+      p.setAttribute('data-state', h.kind);
+      p.className = h.kind === 'rewritten' ? 'bad' : h.kind === 'consistent' ? 'ok' : '';
+      var saved = h.saved ? ' This browser now remembers today\'s checkpoint (' + memWords(h.saved) + ').' : '';
+      p.textContent = h.kind === 'unavailable' ? 'This browser keeps no storage for this page: it remembers no checkpoint, so a later visit cannot tell you whether the history was rewritten.'
+        : h.kind === 'first' ? 'This browser remembered no checkpoint of this exhibit.' + saved + ' On your next visit the page checks, with a consistency proof from the tree\'s tiles, that the exhibit\'s tree still extends it.'
+        : h.kind === 'consistent' ? 'Your last visit, on ' + when(h.mem.checked_at) + ', saw ' + memWords(h.mem) + '. Today\'s tree extends it: a consistency proof of ' + h.hashes + ' hash' + (h.hashes === 1 ? '' : 'es') + ' from the tiles holds, so every line you could have proved then is still there, at the same seq, with the same digest.' + saved
+        : h.kind === 'other-log' ? 'This checkpoint is of another log (origin ' + h.cp.origin + ') than the one this browser remembers from its visit on ' + when(h.mem.checked_at) + ' (origin ' + h.mem.origin + '): the two cannot be compared, so nothing is said of the history. This browser keeps the one it remembers until you click Forget.'
+        : h.kind === 'rewritten' ? 'REWRITTEN: ' + historyWords(h.rewritten) + '. ' + historyMeaning() + ' This browser says so on every visit until you click Forget.'
+        : h.kind === 'none' ? 'Nothing: this browser remembers no checkpoint of this exhibit.'
+        : 'Your last visit, on ' + when(h.mem && h.mem.checked_at) + ', could not be compared with today\'s tree: ' + h.why + '.';
+    }
+    /*
+     * The returning visitor's check (docs/page.md "The returning visitor"): the checkpoint this
+     * browser remembers against today's `cp` (verified on this visit), by a consistency proof
+     * from the tiles. A failed one is kept with the memory and said on every visit until Forget:
+     * a split view must not silence it by showing the old tree once more. Resolves to
+     * state.history.
+     */
+    function historyCheck(cp) {
+      if (state.history) return Promise.resolve(state.history);
+      var now = new Date().toISOString(), mem = treeMemLoad();
+      var remember = { origin: cp.origin, size: cp.size, root: T.base64Encode(cp.root), head_seq: cp.headSeq, head: cp.headHex, checked_at: now };
+      var done = function (h) { h.cp = cp; state.history = h; treeMemShow(h); return h; };
+      if (mem === undefined) return Promise.resolve(done({ kind: 'unavailable' }));
+      if (mem && mem.rewritten) return Promise.resolve(done({ kind: 'rewritten', rewritten: mem.rewritten, mem: mem }));
+      var plan = historyPlan(mem, cp);
+      if (plan.kind === 'first') { treeMemSave(remember); return Promise.resolve(done({ kind: 'first', saved: remember })); }
+      if (plan.kind === 'other-log') return Promise.resolve(done({ kind: 'other-log', mem: mem }));
+      var rewrite = function (why) {
+        mem.rewritten = { date: when(mem.checked_at), why: why, seen: now };
+        treeMemSave(mem);
+        return done({ kind: 'rewritten', rewritten: mem.rewritten, mem: mem });
+      };
+      if (plan.kind === 'cut') return Promise.resolve(rewrite('the tree you saw then had ' + memWords(mem) + '; today\'s has only ' + cp.size + ' seqs: the history was cut'));
+      var oldRoot = null;
+      try { oldRoot = b64ToBytes(mem.root); } catch (e) { oldRoot = null; }
+      if (!oldRoot || oldRoot.length !== 32) return Promise.resolve(done({ kind: 'unchecked', mem: mem, why: 'the root this browser remembers cannot be read' }));
+      if (mem.size === 0) { treeMemSave(remember); return Promise.resolve(done({ kind: 'consistent', mem: mem, hashes: 0, saved: remember })); }
+      return treeAll(T.consistencyTiles(mem.size, cp.size)).then(function () {
+        var proof = T.consistencyProof(mem.size, cp.size, treeCache);
+        if (!T.checkConsistency(proof, mem.size, oldRoot, cp.size, cp.root)) {
+          return rewrite('the tree you saw then (' + memWords(mem) + ') is not where today\'s tree of ' + cp.size + ' seqs (root ' + T.base64Encode(cp.root) + ') begins: the consistency proof from the tiles does not hold');
+        }
+        treeMemSave(remember);
+        return done({ kind: 'consistent', mem: mem, hashes: proof.length, saved: remember });
+      }, function (e) {
+        var words = treeFileWords(e, cp.size);
+        if (!words) throw e;
+        return done({ kind: 'unchecked', mem: mem, why: words, failure: words });
+      });
+    }
+
+    /*
+     * The log-size checks of a checkpoint `cp` (docs/page.md "The log-size path"): the root folded
+     * from the hash tiles (rootTiles, rootFromTiles), the exhibit-head digest the tree's leaf at
+     * its seq, and the newest posted head the tree's leaf at its seq (inclusion proofs from the
+     * tiles), with the header of that post's Bitcoin proof this page carries. Resolves to
+     * {checked: [words], failures: [{what, href}], notes: [words]}.
+     */
+    function logChecks(cp) {
+      var out = { checked: [], failures: [], notes: [] }, size = cp.size;
+      var fail = function (what) { out.failures.push({ what: what, href: '#checkpoint' }); };
+      var leaf = function (index, hex) {
+        var paths = T.neededTiles(size, index);
+        return treeAll(paths).then(function () {
+          var proof = T.inclusionProof(size, index, treeCache);
+          return { holds: T.checkInclusion(proof, size, cp.root, index, T.leafHash(hexBytes(hex))), hashes: proof.length };
+        });
+      };
+      var rootPaths = T.rootTiles(size);
+      return treeAll(rootPaths).then(function () {
+        var root = T.rootFromTiles(size, treeCache);
+        if (sameBytes(root, cp.root)) out.checked.push('The tree\'s root: folded here from ' + rootPaths.length + ' hash tile' + (rootPaths.length === 1 ? '' : 's') + ' (' + rootPaths.map(function (p) { return 'ledger/tree/' + p; }).join(', ') + '), it is the checkpoint\'s root.');
+        else fail('the tree\'s hash tiles (' + rootPaths.map(function (p) { return 'ledger/tree/' + p; }).join(', ') + ') fold to the root ' + T.base64Encode(root) + ', not the checkpoint\'s ' + T.base64Encode(cp.root) + ': they are not the tree the checkpoint states');
+        if (!size) { out.notes.push('The tree is empty (the ledger has no entry yet): there is no leaf to prove.'); return null; }
+        return leaf(size - 1, cp.headHex);
+      }).then(function (inc) {
+        if (inc) {
+          if (inc.holds) out.checked.push('The exhibit-head line: ' + cp.headHex + ' is the tree\'s leaf at seq ' + size + ' (an inclusion proof of ' + inc.hashes + ' hash' + (inc.hashes === 1 ? '' : 'es') + ' from the tiles).');
+          else fail('the checkpoint\'s exhibit-head ' + cp.headHex + ' is not the tree\'s leaf at seq ' + size + ': its inclusion proof from the tiles does not lead to the root');
+        }
+        var heads = postedHeads(posts).filter(function (h) { return h.seq >= 1; });
+        var newest = heads.length ? heads[heads.length - 1] : null;
+        if (!newest) { out.notes.push('No head has been posted outside the box yet: none was checked against the tree.'); return null; }
+        if (newest.seq > size) {
+          fail('the head posted for ' + newest.date + ' names seq ' + newest.seq + ', past the checkpoint\'s ' + size + ' seqs: this checkpoint is older than a head posted outside the box');
+          return null;
+        }
+        return leaf(newest.seq - 1, newest.head).then(function (x) { x.post = newest; return x; });
+      }).then(function (inc) {
+        if (!inc) return out;
+        var p = inc.post;
+        if (inc.holds) out.checked.push('The newest posted head, posted outside the box for ' + p.date + ': ' + p.head + ' is the tree\'s leaf at seq ' + p.seq + ' (an inclusion proof of ' + inc.hashes + ' hash' + (inc.hashes === 1 ? '' : 'es') + '), so the head posted then is in this tree, at its place.');
+        else fail('the head posted for ' + p.date + ' (' + p.head + ', seq ' + p.seq + ') is not the tree\'s leaf at seq ' + p.seq + ': the tree this checkpoint states does not hold the chain the head posted outside the box names');
+        if (!Array.isArray(proofHeaders)) { fail('the page could not read the proofs\' headers it carries (' + (proofHeaders && proofHeaders.__error) + ')'); return out; }
+        var h = proofHeaders.filter(function (x) { return x.kind === 'anchor' && x.name === p.date + '.txt.ots'; })[0];
+        var post = postsRaw[p.date], pr = h ? checkProofHeader(h.header, V.sha256Hex(V.utf8Encode(String(post)))) : null;
+        if (pr === 'ok') out.checked.push('The header of that post\'s Bitcoin proof (carried by this page) commits to the post; its attestation is checked with an OpenTimestamps client.');
+        else if (pr) fail('the Bitcoin proof of the post for ' + p.date + ' ' + PROOF_PROBLEM_WORDS[pr]);
+        else if (withheldProof(p.date)) fail(withheldProofWords(p.date, withheldProof(p.date)));
+        else out.notes.push('The post for ' + p.date + ' has no Bitcoin proof yet.');
+        return out;
+      });
+    }
+
+    // The checkpoint as the site holds it against the copy the page carries, and STATS.json's
+    // statement of the tree: the failures, in words (none when they agree).
+    function checkpointFailures(site, cp) {
+      var out = [];
+      if (!sameBytes(site, treeBlock)) out.push({ what: 'the site\'s ledger/tree/checkpoint is not the one this page carries (' + site.length + ' bytes with sha256 ' + V.sha256Hex(site) + '; the page\'s: ' + treeBlock.length + ' bytes with sha256 ' + V.sha256Hex(treeBlock) + ')', href: '#checkpoint' });
+      if (cp.error) out.push({ what: 'the tree\'s file ledger/tree/checkpoint (tree_checkpoint): the checkpoint this page carries is not one: ' + cp.error, href: '#checkpoint' });
+      else if (cp.headSeq !== cp.size) out.push({ what: 'the tree\'s file ledger/tree/checkpoint (tree_checkpoint): its exhibit-head names seq ' + cp.headSeq + ' where the tree has ' + cp.size + ' seqs', href: '#checkpoint' });
+      else if (statsTree !== null) {
+        var st = statsTree && typeof statsTree === 'object' ? statsTree : {};
+        if (st.size !== cp.size || st.root !== bytesHex(cp.root)) out.push({ what: 'STATS.json states the tree as size ' + String(st.size) + ', root ' + String(st.root) + '; the checkpoint: size ' + cp.size + ', root ' + bytesHex(cp.root), href: '#checkpoint' });
+      }
+      return out;
+    }
+
+    // The light page's default path: the checkpoint, in log size.
+    function runLog() {
+      t0 = performance.now();
+      state.mode = 'log';
+      var cp = T.parseCheckpoint(treeBlock);
+      $('badge').textContent = 'Checking…';
+      clear($('verdict-text')).textContent = 'Checking this exhibit\'s checkpoint in log size: a few small files of ledger/tree/, not the ledger…';
+      if ($('progress')) $('progress').hidden = true;
+      status('Checking the checkpoint.');
+      var mem = monitorLoad();
+      if (mem) monitorShow(mem.rewritten ? 'rewritten' : 'remembered', mem.rewritten || mem);
+      treeGet('checkpoint').then(function (site) {
+        var failures = checkpointFailures(site, cp);
+        if (failures.length) return { cp: cp, checked: [], failures: failures, notes: [] };
+        return logChecks(cp).then(function (res) {
+          res.cp = cp;
+          if (res.failures.length) {
+            res.notes.push('The checkpoint was not compared with the one this browser remembers: it does not hold.');
+            return res;
+          }
+          state.treeCp = cp;
+          return historyCheck(cp).then(function () { return res; });
+        });
+      }).then(renderLog, function (e) {
+        var words = treeFileWords(e, cp && !cp.error ? cp.size : '?');
+        if (e && e.absent && /checkpoint$/.test(String(e.path))) words = 'the site holds no ledger/tree/checkpoint, which this page carries a copy of';
+        if (words) { renderLog({ cp: cp, checked: [], failures: [{ what: words, href: '#checkpoint' }], notes: [] }); return; }
+        noVerdict('Needs the site', 'The page could not read the tree\'s files (' + String(e && e.message || e) + '), so it checked nothing. No verdict. Check everything re-derives the ledger from its files instead.', 'No verdict: the page could not read the tree.');
+        showFullCheck();
+      });
+    }
+
+    // The verdict on the checkpoint (never the full re-derivation's words nor its badge).
+    function renderLog(res) {
+      var h = state.history, failures = res.failures.slice();
+      if (h && h.rewritten) failures.unshift({ what: historyWords(h.rewritten), href: '#tree-memory' });
+      if (h && h.failure) failures.push({ what: h.failure, href: '#tree-memory' });
+      var ok = !failures.length, cp = res.cp;
+      verdict.setAttribute('data-state', 'checkpoint');
+      verdict.setAttribute('data-checked', 'log');
+      verdict.setAttribute('data-head', '');
+      verdict.setAttribute('data-vouched', '');
+      verdict.setAttribute('data-ms', String(Math.round(performance.now())));
+      if (h && h.rewritten) verdict.setAttribute('data-failed', 'history');
+      if (cp && !cp.error) {
+        verdict.setAttribute('data-tree-size', String(cp.size));
+        verdict.setAttribute('data-tree-root', bytesHex(cp.root));
+        verdict.setAttribute('data-origin', cp.origin);
+      }
+      var read = 'reading ' + treeRead.files + ' file' + (treeRead.files === 1 ? '' : 's') + ' of ledger/tree/ (' + kb(treeRead.bytes) + ')';
+      $('badge').textContent = ok ? 'Checkpoint holds' : 'Failed';
+      var vt = clear($('verdict-text')), why = clear($('verdict-why'));
+      if (h && h.rewritten) vt.textContent = 'This exhibit\'s history was rewritten since your last visit on ' + h.rewritten.date + '. ' + historyMeaning();
+      else if (ok) vt.textContent = 'Checked in log size, not re-derived: this visit checked the exhibit\'s checkpoint, ' + read + ', and did not read the ledger. What was checked and what was not:';
+      else vt.textContent = 'The checkpoint does NOT hold: ' + failures.length + ' check' + (failures.length === 1 ? '' : 's') + ' failed (' + read + '). Do not rely on this exhibit until the publisher explains:';
+      if (!ok) why.appendChild(el('ul', { id: 'failures' }, failures.map(function (x) { return el('li', null, el('a', { href: x.href }, x.what.charAt(0).toUpperCase() + x.what.slice(1)), '.'); })));
+      var checked = res.checked.slice();
+      if (h && h.kind === 'consistent') checked.push('Your last visit, on ' + when(h.mem.checked_at) + ': today\'s tree extends the one you saw then (' + h.mem.size + ' seqs), by a consistency proof of ' + h.hashes + ' hash' + (h.hashes === 1 ? '' : 'es') + '.');
+      if (checked.length) why.appendChild(el('div', null, el('h3', null, 'Checked on this visit'), el('ul', { id: 'log-checked' }, [cp && !cp.error ? el('li', null, 'The checkpoint this page carries is the site\'s ledger/tree/checkpoint, byte for byte: ' + cpWords(cp) + ', head ' + cp.headHex + ' at seq ' + cp.headSeq + '.') : null]
+        .concat(checked.map(function (w) { return el('li', null, w); })))));
+      var not = [
+        'The chain: NOT re-derived. No line of the ledger was read here, so this verdict does not say that the lines re-derive, that the posted heads check out against them, what is vouched for, or that the checkpoint is the chain\'s own tree (only that its tiles, its head and the posted head agree with it).',
+        'The tree\'s other files (the lines, the entry bundles, the digest index, the tiles no proof here needed), and the files beside the page (STATS.json, the anchors\' index, the withheld list, the released texts, the witness proofs).',
+        'That the operator shows everyone this checkpoint: a checkpoint is only as good as where you got it (docs/tree.md#what-it-proves).'
+      ];
+      if (h && h.kind === 'first') not.push('Your earlier visits: this browser remembered no checkpoint of this exhibit; it remembers this one now, for your next visit.');
+      if (h && h.kind === 'other-log') not.push('Your last visit: the checkpoint this browser remembers is of another log (origin ' + h.mem.origin + '), so it was not compared.');
+      res.notes.forEach(function (w) { not.push(w); });
+      why.appendChild(el('div', null, el('h3', null, 'Not checked on this visit'), el('ul', { id: 'log-unchecked' }, not.map(function (w) { return el('li', null, w); }))));
+      renderLogCheckpoint(cp, ok);
+      renderNotDerived();
+      showFullCheck();
+      var codes = clear($('verdict-codes'));
+      codes.appendChild(el('p', null, 'Checked in log size in ' + ((performance.now() - t0) / 1000).toFixed(2) + ' s, ' + read + ': ' + Array.from(treeCache.keys()).map(function (p) { return 'ledger/tree/' + p; }).join(', ') + '.'));
+      codes.appendChild(el('ul', { class: 'checks' }, el('li', { id: 'tree-check' }, 'The tree: checked in log size on this visit (see above); its files are held to the chain only by Check everything.'),
+        el('li', { id: 'snapshot-check' }, 'Files under ledger/ against the digests of the last line of SNAPSHOTS.jsonl: not checked on this visit (Check everything holds them).')));
+      verdict.setAttribute('data-verdict', ok ? 'checkpoint' : 'failed');
+      status(ok ? 'Verdict on the checkpoint: it holds, checked in log size; the chain was not re-derived.' : 'Verdict: failed. ' + failures[0].what);
+      state.ready = true;
+      $('paste-go').disabled = false;
+      if (state.queued !== null) { var q = state.queued; state.queued = null; prove(q, state.queuedFromLink); }
+    }
+    function renderLogCheckpoint(cp, ok) {
+      var p = $('checkpoint');
+      if (!p) return;
+      clear(p);
+      p.setAttribute('data-state', ok ? 'holds-log' : 'fails');
+      p.className = ok ? 'ok' : 'bad';
+      append(p, [el('strong', null, 'Checkpoint: '), cp && !cp.error ? cpWords(cp) + '. ' : 'the page carries none it can read. ',
+        ok ? 'Checked in log size on this visit (the site\'s copy, its tiles, its head and the newest posted head); not re-derived from the chain.' : 'It does NOT hold: see the verdict.']);
+    }
+    // The sections the full check fills, said empty on purpose.
+    function renderNotDerived() {
+      var words = 'Not re-derived on this visit: this page checked the checkpoint only, in log size. Check everything (above) re-derives the chain and fills this section.';
+      if ($('stream-note')) $('stream-note').textContent = 'This visit read none of the ledger\'s files: it checked the checkpoint in log size. Check everything (above) fetches them, each checked against its sha256 and size in the list this page carries, and re-derives them line by line.';
+      if ($('stream')) $('stream').open = false;
+      clear($('tiles')).appendChild(el('p', { class: 'muted' }, words));
+      clear($('coverage-body')).appendChild(el('p', { class: 'muted' }, words));
+      clear($('anchors-body')).appendChild(el('tr', null, el('td', { colspan: '8', class: 'muted' }, words)));
+      $('lines-count').textContent = words + ' A pasted message is looked up in the tree\'s digest index and proved against the checkpoint.';
+      if ($('texts-check')) clear($('texts-check')).appendChild(el('p', { class: 'muted' }, publicTexts && !textsCarried
+        ? 'This light page does not carry the released texts, so it has re-hashed none of them on this visit: a text is fetched and re-hashed when a pasted message finds its line (ledger/public_texts/<sent_sha256>.txt).' : words));
+    }
+    // The button that runs the full check, with what it will fetch.
+    function showFullCheck() {
+      var box = $('full-check');
+      if (!box || state.full) return;
+      var files = ledgerFileList(layout), latest = block('ledger-latest');
+      var size = statsTree && typeof statsTree.size === 'number' ? statsTree.size : (treeBlock && !T.parseCheckpoint(treeBlock).error ? T.parseCheckpoint(treeBlock).size : 0);
+      var est = fullCheckEstimate(Array.isArray(files) ? files : [], latest && latest.length ? latest : null, size);
+      box.hidden = false;
+      $('full-check-words').textContent = 'Re-derives every published line of the ledger in your browser, checks every posted head, the records beside the page and every file of the tree against the chain. It fetches about ' + mb(est.total) +
+        ': the ledger\'s files (' + mb(est.ledger) + ', as STATS.json lists them) and the tree\'s (about ' + mb(est.tree) + ': its lines/ repeat the ledger\'s lines).';
+    }
+    function startFull() {
+      if (state.full || !light) return;
+      if (recordsDeferred) {
+        // A page that reads its records from the site read none for the log-size path: it
+        // starts again, asked for the full check, and reads them first.
+        location.hash = '#check-everything';
+        location.reload();
+        return;
+      }
+      state.full = true;
+      state.mode = 'full';
+      state.ready = false;
+      if ($('full-check')) $('full-check').hidden = true;
+      ['data-checked', 'data-failed', 'data-tree-size', 'data-tree-root', 'data-origin'].forEach(function (a) { verdict.removeAttribute(a); });
+      verdict.setAttribute('data-state', 'working');
+      verdict.setAttribute('data-verdict', 'working');
+      $('badge').textContent = 'Checking…';
+      clear($('verdict-why'));
+      clear($('verdict-codes')).appendChild(el('p', { class: 'muted' }, 'Working…'));
+      if ($('progress')) $('progress').hidden = false;
+      status('Checking everything: re-deriving the ledger.');
+      runLight();
+    }
+    if ($('check-everything')) $('check-everything').addEventListener('click', startFull);
+
+    /*
+     * The full check's tree (docs/tree.md#verifiers): every file the tree at the chain's size has,
+     * fetched (or read from the picked folder) and held to the tree re-derived from the chain
+     * with checkTreeFiles — the lines/ files by the sha256 of each group of 256 seqs, hashed as
+     * the ledger streamed — and the snapshot's tree/ digest from their sha256. A visit that
+     * resumed from remembered files has not every line: it checks the checkpoint in log size
+     * instead, and says so. Then the returning visitor's check. -> state.tree.
+     */
+    function treeStep(r) {
+      var unchecked = function (why) { return { status: 'unchecked', problems: [], why: why }; };
+      if (!treeBlock && statsTree === null) { state.tree = { status: 'none', problems: [] }; return Promise.resolve(); }
+      if (!treeBlock) { state.tree = treeOfChain(r); return Promise.resolve(); }
+      var cp = T.parseCheckpoint(treeBlock);
+      if (!r.ok) { state.tree = unchecked('the chain does not re-derive, so there are no leaves to hold the tree to'); return Promise.resolve(); }
+      if (cp.error) {
+        state.tree = { status: 'failed', problems: [{ file: 'ledger/tree/checkpoint', code: 'tree_checkpoint', detail: 'not a checkpoint: ' + cp.error }] };
+        return Promise.resolve();
+      }
+      if (r.resumedToSeq || !r.lineGroups) {
+        state.tree = unchecked('this visit resumed from ledger files this browser re-derived on an earlier visit, so it does not hold every line to re-derive the tree from; the checkpoint was checked in log size instead (its tiles, its head, the newest posted head). Forget what this browser remembers and reload to re-derive every tree file');
+        return logChecks(cp).then(function (res) {
+          state.tree.problems = res.failures.map(function (f) { return { file: 'ledger/tree/', code: 'tree_checkpoint', detail: f.what }; });
+          if (res.failures.length) { state.tree.status = 'failed'; return null; }
+          state.treeCp = cp;
+          return historyCheck(cp);
+        });
+      }
+      var leaves = treeLeaves(r.lines, withheld);
+      if (leaves.error) { state.tree = unchecked(leaves.error); return Promise.resolve(); }
+      var size = leaves.size, names = T.treeFileNames(size), local = !!state.picked;
+      var actual = new Map(), linesRead = new Map(), listing = [], t = { files: 0, bytes: 0 };
+      var isLines = function (rel) { return rel.indexOf('lines/') === 0; };
+      var present = local ? Object.keys(state.picked).filter(function (p) { return p.indexOf('ledger/tree/') === 0; }).map(function (p) { return p.slice(12); }) : null;
+      var wanted = local ? present : names;
+      clear($('verdict-text')).textContent = 'Holding the tree\'s ' + names.length.toLocaleString('en') + ' files to the chain…';
+      return pool(wanted, 4, function (rel) {
+        return (treeCache.has(rel) ? Promise.resolve(treeCache.get(rel)) : treeRaw(rel)).then(function (b) {
+          var sha = V.sha256Hex(b);
+          t.files++; t.bytes += b.length;
+          listing.push({ path: rel, sha256: sha });
+          if (isLines(rel)) linesRead.set(rel, [sha, b.length]);
+          else {
+            actual.set(rel, b);
+            if (/^tile\/[0-7]\//.test(rel) && !treeCache.has(rel)) treeCache.set(rel, b);
+          }
+        }, function (e) { if (!(e && e.absent)) throw e; });
+      }).then(function () {
+        var expected = new Map(), digests = new Map();
+        r.lines.forEach(function (L) { if (typeof L.seq === 'number' && L.d) digests.set(L.seq, DIGEST_FIELDS.map(function (f) { return L.d[f]; }).filter(Boolean)); });
+        T.eachTreeFile({ entries: leaves.entries.map(hexBytes), lineBytes: function () { return null; }, digestsOf: function (q) { return digests.get(q) || []; },
+          origin: cp.origin, headHex: r.head }, function (path, bytes) { if (!isLines(path)) expected.set(path, bytes); });
+        // lines/: each file against its group's sha256 (a group with no published line: empty).
+        var groups = new Map(), problems = [], lineNames = new Set();
+        r.lineGroups.forEach(function (g) { groups.set(g[0], g); });
+        var empty = V.sha256Hex(new Uint8Array(0));
+        names.filter(isLines).forEach(function (rel) {
+          lineNames.add(rel);
+          var n = T.parseTreePath(rel).n, want = groups.get(n) || [n, empty, 0], got = linesRead.get(rel);
+          if (!got) problems.push({ file: 'ledger/tree/' + rel, code: 'tree_file_missing', detail: 'absent; the tree at size ' + size + ' has it' });
+          else if (got[0] !== want[1]) problems.push({ file: 'ledger/tree/' + rel, code: 'tree_file_differs', detail: got[1] + ' bytes with sha256 ' + got[0] + '; the re-derivation\'s ' + want[2] + ' bytes with sha256 ' + want[1] });
+        });
+        var seen = (present || Array.from(actual.keys()).concat(Array.from(linesRead.keys()))).filter(function (rel) { return !lineNames.has(rel); });
+        problems = problems.concat(T.checkTreeFiles(expected, actual, seen));
+        // The snapshot's tree/ digest, from every tree file read (docs/verifier.md#the-snapshots-digests).
+        var recorded = lastSnapshotDigests(snapshotsText);
+        if (recorded && state.snapshot && !state.snapshot.missing) {
+          var derived = listing.length ? { 'tree/': V.sha256Hex(V.utf8Encode(folderListing(listing))) } : {};
+          snapshotDiffer(recorded, derived, function (k) { return k === 'tree/'; }).forEach(function (x) { problems.push(x); });
+          state.snapshot.treeHeld = true;
+        }
+        problems.sort(function (a, b) { return a.file < b.file ? -1 : a.file > b.file ? 1 : a.code < b.code ? -1 : a.code > b.code ? 1 : 0; });
+        var made = T.parseCheckpoint(expected.get('checkpoint'));
+        state.tree = { status: problems.length ? 'failed' : 'checked', mode: 'files', local: local, cp: cp, size: size, root: made.root, rootHex: bytesHex(made.root),
+          files: t.files, bytes: t.bytes, problems: problems };
+        if (problems.some(function (p) { return p.code === 'tree_checkpoint' || /^tile\/[0-7]\//.test(p.file.slice(12)); })) return null;
+        state.treeCp = cp;
+        return historyCheck(cp);
+      });
+    }
+
+    // ---- prove one message on a light page, in log n (docs/page.md "Prove one message on a
+    // light page"; docs/tree.md#what-it-proves): the digest index names the seqs, one lines/
+    // file gives the line, its entry_id is re-derived here and proved a leaf of the verified
+    // checkpoint's tree.
+    function proveLog(text, fromLink) {
+      var out = $('paste-result'), cp = state.treeCp, size = cp.size, token = {};
+      state.proving = token;
+      clear(out);
+      ['data-seq', 'data-verdict', 'data-standing', 'data-field', 'data-proof', 'data-via'].forEach(function (a) { out.removeAttribute(a); });
+      out.setAttribute('data-match', '');
+      var t = toLF(text);
+      if (!t.trim()) { out.textContent = 'Paste a message, a digest or a seq first.'; return; }
+      out.appendChild(el('p', { class: 'muted' }, 'Looking your message up in the tree\'s digest index…'));
+      var from = { files: treeRead.files, bytes: treeRead.bytes, paths: new Set(treeCache.keys()) };
+      var hex = digestOf(t), seq = hex === null ? pasteSeq(t) : null;
+      var forms = hex !== null ? [{ name: 'a pasted digest', sha: hex }] : variants(t).map(function (v) { return { name: v.name, sha: V.sha256Hex(V.utf8Encode(v.text)) }; });
+      var trailer = hex === null ? trailerSeq(t) : null;
+      var falseHits = [], looked = [];
+      var linesFile = function (q) { var n = Math.floor((q - 1) / 256); return T.linesPath(n, Math.min(256, size - 256 * n)); };
+      // The published line at seq q, proved: null when the lines file has none (withheld).
+      function tryLine(q) {
+        var rel = linesFile(q);
+        return treeGet(rel).then(function (b) {
+          var at = 0, line = null;
+          while (at < b.length && !line) {
+            var lf = b.indexOf(10, at);
+            if (lf < 0) lf = b.length;
+            var one = b.subarray(at, lf), v = V.parseJsonLine(one);
+            if (v.readable && v.value.seq === q) line = one;
+            at = lf + 1;
+          }
+          if (!line) return null;
+          var id = V.lineEntryId(line), o = V.parseJsonLine(line).value;
+          var found = { seq: q, line: line, file: rel, object: o, id: id };
+          if (id.error) { found.holds = false; found.why = id.error; return found; }
+          var paths = T.neededTiles(size, q - 1);
+          return treeAll(paths).then(function () {
+            var proof = T.inclusionProof(size, q - 1, treeCache);
+            found.hashes = proof.length;
+            found.holds = T.checkInclusion(proof, size, cp.root, q - 1, T.leafHash(hexBytes(id.entry_id)));
+            if (!found.holds) found.why = 'its inclusion proof from the tiles does not lead to the checkpoint\'s root: this line is not the tree\'s line at seq ' + q;
+            return found;
+          });
+        });
+      }
+      var fieldsOf = function (o, shas) {
+        var m = [];
+        DIGEST_FIELDS.forEach(function (f) { shas.forEach(function (x) { if (o && o[f] === x.sha && m.every(function (y) { return y.field !== f; })) m.push({ field: f, form: x }); }); });
+        return m;
+      };
+      function byIndex(k) {
+        if (k >= forms.length) return Promise.resolve(null);
+        var form = forms[k], seqs = [];
+        var paths = T.indexLookupPaths(size, form.sha);
+        looked.push(form);
+        return treeAll(paths).then(function (files) {
+          files.forEach(function (b, i) {
+            var s = T.indexSeqs(b, form.sha);
+            if (s.error) throw new Error('ledger/tree/' + paths[i] + ': ' + s.error);
+            s.forEach(function (q) { if (seqs.indexOf(q) < 0 && q >= 1 && q <= size) seqs.push(q); });
+          });
+          seqs.sort(function (a, b) { return a - b; });
+          // Every line the index names for this form is read and proved (at most MAX_HITS);
+          // the first form with a line that carries it is the answer.
+          var i = 0, hits = [];
+          function next() {
+            if (i >= seqs.length || hits.length >= MAX_HITS) return hits.length ? hits : byIndex(k + 1);
+            var q = seqs[i++];
+            return tryLine(q).then(function (f) {
+              var m = f ? fieldsOf(f.object, [form]) : [];
+              if (f && m.length) { f.fields = m; f.via = 'index'; hits.push(f); }
+              else if (f) falseHits.push(q);
+              return next();
+            });
+          }
+          return next();
+        });
+      }
+      var work;
+      if (seq !== null) work = seq <= size ? tryLine(seq).then(function (f) { if (f) { f.via = 'seq'; f.fields = []; } return f ? [f] : null; }) : Promise.resolve(null);
+      else if (trailer !== null && trailer >= 1 && trailer <= size) {
+        // The seq the trailer names first: the line there, when it carries one of the forms, is
+        // the answer without the index.
+        work = tryLine(trailer).then(function (f) {
+          var m = f ? fieldsOf(f.object, forms) : [];
+          if (f && m.length) { f.fields = m; f.via = 'trailer'; return [f]; }
+          return byIndex(0);
+        });
+      } else work = byIndex(0);
+      work.then(function (found) {
+        if (state.proving !== token) return;
+        var cost = { files: treeRead.files - from.files, bytes: treeRead.bytes - from.bytes, paths: Array.from(treeCache.keys()).filter(function (p) { return !from.paths.has(p); }) };
+        clear(out);
+        if (found) showTreeMatch(out, found, cost, hex);
+        else showTreeMiss(out, { hex: hex, seq: seq, forms: forms, looked: looked, falseHits: falseHits, cost: cost });
+        treeAnswered(out, fromLink);
+      }, function (e) {
+        if (state.proving !== token) return;
+        clear(out);
+        out.setAttribute('data-match', 'none');
+        out.setAttribute('data-verdict', 'unavailable');
+        out.appendChild(el('h3', { class: 'bad' }, 'The tree could not answer'));
+        out.appendChild(el('p', null, (treeFileWords(e, size) || String(e && e.message || e)) + '. Nothing about your message was checked.'));
+        treeAnswered(out, fromLink);
+      });
+    }
+    function treeAnswered(out, fromLink) {
+      var seq = out.getAttribute('data-seq'), m = out.getAttribute('data-match');
+      pasteStatus('Result: ' + (m === 'hash' || m === 'seq' ? (out.getAttribute('data-proof') === 'included' ? 'found and proved in the tree' : 'found, NOT proved in the tree') : 'not found') + (seq ? ', seq ' + seq : '') + '.');
+      if (fromLink) {
+        out.scrollIntoView({ block: 'start' });
+        try { out.focus({ preventScroll: true }); } catch (e) { out.focus(); }
+      }
+    }
+    var MAX_HITS = 8;
+    // `found`: the lines found, each proved (or not) against the verified checkpoint.
+    function showTreeMatch(out, found, cost, hex) {
+      var cp = state.treeCp, f = found[0], all = found.every(function (x) { return x.holds; });
+      out.setAttribute('data-match', f.via === 'seq' ? 'seq' : 'hash');
+      out.setAttribute('data-via', f.via);
+      out.setAttribute('data-seq', String(f.seq));
+      out.setAttribute('data-proof', all ? 'included' : 'not-included');
+      if (f.fields.length) out.setAttribute('data-field', f.fields.map(function (m) { return m.field; }).join(' '));
+      var which = found.length > 1 ? found.length + ' lines (seqs ' + found.map(function (x) { return x.seq; }).join(', ') + ')' : 'the line at seq ' + f.seq;
+      out.appendChild(el('h3', { class: all ? 'ok' : 'bad' }, all ? 'In the exhibit\'s tree: ' + which + (f.fields.length ? ' carr' + (found.length > 1 ? 'y ' : 'ies ') + (hex !== null ? 'the pasted digest' : 'your text\'s digest') : '') + ', proved against the checkpoint'
+        : (found.length > 1 ? 'Not every one of ' + which : 'The line at seq ' + f.seq) + ' is proved in the exhibit\'s tree'));
+      var form = f.fields.length ? f.fields[0].form : null;
+      var how = f.via === 'seq' ? 'You asked for seq ' + f.seq + '.'
+        : (form.name === 'a pasted digest' ? 'The pasted digest is one' : 'Your text (' + form.name + ') hashes to a digest') + ' that ' + (found.length > 1 ? 'these lines carry' : 'the line carries') +
+          (f.via === 'trailer' ? '; the line was found at the seq the text\'s trailer names.' : '; ' + (found.length > 1 ? 'they were' : 'the line was') + ' found through the tree\'s digest index (a hint, checked on each line itself).');
+      out.appendChild(el('p', null, el('strong', null, 'Found. '), how, form ? [' sha256 ', fullDigest(form.sha, 'sha256')] : null));
+      found.forEach(function (x) {
+        var o = x.object || {}, pre = el('pre', { class: 'released tree-line' });
+        pre.textContent = V.utf8Decode(x.line) || '';
+        var box = el('div', { class: 'hit', 'data-seq': String(x.seq), 'data-proof': x.holds ? 'included' : 'not-included' },
+          el('h4', null, 'Seq ' + x.seq + ', as published (' + (o.kind || 'a line') + (o.timestamp ? ', ' + o.timestamp + ' by the gate\'s clock' : '') + ')' +
+            (x.fields.length ? ': it carries the digest as ' + x.fields.map(function (m) { return m.field; }).join(' and ') : '')), pre,
+          el('ul', { class: 'facts' },
+            el('li', null, x.id.error ? 'entry_id: NOT re-derived: ' + x.id.error : ['entry_id ', fullDigest(x.id.entry_id, 'entry_id'), ', re-derived here from the line\'s bytes.']),
+            el('li', null, x.holds ? 'Inclusion proof: ' + x.hashes + ' hash' + (x.hashes === 1 ? '' : 'es') + ' from the tree\'s tiles lead from this line to the root of the checkpoint this page checked (' + cpWords(cp) + '): it holds.'
+              : 'Inclusion proof: it does NOT hold: ' + x.why + '.'),
+            el('li', null, link('ledger/tree/' + x.file, 'Its lines file'), ' (ledger/tree/' + x.file + ').')));
+        // The released text of a send line found and proved, whichever of its digests matched:
+        // fetched and re-hashed, shown when the index part lists this line (allow-listed).
+        if (x.holds && typeof o.sent_sha256 === 'string' && HEX64.test(o.sent_sha256) && publicTexts && !textsCarried) box.appendChild(fetchedRelease(o.sent_sha256, x.seq));
+        out.appendChild(box);
+      });
+      out.appendChild(el('p', { class: 'muted' }, 'Read for this answer: ' + cost.files + ' file' + (cost.files === 1 ? '' : 's') + ' of ledger/tree/ (' + kb(cost.bytes) + ')' + (cost.paths.length ? ': ' + cost.paths.map(function (p) { return 'ledger/tree/' + p; }).join(', ') : '') + '.'));
+      out.appendChild(el('p', { class: 'standing' }, el('strong', null, 'Standing: not computed on this visit. '), 'Whether a posted head vouches for a line, or a withheld line severs it, needs the chain, which this visit did not re-derive; Check everything (above) does.'));
+      out.appendChild(el('p', { class: 'caveat' }, all
+        ? 'What this proves: ' + (found.length > 1 ? 'these lines\' bytes are the chain\'s lines at their seqs' : 'these bytes are the chain\'s line at seq ' + f.seq) + ' in the exhibit whose checkpoint this page checked on this visit. It does not show that the chain before it re-derives (Check everything does), nor that the operator shows everyone this checkpoint: a checkpoint is only as good as where you got it. It never proves who typed the text, or that it is true (docs/tree.md#what-it-proves).'
+        : 'A line that is not the tree\'s line at its seq proves nothing: do not rely on it until the publisher explains.'));
+    }
+    function showTreeMiss(out, x) {
+      out.setAttribute('data-match', 'none');
+      out.setAttribute('data-via', 'tree');
+      if (x.hex !== null) out.setAttribute('data-verdict', 'unknown-digest');
+      var w = x.hex !== null ? withheld.filter(function (e) { return e.entry_id === x.hex; })[0] : null;
+      if (w) {
+        out.setAttribute('data-match', 'hash');
+        out.setAttribute('data-seq', String(w.seq));
+        out.setAttribute('data-standing', 'withheld');
+        out.removeAttribute('data-verdict');
+        out.appendChild(el('h3', { class: 'near' }, 'The digest of a withheld line: the lab\'s word'));
+        out.appendChild(el('p', null, 'Withheld seq ' + w.seq + ' (day ' + w.day + '): its line is not published, so it cannot be re-derived; only its digest and day are shown.'));
+        return;
+      }
+      out.appendChild(el('h3', { class: 'none' }, x.seq !== null ? 'No published line at seq ' + x.seq : x.hex !== null ? 'No line in the tree\'s digest index carries this digest' : 'No line in the tree\'s digest index carries your text\'s digest'));
+      out.appendChild(el('p', null, x.seq !== null ? (x.seq > state.treeCp.size ? 'The checkpoint\'s tree holds seqs 1 to ' + state.treeCp.size + '.' : 'Seq ' + x.seq + ' has no line in the tree\'s lines file: it is withheld.')
+        : 'Looked up in the index of the tree at ' + state.treeCp.size + ' seqs (its sent_sha256, checked_sha256, stripped_sha256 and draft_sha256): ' + x.looked.length + ' digest' + (x.looked.length === 1 ? '' : 's') + ', reading ' + x.cost.files + ' file' + (x.cost.files === 1 ? '' : 's') + ' (' + kb(x.cost.bytes) + ').' +
+          (x.falseHits.length ? ' The index named seq ' + x.falseHits.join(', ') + ', whose line does not carry the digest (a prefix shared by chance).' : '') +
+          (x.hex !== null ? ' An entry_id is not in the index: paste the line\'s seq to prove it by its place.' : '')));
+      if (x.hex === null && x.seq === null) {
+        out.appendChild(el('details', null, el('summary', null, 'The forms hashed (' + x.forms.length + ') and their digests'),
+          el('ul', null, x.forms.map(function (v) { return el('li', null, v.name + ': ', el('code', { class: 'full' }, v.sha)); }))));
+        if (publicTexts && !textsCarried) out.appendChild(el('p', null, 'This light page does not carry the released texts, so it cannot compare your words with them.'));
+      }
+      out.appendChild(el('p', { class: 'caveat' }, 'A miss proves nothing by itself: the line may be withheld, its text re-rendered on the way to you, or written after this checkpoint (docs/tree.md#what-it-proves).'));
+    }
 
     function onMainThread() {
       setTimeout(function () {
@@ -1867,6 +2670,9 @@
       }
       withheld.forEach(function (w) { if (w && typeof w.entry_id === 'string') addDigest(w.entry_id, { field: 'entry_id', withheld: w }); });
       if (r.certifies !== undefined) showCertifies(r.certifies, true);
+      // An embedded page holds the checkpoint it carries to the chain it re-derived; a light
+      // page's full check has held every tree file to it before this (treeFilesCheck).
+      if (!light) state.tree = treeOfChain(r);
 
       // The page's own check of every proof header it carries.
       checkProofs();
@@ -1900,6 +2706,7 @@
       renderAnchors();
       renderCoverage();
       renderTiles();
+      renderCheckpoint();
       renderTextsList();
       renderWitnessHeaders();
 
@@ -1959,6 +2766,76 @@
       }
       return out;
     }
+    // ---- the tree (docs/tree.md): the checkpoint held to the chain the page re-derived
+    /*
+     * An embedded page's answer about the tree: the checkpoint it carries (`tree-checkpoint`)
+     * against the tree of the chain's entry_ids, as `exhibit verify SITE` holds
+     * ledger/tree/checkpoint (tree_checkpoint). Only when the chain re-derives: a chain that does
+     * not gives no leaves (docs/tree.md#verifiers). A page with no checkpoint where STATS.json
+     * states a tree fails: the block is one the site implies. -> state.tree.
+     */
+    function treeOfChain(r) {
+      if (!treeBlock && statsTree === null) return { status: 'none', problems: [] };
+      if (!treeBlock) {
+        return { status: 'failed', problems: [{ file: 'ledger/tree/checkpoint', code: 'tree_checkpoint',
+          detail: 'the page carries no checkpoint (its data block tree-checkpoint), but STATS.json states a tree' }] };
+      }
+      if (!r.ok) return { status: 'unchecked', problems: [], why: 'the chain does not re-derive, so there are no leaves to hold the tree to' };
+      var leaves = treeLeaves(r.lines, withheld);
+      if (leaves.error) return { status: 'unchecked', problems: [], why: leaves.error };
+      var held = checkpointHolds(V.tree, treeBlock, leaves.entries, r.head);
+      return { status: held.problem ? 'failed' : 'checked', mode: 'carried', cp: held.cp, size: held.size, root: held.root, rootHex: bytesHex(held.root),
+        problems: held.problem ? [{ file: 'ledger/tree/checkpoint', code: 'tree_checkpoint', detail: 'the copy this page carries: ' + held.problem }] : [] };
+    }
+    function treeFailures() {
+      var out = [], t = state.tree;
+      (t ? t.problems : []).forEach(function (p) {
+        out.push({ what: (/\/$/.test(p.file) ? 'the folder ' : 'the tree\'s file ') + p.file + ' (' + p.code + '): ' + p.detail, href: '#checkpoint' });
+      });
+      var h = state.history;
+      if (h && h.rewritten) out.unshift({ what: historyWords(h.rewritten), href: '#tree-memory' });
+      return out;
+    }
+    function cpWords(cp) {
+      return 'origin ' + cp.origin + ', ' + cp.size.toLocaleString('en') + ' seq' + (cp.size === 1 ? '' : 's') + ', root ' + V.tree.base64Encode(cp.root);
+    }
+    // What the verdict's detail says of the tree.
+    function treeWords() {
+      var t = state.tree;
+      if (!t || t.status === 'none') return 'The tree (ledger/tree/, docs/tree.md): none. This exhibit publishes no checkpoint (built before the tree view), so there is no tree to check: not checked.';
+      if (t.status === 'unchecked') return 'The tree (ledger/tree/): not checked: ' + t.why + '.';
+      var bad = t.problems.length ? ' It does NOT hold: ' + t.problems.length + ' problem' + (t.problems.length === 1 ? '' : 's') + ' (' + t.problems.slice(0, 3).map(function (p) { return p.code + ' ' + p.file; }).join('; ') + ').' : '';
+      if (!t.mode) return 'The tree: ' + (bad || 'not checked.');
+      if (t.mode === 'carried') {
+        return 'The tree: the checkpoint this page carries' + (t.cp ? ' (' + cpWords(t.cp) + ')' : '') + ' held to the tree re-derived here from the chain\'s entry_ids (each published line\'s own, each withheld line\'s from the withheld list): size, root and exhibit-head line.' +
+          (t.problems.length ? bad : ' They are the same.') +
+          ' The tree\'s files beside this page (tiles, entry bundles, lines/, the digest index) are not checked here: this page reads no file beside it; exhibit verify SITE re-derives every one.';
+      }
+      return 'The tree: every file the tree at size ' + t.size.toLocaleString('en') + ' has (' + t.files.toLocaleString('en') + ' files, ' + t.bytes.toLocaleString('en') + ' bytes, ' + (t.local ? 'read from the folder you picked' : 'fetched from this site') +
+        ') held to the tree re-derived here from the chain: hash tiles, entry bundles, lines/, the digest index and the checkpoint.' + (t.problems.length ? bad : ' Every one is the same.') +
+        (t.local ? ' Every other name in the picked folder\'s tree/ is a stray, and would be named.' : ' A name under ledger/tree/ that the tree does not have is not seen over http (a page cannot list a folder; exhibit verify SITE lists it, tree_stray).');
+    }
+    // The checkpoint under the verdict: what it states, and what this page made of it.
+    function renderCheckpoint() {
+      var p = $('checkpoint'), t = state.tree;
+      if (!p) return;
+      clear(p);
+      if (!t || t.status === 'none') {
+        p.setAttribute('data-state', 'none');
+        p.className = 'muted';
+        p.textContent = 'No tree: this exhibit publishes no checkpoint (ledger/tree/checkpoint), so there is none to check: not checked.';
+        return;
+      }
+      var cp = t.cp || (treeBlock ? V.tree.parseCheckpoint(treeBlock) : null);
+      var stated = cp && !cp.error ? cpWords(cp) : null;
+      p.setAttribute('data-state', t.status === 'checked' ? 'holds' : t.status === 'failed' ? 'fails' : 'unchecked');
+      p.className = t.status === 'failed' ? 'bad' : t.status === 'checked' ? 'ok' : 'muted';
+      append(p, [el('strong', null, 'Checkpoint: '), stated ? stated + '. ' : 'the page carries none it can read. ',
+        t.status === 'checked' ? (t.mode === 'carried' ? 'Re-derived here from the chain: the same size, root and head.' : 'Re-derived here from the chain, with every file of the tree.')
+          : t.status === 'failed' ? 'It does NOT hold: ' + t.problems.map(function (x) { return x.detail; }).join('; ') + '.'
+            : 'Not checked: ' + t.why + '.']);
+    }
+
     // Everything the page checked that failed, in plain words, each linked to its row.
     function collectFailures(r) {
       var out = [];
@@ -2000,6 +2877,7 @@
         out.push({ what: 'the released text filed under ' + t.sha.slice(0, 12) + '… is carried by no published send line: a released text is filed under the sent_sha256 of the line that sent it', href: '#text-' + t.sha });
       });
       blockFailures().forEach(function (x) { out.push(x); });
+      treeFailures().forEach(function (x) { out.push(x); });
       figures(r).forEach(function (x) {
         if (x.theirs !== null && x.theirs !== undefined && String(x.mine) !== String(x.theirs)) {
           out.push({ what: x.what + ': this page counts ' + x.mine + ', the publisher\'s STATS.json says ' + x.theirs, href: '#tiles-h' });
@@ -2030,6 +2908,11 @@
       ];
       if (r.ok && stats.ledger && typeof stats.ledger.head === 'string') list.push({ what: 'the head', mine: r.head, theirs: stats.ledger.head });
       if (publicTexts && textsCarried) list.push({ what: 'released texts', mine: state.textsAll, theirs: P.texts && typeof P.texts.published === 'number' ? P.texts.published : n(P.published) });
+      // The tree re-derived here against STATS.json's `tree` (src/site_check.rs, check_stats_tree).
+      if (state.tree && state.tree.rootHex && statsTree !== null) {
+        var st = statsTree && typeof statsTree === 'object' ? statsTree : {};
+        list.push({ what: 'the tree (its size and root)', mine: 'size ' + state.tree.size + ', root ' + state.tree.rootHex, theirs: 'size ' + String(st.size) + ', root ' + String(st.root) });
+      }
       return list;
     }
 
@@ -2045,7 +2928,10 @@
       var s = function (k, one, many) { return k === 1 ? one : many; };
       if (v.verdict === 'failed') {
         badge.textContent = 'Failed';
-        vt.textContent = v.failures.length + s(v.failures.length, ' check', ' checks') + ' failed. Do not rely on this ledger until the publisher explains:';
+        var rewritten = state.history && state.history.rewritten;
+        if (rewritten) verdict.setAttribute('data-failed', 'history');
+        vt.textContent = (rewritten ? 'This exhibit\'s history was rewritten since your last visit on ' + rewritten.date + '. ' : '') +
+          v.failures.length + s(v.failures.length, ' check', ' checks') + ' failed. Do not rely on this ledger until the publisher explains:';
         why.appendChild(el('ul', { id: 'failures' }, v.failures.slice(0, 50).map(function (x) {
           return el('li', null, el('a', { href: x.href }, x.what.charAt(0).toUpperCase() + x.what.slice(1)), '.');
         })));
@@ -2081,6 +2967,7 @@
           : 'Released texts: not re-hashed by this light page (it does not carry them); a text is fetched and re-hashed when a pasted message\'s digest finds its line.') : null,
         el('li', null, 'The page\'s figures: ' + eq + ' of ' + figs.length + ' equal the publisher\'s STATS.json.'),
         beyondCheckWords() ? el('li', null, beyondCheckWords()) : null,
+        el('li', { id: 'tree-check' }, treeWords()),
         el('li', { id: 'snapshot-check' }, snapshotWords())));
       if (!r.ok) {
         var ul = el('ul', { id: 'problems' });
@@ -2132,6 +3019,12 @@
         t.appendChild(tile('Witness', light && !wIndex ? 'not checked here: this light page carries neither the per-line witness index nor the per-line proofs\' headers (they are in ledger/witness/ beside it)'
           : known + ' of ' + total + ' lines have a record in the copied store; ' + state.proofs.witnessOk + ' of ' +
           state.proofs.witnessAll + ' proof headers check out here', first || null, state.proofs.witnessBad.length ? 'bad' : null));
+      }
+      var tr = state.tree;
+      if (tr && tr.status !== 'none') {
+        t.appendChild(tile('Tree', tr.status === 'checked' ? ['size ' + tr.size + ', root ', digest(tr.rootHex, 'root'), tr.mode === 'carried' ? ': the checkpoint this page carries holds' : ': every tree file holds']
+          : tr.status === 'failed' ? 'does NOT hold: see the verdict' : 'not checked: ' + tr.why,
+          statsTree && typeof statsTree === 'object' ? ['size ' + String(statsTree.size) + ', root ', digest(String(statsTree.root), 'root')] : null, tr.status === 'failed' ? 'bad' : null));
       }
       if (publicTexts) {
         var pts = stats.public_texts || {};
@@ -2200,6 +3093,7 @@
         rec.block_height !== undefined ? ' block ' + String(rec.block_height) : '');
     }
     function renderLines() {
+      if (!state.result) return;
       var data = allRows().filter(function (x) {
         return (!filter.day || x.day === filter.day) && (!filter.kind || x.kind === filter.kind);
       });
@@ -2233,7 +3127,7 @@
       $('p-next').disabled = filter.page >= pages - 1;
     }
     function showLine(seq) {
-      if (!state.ready) return;
+      if (!state.ready || !state.result) return;
       filter.day = ''; filter.kind = ''; $('f-day').value = ''; $('f-kind').value = '';
       var data = allRows(), at = -1;
       for (var i = 0; i < data.length; i++) if (data[i].seq === seq) { at = i; break; }
@@ -2614,8 +3508,22 @@
         state.queued = text;
         state.queuedFromLink = !!fromLink;
         out.setAttribute('data-match', '');
-        clear(out).textContent = 'Waiting for the page to finish re-deriving the ledger…';
+        clear(out).textContent = state.mode === 'log' ? 'Waiting for the page to finish checking the checkpoint…' : 'Waiting for the page to finish re-deriving the ledger…';
         return;
+      }
+      // A light page that has not every line read on this visit proves a message in the tree
+      // (docs/page.md "Prove one message on a light page"): a returning visitor's old lines too.
+      if (light && (state.mode === 'log' || (state.result && state.result.resumedToSeq))) {
+        if (state.treeCp) { proveLog(text, fromLink); return; }
+        if (state.mode === 'log') {
+          clear(out);
+          ['data-seq', 'data-verdict', 'data-standing', 'data-field', 'data-proof', 'data-via'].forEach(function (a) { out.removeAttribute(a); });
+          out.setAttribute('data-match', 'none');
+          out.setAttribute('data-verdict', 'unavailable');
+          out.appendChild(el('p', null, 'The checkpoint did not hold on this visit, so no message can be proved against it here. Check everything (above) re-derives the ledger itself.'));
+          pasteStatus('Result: not checked: the checkpoint did not hold.');
+          return;
+        }
       }
       clear(out);
       ['data-seq', 'data-verdict', 'data-standing'].forEach(function (a) { out.removeAttribute(a); });
@@ -2826,6 +3734,7 @@
     $('paste-form').addEventListener('submit', function (ev) { ev.preventDefault(); prove($('paste').value); });
     function fromHash() {
       var h = location.hash || '';
+      if (h === '#check-everything') { if (state.mode === 'log' && state.ready) startFull(); return; }
       if (h.indexOf('#line-') === 0) { showLine(Number(h.slice(6))); return; }
       if (h.indexOf('#text-') === 0) {
         var item = $(h.slice(1)), d = item && item.querySelector('details');

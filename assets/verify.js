@@ -754,6 +754,25 @@
     };
   }
 
+  /**
+   * lineEntryId(bytes) -> {entry_id, seq, value} or {error}: one published line read alone (its
+   * bytes without the LF), its entry_id re-derived as the chain's reader derives it, as
+   * `line_entry_id` in crates/protocol/src/tree.rs takes it: the line must be readable, be the
+   * canonical dump of its object with no key written twice, and state the entry_id its core
+   * hashes to. `seq` is the line's seq (null when it states none); the error says which rule the
+   * line breaks. A page proving one line from the tree's lines/ file uses it (docs/tree.md).
+   */
+  function lineEntryId(bytes) {
+    var b = toBytes(bytes);
+    var r = readRange(b, 0, b.length);
+    if (!r.readable) return { error: 'the line is not a JSON object (' + r.code + ': ' + r.detail + ')' };
+    if (r.code) return { error: 'the line is not in the canonical form (' + r.code + ': ' + r.detail + ')' };
+    var o = r.value, derived = deriveEntryId(r, b, 0, b.length);
+    if (o.entry_id === undefined) return { error: 'the line has no entry_id' };
+    if (o.entry_id !== derived) return { error: 'the line\'s entry_id is not the sha256 of its core (' + derived + ')' };
+    return { entry_id: derived, seq: isInt(o.seq) ? o.seq : null, value: o };
+  }
+
   // ------------------------------------------------------------------------------------------
   // Time: timestamps, calendar days, zones.
 
@@ -2235,6 +2254,31 @@
     return out;
   }
 
+  /**
+   * treeFileNames(size) -> [path]: the names of every file the tree at this size has, as
+   * expectedTreeFiles makes them, without their bytes (docs/tree.md#layout: the names depend on
+   * the size alone): the hash tiles of every level, the entry bundles, lines/, every bucket of
+   * every run of the digest index and its tail, and the checkpoint. A page that cannot list
+   * ledger/tree/ fetches these.
+   */
+  function treeFileNames(size) {
+    needCount(size, 'a tree size');
+    var out = [], L, m, b, k, r, span;
+    for (L = 0, m = size; m > 0; L++, m = Math.floor(m / TILE_WIDTH)) {
+      eachTile(m, function (N, W) { out.push(tilePath(L, N, W)); });
+    }
+    eachTile(size, function (N, W) { out.push(entriesPath(N, W)); });
+    eachTile(size, function (N, W) { out.push(linesPath(N, W)); });
+    var blocks = Math.floor(size / INDEX_BLOCK);
+    for (k = 0, span = 1; span <= blocks; k++, span *= 16) {
+      var runs = Math.floor(blocks / span), buckets = Math.pow(16, k + 1);
+      for (r = 0; r < runs; r++) for (b = 0; b < buckets; b++) out.push(indexRunPath(k, r, hexDigits(b, k + 1)));
+    }
+    if (size % INDEX_BLOCK) out.push(indexTailPath(blocks, size - blocks * INDEX_BLOCK));
+    out.push('checkpoint');
+    return out;
+  }
+
   // ---- Subtrees and proofs (RFC 9162 §2.1)
 
   // The largest power of two below s (s ≥ 2).
@@ -2566,6 +2610,7 @@
     parseCheckpoint: parseCheckpoint,
     eachTreeFile: eachTreeFile,
     expectedTreeFiles: expectedTreeFiles,
+    treeFileNames: treeFileNames,
     checkTreeFiles: checkTreeFiles,
     checkInclusion: checkInclusion,
     checkConsistency: checkConsistency,
@@ -2589,6 +2634,7 @@
     readSiteJSON: readSiteJSON,
     canonicalDump: canonicalDump,
     parseJsonLine: parseJsonLine,
+    lineEntryId: lineEntryId,
     sha256Hex: sha256Hex,
     sha256: sha256,
     utf8Encode: utf8Encode,

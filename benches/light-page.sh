@@ -1,9 +1,11 @@
 #!/bin/sh
 # The light page's cost (issue 12 part 2): for a generated box whose published ledger is cut into
 # segments, the page's size, and in headless Chromium over http (a python3 http.server on
-# 127.0.0.1) the time from navigation to the final verdict on a first visit (every file fetched
-# and re-derived) and on a second visit with the same profile (the monitor resumes: nothing
-# fetched but the page), beside `exhibit verify SITE` of the same site as the yardstick.
+# 127.0.0.1) the time from navigation to the final verdict of the full check
+# (`index.html#check-everything`, docs/page.md "Check everything") on a first visit (every file
+# fetched and re-derived) and on a second visit with the same profile (the monitor resumes:
+# nothing fetched but the page), beside `exhibit verify SITE` of the same site as the yardstick;
+# then the default log-size check of the checkpoint (docs/page.md "The log-size path").
 #   sh benches/light-page.sh [lines] [segment_bytes]   (default: 100000 16777216; writes to /tmp)
 set -eu
 cd "$(dirname "$0")/.."
@@ -35,10 +37,13 @@ trap 'kill $server' EXIT
 sleep 1
 prof=$(mktemp -d)
 for visit in first second; do
-  node tests/js/browser.cjs "http://127.0.0.1:$port/index.html" --profile "$prof" --timeout-ms 1200000 \
+  node tests/js/browser.cjs "http://127.0.0.1:$port/index.html#check-everything" --profile "$prof" --timeout-ms 1200000 \
     --eval "document.getElementById('monitor').getAttribute('data-state')" |
     node -e "const f=JSON.parse(require('fs').readFileSync(0,'utf8'));const v=f.verdict;
       console.log('$visit visit: verdict=' + v['data-verdict'] + ' vouched=' + v['data-vouched'] + ' monitor=' + f.evalResult +
         ' navigation_to_verdict_ms=' + f.msToVerdict + ' page_verdict_at_ms=' + v['data-ms-details'])"
 done
 rm -rf "$prof"
+node tests/js/browser.cjs "http://127.0.0.1:$port/index.html" --timeout-ms 1200000 |
+  node -e "const f=JSON.parse(require('fs').readFileSync(0,'utf8'));const v=f.verdict;
+    console.log('log-size visit: verdict=' + v['data-verdict'] + ' tree_size=' + v['data-tree-size'] + ' navigation_to_verdict_ms=' + f.msToVerdict)"

@@ -807,3 +807,29 @@ test('the tree is the same in a bare worker (self, no TextEncoder/TextDecoder)',
   assert.deepEqual([...r.names], namesAt(600));
   assert.equal(r.ok, true);
 });
+
+test('treeFileNames gives the names the doc gives at each size, without the bytes', () => {
+  for (const n of [0, 1, 255, 256, 257, 1023, 1024, 1025, 2100, 16383, 16384, 16500, 65536, 65537, 70001, 1048576]) {
+    assert.deepEqual(T.treeFileNames(n).slice().sort(), namesAt(n), 'size ' + n);
+  }
+  assert.equal(new Set(T.treeFileNames(16500)).size, T.treeFileNames(16500).length, 'each name once');
+  assert.throws(() => T.treeFileNames(-1));
+  assert.throws(() => T.treeFileNames(1.5));
+});
+
+test('lineEntryId re-derives a line\'s entry_id alone, and refuses a line the chain would not take', () => {
+  // A line written here: its core is the canonical dump without entry_id, hashed with sha256.
+  const core = '{"day":"2026-10-24","kind":"exec_scan","prev":"' + 'ab'.repeat(32) + '","schema":"darkflobi.gate/entry/v0","seq":7,"timestamp":"2026-10-24T13:00:00Z"}';
+  const id = crypto.createHash('sha256').update(core).digest('hex');
+  const line = core.replace('"day"', '"day"').replace(',"kind"', ',"entry_id":"' + id + '","kind"');
+  const got = V.lineEntryId(Buffer.from(line));
+  assert.equal(got.error, undefined, JSON.stringify(got));
+  assert.equal(got.entry_id, id);
+  assert.equal(got.seq, 7);
+  // Another entry_id stated; not canonical (a space); a key twice; not JSON; no entry_id.
+  assert.match(V.lineEntryId(Buffer.from(line.replace(id, 'cd'.repeat(32)))).error, /not the sha256 of its core/);
+  assert.match(V.lineEntryId(Buffer.from(line.replace('"seq":7', '"seq": 7'))).error, /canonical/);
+  assert.match(V.lineEntryId(Buffer.from(line.replace('"seq":7', '"seq":7,"seq":7'))).error, /duplicate_key|canonical/);
+  assert.match(V.lineEntryId(Buffer.from(line.slice(0, -1))).error, /not a JSON object/);
+  assert.match(V.lineEntryId(Buffer.from(core)).error, /no entry_id/);
+});

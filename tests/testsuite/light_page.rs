@@ -21,6 +21,8 @@ use serde_json::Value as J;
 pub(crate) struct Server {
     port: u16,
     hits: Arc<Mutex<BTreeMap<String, usize>>>,
+    /// Every request in order: its path and the bytes of the body served (0 for a 404).
+    log: Arc<Mutex<Vec<(String, u64)>>>,
 }
 
 impl Server {
@@ -28,15 +30,17 @@ impl Server {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let port = listener.local_addr().unwrap().port();
         let hits = Arc::new(Mutex::new(BTreeMap::new()));
-        let (root, counted) = (root.to_path_buf(), Arc::clone(&hits));
+        let log = Arc::new(Mutex::new(Vec::new()));
+        let (root, counted, logged) = (root.to_path_buf(), Arc::clone(&hits), Arc::clone(&log));
         std::thread::spawn(move || {
             for stream in listener.incoming() {
                 let Ok(stream) = stream else { continue };
-                let (root, counted) = (root.clone(), Arc::clone(&counted));
-                std::thread::spawn(move || serve(stream, &root, &counted));
+                let (root, counted, logged) =
+                    (root.clone(), Arc::clone(&counted), Arc::clone(&logged));
+                std::thread::spawn(move || serve(stream, &root, &counted, &logged));
             }
         });
-        Server { port, hits }
+        Server { port, hits, log }
     }
     pub(crate) fn url(&self, path: &str) -> String {
         format!("http://127.0.0.1:{}/{path}", self.port)
@@ -45,9 +49,19 @@ impl Server {
     pub(crate) fn take(&self) -> BTreeMap<String, usize> {
         std::mem::take(&mut *self.hits.lock().unwrap())
     }
+    /// The requests since the last call, in order, with the bytes served each, and forgets
+    /// them (independently of `take`).
+    pub(crate) fn take_log(&self) -> Vec<(String, u64)> {
+        std::mem::take(&mut *self.log.lock().unwrap())
+    }
 }
 
-fn serve(mut stream: std::net::TcpStream, root: &Path, hits: &Mutex<BTreeMap<String, usize>>) {
+fn serve(
+    mut stream: std::net::TcpStream,
+    root: &Path,
+    hits: &Mutex<BTreeMap<String, usize>>,
+    log: &Mutex<Vec<(String, u64)>>,
+) {
     let mut reader = BufReader::new(stream.try_clone().unwrap());
     let mut request = String::new();
     if reader.read_line(&mut request).is_err() {
@@ -72,7 +86,10 @@ fn serve(mut stream: std::net::TcpStream, root: &Path, hits: &Mutex<BTreeMap<Str
         .to_string();
     *hits.lock().unwrap().entry(path.clone()).or_default() += 1;
     let file = (!path.contains("..")).then(|| root.join(&path));
-    let response = match file.and_then(|f| std::fs::read(f).ok()) {
+    let body = file.and_then(|f| std::fs::read(f).ok());
+    let served = body.as_ref().map_or(0, |b| b.len() as u64);
+    log.lock().unwrap().push((path.clone(), served));
+    let response = match body {
         Some(body) => {
             let kind = if path.ends_with(".html") {
                 "text/html; charset=utf-8"
@@ -93,6 +110,11 @@ fn serve(mut stream: std::net::TcpStream, root: &Path, hits: &Mutex<BTreeMap<Str
     };
     let _ = stream.write_all(&response);
 }
+
+/// The light page asked for its full check (docs/page.md "Check everything"): every ledger
+/// file, every record and every tree file re-derived, as on a visit by the button. Without the
+/// fragment a light page checks the checkpoint in log size.
+pub(crate) const FULL: &str = "index.html#check-everything";
 
 /// The page after it settled, as `tests/js/browser.cjs` reports it.
 pub(crate) fn visit(page: &str, profile: Option<&Path>, extra: &[&str]) -> J {
@@ -147,6 +169,23 @@ pub(crate) struct Box {
     pub(crate) site: PathBuf,
     w: LedgerWriter,
     n: u32,
+    /// Every tenth line a send carrying `message(seq)`'s digests (none by default).
+    pub(crate) sends: bool,
+    /// A seq whose scan line counts one more than the box's others would: another history.
+    pub(crate) tweak: Option<u32>,
+}
+
+/// The message a send line of a box with `sends` carries: its body, and the text as sent (the
+/// body, a blank line and the gate's trailer naming the seq). The line's `sent_sha256` is the
+/// sha256 of the text, its `checked_sha256` the body's.
+pub(crate) fn message(seq: u32) -> (String, String) {
+    let body = format!(
+        "Seq {seq} went out: the gate counted {} receipts, {} of them late.",
+        seq * 7,
+        seq % 13
+    );
+    let text = format!("{body}\n\n[gate: 2 of 2 numerals bound \u{b7} ledger {seq:04}]");
+    (body, text)
 }
 
 impl Box {
@@ -168,6 +207,8 @@ impl Box {
             site,
             w: LedgerWriter::new(),
             n: 0,
+            sends: false,
+            tweak: None,
         }
     }
 
@@ -185,8 +226,22 @@ impl Box {
                     &ts,
                     r#"{"detail":"lock held by /home/agent"}"#,
                 );
+            } else if self.sends && self.n % 10 == 5 {
+                let (body, text) = message(self.n);
+                let ts =
+                    exhibit::encode::timestamp_of(1_792_846_800 + i64::from(self.n) * 180 * 60);
+                self.w.push(
+                    "send",
+                    &ts,
+                    &format!(
+                        r#"{{"action":"send","checked_sha256":"{}","decision":"pass","dest_class":"public","sent_sha256":"{}"}}"#,
+                        exhibit_protocol::Digest::of(body.as_bytes()),
+                        exhibit_protocol::Digest::of(text.as_bytes())
+                    ),
+                );
             } else {
-                self.w.push_scan(self.n * 180);
+                self.w
+                    .push_scan(self.n * 180 + u32::from(self.tweak == Some(self.n)));
             }
         }
         let day_of = |line: &[u8]| -> String {
@@ -292,7 +347,7 @@ fn the_light_page_streams_resumes_and_notices_a_rewrite() {
     // verdict; every posted head marked checked; the monitor remembers; axe-core finds nothing.
     let axe = axe_core();
     let f = visit(
-        &server.url("index.html"),
+        &server.url(FULL),
         Some(profile.path()),
         &["--axe", axe.to_str().unwrap()],
     );
@@ -378,7 +433,7 @@ fn the_light_page_streams_resumes_and_notices_a_rewrite() {
     assert!(files2.len() > files.len(), "{files2:?}");
     assert_eq!(&files2[..files.len() - 1], &files[..files.len() - 1]);
     let head2 = verify_head(&light.site);
-    let f = visit(&server.url("index.html"), Some(profile.path()), &[]);
+    let f = visit(&server.url(FULL), Some(profile.path()), &[]);
     let (v, _, head) = verdict(&f);
     assert!(v == "intact" || v == "gaps", "{v}");
     assert_eq!(head, head2, "the head of the grown ledger");
@@ -454,7 +509,7 @@ fn the_light_page_streams_resumes_and_notices_a_rewrite() {
     let snapshots_path = light.site.join("ledger/SNAPSHOTS.jsonl");
     let snapshots_original = std::fs::read(&snapshots_path).unwrap();
     crate::site_agreement::snapshot_the_files(&light.site);
-    let f = visit(&server.url("index.html"), Some(profile.path()), &[]);
+    let f = visit(&server.url(FULL), Some(profile.path()), &[]);
     let dom = f["dom"].as_str().unwrap();
     assert_eq!(attr(tag(dom, "id=\"monitor\""), "data-state"), "rewritten");
     let said = text_of(dom, "monitor-text");
@@ -476,7 +531,7 @@ fn the_light_page_streams_resumes_and_notices_a_rewrite() {
     std::fs::write(&stats_path, &stats_original).unwrap();
     std::fs::write(&snapshots_path, &snapshots_original).unwrap();
     let f = visit(
-        &server.url("index.html"),
+        &server.url(FULL),
         Some(profile.path()),
         &[
             "--eval",
@@ -492,7 +547,7 @@ fn the_light_page_streams_resumes_and_notices_a_rewrite() {
     // 5. A first visitor to a segment whose bytes are not the listed ones (edited in place,
     // nothing else fixed): failed, naming the file.
     std::fs::write(&path, &bytes).unwrap();
-    let f = visit(&server.url("index.html"), None, &[]);
+    let f = visit(&server.url(FULL), None, &[]);
     assert_eq!(f["verdict"]["data-verdict"], "failed");
     let dom = f["dom"].as_str().unwrap();
     assert!(
@@ -509,7 +564,7 @@ fn the_light_page_streams_resumes_and_notices_a_rewrite() {
     // page fails naming it, as `exhibit verify SITE` does (stats_file_absent); never green, and
     // not a file the visitor could supply (docs/page.md "The light page").
     std::fs::remove_file(light.site.join(&files2[1])).unwrap();
-    let f = visit(&server.url("index.html"), None, &[]);
+    let f = visit(&server.url(FULL), None, &[]);
     assert_eq!(f["verdict"]["data-verdict"], "failed");
     let dom = f["dom"].as_str().unwrap();
     let failures = &dom[dom.find("id=\"failures\"").expect("a list of failures")..];
@@ -622,7 +677,7 @@ fn a_one_file_ledger_whose_embedded_page_is_too_heavy_gets_the_light_page() {
         &[],
     ));
     let server = Server::start(&b.site);
-    let f = visit(&server.url("index.html"), None, &[]);
+    let f = visit(&server.url(FULL), None, &[]);
     assert_eq!(
         verdict(&f),
         want,
@@ -710,14 +765,14 @@ fn a_light_page_past_its_ceiling_reads_its_records_from_the_site() {
 
     let want = {
         let server = Server::start(&c.site);
-        verdict(&visit(&server.url("index.html"), None, &[]))
+        verdict(&visit(&server.url(FULL), None, &[]))
     };
     assert!(
         !["failed", "needs-data", "working", ""].contains(&want.0.as_str()),
         "{want:?}"
     );
     let server = Server::start(&b.site);
-    assert_eq!(verdict(&visit(&server.url("index.html"), None, &[])), want);
+    assert_eq!(verdict(&visit(&server.url(FULL), None, &[])), want);
     let hits = server.take();
     for path in [
         "ledger/STATS.json",
@@ -729,6 +784,20 @@ fn a_light_page_past_its_ceiling_reads_its_records_from_the_site() {
             "{path} read: {hits:?}"
         );
     }
+    // Its log-size path reads none of those records (docs/page.md "The log-size path"): they
+    // grow with the exhibit, and the checkpoint's verdict does not need them.
+    let f = visit(&server.url("index.html"), None, &[]);
+    assert_eq!(
+        f["verdict"]["data-verdict"], "checkpoint",
+        "{}",
+        f["verdict"]
+    );
+    let hits = server.take();
+    assert!(
+        hits.keys()
+            .all(|p| p == "index.html" || p.starts_with("ledger/tree/")),
+        "{hits:?}"
+    );
     let f = visit(b.site.join("index.html").to_str().unwrap(), None, &[]);
     assert_eq!(f["verdict"]["data-verdict"], "needs-data", "from file://");
 
@@ -748,6 +817,534 @@ fn a_light_page_past_its_ceiling_reads_its_records_from_the_site() {
             .any(|(f, c)| f == "ledger/STATS.json" && c == "stats_figure_mismatch"),
         "{v}"
     );
-    let f = visit(&server.url("index.html"), None, &[]);
+    let f = visit(&server.url(FULL), None, &[]);
     assert_eq!(f["verdict"]["data-verdict"], "failed", "{}", f["verdict"]);
+}
+
+/// The request log since the last call, index.html aside, as `path -> bytes` (each path once:
+/// a path fetched twice is a failure of its own).
+fn fetched(server: &Server) -> BTreeMap<String, u64> {
+    let mut out = BTreeMap::new();
+    for (path, bytes) in server.take_log() {
+        if path == "index.html" {
+            continue;
+        }
+        assert!(
+            out.insert(path.clone(), bytes).is_none(),
+            "{path} fetched twice on one visit"
+        );
+    }
+    out
+}
+
+/// What a visit fetched beyond another visit's `base` (the same cold check before it).
+fn beyond(all: &BTreeMap<String, u64>, base: &BTreeMap<String, u64>) -> BTreeMap<String, u64> {
+    for (p, b) in base {
+        assert_eq!(
+            all.get(p),
+            Some(b),
+            "{p}: the same cold check before the flow"
+        );
+    }
+    all.iter()
+        .filter(|(p, _)| !base.contains_key(*p))
+        .map(|(p, b)| (p.clone(), *b))
+        .collect()
+}
+
+fn total(files: &BTreeMap<String, u64>) -> u64 {
+    files.values().sum()
+}
+
+/// A budget of docs/tree.md at a million lines, scaled to a tree of `size` seqs by its tile
+/// levels (three at a million): a log-size path reads about one tile a level.
+fn scaled(budget: u64, size: u64) -> u64 {
+    let levels = |mut n: u64| {
+        let mut l = 0;
+        while n > 0 {
+            l += 1;
+            n /= 256;
+        }
+        l
+    };
+    budget * levels(size) / levels(1_000_000)
+}
+
+fn is_tile(path: &str) -> bool {
+    let rest = path.strip_prefix("ledger/tree/tile/").unwrap_or("");
+    rest.len() > 2 && rest.as_bytes()[0].is_ascii_digit() && rest.as_bytes()[1] == b'/'
+}
+
+fn said(facts: &J, id: &str) -> String {
+    let dom = facts["dom"].as_str().unwrap();
+    let at = dom
+        .find(&format!("id=\"{id}\""))
+        .unwrap_or_else(|| panic!("no #{id}"));
+    let end = at + dom[at..].find("</p>").unwrap();
+    dom[at..end].to_string()
+}
+
+/// The light page's log-size paths, over http with the server counting every byte it serves
+/// (docs/page.md "The log-size path", "The returning visitor", "Prove one message on a light
+/// page"), on a light page of 3,000 lines: a cold visit to the checkpoint's verdict, a message
+/// proved by its text with the trailer, without it, and by its digest, and a returning
+/// visitor's consistency check each read only the tree's files they need — no ledger file,
+/// never the whole tree — within the budgets of docs/tree.md scaled to this tree. Catches a
+/// default path that streams the ledger, a proof that fetches every lines file or index run,
+/// a trailer that is not used, a consistency check that re-reads the tree, and a returning
+/// visitor whose old line is not found.
+#[test]
+fn the_log_size_paths_fetch_only_the_files_they_should() {
+    let mut b = Box::new(65_536);
+    b.sends = true;
+    b.add(3000);
+    b.build(1_800_000_000);
+    assert!(b.files().len() > 10, "{:?}", b.files());
+    let size = 3000;
+    let server = Server::start(&b.site);
+    let profile = tempfile::tempdir().unwrap();
+
+    // 1. A cold visit: the checkpoint and the tiles its checks need, nothing else.
+    let f = visit(&server.url("index.html"), Some(profile.path()), &[]);
+    assert_eq!(
+        f["verdict"]["data-verdict"], "checkpoint",
+        "{}",
+        f["verdict"]
+    );
+    assert_eq!(f["verdict"]["data-tree-size"], size.to_string());
+    assert_eq!(
+        f["verdict"]["data-head"], "",
+        "no head: the chain was not re-derived"
+    );
+    assert!(said(&f, "verdict-text").contains("not re-derived"));
+    let cold = fetched(&server);
+    assert!(cold.contains_key("ledger/tree/checkpoint"), "{cold:?}");
+    for p in cold.keys() {
+        assert!(
+            p == "ledger/tree/checkpoint" || is_tile(p),
+            "the cold visit fetched {p}: {cold:?}"
+        );
+    }
+    assert!(cold.len() <= 1 + 3 * 2, "a few tiles a level: {cold:?}");
+    let cold_bytes = total(&cold);
+    assert!(
+        cold_bytes <= scaled(256 * 1024, size),
+        "cold visit: {cold_bytes} bytes"
+    );
+    assert_eq!(
+        attr(
+            tag(f["dom"].as_str().unwrap(), "id=\"tree-memory\""),
+            "data-state"
+        ),
+        "first"
+    );
+
+    // 2-4. A message of an old line (seq 105, in the first tile), by its text with the trailer,
+    // without it, and by its digest: each from a fresh browser, so that the cold check before
+    // it is the one above.
+    let seq = 105;
+    let (body, text) = message(seq);
+    let digest = exhibit_protocol::Digest::of(text.as_bytes()).to_string();
+    let mut costs = Vec::new();
+    for (how, paste, via, index) in [
+        ("the text with its trailer", text.as_str(), "trailer", false),
+        ("the text without its trailer", body.as_str(), "index", true),
+        ("its digest", digest.as_str(), "index", true),
+    ] {
+        let fragment = format!("#paste={}", url_encode(paste));
+        let axe = axe_core();
+        let f = visit(
+            &server.url("index.html"),
+            None,
+            &["--fragment", &fragment, "--axe", axe.to_str().unwrap()],
+        );
+        assert_eq!(
+            f["axe"],
+            serde_json::json!([]),
+            "{how}: axe-core on the proof"
+        );
+        let r = &f["pasteResult"];
+        assert_eq!(r["data-seq"], seq.to_string(), "{how}: {r}");
+        assert_eq!(r["data-proof"], "included", "{how}: {r}");
+        assert_eq!(r["data-via"], via, "{how}: {r}");
+        let all = fetched(&server);
+        let more = beyond(&all, &cold);
+        let lines: Vec<&String> = more
+            .keys()
+            .filter(|p| p.starts_with("ledger/tree/lines/"))
+            .collect();
+        assert_eq!(
+            lines,
+            ["ledger/tree/lines/000"],
+            "{how}: one lines file: {more:?}"
+        );
+        let looked = more
+            .keys()
+            .filter(|p| p.starts_with("ledger/tree/index/"))
+            .count();
+        if index {
+            // Blocks 0 and 1 (one level-0 run each: one bucket) and the tail.
+            assert!((1..=3).contains(&looked), "{how}: {more:?}");
+        } else {
+            assert_eq!(looked, 0, "{how}: the trailer names the seq: {more:?}");
+        }
+        for p in more.keys() {
+            assert!(
+                p.starts_with("ledger/tree/lines/")
+                    || p.starts_with("ledger/tree/index/")
+                    || is_tile(p),
+                "{how}: fetched {p}"
+            );
+        }
+        let bytes = total(&more);
+        assert!(bytes <= scaled(512 * 1024, size), "{how}: {bytes} bytes");
+        costs.push((how, bytes, more.len()));
+    }
+
+    // 5. A day later the exhibit has grown; the returning visitor's page checks that today's
+    // tree extends the one it remembers, reading a few tiles more than a cold visit would.
+    b.add(300);
+    b.build(1_800_100_000);
+    let f = visit(&server.url("index.html"), Some(profile.path()), &[]);
+    assert_eq!(
+        f["verdict"]["data-verdict"], "checkpoint",
+        "{}",
+        f["verdict"]
+    );
+    let memory = tag(f["dom"].as_str().unwrap(), "id=\"tree-memory\"");
+    assert_eq!(attr(memory, "data-state"), "consistent", "{memory}");
+    let returning = fetched(&server);
+    let f = visit(&server.url("index.html"), None, &[]);
+    assert_eq!(f["verdict"]["data-verdict"], "checkpoint");
+    let cold2 = fetched(&server);
+    let consistency = beyond(&returning, &cold2);
+    for p in consistency.keys() {
+        assert!(is_tile(p), "the consistency check fetched {p}");
+    }
+    let consistency_bytes = total(&consistency);
+    assert!(
+        consistency_bytes <= scaled(64 * 1024, size),
+        "consistency: {consistency_bytes} bytes"
+    );
+    // And a message of an old line is found by the returning visitor (the old light page
+    // looked only after the point it remembered).
+    let fragment = format!("#paste={}", url_encode(&text));
+    let f = visit(
+        &server.url("index.html"),
+        Some(profile.path()),
+        &["--fragment", &fragment],
+    );
+    assert_eq!(
+        f["pasteResult"]["data-seq"],
+        seq.to_string(),
+        "{}",
+        f["pasteResult"]
+    );
+    assert_eq!(f["pasteResult"]["data-proof"], "included");
+    assert!(
+        !fetched(&server)
+            .keys()
+            .any(|p| p.starts_with("ledger/segments/") || p == "ledger/ledger.jsonl"),
+        "no ledger file"
+    );
+    println!(
+        "log-size bytes at {size} seqs: cold visit {cold_bytes} in {} files; {}; consistency {consistency_bytes} in {} files",
+        cold.len(),
+        costs
+            .iter()
+            .map(|(how, b, n)| format!("prove by {how} {b} in {n} files"))
+            .collect::<Vec<_>>()
+            .join("; "),
+        consistency.len()
+    );
+}
+
+/// A returning visitor whose exhibit was rewritten between two visits (another history at the
+/// same address, the same log): the consistency proof from the checkpoint this browser
+/// remembers fails, and the headline verdict says the history was rewritten since the last
+/// visit, on the log-size path and on the full check alike, until Forget. Catches a page that
+/// compares nothing between visits, one that only compares sizes, and one that forgets the
+/// alarm once shown. A checkpoint of another origin is another log: said, not compared.
+#[test]
+fn a_rewrite_between_two_visits_is_the_headline_failure() {
+    let mut b = Box::new(65_536);
+    b.add(300);
+    b.build(1_800_000_000);
+    let server = Server::start(&b.site);
+    let profile = tempfile::tempdir().unwrap();
+    let f = visit(&server.url("index.html"), Some(profile.path()), &[]);
+    assert_eq!(
+        f["verdict"]["data-verdict"], "checkpoint",
+        "{}",
+        f["verdict"]
+    );
+
+    // Another history: the same lines but seq 7, grown past the first, built elsewhere and put
+    // where the first was. Its tree is larger and of the same origin; it does not extend the
+    // one the visitor saw.
+    let mut other = Box::new(65_536);
+    other.tweak = Some(7);
+    other.add(330);
+    other.build(1_800_000_000);
+    assert_eq!(
+        std::fs::read_to_string(other.site.join("ledger/tree/checkpoint"))
+            .unwrap()
+            .lines()
+            .next(),
+        std::fs::read_to_string(b.site.join("ledger/tree/checkpoint"))
+            .unwrap()
+            .lines()
+            .next(),
+        "one origin"
+    );
+    std::fs::remove_dir_all(&b.site).unwrap();
+    copy_tree(&other.site, &b.site);
+    // A first visitor sees nothing wrong: the rewritten exhibit holds together.
+    let f = visit(&server.url("index.html"), None, &[]);
+    assert_eq!(
+        f["verdict"]["data-verdict"], "checkpoint",
+        "{}",
+        f["verdict"]
+    );
+    // The returning visitor is told, in the headline.
+    for url in [server.url("index.html"), server.url(FULL)] {
+        let f = visit(&url, Some(profile.path()), &[]);
+        assert_eq!(
+            f["verdict"]["data-verdict"], "failed",
+            "{url}: {}",
+            f["verdict"]
+        );
+        assert_eq!(
+            f["verdict"]["data-failed"], "history",
+            "{url}: {}",
+            f["verdict"]
+        );
+        let headline = said(&f, "verdict-text");
+        assert!(
+            headline.contains("history was rewritten since your last visit on"),
+            "{url}: {headline}"
+        );
+        let memory = tag(f["dom"].as_str().unwrap(), "id=\"tree-memory\"");
+        assert_eq!(attr(memory, "data-state"), "rewritten", "{url}: {memory}");
+    }
+    // Forget clears it; the next visit remembers afresh.
+    let f = visit(
+        &server.url("index.html"),
+        Some(profile.path()),
+        &[
+            "--eval",
+            "(function(){document.getElementById('monitor-forget').click();return document.getElementById('tree-memory').getAttribute('data-state');})()",
+        ],
+    );
+    assert_eq!(f["evalResult"], "none");
+    let f = visit(&server.url("index.html"), Some(profile.path()), &[]);
+    assert_eq!(
+        f["verdict"]["data-verdict"], "checkpoint",
+        "{}",
+        f["verdict"]
+    );
+
+    // Another log at the same address (another origin): said, compared with nothing, and no
+    // failure of the history; the checkpoint remembered is kept.
+    let mut third = Box::new(65_536);
+    let toml = std::fs::read_to_string(third.b.dir.join("exhibit.toml")).unwrap();
+    std::fs::write(
+        third.b.dir.join("exhibit.toml"),
+        format!("{toml}origin = \"example.org/another-log\"\n"),
+    )
+    .unwrap();
+    third.add(340);
+    third.build(1_800_000_000);
+    std::fs::remove_dir_all(&b.site).unwrap();
+    copy_tree(&third.site, &b.site);
+    for _ in 0..2 {
+        let f = visit(&server.url("index.html"), Some(profile.path()), &[]);
+        assert_eq!(
+            f["verdict"]["data-verdict"], "checkpoint",
+            "{}",
+            f["verdict"]
+        );
+        assert_eq!(f["verdict"]["data-origin"], "example.org/another-log");
+        let memory = tag(f["dom"].as_str().unwrap(), "id=\"tree-memory\"");
+        assert_eq!(attr(memory, "data-state"), "other-log", "{memory}");
+        assert!(
+            text_of(f["dom"].as_str().unwrap(), "tree-memory").contains("another log"),
+            "{memory}"
+        );
+    }
+}
+
+/// A paste as `#paste=` carries it: every byte but the unreserved ones percent-encoded.
+fn url_encode(s: &str) -> String {
+    s.bytes()
+        .map(|b| {
+            if b.is_ascii_alphanumeric() || b"-_.~".contains(&b) {
+                (b as char).to_string()
+            } else {
+                format!("%{b:02X}")
+            }
+        })
+        .collect()
+}
+
+/// Clicks "Check everything" and waits for the full check's verdict: [verdict, vouched, head].
+const CHECK_EVERYTHING: &str = "new Promise(function (resolve) {
+  document.getElementById('check-everything').click();
+  var t = setInterval(function () {
+    var v = document.getElementById('verdict'), d = v.getAttribute('data-verdict');
+    if (d && d !== 'working' && d !== 'checkpoint') { clearInterval(t); resolve([d, v.getAttribute('data-vouched'), v.getAttribute('data-head')]); }
+  }, 100);
+})";
+
+/// A site tampered with: what, how, and words the page's failures must hold.
+type Tampering = (&'static str, fn(&Path), &'static str);
+
+/// The light page's failures, as listed under its verdict.
+fn failures_of(facts: &J) -> String {
+    let dom = facts["dom"].as_str().unwrap();
+    let at = dom.find("id=\"failures\"").expect("a list of failures");
+    dom[at..at + dom[at..].find("</ul>").unwrap()].to_string()
+}
+
+/// The log-size verdict holds the files it reads and says which it did not (docs/page.md "The
+/// log-size path"): a tile of the root's right edge changed, the site's checkpoint not the
+/// page's copy, or the newest posted head not the tree's leaf at its seq each fail it; a tile no
+/// check of it reads leaves it standing — it says it did not re-derive the chain — but a message
+/// proved through that tile is NOT proved. The button runs the full check to the verdict of
+/// `#check-everything`, and the page passes axe-core in its log-size state. Catches a verdict
+/// on the checkpoint's text alone, a posted head taken on trust, and a proof that does not
+/// recompute the path to the root.
+#[test]
+fn the_log_size_verdict_holds_what_it_reads_and_says_what_it_did_not() {
+    let mut b = Box::new(65_536);
+    b.sends = true;
+    b.add(600);
+    b.build(1_800_000_000);
+    let tree = b.site.join("ledger/tree");
+    for f in ["tile/0/000", "tile/0/002.p/88", "tile/1/000.p/2"] {
+        assert!(tree.join(f).is_file(), "{f}");
+    }
+    let full = {
+        let server = Server::start(&b.site);
+        verdict(&visit(&server.url(FULL), None, &[]))
+    };
+    assert!(full.0 == "gaps" || full.0 == "intact", "{full:?}");
+    let server = Server::start(&b.site);
+    let axe = axe_core();
+    let f = visit(
+        &server.url("index.html"),
+        None,
+        &["--axe", axe.to_str().unwrap()],
+    );
+    assert_eq!(
+        f["verdict"]["data-verdict"], "checkpoint",
+        "{}",
+        f["verdict"]
+    );
+    assert_eq!(
+        f["axe"],
+        serde_json::json!([]),
+        "axe-core on the log-size verdict"
+    );
+    server.take();
+    let f = visit(
+        &server.url("index.html"),
+        None,
+        &["--eval", CHECK_EVERYTHING],
+    );
+    assert_eq!(
+        f["evalResult"],
+        serde_json::json!([full.0, full.1, full.2]),
+        "the button runs the full check"
+    );
+    let hits = server.take();
+    assert!(
+        hits.keys().any(|p| p.starts_with("ledger/segments/")),
+        "the full check read the ledger: {hits:?}"
+    );
+
+    let seq15 = message(15).1;
+    let cases: [Tampering; 3] = [
+        (
+            "a tile of the root's right edge",
+            |s| {
+                let p = s.join("ledger/tree/tile/0/002.p/88");
+                let mut bytes = std::fs::read(&p).unwrap();
+                bytes[100] ^= 1;
+                std::fs::write(p, bytes).unwrap();
+            },
+            "fold to the root",
+        ),
+        (
+            "the site's checkpoint not the page's copy",
+            |s| {
+                let p = s.join("ledger/tree/checkpoint");
+                let text = std::fs::read_to_string(&p).unwrap();
+                std::fs::write(p, text.replacen("\n600\n", "\n599\n", 1)).unwrap();
+            },
+            "is not the one this page carries",
+        ),
+        (
+            "the newest post names another head",
+            |s| {
+                let mut posts = crate::site_agreement::page_json(s, "anchor-posts-json");
+                let map = posts.as_object_mut().unwrap();
+                let last = map.keys().next_back().unwrap().clone();
+                let text = map[&last].as_str().unwrap().to_string();
+                let at = text.find(" head ").unwrap() + 6;
+                let forged = format!("{}{}{}", &text[..at], "ab".repeat(32), &text[at + 64..]);
+                map.insert(last, J::String(forged));
+                crate::site_agreement::set_block(
+                    s,
+                    "anchor-posts-json",
+                    &serde_json::to_vec(&posts).unwrap(),
+                );
+            },
+            "is not the tree's leaf at seq",
+        ),
+    ];
+    for (name, mutate, says) in cases {
+        let tmp = tempfile::tempdir().unwrap();
+        let copy = tmp.path().join("site");
+        copy_tree(&b.site, &copy);
+        mutate(&copy);
+        let server = Server::start(&copy);
+        let f = visit(&server.url("index.html"), None, &[]);
+        assert_eq!(
+            f["verdict"]["data-verdict"], "failed",
+            "{name}: {}",
+            f["verdict"]
+        );
+        let failures = failures_of(&f);
+        assert!(failures.contains(says), "{name}: {failures}");
+        assert!(
+            !server
+                .take()
+                .keys()
+                .any(|p| p.starts_with("ledger/segments/")),
+            "{name}: no ledger file read"
+        );
+    }
+
+    // A tile of the first 256 seqs: no check of the cold visit reads it, and the verdict says
+    // what it checked; a message whose proof goes through it is not proved.
+    let tmp = tempfile::tempdir().unwrap();
+    let copy = tmp.path().join("site");
+    copy_tree(&b.site, &copy);
+    let p = copy.join("ledger/tree/tile/0/000");
+    let mut bytes = std::fs::read(&p).unwrap();
+    bytes[32 * 20] ^= 1;
+    std::fs::write(p, bytes).unwrap();
+    let server = Server::start(&copy);
+    let fragment = format!("#paste={}", url_encode(&seq15));
+    let f = visit(&server.url("index.html"), None, &["--fragment", &fragment]);
+    assert_eq!(
+        f["verdict"]["data-verdict"], "checkpoint",
+        "{}",
+        f["verdict"]
+    );
+    assert!(said(&f, "verdict-text").contains("not re-derived"));
+    let r = &f["pasteResult"];
+    assert_eq!(r["data-seq"], "15", "{r}");
+    assert_eq!(r["data-proof"], "not-included", "{r}");
 }

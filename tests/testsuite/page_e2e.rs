@@ -355,9 +355,16 @@ fn the_page_re_derives_the_same_head_as_exhibit_verify() {
     // snapshot's digests").
     assert!(
         dom.contains(
-            "id=\"snapshot-check\">The files beside this page (ledger/): not checked here."
+            "id=\"snapshot-check\">The files beside this page (ledger/, its tree/ included): not checked here."
         ),
         "the files beside the page are said not checked"
+    );
+    // The checkpoint it carries is held to the chain it re-derived (docs/tree.md#checkpoint).
+    let checkpoint = tag_of(&dom, "checkpoint");
+    assert_eq!(
+        attr(checkpoint, "data-state").as_deref(),
+        Some("holds"),
+        "{checkpoint}"
     );
 }
 

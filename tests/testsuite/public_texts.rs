@@ -1311,17 +1311,31 @@ fn the_light_page_fetches_and_rehashes_a_found_lines_released_text() {
     let (seq, sha) = fx.cases.as_written.clone();
     let server = crate::light_page::Server::start(&fx.site);
     let fragment = format!("#paste={sha}");
+    // The light page's default check is the checkpoint's, in log size; the paste is proved in
+    // the tree (docs/page.md "Prove one message on a light page").
     let f = crate::light_page::visit(&server.url("index.html"), None, &["--fragment", &fragment]);
-    // The chain re-derives; no head is posted in this box, so the verdict is `gaps`.
-    assert_eq!(f["verdict"]["data-state"], "re-derives", "{}", f["verdict"]);
-    assert_eq!(f["verdict"]["data-verdict"], "gaps", "{}", f["verdict"]);
+    assert_eq!(f["verdict"]["data-state"], "checkpoint", "{}", f["verdict"]);
+    assert_eq!(
+        f["verdict"]["data-verdict"], "checkpoint",
+        "{}",
+        f["verdict"]
+    );
+    assert_eq!(
+        f["pasteResult"]["data-proof"], "included",
+        "{}",
+        f["pasteResult"]
+    );
     let dom = f["dom"].as_str().unwrap();
-    // Two lines carry the digest: the allow-listed one gets the fetched bytes, re-hashed; its
-    // off-list twin is named as such.
+    // Two lines carry the digest, both found through the index and proved: the allow-listed
+    // one gets the fetched bytes, re-hashed; its off-list twin is named as such.
     assert!(dom.contains("data-state=\"released\""), "{dom}");
     assert!(dom.contains("data-state=\"off-list\""), "{dom}");
     assert!(dom.contains("Two of the 3 checks passed today."));
     let hits = server.take();
+    assert!(
+        !hits.keys().any(|p| p.starts_with("ledger/segments/")),
+        "no ledger file read: {hits:?}"
+    );
     assert_eq!(
         hits.get(&format!("ledger/public_texts/{sha}.txt")),
         Some(&2),
@@ -1332,7 +1346,13 @@ fn the_light_page_fetches_and_rehashes_a_found_lines_released_text() {
         (seq as u64 - 1) / 4 + 1
     );
     assert!(hits.contains_key(&part), "{hits:?}");
-    // The page says it re-hashed no text on its own, rather than "0 of 0".
+    // The page says it re-hashed no text on its own, rather than "0 of 0", and so does its
+    // full check, which re-derives the chain: no head is posted in this box, so `gaps`.
+    assert!(dom.contains("does not carry the released texts"), "{dom}");
+    let f = crate::light_page::visit(&server.url(crate::light_page::FULL), None, &[]);
+    assert_eq!(f["verdict"]["data-state"], "re-derives", "{}", f["verdict"]);
+    assert_eq!(f["verdict"]["data-verdict"], "gaps", "{}", f["verdict"]);
+    let dom = f["dom"].as_str().unwrap();
     assert!(dom.contains("does not carry the released texts"), "{dom}");
     assert!(!dom.contains("0 of 0 released texts"));
 

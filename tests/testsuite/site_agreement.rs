@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::common::*;
-use crate::light_page::{Box, Server, block, verdict, visit};
+use crate::light_page::{Box, FULL, Server, block, verdict, visit};
 use serde_json::Value as J;
 
 fn seg(n: u32) -> String {
@@ -476,7 +476,7 @@ const WITHHELD_MUTATIONS: [(&str, Mutation); 6] = [
 /// exactly where `re_derives(name)`.
 fn agree(site: &Path, mutations: &[(&str, Mutation)], re_derives: impl Fn(&str) -> bool) {
     let server = Server::start(site);
-    let original = verdict(&visit(&server.url("index.html"), None, &[]));
+    let original = verdict(&visit(&server.url(FULL), None, &[]));
     let (rc, words) = cli(site);
     assert_eq!(rc, 0, "{words}");
     assert_ne!(original.0, "failed", "{original:?}");
@@ -487,7 +487,7 @@ fn agree(site: &Path, mutations: &[(&str, Mutation)], re_derives: impl Fn(&str) 
         mutate(&copy);
         let (rc, words) = cli(&copy);
         let server = Server::start(&copy);
-        let facts = visit(&server.url("index.html"), None, &[]);
+        let facts = visit(&server.url(FULL), None, &[]);
         let page = verdict(&facts);
         if rc == 0 {
             assert_eq!(
@@ -556,7 +556,7 @@ fn a_file_the_snapshot_does_not_name_is_seen_where_the_folder_can_be_listed() {
     b.add(60);
     b.build(1_800_000_000);
     let server = Server::start(&b.site);
-    let facts = visit(&server.url("index.html"), None, &[]);
+    let facts = visit(&server.url(FULL), None, &[]);
     let original = verdict(&facts);
     assert_ne!(original.0, "failed", "{original:?}");
     let said = crate::light_page::text_of(facts["dom"].as_str().unwrap(), "snapshot-check");
@@ -580,10 +580,7 @@ fn a_file_the_snapshot_does_not_name_is_seen_where_the_folder_can_be_listed() {
         rc == 1 && words.contains("ledger/NOTE.txt") && words.contains("snapshot_digest_mismatch"),
         "{words}"
     );
-    assert_eq!(
-        verdict(&visit(&server.url("index.html"), None, &[])),
-        original
-    );
+    assert_eq!(verdict(&visit(&server.url(FULL), None, &[])), original);
     let ledger = b.site.join("ledger");
     let f = visit(
         b.site.join("index.html").to_str().unwrap(),
@@ -903,7 +900,7 @@ fn every_layer_site(more: &str) -> (tempfile::TempDir, PathBuf) {
 
 fn tamper_randomly(site: &Path, seed: u64) {
     let server = Server::start(site);
-    let original = verdict(&visit(&server.url("index.html"), None, &[]));
+    let original = verdict(&visit(&server.url(FULL), None, &[]));
     let mut files: Vec<String> = walkdir::WalkDir::new(site)
         .into_iter()
         .filter_map(Result::ok)
@@ -970,7 +967,7 @@ fn tamper_randomly(site: &Path, seed: u64) {
         };
         let (rc, words) = cli(&copy);
         let server = Server::start(&copy);
-        let page = verdict(&visit(&server.url("index.html"), None, &[]));
+        let page = verdict(&visit(&server.url(FULL), None, &[]));
         let by_design = ["ledger/witness/", "ledger/public_texts/"]
             .iter()
             .any(|f| what.starts_with(f))
@@ -1183,7 +1180,7 @@ fn both_fail(site: &Path, mutations: &[Named], pick: bool) {
             )
         } else {
             let server = Server::start(&copy);
-            visit(&server.url("index.html"), None, &[])
+            visit(&server.url(FULL), None, &[])
         };
         let page = verdict(&facts);
         if names.is_empty() && rc == 0 {
@@ -1271,7 +1268,7 @@ fn both_verifiers_fail_files_beyond_the_list_and_blocks_not_held_to_the_site() {
     write(&copy, "ledger/segments/notes.txt", b"a note\n");
     assert_eq!(cli(&copy).0, 1);
     let server = Server::start(&copy);
-    let facts = visit(&server.url("index.html"), None, &[]);
+    let facts = visit(&server.url(FULL), None, &[]);
     assert_ne!(verdict(&facts).0, "failed");
     let dom = facts["dom"].as_str().unwrap();
     assert!(
@@ -1318,7 +1315,7 @@ fn both_verifiers_fail_a_tampered_removed_or_misplaced_proof_in_a_bucket() {
     let (_tmp, site) = every_layer_site("");
     let bucket = site.join("ledger/witness/proofs/000000");
     assert!(bucket.is_dir());
-    let facts = visit(&Server::start(&site).url("index.html"), None, &[]);
+    let facts = visit(&Server::start(&site).url(FULL), None, &[]);
     assert_ne!(verdict(&facts).0, "failed");
     let dom = facts["dom"].as_str().unwrap();
     assert!(
@@ -1369,4 +1366,368 @@ fn both_verifiers_fail_a_tampered_removed_or_misplaced_proof_in_a_bucket() {
         ),
     ];
     both_fail(&site, &mutations, true);
+}
+
+/// A generated box of 1,100 lines (sends with their digests, a released text layer), its ledger
+/// in segments: a tree with full and partial tiles, a level-0 run of the digest index and its
+/// tail (docs/tree.md#layout).
+fn tree_site() -> (tempfile::TempDir, PathBuf) {
+    use exhibit_testkit::gen_box::{self, BoxOptions};
+    let tmp = tempfile::tempdir().unwrap();
+    let box_dir = tmp.path().join("box");
+    let opts = BoxOptions {
+        lines: 1100,
+        seed: 61,
+        witness: false,
+        ..BoxOptions::default()
+    };
+    gen_box::generate(&opts, &box_dir).expect("generate a box");
+    let toml = std::fs::read_to_string(box_dir.join("exhibit.toml")).unwrap();
+    std::fs::write(
+        box_dir.join("exhibit.toml"),
+        toml.replace("public_texts = false", "public_texts = true") + "segment_bytes = 65536\n",
+    )
+    .unwrap();
+    let site = box_dir.join("site");
+    let o = exhibit(
+        &[
+            "build",
+            "--config",
+            box_dir.join("exhibit.toml").to_str().unwrap(),
+            "--out",
+            site.to_str().unwrap(),
+        ],
+        1_800_000_000,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    (tmp, site)
+}
+
+/// The tree file of `site` under `ledger/tree/<folder>` that holds the most bytes (a bucket
+/// with rows, say), as a path under the site.
+fn fullest(site: &Path, folder: &str) -> String {
+    let mut files: Vec<(u64, String)> =
+        walkdir::WalkDir::new(site.join("ledger/tree").join(folder))
+            .into_iter()
+            .filter_map(Result::ok)
+            .filter(|e| e.file_type().is_file())
+            .map(|e| {
+                let rel = e.path().strip_prefix(site).unwrap().display().to_string();
+                (e.metadata().unwrap().len(), rel)
+            })
+            .collect();
+    files.sort();
+    files.pop().expect("a file").1
+}
+
+/// One byte of a file of the site flipped.
+fn flip(site: &Path, path: &str, at: usize) {
+    let mut b = read(site, path);
+    let at = at.min(b.len() - 1);
+    b[at] ^= 0x01;
+    write(site, path, &b);
+}
+
+/// The checkpoint's root line replaced by another root (a valid one: the sha256 of nothing),
+/// in `ledger/tree/checkpoint` and, when `page`, in the page's copy.
+fn other_root(site: &Path, page: bool) {
+    let text = String::from_utf8(read(site, "ledger/tree/checkpoint")).unwrap();
+    let mut lines: Vec<&str> = text.lines().collect();
+    assert_ne!(lines[2], "47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=");
+    lines[2] = "47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=";
+    let bytes = format!("{}\n", lines.join("\n"));
+    write(site, "ledger/tree/checkpoint", bytes.as_bytes());
+    if page {
+        set_block(site, "tree-checkpoint", bytes.as_bytes());
+    }
+}
+
+/// A tampered tree: (what, the tampering, what the CLI names `file: code`, what the light page
+/// names over http `file (code)`, what it names from the picked folder).
+type TreeCase = (
+    &'static str,
+    Mutation,
+    &'static str,
+    &'static str,
+    &'static str,
+);
+
+/// Each file kind of the tree tampered, the last snapshot made to record the tampered files
+/// (so that only the tree's own check can fail it): `exhibit verify SITE` and the light page's
+/// full check fail every one, naming the file and the code (docs/tree.md#verifiers). A stray
+/// name under `ledger/tree/` is seen by the CLI and from a picked folder (tree_stray); over http
+/// the page cannot list the folder, and fails it by the snapshot's tree/ digest, which it makes
+/// from the files the tree has. Catches a page that skips a kind of file, compares a lines file
+/// with anything but the chain's lines, takes the site's checkpoint on trust, or reads the
+/// snapshot's tree/ digest as "not checked" after reading every file.
+#[test]
+fn both_verifiers_fail_every_kind_of_tampered_tree_file() {
+    let (_tmp, site) = tree_site();
+    let (rc, words) = cli(&site);
+    assert_eq!(rc, 0, "{words}");
+    let cp = String::from_utf8(read(&site, "ledger/tree/checkpoint")).unwrap();
+    assert_eq!(cp.lines().nth(1), Some("1100"), "{cp}");
+    for f in [
+        "ledger/tree/tile/0/003",
+        "ledger/tree/tile/0/004.p/76",
+        "ledger/tree/tile/1/000.p/4",
+        "ledger/tree/tile/entries/001",
+        "ledger/tree/lines/002",
+        "ledger/tree/index/0/0/f",
+        "ledger/tree/index/tail/1.p/76",
+    ] {
+        assert!(site.join(f).is_file(), "{f}");
+    }
+    let server = Server::start(&site);
+    let facts = visit(&server.url(FULL), None, &[]);
+    let original = verdict(&facts);
+    assert!(
+        original.0 == "gaps" || original.0 == "intact",
+        "{original:?}"
+    );
+    let dom = facts["dom"].as_str().unwrap();
+    assert!(tag_holds(dom), "the checkpoint holds");
+    let cases: [TreeCase; 10] = [
+        (
+            "a byte of a full hash tile",
+            |s| flip(s, "ledger/tree/tile/0/003", 4000),
+            "ledger/tree/tile/0/003: tree_file_differs",
+            "ledger/tree/tile/0/003 (tree_file_differs)",
+            "ledger/tree/tile/0/003 (tree_file_differs)",
+        ),
+        (
+            "a byte of a level-1 tile",
+            |s| flip(s, "ledger/tree/tile/1/000.p/4", 40),
+            "ledger/tree/tile/1/000.p/4: tree_file_differs",
+            "ledger/tree/tile/1/000.p/4 (tree_file_differs)",
+            "ledger/tree/tile/1/000.p/4 (tree_file_differs)",
+        ),
+        (
+            "a byte of an entry bundle",
+            |s| flip(s, "ledger/tree/tile/entries/001", 35),
+            "ledger/tree/tile/entries/001: tree_file_differs",
+            "ledger/tree/tile/entries/001 (tree_file_differs)",
+            "ledger/tree/tile/entries/001 (tree_file_differs)",
+        ),
+        (
+            "a byte of a lines file",
+            |s| flip(s, "ledger/tree/lines/002", 1000),
+            "ledger/tree/lines/002: tree_file_differs",
+            "ledger/tree/lines/002 (tree_file_differs)",
+            "ledger/tree/lines/002 (tree_file_differs)",
+        ),
+        (
+            "a byte of an index bucket",
+            |s| {
+                let p = fullest(s, "index/0");
+                flip(s, &p, 9);
+            },
+            "ledger/tree/index/0/0/",
+            "ledger/tree/index/0/0/",
+            "ledger/tree/index/0/0/",
+        ),
+        (
+            "a byte of the index's tail",
+            |s| flip(s, "ledger/tree/index/tail/1.p/76", 12),
+            "ledger/tree/index/tail/1.p/76: tree_file_differs",
+            "ledger/tree/index/tail/1.p/76 (tree_file_differs)",
+            "ledger/tree/index/tail/1.p/76 (tree_file_differs)",
+        ),
+        (
+            "the partial tile removed",
+            |s| std::fs::remove_file(s.join("ledger/tree/tile/0/004.p/76")).unwrap(),
+            "ledger/tree/tile/0/004.p/76: tree_file_missing",
+            "ledger/tree/tile/0/004.p/76 (tree_file_missing)",
+            "ledger/tree/tile/0/004.p/76 (tree_file_missing)",
+        ),
+        (
+            "the checkpoint's root changed, in the page's copy too",
+            |s| other_root(s, true),
+            "ledger/tree/checkpoint: tree_checkpoint",
+            "ledger/tree/checkpoint (tree_checkpoint)",
+            "ledger/tree/checkpoint (tree_checkpoint)",
+        ),
+        (
+            "the checkpoint's root changed, not the page's copy",
+            |s| other_root(s, false),
+            "ledger/tree/checkpoint: tree_checkpoint",
+            "ledger/tree/checkpoint is not the one this page carries",
+            "ledger/tree/checkpoint is not the one this page carries",
+        ),
+        (
+            "a stray name under ledger/tree/",
+            |s| {
+                std::fs::create_dir_all(s.join("ledger/tree/tile/0/005.p")).unwrap();
+                write(s, "ledger/tree/tile/0/005.p/1", &[7; 32]);
+            },
+            "ledger/tree/tile/0/005.p/1: tree_stray",
+            "ledger/tree/ (snapshot_digest_mismatch)",
+            "ledger/tree/tile/0/005.p/1 (tree_stray)",
+        ),
+    ];
+    for (name, mutate, cli_says, http_says, pick_says) in cases {
+        let tmp = tempfile::tempdir().unwrap();
+        let copy = tmp.path().join("site");
+        copy_tree(&site, &copy);
+        mutate(&copy);
+        snapshot_the_files(&copy);
+        let (rc, words) = cli(&copy);
+        assert_eq!(rc, 1, "{name}: the CLI must fail it\n{words}");
+        assert!(words.contains(cli_says), "{name}: {cli_says} in\n{words}");
+        let server = Server::start(&copy);
+        let over_http = visit(&server.url(FULL), None, &[]);
+        let ledger = copy.join("ledger");
+        let picked = visit(
+            copy.join("index.html").to_str().unwrap(),
+            None,
+            &["--pick", ledger.to_str().unwrap()],
+        );
+        for (how, facts, says) in [
+            ("over http", &over_http, http_says),
+            ("picked", &picked, pick_says),
+        ] {
+            let page = verdict(facts);
+            assert_eq!(
+                page.0, "failed",
+                "{name} ({how}): the page says {page:?}\n{words}"
+            );
+            let dom = facts["dom"].as_str().unwrap();
+            let at = dom.find("id=\"failures\"").expect("a list of failures");
+            let failures = &dom[at..at + dom[at..].find("</ul>").unwrap()];
+            assert!(
+                failures.contains(says),
+                "{name} ({how}): {says} in the page's failures: {failures}"
+            );
+        }
+        // Only the tree failed (the snapshot records these files): a page that did not hold
+        // them to the chain would be green.
+        assert_eq!(
+            words.lines().filter(|l| l.contains(": snapshot_")).count(),
+            0,
+            "{name}: {words}"
+        );
+    }
+}
+
+fn tag_holds(dom: &str) -> bool {
+    let at = dom.find("id=\"checkpoint\"").unwrap();
+    let start = dom[..at].rfind('<').unwrap();
+    dom[start..at + dom[at..].find('>').unwrap()].contains("data-state=\"holds\"")
+}
+
+/// The checkpoint's text with its line `n` (0-based) replaced, in `ledger/tree/checkpoint` and
+/// in the page's copy.
+fn checkpoint_line(site: &Path, n: usize, line: &str) {
+    let text = String::from_utf8(read(site, "ledger/tree/checkpoint")).unwrap();
+    let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
+    lines[n] = line.to_string();
+    let bytes = format!("{}\n", lines.join("\n"));
+    write(site, "ledger/tree/checkpoint", bytes.as_bytes());
+    set_block(site, "tree-checkpoint", bytes.as_bytes());
+}
+
+/// An embedded page holds the checkpoint it carries to the chain it re-derives
+/// (docs/tree.md#checkpoint): its size, root or head changed in the page's copy and in
+/// `ledger/tree/checkpoint` alike, the last snapshot recording them, fails the page and
+/// `exhibit verify SITE` with tree_checkpoint; a page that carries none where STATS.json states
+/// a tree fails both. A site without a tree (built before it: no `ledger/tree/`, no block, no
+/// `tree` in STATS.json) passes both, the page saying "no tree: not checked". Catches a page
+/// that shows the checkpoint without holding it to the chain, one that compares only the size,
+/// and one that fails a site built before the tree.
+#[test]
+fn both_verifiers_hold_an_embedded_pages_checkpoint_to_the_chain() {
+    let mut b = Box::new(33_554_432);
+    b.add(60);
+    b.build(1_800_000_000);
+    assert_eq!(page_json(&b.site, "layout-json")["mode"], "embedded");
+    let page = |s: &Path| visit(s.join("index.html").to_str().unwrap(), None, &[]);
+    let facts = page(&b.site);
+    let original = verdict(&facts);
+    assert!(
+        original.0 == "gaps" || original.0 == "intact",
+        "{original:?}"
+    );
+    assert!(
+        tag_holds(facts["dom"].as_str().unwrap()),
+        "the checkpoint holds"
+    );
+    let cp = String::from_utf8(read(&b.site, "ledger/tree/checkpoint")).unwrap();
+    let head = cp
+        .lines()
+        .nth(3)
+        .unwrap()
+        .rsplit(' ')
+        .next()
+        .unwrap()
+        .to_string();
+    let cases: [(&str, Mutation, &str); 4] = [
+        (
+            "its size one less",
+            |s| checkpoint_line(s, 1, "59"),
+            "size is 59",
+        ),
+        (
+            "another root",
+            |s| checkpoint_line(s, 2, "47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU="),
+            "root is",
+        ),
+        (
+            "another head",
+            |s| checkpoint_line(s, 3, &format!("exhibit-head 60 {}", "ab".repeat(32))),
+            "exhibit-head is",
+        ),
+        (
+            "none carried, STATS.json stating a tree",
+            |s| set_block(s, "tree-checkpoint", b""),
+            "carries no checkpoint",
+        ),
+    ];
+    for (name, mutate, why) in cases {
+        let tmp = tempfile::tempdir().unwrap();
+        let copy = tmp.path().join("site");
+        copy_tree(&b.site, &copy);
+        mutate(&copy);
+        snapshot_the_files(&copy);
+        let (rc, words) = cli(&copy);
+        assert_eq!(rc, 1, "{name}: the CLI must fail it\n{words}");
+        assert!(
+            words.contains("ledger/tree/checkpoint: tree_checkpoint")
+                || words.contains("tree-checkpoint"),
+            "{name}: {words}"
+        );
+        let facts = page(&copy);
+        assert_eq!(verdict(&facts).0, "failed", "{name}: {:?}", verdict(&facts));
+        let dom = facts["dom"].as_str().unwrap();
+        let at = dom.find("id=\"failures\"").expect("a list of failures");
+        let failures = &dom[at..at + dom[at..].find("</ul>").unwrap()];
+        assert!(
+            failures.contains("ledger/tree/checkpoint (tree_checkpoint)") && failures.contains(why),
+            "{name}: {failures}"
+        );
+    }
+    assert!(!head.is_empty());
+
+    // An exhibit built before the tree: both pass it, and the page says it checked no tree.
+    let tmp = tempfile::tempdir().unwrap();
+    let copy = tmp.path().join("site");
+    copy_tree(&b.site, &copy);
+    std::fs::remove_dir_all(copy.join("ledger/tree")).unwrap();
+    stats_everywhere(&copy, |s| {
+        s.as_object_mut().unwrap().remove("tree");
+    });
+    set_block(&copy, "tree-checkpoint", b"");
+    snapshot_the_files(&copy);
+    let (rc, words) = cli(&copy);
+    assert_eq!(rc, 0, "{words}");
+    let facts = page(&copy);
+    assert_eq!(verdict(&facts), original);
+    let dom = facts["dom"].as_str().unwrap();
+    let at = dom.find("id=\"checkpoint\"").unwrap();
+    let shown = &dom[dom[..at].rfind('<').unwrap()..at + dom[at..].find("</p>").unwrap()];
+    assert!(
+        shown.contains("data-state=\"none\"")
+            && shown.contains("No tree")
+            && shown.contains("not checked"),
+        "{shown}"
+    );
 }

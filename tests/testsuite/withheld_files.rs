@@ -407,7 +407,7 @@ fn the_light_page_reads_the_withheld_lists_files() {
     assert!(want.0 == "gaps" || want.0 == "intact", "{want:?}");
 
     let server = Server::start(&s.site);
-    let facts = visit(&server.url("/index.html"), None, &[]);
+    let facts = visit(&server.url(crate::light_page::FULL), None, &[]);
     assert_eq!(verdict_of(&facts), want, "over http, the files read");
     let said = facts["dom"].as_str().unwrap();
     let count = s.files().len();
@@ -441,7 +441,7 @@ fn the_light_page_reads_the_withheld_lists_files() {
         body.replacen("withheld because", "WITHHELD because", 1),
     )
     .unwrap();
-    let facts = visit(&server.url("/index.html"), None, &[]);
+    let facts = visit(&server.url(crate::light_page::FULL), None, &[]);
     assert_eq!(verdict_of(&facts).0, "failed");
     assert!(
         facts["status"]
