@@ -186,8 +186,26 @@ fn finish_tree(
         .value
         .as_ref()
         .is_some_and(|v| v.get("tree").is_some());
-    let tree = tree.finish(report, withheld, stats_tree, files)?;
+    let mut tree = tree.finish(report, withheld, stats_tree, files)?;
     check_stats_tree(stats.value.as_ref(), &tree, files);
+    // The operator's signatures (docs/anchoring.md#what-verify-says).
+    let key = stats
+        .value
+        .as_ref()
+        .and_then(|v| v.pointer("/tree/key"))
+        .and_then(|k| k.as_str());
+    let ledger = tree.ledger_dir.clone();
+    let checkpoint = match ledger.sub("tree")? {
+        Some(t) => t.read("checkpoint", FileClass::AnchorPost)?,
+        None => None,
+    };
+    let snapshots = ledger.read("SNAPSHOTS.jsonl", FileClass::OutputFile)?;
+    tree.signatures = Some(crate::signature_check::check(
+        key,
+        checkpoint.as_deref(),
+        snapshots.as_deref(),
+        files,
+    ));
     Ok(tree)
 }
 

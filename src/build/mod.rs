@@ -95,29 +95,9 @@ pub fn run(plan: &BuildPlan) -> Result<ExitCode> {
     let previous = Previous::open(&plan.out)?;
     let head = crate::head_check::check(&previous)?;
     crate::progress::stage_done("HEAD check");
-    if !head.hard.is_empty() || (!head.edited.is_empty() && plan.allow_rewrite.is_none()) {
-        let mut all = head.hard.clone();
-        all.extend(head.edited.iter().cloned());
-        return Ok(report::refused(plan.voice, &all));
-    }
-    // HEAD's last publication must be the operator's: signed by the key, or built here
-    // (docs/anchoring.md#trusting-head).
-    let mut record = crate::publication_trust::Record::load(&previous)?;
-    let owned = match head_is_owned(plan, &previous, &record)? {
-        Ok(owned) => owned,
-        Err(refusal) => return Ok(report::refused(plan.voice, &[refusal])),
-    };
-    if let Some(refusal) = tree::origin_changed(plan, &previous)?
-        && plan.allow_rewrite.is_none()
-    {
-        return Ok(report::refused(plan.voice, &[refusal]));
-    }
-    let trusted = head.trusted() && owned;
-    if !trusted {
-        crate::say!(
-            "exhibit: note: HEAD's published files do not re-derive to its last snapshot ({} file(s)); published over them on --allow-rewrite, and HEAD's readings.json is not taken on trust",
-            head.edited.len()
-        );
+    let (refusals, trusted, mut record) = check_head(plan, &previous, &head)?;
+    if !refusals.is_empty() {
+        return Ok(report::refused(plan.voice, &refusals));
     }
     // What the HEAD check hashed is written beside its cache now and put in place once DIR is
     // written; from here on the build does not hold it (docs/scale.md#memory).
@@ -232,6 +212,39 @@ pub fn run(plan: &BuildPlan) -> Result<ExitCode> {
         crate::progress::stage_done("caches saved");
     }
     Ok(code)
+}
+
+/// HEAD checked before anything of it is trusted (docs/build.md#safety,
+/// docs/anchoring.md#trusting-head): its files against its last snapshot, that snapshot against
+/// the operator's key and this machine's record, and its log's origin. Returns the refusals
+/// (none: the build goes on), whether HEAD's history is taken on trust, and the record.
+fn check_head(
+    plan: &BuildPlan,
+    previous: &Previous,
+    head: &crate::head_check::HeadCheck,
+) -> Result<(Vec<Refusal>, bool, crate::publication_trust::Record)> {
+    let record = crate::publication_trust::Record::load(previous)?;
+    if !head.hard.is_empty() || (!head.edited.is_empty() && plan.allow_rewrite.is_none()) {
+        let mut all = head.hard.clone();
+        all.extend(head.edited.iter().cloned());
+        return Ok((all, false, record));
+    }
+    let owned = match head_is_owned(plan, previous, &record)? {
+        Ok(owned) => owned,
+        Err(refusal) => return Ok((vec![refusal], false, record)),
+    };
+    if let Some(refusal) = tree::origin_changed(plan, previous)?
+        && plan.allow_rewrite.is_none()
+    {
+        return Ok((vec![refusal], false, record));
+    }
+    if !head.trusted() {
+        crate::say!(
+            "exhibit: note: HEAD's published files do not re-derive to its last snapshot ({} file(s)); published over them on --allow-rewrite, and HEAD's readings.json is not taken on trust",
+            head.edited.len()
+        );
+    }
+    Ok((Vec::new(), head.trusted() && owned, record))
 }
 
 /// Whether HEAD's last publication is the operator's: `true` when signed by the key or built

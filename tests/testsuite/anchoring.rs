@@ -60,6 +60,19 @@ fn scene(key: bool) -> Scene {
         repo,
         site,
     };
+    // Two publications: the first of 500 lines, then all 600 (two snapshot lines, both signed
+    // when there is a key).
+    let ledger = std::fs::read(s.dir.join("gate/ledger.jsonl")).unwrap();
+    let cut: usize = ledger
+        .split_inclusive(|&b| b == b'\n')
+        .take(501)
+        .map(<[u8]>::len)
+        .sum();
+    std::fs::write(s.dir.join("gate/ledger.jsonl"), &ledger[..cut]).unwrap();
+    let o = s.build(&["--public-texts"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    commit_site(&s.repo);
+    std::fs::write(s.dir.join("gate/ledger.jsonl"), &ledger).unwrap();
     let o = s.build(&["--public-texts"]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     commit_site(&s.repo);
@@ -211,7 +224,7 @@ fn on_a_machine_without_a_record_the_operators_signature_refuses_both_forgeries(
         forgery(&s);
         s.forget_this_machine();
         let o = s.build(&["--public-texts"]);
-        // The first line was signed and the forged last one is not.
+        // The first line was signed, and the forged last one is not.
         assert_eq!(o.status.code(), Some(1), "{}", text(&o));
         assert!(
             text(&o).contains("head_unsigned") || text(&o).contains("head_not_recorded"),
@@ -307,7 +320,7 @@ fn verify_site_checks_the_checkpoints_and_every_snapshot_lines_signature() {
     let (code, v) = verify_json(&s.site);
     assert_eq!(code, Some(0), "{v}");
     assert_eq!(v["tree"]["signatures"]["checkpoint"], true);
-    assert_eq!(v["tree"]["signatures"]["signed_lines"], 1);
+    assert_eq!(v["tree"]["signatures"]["signed_lines"], 2);
     // The checkpoint's signature altered (the snapshot resealed over it: only the signature
     // check can see it).
     let cp = s.ledger("tree/checkpoint");
