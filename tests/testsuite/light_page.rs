@@ -1150,7 +1150,7 @@ fn a_rewrite_between_two_visits_is_the_headline_failure() {
     let toml = std::fs::read_to_string(third.b.dir.join("exhibit.toml")).unwrap();
     std::fs::write(
         third.b.dir.join("exhibit.toml"),
-        format!("{toml}origin = \"example.org/another-log\"\n"),
+        format!("{toml}\n[checkpoint]\norigin = \"example.org/another-log\"\n"),
     )
     .unwrap();
     third.add(340);
