@@ -450,7 +450,9 @@ fn build_plan(args: BuildArgs) -> Result<Plan, ExitCode> {
             "--witness-window-since {day:?}: not a YYYY-MM-DD day"
         )));
     }
-    let box_config = crate::config::load(&config).map_err(|e| {
+    // A box the build cannot use stops it here (exit 2), said in words and, with --json, as
+    // the one JSON object.
+    let unusable = |e: anyhow::Error| {
         crate::say!(
             "exhibit: error: {}",
             crate::terminal::escape(&format!("{e:#}"))
@@ -459,18 +461,10 @@ fn build_plan(args: BuildArgs) -> Result<Plan, ExitCode> {
             crate::build::report::error_json(&e);
         }
         ExitCode::from(2)
-    })?;
+    };
+    let box_config = crate::config::load(&config).map_err(unusable)?;
     let built_at = build::built_at_from_env().map_err(|e| usage(format!("{e:#}")))?;
-    let key = operator_key(&box_config, &out).map_err(|e| {
-        crate::say!(
-            "exhibit: error: {}",
-            crate::terminal::escape(&format!("{e:#}"))
-        );
-        if json {
-            crate::build::report::error_json(&e);
-        }
-        ExitCode::from(2)
-    })?;
+    let key = operator_key(&box_config, &out).map_err(unusable)?;
     Ok(Plan::Build(Box::new(BuildPlan {
         key,
         witness: witness.or_else(|| box_config.witness.clone()),

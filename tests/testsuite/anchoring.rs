@@ -6,7 +6,6 @@
 use std::path::{Path, PathBuf};
 
 use crate::common::*;
-use exhibit_protocol::Digest;
 use exhibit_testkit::gen_box::{self, BoxOptions};
 use serde_json::{Value, json};
 
@@ -95,26 +94,12 @@ impl Scene {
     /// The last snapshot's digests recomputed over the edited files, as a forger with push
     /// access would — and nothing else: this machine's record is not touched.
     fn reseal_as_a_forger(&self) {
-        let files = exhibit::output::read_tree(&self.site, None)
-            .unwrap()
-            .into_bytes()
-            .unwrap();
-        let digests = exhibit::head_check::snapshot_digests(
-            files
-                .iter()
-                .map(|(p, b)| (p.as_str(), Digest::of(b).to_string())),
-        );
-        let path = self.ledger("SNAPSHOTS.jsonl");
-        let text = std::fs::read_to_string(&path).unwrap();
-        let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
-        let mut last: Value = serde_json::from_str(lines.last().unwrap()).unwrap();
-        last["digests"] = Value::Object(digests);
         // A forger without the key can only drop the signature, or keep one that no longer holds.
-        if let Some(o) = last.as_object_mut() {
-            o.remove("signature");
-        }
-        *lines.last_mut().unwrap() = serde_json::to_string(&last).unwrap();
-        std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+        reseal_snapshot_with(&self.site, false, |last| {
+            if let Some(o) = last.as_object_mut() {
+                o.remove("signature");
+            }
+        });
         commit_site(&self.repo);
     }
 

@@ -224,6 +224,13 @@ pub fn commit_site(repo: &git2::Repository) {
 /// the files now in `site/ledger/`: a test's stand-in for "an earlier exhibit built this tree"
 /// after it edits a published file (HEAD is checked against its last snapshot, issue 9).
 pub fn reseal_snapshot(site: &Path) {
+    reseal_snapshot_with(site, true, |_| {});
+}
+
+/// [`reseal_snapshot`], the last line edited by `edit` after its digests are recomputed; with
+/// `record`, this machine's record names the new line (as if it had built it), without, it does
+/// not (as a forger with push access alone would leave it).
+pub fn reseal_snapshot_with(site: &Path, record: bool, edit: impl FnOnce(&mut serde_json::Value)) {
     let files = exhibit::output::read_tree(site, None)
         .unwrap()
         .into_bytes()
@@ -238,12 +245,14 @@ pub fn reseal_snapshot(site: &Path) {
     let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
     let mut last: serde_json::Value = serde_json::from_str(lines.last().unwrap()).unwrap();
     last["digests"] = serde_json::Value::Object(digests);
+    edit(&mut last);
     *lines.last_mut().unwrap() = serde_json::to_string(&last).unwrap();
     let bytes = lines.join("\n") + "\n";
     std::fs::write(&path, &bytes).unwrap();
     // As if this machine had built it: its record of publications names the new line
     // (docs/anchoring.md#trusting-head).
-    if let Some(record) = exhibit::publication_trust::record_path(site).unwrap()
+    if record
+        && let Some(record) = exhibit::publication_trust::record_path(site).unwrap()
         && record.exists()
     {
         let last = bytes.lines().last().unwrap();
