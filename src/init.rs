@@ -70,6 +70,17 @@ public_texts = false
 # Accepted: 4096 to 33554432 (32 MiB). Default: 16777216 (16 MiB).
 # segment_bytes = 16777216
 
+[checkpoint]
+# The operator's key (`exhibit key --name ORIGIN --out PATH` writes one, mode 0600): it signs
+# the checkpoint and every snapshot line, and a build then refuses a HEAD that is neither signed
+# by it nor built on this machine (docs/anchoring.md). Keep it outside this folder and outside
+# any repository. Default: none (nothing is signed).
+# key = "/home/operator/.config/exhibit/key"
+
+# The log's name, on the checkpoint's first line: the exhibit's address. With a key, the key's
+# name. Default: HEAD's, else the Pages address of the `origin` remote (docs/tree.md#checkpoint).
+# origin = "example.github.io/exhibit"
+
 # Fields a person has read and admitted, beyond the built-in registry, one table per kind
 # ([fields.header] for the ledger's header line). A field nobody admitted refuses the build,
 # naming the line and the field: read the line, then admit the field here with its type.
@@ -266,6 +277,8 @@ mod tests {
             "anchors =",
             "witness =",
             "public_texts =",
+            "key =",
+            "origin =",
             "[fields.send]",
         ] {
             assert!(
@@ -281,6 +294,13 @@ mod tests {
         assert_eq!(c.anchors, Some(tmp.path().join("gate/anchors")));
         assert_eq!(c.witness, Some(tmp.path().join("wt/store")));
         assert_eq!(c.fields["send"]["note"], "text");
+        assert_eq!(c.origin.as_deref(), Some("example.github.io/exhibit"));
+        assert_eq!(
+            c.key,
+            Some(std::path::PathBuf::from(
+                "/home/operator/.config/exhibit/key"
+            ))
+        );
         // As written (examples commented out), the defaults hold.
         std::fs::write(&file, CONFIG_TEMPLATE).unwrap();
         let c = crate::config::load(&file).unwrap();
