@@ -13,7 +13,8 @@ pub struct Signatures {
     pub key: Option<String>,
     /// The checkpoint's signature by that key holds.
     pub checkpoint: bool,
-    /// Snapshot lines signed, and the keys they were signed by, in order of first use.
+    /// Snapshot lines signed, and the keys they were signed by, in order (a key is listed again
+    /// when the lines go back to it: A, B, A).
     pub signed_lines: usize,
     pub keys: Vec<String>,
 }
@@ -29,6 +30,8 @@ pub fn check(
         key: key.map(str::to_string),
         ..Signatures::default()
     };
+    // The key of the last line whose signature holds: the one STATS.json must name.
+    let mut last_key: Option<String> = None;
     if let (Some(key), Some(cp)) = (key, checkpoint) {
         match crate::signing::checkpoint_signature(cp, key) {
             SignatureState::Holds => out.checkpoint = true,
@@ -57,10 +60,11 @@ pub fn check(
         };
         if state == SignatureState::Holds {
             out.signed_lines += 1;
-            if let Some(k) = named
-                && !out.keys.contains(&k)
-            {
-                out.keys.push(k);
+            if let Some(k) = named {
+                if out.keys.last() != Some(&k) {
+                    out.keys.push(k.clone());
+                }
+                last_key = Some(k);
             }
         } else {
             files.push(FileProblem {
@@ -77,7 +81,7 @@ pub fn check(
             });
         }
     }
-    if let (Some(key), Some(last)) = (key, out.keys.last())
+    if let (Some(key), Some(last)) = (key, &last_key)
         && last != key
     {
         files.push(FileProblem {
