@@ -2241,12 +2241,19 @@
     }
     // The paragraph under the checkpoint: who signed, what of it was checked here, key changes.
     // `linesChecked`: whether this visit read SNAPSHOTS.jsonl (the log-size path does not).
+    var SIGS_DEFERRED = 'Signatures: not checked on this visit. The operator\'s key is named by STATS.json, which this page reads from the site only for Check everything; that check holds the checkpoint\'s signature and every snapshot line\'s to it.';
     function renderSignatures(sig, linesChecked) {
       var c = $('checkpoint');
       if (!c) return;
       var p = $('signatures');
       if (!p) { p = el('p', { id: 'signatures' }); c.parentNode.insertBefore(p, c.nextSibling); }
       clear(p);
+      if (!sig) {
+        p.setAttribute('data-state', 'unchecked');
+        p.className = 'muted';
+        p.textContent = SIGS_DEFERRED;
+        return;
+      }
       var bad = sig.problems.length > 0;
       p.setAttribute('data-state', bad ? 'fails' : sig.key ? 'signed' : 'unsigned');
       p.className = bad ? 'bad' : sig.key ? '' : 'muted';
@@ -2272,20 +2279,6 @@
         (sig.problems.length ? '; ' + sig.problems.length + ' problem(s): ' + sig.problems.map(function (x) { return x.code + ' ' + x.file; }).join('; ') : '') +
         '. A signature says who published, not that anything is anchored outside the operator\'s reach.';
     }
-    // STATS.json, read from the site for the log-size path (which carries none): its tree.key.
-    function fetchStatsKey() {
-      if (state.picked || location.protocol === 'file:') return Promise.resolve(keyOf(statsTree));
-      return fetch('ledger/STATS.json', { cache: 'no-store', credentials: 'same-origin' }).then(function (res) {
-        if (res.status === 404 || res.status === 410) return null;
-        if (!res.ok) throw new Error('ledger/STATS.json: the server answered ' + res.status);
-        return res.arrayBuffer().then(function (buf) {
-          var v = null;
-          try { v = V.readSiteJSON(V.utf8Decode(new Uint8Array(buf))); } catch (e) { v = null; }
-          return keyOf(v && typeof v === 'object' ? v.tree : null);
-        });
-      });
-    }
-
     // The light page's default path: the checkpoint, in log size.
     function runLog() {
       t0 = performance.now();
@@ -2298,15 +2291,14 @@
       var mem = monitorLoad();
       if (mem) monitorShow(mem.rewritten ? 'rewritten' : 'remembered', mem.rewritten || mem);
       treeGet('checkpoint').then(function (site) {
-        return fetchStatsKey().then(function (key) {
-          // The carried checkpoint, and the site's when it is another (snapshot lines: not read here).
-          var sig = signatureCheck(key, treeBlock, null);
-          if (key && !sameBytes(site, treeBlock)) signatureCheck(key, site, null).problems.forEach(function (p) { p.detail = 'the site\'s copy: ' + p.detail; sig.problems.push(p); });
-          state.sigs = sig;
-          return site;
-        });
-      }).then(function (site) {
-        var failures = checkpointFailures(site, cp).concat(signatureFailures(state.sigs));
+        // The checkpoint's signature by the key the carried STATS.json names: the copy the page
+        // carries, and the site's when it is another. A page that reads its records from the
+        // site (recordsDeferred) reads no STATS.json on this path, so knows no key: not checked.
+        // SNAPSHOTS.jsonl is not read on this path: its lines' signatures are not checked.
+        var key = keyOf(statsTree), sig = recordsDeferred ? null : signatureCheck(key, treeBlock, null);
+        if (sig && key && !sameBytes(site, treeBlock)) signatureCheck(key, site, null).problems.forEach(function (p) { p.detail = 'the site\'s copy: ' + p.detail; sig.problems.push(p); });
+        state.sigs = sig;
+        var failures = checkpointFailures(site, cp).concat(sig ? signatureFailures(sig) : []);
         if (failures.length) return { cp: cp, checked: [], failures: failures, notes: [] };
         return logChecks(cp).then(function (res) {
           res.cp = cp;
@@ -2364,14 +2356,14 @@
       res.notes.forEach(function (w) { not.push(w); });
       why.appendChild(el('div', null, el('h3', null, 'Not checked on this visit'), el('ul', { id: 'log-unchecked' }, not.map(function (w) { return el('li', null, w); }))));
       renderLogCheckpoint(cp, ok);
-      if (state.sigs) renderSignatures(state.sigs, false);
+      renderSignatures(state.sigs, false);
       renderNotDerived();
       showFullCheck();
       var codes = clear($('verdict-codes'));
       codes.appendChild(el('p', null, 'Checked in log size in ' + ((performance.now() - t0) / 1000).toFixed(2) + ' s, ' + read + ': ' + Array.from(treeCache.keys()).map(function (p) { return 'ledger/tree/' + p; }).join(', ') + '.'));
       codes.appendChild(el('ul', { class: 'checks' }, el('li', { id: 'tree-check' }, 'The tree: checked in log size on this visit (see above); its files are held to the chain only by Check everything.'),
         el('li', { id: 'snapshot-check' }, 'Files under ledger/ against the digests of the last line of SNAPSHOTS.jsonl: not checked on this visit (Check everything holds them).'),
-        state.sigs ? el('li', { id: 'signature-check' }, signatureWords(state.sigs)) : null));
+        el('li', { id: 'signature-check' }, state.sigs ? signatureWords(state.sigs) : SIGS_DEFERRED)));
       verdict.setAttribute('data-verdict', ok ? 'checkpoint' : 'failed');
       status(ok ? 'Verdict on the checkpoint: it holds, checked in log size; the chain was not re-derived.' : 'Verdict: failed. ' + failures[0].what);
       state.ready = true;
