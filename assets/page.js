@@ -1172,6 +1172,7 @@
     var treeBlock = block('tree-checkpoint');
     if (treeBlock && !treeBlock.length) treeBlock = null;
     var statsTree = stats.tree !== undefined ? stats.tree : null;
+    var snapshotsBytes = block('snapshots-jsonl') || new Uint8Array(0);
     var state = { result: null, anchors: null, cov: null, bySeq: new Map(), byDigest: new Map(), ready: false, queued: null, tree: null,
       textsBad: [], textsStray: [], proofs: { anchor: {}, witnessBad: [], witnessOk: 0, witnessAll: 0 } };
 
@@ -2227,6 +2228,57 @@
       return out;
     }
 
+    // ---- The operator's signatures (docs/anchoring.md; docs/page.md "Signatures on the page"):
+    // the checkpoint's, by the key STATS.json's tree.key names, and every signed snapshot line's,
+    // by the key it names, as `exhibit verify SITE` checks them (src/signature_check.rs), with its
+    // codes. A signature says who published; never that anything is anchored.
+    function keyOf(t) { return t && typeof t === 'object' && typeof t.key === 'string' ? t.key : null; }
+    function signatureCheck(key, checkpoint, snapshots) {
+      return V.sign.checkSignatures({ key: key, checkpoint: checkpoint, snapshots: snapshots });
+    }
+    function signatureFailures(sig) {
+      return sig.problems.map(function (p) { return { what: 'the file ' + p.file + ' (' + p.code + '): ' + p.detail, href: '#signatures' }; });
+    }
+    // The paragraph under the checkpoint: who signed, what of it was checked here, key changes.
+    // `linesChecked`: whether this visit read SNAPSHOTS.jsonl (the log-size path does not).
+    var SIGS_DEFERRED = 'Signatures: not checked on this visit. The operator\'s key is named by STATS.json, which this page reads from the site only for Check everything; that check holds the checkpoint\'s signature and every snapshot line\'s to it.';
+    function renderSignatures(sig, linesChecked) {
+      var c = $('checkpoint');
+      if (!c) return;
+      var p = $('signatures');
+      if (!p) { p = el('p', { id: 'signatures' }); c.parentNode.insertBefore(p, c.nextSibling); }
+      clear(p);
+      if (!sig) {
+        p.setAttribute('data-state', 'unchecked');
+        p.className = 'muted';
+        p.textContent = SIGS_DEFERRED;
+        return;
+      }
+      var bad = sig.problems.length > 0;
+      p.setAttribute('data-state', bad ? 'fails' : sig.key ? 'signed' : 'unsigned');
+      p.className = bad ? 'bad' : sig.key ? '' : 'muted';
+      if (!sig.key) {
+        append(p, [el('strong', null, 'Signatures: '), 'not signed. STATS.json names no operator\'s key (its tree.key), so nothing on this page says who published this exhibit (docs/anchoring.md#the-key).',
+          sig.signedLines ? ' ' + sig.signedLines + ' snapshot line' + (sig.signedLines === 1 ? '' : 's') + ' of ledger/SNAPSHOTS.jsonl carr' + (sig.signedLines === 1 ? 'ies' : 'y') + ' a signature that holds under the key it names (' + sig.keys.join(', ') + ').' : '',
+          bad ? ' It does NOT hold: ' + sig.problems.map(function (x) { return x.code + ' ' + x.file; }).join('; ') + '.' : '']);
+        p.setAttribute('data-key', '');
+        return;
+      }
+      p.setAttribute('data-key', sig.key);
+      var lines = linesChecked ? (sig.signedLines + ' snapshot line' + (sig.signedLines === 1 ? '' : 's') + ' of ledger/SNAPSHOTS.jsonl signed, each holding under the key it names')
+        : 'the snapshot lines\' signatures: not checked on this visit (Check everything checks them)';
+      append(p, [el('strong', null, 'Signed by '), el('code', { class: 'vkey' }, sig.key),
+        ' — compare this key with the one the operator posts beside each day\'s head; a signature proves only who published, not that the key is the operator\'s. ',
+        'Checked here: the checkpoint\'s signature ' + (sig.checkpoint ? 'holds' : 'does NOT hold') + '; ' + lines + '.',
+        sig.runs.length > 1 ? ' The key changed: snapshot lines ' + sig.runs.map(function (r) { return (r.from === r.to ? r.from : r.from + '–' + r.to) + ' are signed by ' + r.key; }).join(', then lines ') + '.' : '',
+        bad ? ' It does NOT hold: ' + sig.problems.map(function (x) { return x.code + ' ' + x.file; }).join('; ') + ' (see the verdict).' : '']);
+    }
+    function signatureWords(sig) {
+      if (!sig.key) return 'Signatures: not signed (STATS.json names no operator\'s key).' + (sig.problems.length ? ' ' + sig.problems.length + ' signed snapshot line(s) do NOT hold.' : '');
+      return 'Signatures by ' + sig.key + ': the checkpoint\'s ' + (sig.checkpoint ? 'holds' : 'does NOT hold') + ', ' + sig.signedLines + ' snapshot line(s) hold' +
+        (sig.problems.length ? '; ' + sig.problems.length + ' problem(s): ' + sig.problems.map(function (x) { return x.code + ' ' + x.file; }).join('; ') : '') +
+        '. A signature says who published, not that anything is anchored outside the operator\'s reach.';
+    }
     // The light page's default path: the checkpoint, in log size.
     function runLog() {
       t0 = performance.now();
@@ -2239,7 +2291,14 @@
       var mem = monitorLoad();
       if (mem) monitorShow(mem.rewritten ? 'rewritten' : 'remembered', mem.rewritten || mem);
       treeGet('checkpoint').then(function (site) {
-        var failures = checkpointFailures(site, cp);
+        // The checkpoint's signature by the key the carried STATS.json names: the copy the page
+        // carries, and the site's when it is another. A page that reads its records from the
+        // site (recordsDeferred) reads no STATS.json on this path, so knows no key: not checked.
+        // SNAPSHOTS.jsonl is not read on this path: its lines' signatures are not checked.
+        var key = keyOf(statsTree), sig = recordsDeferred ? null : signatureCheck(key, treeBlock, null);
+        if (sig && key && !sameBytes(site, treeBlock)) signatureCheck(key, site, null).problems.forEach(function (p) { p.detail = 'the site\'s copy: ' + p.detail; sig.problems.push(p); });
+        state.sigs = sig;
+        var failures = checkpointFailures(site, cp).concat(sig ? signatureFailures(sig) : []);
         if (failures.length) return { cp: cp, checked: [], failures: failures, notes: [] };
         return logChecks(cp).then(function (res) {
           res.cp = cp;
@@ -2297,12 +2356,14 @@
       res.notes.forEach(function (w) { not.push(w); });
       why.appendChild(el('div', null, el('h3', null, 'Not checked on this visit'), el('ul', { id: 'log-unchecked' }, not.map(function (w) { return el('li', null, w); }))));
       renderLogCheckpoint(cp, ok);
+      renderSignatures(state.sigs, false);
       renderNotDerived();
       showFullCheck();
       var codes = clear($('verdict-codes'));
       codes.appendChild(el('p', null, 'Checked in log size in ' + ((performance.now() - t0) / 1000).toFixed(2) + ' s, ' + read + ': ' + Array.from(treeCache.keys()).map(function (p) { return 'ledger/tree/' + p; }).join(', ') + '.'));
       codes.appendChild(el('ul', { class: 'checks' }, el('li', { id: 'tree-check' }, 'The tree: checked in log size on this visit (see above); its files are held to the chain only by Check everything.'),
-        el('li', { id: 'snapshot-check' }, 'Files under ledger/ against the digests of the last line of SNAPSHOTS.jsonl: not checked on this visit (Check everything holds them).')));
+        el('li', { id: 'snapshot-check' }, 'Files under ledger/ against the digests of the last line of SNAPSHOTS.jsonl: not checked on this visit (Check everything holds them).'),
+        el('li', { id: 'signature-check' }, state.sigs ? signatureWords(state.sigs) : SIGS_DEFERRED)));
       verdict.setAttribute('data-verdict', ok ? 'checkpoint' : 'failed');
       status(ok ? 'Verdict on the checkpoint: it holds, checked in log size; the chain was not re-derived.' : 'Verdict: failed. ' + failures[0].what);
       state.ready = true;
@@ -2707,6 +2768,8 @@
       renderCoverage();
       renderTiles();
       renderCheckpoint();
+      state.sigs = signatureCheck(keyOf(statsTree), treeBlock, snapshotsBytes);
+      renderSignatures(state.sigs, true);
       renderTextsList();
       renderWitnessHeaders();
 
@@ -2878,6 +2941,7 @@
       });
       blockFailures().forEach(function (x) { out.push(x); });
       treeFailures().forEach(function (x) { out.push(x); });
+      if (state.sigs) signatureFailures(state.sigs).forEach(function (x) { out.push(x); });
       figures(r).forEach(function (x) {
         if (x.theirs !== null && x.theirs !== undefined && String(x.mine) !== String(x.theirs)) {
           out.push({ what: x.what + ': this page counts ' + x.mine + ', the publisher\'s STATS.json says ' + x.theirs, href: '#tiles-h' });
@@ -2968,7 +3032,8 @@
         el('li', null, 'The page\'s figures: ' + eq + ' of ' + figs.length + ' equal the publisher\'s STATS.json.'),
         beyondCheckWords() ? el('li', null, beyondCheckWords()) : null,
         el('li', { id: 'tree-check' }, treeWords()),
-        el('li', { id: 'snapshot-check' }, snapshotWords())));
+        el('li', { id: 'snapshot-check' }, snapshotWords()),
+        state.sigs ? el('li', { id: 'signature-check' }, signatureWords(state.sigs)) : null));
       if (!r.ok) {
         var ul = el('ul', { id: 'problems' });
         r.problems.slice(0, 200).forEach(function (p) {

@@ -2626,6 +2626,436 @@
     CODES: ['tree_checkpoint', 'tree_file_missing', 'tree_file_differs', 'tree_stray']
   };
 
+  // ------------------------------------------------------------------------------------------
+  // The operator's signatures (docs/anchoring.md; docs/page.md "Signatures on the page"): Ed25519
+  // verification (RFC 8032 §5.1.7, with SHA-512 written here), the C2SP signed-note checkpoint,
+  // verifier keys and signed snapshot lines, answering as `exhibit verify SITE` does
+  // (src/signing.rs, src/signature_check.rs). Verification only: nothing here signs.
+  //
+  // The check is ed25519-dalek's `verify`, the one the Rust side runs: cofactorless,
+  // [S]B − [k]A encoded and compared byte for byte with R (so an R that is no point's canonical
+  // encoding never holds); S ≥ L refused; k = SHA-512(R ‖ A as written ‖ M) mod L. A key whose y
+  // has no x refuses to decode. Like dalek (and unlike RFC 8032's strict decoding) a key written
+  // with y ≥ p, or x = 0 with the sign bit set, decodes to the point it names: both verifiers must
+  // take the same keys. Small-order keys are taken, as dalek's `verify` takes them: the key is the
+  // operator's choice, and what a signature proves is only who holds it.
+  // BigInt is built on use (never a literal), so that this file still parses where there is none;
+  // there, every signature is said not to hold.
+
+  var sign = (function () {
+    // ---- SHA-512 (FIPS 180-4), on 32-bit halves
+    var K512 = new Int32Array([0x428a2f98, 0xd728ae22, 0x71374491, 0x23ef65cd, 0xb5c0fbcf, 0xec4d3b2f, 0xe9b5dba5, 0x8189dbbc, 0x3956c25b, 0xf348b538, 0x59f111f1, 0xb605d019, 0x923f82a4, 0xaf194f9b, 0xab1c5ed5, 0xda6d8118, 0xd807aa98, 0xa3030242, 0x12835b01, 0x45706fbe, 0x243185be, 0x4ee4b28c, 0x550c7dc3, 0xd5ffb4e2, 0x72be5d74, 0xf27b896f, 0x80deb1fe, 0x3b1696b1, 0x9bdc06a7, 0x25c71235, 0xc19bf174, 0xcf692694, 0xe49b69c1, 0x9ef14ad2, 0xefbe4786, 0x384f25e3, 0x0fc19dc6, 0x8b8cd5b5, 0x240ca1cc, 0x77ac9c65, 0x2de92c6f, 0x592b0275, 0x4a7484aa, 0x6ea6e483, 0x5cb0a9dc, 0xbd41fbd4, 0x76f988da, 0x831153b5, 0x983e5152, 0xee66dfab, 0xa831c66d, 0x2db43210, 0xb00327c8, 0x98fb213f, 0xbf597fc7, 0xbeef0ee4, 0xc6e00bf3, 0x3da88fc2, 0xd5a79147, 0x930aa725, 0x06ca6351, 0xe003826f, 0x14292967, 0x0a0e6e70, 0x27b70a85, 0x46d22ffc, 0x2e1b2138, 0x5c26c926, 0x4d2c6dfc, 0x5ac42aed, 0x53380d13, 0x9d95b3df, 0x650a7354, 0x8baf63de, 0x766a0abb, 0x3c77b2a8, 0x81c2c92e, 0x47edaee6, 0x92722c85, 0x1482353b, 0xa2bfe8a1, 0x4cf10364, 0xa81a664b, 0xbc423001, 0xc24b8b70, 0xd0f89791, 0xc76c51a3, 0x0654be30, 0xd192e819, 0xd6ef5218, 0xd6990624, 0x5565a910, 0xf40e3585, 0x5771202a, 0x106aa070, 0x32bbd1b8, 0x19a4c116, 0xb8d2d0c8, 0x1e376c08, 0x5141ab53, 0x2748774c, 0xdf8eeb99, 0x34b0bcb5, 0xe19b48a8, 0x391c0cb3, 0xc5c95a63, 0x4ed8aa4a, 0xe3418acb, 0x5b9cca4f, 0x7763e373, 0x682e6ff3, 0xd6b2b8a3, 0x748f82ee, 0x5defb2fc, 0x78a5636f, 0x43172f60, 0x84c87814, 0xa1f0ab72, 0x8cc70208, 0x1a6439ec, 0x90befffa, 0x23631e28, 0xa4506ceb, 0xde82bde9, 0xbef9a3f7, 0xb2c67915, 0xc67178f2, 0xe372532b, 0xca273ece, 0xea26619c, 0xd186b8c7, 0x21c0c207, 0xeada7dd6, 0xcde0eb1e, 0xf57d4f7f, 0xee6ed178, 0x06f067aa, 0x72176fba, 0x0a637dc5, 0xa2c898a6, 0x113f9804, 0xbef90dae, 0x1b710b35, 0x131c471b, 0x28db77f5, 0x23047d84, 0x32caab7b, 0x40c72493, 0x3c9ebe0a, 0x15c9bebc, 0x431d67c4, 0x9c100d4c, 0x4cc5d4be, 0xcb3e42b6, 0x597f299c, 0xfc657e2a, 0x5fcb6fab, 0x3ad6faec, 0x6c44198c, 0x4a475817]);
+    var H512 = [0x6a09e667, 0xf3bcc908, 0xbb67ae85, 0x84caa73b, 0x3c6ef372, 0xfe94f82b, 0xa54ff53a, 0x5f1d36f1, 0x510e527f, 0xade682d1, 0x9b05688c, 0x2b3e6c1f, 0x1f83d9ab, 0xfb41bd6b, 0x5be0cd19, 0x137e2179];
+    var W512 = new Int32Array(160);
+
+    function sha512Blocks(h, b, n) {
+      var W = W512, K = K512;
+      for (var off = 0; off + 128 <= n; off += 128) {
+        var i;
+        for (i = 0; i < 32; i++) {
+          var j = off + 4 * i;
+          W[i] = (b[j] << 24) | (b[j + 1] << 16) | (b[j + 2] << 8) | b[j + 3];
+        }
+        for (i = 16; i < 80; i++) {
+          // σ1(W[i-2]) = ROTR19 ^ ROTR61 ^ SHR6; σ0(W[i-15]) = ROTR1 ^ ROTR8 ^ SHR7
+          var xh = W[2 * i - 4], xl = W[2 * i - 3];
+          var s1h = ((xh >>> 19) | (xl << 13)) ^ ((xl >>> 29) | (xh << 3)) ^ (xh >>> 6);
+          var s1l = ((xl >>> 19) | (xh << 13)) ^ ((xh >>> 29) | (xl << 3)) ^ ((xl >>> 6) | (xh << 26));
+          xh = W[2 * i - 30]; xl = W[2 * i - 29];
+          var s0h = ((xh >>> 1) | (xl << 31)) ^ ((xh >>> 8) | (xl << 24)) ^ (xh >>> 7);
+          var s0l = ((xl >>> 1) | (xh << 31)) ^ ((xl >>> 8) | (xh << 24)) ^ ((xl >>> 7) | (xh << 25));
+          var l = (s1l >>> 0) + (W[2 * i - 13] >>> 0) + (s0l >>> 0) + (W[2 * i - 31] >>> 0);
+          var hi = s1h + W[2 * i - 14] + s0h + W[2 * i - 32] + ((l / 4294967296) | 0);
+          W[2 * i] = hi | 0; W[2 * i + 1] = l | 0;
+        }
+        var ah = h[0], al = h[1], bh = h[2], bl = h[3], ch = h[4], cl = h[5], dh = h[6], dl = h[7];
+        var eh = h[8], el = h[9], fh = h[10], fl = h[11], gh = h[12], gl = h[13], hh = h[14], hl = h[15];
+        for (i = 0; i < 80; i++) {
+          // Σ1(e) = ROTR14 ^ ROTR18 ^ ROTR41; Σ0(a) = ROTR28 ^ ROTR34 ^ ROTR39
+          var S1h = ((eh >>> 14) | (el << 18)) ^ ((eh >>> 18) | (el << 14)) ^ ((el >>> 9) | (eh << 23));
+          var S1l = ((el >>> 14) | (eh << 18)) ^ ((el >>> 18) | (eh << 14)) ^ ((eh >>> 9) | (el << 23));
+          var chh = (eh & fh) ^ (~eh & gh), chl = (el & fl) ^ (~el & gl);
+          var t1l = (hl >>> 0) + (S1l >>> 0) + (chl >>> 0) + (K[2 * i + 1] >>> 0) + (W[2 * i + 1] >>> 0);
+          var t1h = (hh + S1h + chh + K[2 * i] + W[2 * i] + ((t1l / 4294967296) | 0)) | 0;
+          t1l = t1l | 0;
+          var S0h = ((ah >>> 28) | (al << 4)) ^ ((al >>> 2) | (ah << 30)) ^ ((al >>> 7) | (ah << 25));
+          var S0l = ((al >>> 28) | (ah << 4)) ^ ((ah >>> 2) | (al << 30)) ^ ((ah >>> 7) | (al << 25));
+          var mjh = (ah & bh) ^ (ah & ch) ^ (bh & ch), mjl = (al & bl) ^ (al & cl) ^ (bl & cl);
+          var t2l = (S0l >>> 0) + (mjl >>> 0);
+          var t2h = (S0h + mjh + ((t2l / 4294967296) | 0)) | 0;
+          t2l = t2l | 0;
+          hh = gh; hl = gl; gh = fh; gl = fl; fh = eh; fl = el;
+          var el2 = (dl >>> 0) + (t1l >>> 0);
+          eh = (dh + t1h + ((el2 / 4294967296) | 0)) | 0; el = el2 | 0;
+          dh = ch; dl = cl; ch = bh; cl = bl; bh = ah; bl = al;
+          var al2 = (t1l >>> 0) + (t2l >>> 0);
+          ah = (t1h + t2h + ((al2 / 4294967296) | 0)) | 0; al = al2 | 0;
+        }
+        var v = [ah, al, bh, bl, ch, cl, dh, dl, eh, el, fh, fl, gh, gl, hh, hl];
+        for (i = 0; i < 16; i += 2) {
+          var sl = (h[i + 1] >>> 0) + (v[i + 1] >>> 0);
+          h[i] = (h[i] + v[i] + ((sl / 4294967296) | 0)) | 0; h[i + 1] = sl | 0;
+        }
+      }
+    }
+
+    /** sha512(Uint8Array | string) -> Uint8Array(64) */
+    function sha512(input) {
+      var b = toBytes(input), n = b.length, h = H512.map(function (x) { return x | 0; });
+      var full = n - (n % 128);
+      sha512Blocks(h, b, full);
+      var rest = n - full, tailLen = rest < 112 ? 128 : 256, tail = new Uint8Array(tailLen);
+      tail.set(b.subarray(full));
+      tail[rest] = 0x80;
+      // The length in bits, as 128 bits big-endian (n < 2^53 bytes: the top 64 bits are zero).
+      var bitsHi = Math.floor(n / 536870912), bitsLo = (n * 8) >>> 0;
+      tail[tailLen - 8] = bitsHi >>> 24; tail[tailLen - 7] = (bitsHi >>> 16) & 255;
+      tail[tailLen - 6] = (bitsHi >>> 8) & 255; tail[tailLen - 5] = bitsHi & 255;
+      tail[tailLen - 4] = bitsLo >>> 24; tail[tailLen - 3] = (bitsLo >>> 16) & 255;
+      tail[tailLen - 2] = (bitsLo >>> 8) & 255; tail[tailLen - 1] = bitsLo & 255;
+      sha512Blocks(h, tail, tailLen);
+      var out = new Uint8Array(64);
+      for (var i = 0; i < 16; i++) {
+        out[4 * i] = h[i] >>> 24; out[4 * i + 1] = (h[i] >>> 16) & 255;
+        out[4 * i + 2] = (h[i] >>> 8) & 255; out[4 * i + 3] = h[i] & 255;
+      }
+      return out;
+    }
+
+    // ---- Ed25519 (RFC 8032 §5.1), BigInt, extended coordinates (x, y, z, t), x·y = z·t
+    var E = null; // the curve's constants, built on first use
+
+    function curve() {
+      if (E) return E;
+      if (typeof BigInt !== 'function') throw new Error('this browser has no BigInt: Ed25519 cannot be checked here');
+      var n0 = BigInt(0), n1 = BigInt(1), n2 = BigInt(2);
+      var p = (n1 << BigInt(255)) - BigInt(19);
+      E = { n0: n0, n1: n1, n2: n2, p: p,
+        L: (n1 << BigInt(252)) + BigInt('27742317777372353535851937790883648493') };
+      E.d = md(BigInt(-121665) * inv(BigInt(121666)));
+      E.d2 = md(E.d * n2);
+      E.sqrtM1 = pow(n2, (p - n1) / BigInt(4));
+      var bEnc = new Uint8Array(32); bEnc[0] = 0x58; for (var i = 1; i < 32; i++) bEnc[i] = 0x66;
+      E.B = decodePoint(bEnc);
+      E.zero = [n0, n1, n1, n0];
+      return E;
+    }
+    function md(a) { var r = a % E.p; return r < E.n0 ? r + E.p : r; }
+    function pow(b, e) {
+      var r = E.n1; b = md(b);
+      while (e > E.n0) { if (e & E.n1) r = md(r * b); b = md(b * b); e >>= E.n1; }
+      return r;
+    }
+    function inv(a) { return pow(a, E.p - E.n2); }
+    function leInt(bytes, start, end) {
+      var hex = '';
+      for (var i = end - 1; i >= start; i--) hex += HEX2[bytes[i]];
+      return BigInt('0x' + (hex || '0'));
+    }
+
+    // RFC 8032 §5.1.4's addition (a = −1), complete: it doubles too.
+    function add(P, Q) {
+      var a = md((P[1] - P[0]) * (Q[1] - Q[0])), b = md((P[1] + P[0]) * (Q[1] + Q[0]));
+      var c = md(P[3] * E.d2 * Q[3]), d = md(P[2] * E.n2 * Q[2]);
+      var e = b - a, f = d - c, g = d + c, h = b + a;
+      return [md(e * f), md(g * h), md(f * g), md(e * h)];
+    }
+    function mul(s, P) {
+      var R = E.zero, Q = P;
+      while (s > E.n0) { if (s & E.n1) R = add(R, Q); Q = add(Q, Q); s >>= E.n1; }
+      return R;
+    }
+    function encodePoint(P) {
+      var zi = inv(P[2]), x = md(P[0] * zi), y = md(P[1] * zi);
+      var hex = y.toString(16), out = new Uint8Array(32);
+      while (hex.length < 64) hex = '0' + hex;
+      for (var i = 0; i < 32; i++) out[i] = parseInt(hex.substr(62 - 2 * i, 2), 16);
+      if (x & E.n1) out[31] |= 0x80;
+      return out;
+    }
+    // A point from its 32 bytes, or null when y has no x. As ed25519-dalek (curve25519-dalek's
+    // CompressedEdwardsY::decompress): y is the low 255 bits taken mod p, and the sign bit
+    // negates x even when x is 0.
+    function decodePoint(bytes) {
+      var sign = bytes[31] >> 7, top = bytes[31] & 0x7f;
+      var hex = HEX2[top];
+      for (var i = 30; i >= 0; i--) hex += HEX2[bytes[i]];
+      var y = md(BigInt('0x' + hex)), yy = md(y * y);
+      var u = md(yy - E.n1), v = md(E.d * yy + E.n1);
+      var x2 = md(u * inv(v));
+      var x = pow(x2, (E.p + BigInt(3)) / BigInt(8));
+      if (md(x * x) !== x2) {
+        x = md(x * E.sqrtM1);
+        if (md(x * x) !== x2) return null;
+      }
+      if (Number(x & E.n1) !== 0) x = md(-x); // the even root, as dalek's sqrt_ratio_i gives it
+      if (sign) x = md(-x);
+      return [x, y, E.n1, md(x * y)];
+    }
+
+    /**
+     * ed25519Verify(publicKey: Uint8Array(32), message, signature: Uint8Array(64)) -> boolean.
+     * ed25519-dalek's `VerifyingKey::verify` (see above); false, never a throw, on any length.
+     */
+    function ed25519Verify(publicKey, message, signature) {
+      var A = toBytes(publicKey), sig = toBytes(signature), msg = toBytes(message);
+      if (A.length !== 32 || sig.length !== 64) return false;
+      try { curve(); } catch (e) { return false; }
+      var s = leInt(sig, 32, 64);
+      if (s >= E.L) return false; // not canonical: malleable
+      var pA = decodePoint(A);
+      if (!pA) return false;
+      var hin = new Uint8Array(64 + msg.length);
+      hin.set(sig.subarray(0, 32), 0); hin.set(A, 32); hin.set(msg, 64);
+      var h = sha512(hin), k = leInt(h, 0, 64) % E.L;
+      var negA = [md(-pA[0]), pA[1], pA[2], md(-pA[3])];
+      var r = encodePoint(add(mul(s, E.B), mul(k, negA)));
+      for (var i = 0; i < 32; i++) if (r[i] !== sig[i]) return false;
+      return true;
+    }
+
+    // ---- Base64 as the Rust side reads it (the base64 crate's STANDARD: padded, canonical)
+    function b64Decode(s) {
+      if (typeof s !== 'string' || s.length % 4 !== 0 || !/^[A-Za-z0-9+\/]*={0,2}$/.test(s)) return null;
+      var out = new Uint8Array(s.length / 4 * 3), j = 0;
+      for (var i = 0; i < s.length; i += 4) {
+        var c = [0, 1, 2, 3].map(function (k) { return s[i + k] === '=' ? 0 : B64.indexOf(s[i + k]); });
+        var v = (c[0] << 18) | (c[1] << 12) | (c[2] << 6) | c[3];
+        out[j++] = v >> 16; out[j++] = (v >> 8) & 255; out[j++] = v & 255;
+      }
+      var pad = s.length && s[s.length - 1] === '=' ? (s[s.length - 2] === '=' ? 2 : 1) : 0;
+      var bytes = out.slice(0, out.length - pad);
+      return base64Encode(bytes) === s ? bytes : null; // one text per bytes: padding and unused bits
+    }
+    function hex8(bytes) { var s = ''; for (var i = 0; i < 4; i++) s += HEX2[bytes[i]]; return s; }
+
+    // ---- Verifier keys (C2SP signed-note): <name>+<8 hex key id>+<base64(0x01 ‖ 32-byte key)>
+
+    // Rust's char::is_whitespace (Unicode White_Space), which `signed_note` refuses in a name.
+    var WHITE_SPACE = /[\t\n\u000b\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]/;
+    function nameValid(name) { return name.length > 0 && !WHITE_SPACE.test(name) && name.indexOf('+') < 0; }
+
+    /** keyId(name, keyBytes (algorithm byte and key)) -> Uint8Array(4): SHA-256(name ‖ LF ‖ key)[0..4]. */
+    function keyId(name, keyBytes) {
+      var n = utf8Encode(name), b = new Uint8Array(n.length + 1 + keyBytes.length);
+      b.set(n, 0); b[n.length] = 10; b.set(keyBytes, n.length + 1);
+      return sha256(b).slice(0, 4);
+    }
+
+    /**
+     * parseVkey(text) -> {name, id (8 lowercase hex), idBytes: Uint8Array(4), publicKey:
+     * Uint8Array(32), vkey} or {error}: what signed_note's StandardVerifier::new takes (the id
+     * in either case of hex, and it must be the key's; algorithm 1, Ed25519, a key that decodes).
+     */
+    function parseVkey(text) {
+      if (typeof text !== 'string') return { error: 'not a text' };
+      var a = text.indexOf('+'), b = a < 0 ? -1 : text.indexOf('+', a + 1);
+      if (b < 0) return { error: 'not <name>+<key id>+<base64>' };
+      var name = text.slice(0, a), id16 = text.slice(a + 1, b), key = b64Decode(text.slice(b + 1));
+      if (!/^[0-9a-fA-F]{8}$/.test(id16)) return { error: 'the key id is not 8 hex digits' };
+      if (!nameValid(name)) return { error: 'the name is empty or holds a space or a +' };
+      if (!key || !key.length) return { error: 'the key is not standard padded base64' };
+      var id = keyId(name, key);
+      if (hex8(id) !== id16.toLowerCase()) return { error: 'the key id ' + id16 + ' is not the key\'s (' + hex8(id) + ')' };
+      if (key[0] !== 1) return { error: 'algorithm ' + key[0] + ', not Ed25519 (1)' };
+      if (key.length !== 33) return { error: 'an Ed25519 key is 32 bytes, not ' + (key.length - 1) };
+      try { curve(); } catch (e) { return { error: String(e.message) }; }
+      if (!decodePoint(key.subarray(1))) return { error: 'the key is no point of the curve' };
+      return { name: name, id: hex8(id), idBytes: id, publicKey: key.slice(1), vkey: text };
+    }
+
+    // ---- The checkpoint, a signed note (C2SP signed-note), as signed_note 0.2's Note::from_bytes
+    // and Note::verify read it, and src/signing.rs's checkpoint_signature answers
+
+    var MAX_NOTE_SIZE = 1000000, MAX_NOTE_SIGNATURES = 100;
+
+    /**
+     * verifyNote(bytes, vkey) -> {state, detail, text, signatures}: state is
+     *   'unsigned'  no blank line: a note body and no signature block;
+     *   'broken'    the key does not parse, the note is malformed (not UTF-8, a control
+     *               character, a signature line that is not `— <name> <base64>`, …), or a
+     *               signature by this key (its name and id) does not hold;
+     *   'other-key' well formed, and no signature by this key;
+     *   'holds'     a signature by this key holds over the body (every byte up to and with its LF).
+     * text: the body (a string) when the note parses; signatures: [{name, id (hex)}].
+     */
+    function verifyNote(bytes, vkey) {
+      var b = toBytes(bytes), out = { state: 'broken', detail: '', text: null, signatures: [] };
+      var blank = false;
+      for (var i = 0; i + 1 < b.length; i++) if (b[i] === 10 && b[i + 1] === 10) { blank = true; break; }
+      if (!blank) { out.state = 'unsigned'; out.detail = 'it is not signed'; return out; }
+      var key = parseVkey(vkey);
+      if (key.error) { out.detail = 'the key ' + vkey + ' is not a verifier key: ' + key.error; return out; }
+      var malformed = function (why) { out.detail = 'it is not a well-formed signed note: ' + why; return out; };
+      if (b.length > MAX_NOTE_SIZE) return malformed('over ' + MAX_NOTE_SIZE + ' bytes');
+      var msg = utf8Decode(b);
+      if (msg === null) return malformed('not UTF-8');
+      if (/[\u0000-\u0009\u000b-\u001f]/.test(msg)) return malformed('a control character');
+      var cut = msg.lastIndexOf('\n\n'), text = msg.slice(0, cut) + '\n', sigs = msg.slice(cut + 2);
+      if (sigs.slice(-1) !== '\n') return malformed('the signature block does not end with LF');
+      var lines = sigs.slice(0, -1).split('\n');
+      if (lines.length > MAX_NOTE_SIGNATURES) return malformed('over ' + MAX_NOTE_SIGNATURES + ' signatures');
+      var parsed = [];
+      for (i = 0; i < lines.length; i++) {
+        var line = lines[i];
+        if (line.slice(0, 2) !== '\u2014 ') return malformed('signature line ' + (i + 1) + ' does not begin with an em dash and a space');
+        var sp = line.indexOf(' ', 2);
+        if (sp < 0) return malformed('signature line ' + (i + 1) + ' has no space after its name');
+        var name = line.slice(2, sp), blob = b64Decode(line.slice(sp + 1));
+        if (!blob || blob.length < 5) return malformed('signature line ' + (i + 1) + ' is not standard padded base64 of a key id and a signature');
+        if (!nameValid(name)) return malformed('signature line ' + (i + 1) + ' names no valid key name');
+        parsed.push({ name: name, id: hex8(blob), sig: blob.slice(4) });
+      }
+      out.text = text;
+      out.signatures = parsed.map(function (s) { return { name: s.name, id: s.id }; });
+      var body = utf8Encode(text), verified = false;
+      for (i = 0; i < parsed.length; i++) {
+        var s = parsed[i];
+        if (s.name !== key.name || s.id !== key.id) continue;
+        if (verified) continue; // signed_note checks one signature per key
+        if (!ed25519Verify(key.publicKey, body, s.sig)) { out.detail = 'its signature by ' + key.name + '+' + key.id + ' does not hold: the bytes were altered after they were signed'; return out; }
+        verified = true;
+      }
+      if (!verified) {
+        out.state = 'other-key';
+        out.detail = 'it is signed by ' + (parsed.map(function (s) { return s.name + '+' + s.id; }).join(', ')) + ', not by ' + key.name + '+' + key.id;
+        return out;
+      }
+      out.state = 'holds'; out.detail = 'signed by ' + key.name + '+' + key.id;
+      return out;
+    }
+
+    // ---- Signed snapshot lines (docs/anchoring.md#signed-snapshots)
+
+    var SNAPSHOT_PREFIX = utf8Encode('{"signature":"');
+    var SNAPSHOT_DOMAIN = utf8Encode('exhibit snapshot line v1\n');
+
+    function startsWith(b, prefix) {
+      if (b.length < prefix.length) return false;
+      for (var i = 0; i < prefix.length; i++) if (b[i] !== prefix[i]) return false;
+      return true;
+    }
+
+    /**
+     * splitSnapshotLine(lineBytes) -> {name, blob, signed (the bytes signed: the domain line and
+     * the line without its signature member)} or null when the line carries no signature member
+     * it can read (src/signing.rs split_snapshot_signature).
+     */
+    function splitSnapshotLine(lineBytes) {
+      var b = toBytes(lineBytes);
+      if (!startsWith(b, SNAPSHOT_PREFIX)) return null;
+      var start = SNAPSHOT_PREFIX.length, end = b.indexOf(34, start);
+      if (end < 0) return null;
+      var value = utf8Decode(b.subarray(start, end));
+      if (value === null) return null;
+      var sp = value.indexOf(' ');
+      if (sp < 0) return null;
+      var blob = b64Decode(value.slice(sp + 1));
+      if (!blob) return null;
+      var after = b.subarray(end + 1);
+      if (after.length && after[0] === 44) after = after.subarray(1);
+      var signed = new Uint8Array(SNAPSHOT_DOMAIN.length + 1 + after.length);
+      signed.set(SNAPSHOT_DOMAIN, 0); signed[SNAPSHOT_DOMAIN.length] = 123; signed.set(after, SNAPSHOT_DOMAIN.length + 1);
+      return { name: value.slice(0, sp), blob: blob, signed: signed };
+    }
+
+    /**
+     * snapshotSignature(lineBytes, vkey) -> {state, detail, signer}: state 'unsigned' (no
+     * signature member it can read), 'broken' (the key does not parse, or the signature does not
+     * hold), 'other-key' (another name, id, or a blob not 4 + 64 bytes; signer: `name+id`), 'holds'.
+     */
+    function snapshotSignature(lineBytes, vkey) {
+      var split = splitSnapshotLine(lineBytes);
+      if (!split) return { state: 'unsigned', detail: 'it is not signed' };
+      var key = parseVkey(vkey);
+      if (key.error) return { state: 'broken', detail: 'the key ' + vkey + ' is not a verifier key: ' + key.error };
+      var blob = split.blob;
+      if (split.name !== key.name || blob.length !== 68 || hex8(blob) !== key.id) {
+        var signer = split.name + '+' + (blob.length >= 4 ? hex8(blob) : '');
+        return { state: 'other-key', signer: signer, detail: 'it is signed by ' + signer + ', another key' };
+      }
+      if (ed25519Verify(key.publicKey, split.signed, blob.subarray(4))) return { state: 'holds', detail: 'signed by ' + vkey };
+      return { state: 'broken', detail: 'the signature does not hold: the bytes were altered after they were signed' };
+    }
+
+    // ---- A site's signatures, as `exhibit verify SITE` checks them (src/signature_check.rs)
+
+    function words(r) {
+      return r.state === 'unsigned' ? 'is not signed'
+        : r.state === 'other-key' ? 'is signed by ' + (r.signer || 'another key') + ', another key'
+        : 'does not hold: the bytes were altered after they were signed';
+    }
+
+    /**
+     * checkSignatures({key, checkpoint, snapshots}) -> {key, checkpoint (bool: its signature by
+     * key holds), signedLines, keys (in order of first use), runs ([{key, from, to}]: the key of
+     * each run of signed lines, by line number), problems [{file, code, detail}]}.
+     * key: STATS.json's tree.key (a string, or null: the exhibit names no key); checkpoint: the
+     * bytes of ledger/tree/checkpoint (null: none read); snapshots: SNAPSHOTS.jsonl's bytes.
+     *   checkpoint_signature (ledger/tree/checkpoint): a key, and the checkpoint unsigned,
+     *     another key's or broken;
+     *   snapshot_signature (ledger/SNAPSHOTS.jsonl): a line that begins with the signature member
+     *     and names no key, or whose signature does not hold under the key it names;
+     *   snapshot_signature (ledger/STATS.json): the last signed line's key is not tree.key.
+     */
+    function checkSignatures(input) {
+      var key = typeof input.key === 'string' ? input.key : null;
+      var out = { key: key, checkpoint: false, signedLines: 0, keys: [], runs: [], problems: [] };
+      if (key !== null && input.checkpoint) {
+        var n = verifyNote(input.checkpoint, key);
+        if (n.state === 'holds') out.checkpoint = true;
+        else out.problems.push({ file: 'ledger/tree/checkpoint', code: 'checkpoint_signature',
+          detail: 'STATS.json names the key ' + key + ', and the checkpoint ' + words(n) + (n.state === 'broken' && n.detail ? ' (' + n.detail + ')' : '') + ' (docs/anchoring.md#signed-checkpoints)' });
+      }
+      var b = input.snapshots ? toBytes(input.snapshots) : new Uint8Array(0), start = 0, lineNo = 0, last = null;
+      while (start <= b.length) {
+        var end = b.indexOf(10, start);
+        if (end < 0) end = b.length;
+        var line = b.subarray(start, end);
+        lineNo++;
+        start = end + 1;
+        if (!startsWith(line, SNAPSHOT_PREFIX)) continue;
+        var named = null;
+        try {
+          var v = readSiteJSON(utf8Decode(line));
+          if (v && typeof v === 'object' && !Array.isArray(v) && typeof v.key === 'string') named = v.key;
+        } catch (e) { named = null; }
+        var r = named === null ? { state: 'broken' } : snapshotSignature(line, named);
+        if (r.state === 'holds') {
+          out.signedLines++;
+          if (out.keys.indexOf(named) < 0) out.keys.push(named);
+          var run = out.runs[out.runs.length - 1];
+          if (run && run.key === named) run.to = lineNo;
+          else out.runs.push({ key: named, from: lineNo, to: lineNo });
+          last = named;
+        } else {
+          out.problems.push({ file: 'ledger/SNAPSHOTS.jsonl', code: 'snapshot_signature',
+            detail: 'line ' + lineNo + ': signed, and ' + (named === null ? 'names no key' : 'the signature ' + words(r)) + ' (docs/anchoring.md#signed-snapshots)' });
+        }
+      }
+      // The last signed line's key (docs/anchoring.md#signed-snapshots), STATS.json's tree.key.
+      if (key !== null && last !== null && last !== key) {
+        out.problems.push({ file: 'ledger/STATS.json', code: 'snapshot_signature',
+          detail: 'tree.key is ' + key + ', and the last signed snapshot line is signed by ' + last + ' (docs/anchoring.md#signed-snapshots)' });
+      }
+      return out;
+    }
+
+    return {
+      sha512: sha512,
+      ed25519Verify: ed25519Verify,
+      base64Decode: b64Decode,
+      keyId: keyId,
+      parseVkey: parseVkey,
+      verifyNote: verifyNote,
+      splitSnapshotLine: splitSnapshotLine,
+      snapshotSignature: snapshotSignature,
+      checkSignatures: checkSignatures,
+      SNAPSHOT_DOMAIN: 'exhibit snapshot line v1\n',
+      CODES: ['checkpoint_signature', 'snapshot_signature']
+    };
+  })();
+
   return {
     verifyLedger: verifyLedger,
     Verifier: Verifier,
@@ -2647,6 +3077,8 @@
     JsonNumber: JsonNumber,
     CODES: CODES.slice(),
     HEADER_SCHEMA: HEADER_SCHEMA,
+    // The operator's signatures (docs/anchoring.md): Ed25519, signed notes, snapshot lines.
+    sign: sign,
     tree: tree,
     ENTRY_SCHEMA: ENTRY_SCHEMA,
     _internal: {

@@ -19,6 +19,7 @@ mod properties;
 mod public_texts;
 mod safety;
 mod segments;
+mod signed_site;
 mod site_agreement;
 mod tree;
 mod vectors;
