@@ -11,7 +11,8 @@
 //! - [`verify`]: the chain verifier and its report (docs/protocol.md#chain).
 //! - [`days`]: timestamps and the anchor day of an entry.
 //! - [`anchors`]: posted heads checked against the ledger (docs/protocol.md#anchors).
-//! - [`ots`]: the OpenTimestamps header check of a proof.
+//! - [`ots`]: the OpenTimestamps header check of a proof, its body read, and its operations
+//!   evaluated to each attestation (docs/anchoring.md).
 //! - [`registry`]: the field registry (which fields publish, which are withheld).
 //! - [`guard`]: the one identifier guard every published string passes (docs/guard.md).
 //!

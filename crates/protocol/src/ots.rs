@@ -1,11 +1,14 @@
-//! What the publisher reads of an OpenTimestamps proof: its header and the digest it commits to
+//! What exhibit reads of an OpenTimestamps proof: its header and the digest it commits to
 //! (docs/protocol.md#ots-header: the magic, version and hash-op bytes and the 32-byte digest
-//! after them, against the proof's name), and — since every byte it publishes must be accounted
-//! for (docs/build.md#safety) — the shape of the rest: [`parse_body`] walks the tree of
-//! operations and attestations to its end and hands back the bytes a person could read in it
-//! (calendar addresses, operation arguments, unknown attestations' payloads), for the build to
-//! guard. Verifying the attestation itself is the stranger's job, with an OpenTimestamps client;
-//! we never pretend to.
+//! after them, against the proof's name); the shape of the rest, since every byte it publishes
+//! must be accounted for (docs/build.md#safety): [`parse_body`] walks the tree of operations and
+//! attestations to its end and hands back the bytes a person could read in it (calendar
+//! addresses, operation arguments, unknown attestations' payloads), for the build to guard; and
+//! what the tree evaluates to ([`evaluate`], docs/anchoring.md): every operation applied from the
+//! committed digest, each attestation with the message it attests — for a Bitcoin attestation,
+//! the merkle root that block must carry. Whether the block carries it is the one fact exhibit
+//! cannot know: the stranger compares it on a block explorer, or with an OpenTimestamps client
+//! and their own node. Both walks are one ([`walk`]), so they refuse exactly the same proofs.
 
 use crate::Digest;
 
@@ -106,17 +109,29 @@ pub fn check_named(bytes: &[u8], named: &str) -> Result<(), OtsProblem> {
 pub const PENDING_TAG: [u8; 8] = [0x83, 0xdf, 0xe3, 0x0d, 0x2e, 0xf9, 0x0c, 0x8e];
 /// The tag of a Bitcoin block header attestation (its payload is the block height).
 pub const BITCOIN_TAG: [u8; 8] = [0x05, 0x88, 0x96, 0x0d, 0x73, 0xd7, 0x19, 0x01];
+/// The tag of a Litecoin block header attestation (its payload is the block height).
+pub const LITECOIN_TAG: [u8; 8] = [0x06, 0x86, 0x9a, 0x0d, 0x73, 0xd7, 0x1b, 0x45];
 /// The longest message an operation may produce (the reference client's limit).
 pub const MAX_MSG_LEN: usize = 4096;
 /// The longest attestation payload (the reference client's limit).
 pub const MAX_PAYLOAD_LEN: usize = 8192;
 /// The longest calendar URI (the reference client's limit).
 pub const MAX_URI_LEN: usize = 1000;
-/// The most operations on one path from the header to an attestation (the reference client's
-/// recursion limit).
-pub const MAX_DEPTH: usize = 256;
+/// The bytes a calendar URI may hold (the reference client's `ALLOWED_URI_CHARS`: no query,
+/// fragment, percent-encoding, user or IPv6 notation).
+pub const URI_CHARS: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._/:";
+/// The most operations on one path from the header to an attestation: the reference client
+/// reads timestamps at most 256 deep (the header's and 255 below it), so 255 operations.
+pub const MAX_DEPTH: usize = 255;
+/// The most operations in a whole proof, over every path: exhibit's own bound (the reference
+/// client has none), far above any proof a calendar writes (hello-world.txt.ots has 38), so that
+/// a 1 MiB proof cannot make a verifier hash gigabytes.
+pub const MAX_OPS: usize = 10_000;
+/// The most attestations in a whole proof: exhibit's own bound, as [`MAX_OPS`].
+pub const MAX_ATTESTATIONS: usize = 1_000;
 
-/// Why the bytes after a proof's header are not one whole OpenTimestamps timestamp.
+/// Why the bytes after a proof's header are not one whole OpenTimestamps timestamp, or do not
+/// evaluate to one. The walk stops at the first; both verifiers find the same first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum BodyProblem {
     /// The bytes end inside an operation, an attestation or a fork.
@@ -127,10 +142,18 @@ pub enum BodyProblem {
     BadVarint,
     /// An operation's argument is empty or longer than a message may be, or its result is.
     MessageTooLong,
-    /// More operations in a row than the reference client follows.
+    /// More operations on one path than the reference client follows.
     TooDeep,
-    /// An attestation's payload is longer than allowed, or not wholly its declared content.
+    /// More operations in the whole proof than [`MAX_OPS`].
+    TooManyOps,
+    /// More attestations in the whole proof than [`MAX_ATTESTATIONS`].
+    TooManyAttestations,
+    /// An attestation's payload is longer than allowed, or not wholly its declared content (a
+    /// calendar URI of the allowed characters, a block height).
     BadPayload,
+    /// A Bitcoin attestation on a message that is not 32 bytes (its length): no block's merkle
+    /// root can equal it.
+    BitcoinNotDigest(usize),
     /// Bytes after the timestamp ends.
     TrailingBytes,
 }
@@ -143,7 +166,10 @@ impl BodyProblem {
             BodyProblem::BadVarint => "bad_varint",
             BodyProblem::MessageTooLong => "message_too_long",
             BodyProblem::TooDeep => "too_deep",
+            BodyProblem::TooManyOps => "too_many_ops",
+            BodyProblem::TooManyAttestations => "too_many_attestations",
             BodyProblem::BadPayload => "bad_payload",
+            BodyProblem::BitcoinNotDigest(_) => "bitcoin_not_digest",
             BodyProblem::TrailingBytes => "trailing_bytes",
         }
     }
@@ -153,7 +179,10 @@ impl std::fmt::Display for BodyProblem {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             BodyProblem::Truncated => write!(f, "ends inside its tree of operations"),
-            BodyProblem::UnknownTag(t) => write!(f, "holds an unknown tag {t:#04x}"),
+            BodyProblem::UnknownTag(t) => write!(
+                f,
+                "holds an unknown tag {t:#04x} where an operation, an attestation or a fork must be"
+            ),
             BodyProblem::BadVarint => write!(f, "holds a number longer than nine bytes"),
             BodyProblem::MessageTooLong => write!(
                 f,
@@ -162,9 +191,17 @@ impl std::fmt::Display for BodyProblem {
             BodyProblem::TooDeep => {
                 write!(f, "nests more than {MAX_DEPTH} operations on one path")
             }
+            BodyProblem::TooManyOps => write!(f, "holds more than {MAX_OPS} operations"),
+            BodyProblem::TooManyAttestations => {
+                write!(f, "holds more than {MAX_ATTESTATIONS} attestations")
+            }
             BodyProblem::BadPayload => write!(
                 f,
-                "holds an attestation whose payload is too long or not wholly what its tag says"
+                "holds an attestation whose payload is too long or not wholly what its tag says (a calendar address of letters, digits and -._/: only; a block height)"
+            ),
+            BodyProblem::BitcoinNotDigest(n) => write!(
+                f,
+                "holds a Bitcoin attestation on a {n}-byte message, which no block's 32-byte merkle root can equal"
             ),
             BodyProblem::TrailingBytes => write!(f, "has bytes after its timestamp ends"),
         }
@@ -173,18 +210,74 @@ impl std::fmt::Display for BodyProblem {
 
 impl std::error::Error for BodyProblem {}
 
-/// The readable parts of a proof's body, for the publisher to guard: nothing else in it is
-/// more than a tag, an opcode, a length or a block height.
-#[derive(Debug, Default, Clone, PartialEq, Eq)]
-pub struct Body<'a> {
-    /// Each pending attestation's calendar URI, as written.
-    pub calendars: Vec<&'a [u8]>,
-    /// Each append or prepend argument.
-    pub arguments: Vec<&'a [u8]>,
-    /// Each attestation of an unknown tag: its payload, whole.
-    pub unknown_payloads: Vec<&'a [u8]>,
-    /// Bitcoin attestations' heights.
-    pub bitcoin_heights: Vec<u64>,
+/// One operation of a proof's tree, as the reference client defines it (`op.py`), with its
+/// argument.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Op<'a> {
+    /// `f0`: the message, then the argument.
+    Append(&'a [u8]),
+    /// `f1`: the argument, then the message.
+    Prepend(&'a [u8]),
+    /// `f2`: the message's bytes in reverse order (deprecated by the reference client, still read).
+    Reverse,
+    /// `f3`: the message as lowercase hex text.
+    Hexlify,
+    /// `02`
+    Sha1,
+    /// `03`
+    Ripemd160,
+    /// `08`
+    Sha256,
+    /// `67`
+    Keccak256,
+}
+
+impl Op<'_> {
+    /// The length of the message this operation makes of one of `len` bytes.
+    pub fn result_len(&self, len: usize) -> usize {
+        match self {
+            Op::Append(a) | Op::Prepend(a) => len.saturating_add(a.len()),
+            Op::Reverse => len,
+            Op::Hexlify => len.saturating_mul(2),
+            Op::Sha1 | Op::Ripemd160 => 20,
+            Op::Sha256 | Op::Keccak256 => 32,
+        }
+    }
+}
+
+/// One attestation of a proof's tree, as written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Leaf<'a> {
+    /// A calendar's receipt: its URI (only [`URI_CHARS`]).
+    Pending(&'a [u8]),
+    /// The message is the merkle root of the Bitcoin block at this height.
+    Bitcoin(u64),
+    /// The same, of a Litecoin block.
+    Litecoin(u64),
+    /// A tag the reference client does not know (or, as Ethereum's, calls dubious): its payload.
+    Unknown([u8; 8], &'a [u8]),
+}
+
+/// What the walk carries from the header to each attestation: a length alone ([`parse_body`]) or
+/// the message itself (the evaluator).
+pub(crate) trait Message: Sized {
+    fn size(&self) -> usize;
+    fn apply(&self, op: &Op<'_>) -> Self;
+}
+
+impl Message for usize {
+    fn size(&self) -> usize {
+        *self
+    }
+    fn apply(&self, op: &Op<'_>) -> usize {
+        op.result_len(*self)
+    }
+}
+
+/// A step of the walk, in the order of the file.
+pub(crate) enum Step<'a, 'm, M> {
+    Op(Op<'a>),
+    Leaf(Leaf<'a>, &'m M),
 }
 
 struct Reader<'a> {
@@ -219,13 +312,13 @@ impl<'a> Reader<'a> {
         Err(BodyProblem::BadVarint)
     }
 
-    fn varbytes(&mut self, max: usize) -> Result<&'a [u8], BodyProblem> {
+    /// A length, then that many bytes; a length over `max` is `over`, read no further.
+    fn varbytes(&mut self, max: usize, over: BodyProblem) -> Result<&'a [u8], BodyProblem> {
         let n = self.varuint()?;
-        let n = usize::try_from(n).map_err(|_| BodyProblem::BadPayload)?;
-        if n > max {
-            return Err(BodyProblem::BadPayload);
+        match usize::try_from(n) {
+            Ok(n) if n <= max => self.take(n),
+            _ => Err(over),
         }
-        self.take(n)
     }
 
     fn done(&self) -> bool {
@@ -233,104 +326,166 @@ impl<'a> Reader<'a> {
     }
 }
 
-/// One attestation (after its `00`): its tag and payload, read into `body`.
-fn attestation<'a>(r: &mut Reader<'a>, body: &mut Body<'a>) -> Result<(), BodyProblem> {
+/// One attestation (after its `00`): its tag and payload. A known tag's payload must be wholly
+/// its content: a URI of [`URI_CHARS`] (at most [`MAX_URI_LEN`] bytes), or a block height.
+fn attestation<'a>(r: &mut Reader<'a>) -> Result<Leaf<'a>, BodyProblem> {
     let tag = r.take(8)?;
-    let payload = r.varbytes(MAX_PAYLOAD_LEN)?;
+    let payload = r.varbytes(MAX_PAYLOAD_LEN, BodyProblem::BadPayload)?;
     let mut inner = Reader {
         bytes: payload,
         at: 0,
     };
-    if tag == PENDING_TAG {
+    let leaf = if tag == PENDING_TAG {
         let uri = inner
-            .varbytes(MAX_URI_LEN)
+            .varbytes(MAX_URI_LEN, BodyProblem::BadPayload)
             .map_err(|_| BodyProblem::BadPayload)?;
-        body.calendars.push(uri);
-    } else if tag == BITCOIN_TAG {
+        if !uri.iter().all(|c| URI_CHARS.contains(c)) {
+            return Err(BodyProblem::BadPayload);
+        }
+        Leaf::Pending(uri)
+    } else if tag == BITCOIN_TAG || tag == LITECOIN_TAG {
         let height = inner.varuint().map_err(|_| BodyProblem::BadPayload)?;
-        body.bitcoin_heights.push(height);
+        if tag == BITCOIN_TAG {
+            Leaf::Bitcoin(height)
+        } else {
+            Leaf::Litecoin(height)
+        }
     } else {
-        body.unknown_payloads.push(payload);
-        return Ok(());
-    }
+        let mut t = [0u8; 8];
+        t.copy_from_slice(tag);
+        return Ok(Leaf::Unknown(t, payload));
+    };
     if inner.done() {
-        Ok(())
+        Ok(leaf)
     } else {
         Err(BodyProblem::BadPayload)
     }
 }
 
-/// The length of the message an operation makes of a message of `len` bytes, its argument read
-/// into `body`; `None` when `tag` is no operation.
-fn operation<'a>(
-    tag: u8,
-    len: usize,
-    r: &mut Reader<'a>,
-    body: &mut Body<'a>,
-) -> Result<Option<usize>, BodyProblem> {
-    let out = match tag {
+/// The operation of `tag`, its argument read: an argument is 1 to [`MAX_MSG_LEN`] bytes.
+fn operation<'a>(tag: u8, r: &mut Reader<'a>) -> Result<Op<'a>, BodyProblem> {
+    Ok(match tag {
         0xf0 | 0xf1 => {
-            let arg = r.varbytes(MAX_MSG_LEN)?;
+            let arg = r.varbytes(MAX_MSG_LEN, BodyProblem::MessageTooLong)?;
             if arg.is_empty() {
                 return Err(BodyProblem::MessageTooLong);
             }
-            body.arguments.push(arg);
-            len + arg.len()
+            if tag == 0xf0 {
+                Op::Append(arg)
+            } else {
+                Op::Prepend(arg)
+            }
         }
-        // reverse, hexlify
-        0xf2 => len,
-        0xf3 => len.saturating_mul(2),
-        // sha1, ripemd160
-        0x02 | 0x03 => 20,
-        // sha256, keccak256
-        0x08 | 0x67 => 32,
-        _ => return Ok(None),
-    };
-    if out > MAX_MSG_LEN {
-        return Err(BodyProblem::MessageTooLong);
-    }
-    Ok(Some(out))
+        0xf2 => Op::Reverse,
+        0xf3 => Op::Hexlify,
+        0x02 => Op::Sha1,
+        0x03 => Op::Ripemd160,
+        0x08 => Op::Sha256,
+        0x67 => Op::Keccak256,
+        _ => return Err(BodyProblem::UnknownTag(tag)),
+    })
 }
 
-/// Parses a whole proof after its header (which [`committed_digest`] checks): the tree of
-/// operations and attestations to its last leaf, and nothing after it. Iterative, with at most
-/// [`MAX_DEPTH`] operations on a path, every length bounded: no input makes it recurse, panic
-/// or allocate beyond the lists it returns (each entry a slice of `bytes`).
-pub fn parse_body(bytes: &[u8]) -> Result<Body<'_>, BodyProblem> {
+/// Walks a whole proof after its header (which [`committed_digest`] checks) from `start`, the
+/// message the header commits to: every operation and attestation in the order of the file,
+/// handed to `step` with the message it applies to, to the last leaf and nothing after it.
+/// Iterative; at most [`MAX_DEPTH`] operations on a path, [`MAX_OPS`] and [`MAX_ATTESTATIONS`]
+/// in all, every length bounded: no input makes it recurse or panic, and it holds at most one
+/// message a level of the path it is on. Each step checks, in this order: the tag (and a fork's
+/// second tag), then an attestation's payload and a Bitcoin message's length, then the count;
+/// or an operation's argument, its result's length, the depth, then the count.
+pub(crate) fn walk<'a, M: Message>(
+    bytes: &'a [u8],
+    start: M,
+    step: &mut dyn FnMut(Step<'a, '_, M>),
+) -> Result<(), BodyProblem> {
     let mut r = Reader {
         bytes: bytes.get(HEADER_LEN..).ok_or(BodyProblem::Truncated)?,
         at: 0,
     };
-    let mut body = Body::default();
-    // The timestamps still to be read: the length of the message each starts from, and how
-    // many operations lie above it. A fork (`ff`) keeps its timestamp on the stack; the last
-    // branch replaces it.
-    let mut open: Vec<(usize, usize)> = vec![(32, 0)];
-    while let Some(&(len, depth)) = open.last() {
+    let (mut ops, mut leaves) = (0usize, 0usize);
+    // The timestamps still to be read: the message each starts from, and how many operations
+    // lie above it. A fork (`ff`) keeps its timestamp on the stack; the last branch replaces it.
+    let mut open: Vec<(M, usize)> = vec![(start, 0)];
+    while let Some((msg, depth)) = open.pop() {
         let mut tag = r.byte()?;
-        if tag == 0xff {
+        let fork = tag == 0xff;
+        if fork {
             tag = r.byte()?;
-        } else {
-            open.pop();
         }
         if tag == 0x00 {
-            attestation(&mut r, &mut body)?;
+            let leaf = attestation(&mut r)?;
+            if matches!(leaf, Leaf::Bitcoin(_)) && msg.size() != 32 {
+                return Err(BodyProblem::BitcoinNotDigest(msg.size()));
+            }
+            leaves += 1;
+            if leaves > MAX_ATTESTATIONS {
+                return Err(BodyProblem::TooManyAttestations);
+            }
+            step(Step::Leaf(leaf, &msg));
+            if fork {
+                open.push((msg, depth));
+            }
             continue;
         }
-        let Some(next) = operation(tag, len, &mut r, &mut body)? else {
-            return Err(BodyProblem::UnknownTag(tag));
-        };
-        if depth + 1 > MAX_DEPTH {
+        let op = operation(tag, &mut r)?;
+        if op.result_len(msg.size()) > MAX_MSG_LEN {
+            return Err(BodyProblem::MessageTooLong);
+        }
+        if depth >= MAX_DEPTH {
             return Err(BodyProblem::TooDeep);
+        }
+        ops += 1;
+        if ops > MAX_OPS {
+            return Err(BodyProblem::TooManyOps);
+        }
+        step(Step::Op(op));
+        let next = msg.apply(&op);
+        if fork {
+            open.push((msg, depth));
         }
         open.push((next, depth + 1));
     }
     if r.done() {
-        Ok(body)
+        Ok(())
     } else {
         Err(BodyProblem::TrailingBytes)
     }
 }
+
+/// The readable parts of a proof's body, for the publisher to guard: nothing else in it is
+/// more than a tag, an opcode, a length or a block height.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Body<'a> {
+    /// Each pending attestation's calendar URI, as written.
+    pub calendars: Vec<&'a [u8]>,
+    /// Each append or prepend argument.
+    pub arguments: Vec<&'a [u8]>,
+    /// Each attestation of an unknown tag: its payload, whole.
+    pub unknown_payloads: Vec<&'a [u8]>,
+    /// Bitcoin attestations' heights.
+    pub bitcoin_heights: Vec<u64>,
+}
+
+/// Parses a whole proof after its header (which [`committed_digest`] checks): the tree of
+/// operations and attestations to its last leaf, and nothing after it, by the rules of [`walk`]
+/// — on lengths alone, so it refuses exactly what [`evaluate`] refuses, without hashing.
+/// Allocates nothing beyond the lists it returns (each entry a slice of `bytes`).
+pub fn parse_body(bytes: &[u8]) -> Result<Body<'_>, BodyProblem> {
+    let mut body = Body::default();
+    walk(bytes, 32usize, &mut |step| match step {
+        Step::Op(Op::Append(a) | Op::Prepend(a)) => body.arguments.push(a),
+        Step::Op(_) => {}
+        Step::Leaf(Leaf::Pending(uri), _) => body.calendars.push(uri),
+        Step::Leaf(Leaf::Bitcoin(h), _) => body.bitcoin_heights.push(h),
+        Step::Leaf(Leaf::Litecoin(_), _) => {}
+        Step::Leaf(Leaf::Unknown(_, payload), _) => body.unknown_payloads.push(payload),
+    })?;
+    Ok(body)
+}
+
+mod eval;
+pub use eval::{Attestation, EXPLORERS, EvalProblem, Evaluated, evaluate, explorer_urls};
 
 #[cfg(test)]
 mod tests {
