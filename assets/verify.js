@@ -3056,6 +3056,455 @@
     };
   })();
 
+  // ------------------------------------------------------------------------------------------
+  // OpenTimestamps proofs evaluated (docs/anchoring.md; the Rust twin is crates/protocol/src/ots.rs
+  // and ots/eval.rs, and vectors/ots.json holds the cases both answer alike). From the digest a
+  // proof's header commits to, every operation of its tree is applied along every path, and each
+  // attestation is given with the message it attests: for a Bitcoin attestation, the merkle root
+  // the block at its height must carry, byte-reversed as block explorers show it. Whether the
+  // block carries it is the one fact this code cannot know; `explorers(height)` names two pages
+  // where a person compares it.
+  //
+  // The format is the reference client's (python-opentimestamps: op.py, timestamp.py,
+  // notary.py): after the 65-byte header, a timestamp is `ff`-marked branches then one last
+  // branch, each an attestation (`00`, an 8-byte tag, a length-prefixed payload) or an operation
+  // followed by the timestamp of its result. Its bounds are the reference client's (a message of
+  // at most 4096 bytes, an argument of 1 to 4096, a payload of at most 8192, a URI of at most
+  // 1000 bytes of A-Z a-z 0-9 - . _ / :, at most 255 operations on a path) and exhibit's own (at
+  // most 10,000 operations and 1,000 attestations in all); a Bitcoin attestation must be on a
+  // 32-byte message. The walk is iterative, holds one message a level of the path it is on, and
+  // stops at the first problem, checked in the order the Rust walk checks them.
+
+  // SHA-1 (FIPS 180-4) of a Uint8Array.
+  function sha1(m) {
+    var len = m.length, n = ((len + 8) >>> 6) + 1, p = new Uint8Array(n * 64), i, j;
+    p.set(m);
+    p[len] = 0x80;
+    var hi = Math.floor(len / 0x20000000), lo = (len * 8) >>> 0, e8 = n * 64;
+    p[e8 - 8] = hi >>> 24; p[e8 - 7] = hi >>> 16; p[e8 - 6] = hi >>> 8; p[e8 - 5] = hi;
+    p[e8 - 4] = lo >>> 24; p[e8 - 3] = lo >>> 16; p[e8 - 2] = lo >>> 8; p[e8 - 1] = lo;
+    var h = [0x67452301, 0xefcdab89 | 0, 0x98badcfe | 0, 0x10325476, 0xc3d2e1f0 | 0];
+    var w = new Int32Array(80);
+    for (var off = 0; off < p.length; off += 64) {
+      for (i = 0; i < 16; i++) {
+        j = off + 4 * i;
+        w[i] = (p[j] << 24) | (p[j + 1] << 16) | (p[j + 2] << 8) | p[j + 3];
+      }
+      for (i = 16; i < 80; i++) {
+        var x = w[i - 3] ^ w[i - 8] ^ w[i - 14] ^ w[i - 16];
+        w[i] = (x << 1) | (x >>> 31);
+      }
+      var a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f, k, t;
+      for (i = 0; i < 80; i++) {
+        if (i < 20) { f = (b & c) | (~b & d); k = 0x5a827999; }
+        else if (i < 40) { f = b ^ c ^ d; k = 0x6ed9eba1; }
+        else if (i < 60) { f = (b & c) | (b & d) | (c & d); k = 0x8f1bbcdc | 0; }
+        else { f = b ^ c ^ d; k = 0xca62c1d6 | 0; }
+        t = (((a << 5) | (a >>> 27)) + f + e + k + w[i]) | 0;
+        e = d; d = c; c = (b << 30) | (b >>> 2); b = a; a = t;
+      }
+      h[0] = (h[0] + a) | 0; h[1] = (h[1] + b) | 0; h[2] = (h[2] + c) | 0; h[3] = (h[3] + d) | 0; h[4] = (h[4] + e) | 0;
+    }
+    var out = new Uint8Array(20);
+    for (i = 0; i < 5; i++) {
+      out[4 * i] = h[i] >>> 24; out[4 * i + 1] = h[i] >>> 16; out[4 * i + 2] = h[i] >>> 8; out[4 * i + 3] = h[i];
+    }
+    return out;
+  }
+
+  // RIPEMD-160 (Dobbertin, Bosselaers, Preneel 1996) of a Uint8Array: two lines of five rounds
+  // over little-endian words; the tables are the word order and the rotations of each step.
+  var RMD_R = [
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 7, 4, 13, 1, 10, 6, 15, 3, 12, 0, 9, 5, 2, 14, 11, 8,
+    3, 10, 14, 4, 9, 15, 8, 1, 2, 7, 0, 6, 13, 11, 5, 12, 1, 9, 11, 10, 0, 8, 12, 4, 13, 3, 7, 15, 14, 5, 6, 2,
+    4, 0, 5, 9, 7, 12, 2, 10, 14, 1, 3, 8, 11, 6, 15, 13];
+  var RMD_RP = [
+    5, 14, 7, 0, 9, 2, 11, 4, 13, 6, 15, 8, 1, 10, 3, 12, 6, 11, 3, 7, 0, 13, 5, 10, 14, 15, 8, 12, 4, 9, 1, 2,
+    15, 5, 1, 3, 7, 14, 6, 9, 11, 8, 12, 2, 10, 0, 4, 13, 8, 6, 4, 1, 3, 11, 15, 0, 5, 12, 2, 13, 9, 7, 10, 14,
+    12, 15, 10, 4, 1, 5, 8, 7, 6, 2, 13, 14, 0, 3, 9, 11];
+  var RMD_S = [
+    11, 14, 15, 12, 5, 8, 7, 9, 11, 13, 14, 15, 6, 7, 9, 8, 7, 6, 8, 13, 11, 9, 7, 15, 7, 12, 15, 9, 11, 7, 13, 12,
+    11, 13, 6, 7, 14, 9, 13, 15, 14, 8, 13, 6, 5, 12, 7, 5, 11, 12, 14, 15, 14, 15, 9, 8, 9, 14, 5, 6, 8, 6, 5, 12,
+    9, 15, 5, 11, 6, 8, 13, 12, 5, 12, 13, 14, 11, 8, 5, 6];
+  var RMD_SP = [
+    8, 9, 9, 11, 13, 15, 15, 5, 7, 7, 8, 11, 14, 14, 12, 6, 9, 13, 15, 7, 12, 8, 9, 11, 7, 7, 12, 7, 6, 15, 13, 11,
+    9, 7, 15, 11, 8, 6, 6, 14, 12, 13, 5, 14, 13, 13, 7, 5, 15, 5, 8, 11, 14, 14, 6, 14, 6, 9, 12, 9, 12, 5, 15, 8,
+    8, 5, 12, 9, 12, 5, 14, 6, 8, 13, 6, 5, 15, 13, 11, 11];
+  var RMD_K = [0, 0x5a827999, 0x6ed9eba1, 0x8f1bbcdc | 0, 0xa953fd4e | 0];
+  var RMD_KP = [0x50a28be6, 0x5c4dd124, 0x6d703ef3, 0x7a6d76e9, 0];
+
+  function rmdF(j, x, y, z) {
+    if (j < 16) return x ^ y ^ z;
+    if (j < 32) return (x & y) | (~x & z);
+    if (j < 48) return (x | ~y) ^ z;
+    if (j < 64) return (x & z) | (y & ~z);
+    return x ^ (y | ~z);
+  }
+
+  function ripemd160(m) {
+    var len = m.length, n = ((len + 8) >>> 6) + 1, p = new Uint8Array(n * 64), i, j;
+    p.set(m);
+    p[len] = 0x80;
+    var hi = Math.floor(len / 0x20000000), lo = (len * 8) >>> 0, e8 = n * 64;
+    p[e8 - 8] = lo; p[e8 - 7] = lo >>> 8; p[e8 - 6] = lo >>> 16; p[e8 - 5] = lo >>> 24;
+    p[e8 - 4] = hi; p[e8 - 3] = hi >>> 8; p[e8 - 2] = hi >>> 16; p[e8 - 1] = hi >>> 24;
+    var h = [0x67452301, 0xefcdab89 | 0, 0x98badcfe | 0, 0x10325476, 0xc3d2e1f0 | 0];
+    var x = new Int32Array(16);
+    for (var off = 0; off < p.length; off += 64) {
+      for (i = 0; i < 16; i++) {
+        j = off + 4 * i;
+        x[i] = p[j] | (p[j + 1] << 8) | (p[j + 2] << 16) | (p[j + 3] << 24);
+      }
+      var al = h[0], bl = h[1], cl = h[2], dl = h[3], el = h[4];
+      var ar = h[0], br = h[1], cr = h[2], dr = h[3], er = h[4], t, s;
+      for (j = 0; j < 80; j++) {
+        t = (al + rmdF(j, bl, cl, dl) + x[RMD_R[j]] + RMD_K[j >>> 4]) | 0;
+        s = RMD_S[j];
+        t = (((t << s) | (t >>> (32 - s))) + el) | 0;
+        al = el; el = dl; dl = (cl << 10) | (cl >>> 22); cl = bl; bl = t;
+        t = (ar + rmdF(79 - j, br, cr, dr) + x[RMD_RP[j]] + RMD_KP[j >>> 4]) | 0;
+        s = RMD_SP[j];
+        t = (((t << s) | (t >>> (32 - s))) + er) | 0;
+        ar = er; er = dr; dr = (cr << 10) | (cr >>> 22); cr = br; br = t;
+      }
+      t = (h[1] + cl + dr) | 0;
+      h[1] = (h[2] + dl + er) | 0;
+      h[2] = (h[3] + el + ar) | 0;
+      h[3] = (h[4] + al + br) | 0;
+      h[4] = (h[0] + bl + cr) | 0;
+      h[0] = t;
+    }
+    var out = new Uint8Array(20);
+    for (i = 0; i < 5; i++) {
+      out[4 * i] = h[i]; out[4 * i + 1] = h[i] >>> 8; out[4 * i + 2] = h[i] >>> 16; out[4 * i + 3] = h[i] >>> 24;
+    }
+    return out;
+  }
+
+  // Keccak-f[1600] over 25 lanes held as 32-bit halves (lo, hi), and its sponge at rate 136
+  // bytes with `pad` as the first padding byte: 0x01 is Keccak-256 (what OpenTimestamps' `67`
+  // is), 0x06 is SHA3-256 (the same permutation; tests hold it to node:crypto's sha3-256).
+  var KECCAK_RC = [ // lo, hi of each round constant
+    0x00000001, 0x00000000, 0x00008082, 0x00000000, 0x0000808a, 0x80000000, 0x80008000, 0x80000000,
+    0x0000808b, 0x00000000, 0x80000001, 0x00000000, 0x80008081, 0x80000000, 0x00008009, 0x80000000,
+    0x0000008a, 0x00000000, 0x00000088, 0x00000000, 0x80008009, 0x00000000, 0x8000000a, 0x00000000,
+    0x8000808b, 0x00000000, 0x0000008b, 0x80000000, 0x00008089, 0x80000000, 0x00008003, 0x80000000,
+    0x00008002, 0x80000000, 0x00000080, 0x80000000, 0x0000800a, 0x00000000, 0x8000000a, 0x80000000,
+    0x80008081, 0x80000000, 0x00008080, 0x80000000, 0x80000001, 0x00000000, 0x80008008, 0x80000000];
+  // The rotation of lane x + 5y (rho); pi moves lane (x, y) to (y, 2x + 3y).
+  var KECCAK_ROT = [0, 1, 62, 28, 27, 36, 44, 6, 55, 20, 3, 10, 43, 25, 39, 41, 45, 15, 21, 8, 18, 2, 61, 56, 14];
+
+  function keccakF(lo, hi) {
+    var cl = new Int32Array(5), ch = new Int32Array(5), bl = new Int32Array(25), bh = new Int32Array(25);
+    for (var round = 0; round < 24; round++) {
+      var x, y, i, dl, dh, n, l, h;
+      for (x = 0; x < 5; x++) {
+        cl[x] = lo[x] ^ lo[x + 5] ^ lo[x + 10] ^ lo[x + 15] ^ lo[x + 20];
+        ch[x] = hi[x] ^ hi[x + 5] ^ hi[x + 10] ^ hi[x + 15] ^ hi[x + 20];
+      }
+      for (x = 0; x < 5; x++) {
+        l = cl[(x + 1) % 5]; h = ch[(x + 1) % 5];
+        dl = cl[(x + 4) % 5] ^ ((l << 1) | (h >>> 31));
+        dh = ch[(x + 4) % 5] ^ ((h << 1) | (l >>> 31));
+        for (y = 0; y < 25; y += 5) { lo[x + y] ^= dl; hi[x + y] ^= dh; }
+      }
+      for (x = 0; x < 5; x++) {
+        for (y = 0; y < 5; y++) {
+          i = x + 5 * y; n = KECCAK_ROT[i]; l = lo[i]; h = hi[i];
+          var to = y + 5 * ((2 * x + 3 * y) % 5), rl, rh;
+          if (n === 0) { rl = l; rh = h; }
+          else if (n < 32) { rl = (l << n) | (h >>> (32 - n)); rh = (h << n) | (l >>> (32 - n)); }
+          else if (n === 32) { rl = h; rh = l; }
+          else { n -= 32; rl = (h << n) | (l >>> (32 - n)); rh = (l << n) | (h >>> (32 - n)); }
+          bl[to] = rl; bh[to] = rh;
+        }
+      }
+      for (y = 0; y < 25; y += 5) {
+        for (x = 0; x < 5; x++) {
+          lo[x + y] = bl[x + y] ^ (~bl[(x + 1) % 5 + y] & bl[(x + 2) % 5 + y]);
+          hi[x + y] = bh[x + y] ^ (~bh[(x + 1) % 5 + y] & bh[(x + 2) % 5 + y]);
+        }
+      }
+      lo[0] ^= KECCAK_RC[2 * round]; hi[0] ^= KECCAK_RC[2 * round + 1];
+    }
+  }
+
+  function keccakSponge(m, pad) {
+    var rate = 136, n = Math.floor(m.length / rate) + 1, p = new Uint8Array(n * rate), i, j;
+    p.set(m);
+    p[m.length] ^= pad;
+    p[p.length - 1] ^= 0x80;
+    var lo = new Int32Array(25), hi = new Int32Array(25);
+    for (var off = 0; off < p.length; off += rate) {
+      for (i = 0; i < rate / 8; i++) {
+        j = off + 8 * i;
+        lo[i] ^= p[j] | (p[j + 1] << 8) | (p[j + 2] << 16) | (p[j + 3] << 24);
+        hi[i] ^= p[j + 4] | (p[j + 5] << 8) | (p[j + 6] << 16) | (p[j + 7] << 24);
+      }
+      keccakF(lo, hi);
+    }
+    var out = new Uint8Array(32);
+    for (i = 0; i < 4; i++) {
+      for (j = 0; j < 4; j++) { out[8 * i + j] = lo[i] >>> (8 * j); out[8 * i + 4 + j] = hi[i] >>> (8 * j); }
+    }
+    return out;
+  }
+
+  function keccak256(m) { return keccakSponge(m, 0x01); }
+
+  function hexOfBytes(b) {
+    var s = '';
+    for (var i = 0; i < b.length; i++) s += HEX2[b[i]];
+    return s;
+  }
+
+  var OTS_MAGIC = [0x00, 0x4f, 0x70, 0x65, 0x6e, 0x54, 0x69, 0x6d, 0x65, 0x73, 0x74, 0x61, 0x6d, 0x70, 0x73, 0x00,
+    0x00, 0x50, 0x72, 0x6f, 0x6f, 0x66, 0x00, 0xbf, 0x89, 0xe2, 0xe8, 0x84, 0xe8, 0x92, 0x94]; // 00 'OpenTimestamps' 00 00 'Proof' 00 bf 89 e2 e8 84 e8 92 94
+  var OTS_HEADER_LEN = 65;
+  var OTS_LIMITS = {
+    MAX_MSG_LEN: 4096, MAX_PAYLOAD_LEN: 8192, MAX_URI_LEN: 1000, MAX_DEPTH: 255, MAX_OPS: 10000, MAX_ATTESTATIONS: 1000
+  };
+  var OTS_TAGS = { '83dfe30d2ef90c8e': 'pending', '0588960d73d71901': 'bitcoin', '06869a0d73d71b45': 'litecoin' };
+  var OTS_URI = /^[A-Za-z0-9._\/:-]*$/;
+  var OTS_EXPLORERS = [
+    { name: 'mempool.space', base: 'https://mempool.space/block/' },
+    { name: 'blockstream.info', base: 'https://blockstream.info/block-height/' }
+  ];
+  // The codes, with the words a person reads (the Rust `OtsProblem` and `BodyProblem` give the
+  // same codes; its words are its own).
+  var OTS_WORDS = {
+    too_short: 'is shorter than an OpenTimestamps header (65 bytes)',
+    bad_magic: 'does not start with the OpenTimestamps magic',
+    bad_version: 'has a major version other than 1',
+    not_sha256: 'hashes its file with another operation than sha256 (08)',
+    truncated: 'ends inside its tree of operations',
+    unknown_tag: 'holds an unknown tag where an operation, an attestation or a fork must be',
+    bad_varint: 'holds a number longer than nine bytes',
+    message_too_long: 'holds an operation whose argument is empty or whose argument or result passes 4096 bytes',
+    too_deep: 'nests more than 255 operations on one path',
+    too_many_ops: 'holds more than 10000 operations',
+    too_many_attestations: 'holds more than 1000 attestations',
+    bad_payload: 'holds an attestation whose payload is too long or not wholly what its tag says (a calendar address of letters, digits and -._/: only; a block height)',
+    bitcoin_not_digest: 'holds a Bitcoin attestation on a message that is not 32 bytes, which no block\'s merkle root can equal',
+    trailing_bytes: 'has bytes after its timestamp ends'
+  };
+
+  function OtsFail(code, detail) { this.code = code; this.detail = detail || OTS_WORDS[code]; }
+  function otsFail(code, detail) { throw new OtsFail(code, detail); }
+
+  function OtsReader(b, at) { this.b = b; this.at = at; }
+  OtsReader.prototype.byte = function () {
+    if (this.at >= this.b.length) otsFail('truncated');
+    return this.b[this.at++];
+  };
+  OtsReader.prototype.take = function (n) {
+    if (n > this.b.length - this.at) otsFail('truncated');
+    var out = this.b.subarray(this.at, this.at + n);
+    this.at += n;
+    return out;
+  };
+  // An unsigned LEB128 number of at most nine bytes, as its 7-bit groups, least first.
+  OtsReader.prototype.groups = function () {
+    var g = [];
+    for (var i = 0; i < 9; i++) {
+      var b = this.byte();
+      g.push(b & 0x7f);
+      if (!(b & 0x80)) return g;
+    }
+    otsFail('bad_varint');
+  };
+  // A length: exact below 2^53, and any longer one is far past every bound it is held to.
+  OtsReader.prototype.length = function () {
+    var g = this.groups(), n = 0;
+    for (var i = g.length - 1; i >= 0; i--) n = n * 128 + g[i];
+    return n;
+  };
+  OtsReader.prototype.varbytes = function (max, over) {
+    var n = this.length();
+    if (n > max) otsFail(over);
+    return this.take(n);
+  };
+
+  // A height, exact, as decimal text (a 9-byte one can pass 2^53).
+  function otsHeight(g) {
+    var i;
+    if (g.length <= 7) {
+      var n = 0;
+      for (i = g.length - 1; i >= 0; i--) n = n * 128 + g[i];
+      return String(n);
+    }
+    var v = BigInt(0);
+    for (i = g.length - 1; i >= 0; i--) v = v * BigInt(128) + BigInt(g[i]);
+    return v.toString();
+  }
+
+  // One attestation after its 00: {kind, ...}; a known tag's payload must be wholly its content.
+  function otsAttestation(r) {
+    var tag = hexOfBytes(r.take(8));
+    var payload = r.varbytes(OTS_LIMITS.MAX_PAYLOAD_LEN, 'bad_payload');
+    var kind = OTS_TAGS[tag];
+    if (!kind) return { kind: 'unknown', tag: tag };
+    var inner = new OtsReader(payload, 0), leaf;
+    try {
+      if (kind === 'pending') {
+        var uri = latin1(inner.varbytes(OTS_LIMITS.MAX_URI_LEN, 'bad_payload'));
+        if (!OTS_URI.test(uri)) otsFail('bad_payload');
+        leaf = { kind: 'pending', calendar_url: uri };
+      } else {
+        leaf = { kind: kind, height: otsHeight(inner.groups()) };
+      }
+    } catch (e) {
+      if (e instanceof OtsFail) otsFail('bad_payload');
+      throw e;
+    }
+    if (inner.at !== payload.length) otsFail('bad_payload');
+    return leaf;
+  }
+
+  // The operation of `tag` with its argument: {tag, arg}.
+  function otsOperation(tag, r) {
+    if (tag === 0xf0 || tag === 0xf1) {
+      var arg = r.varbytes(OTS_LIMITS.MAX_MSG_LEN, 'message_too_long');
+      if (arg.length === 0) otsFail('message_too_long');
+      return { tag: tag, arg: arg };
+    }
+    if (tag === 0xf2 || tag === 0xf3 || tag === 0x02 || tag === 0x03 || tag === 0x08 || tag === 0x67) return { tag: tag, arg: null };
+    otsFail('unknown_tag', OTS_WORDS.unknown_tag + ' (0x' + HEX2[tag] + ')');
+  }
+
+  function otsResultLength(op, len) {
+    switch (op.tag) {
+      case 0xf0: case 0xf1: return len + op.arg.length;
+      case 0xf2: return len;
+      case 0xf3: return 2 * len;
+      case 0x02: case 0x03: return 20;
+      default: return 32;
+    }
+  }
+
+  function otsApply(op, m) {
+    var out, i;
+    switch (op.tag) {
+      case 0xf0: out = new Uint8Array(m.length + op.arg.length); out.set(m); out.set(op.arg, m.length); return out;
+      case 0xf1: out = new Uint8Array(m.length + op.arg.length); out.set(op.arg); out.set(m, op.arg.length); return out;
+      case 0xf2: out = new Uint8Array(m.length); for (i = 0; i < m.length; i++) out[i] = m[m.length - 1 - i]; return out;
+      case 0xf3: return latin1Bytes(hexOfBytes(m));
+      case 0x02: return sha1(m);
+      case 0x03: return ripemd160(m);
+      case 0x08: return sha256(m);
+      default: return keccak256(m);
+    }
+  }
+
+  function latin1Bytes(s) {
+    var out = new Uint8Array(s.length);
+    for (var i = 0; i < s.length; i++) out[i] = s.charCodeAt(i);
+    return out;
+  }
+
+  /** explorers(height) -> [{name, url}]: the two block explorers' pages of the Bitcoin block at
+   * `height` (a number or its decimal text), each showing the block's merkle root. */
+  function otsExplorers(height) {
+    return OTS_EXPLORERS.map(function (x) { return { name: x.name, url: x.base + String(height) }; });
+  }
+
+  // The header: the digest it commits to (hex), or throws.
+  function otsHeader(b) {
+    var i, magic = b.length >= 31;
+    for (i = 0; i < Math.min(b.length, 31); i++) if (b[i] !== OTS_MAGIC[i]) { magic = false; break; }
+    if (!magic) otsFail(b.length < 31 && i === b.length ? 'too_short' : 'bad_magic');
+    if (b.length < OTS_HEADER_LEN) otsFail('too_short');
+    if (b[31] !== 0x01) otsFail('bad_version', 'version byte is 0x' + HEX2[b[31]] + ', expected 0x01');
+    if (b[32] !== 0x08) otsFail('not_sha256', 'file hash op is 0x' + HEX2[b[32]] + ', expected 0x08 (sha256)');
+    return b.subarray(33, OTS_HEADER_LEN);
+  }
+
+  function otsLeafOut(leaf, m) {
+    if (leaf.kind === 'bitcoin') {
+      var root = new Uint8Array(32);
+      for (var i = 0; i < 32; i++) root[i] = m[31 - i];
+      return { kind: 'bitcoin', height: leaf.height, merkle_root: hexOfBytes(root),
+        explorers: otsExplorers(leaf.height).map(function (x) { return x.url; }) };
+    }
+    if (leaf.kind === 'pending') return { kind: 'pending', calendar_url: leaf.calendar_url, commitment: hexOfBytes(m) };
+    return leaf;
+  }
+
+  // Every path of the tree from `start`, in the order of the file; each attestation into `out`.
+  function otsWalk(b, start, out) {
+    var L = OTS_LIMITS, r = new OtsReader(b, OTS_HEADER_LEN), ops = 0, leaves = 0;
+    var open = [[start, 0]];
+    while (open.length) {
+      var top = open.pop(), m = top[0], depth = top[1];
+      var tag = r.byte(), fork = tag === 0xff;
+      if (fork) tag = r.byte();
+      if (tag === 0x00) {
+        var leaf = otsAttestation(r);
+        if (leaf.kind === 'bitcoin' && m.length !== 32) {
+          otsFail('bitcoin_not_digest', 'holds a Bitcoin attestation on a ' + m.length + '-byte message, which no block\'s 32-byte merkle root can equal');
+        }
+        if (++leaves > L.MAX_ATTESTATIONS) otsFail('too_many_attestations');
+        out.push(otsLeafOut(leaf, m));
+        if (fork) open.push(top);
+        continue;
+      }
+      var op = otsOperation(tag, r);
+      if (otsResultLength(op, m.length) > L.MAX_MSG_LEN) otsFail('message_too_long');
+      if (depth >= L.MAX_DEPTH) otsFail('too_deep');
+      if (++ops > L.MAX_OPS) otsFail('too_many_ops');
+      var next = otsApply(op, m);
+      if (fork) open.push(top);
+      open.push([next, depth + 1]);
+    }
+    if (r.at !== b.length) otsFail('trailing_bytes');
+  }
+
+  /**
+   * evaluate(Uint8Array) -> {digest, attestations: [...]} | {problem: {code, detail}}
+   *
+   * digest: the 64-hex digest the header commits to. attestations, in the order of the file:
+   *   {kind: 'bitcoin', height: '<decimal>', merkle_root: '<64 hex, as explorers show it>',
+   *    explorers: [url, url]}
+   *   {kind: 'pending', calendar_url, commitment: '<hex: the message the calendar holds>'}
+   *   {kind: 'litecoin', height: '<decimal>'}
+   *   {kind: 'unknown', tag: '<16 hex>'}
+   * A proof that is not one whole, bounded OpenTimestamps timestamp is a problem, never a throw.
+   */
+  function otsEvaluate(bytes) {
+    var b = toBytes(bytes);
+    try {
+      var digest = otsHeader(b), attestations = [];
+      otsWalk(b, digest, attestations);
+      return { digest: hexOfBytes(digest), attestations: attestations };
+    } catch (e) {
+      if (e instanceof OtsFail) return { problem: { code: e.code, detail: e.detail } };
+      throw e;
+    }
+  }
+
+  /** committedDigest(Uint8Array) -> {digest} | {problem: {code, detail}}: the header alone. */
+  function otsCommittedDigest(bytes) {
+    try {
+      return { digest: hexOfBytes(otsHeader(toBytes(bytes))) };
+    } catch (e) {
+      if (e instanceof OtsFail) return { problem: { code: e.code, detail: e.detail } };
+      throw e;
+    }
+  }
+
+  var ots = {
+    evaluate: otsEvaluate,
+    committedDigest: otsCommittedDigest,
+    explorers: otsExplorers,
+    EXPLORERS: OTS_EXPLORERS.map(function (x) { return { name: x.name, base: x.base }; }),
+    LIMITS: OTS_LIMITS,
+    CODES: Object.keys(OTS_WORDS),
+    sha1: sha1,
+    ripemd160: ripemd160,
+    keccak256: keccak256,
+    _sha3_256: function (m) { return keccakSponge(m, 0x06); }
+  };
+
   return {
     verifyLedger: verifyLedger,
     Verifier: Verifier,
@@ -3080,6 +3529,7 @@
     // The operator's signatures (docs/anchoring.md): Ed25519, signed notes, snapshot lines.
     sign: sign,
     tree: tree,
+    ots: ots,
     ENTRY_SCHEMA: ENTRY_SCHEMA,
     _internal: {
       // Tests: run with or without the platform's TextEncoder/TextDecoder.
