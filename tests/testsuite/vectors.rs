@@ -167,3 +167,76 @@ fn the_tree_vectors_are_what_the_rust_tree_makes() {
         "vectors/tree.json is not what the Rust tree makes: review the change, then `cargo run --example gen-vectors -- vectors`"
     );
 }
+
+/// `vectors/ots.json` is what the Rust evaluator answers today (verify.js is held to the same
+/// file by tests/js/ots-vectors.test.cjs), and its hello-world case says what the real proof
+/// says, written out here by hand: Bitcoin block 358391, whose header carries the merkle root
+/// `007ee445…661b8a` (shown by explorers reversed, `8a1b66ec…45e47e00`).
+#[test]
+fn the_ots_vectors_are_what_the_rust_evaluator_makes() {
+    let file = std::fs::read(root().join("vectors/ots.json")).unwrap();
+    assert!(
+        file == exhibit_testkit::ots_vectors::document(),
+        "vectors/ots.json is not what the Rust evaluator answers: review the change, then `cargo run --example gen-vectors -- vectors`"
+    );
+    let doc: J = serde_json::from_slice(&file).unwrap();
+    assert_eq!(doc["format"], "exhibit-ots-vectors/v1");
+    let cases = doc["cases"].as_array().unwrap();
+    let hello = cases
+        .iter()
+        .find(|c| c["name"] == "example/hello-world.txt.ots")
+        .unwrap();
+    assert_eq!(
+        hello["expect"],
+        serde_json::json!({
+            "digest": "03ba204e50d126e4674c005e04d82e84c21366780af1f43bd54a37816b6ab340",
+            "attestations": [{
+                "kind": "bitcoin",
+                "height": "358391",
+                "merkle_root": "8a1b66ecb7cbd07d8139a7e7d7f2c41aab1f5009b8364aaf61d03ad245e47e00",
+                "explorers": [
+                    "https://mempool.space/block/358391",
+                    "https://blockstream.info/block-height/358391"
+                ]
+            }]
+        })
+    );
+    // Every code a proof can be refused with is some case's answer, and so is each kind.
+    let answers: std::collections::BTreeSet<String> = cases
+        .iter()
+        .flat_map(|c| {
+            let e = &c["expect"];
+            match e.get("problem") {
+                Some(p) => vec![p.as_str().unwrap().to_string()],
+                None => e["attestations"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|a| a["kind"].as_str().unwrap().to_string())
+                    .collect(),
+            }
+        })
+        .collect();
+    for code in [
+        "too_short",
+        "bad_magic",
+        "bad_version",
+        "not_sha256",
+        "truncated",
+        "unknown_tag",
+        "bad_varint",
+        "message_too_long",
+        "too_deep",
+        "too_many_ops",
+        "too_many_attestations",
+        "bad_payload",
+        "bitcoin_not_digest",
+        "trailing_bytes",
+        "bitcoin",
+        "pending",
+        "litecoin",
+        "unknown",
+    ] {
+        assert!(answers.contains(code), "no case answers {code}");
+    }
+}

@@ -275,7 +275,7 @@ fn base() -> Ledger {
     l
 }
 
-fn b64(bytes: &[u8]) -> String {
+pub(crate) fn b64(bytes: &[u8]) -> String {
     const T: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
     for chunk in bytes.chunks(3) {
@@ -1885,6 +1885,7 @@ pub fn main(mut args: impl Iterator<Item = String>) {
         ("base.jsonl", base_bytes),
         ("vectors.json", vectors),
         ("tree.json", crate::tree_vectors::document()),
+        ("ots.json", crate::ots_vectors::document()),
     ];
     let mut stale = false;
     for (name, bytes) in &files {
