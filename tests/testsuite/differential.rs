@@ -1365,3 +1365,139 @@ fn the_two_trees_agree_on_random_chains() {
         disagree.join("\n")
     );
 }
+
+/// One random change of a proof for the OpenTimestamps fuzzing: a byte changed or set to a
+/// tag, a run cut out, random bytes put in, a run copied elsewhere, another proof's tail
+/// spliced on, the end cut, a header byte changed, or a fork of the whole tree put in.
+fn mutate_proof(b: &mut Vec<u8>, other: &[u8], rng: &mut Rng) -> &'static str {
+    const TAGS: [u8; 14] = [
+        0x00, 0x08, 0xf0, 0xf1, 0xf2, 0xf3, 0x02, 0x03, 0x67, 0xff, 0x80, 0x7f, 0x20, 0x01,
+    ];
+    let h = exhibit_protocol::ots::HEADER_LEN.min(b.len());
+    let at = h + rng.below(b.len() - h + 1);
+    match rng.below(9) {
+        0 if at < b.len() => {
+            b[at] ^= 1 << rng.below(8);
+            "bit flipped"
+        }
+        1 if at < b.len() => {
+            b[at] = *rng.pick(&TAGS);
+            "byte set to a tag"
+        }
+        2 => {
+            let end = (at + 1 + rng.below(40)).min(b.len());
+            b.drain(at..end);
+            "run cut out"
+        }
+        3 => {
+            let n = 1 + rng.below(12);
+            let bytes: Vec<u8> = (0..n).map(|_| rng.next() as u8).collect();
+            b.splice(at..at, bytes);
+            "random bytes put in"
+        }
+        4 if b.len() > h + 2 => {
+            let from = h + rng.below(b.len() - h - 1);
+            let end = (from + 1 + rng.below(60)).min(b.len());
+            let run = b[from..end].to_vec();
+            b.splice(at..at, run);
+            "run copied"
+        }
+        5 => {
+            let from = exhibit_protocol::ots::HEADER_LEN.min(other.len());
+            let from = from + rng.below(other.len() - from + 1);
+            b.truncate(at);
+            b.extend_from_slice(&other[from..]);
+            "another proof's tail spliced on"
+        }
+        6 => {
+            b.truncate(at);
+            "end cut"
+        }
+        7 if !b.is_empty() => {
+            let i = rng.below(h.max(1));
+            b[i] = rng.next() as u8;
+            "header byte changed"
+        }
+        _ => {
+            // A fork of the whole body beside itself: `ff` + an op, then the tree again.
+            let body = b[h..].to_vec();
+            b.truncate(h);
+            b.extend([0xff, *rng.pick(&[0x08, 0x02, 0x03, 0x67, 0xf2, 0xf3])]);
+            b.extend_from_slice(&body);
+            b.extend_from_slice(&body);
+            "tree forked"
+        }
+    }
+}
+
+/// The two OpenTimestamps evaluators (docs/anchoring.md) on random changes of the real proofs
+/// (tests/data/ots-examples): the Rust evaluator's answer (`exhibit_testkit::ots_vectors::answer`:
+/// the digest and every attestation, or the problem's code) and verify.js's under node
+/// (`tests/js/ots-differential-runner.cjs`) must be equal. Many changes leave a proof that still
+/// evaluates, to other messages: the count of those is held above a floor, so the fuzzing reaches
+/// past the first byte. `OTS_FUZZ_CASES` (default 4000) and `FUZZ_SEED` change the run.
+#[test]
+fn the_two_ots_evaluators_agree_on_changed_proofs() {
+    use exhibit_testkit::ots_vectors::{answer, examples};
+    let cases = common::env_number("OTS_FUZZ_CASES", 4000usize);
+    let mut rng = Rng(common::env_number("FUZZ_SEED", 0x0757_u64));
+    let proofs: Vec<Vec<u8>> = examples().into_iter().map(|(_, b)| b).collect();
+    let mut inputs = Vec::new();
+    let mut expected = Vec::new();
+    for _ in 0..cases {
+        let mut b = rng.pick(&proofs).clone();
+        let other = rng.pick(&proofs).clone();
+        let mut what = Vec::new();
+        for _ in 0..1 + rng.below(3) {
+            what.push(mutate_proof(&mut b, &other, &mut rng));
+        }
+        expected.push(answer(&b));
+        inputs.push((b, what));
+    }
+    let dir = root().join("target/differential");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("ots-cases.jsonl");
+    let mut f = std::fs::File::create(&path).unwrap();
+    for (b, _) in &inputs {
+        let hex: String = b.iter().map(|x| format!("{x:02x}")).collect();
+        writeln!(f, "{}", json!({ "hex": hex })).unwrap();
+    }
+    drop(f);
+    let answers = common::node_json_lines("ots-differential-runner.cjs", &path);
+    assert_eq!(answers.len(), inputs.len());
+    let mut disagree = Vec::new();
+    for (i, (want, got)) in expected.iter().zip(&answers).enumerate() {
+        if want != got {
+            let file = dir.join(format!("ots-{i}.json"));
+            let case = json!({"what": inputs[i].1, "rust": want, "js": got});
+            std::fs::write(&file, serde_json::to_vec_pretty(&case).unwrap()).unwrap();
+            disagree.push(format!(
+                "case {i} ({}): {}",
+                inputs[i].1.join(", "),
+                file.display()
+            ));
+        }
+    }
+    assert!(
+        disagree.is_empty(),
+        "{} of {cases} disagree:\n{}",
+        disagree.len(),
+        disagree.join("\n")
+    );
+    let evaluated = expected
+        .iter()
+        .filter(|a| a.get("digest").is_some())
+        .count();
+    let bitcoin = expected
+        .iter()
+        .filter(|a| {
+            a["attestations"]
+                .as_array()
+                .is_some_and(|v| v.iter().any(|x| x["kind"] == "bitcoin"))
+        })
+        .count();
+    assert!(
+        evaluated * 10 >= cases && bitcoin * 50 >= cases,
+        "only {evaluated} changed proofs evaluated ({bitcoin} to a Bitcoin attestation) of {cases}"
+    );
+}
