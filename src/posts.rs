@@ -13,13 +13,29 @@ use exhibit_protocol::anchors::{self, AnchorCheck, EntryFacts, Post};
 use exhibit_protocol::ots;
 use exhibit_protocol::verify::Withheld;
 
-/// The anchor checks plus the proof's header, for one post.
+/// The anchor checks plus the proof's header, for one post, and what the proof evaluates to.
 #[derive(Debug, Clone, Serialize)]
 pub struct AnchorReport {
     #[serde(flatten)]
     pub check: AnchorCheck,
     /// `ok`, `missing`, or the header problem's code (`bad_magic`, `digest_mismatch`, ...).
     pub proof: ProofState,
+    /// When the proof's header commits to the post and the rest evaluates: every attestation,
+    /// in the order of the file (docs/anchoring.md) — for a Bitcoin one, the block, the merkle
+    /// root it must carry and the explorers' pages to compare it on.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub attestations: Option<Vec<ots::Attestation>>,
+    /// When the proof's header commits to the post but the rest does not evaluate: why. The post
+    /// then fails (docs/anchoring.md#a-proof-that-does-not-evaluate).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub proof_problem: Option<ProofProblem>,
+}
+
+/// Why a proof whose header passed does not evaluate: a code of `ots::BodyProblem` and words.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ProofProblem {
+    pub code: &'static str,
+    pub detail: String,
 }
 
 impl AnchorReport {
@@ -76,9 +92,21 @@ impl Serialize for ProofState {
 
 impl AnchorReport {
     /// A missing proof is shown, not failed (the post may not be stamped yet); a proof whose
-    /// header or digest is wrong fails.
+    /// header or digest is wrong fails, and so does one whose header passes but whose operations
+    /// do not evaluate (the build publishes no such proof: docs/build.md#proof-body).
     pub fn ok(&self) -> bool {
-        self.check.ok && matches!(self.proof, ProofState::Ok | ProofState::Missing)
+        self.check.ok
+            && matches!(self.proof, ProofState::Ok | ProofState::Missing)
+            && self.proof_problem.is_none()
+    }
+
+    /// The proof's word for the notes: the header's state, or the code of why a proof whose
+    /// header passed does not evaluate.
+    pub fn proof_word(&self) -> &str {
+        match &self.proof_problem {
+            Some(p) => p.code,
+            None => self.proof.as_str(),
+        }
     }
 }
 
@@ -137,11 +165,37 @@ pub fn check_posts_with_proofs(
     checks
         .into_iter()
         .zip(posts.iter().zip(proofs))
-        .map(|(check, (post, proof))| AnchorReport {
-            check,
-            proof: proof_state(proof.as_deref(), &post.bytes),
+        .map(|(check, (post, proof))| {
+            let proof_bytes = proof.as_deref();
+            let state = proof_state(proof_bytes, &post.bytes);
+            let (attestations, proof_problem) = match (state, proof_bytes) {
+                (ProofState::Ok, Some(bytes)) => evaluated(bytes),
+                _ => (None, None),
+            };
+            AnchorReport {
+                check,
+                proof: state,
+                attestations,
+                proof_problem,
+            }
         })
         .collect()
+}
+
+/// A proof whose header passed, evaluated (docs/anchoring.md): its attestations, or why not.
+fn evaluated(bytes: &[u8]) -> (Option<Vec<ots::Attestation>>, Option<ProofProblem>) {
+    match ots::evaluate(bytes) {
+        Ok(e) => (Some(e.attestations), None),
+        Err(p) => (
+            None,
+            Some(ProofProblem {
+                code: p.code(),
+                detail: format!(
+                    "the proof's header commits to the post, but its operations do not evaluate: it {p}"
+                ),
+            }),
+        ),
+    }
 }
 
 pub fn proof_state(proof: Option<&[u8]>, post: &[u8]) -> ProofState {

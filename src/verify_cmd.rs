@@ -182,18 +182,44 @@ fn write_words(out: &mut impl Write, path: &Path, outcome: &Outcome) -> Result<(
         }
     }
     for a in outcome.anchors.iter().flatten() {
-        let c = &a.check;
+        write_anchor(out, a)?;
+    }
+    let bitcoin = outcome
+        .anchors
+        .iter()
+        .flatten()
+        .flat_map(|a| a.attestations.iter().flatten())
+        .any(|x| matches!(x, exhibit_protocol::ots::Attestation::Bitcoin { .. }));
+    if bitcoin {
         writeln!(
             out,
-            "  anchor {}: {} (format {}, head {}, day closed {}, ledger line {}, proof {})",
-            c.date,
-            if a.ok() { "ok" } else { "PROBLEM" },
-            c.format,
-            c.head,
-            c.day_closed,
-            c.ledger_line,
-            a.proof
+            "  Each merkle root above is what its proof says that block carries; whether the block does is the one fact this check cannot know: open either page and compare (docs/anchoring.md)."
         )?;
+    }
+    Ok(())
+}
+
+/// One post's line, then what its proof evaluates to (docs/anchoring.md): each attestation on a
+/// line of its own — a Bitcoin one with its block, the merkle root the block must carry and the
+/// explorers' pages to compare it on — or why the proof does not evaluate.
+fn write_anchor(out: &mut impl Write, a: &crate::posts::AnchorReport) -> Result<()> {
+    let c = &a.check;
+    writeln!(
+        out,
+        "  anchor {}: {} (format {}, head {}, day closed {}, ledger line {}, proof {})",
+        c.date,
+        if a.ok() { "ok" } else { "PROBLEM" },
+        c.format,
+        c.head,
+        c.day_closed,
+        c.ledger_line,
+        a.proof_word()
+    )?;
+    for attestation in a.attestations.iter().flatten() {
+        writeln!(out, "    {attestation}")?;
+    }
+    if let Some(p) = &a.proof_problem {
+        writeln!(out, "    {}: {}", p.code, p.detail)?;
     }
     Ok(())
 }

@@ -586,3 +586,126 @@ fn built_box(
     let site = box_dir.join("site");
     (tmp, site)
 }
+
+/// `exhibit verify --anchors`: each post's proof evaluated (docs/anchoring.md). A Bitcoin
+/// attestation is given with its block, the merkle root the block must carry and the two
+/// explorers' pages, in words and in `--json`; a pending one with its calendar. A proof whose
+/// header commits to the post but whose operations do not evaluate fails the post, named.
+#[test]
+fn verify_shows_each_proofs_attestations_and_names_one_that_does_not_evaluate() {
+    use exhibit_testkit::ots_vectors::{header, varuint};
+    use sha2::{Digest as _, Sha256};
+    let hex = |b: &[u8]| b.iter().map(|x| format!("{x:02x}")).collect::<String>();
+    let ledger = std::fs::read_to_string(base()).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    // The posts the base's anchor lines name, in their exact form.
+    let mut posts = Vec::new();
+    for line in ledger.lines().skip(1) {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        if v["kind"] != "anchor" {
+            continue;
+        }
+        let date = v["anchor_date"].as_str().unwrap().to_string();
+        let text = format!(
+            "gate anchor {date} head {} seq {}",
+            v["anchor_head"].as_str().unwrap(),
+            v["anchor_head_seq"]
+        );
+        assert_eq!(
+            hex(&Sha256::digest(text.as_bytes())),
+            v["anchor_text_sha256"].as_str().unwrap()
+        );
+        std::fs::write(dir.join(format!("{date}.txt")), &text).unwrap();
+        posts.push((date, Sha256::digest(text.as_bytes())));
+    }
+    assert_eq!(posts.len(), 2);
+    // Day one: sha256 of the post's digest attested by Bitcoin block 358391 (a made proof: its
+    // root is no real block's). Day two: pending at a calendar.
+    let mut day1 = header(posts[0].1.into());
+    day1.push(0x08);
+    day1.extend([0x00, 0x05, 0x88, 0x96, 0x0d, 0x73, 0xd7, 0x19, 0x01]);
+    let height = varuint(358_391);
+    day1.extend(varuint(height.len() as u64));
+    day1.extend(height);
+    let mut root = Sha256::digest(posts[0].1).to_vec();
+    root.reverse();
+    let root = hex(&root);
+    let mut day2 = header(posts[1].1.into());
+    let uri = b"https://a.example.org";
+    day2.extend([0x00, 0x83, 0xdf, 0xe3, 0x0d, 0x2e, 0xf9, 0x0c, 0x8e]);
+    day2.extend([uri.len() as u8 + 1, uri.len() as u8]);
+    day2.extend(uri);
+    std::fs::write(dir.join(format!("{}.txt.ots", posts[0].0)), &day1).unwrap();
+    std::fs::write(dir.join(format!("{}.txt.ots", posts[1].0)), &day2).unwrap();
+    let d = dir.to_str().unwrap();
+    let words = exhibit(&["verify", "--anchors", d, &base()]);
+    no_panic(&words);
+    assert_eq!(words.status.code(), Some(0), "{}", stdout(&words));
+    let out = stdout(&words);
+    assert!(
+        out.contains(&format!(
+            "  anchor {}: ok (format ok, head ok, day closed ok, ledger line agrees, proof ok)\n    Bitcoin block 358391, merkle root {root} — compare at https://mempool.space/block/358391, https://blockstream.info/block-height/358391\n",
+            posts[0].0
+        )),
+        "{out}"
+    );
+    assert!(
+        out.contains(&format!(
+            "  anchor {}: ok (format ok, head ok, day closed ok, ledger line agrees, proof ok)\n    pending at https://a.example.org\n",
+            posts[1].0
+        )),
+        "{out}"
+    );
+    assert_eq!(
+        out.matches("open either page and compare").count(),
+        1,
+        "{out}"
+    );
+    let json = exhibit(&["verify", "--json", "--anchors", d, &base()]);
+    let v: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(
+        v["anchors"][0]["attestations"],
+        serde_json::json!([{
+            "kind": "bitcoin",
+            "height": 358391,
+            "merkle_root": root,
+            "explorers": [
+                "https://mempool.space/block/358391",
+                "https://blockstream.info/block-height/358391"
+            ]
+        }])
+    );
+    assert_eq!(
+        v["anchors"][1]["attestations"][0]["calendar_url"],
+        "https://a.example.org"
+    );
+    assert_eq!(
+        v["anchors"][1]["attestations"][0]["commitment"],
+        hex(&posts[1].1)
+    );
+    assert!(v["anchors"][0].get("proof_problem").is_none());
+
+    // Day one's proof cut inside its attestation: the header still commits to the post.
+    std::fs::write(
+        dir.join(format!("{}.txt.ots", posts[0].0)),
+        &day1[..day1.len() - 1],
+    )
+    .unwrap();
+    let words = exhibit(&["verify", "--anchors", d, &base()]);
+    assert_eq!(words.status.code(), Some(1), "{}", stdout(&words));
+    let out = stdout(&words);
+    assert!(
+        out.contains(&format!(
+            "  anchor {}: PROBLEM (format ok, head ok, day closed ok, ledger line agrees, proof truncated)\n    truncated: the proof's header commits to the post, but its operations do not evaluate: it ends inside its tree of operations\n",
+            posts[0].0
+        )),
+        "{out}"
+    );
+    let json = exhibit(&["verify", "--json", "--anchors", d, &base()]);
+    let v: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(v["ok"], false);
+    assert_eq!(v["anchors"][0]["proof"], "ok");
+    assert_eq!(v["anchors"][0]["proof_problem"]["code"], "truncated");
+    assert!(v["anchors"][0].get("attestations").is_none());
+}
