@@ -3284,7 +3284,8 @@
     too_deep: 'nests more than 255 operations on one path',
     too_many_ops: 'holds more than 10000 operations',
     too_many_attestations: 'holds more than 1000 attestations',
-    bad_payload: 'holds an attestation whose payload is too long or not wholly what its tag says (a calendar address of letters, digits and -._/: only; a block height)',
+    bad_payload: 'holds an attestation whose payload is too long or not wholly what its tag says (a calendar address, a block height)',
+    bad_calendar: 'names a calendar whose address holds a character the reference client refuses (letters, digits and -._/: only)',
     bitcoin_not_digest: 'holds a Bitcoin attestation on a message that is not 32 bytes, which no block\'s merkle root can equal',
     trailing_bytes: 'has bytes after its timestamp ends'
   };
@@ -3344,18 +3345,20 @@
     var payload = r.varbytes(OTS_LIMITS.MAX_PAYLOAD_LEN, 'bad_payload');
     var kind = OTS_TAGS[tag];
     if (!kind) return { kind: 'unknown', tag: tag };
-    var inner = new OtsReader(payload, 0), leaf;
+    var inner = new OtsReader(payload, 0), read;
     try {
-      if (kind === 'pending') {
-        var uri = latin1(inner.varbytes(OTS_LIMITS.MAX_URI_LEN, 'bad_payload'));
-        if (!OTS_URI.test(uri)) otsFail('bad_payload');
-        leaf = { kind: 'pending', calendar_url: uri };
-      } else {
-        leaf = { kind: kind, height: otsHeight(inner.groups()) };
-      }
+      read = kind === 'pending' ? inner.varbytes(OTS_LIMITS.MAX_URI_LEN, 'bad_payload') : inner.groups();
     } catch (e) {
       if (e instanceof OtsFail) otsFail('bad_payload');
       throw e;
+    }
+    var leaf;
+    if (kind === 'pending') {
+      var uri = latin1(read);
+      if (!OTS_URI.test(uri)) otsFail('bad_calendar');
+      leaf = { kind: 'pending', calendar_url: uri };
+    } else {
+      leaf = { kind: kind, height: otsHeight(read) };
     }
     if (inner.at !== payload.length) otsFail('bad_payload');
     return leaf;

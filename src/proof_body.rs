@@ -33,12 +33,18 @@ pub struct BodyRefusal {
 /// `Ok` when every byte of the proof after its header may be published (the header itself is
 /// checked by `ots::check`).
 pub fn check(bytes: &[u8]) -> Result<(), BodyRefusal> {
-    let body = ots::parse_body(bytes).map_err(|p| BodyRefusal {
-        code: "proof_unparsed",
-        words: format!(
-            "the proof is not one whole OpenTimestamps timestamp: it {p} ({})",
-            p.code()
-        ),
+    let body = ots::parse_body(bytes).map_err(|p| match p {
+        ots::BodyProblem::BadCalendar => BodyRefusal {
+            code: "proof_calendar",
+            words: format!("a pending attestation {p} (bad_calendar)"),
+        },
+        _ => BodyRefusal {
+            code: "proof_unparsed",
+            words: format!(
+                "the proof is not one whole OpenTimestamps timestamp: it {p} ({})",
+                p.code()
+            ),
+        },
     })?;
     for uri in &body.calendars {
         if !is_plain_https(uri) {

@@ -230,6 +230,7 @@ fn the_ots_vectors_are_what_the_rust_evaluator_makes() {
         "too_many_ops",
         "too_many_attestations",
         "bad_payload",
+        "bad_calendar",
         "bitcoin_not_digest",
         "trailing_bytes",
         "bitcoin",

@@ -149,8 +149,10 @@ pub enum BodyProblem {
     /// More attestations in the whole proof than [`MAX_ATTESTATIONS`].
     TooManyAttestations,
     /// An attestation's payload is longer than allowed, or not wholly its declared content (a
-    /// calendar URI of the allowed characters, a block height).
+    /// calendar URI, a block height).
     BadPayload,
+    /// A calendar URI holds a byte the reference client refuses (only [`URI_CHARS`]).
+    BadCalendar,
     /// A Bitcoin attestation on a message that is not 32 bytes (its length): no block's merkle
     /// root can equal it.
     BitcoinNotDigest(usize),
@@ -169,6 +171,7 @@ impl BodyProblem {
             BodyProblem::TooManyOps => "too_many_ops",
             BodyProblem::TooManyAttestations => "too_many_attestations",
             BodyProblem::BadPayload => "bad_payload",
+            BodyProblem::BadCalendar => "bad_calendar",
             BodyProblem::BitcoinNotDigest(_) => "bitcoin_not_digest",
             BodyProblem::TrailingBytes => "trailing_bytes",
         }
@@ -197,7 +200,11 @@ impl std::fmt::Display for BodyProblem {
             }
             BodyProblem::BadPayload => write!(
                 f,
-                "holds an attestation whose payload is too long or not wholly what its tag says (a calendar address of letters, digits and -._/: only; a block height)"
+                "holds an attestation whose payload is too long or not wholly what its tag says (a calendar address, a block height)"
+            ),
+            BodyProblem::BadCalendar => write!(
+                f,
+                "names a calendar whose address holds a character the reference client refuses (letters, digits and -._/: only)"
             ),
             BodyProblem::BitcoinNotDigest(n) => write!(
                 f,
@@ -340,7 +347,7 @@ fn attestation<'a>(r: &mut Reader<'a>) -> Result<Leaf<'a>, BodyProblem> {
             .varbytes(MAX_URI_LEN, BodyProblem::BadPayload)
             .map_err(|_| BodyProblem::BadPayload)?;
         if !uri.iter().all(|c| URI_CHARS.contains(c)) {
-            return Err(BodyProblem::BadPayload);
+            return Err(BodyProblem::BadCalendar);
         }
         Leaf::Pending(uri)
     } else if tag == BITCOIN_TAG || tag == LITECOIN_TAG {

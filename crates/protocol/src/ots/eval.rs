@@ -461,7 +461,7 @@ mod tests {
         b.extend(b"https://a?");
         assert_eq!(
             evaluate(&b),
-            Err(EvalProblem::Body(BodyProblem::BadPayload))
+            Err(EvalProblem::Body(BodyProblem::BadCalendar))
         );
         // Too many attestations, too many operations.
         let mut b = header();
