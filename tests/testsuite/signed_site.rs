@@ -171,8 +171,11 @@ fn stats_key(site: &Path, vkey: &str) {
     set_block(site, "stats-json", &bytes);
 }
 
+/// `(file, code)` pairs of `exhibit verify --json SITE`'s problems.
+type FileCodes = Vec<(String, String)>;
+
 /// The signature problems `exhibit verify --json SITE` names, and its exit code and words.
-fn cli_says(site: &Path) -> (i32, Vec<(String, String)>, Vec<(String, String)>, String) {
+fn cli_says(site: &Path) -> (i32, FileCodes, FileCodes, String) {
     let (rc, v) = verify_json(site);
     let all = file_problems(&v);
     let sig = all
