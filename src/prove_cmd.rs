@@ -52,27 +52,14 @@ impl SiteTree {
             TreeFile::Lines { .. } => 1 << 30,
             TreeFile::IndexBucket { .. } | TreeFile::IndexTail { .. } => 256 << 20,
         };
-        let path = file.path();
-        let mut parts: Vec<&str> = path.split('/').collect();
-        let name = parts.pop().unwrap_or_default();
-        let mut dir = self.folder.clone();
-        for p in parts {
-            match dir.sub(p)? {
-                Some(d) => dir = d,
-                None => return Ok(None),
-            }
-        }
-        let Some(f) = dir.open(name, FileClass::OutputFile)? else {
+        // Read as `verify SITE` reads a tree file: no symlink followed, one byte past the ceiling.
+        let Some(bytes) = crate::tree_check::read_tree_file(&self.folder, file, limit + 1)? else {
             return Ok(None);
         };
-        let mut bytes = Vec::new();
-        f.take(limit + 1)
-            .read_to_end(&mut bytes)
-            .with_context(|| format!("{}: cannot read", dir.path().join(name).display()))?;
         if bytes.len() as u64 > limit {
             bail!(
                 "{}: over {limit} bytes, more than such a file can hold (docs/tree.md#layout)",
-                dir.path().join(name).display()
+                self.folder.path().join(file.path()).display()
             );
         }
         self.files.set(self.files.get() + 1);

@@ -290,7 +290,11 @@ fn first_difference(a: &[u8], b: &[u8]) -> String {
 
 /// A tree file's bytes, at most `limit` of them (a file longer than expected is read no
 /// further than one byte past: enough to know it differs). `None` when absent.
-fn read_tree_file(folder: &BoxFolder, file: &TreeFile, limit: u64) -> Result<Option<Vec<u8>>> {
+pub(crate) fn read_tree_file(
+    folder: &BoxFolder,
+    file: &TreeFile,
+    limit: u64,
+) -> Result<Option<Vec<u8>>> {
     let path = file.path();
     let mut parts: Vec<&str> = path.split('/').collect();
     let Some(name) = parts.pop() else {
