@@ -12,6 +12,7 @@
 pub mod blob_digests;
 pub mod box_read;
 pub mod build;
+pub mod carried;
 pub mod cli;
 pub mod config;
 pub mod dir_stat;
@@ -26,6 +27,7 @@ pub mod init;
 pub mod layout;
 pub mod ledger_files;
 pub mod ledger_seqs;
+pub mod line_verdicts;
 pub mod listed_parts;
 pub mod made_files;
 pub mod memory;

@@ -109,6 +109,14 @@ pub mod stage_times {
         });
     }
 
+    /// Says what a stage took from the previous build instead of doing again
+    /// (docs/scale.md#carried-verdicts): a measuring aid, printed only with the stage times.
+    pub fn carried(what: &str) {
+        if enabled() {
+            crate::say!("exhibit: carried: {what}");
+        }
+    }
+
     /// Marks the end of `stage`.
     pub fn mark(stage: &str) {
         if !enabled() {

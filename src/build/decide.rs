@@ -200,6 +200,10 @@ pub struct DecideInput<'a> {
     pub allow_rewrite: bool,
 }
 
+/// The guard's verdicts carried from the previous build, and this build's, to be saved
+/// (docs/scale.md#carried-verdicts).
+pub type Verdicts = crate::line_verdicts::LineVerdicts;
+
 pub struct Decision {
     pub readings: Readings,
     pub refusals: Vec<Refusal>,
@@ -212,22 +216,46 @@ pub struct Decision {
 /// The lines are read again from the gate's ledger, the whole file hashed on the way: the guard
 /// judges the bytes the verify stage re-derived, or the build fails
 /// (docs/scale.md#the-gates-ledger-is-not-held).
-pub fn decide(input: &DecideInput<'_>, lines: &mut [LineRecord]) -> Result<Decision> {
+pub fn decide(
+    input: &DecideInput<'_>,
+    lines: &mut [LineRecord],
+    verdicts: &mut Verdicts,
+) -> Result<Decision> {
     let mut refusals = Vec::new();
     let mut readings = Readings::default();
     let mut sticky = Vec::new();
+    // A line the previous build judged "publish", in the same chain under the same rules, is
+    // not parsed and judged again; its bytes are still read and hashed below, with the rest
+    // (docs/scale.md#carried-verdicts).
+    let carried = verdicts
+        .usable(lines.iter().map(|r| (r.seq, r.entry_id)))
+        .map(|(through, listed)| (through, listed.to_vec()));
     let mut reader = input.ledger.lines(true);
     for record in lines.iter_mut() {
+        let sticky_here = !input.allow_rewrite
+            && input
+                .history
+                .withheld
+                .by_seq
+                .get(&record.seq)
+                .is_some_and(|earlier| earlier.entry_id == record.entry_id);
+        if !sticky_here
+            && carried.as_ref().is_some_and(|(through, listed)| {
+                record.seq <= *through && listed.binary_search(&record.seq).is_err()
+            })
+        {
+            verdicts.carried += 1;
+            verdicts.judged(record.seq, record.entry_id, true);
+            continue;
+        }
         let (line_number, bytes) = reader.get_numbered(record.start(), record.end())?;
         let object = line_object(bytes);
         let dest_class =
             exhibit_protocol::registry::published_dest_class(object.get_str("dest_class"));
         let place = format!("line {line_number} (seq {})", record.seq);
         // A seq withheld before stays withheld (docs/protocol.md#sticky-history: a seq withheld before is never published).
-        if !input.allow_rewrite
-            && let Some(earlier) = input.history.withheld.by_seq.get(&record.seq)
-            && earlier.entry_id == record.entry_id
-        {
+        if sticky_here && let Some(earlier) = input.history.withheld.by_seq.get(&record.seq) {
+            verdicts.judged(record.seq, record.entry_id, false);
             if input.allow_line.contains(&record.seq) {
                 refusals.push(Refusal::new(
 "seq_withheld_before",
@@ -244,7 +272,13 @@ pub fn decide(input: &DecideInput<'_>, lines: &mut [LineRecord]) -> Result<Decis
             sticky.push(record.seq);
             continue;
         }
-        match input.registry.judge(&object) {
+        let verdict = input.registry.judge(&object);
+        verdicts.judged(
+            record.seq,
+            record.entry_id,
+            matches!(verdict, Verdict::Publish),
+        );
+        match verdict {
             Verdict::Publish => {}
             Verdict::Unknown { kind, fields } => {
                 for field in fields {
@@ -492,6 +526,9 @@ pub struct Decided {
     pub anchor_reports: Vec<AnchorReport>,
     pub coverage: Coverage,
     pub refusals: Vec<Refusal>,
+    /// The guard's verdicts, saved for the next build once DIR is written
+    /// (docs/scale.md#carried-verdicts).
+    pub verdicts: Verdicts,
 }
 
 impl Decided {
@@ -531,6 +568,7 @@ pub fn run(
 
     let mut verified = verified;
     let mut refusals = check_header(ledger, &verified, &registry, plan, ledger_name)?;
+    let mut verdicts = Verdicts::open(previous.git_dir(), &plan.config.fields);
     let decision = decide(
         &DecideInput {
             ledger,
@@ -541,6 +579,7 @@ pub fn run(
             allow_rewrite: plan.allow_rewrite.is_some(),
         },
         std::sync::Arc::make_mut(&mut verified.lines).as_mut_slice(),
+        &mut verdicts,
     )?;
     refusals.extend(decision.refusals.iter().cloned());
 
@@ -578,6 +617,7 @@ pub fn run(
         anchor_reports,
         coverage,
         refusals,
+        verdicts,
     })
 }
 

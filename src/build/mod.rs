@@ -95,7 +95,7 @@ pub fn run(plan: &BuildPlan) -> Result<ExitCode> {
     let previous = Previous::open(&plan.out)?;
     let head = crate::head_check::check(&previous)?;
     crate::progress::stage_done("HEAD check");
-    let (refusals, trusted, mut record) = check_head(plan, &previous, &head)?;
+    let (refusals, trusted, record) = check_head(plan, &previous, &head)?;
     if !refusals.is_empty() {
         return Ok(report::refused(plan.voice, &refusals));
     }
@@ -117,6 +117,11 @@ pub fn run(plan: &BuildPlan) -> Result<ExitCode> {
     let history = history::read_history(&previous, trusted)?;
     crate::progress::stage_done("history");
     let mut decided = decide::run(plan, &loaded, verified, &history, &previous)?;
+    crate::progress::stage_times::carried(&format!(
+        "{} of {} line verdicts from the previous build",
+        decided.verdicts.carried,
+        decided.verified.lines.len()
+    ));
     crate::progress::stage_done("decide");
     // Of HEAD's history only what is remembered for the next build is kept: moved out of the
     // whole value (`{ history }`), so that the rest is dropped here, not at the end of the build.
@@ -164,6 +169,7 @@ pub fn run(plan: &BuildPlan) -> Result<ExitCode> {
     // (32 MB at a million, where the lines are 73), or the lines would stay with it
     // (docs/scale.md#ids-by-line).
     assembled.tree.hold_names_alone();
+    let verdicts = std::mem::take(&mut decided.verdicts);
     drop(decided);
     crate::memory::give_back();
     render::run(&mut assembled, &facts, &layers, plan)?;
@@ -171,6 +177,10 @@ pub fn run(plan: &BuildPlan) -> Result<ExitCode> {
     let records: Vec<crate::stat_records::Pending> = layers
         .iter_mut()
         .flat_map(|l| std::mem::take(&mut l.records))
+        .collect();
+    let carried: Vec<crate::carried::Carried> = layers
+        .iter_mut()
+        .flat_map(|l| std::mem::take(&mut l.carried))
         .collect();
     drop(layers);
     crate::memory::give_back();
@@ -187,31 +197,79 @@ pub fn run(plan: &BuildPlan) -> Result<ExitCode> {
     drop(made);
     crate::progress::stage_done("write");
     if !plan.dry_run {
-        // DIR is written; what the HEAD check hashed, what HEAD's ledger files hold, DIR's files
-        // as they now stand and the store's proofs as checked are remembered for the next build
-        // (docs/scale.md#comparing-without-reading). Caches: failing to save them fails nothing.
-        if let Err(e) = blob_digests.commit() {
-            crate::say!("exhibit: note: {e:#}; the next build re-reads HEAD's blobs");
-        }
-        if let Err(e) = ledger_seqs.save() {
-            crate::say!("exhibit: note: {e:#}; the next build re-reads HEAD's ledger files");
-        }
-        if let Err(e) = crate::dir_stat::save(git_dir, &plan.out, &assembled.tree) {
-            crate::say!("exhibit: note: {e:#}; the next build reads DIR's files to compare them");
-        }
-        if let Err(e) = record.add(&assembled.snapshots.bytes) {
-            crate::say!(
-                "exhibit: note: {e:#}; the next build cannot recognise this publication as this machine's"
-            );
-        }
-        for records in records {
-            if let Err(e) = records.commit() {
-                crate::say!("exhibit: note: {e:#}; the next build reads the store's proofs");
-            }
-        }
-        crate::progress::stage_done("caches saved");
+        remember(
+            Remembered {
+                blob_digests,
+                verdicts,
+                ledger_seqs,
+                record,
+                carried,
+                records,
+            },
+            git_dir,
+            plan,
+            &assembled,
+        );
     }
     Ok(code)
+}
+
+/// What a build leaves for the next, once DIR is written.
+struct Remembered {
+    blob_digests: crate::blob_digests::Staged,
+    verdicts: decide::Verdicts,
+    ledger_seqs: crate::ledger_seqs::LedgerSeqs,
+    record: crate::publication_trust::Record,
+    carried: Vec<crate::carried::Carried>,
+    records: Vec<crate::stat_records::Pending>,
+}
+
+/// DIR is written; what the HEAD check hashed, what HEAD's ledger files hold, DIR's files as
+/// they now stand, the store's proofs as checked and the guard's verdicts are remembered for
+/// the next build (docs/scale.md#comparing-without-reading, docs/scale.md#carried-verdicts).
+/// Caches: failing to save them fails nothing.
+fn remember(
+    r: Remembered,
+    git_dir: Option<&Path>,
+    plan: &BuildPlan,
+    assembled: &assemble::Assembled,
+) {
+    let Remembered {
+        blob_digests,
+        verdicts,
+        ledger_seqs,
+        mut record,
+        carried,
+        records,
+    } = r;
+    if let Err(e) = blob_digests.commit() {
+        crate::say!("exhibit: note: {e:#}; the next build re-reads HEAD's blobs");
+    }
+    if let Err(e) = verdicts.save() {
+        crate::say!("exhibit: note: {e:#}; the next build judges every line again");
+    }
+    if let Err(e) = ledger_seqs.save() {
+        crate::say!("exhibit: note: {e:#}; the next build re-reads HEAD's ledger files");
+    }
+    if let Err(e) = crate::dir_stat::save(git_dir, &plan.out, &assembled.tree) {
+        crate::say!("exhibit: note: {e:#}; the next build reads DIR's files to compare them");
+    }
+    if let Err(e) = record.add(&assembled.snapshots.bytes) {
+        crate::say!(
+            "exhibit: note: {e:#}; the next build cannot recognise this publication as this machine's"
+        );
+    }
+    for state in &carried {
+        if let Err(e) = state.save() {
+            crate::say!("exhibit: note: {e:#}; the next build does that work again");
+        }
+    }
+    for records in records {
+        if let Err(e) = records.commit() {
+            crate::say!("exhibit: note: {e:#}; the next build reads the store's proofs");
+        }
+    }
+    crate::progress::stage_done("caches saved");
 }
 
 /// HEAD checked before anything of it is trusted (docs/build.md#safety,

@@ -44,6 +44,8 @@ pub struct LayerOutput {
     /// What the layer recorded for the next build (crate::stat_records), committed only once
     /// DIR is written; dropped otherwise, leaving nothing behind.
     pub records: Vec<crate::stat_records::Pending>,
+    /// What the layer carries to the next build (crate::carried), saved once DIR is written.
+    pub carried: Vec<crate::carried::Carried>,
 }
 
 /// A layer's counts, written under the layer's name in `STATS.json` and each `SNAPSHOTS.jsonl`

@@ -757,7 +757,10 @@ pub fn build(ctx: &LayerContext<'_>) -> Result<LayerOutput> {
     let mut classes = classify_lines(ctx, &cfg, &head.published)?;
     crate::progress::stage_done("public texts: classified");
     let mut out = LayerOutput::default();
-    let mut texts = Texts::default();
+    let mut texts = Texts {
+        guarded_before: guarded_before(ctx.previous.git_dir()),
+        ..Texts::default()
+    };
     if part_seqs(ctx).is_some() {
         texts.dir_holds = Some(crate::dir_stat::DirHolds::open(
             ctx.previous.git_dir(),
@@ -830,6 +833,11 @@ pub fn build(ctx: &LayerContext<'_>) -> Result<LayerOutput> {
             ));
         }
     }
+    texts.guarded_before = Vec::new();
+    out.carried.extend(guarded_carried(
+        ctx.previous.git_dir(),
+        std::mem::take(&mut texts.guarded_now),
+    ));
     // A segmented exhibit's index parts that DIR already holds are named as DIR's files.
     let holds =
         part_seqs(ctx).map(|_| crate::dir_stat::DirHolds::open(ctx.previous.git_dir(), &plan.out));
@@ -993,6 +1001,50 @@ struct Texts {
     lines_withheld: usize,
     lines_unrec: usize,
     allow_text_used: BTreeSet<Digest>,
+    /// The texts an earlier build's guard found nothing in (sorted), and this build's
+    /// (docs/scale.md#carried-verdicts).
+    guarded_before: Vec<Digest>,
+    guarded_now: Vec<Digest>,
+}
+
+/// The carried state of the text guard: the sha256s of the texts it found nothing in, under
+/// this binary (the guard is a function of a text's bytes, and a text here is the bytes that
+/// hash to its name). 32 bytes a text, sorted.
+const GUARDED_FILE: &str = "exhibit/texts-guarded";
+const GUARDED_MAGIC: &[u8] = b"exhibit-texts-guarded\n";
+
+fn guarded_before(git_dir: Option<&Path>) -> Vec<Digest> {
+    let Some(body) = crate::stat_records::binary_identity()
+        .and_then(|scope| crate::carried::read(git_dir?, GUARDED_FILE, GUARDED_MAGIC, &scope))
+    else {
+        return Vec::new();
+    };
+    let list: Vec<Digest> = body
+        .chunks_exact(32)
+        .filter_map(|c| c.try_into().ok().map(Digest))
+        .collect();
+    // Whole and in order, or not ours.
+    if body.len() % 32 != 0 || !list.windows(2).all(|w| w[0] < w[1]) {
+        return Vec::new();
+    }
+    list
+}
+
+fn guarded_carried(
+    git_dir: Option<&Path>,
+    mut now: Vec<Digest>,
+) -> Option<crate::carried::Carried> {
+    let scope = crate::stat_records::binary_identity()?;
+    now.sort_unstable();
+    now.dedup();
+    let body: Vec<u8> = now.iter().flat_map(|d| d.0).collect();
+    Some(crate::carried::Carried::new(
+        git_dir?,
+        GUARDED_FILE,
+        GUARDED_MAGIC,
+        &scope,
+        &body,
+    ))
 }
 
 /// A group's text: re-derived from the sources, or carried forward from HEAD.
@@ -1151,7 +1203,16 @@ fn guard_and_release(
         .unwrap_or_else(|| SharedText::from(""));
     // Bytes that are not UTF-8 were listed before and never reach here.
     let text = String::from_utf8_lossy(&bytes);
-    let findings = guard::scan(&text, guard::Context::PublicText);
+    // A text this binary's guard found nothing in before is not scanned again
+    // (docs/scale.md#carried-verdicts).
+    let findings = if texts.guarded_before.binary_search(sha).is_ok() {
+        Vec::new()
+    } else {
+        guard::scan(&text, guard::Context::PublicText)
+    };
+    if findings.is_empty() {
+        texts.guarded_now.push(*sha);
+    }
     let reasons = reason_codes(&findings);
     if !reasons.is_empty() {
         let read_at_head = head.readings.get(sha).filter(|r| {

@@ -65,16 +65,84 @@ pub struct RunLog {
     store_bytes: u64,
     /// The published log extends HEAD's files (compared by git blob id as the lines passed).
     extends_head: bool,
+    /// The published log's sha256 and length: every line of it passed the guard, carried to
+    /// the next build (docs/scale.md#carried-verdicts).
+    pub published_sha256: Digest,
+    pub published_bytes: u64,
+    /// The lines not scanned, as the previous build carried them, are the lines it scanned.
+    guarded_prefix_held: bool,
+}
+
+/// The carried state's file, magic and what it says: the published run log's first
+/// `published_bytes` bytes, of sha256 `published_sha256`, passed the guard.
+pub const GUARDED_FILE: &str = "exhibit/runs-guarded";
+const GUARDED_MAGIC: &[u8] = b"exhibit-runs-guarded\n";
+
+/// What the previous build carried for the run log, or `None`.
+pub fn guarded(git_dir: Option<&Path>) -> Option<(u64, Digest)> {
+    let scope = crate::stat_records::binary_identity()?;
+    let body = crate::carried::read(git_dir?, GUARDED_FILE, GUARDED_MAGIC, &scope)?;
+    let len = u64::from_le_bytes(body.get(..8)?.try_into().ok()?);
+    let sum = Digest(body.get(8..40)?.try_into().ok()?);
+    (body.len() == 40).then_some((len, sum))
+}
+
+impl RunLog {
+    /// The state this log leaves for the next build, when every line passed the guard (a
+    /// refused build saves nothing anyway).
+    pub fn carried(&self, git_dir: Option<&Path>) -> Option<crate::carried::Carried> {
+        let scope = crate::stat_records::binary_identity()?;
+        let mut body = self.published_bytes.to_le_bytes().to_vec();
+        body.extend_from_slice(&self.published_sha256.0);
+        Some(crate::carried::Carried::new(
+            git_dir?,
+            GUARDED_FILE,
+            GUARDED_MAGIC,
+            &scope,
+            &body,
+        ))
+    }
 }
 
 /// Pass 1: reads `STORE/runs.jsonl` (no symlink, a regular file within its ceiling), a chunk at
 /// a time. `None` (and a refusal) when it is missing. `head` is HEAD's run-log files `(path,
 /// blob id, bytes)` in order, compared with the published bytes as they pass.
+///
+/// `guarded` is what the previous build carried (docs/scale.md#carried-verdicts): the length
+/// and sha256 of the published log's first bytes, every line of which passed the guard then.
+/// Lines within that length are not scanned again; once they have passed, their sha256 must be
+/// the carried one, or the log is read again with every line scanned.
 pub fn read(
     store: &Path,
     to_cut: BTreeSet<i64>,
     anchor_tz: &str,
     head: &[(String, git2::Oid, u64)],
+    guarded: Option<(u64, Digest)>,
+    refusals: &mut Vec<Refusal>,
+) -> Result<Option<RunLog>> {
+    let mut found = Vec::new();
+    let log = read_once(store, to_cut.clone(), anchor_tz, head, guarded, &mut found)?;
+    if let (Some(l), Some(_)) = (&log, guarded)
+        && !l.guarded_prefix_held
+    {
+        // Not the log the previous build guarded (the tail rewrote it, or a withheld line now
+        // cuts a moment in it): every line is scanned.
+        return read(store, to_cut, anchor_tz, head, None, refusals);
+    }
+    refusals.extend(found);
+    crate::progress::stage_times::carried(&format!(
+        "{} bytes of the run log guarded by the previous build",
+        guarded.map_or(0, |(len, _)| len)
+    ));
+    Ok(log)
+}
+
+fn read_once(
+    store: &Path,
+    to_cut: BTreeSet<i64>,
+    anchor_tz: &str,
+    head: &[(String, git2::Oid, u64)],
+    guarded: Option<(u64, Digest)>,
     refusals: &mut Vec<Refusal>,
 ) -> Result<Option<RunLog>> {
     let shown = store.join(NAME).display().to_string();
@@ -98,8 +166,12 @@ pub fn read(
         store_sha256: Digest([0; 32]),
         store_bytes: 0,
         extends_head: true,
+        published_sha256: Digest([0; 32]),
+        published_bytes: 0,
+        guarded_prefix_held: guarded.is_none(),
     };
     let mut hasher = sha2::Sha256::new();
+    let mut published = sha2::Sha256::new();
     let mut head_cmp = HeadCompare::new(head);
     let mut last: Vec<u8> = Vec::new();
     let mut line = Vec::new();
@@ -123,6 +195,14 @@ pub fn read(
             anyhow::bail!("{shown}: line {no} is 4 GiB or longer; a run log's line is one run");
         };
         log.cut_lens.push(cut_len);
+        let carried = guarded.is_some_and(|(len, _)| log.published_bytes + cut.len() as u64 <= len);
+        published.update(&cut);
+        log.published_bytes += cut.len() as u64;
+        if let Some((len, sum)) = guarded
+            && log.published_bytes == len
+        {
+            log.guarded_prefix_held = Digest(published.clone().finalize().into()) == sum;
+        }
         if cut.len() != line.len() {
             log.store_lens.insert(no - 1, line.len() as u64);
         }
@@ -141,7 +221,7 @@ pub fn read(
                 "rebuild once the tail's run has finished",
             ));
         }
-        if let Ok(text) = std::str::from_utf8(body) {
+        if !carried && let Ok(text) = std::str::from_utf8(body) {
             for (_, codes) in side_channels::guard_lines(text) {
                 refusals.push(Refusal::new(
                     "witness_log_identifier",
@@ -190,6 +270,7 @@ pub fn read(
     // Held through the write stage: no room kept past the log's lines.
     log.cut_lens.shrink_to_fit();
     log.store_sha256 = Digest(hasher.finalize().into());
+    log.published_sha256 = Digest(published.finalize().into());
     log.extends_head = head_cmp.finish();
     Ok(Some(log))
 }
@@ -464,6 +545,7 @@ mod tests {
             BTreeSet::from([secs(T1)]),
             "UTC",
             head,
+            None,
             &mut refusals,
         )
         .unwrap()
@@ -627,7 +709,7 @@ mod tests {
         let text = "{\"batch\":1}\n[1]\n\n{\"note\":\"mail alice@example.com\"}\n{\"batch\":2}";
         std::fs::write(dir.path().join(NAME), text).unwrap();
         let mut refusals = Vec::new();
-        let log = read(dir.path(), BTreeSet::new(), "UTC", &[], &mut refusals)
+        let log = read(dir.path(), BTreeSet::new(), "UTC", &[], None, &mut refusals)
             .unwrap()
             .unwrap();
         let seen: Vec<(&str, &str)> = refusals

@@ -820,14 +820,7 @@ pub fn build(ctx: &LayerContext<'_>, store: &Path) -> Result<LayerOutput> {
     crate::progress::stage_done("witness: the index parts");
     // The run log is read as it is published, never held: at a million lines it is 250 MB
     // (docs/scale.md#the-run-log-is-not-held).
-    let head_runs = head_runs_files(ctx)?;
-    let run_log = super::run_log::read(
-        store,
-        tail.to_cut.clone(),
-        &ctx.verified.anchor_tz,
-        &head_runs,
-        &mut refusals,
-    )?;
+    let (run_log, head_runs, carried) = read_run_log(ctx, store, &tail, &mut refusals)?;
     let (runs_count, tail_last_run) = run_log
         .as_ref()
         .map_or((0, None), |l| (l.count, l.last_run.clone()));
@@ -915,7 +908,41 @@ pub fn build(ctx: &LayerContext<'_>, store: &Path) -> Result<LayerOutput> {
         notes,
         rewrote: !proofs.rewritten.is_empty() || proofs.dropped_from_head,
         records: proofs.records.take().into_iter().collect(),
+        carried,
     })
+}
+
+/// One of HEAD's files: its path, git blob id and length.
+type HeadFileId = (String, git2::Oid, u64);
+
+/// The run log, read as it is published, never held: at a million lines it is 250 MB
+/// (docs/scale.md#the-run-log-is-not-held); with what it carries to the next build
+/// (docs/scale.md#carried-verdicts).
+fn read_run_log(
+    ctx: &LayerContext<'_>,
+    store: &Path,
+    tail: &TailLogs,
+    refusals: &mut Vec<Refusal>,
+) -> Result<(
+    Option<super::run_log::RunLog>,
+    Vec<HeadFileId>,
+    Vec<crate::carried::Carried>,
+)> {
+    let head_runs = head_runs_files(ctx)?;
+    let run_log = super::run_log::read(
+        store,
+        tail.to_cut.clone(),
+        &ctx.verified.anchor_tz,
+        &head_runs,
+        super::run_log::guarded(ctx.previous.git_dir()),
+        refusals,
+    )?;
+    let carried = run_log
+        .as_ref()
+        .and_then(|l| l.carried(ctx.previous.git_dir()))
+        .into_iter()
+        .collect();
+    Ok((run_log, head_runs, carried))
 }
 
 /// The store's proofs, checked, held to the replacement rule against HEAD's, and HEAD's proofs

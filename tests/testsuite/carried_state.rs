@@ -1,0 +1,199 @@
+//! Issue 43, state carried between builds (docs/scale.md#carried-verdicts): the guard's
+//! verdicts on the chain's lines, on the run log and on the released texts are remembered in
+//! the git folder, so that a daily build judges what the day added. These tests hold the
+//! promise that makes that safe: a build that carries them publishes byte for byte what a
+//! build that judges everything again publishes, and nothing carried hides what the guard
+//! would find today.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use crate::common::*;
+
+/// The demo box copied, its ledger cut to the first `lines` lines (and the anchor posts of the
+/// days those lines close), and a repository for DIR.
+struct Scene {
+    _tmp: tempfile::TempDir,
+    demo: PathBuf,
+    boxdir: PathBuf,
+    work: PathBuf,
+    repo: git2::Repository,
+}
+
+const STATES: [&str; 3] = [
+    "exhibit/line-verdicts",
+    "exhibit/runs-guarded",
+    "exhibit/texts-guarded",
+];
+
+fn scene() -> Scene {
+    let tmp = tempfile::tempdir().unwrap();
+    let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("site-fixtures/demo");
+    let boxdir = tmp.path().join("box");
+    copy_tree(&demo, &boxdir);
+    let work = tmp.path().join("exhibit");
+    let repo = git2::Repository::init(&work).unwrap();
+    Scene {
+        _tmp: tmp,
+        demo,
+        boxdir,
+        work,
+        repo,
+    }
+}
+
+impl Scene {
+    /// The box as a day sees it: the ledger's first `lines` lines and the posts of the days
+    /// before the last line's.
+    fn day(&self, lines: usize) {
+        let all = std::fs::read_to_string(self.demo.join("gate/ledger.jsonl")).unwrap();
+        let kept: Vec<&str> = all.lines().take(lines).collect();
+        std::fs::write(
+            self.boxdir.join("gate/ledger.jsonl"),
+            format!("{}\n", kept.join("\n")),
+        )
+        .unwrap();
+        let last = kept.last().unwrap();
+        let day = &last[last.find("\"day\":\"").unwrap() + 7..][..10];
+        let anchors = self.boxdir.join("gate/anchors");
+        for e in std::fs::read_dir(self.demo.join("gate/anchors")).unwrap() {
+            let name = e.unwrap().file_name().into_string().unwrap();
+            let here = anchors.join(&name);
+            if name[..10] < *day {
+                std::fs::copy(self.demo.join("gate/anchors").join(&name), &here).unwrap();
+            } else if here.exists() {
+                std::fs::remove_file(&here).unwrap();
+            }
+        }
+    }
+
+    fn build_in(&self, site: &str) -> Output {
+        Command::new(env!("CARGO_BIN_EXE_exhibit"))
+            .args(["build", "--public-texts", "--config"])
+            .arg(self.boxdir.join("exhibit.toml"))
+            .arg("--out")
+            .arg(self.work.join(site))
+            .env("SOURCE_DATE_EPOCH", "1800000000")
+            .env("EXHIBIT_STAGE_TIMES", "1")
+            .env_remove("CI")
+            .output()
+            .unwrap()
+    }
+
+    fn build_ok(&self) -> String {
+        let o = self.build_in("site");
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+        text(&o)
+    }
+
+    fn forget_states(&self) {
+        for f in STATES {
+            let _ = std::fs::remove_file(self.work.join(".git").join(f));
+        }
+    }
+}
+
+/// The number a stage-times line `exhibit: carried: <n> …<what>…` says.
+fn carried(out: &str, what: &str) -> u64 {
+    out.lines()
+        .find(|l| l.starts_with("exhibit: carried: ") && l.contains(what))
+        .and_then(|l| l["exhibit: carried: ".len()..].split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no carried line for {what:?} in:\n{out}"))
+}
+
+fn tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    snapshot_dir(dir)
+}
+
+/// A daily build that carries the guard's verdicts publishes exactly what one that judges
+/// every line, run log line and text again publishes. Catches a carried state that changes a
+/// published byte (a verdict taken for the wrong seq, a text taken as clean that is not).
+#[test]
+fn a_build_that_carries_the_guards_verdicts_publishes_what_judging_everything_publishes() {
+    let s = scene();
+    s.day(300);
+    let first = s.build_ok();
+    assert_eq!(carried(&first, "line verdicts"), 0, "{first}");
+    commit_site(&s.repo);
+    for f in STATES {
+        assert!(s.work.join(".git").join(f).is_file(), "{f} not saved");
+    }
+    s.day(401);
+    let daily = s.build_ok();
+    // Every line the first build judged "publish" is carried: 299 lines less the withheld.
+    let lines = carried(&daily, "line verdicts");
+    assert!(lines > 250 && lines < 300, "{daily}");
+    // (The run log's carried part is taken only when the day's withheld lines cut no moment
+    // in it: here they do, and the whole log is scanned; a nothing-new rebuild carries it,
+    // below.)
+    let with_carried = tree(&s.work.join("site"));
+
+    // The same day, judged from nothing: the states forgotten, HEAD's publication restored.
+    s.repo
+        .checkout_head(Some(git2::build::CheckoutBuilder::new().force()))
+        .unwrap();
+    let _ = std::fs::remove_dir_all(s.work.join("site"));
+    s.repo
+        .checkout_head(Some(git2::build::CheckoutBuilder::new().force()))
+        .unwrap();
+    s.forget_states();
+    let again = s.build_ok();
+    assert_eq!(carried(&again, "line verdicts"), 0, "{again}");
+    assert_eq!(carried(&again, "run log"), 0, "{again}");
+    let judged = tree(&s.work.join("site"));
+    assert_eq!(
+        with_carried.keys().collect::<Vec<_>>(),
+        judged.keys().collect::<Vec<_>>()
+    );
+    for (path, bytes) in &judged {
+        assert!(with_carried[path] == *bytes, "{path} differs");
+    }
+}
+
+/// The run log's carried verdict covers the bytes it guarded, not a length: a line inside the
+/// guarded part rewritten to carry an e-mail address is found and refused. Catches a state
+/// keyed by length alone.
+#[test]
+fn a_run_log_line_rewritten_inside_what_was_guarded_is_guarded_again() {
+    let s = scene();
+    s.day(401);
+    s.build_ok();
+    commit_site(&s.repo);
+    let runs = s.boxdir.join("wt/store/runs.jsonl");
+    let log = std::fs::read_to_string(&runs).unwrap();
+    // A line the previous build guarded now carries an address in place of its run's moment,
+    // of the same length: the log's length, and every line's, is what it was.
+    let second = log.lines().nth(1).unwrap();
+    let at = second.find("\"run_at\":\"").unwrap() + 10;
+    let moment = &second[at..at + 20];
+    let edited = second.replacen(moment, "aaaaaaaaa@bbbbbb.com", 1);
+    assert_eq!(edited.len(), second.len());
+    std::fs::write(&runs, log.replacen(second, &edited, 1)).unwrap();
+    let o = s.build_in("site");
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(text(&o).contains("witness_log_identifier"), "{}", text(&o));
+}
+
+/// The line verdicts are the registry's: another `[fields]` table in exhibit.toml judges every
+/// line again. Catches a state whose scope leaves out the rules it was judged by.
+#[test]
+fn another_field_registry_judges_every_line_again() {
+    let s = scene();
+    s.day(401);
+    s.build_ok();
+    commit_site(&s.repo);
+    let again = s.build_ok();
+    assert!(carried(&again, "line verdicts") > 300, "{again}");
+    assert!(carried(&again, "run log") > 1000, "{again}");
+    let toml = s.boxdir.join("exhibit.toml");
+    let config = std::fs::read_to_string(&toml).unwrap();
+    std::fs::write(
+        &toml,
+        format!("{config}\n[fields.carried_test_kind]\nnote = \"text\"\n"),
+    )
+    .unwrap();
+    let other = s.build_ok();
+    assert_eq!(carried(&other, "line verdicts"), 0, "{other}");
+}
