@@ -261,7 +261,9 @@ fn witnesses(file: &Path, raw: Vec<RawWitness>) -> Result<Vec<Witness>> {
         if !scheme_ok
             || url.ends_with("/add-checkpoint")
             || url.chars().any(|c| c.is_whitespace() || c.is_control())
-            || url.split_once("://").is_none_or(|(_, rest)| rest.is_empty())
+            || url
+                .split_once("://")
+                .is_none_or(|(_, rest)| rest.is_empty())
         {
             bail!(
                 "{at}: url = {:?} is not a witness's submission prefix: give the https:// (or, for a test, http://) address before `/add-checkpoint`, without spaces",

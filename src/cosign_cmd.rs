@@ -256,7 +256,10 @@ fn ask(
             .map_err(|e| format!("{at}: the consistency proof from {old} seqs: {e}"))?;
         let (status, answer) = post(agent, &url, &request).map_err(|e| format!("{at}: {e}"))?;
         match status {
-            200 => return cosignature_in(&answer, &subject.body, &key).map_err(|e| format!("{at}: {e}")),
+            200 => {
+                return cosignature_in(&answer, &subject.body, &key)
+                    .map_err(|e| format!("{at}: {e}"));
+            }
             409 if attempt == 0 => {
                 old = conflict_size(&answer).ok_or_else(|| {
                     format!(
@@ -291,9 +294,15 @@ fn ask(
 /// What tlog-witness says a refusal means.
 fn status_words(status: u16, old: u64) -> String {
     let why = match status {
-        400 => "Bad Request: the request is malformed or the old size is larger than the checkpoint's",
-        403 => "Forbidden: no signature on the checkpoint holds under a key the witness trusts for this origin — give its operator the log's verifier key (STATS.json's tree.key)",
-        404 => "Not Found: the witness does not know this log's origin — ask its operator to list the log (docs/anchoring.md#witness-network)",
+        400 => {
+            "Bad Request: the request is malformed or the old size is larger than the checkpoint's"
+        }
+        403 => {
+            "Forbidden: no signature on the checkpoint holds under a key the witness trusts for this origin — give its operator the log's verifier key (STATS.json's tree.key)"
+        }
+        404 => {
+            "Not Found: the witness does not know this log's origin — ask its operator to list the log (docs/anchoring.md#witness-network)"
+        }
         422 => {
             return format!(
                 " Unprocessable Entity: the consistency proof from {old} seqs does not verify — the tree does not extend the one the witness cosigned (a rewritten history), or its record is of another log"
@@ -407,12 +416,21 @@ pub fn run(plan: &CosignPlan) -> Result<ExitCode> {
                 failed += 1;
                 crate::say!("exhibit: error: {}", crate::terminal::escape(&e));
                 // A cosignature it gave this same body before still holds: kept.
-                lines.extend(subject.old_lines.get(&w.name).into_iter().flatten().cloned());
+                lines.extend(
+                    subject
+                        .old_lines
+                        .get(&w.name)
+                        .into_iter()
+                        .flatten()
+                        .cloned(),
+                );
             }
         }
     }
     let note = subject.note_with(&lines);
+    let key = operator_key(&config, &subject)?;
     write_note(&plan.out, &subject.body, &note)?;
+    reseal(&plan.out, &key)?;
     record.save()?;
     let listed: Vec<cosignature::ListedWitness> = config
         .witnesses
@@ -458,4 +476,140 @@ fn write_note(out: &Path, body: &[u8], note: &[u8]) -> Result<()> {
         Err(e) => return Err(e).with_context(|| format!("{}: cannot read", page.display())),
     }
     write_atomically(&out.join("ledger").join("tree").join("checkpoint"), note)
+}
+
+/// The operator's key, which signs the last snapshot line again once the checkpoint it covers
+/// holds the cosignatures: it must be the key the checkpoint is signed by.
+fn operator_key(
+    config: &crate::config::BoxConfig,
+    subject: &Subject,
+) -> Result<crate::signing::OperatorKey> {
+    let Some(path) = &config.key else {
+        bail!(
+            "{}: no [checkpoint] key: cosign signs the last snapshot line again, as it covers the checkpoint the cosignatures are added to (docs/anchoring.md#cosignatures)",
+            config.file.display()
+        );
+    };
+    let key = crate::signing::OperatorKey::read(path)?;
+    let note = subject.submitted();
+    if crate::signing::checkpoint_signature(&note, &key.vkey)
+        != crate::signing::SignatureState::Holds
+    {
+        bail!(
+            "{}: the key {} did not sign DIR's checkpoint: build with it, then cosign",
+            path.display(),
+            key.vkey
+        );
+    }
+    Ok(key)
+}
+
+/// The last snapshot line records the digest of `ledger/tree/`'s listing, which the cosignatures
+/// change: its `tree/` digest is made again from DIR's files and the line signed again, in
+/// SNAPSHOTS.jsonl, the page's copy and this machine's record of what it published
+/// (docs/anchoring.md#cosignatures). Nothing else of the line changes.
+pub fn reseal(out: &Path, key: &crate::signing::OperatorKey) -> Result<()> {
+    let path = out.join("ledger").join("SNAPSHOTS.jsonl");
+    let bytes = std::fs::read(&path).with_context(|| format!("{}: cannot read", path.display()))?;
+    let last = crate::publication_trust::last_line(&bytes)
+        .with_context(|| format!("{}: no snapshot line", path.display()))?;
+    let start = last.as_ptr() as usize - bytes.as_ptr() as usize;
+    let end = start + last.len();
+    if crate::signing::snapshot_signature(last, &key.vkey) != crate::signing::SignatureState::Holds
+    {
+        bail!(
+            "{}: the last snapshot line is not signed by {}: build again, then cosign",
+            path.display(),
+            key.vkey
+        );
+    }
+    let (_, _, unsigned) = crate::signing::split_snapshot_signature(last).with_context(|| {
+        format!(
+            "{}: the last line's signature does not read",
+            path.display()
+        )
+    })?;
+    let text = String::from_utf8(unsigned)
+        .map_err(|_| anyhow::anyhow!("{}: the last line is not UTF-8", path.display()))?;
+    let value: serde_json::Value = serde_json::from_str(&text)
+        .with_context(|| format!("{}: the last line is not JSON", path.display()))?;
+    let Some(old) = value.pointer("/digests/tree~1").and_then(|v| v.as_str()) else {
+        bail!(
+            "{}: the last snapshot line records no digest of ledger/tree/: build again, then cosign",
+            path.display()
+        );
+    };
+    let new = tree_listing_digest(&out.join("ledger").join("tree"))?;
+    let member = |d: &str| format!("\"tree/\":\"{d}\"");
+    anyhow::ensure!(
+        text.matches(&member(old)).count() == 1,
+        "{}: the last line's tree/ digest is not written once; this is exhibit's fault: please report it",
+        path.display()
+    );
+    let line = key.sign_snapshot_line(text.replace(&member(old), &member(&new)).as_bytes())?;
+    let mut all = bytes[..start].to_vec();
+    all.extend_from_slice(&line);
+    all.extend_from_slice(&bytes[end..]);
+    let page = out.join("index.html");
+    if let Ok(html) = std::fs::read(&page)
+        && let Some(span) =
+            crate::page_check::data_block_span(&html, "snapshots-jsonl").filter(|s| !s.is_empty())
+    {
+        let mut new_page = html[..span.start].to_vec();
+        new_page.extend_from_slice(crate::encode::base64(&all).as_bytes());
+        new_page.extend_from_slice(&html[span.end..]);
+        write_atomically(&page, &new_page)?;
+    }
+    write_atomically(&path, &all)?;
+    let previous = crate::previous::Previous::open(out)?;
+    crate::publication_trust::Record::load(&previous)?.add(&all)
+}
+
+/// The sha256 of `ledger/tree/`'s `sha256sum` listing, as a snapshot records it
+/// (docs/protocol.md#snapshots): every regular file, sorted by path.
+fn tree_listing_digest(folder: &Path) -> Result<String> {
+    use sha2::Digest as _;
+    let mut files = Vec::new();
+    for entry in walkdir::WalkDir::new(folder).follow_links(false) {
+        let entry = entry.with_context(|| format!("{}: cannot list", folder.display()))?;
+        if entry.file_type().is_file() {
+            let rel = entry
+                .path()
+                .strip_prefix(folder)
+                .ok()
+                .and_then(|p| p.to_str())
+                .with_context(|| format!("{}: not a UTF-8 name", entry.path().display()))?
+                .to_string();
+            files.push(rel);
+        }
+    }
+    files.sort();
+    let mut digests = crate::head_check::SnapshotDigests::default();
+    for rel in files {
+        let file = folder.join(&rel);
+        let mut h = sha2::Sha256::new();
+        let mut f = std::fs::File::open(&file)
+            .with_context(|| format!("{}: cannot read", file.display()))?;
+        let mut buf = vec![0u8; 1 << 16];
+        loop {
+            use std::io::Read as _;
+            let n = f
+                .read(&mut buf)
+                .with_context(|| format!("{}: cannot read", file.display()))?;
+            if n == 0 {
+                break;
+            }
+            h.update(&buf[..n]);
+        }
+        digests.add(
+            &format!("ledger/tree/{rel}"),
+            &Digest(h.finalize().into()).to_string(),
+        );
+    }
+    digests
+        .finish()
+        .get("tree/")
+        .and_then(|v| v.as_str())
+        .map(str::to_string)
+        .context("ledger/tree/ holds no file")
 }

@@ -36,8 +36,7 @@ impl WitnessKey {
     /// A cosignature/v1 verifier key, or why it is not one.
     pub fn parse(vkey: &str) -> Result<WitnessKey, String> {
         let mut parts = vkey.splitn(3, '+');
-        let (Some(name), Some(id), Some(key64)) = (parts.next(), parts.next(), parts.next())
-        else {
+        let (Some(name), Some(id), Some(key64)) = (parts.next(), parts.next(), parts.next()) else {
             return Err("not `<name>+<key id>+<base64>`".into());
         };
         if !signed_note::is_key_name_valid(name) || name.contains(char::is_whitespace) {
@@ -57,11 +56,18 @@ impl WitnessKey {
                         .into(),
                 );
             }
-            Some(t) => return Err(format!("signature type 0x{t:02x}, not 0x04 (cosignature/v1)")),
+            Some(t) => {
+                return Err(format!(
+                    "signature type 0x{t:02x}, not 0x04 (cosignature/v1)"
+                ));
+            }
             None => return Err("its key is empty".into()),
         }
         let Ok(key) = <[u8; 32]>::try_from(&bytes[1..]) else {
-            return Err(format!("an Ed25519 key is 32 bytes, not {}", bytes.len() - 1));
+            return Err(format!(
+                "an Ed25519 key is 32 bytes, not {}",
+                bytes.len() - 1
+            ));
         };
         if ed25519_dalek::VerifyingKey::from_bytes(&key).is_err() {
             return Err("its key is no point of the curve".into());
@@ -208,7 +214,10 @@ pub fn check_note(note: &[u8], listed: &[ListedWitness]) -> Cosigned {
             Err(why) => {
                 out.problems.push((
                     "witness_key".into(),
-                    format!("witness {:?}: {} is not a cosignature key: {why}", w.name, w.key),
+                    format!(
+                        "witness {:?}: {} is not a cosignature key: {why}",
+                        w.name, w.key
+                    ),
                 ));
                 continue;
             }

@@ -7,6 +7,7 @@ mod common;
 mod anchoring;
 mod attack_segments;
 mod build_scenario;
+mod cosign;
 mod differential;
 mod fixtures;
 mod fn_length;
