@@ -8,6 +8,7 @@ mod anchoring;
 mod attack_segments;
 mod build_scenario;
 mod cosign;
+mod cosign_vectors;
 mod differential;
 mod fixtures;
 mod fn_length;
