@@ -583,3 +583,70 @@ fn a_witness_listed_with_a_logs_key_is_refused_naming_the_file_and_the_entry() {
         text(&o)
     );
 }
+
+/// The page (headless Chromium, its full check over http) says what `exhibit verify SITE` says:
+/// "cosigned by 1 of 1 witness" beside the checkpoint's signature, and fails a forged one.
+#[test]
+fn the_page_says_cosigned_by_1_of_1_and_fails_a_forged_cosignature() {
+    use crate::light_page::{FULL, Server, verdict, visit};
+    let s = Scene::new();
+    let w = TestWitness::start(&s.vkey, Mode::Honest, 0, tree::empty_root());
+    s.list_witness(&w.vkey, &w.url);
+    s.build(300);
+    let o = s.cosign();
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let server = Server::start(&s.site);
+    let facts = visit(&server.url(FULL), None, &[]);
+    assert_ne!(verdict(&facts).0, "failed", "{:?}", verdict(&facts));
+    let dom = facts["dom"].as_str().unwrap();
+    let latest = exhibit::cosignature::utc(TIME);
+    assert!(
+        dom.contains("id=\"cosignatures\""),
+        "the statement is shown"
+    );
+    assert!(
+        dom.contains(&format!(
+            "cosigned by 1 of 1 witness, the latest at {latest} ({WITNESS})"
+        )),
+        "{}",
+        &dom[dom.find("id=\"signatures\"").unwrap()..][..2000]
+    );
+    // The same line with its time changed, sealed again by the operator: the page fails it.
+    let key = exhibit::signing::OperatorKey::read(&s.key).unwrap();
+    let note = s.checkpoint();
+    let last = note[..note.len() - 1]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .unwrap()
+        + 1;
+    let line = std::str::from_utf8(&note[last..note.len() - 1]).unwrap();
+    let (head, b64) = line.rsplit_once(' ').unwrap();
+    let mut blob = B64.decode(b64).unwrap();
+    blob[11] ^= 1;
+    let forged = [
+        &note[..last],
+        format!("{head} {}\n", B64.encode(blob)).as_bytes(),
+    ]
+    .concat();
+    std::fs::write(s.site.join("ledger/tree/checkpoint"), &forged).unwrap();
+    crate::site_agreement::set_block(&s.site, "tree-checkpoint", &forged);
+    exhibit::cosign_cmd::reseal(&s.site, &key).unwrap();
+    let (rc, v) = verify_json(&s.site);
+    assert_eq!(rc, Some(1));
+    assert_eq!(
+        file_problems(&v),
+        vec![(
+            "ledger/tree/checkpoint".to_string(),
+            "cosignature_broken".to_string()
+        )]
+    );
+    let facts = visit(&server.url(FULL), None, &[]);
+    assert_eq!(verdict(&facts).0, "failed");
+    assert!(
+        facts["dom"]
+            .as_str()
+            .unwrap()
+            .contains("cosignature_broken ledger/tree/checkpoint"),
+        "the page names the problem"
+    );
+}

@@ -94,53 +94,156 @@ fn cases() -> Vec<J> {
     let one = || listed(&[(wa, &ak)]);
     let two = || listed(&[(wa, &ak), (wb, &bk)]);
     vec![
-        case("one-of-one", "a verifier that does not count a good cosignature, or reads the time wrong",
-            note(&[LOG_LINE.into(), line(&a, wa, BODY, t)]), one()),
-        case("two-of-two-latest", "a verifier whose latest time is not the largest",
-            note(&[LOG_LINE.into(), line(&a, wa, BODY, t + 7), line(&b, wb, BODY, t)]), two()),
-        case("one-of-two", "a verifier that counts a listed witness that did not cosign",
-            note(&[LOG_LINE.into(), line(&b, wb, BODY, t)]), two()),
-        case("none-yet", "a verifier that takes the operator's signature for a witness's",
-            note(&[LOG_LINE.into()]), one()),
-        case("unsigned-note", "a verifier that fails on a checkpoint with no signature block",
-            BODY.to_vec(), one()),
-        case("no-witness-listed", "a verifier that invents a witness",
-            note(&[LOG_LINE.into(), line(&a, wa, BODY, t)]), Vec::new()),
-        case("time-changed", "a verifier that does not sign-check the time line (cosignature/v1 covers it)",
-            note(&[LOG_LINE.into(), line_with(&a, wa, BODY, t, |b| b[11] ^= 1)]), one()),
-        case("signature-changed", "a verifier that trusts a line by its name and key id",
-            note(&[LOG_LINE.into(), line_with(&a, wa, BODY, t, |b| b[40] ^= 1)]), one()),
-        case("other-body", "a verifier that checks the signature over something other than this checkpoint's body",
-            note(&[LOG_LINE.into(), line(&a, wa, b"example.test/exhibit\n299\n", t)]), one()),
-        case("without-domain-line", "a verifier that checks a plain note signature (no cosignature/v1 and time lines)",
+        case(
+            "one-of-one",
+            "a verifier that does not count a good cosignature, or reads the time wrong",
+            note(&[LOG_LINE.into(), line(&a, wa, BODY, t)]),
+            one(),
+        ),
+        case(
+            "two-of-two-latest",
+            "a verifier whose latest time is not the largest",
+            note(&[
+                LOG_LINE.into(),
+                line(&a, wa, BODY, t + 7),
+                line(&b, wb, BODY, t),
+            ]),
+            two(),
+        ),
+        case(
+            "one-of-two",
+            "a verifier that counts a listed witness that did not cosign",
+            note(&[LOG_LINE.into(), line(&b, wb, BODY, t)]),
+            two(),
+        ),
+        case(
+            "none-yet",
+            "a verifier that takes the operator's signature for a witness's",
+            note(&[LOG_LINE.into()]),
+            one(),
+        ),
+        case(
+            "unsigned-note",
+            "a verifier that fails on a checkpoint with no signature block",
+            BODY.to_vec(),
+            one(),
+        ),
+        case(
+            "no-witness-listed",
+            "a verifier that invents a witness",
+            note(&[LOG_LINE.into(), line(&a, wa, BODY, t)]),
+            Vec::new(),
+        ),
+        case(
+            "time-changed",
+            "a verifier that does not sign-check the time line (cosignature/v1 covers it)",
+            note(&[LOG_LINE.into(), line_with(&a, wa, BODY, t, |b| b[11] ^= 1)]),
+            one(),
+        ),
+        case(
+            "signature-changed",
+            "a verifier that trusts a line by its name and key id",
+            note(&[LOG_LINE.into(), line_with(&a, wa, BODY, t, |b| b[40] ^= 1)]),
+            one(),
+        ),
+        case(
+            "other-body",
+            "a verifier that checks the signature over something other than this checkpoint's body",
+            note(&[
+                LOG_LINE.into(),
+                line(&a, wa, b"example.test/exhibit\n299\n", t),
+            ]),
+            one(),
+        ),
+        case(
+            "without-domain-line",
+            "a verifier that checks a plain note signature (no cosignature/v1 and time lines)",
             note(&[LOG_LINE.into(), {
                 let mut blob = key_id(wa, COSIGNATURE_V1, &a.verifying_key().to_bytes()).to_vec();
                 blob.extend_from_slice(&t.to_be_bytes());
                 blob.extend_from_slice(&a.sign(BODY).to_bytes());
                 format!("\u{2014} {wa} {}", B64.encode(blob))
-            }]), one()),
-        case("other-key-same-name", "a verifier that trusts a line by its name alone",
-            note(&[LOG_LINE.into(), line(&other, wa, BODY, t)]), one()),
-        case("short-blob", "a verifier that reads a blob that is no cosignature/v1's (4 + 8 + 64 bytes)",
-            note(&[LOG_LINE.into(), line_with(&a, wa, BODY, t, |b| { b.pop(); })]), one()),
-        case("time-past-2^63", "a verifier that takes a time past 2^63 - 1",
-            note(&[LOG_LINE.into(), line(&a, wa, BODY, 1 << 63)]), one()),
-        case("forged-and-good", "a verifier that stops at the first line of a witness, or lets a good line hide a forged one",
-            note(&[LOG_LINE.into(), line_with(&a, wa, BODY, t, |b| b[50] ^= 1), line(&a, wa, BODY, t + 1)]), one()),
-        case("unlisted-witness", "a verifier that counts a witness the site does not list",
-            note(&[LOG_LINE.into(), line(&b, wb, BODY, t)]), one()),
-        case("not-base64", "a verifier that fails on a line it cannot read in a listed name (it is no cosignature)",
-            note(&[LOG_LINE.into(), format!("\u{2014} {wa} not*base64")]), one()),
-        case("cosignature-before-log-line", "a verifier that expects the log's line first",
-            note(&[line(&a, wa, BODY, t), LOG_LINE.into()]), one()),
-        case("listed-log-key", "a verifier that takes a type 0x01 key (a log's) for a witness's",
-            note(&[LOG_LINE.into()]), listed(&[(wa, &log_key)])),
-        case("listed-key-named-otherwise", "a verifier that does not hold the listed name to the key's",
-            note(&[LOG_LINE.into(), line(&a, wa, BODY, t)]), listed(&[(wb, &ak)])),
-        case("listed-key-wrong-id", "a verifier that does not hold the key id to the key",
-            note(&[LOG_LINE.into()]), listed(&[(wa, &ak.replacen(&ak[wa.len() + 1..wa.len() + 9], "00000000", 1))])),
-        case("listed-key-not-base64", "a verifier that fails on a listed key it cannot read",
-            note(&[LOG_LINE.into()]), listed(&[(wa, "witness.example/a+01234567+AAAA*")])),
+            }]),
+            one(),
+        ),
+        case(
+            "other-key-same-name",
+            "a verifier that trusts a line by its name alone",
+            note(&[LOG_LINE.into(), line(&other, wa, BODY, t)]),
+            one(),
+        ),
+        case(
+            "short-blob",
+            "a verifier that reads a blob that is no cosignature/v1's (4 + 8 + 64 bytes)",
+            note(&[
+                LOG_LINE.into(),
+                line_with(&a, wa, BODY, t, |b| {
+                    b.pop();
+                }),
+            ]),
+            one(),
+        ),
+        case(
+            "time-past-2^63",
+            "a verifier that takes a time past 2^63 - 1",
+            note(&[LOG_LINE.into(), line(&a, wa, BODY, 1 << 63)]),
+            one(),
+        ),
+        case(
+            "forged-and-good",
+            "a verifier that stops at the first line of a witness, or lets a good line hide a forged one",
+            note(&[
+                LOG_LINE.into(),
+                line_with(&a, wa, BODY, t, |b| b[50] ^= 1),
+                line(&a, wa, BODY, t + 1),
+            ]),
+            one(),
+        ),
+        case(
+            "unlisted-witness",
+            "a verifier that counts a witness the site does not list",
+            note(&[LOG_LINE.into(), line(&b, wb, BODY, t)]),
+            one(),
+        ),
+        case(
+            "not-base64",
+            "a verifier that fails on a line it cannot read in a listed name (it is no cosignature)",
+            note(&[LOG_LINE.into(), format!("\u{2014} {wa} not*base64")]),
+            one(),
+        ),
+        case(
+            "cosignature-before-log-line",
+            "a verifier that expects the log's line first",
+            note(&[line(&a, wa, BODY, t), LOG_LINE.into()]),
+            one(),
+        ),
+        case(
+            "listed-log-key",
+            "a verifier that takes a type 0x01 key (a log's) for a witness's",
+            note(&[LOG_LINE.into()]),
+            listed(&[(wa, &log_key)]),
+        ),
+        case(
+            "listed-key-named-otherwise",
+            "a verifier that does not hold the listed name to the key's",
+            note(&[LOG_LINE.into(), line(&a, wa, BODY, t)]),
+            listed(&[(wb, &ak)]),
+        ),
+        case(
+            "listed-key-wrong-id",
+            "a verifier that does not hold the key id to the key",
+            note(&[LOG_LINE.into()]),
+            listed(&[(
+                wa,
+                &ak.replacen(&ak[wa.len() + 1..wa.len() + 9], "00000000", 1),
+            )]),
+        ),
+        case(
+            "listed-key-not-base64",
+            "a verifier that fails on a listed key it cannot read",
+            note(&[LOG_LINE.into()]),
+            listed(&[(wa, "witness.example/a+01234567+AAAA*")]),
+        ),
     ]
 }
 
@@ -179,9 +282,15 @@ fn the_cosign_vectors_are_what_the_rust_checker_answers() {
     };
     // What the cases are for, said by hand so that a checker that answers wrongly cannot bless
     // itself into the file.
-    assert_eq!(by_name("one-of-one")["words"], "cosigned by 1 of 1 witness, the latest at 2027-01-15T08:00:00Z");
+    assert_eq!(
+        by_name("one-of-one")["words"],
+        "cosigned by 1 of 1 witness, the latest at 2027-01-15T08:00:00Z"
+    );
     assert_eq!(by_name("two-of-two-latest")["latest"], 1_800_000_007);
-    assert_eq!(by_name("one-of-two")["words"], "cosigned by 1 of 2 witnesses, the latest at 2027-01-15T08:00:00Z");
+    assert_eq!(
+        by_name("one-of-two")["words"],
+        "cosigned by 1 of 2 witnesses, the latest at 2027-01-15T08:00:00Z"
+    );
     for (n, code) in [
         ("time-changed", "cosignature_broken"),
         ("signature-changed", "cosignature_broken"),
@@ -195,11 +304,30 @@ fn the_cosign_vectors_are_what_the_rust_checker_answers() {
         ("listed-key-wrong-id", "witness_key"),
     ] {
         let e = by_name(n);
-        assert_eq!((e["k"].as_u64(), e["codes"][0].as_str()), (Some(0), Some(code)), "{n}");
+        assert_eq!(
+            (e["k"].as_u64(), e["codes"][0].as_str()),
+            (Some(0), Some(code)),
+            "{n}"
+        );
     }
     assert_eq!(by_name("forged-and-good")["k"], 1);
-    assert_eq!(by_name("forged-and-good")["codes"], json!(["cosignature_broken"]));
-    for n in ["unlisted-witness", "not-base64", "none-yet", "unsigned-note"] {
-        assert_eq!((by_name(n)["k"].as_u64(), by_name(n)["codes"].as_array().unwrap().len()), (Some(0), 0), "{n}");
+    assert_eq!(
+        by_name("forged-and-good")["codes"],
+        json!(["cosignature_broken"])
+    );
+    for n in [
+        "unlisted-witness",
+        "not-base64",
+        "none-yet",
+        "unsigned-note",
+    ] {
+        assert_eq!(
+            (
+                by_name(n)["k"].as_u64(),
+                by_name(n)["codes"].as_array().unwrap().len()
+            ),
+            (Some(0), 0),
+            "{n}"
+        );
     }
 }
