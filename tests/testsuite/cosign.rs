@@ -537,7 +537,7 @@ fn a_cosignature_by_another_key_is_not_written_and_a_forged_one_fails_verify() {
     // Its time changed: the signature no longer holds.
     let mut forged = cosignature_line(&sk, &body, TIME);
     let at = "\u{2014} ".len() + WITNESS.len() + 1;
-    let mut blob = B64.decode(forged[at..forged.len() - 1].to_vec()).unwrap();
+    let mut blob = B64.decode(&forged[at..forged.len() - 1]).unwrap();
     blob[11] ^= 1;
     forged.truncate(at);
     forged.extend_from_slice(format!("{}\n", B64.encode(blob)).as_bytes());
