@@ -331,3 +331,91 @@ fn the_cosign_vectors_are_what_the_rust_checker_answers() {
         );
     }
 }
+
+/// The two cosignature checkers on random changes of the vectors' notes: bytes flipped, cut,
+/// added, base64 letters swapped, mostly in the signature block. Rust's answer (k, n, latest,
+/// by, the codes) and verify.js's under node (`tests/js/cosign-differential-runner.cjs`) must be
+/// equal. `COSIGN_FUZZ_CASES` (default 3000) and `FUZZ_SEED` change the run.
+#[test]
+fn the_two_cosignature_checkers_agree_on_changed_notes() {
+    use std::io::Write as _;
+    let n_cases = crate::common::env_number("COSIGN_FUZZ_CASES", 3000usize);
+    let mut seed = crate::common::env_number("FUZZ_SEED", 0xc051_u64) | 1;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let base: Vec<(Vec<u8>, J)> = cases()
+        .into_iter()
+        .map(|c| {
+            (
+                B64.decode(c["note"].as_str().unwrap()).unwrap(),
+                c["witnesses"].clone(),
+            )
+        })
+        .collect();
+    const LETTERS: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/= \n";
+    let mut inputs = Vec::new();
+    let mut expected = Vec::new();
+    for _ in 0..n_cases {
+        let (mut note, witnesses) = base[next() as usize % base.len()].clone();
+        for _ in 0..1 + next() % 3 {
+            let body = BODY.len() + 1;
+            let at = if next() % 5 == 0 || note.len() <= body {
+                next() as usize % note.len().max(1)
+            } else {
+                body + next() as usize % (note.len() - body)
+            };
+            match next() % 4 {
+                0 if at < note.len() => note[at] ^= 1 << (next() % 8),
+                1 if at < note.len() => {
+                    note.remove(at);
+                }
+                2 => note.insert(at.min(note.len()), LETTERS[next() as usize % LETTERS.len()]),
+                _ if at < note.len() => note[at] = LETTERS[next() as usize % 64],
+                _ => {}
+            }
+        }
+        let listed: Vec<ListedWitness> = serde_json::from_value(witnesses.clone()).unwrap();
+        let c = check_note(&note, &listed);
+        let mut codes: Vec<&str> = c.problems.iter().map(|(c, _)| c.as_str()).collect();
+        codes.sort_unstable();
+        expected.push(json!({"k": c.k, "n": c.n, "latest": c.latest, "by": c.by, "codes": codes}));
+        inputs.push(json!({"note": B64.encode(&note), "witnesses": witnesses}));
+    }
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/differential");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("cosign-cases.jsonl");
+    let mut f = std::fs::File::create(&path).unwrap();
+    for i in &inputs {
+        writeln!(f, "{i}").unwrap();
+    }
+    drop(f);
+    let answers = crate::common::node_json_lines("cosign-differential-runner.cjs", &path);
+    assert_eq!(answers.len(), inputs.len());
+    let disagree: Vec<String> = expected
+        .iter()
+        .zip(&answers)
+        .enumerate()
+        .filter(|(_, (w, g))| w != g)
+        .map(|(i, (w, g))| format!("case {i}: {} rust {w} js {g}", inputs[i]["note"]))
+        .take(5)
+        .collect();
+    assert!(disagree.is_empty(), "{}", disagree.join("\n"));
+    // The fuzzing reaches past "nothing counts": some changed notes still count a witness, some
+    // fail with each code.
+    let holds = expected
+        .iter()
+        .filter(|a| a["k"].as_u64() > Some(0))
+        .count();
+    let broken = expected
+        .iter()
+        .filter(|a| a["codes"].to_string().contains("cosignature_broken"))
+        .count();
+    assert!(
+        holds * 20 >= n_cases && broken * 10 >= n_cases,
+        "{holds} hold, {broken} broken of {n_cases}"
+    );
+}
