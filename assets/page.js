@@ -2234,7 +2234,26 @@
     // codes. A signature says who published; never that anything is anchored.
     function keyOf(t) { return t && typeof t === 'object' && typeof t.key === 'string' ? t.key : null; }
     function signatureCheck(key, checkpoint, snapshots) {
-      return V.sign.checkSignatures({ key: key, checkpoint: checkpoint, snapshots: snapshots });
+      var sig = V.sign.checkSignatures({ key: key, checkpoint: checkpoint, snapshots: snapshots });
+      // The witnesses' cosignatures under the checkpoint (docs/anchoring.md#cosignatures),
+      // against the witness keys STATS.json lists, as `exhibit verify SITE` counts them; their
+      // problems fail the check as a signature's do.
+      var listed = V.cosign.listed(statsTree);
+      if (listed && listed.error) {
+        sig.cosign = null;
+        sig.problems.push({ file: 'ledger/STATS.json', code: 'witness_key', detail: listed.error + ' (docs/anchoring.md#cosignatures)' });
+      } else if (listed) {
+        sig.cosign = V.cosign.check(checkpoint || new Uint8Array(0), listed);
+        sig.cosign.problems.forEach(function (p) { sig.problems.push({ file: p.code === 'witness_key' ? 'ledger/STATS.json' : 'ledger/tree/checkpoint', code: p.code, detail: p.detail }); });
+      }
+      return sig;
+    }
+    // "cosigned by k of n witnesses, the latest at <time>", with the witnesses' names.
+    function cosignWords(sig) {
+      var c = sig && sig.cosign;
+      if (!c) return '';
+      return ' Witnesses: ' + V.cosign.words(c) + (c.by.length ? ' (' + c.by.join(', ') + ')' : '') +
+        ', each cosignature checked here against the witness keys STATS.json lists; a cosignature says a witness saw this tree extend the one it cosigned before, not that its lines are true.';
     }
     function signatureFailures(sig) {
       return sig.problems.map(function (p) { return { what: 'the file ' + p.file + ' (' + p.code + '): ' + p.detail, href: '#signatures' }; });
@@ -2271,13 +2290,14 @@
         ' — compare this key with the one the operator posts beside each day\'s head; a signature proves only who published, not that the key is the operator\'s. ',
         'Checked here: the checkpoint\'s signature ' + (sig.checkpoint ? 'holds' : 'does NOT hold') + '; ' + lines + '.',
         sig.runs.length > 1 ? ' The key changed: snapshot lines ' + sig.runs.map(function (r) { return (r.from === r.to ? r.from : r.from + '–' + r.to) + ' are signed by ' + r.key; }).join(', then lines ') + '.' : '',
+        sig.cosign ? el('span', { id: 'cosignatures', 'data-k': String(sig.cosign.k), 'data-n': String(sig.cosign.n) }, cosignWords(sig)) : '',
         bad ? ' It does NOT hold: ' + sig.problems.map(function (x) { return x.code + ' ' + x.file; }).join('; ') + ' (see the verdict).' : '']);
     }
     function signatureWords(sig) {
       if (!sig.key) return 'Signatures: not signed (STATS.json names no operator\'s key).' + (sig.problems.length ? ' ' + sig.problems.length + ' signed snapshot line(s) do NOT hold.' : '');
       return 'Signatures by ' + sig.key + ': the checkpoint\'s ' + (sig.checkpoint ? 'holds' : 'does NOT hold') + ', ' + sig.signedLines + ' snapshot line(s) hold' +
         (sig.problems.length ? '; ' + sig.problems.length + ' problem(s): ' + sig.problems.map(function (x) { return x.code + ' ' + x.file; }).join('; ') : '') +
-        '. A signature says who published, not that anything is anchored outside the operator\'s reach.';
+        '. A signature says who published, not that anything is anchored outside the operator\'s reach.' + cosignWords(sig);
     }
     // The light page's default path: the checkpoint, in log size.
     function runLog() {

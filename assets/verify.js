@@ -3041,6 +3041,143 @@
       return out;
     }
 
+    // ---- Witness cosignatures (docs/anchoring.md#cosignatures): C2SP tlog-cosignature's
+    // cosignature/v1, as src/cosignature.rs reads them. A witness key is a verifier key of
+    // signature type 0x04; its line is `— <name> base64(key id ‖ time (8, big-endian) ‖ Ed25519
+    // signature)` over `cosignature/v1` LF `time <t>` LF and the checkpoint's body.
+
+    /** parseWitnessKey(text) -> {name, id, idBytes, publicKey, vkey} or {error}. */
+    function parseWitnessKey(text) {
+      if (typeof text !== 'string') return { error: 'not a text' };
+      var a = text.indexOf('+'), b = a < 0 ? -1 : text.indexOf('+', a + 1);
+      if (b < 0) return { error: 'not `<name>+<key id>+<base64>`' };
+      var name = text.slice(0, a), id16 = text.slice(a + 1, b), key = b64Decode(text.slice(b + 1));
+      if (!nameValid(name)) return { error: 'its name is empty or holds a space or a `+`' };
+      if (!/^[0-9a-fA-F]{8}$/.test(id16)) return { error: 'its key id is not 8 hex digits' };
+      if (!key) return { error: 'its key is not standard padded base64' };
+      if (!key.length) return { error: 'its key is empty' };
+      if (key[0] === 1) return { error: 'it is of signature type 0x01 (a log\'s Ed25519 key), not 0x04 (a cosignature/v1 witness key)' };
+      if (key[0] !== 4) return { error: 'signature type 0x' + HEX2[key[0]] + ', not 0x04 (cosignature/v1)' };
+      if (key.length !== 33) return { error: 'an Ed25519 key is 32 bytes, not ' + (key.length - 1) };
+      try { curve(); } catch (e) { return { error: String(e.message) }; }
+      if (!decodePoint(key.subarray(1))) return { error: 'its key is no point of the curve' };
+      var id = keyId(name, key);
+      if (hex8(id) !== id16.toLowerCase()) return { error: 'the key id ' + id16 + ' is not the key\'s (' + hex8(id) + ')' };
+      return { name: name, id: hex8(id), idBytes: id, publicKey: key.slice(1), vkey: text };
+    }
+
+    /** cosignedMessage(bodyBytes, time (a Number)) -> the bytes a witness signs. */
+    function cosignedMessage(body, time) {
+      var head = utf8Encode('cosignature/v1\ntime ' + String(time) + '\n'), b = toBytes(body);
+      var out = new Uint8Array(head.length + b.length);
+      out.set(head, 0); out.set(b, head.length);
+      return out;
+    }
+
+    /** splitNote(bytes) -> {body: Uint8Array (up to and with the LF before the blank line), lines: [Uint8Array]} or null. */
+    function splitNote(bytes) {
+      var b = toBytes(bytes);
+      for (var i = 0; i + 1 < b.length; i++) {
+        if (b[i] !== 10 || b[i + 1] !== 10) continue;
+        var sigs = b.subarray(i + 2);
+        if (sigs.length && sigs[sigs.length - 1] === 10) sigs = sigs.subarray(0, sigs.length - 1);
+        var lines = [], start = 0;
+        if (sigs.length) {
+          for (var j = 0; j <= sigs.length; j++) {
+            if (j === sigs.length || sigs[j] === 10) { lines.push(sigs.subarray(start, j)); start = j + 1; }
+          }
+        }
+        return { body: b.subarray(0, i + 1), lines: lines };
+      }
+      return null;
+    }
+
+    /**
+     * cosignatureLine(lineBytes, bodyBytes, key (parseWitnessKey's)) -> {state, time}: state
+     * 'not-this' (another name, or no signature line), 'other-key' (this name, another key id or
+     * a blob not 4 + 8 + 64 bytes), 'broken' (by this key, not holding over this body at its
+     * time, or a time past 2^63 − 1), 'holds' (time: seconds, a Number).
+     */
+    function cosignatureLine(lineBytes, body, key) {
+      var text = utf8Decode(toBytes(lineBytes));
+      if (text === null || text.slice(0, 2) !== '\u2014 ') return { state: 'not-this' };
+      var sp = text.indexOf(' ', 2);
+      if (sp < 0) return { state: 'not-this' };
+      var blob = b64Decode(text.slice(sp + 1));
+      if (!blob || text.slice(2, sp) !== key.name) return { state: 'not-this' };
+      if (blob.length !== 76 || hex8(blob) !== key.id) return { state: 'other-key' };
+      var hi = ((blob[4] << 24) >>> 0) + (blob[5] << 16) + (blob[6] << 8) + blob[7];
+      var lo = ((blob[8] << 24) >>> 0) + (blob[9] << 16) + (blob[10] << 8) + blob[11];
+      if (hi >= 0x80000000) return { state: 'broken' };
+      // Exact below 2^53 (every time until the year 285 million); past it, the decimal text the
+      // witness signed is made with BigInt where there is one.
+      var timeText = hi < 0x200000 ? String(hi * 4294967296 + lo)
+        : (typeof BigInt === 'function' ? (BigInt(hi) * BigInt(4294967296) + BigInt(lo)).toString() : null);
+      if (timeText === null) return { state: 'broken' };
+      var ok = ed25519Verify(key.publicKey, cosignedMessage(body, timeText), blob.subarray(12));
+      return ok ? { state: 'holds', time: Number(timeText) } : { state: 'broken' };
+    }
+
+    /** utc(seconds) -> `YYYY-MM-DDTHH:MM:SSZ`, as src/cosignature.rs's utc (civil days, no clock). */
+    function utc(t) {
+      var pad = function (n, w) { var s = String(n); while (s.length < w) s = '0' + s; return s; };
+      var days = Math.floor(t / 86400), secs = t - days * 86400;
+      var z = days + 719468, era = Math.floor(z / 146097), doe = z - era * 146097;
+      var yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
+      var doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+      var mp = Math.floor((5 * doy + 2) / 153), d = doy - Math.floor((153 * mp + 2) / 5) + 1;
+      var m = mp < 10 ? mp + 3 : mp - 9, y = yoe + era * 400 + (m <= 2 ? 1 : 0);
+      return pad(y, 4) + '-' + pad(m, 2) + '-' + pad(d, 2) + 'T' + pad(Math.floor(secs / 3600), 2) + ':' + pad(Math.floor(secs / 60) % 60, 2) + ':' + pad(secs % 60, 2) + 'Z';
+    }
+
+    /**
+     * checkCosignatures(noteBytes, listed [{name, key}]) -> {k, n, latest (seconds or null),
+     * latestUtc, by [names], problems [{code, detail}]}, as `exhibit verify SITE` counts them:
+     *   witness_key            a listed key that is no cosignature/v1 key, or named otherwise;
+     *   cosignature_other_key  a line in a listed witness's name by another key;
+     *   cosignature_broken     a line by a listed witness's key that does not hold over this body.
+     * Lines of other names (the operator's, a witness not listed) are not counted.
+     */
+    function checkCosignatures(note, listed) {
+      var list = Array.isArray(listed) ? listed : [];
+      var out = { k: 0, n: list.length, latest: null, latestUtc: null, by: [], problems: [] };
+      var split = splitNote(note || new Uint8Array(0)) || { body: toBytes(note || new Uint8Array(0)), lines: [] };
+      list.forEach(function (w) {
+        var wname = w && typeof w.name === 'string' ? w.name : String(w && w.name);
+        var key = parseWitnessKey(w && w.key);
+        if (key.error) { out.problems.push({ code: 'witness_key', detail: 'witness ' + JSON.stringify(wname) + ': ' + String(w && w.key) + ' is not a cosignature key: ' + key.error }); return; }
+        if (key.name !== wname) { out.problems.push({ code: 'witness_key', detail: 'witness ' + JSON.stringify(wname) + ': its key is named ' + JSON.stringify(key.name) + ', not ' + JSON.stringify(wname) }); return; }
+        var best = null;
+        split.lines.forEach(function (line, i) {
+          var r = cosignatureLine(line, split.body, key);
+          if (r.state === 'holds') best = best === null ? r.time : Math.max(best, r.time);
+          else if (r.state === 'other-key') out.problems.push({ code: 'cosignature_other_key', detail: 'signature line ' + (i + 1) + ': in the name of witness ' + JSON.stringify(wname) + ', and not by its key ' + key.vkey + ' (docs/anchoring.md#cosignatures)' });
+          else if (r.state === 'broken') out.problems.push({ code: 'cosignature_broken', detail: 'signature line ' + (i + 1) + ': witness ' + JSON.stringify(wname) + '\'s cosignature does not hold over this checkpoint: forged, or the checkpoint changed after it was cosigned (docs/anchoring.md#cosignatures)' });
+        });
+        if (best !== null) { out.k++; out.by.push(wname); out.latest = out.latest === null ? best : Math.max(out.latest, best); }
+      });
+      out.latestUtc = out.latest === null ? null : utc(out.latest);
+      return out;
+    }
+
+    /**
+     * listedWitnesses(statsTree) -> null (STATS.json's tree lists no witnesses), [{key, name}],
+     * or {error}: `tree.witnesses` must be a list of objects whose key and name are strings.
+     */
+    function listedWitnesses(t) {
+      if (!t || typeof t !== 'object' || !Object.prototype.hasOwnProperty.call(t, 'witnesses')) return null;
+      var w = t.witnesses;
+      var ok = Array.isArray(w) && w.every(function (x) { return x && typeof x === 'object' && !Array.isArray(x) && typeof x.key === 'string' && typeof x.name === 'string'; });
+      if (!ok) return { error: 'tree.witnesses is not a list of {"key", "name"}' };
+      return w.map(function (x) { return { key: x.key, name: x.name }; });
+    }
+
+    /** cosignWords(c) -> "cosigned by k of n witness(es)[, the latest at <time>]", as the CLI says it. */
+    function cosignWords(c) {
+      var of = 'cosigned by ' + c.k + ' of ' + c.n + ' witness' + (c.n === 1 ? '' : 'es');
+      return c.latestUtc ? of + ', the latest at ' + c.latestUtc : of;
+    }
+
     return {
       sha512: sha512,
       ed25519Verify: ed25519Verify,
@@ -3051,6 +3188,17 @@
       splitSnapshotLine: splitSnapshotLine,
       snapshotSignature: snapshotSignature,
       checkSignatures: checkSignatures,
+      cosign: {
+        parseWitnessKey: parseWitnessKey,
+        cosignedMessage: cosignedMessage,
+        splitNote: splitNote,
+        line: cosignatureLine,
+        check: checkCosignatures,
+        listed: listedWitnesses,
+        words: cosignWords,
+        utc: utc,
+        CODES: ['witness_key', 'cosignature_other_key', 'cosignature_broken']
+      },
       SNAPSHOT_DOMAIN: 'exhibit snapshot line v1\n',
       CODES: ['checkpoint_signature', 'snapshot_signature']
     };
@@ -3531,6 +3679,8 @@
     HEADER_SCHEMA: HEADER_SCHEMA,
     // The operator's signatures (docs/anchoring.md): Ed25519, signed notes, snapshot lines.
     sign: sign,
+    // Witness cosignatures on the checkpoint (docs/anchoring.md#cosignatures).
+    cosign: sign.cosign,
     tree: tree,
     ots: ots,
     ENTRY_SCHEMA: ENTRY_SCHEMA,

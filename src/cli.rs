@@ -78,6 +78,15 @@ The key file is written with mode 0600, never over a file, and never inside a gi
 (a key there is one `git add` away from being published). The verifier key printed on stdout
 is public: post it beside each day's head, where strangers can compare it.";
 
+const COSIGN_EXAMPLES: &str = "\
+Examples (after the build, before the commit):
+  exhibit build --out docs && exhibit cosign --out docs && git add docs && git commit
+
+Each [[checkpoint.witness]] of exhibit.toml is sent DIR's signed checkpoint with the consistency
+proof from the size it last cosigned; every cosignature that holds under its key is written under
+the checkpoint (the file and the page's copy); the checkpoint's body is never changed. Exit 1
+when a witness refused or could not be reached (the others' cosignatures are written).";
+
 const INIT_EXAMPLES: &str = "\
 Examples:
   exhibit init                          exhibit.toml only
@@ -134,6 +143,9 @@ enum Command {
     /// Write a new operator's key (Ed25519, C2SP signed-note) and print its verifier key.
     #[command(after_help = format!("{KEY_EXAMPLES}\n\n{EXIT_STATUS}"))]
     Key(KeyArgs),
+    /// Ask the witnesses exhibit.toml lists to cosign DIR's checkpoint (C2SP tlog-witness).
+    #[command(after_help = format!("{COSIGN_EXAMPLES}\n\n{EXIT_STATUS}"))]
+    Cosign(CosignArgs),
     /// Print a shell completion script on stdout.
     #[command(after_help = "\
 Examples:
@@ -151,7 +163,7 @@ Examples:
   exhibit man | man -l -
   exhibit man build > ~/.local/share/man/man1/exhibit-build.1")]
     Man {
-        /// A command (init, build, verify, prove, key, completions); without it, the page of exhibit.
+        /// A command (init, build, verify, prove, cosign, key, completions); without it, the page of exhibit.
         command: Option<String>,
     },
 }
@@ -186,6 +198,16 @@ struct KeyArgs {
     name: String,
     /// Where to write the private key: outside DIR and outside any repository.
     #[arg(long, value_name = "PATH")]
+    out: PathBuf,
+}
+
+#[derive(clap::Args, Debug)]
+struct CosignArgs {
+    /// The box's configuration, which lists the witnesses.
+    #[arg(long, value_name = "FILE", default_value = "exhibit.toml")]
+    config: PathBuf,
+    /// The output folder `exhibit build --out` wrote.
+    #[arg(long, value_name = "DIR")]
     out: PathBuf,
 }
 
@@ -259,6 +281,7 @@ pub enum Plan {
     Verify(VerifyPlan),
     Build(Box<BuildPlan>),
     Prove(crate::prove_cmd::ProvePlan),
+    Cosign(crate::cosign_cmd::CosignPlan),
     Key {
         name: String,
         out: PathBuf,
@@ -294,6 +317,9 @@ pub fn plan_from_args(args: impl IntoIterator<Item = OsString>) -> Result<Plan, 
         Command::Build(args) => build_plan(args)?,
         Command::Prove(args) => prove_plan(args)?,
         Command::Key(KeyArgs { name, out }) => Plan::Key { name, out },
+        Command::Cosign(CosignArgs { config, out }) => {
+            Plan::Cosign(crate::cosign_cmd::CosignPlan { config, out })
+        }
         Command::Verify {
             json,
             withheld,
@@ -549,6 +575,13 @@ pub fn run(plan: Plan) -> anyhow::Result<ExitCode> {
         Plan::Init(plan) => init::run(&plan),
         Plan::Verify(plan) => verify_cmd::run(&plan),
         Plan::Prove(plan) => crate::prove_cmd::run(&plan),
+        Plan::Cosign(plan) => crate::cosign_cmd::run(&plan).or_else(|e| {
+            crate::say!(
+                "exhibit: error: {}",
+                crate::terminal::escape(&format!("{e:#}"))
+            );
+            Ok(ExitCode::from(2))
+        }),
         Plan::Key { name, out } => match crate::signing::new_key(&out, &name) {
             Ok(vkey) => {
                 println!("{vkey}");

@@ -62,6 +62,27 @@ struct RawCheckpoint {
     key: Option<PathBuf>,
     /// The tree's origin line (docs/tree.md#checkpoint).
     origin: Option<String>,
+    /// The witnesses `exhibit cosign` asks (docs/anchoring.md#cosignatures).
+    #[serde(default)]
+    witness: Vec<RawWitness>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawWitness {
+    name: String,
+    key: String,
+    url: String,
+}
+
+/// A witness `exhibit cosign` asks (C2SP tlog-witness), checked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Witness {
+    pub name: String,
+    /// Its cosignature/v1 verifier key (signature type 0x04).
+    pub key: String,
+    /// Its submission prefix: `<url>/add-checkpoint` is asked. No trailing slash.
+    pub url: String,
 }
 
 /// The box as `exhibit.toml` describes it, paths resolved.
@@ -86,6 +107,8 @@ pub struct BoxConfig {
     pub origin: Option<String>,
     /// The operator's signing key, when set (docs/anchoring.md#the-key).
     pub key: Option<PathBuf>,
+    /// The witnesses that cosign the checkpoint, in the file's order (docs/anchoring.md#cosignatures).
+    pub witnesses: Vec<Witness>,
     pub fields: BTreeMap<String, BTreeMap<String, String>>,
 }
 
@@ -190,6 +213,7 @@ pub fn load(file: &Path) -> Result<BoxConfig> {
             file.display()
         );
     }
+    let witnesses = witnesses(file, raw.checkpoint.witness)?;
     Ok(BoxConfig {
         file: file.to_path_buf(),
         ledger: resolve(gate.ledger),
@@ -204,6 +228,56 @@ pub fn load(file: &Path) -> Result<BoxConfig> {
         page_bytes,
         origin: raw.checkpoint.origin,
         key: raw.checkpoint.key.map(resolve),
+        witnesses,
         fields: raw.fields,
     })
+}
+
+/// `[[checkpoint.witness]]` entries checked: a cosignature/v1 key named as the entry, an http(s)
+/// submission prefix, no name twice (docs/anchoring.md#cosignatures).
+fn witnesses(file: &Path, raw: Vec<RawWitness>) -> Result<Vec<Witness>> {
+    let mut out: Vec<Witness> = Vec::new();
+    for (i, w) in raw.into_iter().enumerate() {
+        let at = format!(
+            "{}: [[checkpoint.witness]] number {} (name = {:?})",
+            file.display(),
+            i + 1,
+            w.name
+        );
+        let key = crate::cosignature::WitnessKey::parse(&w.key).map_err(|why| {
+            anyhow::anyhow!(
+                "{at}: key = {:?} is not a witness's cosignature key: {why}; give the verifier key the witness publishes (`<name>+<key id>+<base64>`, signature type 0x04, C2SP tlog-cosignature)",
+                w.key
+            )
+        })?;
+        if key.name != w.name {
+            bail!(
+                "{at}: the key is named {:?}: a cosignature line carries its key's name, so name = must be the key's name",
+                key.name
+            );
+        }
+        let url = w.url.trim_end_matches('/');
+        let scheme_ok = url.starts_with("https://") || url.starts_with("http://");
+        if !scheme_ok
+            || url.ends_with("/add-checkpoint")
+            || url.chars().any(|c| c.is_whitespace() || c.is_control())
+            || url
+                .split_once("://")
+                .is_none_or(|(_, rest)| rest.is_empty())
+        {
+            bail!(
+                "{at}: url = {:?} is not a witness's submission prefix: give the https:// (or, for a test, http://) address before `/add-checkpoint`, without spaces",
+                w.url
+            );
+        }
+        if out.iter().any(|o| o.name == w.name) {
+            bail!("{at}: a second witness of that name; list each witness once");
+        }
+        out.push(Witness {
+            name: w.name,
+            key: w.key,
+            url: url.to_string(),
+        });
+    }
+    Ok(out)
 }

@@ -15,6 +15,8 @@ pub mod build;
 pub mod carried;
 pub mod cli;
 pub mod config;
+pub mod cosign_cmd;
+pub mod cosignature;
 pub mod dir_stat;
 pub mod dir_walk;
 pub mod dir_write;

@@ -24,6 +24,12 @@ const PAGE: &str = "index.html";
 /// first element with that id in the document, as the browser's `getElementById` finds it;
 /// `None` when the page has none, `Some(Err(()))` when its text is not base64.
 fn data_block(html: &[u8], id: &str) -> Option<Result<Vec<u8>, ()>> {
+    data_block_span(html, id).map(|r| base64(&html[r]))
+}
+
+/// Where the text of the page's data block `id` lies (found as [`data_block`] finds it): what
+/// `exhibit cosign` replaces when it adds cosignatures to the checkpoint the page carries.
+pub fn data_block_span(html: &[u8], id: &str) -> Option<std::ops::Range<usize>> {
     let mut at = 0;
     while let Some(open) = find_byte(html, b'<', at) {
         let rest = &html[open..];
@@ -45,7 +51,7 @@ fn data_block(html: &[u8], id: &str) -> Option<Result<Vec<u8>, ()>> {
         }
         let close = script_end(html, end + 1);
         if attribute(&html[open + 7..end], b"id").as_deref() == Some(id.as_bytes()) {
-            return Some(base64(&html[end + 1..close]));
+            return Some(end + 1..close);
         }
         at = close;
     }

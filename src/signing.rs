@@ -158,7 +158,7 @@ pub fn snapshot_signature(line: &[u8], vkey: &str) -> SignatureState {
 }
 
 /// A signed line's key name, its signature blob, and the line as it was signed.
-fn split_snapshot_signature(line: &[u8]) -> Option<(String, Vec<u8>, Vec<u8>)> {
+pub fn split_snapshot_signature(line: &[u8]) -> Option<(String, Vec<u8>, Vec<u8>)> {
     let rest = line.strip_prefix(SNAPSHOT_SIGNATURE_PREFIX.as_bytes())?;
     let end = rest.iter().position(|&b| b == b'"')?;
     let value = std::str::from_utf8(&rest[..end]).ok()?;

@@ -206,7 +206,41 @@ fn finish_tree(
         snapshots.as_deref(),
         files,
     ));
+    tree.cosigned = cosignatures(stats.value.as_ref(), checkpoint.as_deref(), files);
     Ok(tree)
+}
+
+/// The checkpoint's cosignatures against the witnesses STATS.json lists
+/// (docs/anchoring.md#cosignatures); `None` when it lists none.
+fn cosignatures(
+    stats: Option<&serde_json::Value>,
+    checkpoint: Option<&[u8]>,
+    files: &mut Vec<FileProblem>,
+) -> Option<crate::cosignature::Cosigned> {
+    let listed = match crate::cosignature::listed_in_stats(stats?)? {
+        Ok(l) => l,
+        Err(why) => {
+            files.push(FileProblem {
+                file: "ledger/STATS.json".into(),
+                code: "witness_key".into(),
+                detail: format!("{why} (docs/anchoring.md#cosignatures)"),
+            });
+            return None;
+        }
+    };
+    let c = crate::cosignature::check_note(checkpoint.unwrap_or_default(), &listed);
+    for (code, detail) in &c.problems {
+        files.push(FileProblem {
+            file: if code == "witness_key" {
+                "ledger/STATS.json".into()
+            } else {
+                "ledger/tree/checkpoint".into()
+            },
+            code: code.clone(),
+            detail: detail.clone(),
+        });
+    }
+    Some(c)
 }
 
 /// STATS.json's `tree` against the tree re-derived (docs/tree.md#verifiers).

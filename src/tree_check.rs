@@ -27,6 +27,9 @@ pub struct TreeReport {
     pub origin: Option<String>,
     /// The operator's signatures (docs/anchoring.md#what-verify-says).
     pub signatures: Option<crate::signature_check::Signatures>,
+    /// The witnesses' cosignatures, when STATS.json lists witnesses (docs/anchoring.md#cosignatures).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cosigned: Option<crate::cosignature::Cosigned>,
     #[serde(skip)]
     pub ledger_dir: BoxFolder,
 }
@@ -117,6 +120,7 @@ impl TreeCheck {
             root: None,
             origin: None,
             signatures: None,
+            cosigned: None,
             ledger_dir: self.ledger_dir.clone(),
         };
         if self.folder.is_none() {

@@ -163,6 +163,18 @@ fn write_words(out: &mut impl Write, path: &Path, outcome: &Outcome) -> Result<(
                 )?;
             }
         }
+        if let Some(c) = outcome.tree.as_ref().and_then(|t| t.cosigned.as_ref()) {
+            writeln!(
+                out,
+                "  {}{}: each witness's cosignature holds over this checkpoint under the key STATS.json lists (docs/anchoring.md#cosignatures)",
+                crate::cosignature::words(c),
+                if c.by.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({})", c.by.join(", "))
+                }
+            )?;
+        }
     } else {
         let count = outcome.problems.len()
             + outcome.files.as_ref().map_or(0, Vec::len)

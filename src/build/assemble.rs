@@ -84,7 +84,7 @@ pub fn run(
         plan.config.segment_bytes,
         // Every file but the three heads, which are not made yet.
         crate::hosting::HostingStats::of(crate::hosting::size(&tree)),
-        super::tree::stats(&checkpoint, plan.key.as_deref()),
+        super::tree::stats(&checkpoint, plan.key.as_deref(), &plan.config.witnesses),
     );
     // Listed only when the list is in more than one file: a small exhibit's STATS.json stays
     // byte-identical (docs/scale.md#withheld-files).

@@ -28,6 +28,10 @@ pub struct TreeStats {
     pub key: Option<String>,
     pub root: String,
     pub size: u64,
+    /// The witnesses whose cosignatures the verifiers count (docs/anchoring.md#cosignatures),
+    /// from `[[checkpoint.witness]]`: absent when none is configured.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub witnesses: Vec<crate::cosignature::ListedWitness>,
 }
 
 /// Puts every file of the tree at the chain's size into `out`; returns the checkpoint.
@@ -351,10 +355,21 @@ pub fn check_origin(origin: &str) -> Result<(), String> {
 }
 
 /// The checkpoint's figures for STATS.json.
-pub fn stats(c: &Checkpoint, key: Option<&crate::signing::OperatorKey>) -> TreeStats {
+pub fn stats(
+    c: &Checkpoint,
+    key: Option<&crate::signing::OperatorKey>,
+    witnesses: &[crate::config::Witness],
+) -> TreeStats {
     TreeStats {
         key: key.map(|k| k.vkey.clone()),
         root: Digest(c.root).to_string(),
         size: c.size,
+        witnesses: witnesses
+            .iter()
+            .map(|w| crate::cosignature::ListedWitness {
+                name: w.name.clone(),
+                key: w.key.clone(),
+            })
+            .collect(),
     }
 }

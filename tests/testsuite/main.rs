@@ -8,6 +8,8 @@ mod anchoring;
 mod attack_segments;
 mod build_scenario;
 mod carried_state;
+mod cosign;
+mod cosign_vectors;
 mod differential;
 mod fixtures;
 mod fn_length;
