@@ -211,9 +211,14 @@ struct BuildArgs {
     /// The box's configuration.
     #[arg(long, value_name = "FILE", default_value = "exhibit.toml")]
     config: PathBuf,
-    /// The output folder (inside the exhibit branch's checkout).
-    #[arg(long, value_name = "DIR")]
-    out: PathBuf,
+    /// The output folder (inside the exhibit branch's checkout); default: [publish] out of
+    /// exhibit.toml, relative to that file.
+    #[arg(long, value_name = "DIR", value_hint = clap::ValueHint::DirPath)]
+    out: Option<PathBuf>,
+    /// DIR holds no publication at HEAD although this repository's record names one: publish
+    /// everything anew there, on purpose.
+    #[arg(long)]
+    first_publication: bool,
     /// Publish the per-line witness layer from this store (overrides [publish] witness).
     #[arg(long, value_name = "STORE")]
     witness: Option<PathBuf>,
@@ -229,7 +234,8 @@ struct BuildArgs {
     /// Accept a publication that does not extend the last one, for this recorded reason.
     #[arg(long = "allow-rewrite", value_name = "REASON")]
     allow_rewrite: Option<String>,
-    /// Day 1 of the witness kill-gate window, once the operator has registered it.
+    /// Day 1 of the witness kill-gate window, once registered (overrides [publish]
+    /// witness_window_since).
     #[arg(long = "witness-window-since", value_name = "YYYY-MM-DD")]
     witness_window_since: Option<String>,
     /// Write nothing; print what this publication adds, then what would change in DIR.
@@ -380,6 +386,7 @@ fn build_plan(args: BuildArgs) -> Result<Plan, ExitCode> {
     let BuildArgs {
         config,
         out,
+        first_publication,
         witness,
         public_texts,
         allow_text,
@@ -463,9 +470,20 @@ fn build_plan(args: BuildArgs) -> Result<Plan, ExitCode> {
         ExitCode::from(2)
     };
     let box_config = crate::config::load(&config).map_err(unusable)?;
+    // `--out` is relative to the current folder, `[publish] out` to exhibit.toml
+    // (docs/operator.md#the-out-key).
+    let Some(out) = out.or_else(|| box_config.out.clone()) else {
+        return Err(usage(format!(
+            "build: no output folder: give --out DIR, or set [publish] out = \"docs\" in {} (relative to that file)",
+            config.display()
+        )));
+    };
     let built_at = build::built_at_from_env().map_err(|e| usage(format!("{e:#}")))?;
     let key = operator_key(&box_config, &out).map_err(unusable)?;
+    let witness_window_since =
+        witness_window_since.or_else(|| box_config.witness_window_since.clone());
     Ok(Plan::Build(Box::new(BuildPlan {
+        first_publication,
         key,
         witness: witness.or_else(|| box_config.witness.clone()),
         public_texts: public_texts || box_config.public_texts,
