@@ -81,10 +81,11 @@ is public: post it beside each day's head, where strangers can compare it.";
 const INIT_EXAMPLES: &str = "\
 Examples:
   exhibit init                          exhibit.toml only
-  exhibit init --pages                  also .github/workflows/exhibit-pages.yml (deploys site/)
-  exhibit init --pages --out docs --branch main
+  exhibit init --pages                  also .github/workflows/exhibit-pages.yml (deploys docs/)
+  exhibit init --pages --out site --branch main
 
-Init writes nothing when a file it would write exists (exit 2).";
+Init writes nothing when a file it would write exists (exit 2); with --pages an existing
+exhibit.toml is kept and only the workflow is added.";
 
 #[derive(Parser, Debug)]
 #[command(
@@ -134,6 +135,9 @@ enum Command {
     /// Write a new operator's key (Ed25519, C2SP signed-note) and print its verifier key.
     #[command(after_help = format!("{KEY_EXAMPLES}\n\n{EXIT_STATUS}"))]
     Key(KeyArgs),
+    /// Serve an exhibit's folder on this machine as GitHub Pages would, to preview it.
+    #[command(after_help = format!("{SERVE_EXAMPLES}\n\n{EXIT_STATUS}"))]
+    Serve(ServeArgs),
     /// Print a shell completion script on stdout.
     #[command(after_help = "\
 Examples:
@@ -180,6 +184,28 @@ struct ProveArgs {
 }
 
 #[derive(clap::Args, Debug)]
+struct ServeArgs {
+    /// The exhibit's folder (what `exhibit build --out` wrote).
+    #[arg(value_name = "DIR", default_value = ".", value_hint = clap::ValueHint::DirPath)]
+    dir: PathBuf,
+    /// Where to listen; another address than 127.0.0.1 shows the exhibit to the network.
+    #[arg(long, value_name = "IP:PORT", default_value = "127.0.0.1:8000")]
+    address: std::net::SocketAddr,
+    /// Also open the page's address in the desktop's browser.
+    #[arg(long)]
+    open: bool,
+}
+
+const SERVE_EXAMPLES: &str = "\
+Examples:
+  exhibit serve docs                     http://127.0.0.1:8000/ until Ctrl-C
+  exhibit serve docs --open              and open it in the browser
+  exhibit serve docs --address 127.0.0.1:0    any free port (the address is printed)
+
+Answers as GitHub Pages does: its content types, Cache-Control: max-age=600, byte ranges, a
+folder's index.html and no listing; never a file outside DIR (.., encoded or not, and links).";
+
+#[derive(clap::Args, Debug)]
 struct KeyArgs {
     /// The log's name: its checkpoint origin, e.g. the exhibit's address.
     #[arg(long, value_name = "ORIGIN")]
@@ -196,7 +222,7 @@ struct InitArgs {
     #[arg(long)]
     pages: bool,
     /// The exhibit folder the workflow deploys (the --out of exhibit build).
-    #[arg(long, value_name = "DIR", default_value = "site")]
+    #[arg(long, value_name = "DIR", default_value = "docs")]
     out: String,
     /// The branch whose pushes deploy.
     #[arg(long, value_name = "NAME", default_value = "exhibit")]
@@ -271,6 +297,7 @@ pub enum Plan {
     },
     /// Text generated from the command-line definitions (completions, man page), for stdout.
     Print(Vec<u8>),
+    Serve(crate::serve::ServePlan),
 }
 
 /// The longest `--allow-rewrite` reason, in bytes (docs/build.md#bounded-records).
@@ -300,6 +327,9 @@ pub fn plan_from_args(args: impl IntoIterator<Item = OsString>) -> Result<Plan, 
         Command::Build(args) => build_plan(args)?,
         Command::Prove(args) => prove_plan(args)?,
         Command::Key(KeyArgs { name, out }) => Plan::Key { name, out },
+        Command::Serve(ServeArgs { dir, address, open }) => {
+            Plan::Serve(crate::serve::ServePlan { dir, address, open })
+        }
         Command::Verify {
             json,
             withheld,
@@ -353,6 +383,15 @@ fn init_plan(args: InitArgs) -> Result<Plan, ExitCode> {
     let usage = |msg: String| {
         crate::say!("exhibit: usage: {msg}");
         ExitCode::from(2)
+    };
+    // `docs/` and `./docs` name the folder `docs`: the workflow's paths filter is `docs/**`.
+    let out = if out.starts_with('/') {
+        out
+    } else {
+        out.split('/')
+            .filter(|p| !p.is_empty() && *p != ".")
+            .collect::<Vec<_>>()
+            .join("/")
     };
     let out_path = std::path::Path::new(&out);
     if out.is_empty()
@@ -566,6 +605,7 @@ pub fn run(plan: Plan) -> anyhow::Result<ExitCode> {
     match plan {
         Plan::Init(plan) => init::run(&plan),
         Plan::Verify(plan) => verify_cmd::run(&plan),
+        Plan::Serve(plan) => crate::serve::run(&plan),
         Plan::Prove(plan) => crate::prove_cmd::run(&plan),
         Plan::Key { name, out } => match crate::signing::new_key(&out, &name) {
             Ok(vkey) => {
