@@ -90,10 +90,11 @@ when a witness refused or could not be reached (the others' cosignatures are wri
 const INIT_EXAMPLES: &str = "\
 Examples:
   exhibit init                          exhibit.toml only
-  exhibit init --pages                  also .github/workflows/exhibit-pages.yml (deploys site/)
-  exhibit init --pages --out docs --branch main
+  exhibit init --pages                  also .github/workflows/exhibit-pages.yml (deploys docs/)
+  exhibit init --pages --out site --branch main
 
-Init writes nothing when a file it would write exists (exit 2).";
+Init writes nothing when a file it would write exists (exit 2); with --pages an existing
+exhibit.toml is kept and only the workflow is added.";
 
 #[derive(Parser, Debug)]
 #[command(
@@ -146,6 +147,9 @@ enum Command {
     /// Ask the witnesses exhibit.toml lists to cosign DIR's checkpoint (C2SP tlog-witness).
     #[command(after_help = format!("{COSIGN_EXAMPLES}\n\n{EXIT_STATUS}"))]
     Cosign(CosignArgs),
+    /// Serve an exhibit's folder on this machine as GitHub Pages would, to preview it.
+    #[command(after_help = format!("{SERVE_EXAMPLES}\n\n{EXIT_STATUS}"))]
+    Serve(ServeArgs),
     /// Print a shell completion script on stdout.
     #[command(after_help = "\
 Examples:
@@ -192,6 +196,28 @@ struct ProveArgs {
 }
 
 #[derive(clap::Args, Debug)]
+struct ServeArgs {
+    /// The exhibit's folder (what `exhibit build --out` wrote).
+    #[arg(value_name = "DIR", default_value = ".", value_hint = clap::ValueHint::DirPath)]
+    dir: PathBuf,
+    /// Where to listen; another address than 127.0.0.1 shows the exhibit to the network.
+    #[arg(long, value_name = "IP:PORT", default_value = "127.0.0.1:8000")]
+    address: std::net::SocketAddr,
+    /// Also open the page's address in the desktop's browser.
+    #[arg(long)]
+    open: bool,
+}
+
+const SERVE_EXAMPLES: &str = "\
+Examples:
+  exhibit serve docs                     http://127.0.0.1:8000/ until Ctrl-C
+  exhibit serve docs --open              and open it in the browser
+  exhibit serve docs --address 127.0.0.1:0    any free port (the address is printed)
+
+Answers as GitHub Pages does: its content types, Cache-Control: max-age=600, byte ranges, a
+folder's index.html and no listing; never a file outside DIR (.., encoded or not, and links).";
+
+#[derive(clap::Args, Debug)]
 struct KeyArgs {
     /// The log's name: its checkpoint origin, e.g. the exhibit's address.
     #[arg(long, value_name = "ORIGIN")]
@@ -218,7 +244,7 @@ struct InitArgs {
     #[arg(long)]
     pages: bool,
     /// The exhibit folder the workflow deploys (the --out of exhibit build).
-    #[arg(long, value_name = "DIR", default_value = "site")]
+    #[arg(long, value_name = "DIR", default_value = "docs")]
     out: String,
     /// The branch whose pushes deploy.
     #[arg(long, value_name = "NAME", default_value = "exhibit")]
@@ -233,9 +259,14 @@ struct BuildArgs {
     /// The box's configuration.
     #[arg(long, value_name = "FILE", default_value = "exhibit.toml")]
     config: PathBuf,
-    /// The output folder (inside the exhibit branch's checkout).
-    #[arg(long, value_name = "DIR")]
-    out: PathBuf,
+    /// The output folder (inside the exhibit branch's checkout); default: [publish] out of
+    /// exhibit.toml, relative to that file.
+    #[arg(long, value_name = "DIR", value_hint = clap::ValueHint::DirPath)]
+    out: Option<PathBuf>,
+    /// DIR holds no publication at HEAD although this repository's record names one: publish
+    /// everything anew there, on purpose.
+    #[arg(long)]
+    first_publication: bool,
     /// Publish the per-line witness layer from this store (overrides [publish] witness).
     #[arg(long, value_name = "STORE")]
     witness: Option<PathBuf>,
@@ -251,7 +282,8 @@ struct BuildArgs {
     /// Accept a publication that does not extend the last one, for this recorded reason.
     #[arg(long = "allow-rewrite", value_name = "REASON")]
     allow_rewrite: Option<String>,
-    /// Day 1 of the witness kill-gate window, once the operator has registered it.
+    /// Day 1 of the witness kill-gate window, once registered (overrides [publish]
+    /// witness_window_since).
     #[arg(long = "witness-window-since", value_name = "YYYY-MM-DD")]
     witness_window_since: Option<String>,
     /// Write nothing; print what this publication adds, then what would change in DIR.
@@ -288,6 +320,7 @@ pub enum Plan {
     },
     /// Text generated from the command-line definitions (completions, man page), for stdout.
     Print(Vec<u8>),
+    Serve(crate::serve::ServePlan),
 }
 
 /// The longest `--allow-rewrite` reason, in bytes (docs/build.md#bounded-records).
@@ -319,6 +352,9 @@ pub fn plan_from_args(args: impl IntoIterator<Item = OsString>) -> Result<Plan, 
         Command::Key(KeyArgs { name, out }) => Plan::Key { name, out },
         Command::Cosign(CosignArgs { config, out }) => {
             Plan::Cosign(crate::cosign_cmd::CosignPlan { config, out })
+        }
+        Command::Serve(ServeArgs { dir, address, open }) => {
+            Plan::Serve(crate::serve::ServePlan { dir, address, open })
         }
         Command::Verify {
             json,
@@ -374,6 +410,15 @@ fn init_plan(args: InitArgs) -> Result<Plan, ExitCode> {
         crate::say!("exhibit: usage: {msg}");
         ExitCode::from(2)
     };
+    // `docs/` and `./docs` name the folder `docs`: the workflow's paths filter is `docs/**`.
+    let out = if out.starts_with('/') {
+        out
+    } else {
+        out.split('/')
+            .filter(|p| !p.is_empty() && *p != ".")
+            .collect::<Vec<_>>()
+            .join("/")
+    };
     let out_path = std::path::Path::new(&out);
     if out.is_empty()
         || out_path.is_absolute()
@@ -406,6 +451,7 @@ fn build_plan(args: BuildArgs) -> Result<Plan, ExitCode> {
     let BuildArgs {
         config,
         out,
+        first_publication,
         witness,
         public_texts,
         allow_text,
@@ -489,9 +535,20 @@ fn build_plan(args: BuildArgs) -> Result<Plan, ExitCode> {
         ExitCode::from(2)
     };
     let box_config = crate::config::load(&config).map_err(unusable)?;
+    // `--out` is relative to the current folder, `[publish] out` to exhibit.toml
+    // (docs/operator.md#the-out-key).
+    let Some(out) = out.or_else(|| box_config.out.clone()) else {
+        return Err(usage(format!(
+            "build: no output folder: give --out DIR, or set [publish] out = \"docs\" in {} (relative to that file)",
+            config.display()
+        )));
+    };
     let built_at = build::built_at_from_env().map_err(|e| usage(format!("{e:#}")))?;
     let key = operator_key(&box_config, &out).map_err(unusable)?;
+    let witness_window_since =
+        witness_window_since.or_else(|| box_config.witness_window_since.clone());
     Ok(Plan::Build(Box::new(BuildPlan {
+        first_publication,
         key,
         witness: witness.or_else(|| box_config.witness.clone()),
         public_texts: public_texts || box_config.public_texts,
@@ -574,6 +631,7 @@ pub fn run(plan: Plan) -> anyhow::Result<ExitCode> {
     match plan {
         Plan::Init(plan) => init::run(&plan),
         Plan::Verify(plan) => verify_cmd::run(&plan),
+        Plan::Serve(plan) => crate::serve::run(&plan),
         Plan::Prove(plan) => crate::prove_cmd::run(&plan),
         Plan::Cosign(plan) => crate::cosign_cmd::run(&plan).or_else(|e| {
             crate::say!(

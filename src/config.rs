@@ -53,6 +53,10 @@ struct RawPublish {
     /// The most bytes `index.html` may weigh with everything embedded (docs/page.md "The light
     /// page"); lowered by tests to reach the light page with a small box.
     page_bytes: Option<i64>,
+    /// The exhibit folder (`--out`), relative to this file (docs/operator.md#the-out-key).
+    out: Option<PathBuf>,
+    /// Day 1 of the registered witness kill-gate window (`--witness-window-since`).
+    witness_window_since: Option<String>,
 }
 
 #[derive(Debug, Deserialize, Default)]
@@ -110,6 +114,10 @@ pub struct BoxConfig {
     /// The witnesses that cosign the checkpoint, in the file's order (docs/anchoring.md#cosignatures).
     pub witnesses: Vec<Witness>,
     pub fields: BTreeMap<String, BTreeMap<String, String>>,
+    /// `[publish] out`, resolved against the file (docs/operator.md#the-out-key).
+    pub out: Option<PathBuf>,
+    /// `[publish] witness_window_since`, a checked YYYY-MM-DD day.
+    pub witness_window_since: Option<String>,
 }
 
 pub fn load(file: &Path) -> Result<BoxConfig> {
@@ -213,8 +221,26 @@ pub fn load(file: &Path) -> Result<BoxConfig> {
             file.display()
         );
     }
+    if let Some(day) = &raw.publish.witness_window_since
+        && !exhibit_protocol::days::is_day(day)
+    {
+        bail!(
+            "{}: [publish] witness_window_since = {day:?} is not a YYYY-MM-DD day; set day 1 of the registered window, or remove the key while none is registered",
+            file.display()
+        );
+    }
+    if let Some(out) = &raw.publish.out
+        && out.as_os_str().is_empty()
+    {
+        bail!(
+            "{}: [publish] out = \"\": name the exhibit folder (relative to this file), or remove the key and give --out",
+            file.display()
+        );
+    }
     let witnesses = witnesses(file, raw.checkpoint.witness)?;
     Ok(BoxConfig {
+        out: raw.publish.out.map(resolve),
+        witness_window_since: raw.publish.witness_window_since,
         file: file.to_path_buf(),
         ledger: resolve(gate.ledger),
         gate_config: gate.config.map(resolve),

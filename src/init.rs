@@ -149,7 +149,13 @@ jobs:
 pub fn run(plan: &InitPlan) -> Result<ExitCode> {
     let config = plan.dir.join("exhibit.toml");
     let workflow_file = plan.dir.join(WORKFLOW_PATH);
-    let mut files: Vec<(PathBuf, String)> = vec![(config, CONFIG_TEMPLATE.to_string())];
+    // With --pages, an exhibit.toml already there is kept and only the workflow is added: the
+    // workflow can be had later without moving the configuration aside (docs/operator.md#init).
+    let keep_config = plan.pages && config.symlink_metadata().is_ok();
+    let mut files: Vec<(PathBuf, String)> = Vec::new();
+    if !keep_config {
+        files.push((config.clone(), CONFIG_TEMPLATE.to_string()));
+    }
     if plan.pages {
         files.push((workflow_file, workflow(&plan.out, &plan.branch)));
     }
@@ -197,18 +203,16 @@ pub fn run(plan: &InitPlan) -> Result<ExitCode> {
         written.push(path.clone());
     }
     if !plan.quiet {
+        if keep_config {
+            println!("kept {} as it is", config.display());
+        }
         for path in &written {
             println!("wrote {}", path.display());
         }
         println!("next: set [gate] ledger (and the other paths) in exhibit.toml, then");
-        println!(
-            "  exhibit build --out {} --dry-run   # review what the publication adds",
-            plan.out
-        );
-        println!(
-            "  exhibit build --out {}             # write it, then commit the folder",
-            plan.out
-        );
+        let out = shell_word(&plan.out);
+        println!("  exhibit build --out {out} --dry-run   # review what the publication adds");
+        println!("  exhibit build --out {out}             # write it, then commit the folder");
         if plan.pages {
             println!(
                 "and in the repository's settings: Pages -> Source: GitHub Actions (README.md, \"GitHub Pages\")"
@@ -216,6 +220,20 @@ pub fn run(plan: &InitPlan) -> Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `word` as one word for a POSIX shell: as it is when it holds only safe characters, else in
+/// single quotes (a folder with a space stays one argument when the line is pasted).
+pub fn shell_word(word: &str) -> String {
+    if !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "_-./+,:@%=".contains(c))
+    {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
+    }
 }
 
 /// The first folder between `dir` and `path` (`dir` itself excluded: it is the one the person

@@ -47,6 +47,7 @@ pub mod publication_trust;
 pub mod refusal;
 pub mod report_clocks;
 pub mod segments;
+pub mod serve;
 pub mod side_channels;
 pub mod signature_check;
 pub mod signing;

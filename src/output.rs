@@ -1413,6 +1413,18 @@ pub fn check_out_dir(dir: &Path, box_paths: &[(&str, &Path)], journaled: bool) -
         }
     }
     if meta.is_err() {
+        // DIR is made, its parents are not: a mistyped path is said, not created
+        // (docs/operator.md#first-publication).
+        let parent = match dir.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p,
+            _ => Path::new("."),
+        };
+        if !parent.is_dir() {
+            bail!(
+                "{shown}: its parent folder {} does not exist; exhibit creates DIR but never the folders above it (is the path mistyped? create the parent first); {OUT_RULE}",
+                crate::terminal::escape(&parent.display().to_string())
+            );
+        }
         return Ok(());
     }
     let mut entries = std::fs::read_dir(dir).with_context(|| format!("{shown}: cannot list"))?;

@@ -82,6 +82,42 @@ impl Record {
     }
 }
 
+/// The records this repository's git folder holds that name a publication (docs/operator.md#first-publication):
+/// every `published-*` file with a line in it, `own` (DIR's) included, in name order. Empty
+/// outside a repository.
+pub fn records_naming_a_publication(previous: &Previous) -> Result<Vec<PathBuf>> {
+    let Some(git_dir) = previous.own_git_dir() else {
+        return Ok(Vec::new());
+    };
+    let folder = git_dir.join("exhibit");
+    let entries = match std::fs::read_dir(&folder) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(e).with_context(|| format!("{}: cannot list", folder.display())),
+    };
+    let mut found = Vec::new();
+    for entry in entries {
+        let entry = entry.with_context(|| format!("{}: cannot list", folder.display()))?;
+        let name = entry.file_name();
+        let is_record = name
+            .to_str()
+            .and_then(|n| n.strip_prefix("published-"))
+            .is_some_and(|hex| hex.len() == 16 && hex.bytes().all(|b| b.is_ascii_hexdigit()));
+        if is_record && entry.metadata().is_ok_and(|m| m.is_file() && m.len() > 0) {
+            found.push(entry.path());
+        }
+    }
+    found.sort();
+    Ok(found)
+}
+
+impl Record {
+    /// Where this DIR's record lives (none outside a repository).
+    pub fn path(&self) -> Option<&Path> {
+        self.path.as_deref()
+    }
+}
+
 /// The last non-empty line of SNAPSHOTS.jsonl's bytes.
 pub fn last_line(bytes: &[u8]) -> Option<&[u8]> {
     bytes.split(|&b| b == b'\n').rfind(|l| !l.is_empty())

@@ -37,6 +37,9 @@ pub struct BuildPlan {
     /// The operator's key, read when the plan was made (docs/anchoring.md#the-key).
     pub key: Option<std::sync::Arc<crate::signing::OperatorKey>>,
     pub out: PathBuf,
+    /// `--first-publication`: publish anew where this repository's record names a publication
+    /// but HEAD holds none in DIR (docs/operator.md#first-publication).
+    pub first_publication: bool,
     pub witness: Option<PathBuf>,
     pub public_texts: bool,
     pub allow_text: BTreeSet<exhibit_protocol::Digest>,
@@ -98,6 +101,10 @@ pub fn run(plan: &BuildPlan) -> Result<ExitCode> {
     let (refusals, trusted, record) = check_head(plan, &previous, &head)?;
     if !refusals.is_empty() {
         return Ok(report::refused(plan.voice, &refusals));
+    }
+    let first = first_publication(plan, &previous, &record)?;
+    if let Err(refusal) = first {
+        return Ok(report::refused(plan.voice, &[*refusal]));
     }
     // What the HEAD check hashed is written beside its cache now and put in place once DIR is
     // written; from here on the build does not hold it (docs/scale.md#memory).
@@ -163,7 +170,8 @@ pub fn run(plan: &BuildPlan) -> Result<ExitCode> {
     // What the write stage says and what the page needs of the lines are taken now; then the
     // per-line records are let go, before the page is made and DIR written (at a million lines
     // 100 MB: docs/scale.md#memory).
-    let summary = write::Summary::of(plan, &loaded, &decided, &layers, &assembled);
+    let mut summary = write::Summary::of(plan, &loaded, &decided, &layers, &assembled);
+    summary.set_history(first.unwrap_or_default(), previous.in_checkout);
     let facts = render::LedgerFacts::of(&decided.verified);
     // The proofs list is named by the store's ids, read from the lines: held as digests now
     // (32 MB at a million, where the lines are 73), or the lines would stay with it
@@ -303,6 +311,53 @@ fn check_head(
         );
     }
     Ok((Vec::new(), head.trusted() && owned, record))
+}
+
+/// Whether this build is a first publication in DIR (HEAD holds no `ledger/SNAPSHOTS.jsonl`
+/// there), refused when this repository's record says a publication exists — in another folder,
+/// or in DIR with DIR now empty (a wrong `--out`, a lost branch) — unless `--first-publication`
+/// (docs/operator.md#first-publication).
+fn first_publication(
+    plan: &BuildPlan,
+    previous: &Previous,
+    record: &crate::publication_trust::Record,
+) -> Result<std::result::Result<bool, Box<Refusal>>> {
+    if previous.read("ledger/SNAPSHOTS.jsonl")?.is_some() {
+        return Ok(Ok(false));
+    }
+    if plan.first_publication {
+        return Ok(Ok(true));
+    }
+    let own = record.path();
+    let dir_holds_exhibit = crate::output::holds_exhibit(&plan.out);
+    let named: Vec<std::path::PathBuf> =
+        crate::publication_trust::records_naming_a_publication(previous)?
+            .into_iter()
+            .filter(|p| Some(p.as_path()) != own || !dir_holds_exhibit)
+            .collect();
+    // DIR's own record first: it says the most.
+    let Some(path) = named
+        .iter()
+        .find(|p| Some(p.as_path()) == own)
+        .or(named.first())
+    else {
+        return Ok(Ok(true));
+    };
+    let which = if Some(path.as_path()) == own {
+        "this folder had a publication built on this machine, and HEAD holds none in it now (was the branch switched, or the commit lost?)".to_string()
+    } else {
+        "this repository holds a publication this machine built in another folder (is --out or [publish] out the folder you publish?)".to_string()
+    };
+    Ok(Err(Box::new(Refusal::new(
+        "first_publication_over_record",
+        plan.out.display().to_string(),
+        "",
+        format!(
+            "a first publication: HEAD holds no ledger/SNAPSHOTS.jsonl in this folder, so every line would be published anew and nothing earlier kept withheld; but {which} (record: {})",
+            path.display()
+        ),
+        "--first-publication, when a first publication in this folder is what you mean",
+    ))))
 }
 
 /// Whether HEAD's last publication is the operator's: `true` when signed by the key or built

@@ -43,6 +43,10 @@ pub struct Built {
     pub head: exhibit_protocol::Digest,
     pub head_seq: Option<i64>,
     pub snapshot: Snapshot,
+    /// HEAD held no publication in DIR: every line is published anew.
+    pub first_publication: bool,
+    /// DIR lies in a git checkout (outside one nothing earlier is read).
+    pub in_git: bool,
 }
 
 #[derive(Debug, Serialize)]
@@ -160,6 +164,8 @@ pub fn finish(
             built.withheld,
             built.head,
             match (&built.snapshot, &plan.allow_rewrite) {
+                _ if !built.in_git => "FIRST PUBLICATION, outside any git repository: nothing earlier was read, so nothing is extended, kept withheld or taken from earlier readings".to_string(),
+                _ if built.first_publication => "FIRST PUBLICATION: HEAD held none in this folder; snapshot line 1 written".to_string(),
                 (s, _) if !s.appended =>
                     "published content unchanged: no snapshot appended".to_string(),
                 (s, _) if s.extends => "snapshot appended (extends the last)".to_string(),
@@ -193,6 +199,8 @@ fn summary_json(
         "head": built.head,
         "head_seq": built.head_seq,
         "snapshot": built.snapshot,
+        "first_publication": built.first_publication,
+        "in_git": built.in_git,
         "files": files,
         "notes": notes,
     })

@@ -43,6 +43,15 @@ pub struct Review {
 
 #[derive(Debug, Default, Serialize)]
 pub struct Summary {
+    /// DIR holds no publication yet: everything is published anew (docs/operator.md#first-publication).
+    pub first_publication: bool,
+    /// Texts the guard or the rules withheld that this publication newly lists, each with the
+    /// flag that would release it: a decision a person may reverse, never cut.
+    pub texts_withheld: Vec<WithheldText>,
+    /// Published settings that changed (the witness window), old → new.
+    pub settings: Vec<SettingChange>,
+    /// Counts of STATS.json whose denominator alone changed (not listed in `counts`).
+    pub denominators_only: usize,
     /// The seqs this publication adds (published or withheld), lowest and highest; null when none.
     pub new_seqs: Option<SeqRange>,
     /// New lines published in ledger.jsonl.
@@ -77,6 +86,25 @@ pub struct WithheldLine {
     pub kind: String,
     pub fields_flagged: Vec<String>,
     pub reason: String,
+    /// The flag that publishes it, once a person has read it.
+    pub accept: String,
+}
+
+#[derive(Debug, Serialize)]
+pub struct WithheldText {
+    pub sent_sha256: String,
+    pub seq: Option<i64>,
+    pub reasons: Vec<String>,
+    /// The flag that releases it, once a person has read it.
+    pub accept: String,
+}
+
+#[derive(Debug, Serialize)]
+pub struct SettingChange {
+    /// The key of exhibit.toml that sets it.
+    pub setting: String,
+    pub old: J,
+    pub new: J,
 }
 
 #[derive(Debug, Serialize)]
@@ -918,6 +946,28 @@ fn withheld_entries(tree: &Tree, skip: &BTreeSet<&str>) -> Result<Vec<J>> {
     Ok(entries)
 }
 
+/// The public texts' withheld entries by sent_sha256: `index.json`'s and its parts'
+/// (docs/public-texts.md#parts).
+fn withheld_texts(tree: &Tree) -> Result<BTreeMap<String, J>> {
+    let mut files = vec![json_of(tree, "ledger/public_texts/index.json")?];
+    let parts: Vec<String> = tree
+        .iter_under("ledger/public_texts/index/")
+        .map(|(p, _)| p.into_owned())
+        .collect();
+    for p in parts {
+        files.push(json_of(tree, &p)?);
+    }
+    let mut out = BTreeMap::new();
+    for f in files {
+        for e in f["withheld"].as_array().into_iter().flatten() {
+            if let Some(sha) = e["sent_sha256"].as_str() {
+                out.insert(sha.to_string(), e.clone());
+            }
+        }
+    }
+    Ok(out)
+}
+
 /// The seq of each line of a ledger.jsonl (the header has none). Lines are canonical JSON.
 fn seqs_of(ledger: &[u8]) -> BTreeSet<i64> {
     ledger
@@ -969,6 +1019,7 @@ fn summary(old: &Tree, new: &Tree) -> Result<Summary> {
                 .map(|f| f.iter().filter_map(|x| x.as_str().map(escape)).collect())
                 .unwrap_or_default(),
             reason: escape(e["reason"].as_str().unwrap_or_default()),
+            accept: format!("--allow-line {seq}"),
         });
     }
     let all_new: BTreeSet<i64> = new_seqs
@@ -1002,16 +1053,46 @@ fn summary(old: &Tree, new: &Tree) -> Result<Summary> {
         }
     }
 
+    let before = withheld_texts(old)?;
+    for (sha, e) in withheld_texts(new)? {
+        if !before.contains_key(&sha) {
+            s.texts_withheld.push(WithheldText {
+                accept: format!("--allow-text {}", escape(&sha)),
+                sent_sha256: escape(&sha),
+                seq: e["seq"].as_i64(),
+                reasons: e["reasons"]
+                    .as_array()
+                    .map(|r| r.iter().filter_map(|x| x.as_str().map(escape)).collect())
+                    .unwrap_or_default(),
+            });
+        }
+    }
     let (old_stats, new_stats) = (
         json_of(old, "ledger/STATS.json")?,
         json_of(new, "ledger/STATS.json")?,
     );
+    // The witness window is set in exhibit.toml; a change of it changes what is published, so it
+    // is named (docs/operator.md#settings).
+    let window = |v: &J| v["witness"]["window"]["since"].clone();
+    if !old_stats.is_null() && window(&old_stats) != window(&new_stats) {
+        s.settings.push(SettingChange {
+            setting: "[publish] witness_window_since".into(),
+            old: window(&old_stats),
+            new: window(&new_stats),
+        });
+    }
+    s.first_publication = old.read("ledger/SNAPSHOTS.jsonl")?.is_none();
     let head = |v: &J| v["ledger"]["head"].as_str().map(escape);
     s.head = Change {
         old: head(&old_stats),
         new: head(&new_stats),
     };
     count_changes("", &old_stats, &new_stats, &mut s.counts, &mut s.seq_lists);
+    // A count whose denominator alone moved says nothing new (docs/operator.md#dry-run).
+    let before = s.counts.len();
+    s.counts
+        .retain(|c| !(is_count(&c.old) && is_count(&c.new) && c.old["count"] == c.new["count"]));
+    s.denominators_only = before - s.counts.len();
     let snapshots = "ledger/SNAPSHOTS.jsonl";
     let lines = |t: &Tree| -> Result<usize> {
         Ok(t.read(snapshots)?.map_or(0, |b| {
@@ -1134,9 +1215,50 @@ fn seq_list_text(seqs: &[i64]) -> String {
     parts.join(", ")
 }
 
+/// The decisions a person may reverse, each with its flag: shown first and never cut, in every
+/// form (docs/operator.md#dry-run).
+fn decision_lines(s: &Summary) -> Vec<String> {
+    let mut l = Vec::new();
+    for w in &s.withheld {
+        l.push(format!(
+            "line withheld: seq {} ({}): {} — to publish it: {}",
+            w.seq, w.kind, w.reason, w.accept
+        ));
+    }
+    for t in &s.texts_withheld {
+        let seq = t.seq.map_or(String::new(), |q| format!(" (seq {q})"));
+        l.push(format!(
+            "text withheld: {}{seq}: {} — to release it: {}",
+            t.sent_sha256,
+            t.reasons.join(", "),
+            t.accept
+        ));
+    }
+    for c in &s.settings {
+        let shown = |v: &J| match v {
+            J::Null => "(not registered)".to_string(),
+            J::String(x) => x.clone(),
+            v => v.to_string(),
+        };
+        l.push(format!(
+            "setting changed: {}: {} → {} (what is published changes; set it in exhibit.toml)",
+            c.setting,
+            shown(&c.old),
+            shown(&c.new)
+        ));
+    }
+    l
+}
+
 /// The summary's lines, shared by the text and Markdown forms (Markdown adds list markers).
 fn summary_lines(s: &Summary) -> Vec<(usize, String)> {
     let mut l: Vec<(usize, String)> = Vec::new();
+    if s.first_publication {
+        l.push((
+            0,
+            "FIRST PUBLICATION: DIR holds none yet; every line below is published anew".into(),
+        ));
+    }
     match s.new_seqs {
         Some(r) => l.push((
             0,
@@ -1151,10 +1273,7 @@ fn summary_lines(s: &Summary) -> Vec<(usize, String)> {
         None => l.push((0, "no new lines".into())),
     }
     for w in &s.withheld {
-        l.push((
-            1,
-            format!("withheld seq {} ({}): {}", w.seq, w.kind, w.reason),
-        ));
+        l.push((1, format!("withheld seq {} ({})", w.seq, w.kind)));
     }
     if s.head.old != s.head.new {
         l.push((
@@ -1214,6 +1333,15 @@ fn summary_lines(s: &Summary) -> Vec<(usize, String)> {
             l.push((1, format!("{}: {}", c.key, parts.join("; "))));
         }
     }
+    if s.denominators_only > 0 {
+        l.push((
+            0,
+            format!(
+                "{} other count(s) changed only their denominator (STATS.json; --json lists none of them)",
+                s.denominators_only
+            ),
+        ));
+    }
     l
 }
 
@@ -1263,7 +1391,13 @@ fn body_lines(d: &FileDiff) -> Vec<String> {
     match &d.body {
         DiffBody::Lines { hunks, not_shown } => {
             for h in hunks {
-                out.push(format!("@@ -{} +{} @@", h.old_start, h.new_start));
+                // Unified diff's header: start and length on each side.
+                let old_len = h.lines.iter().filter(|l| !l.starts_with('+')).count();
+                let new_len = h.lines.iter().filter(|l| !l.starts_with('-')).count();
+                out.push(format!(
+                    "@@ -{},{old_len} +{},{new_len} @@",
+                    h.old_start, h.new_start
+                ));
                 out.extend(h.lines.iter().cloned());
             }
             if *not_shown > 0 {
@@ -1336,6 +1470,14 @@ impl Review {
             "dry run: {a} added, {c} changed, {r} removed in {}/ (nothing written)\n\n",
             self.dir
         );
+        let decisions = decision_lines(&self.summary);
+        if !decisions.is_empty() {
+            out.push_str("decisions a person may reverse (each with its flag):\n");
+            for line in decisions {
+                let _ = writeln!(out, "  {line}");
+            }
+            out.push('\n');
+        }
         out.push_str("what this publication adds:\n");
         for (depth, line) in summary_lines(&self.summary) {
             let _ = writeln!(out, "{}{line}", "  ".repeat(depth + 1));
@@ -1353,23 +1495,34 @@ impl Review {
         out
     }
 
-    /// For a pull request: headings, lists, and each diff in a fenced block.
+    /// For a pull request: headings, lists, and each diff in a fenced block. The decisions and
+    /// the summary come first and are never cut; the files and changes are folded in a
+    /// `<details>` and cut to keep the whole within one GitHub comment
+    /// (docs/operator.md#dry-run).
     pub fn to_markdown(&self) -> String {
         let (a, c, r) = self.file_counts();
         let mut out = format!(
             "### exhibit: what building `{}/` changes\n\n{a} added, {c} changed, {r} removed.\n\n",
             self.dir
         );
+        let decisions = decision_lines(&self.summary);
+        if !decisions.is_empty() {
+            out.push_str("#### Decisions a person may reverse\n\n");
+            for line in decisions {
+                let _ = writeln!(out, "- {}", md_inline(&line));
+            }
+            out.push('\n');
+        }
         for (depth, line) in summary_lines(&self.summary) {
             let _ = writeln!(out, "{}- {}", "  ".repeat(depth), md_inline(&line));
         }
-        out.push_str("\n#### Files\n\n");
+        let mut folded = String::from("\n#### Files\n\n");
         for line in file_lines(self) {
-            let _ = writeln!(out, "- {}", md_inline(&line));
+            let _ = writeln!(folded, "- {}", md_inline(&line));
         }
         let diffs = shown_diffs(self);
         if !diffs.is_empty() {
-            out.push_str("\n#### Changes\n");
+            folded.push_str("\n#### Changes\n");
         }
         for d in diffs {
             let body = body_lines(d).join("\n");
@@ -1380,16 +1533,54 @@ impl Review {
                 ""
             };
             let _ = write!(
-                out,
+                folded,
                 "\n{} `{}/{}`\n\n{fence}{lang}\n{body}\n{fence}\n",
                 d.status,
                 self.dir,
                 escape(&d.path).replace('`', "'")
             );
         }
+        let open = "\n<details><summary>Files and changes</summary>\n";
+        let close = "\n</details>\n";
+        let cut_note =
+            "\n… cut here to fit one comment; `exhibit build --dry-run` prints the rest.\n";
+        let room = MARKDOWN_CHARS
+            .saturating_sub(out.chars().count() + open.len() + close.len() + cut_note.len());
+        out.push_str(open);
+        if folded.chars().count() <= room {
+            out.push_str(&folded);
+        } else {
+            // Whole lines, and a fence cut open is closed: an open fence would swallow the rest.
+            let mut used = 0;
+            let mut fence: Option<String> = None;
+            for line in folded.split_inclusive('\n') {
+                let n = line.chars().count();
+                if used + n + fence.as_ref().map_or(0, |f| f.len() + 1) > room {
+                    break;
+                }
+                let ticks: String = line.chars().take_while(|&c| c == '`').collect();
+                if ticks.len() >= 3 {
+                    fence = match fence {
+                        Some(f) if line.trim_end() == f => None,
+                        None => Some(ticks),
+                        open => open,
+                    };
+                }
+                out.push_str(line);
+                used += n;
+            }
+            if let Some(f) = fence {
+                let _ = writeln!(out, "{f}");
+            }
+            out.push_str(cut_note);
+        }
+        out.push_str(close);
         out
     }
 }
+
+/// One GitHub comment holds at most this many characters.
+pub const MARKDOWN_CHARS: usize = 65_536;
 
 /// Text in a Markdown list item: characters Markdown would act on are escaped.
 fn md_inline(s: &str) -> String {
@@ -1429,6 +1620,80 @@ mod tests {
             t.put(*p, b.as_bytes().to_vec());
         }
         t
+    }
+
+    /// A review too large for one GitHub comment keeps every decision and the summary, folds
+    /// the rest, and stays within 65,536 characters with its fences closed. Catches a Markdown
+    /// review cut without bound, a cut that drops decisions, and a fence left open.
+    #[test]
+    fn markdown_fits_one_comment_and_never_cuts_a_decision() {
+        let summary = Summary {
+            withheld: (1..=300)
+                .map(|seq| WithheldLine {
+                    seq,
+                    kind: "send".into(),
+                    fields_flagged: vec![],
+                    reason: "identifier_shape".into(),
+                    accept: format!("--allow-line {seq}"),
+                })
+                .collect(),
+            texts_withheld: vec![WithheldText {
+                sent_sha256: "ab".repeat(32),
+                seq: Some(7),
+                reasons: vec!["phone".into()],
+                accept: format!("--allow-text {}", "ab".repeat(32)),
+            }],
+            ..Summary::default()
+        };
+        let diffs = (0..400)
+            .map(|i| FileDiff {
+                path: format!("f{i}/a.txt"),
+                status: ChangeKind::Changed,
+                body: DiffBody::Lines {
+                    hunks: vec![Hunk {
+                        old_start: 1,
+                        new_start: 1,
+                        lines: (0..24)
+                            .map(|j| format!("+{}{j}", "x".repeat(110)))
+                            .collect(),
+                    }],
+                    not_shown: 0,
+                },
+            })
+            .collect();
+        let r = Review {
+            dir: "docs".into(),
+            summary,
+            files: FileChanges::default(),
+            diffs,
+        };
+        let md = r.to_markdown();
+        assert!(
+            md.chars().count() <= MARKDOWN_CHARS,
+            "{}",
+            md.chars().count()
+        );
+        for seq in 1..=300 {
+            assert!(
+                md.contains(&format!("--allow-line {seq} "))
+                    || md.contains(&format!("--allow-line {seq}\n")),
+                "seq {seq}"
+            );
+        }
+        assert!(md.contains(&format!("--allow-text {}", "ab".repeat(32))));
+        assert!(md.contains("<details>") && md.trim_end().ends_with("</details>"));
+        assert!(md.contains("cut here to fit one comment"));
+        let fences = md.lines().filter(|l| l.starts_with("```")).count();
+        assert_eq!(fences % 2, 0, "every fence closed");
+        // Hunk headers are unified diff's, with lengths.
+        assert!(md.contains("@@ -1,0 +1,24 @@"), "{}", &md[..2000]);
+        // In words, every decision too.
+        let text = r.to_text();
+        assert!(text.starts_with("dry run:"));
+        assert!(
+            text.find("--allow-line 300").unwrap()
+                < text.find("what this publication adds").unwrap()
+        );
     }
 
     #[test]

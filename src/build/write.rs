@@ -41,6 +41,8 @@ impl Summary {
                 withheld: decided.withheld_count() as u64,
                 head: verified.head,
                 head_seq: verified.lines.last().map(|r| r.seq),
+                first_publication: false,
+                in_git: true,
                 snapshot: Snapshot {
                     appended,
                     extends,
@@ -52,6 +54,15 @@ impl Summary {
                 },
             },
         }
+    }
+}
+
+impl Summary {
+    /// Whether this is a first publication in DIR and whether DIR lies in a git checkout: the
+    /// summary claims no history where there is none (docs/operator.md#first-publication).
+    pub fn set_history(&mut self, first: bool, in_git: bool) {
+        self.built.first_publication = first;
+        self.built.in_git = in_git;
     }
 }
 

@@ -17,6 +17,7 @@ mod gen_box;
 mod guard;
 mod light_page;
 mod operator;
+mod operator_day;
 mod page_e2e;
 mod properties;
 mod public_texts;

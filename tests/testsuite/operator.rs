@@ -71,10 +71,28 @@ fn init_writes_a_commented_config_and_never_overwrites() {
         edited
     );
 
-    // --pages where exhibit.toml exists: all or nothing, so no workflow either.
+    // --pages where exhibit.toml exists (issue 47): the file is kept as it is, and only the
+    // workflow is added; `docs/` is the folder `docs`, and a command to paste is quoted.
+    let o = exhibit_in(tmp.path(), &["init", "--pages", "--out", "my docs/"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert_eq!(
+        std::fs::read_to_string(tmp.path().join("exhibit.toml")).unwrap(),
+        edited
+    );
+    let wf =
+        std::fs::read_to_string(tmp.path().join(".github/workflows/exhibit-pages.yml")).unwrap();
+    assert!(
+        wf.contains(r#"paths: ["my docs/**"]"#) && !wf.contains("//"),
+        "{wf}"
+    );
+    let said = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        said.contains("exhibit build --out 'my docs' --dry-run"),
+        "{said}"
+    );
+    // Again: the workflow exists now, so nothing is written.
     let o = exhibit_in(tmp.path(), &["init", "--pages"]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
-    assert!(!tmp.path().join(".github").exists());
 
     // A workflow already there is not overwritten either, and no exhibit.toml is written.
     let other = tempfile::tempdir().unwrap();
@@ -234,7 +252,9 @@ fn the_shipped_workflow_is_what_init_writes() {
     );
     let w = workflow_of(tmp.path());
     assert_eq!(w["on"]["push"]["branches"], serde_json::json!(["exhibit"]));
-    assert_eq!(w["jobs"]["deploy"]["steps"][1]["with"]["path"], "site");
+    // The default folder is the README's and --help's: docs (issue 47).
+    assert_eq!(w["jobs"]["deploy"]["steps"][1]["with"]["path"], "docs");
+    assert!(String::from_utf8_lossy(&o.stdout).contains("exhibit build --out docs --dry-run"));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -882,19 +902,37 @@ fn a_dry_run_after_a_small_day_names_the_new_seqs_and_every_changed_count_and_st
         counts.contains(&"lines.published: 10 of 10 → 14 of 15".to_string()),
         "{counts:?}"
     );
+    // Counts whose denominator alone moved are not listed (issue 47); the others all are.
+    let denominator_only = |c: &str| {
+        let (a, b) = c.split_once(": ").unwrap().1.split_once(" → ").unwrap();
+        a.contains(" of ") && a.split(" of ").next() == b.split(" of ").next()
+    };
+    assert!(counts.iter().any(|c| denominator_only(c)), "{counts:?}");
     for c in &counts {
-        assert!(
-            review.contains(c.as_str()),
-            "the review lacks `{c}`:\n{review}"
-        );
-        assert!(md.contains(c.as_str()), "the Markdown lacks `{c}`:\n{md}");
+        let shown = !denominator_only(c);
+        assert_eq!(review.contains(c.as_str()), shown, "`{c}`:\n{review}");
+        assert_eq!(md.contains(c.as_str()), shown, "`{c}`:\n{md}");
     }
+    assert!(
+        review.contains("changed only their denominator"),
+        "{review}"
+    );
+    // Real unified-diff hunk headers.
+    assert!(
+        review.lines().any(|l| {
+            let l = l.trim();
+            l.starts_with("@@ -") && l.ends_with(" @@") && l.matches(',').count() == 2
+        }),
+        "{review}"
+    );
+    assert!(md.contains("<details>"), "{md}");
     assert!(
         review.contains("new seqs 11–15: 4 line(s) published, 1 withheld"),
         "{review}"
     );
     assert!(
-        review.contains("withheld seq 15 (gate_not_wired)"),
+        review.contains("line withheld: seq 15 (gate_not_wired)")
+            && review.contains("--allow-line 15"),
         "{review}"
     );
     assert!(review.contains("a snapshot line is appended"), "{review}");
@@ -926,7 +964,7 @@ fn a_dry_run_after_a_small_day_names_the_new_seqs_and_every_changed_count_and_st
     assert!(
         review
             .lines()
-            .filter(|l| !l.contains("withheld seq"))
+            .filter(|l| !l.contains("withheld"))
             .all(|l| l.chars().count() <= 200),
         "{review}"
     );

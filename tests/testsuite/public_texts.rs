@@ -1571,3 +1571,38 @@ fn a_build_refused_after_it_made_files_leaves_dir_and_its_parent_as_they_were() 
     assert_eq!(read_dir_tree(&fx.site), before, "DIR untouched");
     assert_eq!(beside_dir(&fx), Vec::<String>::new());
 }
+
+/// The dry run names a withheld text first, with its sent_sha256, reason and the flag that
+/// releases it, in words, Markdown and JSON (issue 47). Catches a withheld text shown only as a
+/// count, or cut from the JSON review.
+#[test]
+fn the_dry_run_names_each_withheld_text_with_its_flag_in_every_form() {
+    let fx = fixture();
+    let (seq, sha) = fx.cases.phone.clone();
+    let flag = format!("--allow-text {sha}");
+    let text = build(&fx, &["--dry-run"]);
+    let words = String::from_utf8_lossy(&text.stdout).into_owned();
+    assert!(
+        words.contains(&format!("text withheld: {sha} (seq {seq})")) && words.contains(&flag),
+        "{words}"
+    );
+    assert!(
+        words.find(&flag).unwrap() < words.find("what this publication adds").unwrap(),
+        "named first: {words}"
+    );
+    let md = String::from_utf8_lossy(&build(&fx, &["--dry-run", "--format", "markdown"]).stdout)
+        .into_owned();
+    assert!(md.contains(&flag), "{md}");
+    let o = build(&fx, &["--dry-run", "--json"]);
+    let v: J = serde_json::from_slice(&o.stdout).unwrap();
+    let withheld = v["review"]["summary"]["texts_withheld"].as_array().unwrap();
+    let entry = withheld
+        .iter()
+        .find(|e| e["sent_sha256"] == sha.as_str())
+        .unwrap_or_else(|| panic!("{withheld:?}"));
+    assert_eq!(
+        (&entry["seq"], &entry["accept"]),
+        (&json!(seq), &json!(flag))
+    );
+    assert!(!entry["reasons"].as_array().unwrap().is_empty());
+}

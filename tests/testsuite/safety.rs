@@ -338,7 +338,15 @@ fn dir_that_is_absent_empty_or_exhibits_own_is_written() {
     std::fs::create_dir(&empty).unwrap();
     let config = h.b.config();
     let out = empty.display().to_string();
-    let o = run(&["build", "--config", &config, "--out", &out]);
+    // A second folder of a repository that holds a publication: meant, so said (issue 47).
+    let o = run(&[
+        "build",
+        "--config",
+        &config,
+        "--out",
+        &out,
+        "--first-publication",
+    ]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     assert!(empty.join("ledger/SNAPSHOTS.jsonl").is_file());
     // A SNAPSHOTS.jsonl that is not exhibit's (not JSON lines of snapshots) does not make a folder

@@ -1247,3 +1247,29 @@ fn a_rewrite_reason_longer_than_a_line_is_refused() {
     }
     ok(&build(&fx, &["--allow-rewrite", &"x".repeat(280)]));
 }
+
+/// The window lives in exhibit.toml (`[publish] witness_window_since`), and leaving it out after
+/// it was published is named in the review as a changed setting. Catches a window only a flag
+/// sets, and a window silently unregistered.
+#[test]
+fn the_window_is_a_setting_of_exhibit_toml_and_its_change_is_named() {
+    let fx = fixture();
+    ok(&build(&fx, &["--witness-window-since", "2026-11-08"]));
+    let o = build(&fx, &["--dry-run"]);
+    ok(&o);
+    let review = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(
+        review.contains(
+            "setting changed: [publish] witness_window_since: 2026-11-08 → (not registered)"
+        ),
+        "{review}"
+    );
+    let mut toml = std::fs::read_to_string(&fx.toml).unwrap();
+    toml.push_str("\n[publish]\nwitness_window_since = \"2026-11-08\"\n");
+    std::fs::write(&fx.toml, toml).unwrap();
+    let o = build(&fx, &["--dry-run"]);
+    ok(&o);
+    let review = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(!review.contains("setting changed"), "{review}");
+    assert!(!stderr(&o).contains("not registered"), "{}", stderr(&o));
+}

@@ -163,7 +163,18 @@ impl Scene {
     fn build_into(&self, config: &str, out: &Path, epoch: u64) -> String {
         let config = self.b.dir.join(config).display().to_string();
         let out = out.display().to_string();
-        let o = exhibit(&["build", "--config", &config, "--out", &out], epoch);
+        // Several folders of one repository from one box, on purpose (docs/operator.md#first-publication).
+        let o = exhibit(
+            &[
+                "build",
+                "--config",
+                &config,
+                "--out",
+                &out,
+                "--first-publication",
+            ],
+            epoch,
+        );
         assert_eq!(o.status.code(), Some(0), "{}", text(&o));
         text(&o)
     }

@@ -2598,7 +2598,7 @@ fn window(ctx: &LayerContext<'_>, notes: &mut Vec<String>) -> Window {
             }
         }
         None => {
-            notes.push("witness: the kill-gate window is not registered (--witness-window-since YYYY-MM-DD names day 1 once the operator has registered it)".into());
+            notes.push("witness: the kill-gate window is not registered (set [publish] witness_window_since = \"YYYY-MM-DD\" in exhibit.toml, day 1, once the operator has registered it)".into());
             Window {
                 day_9_closes: None,
                 registered: false,

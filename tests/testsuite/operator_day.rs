@@ -1,0 +1,391 @@
+//! The operator's day, second pass (issue 47): a build that cannot be pointed at the wrong
+//! folder, sticky settings in exhibit.toml, a review a person can approve, a local preview
+//! (docs/operator.md).
+
+use crate::common;
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use common::*;
+
+/// Runs exhibit in `dir`.
+fn exhibit_in(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_exhibit"))
+        .args(args)
+        .current_dir(dir)
+        .env("SOURCE_DATE_EPOCH", "1790000000")
+        .env_remove("CI")
+        .output()
+        .expect("run exhibit")
+}
+
+fn ten_lines(b: &TestBox) -> LedgerWriter {
+    let mut w = LedgerWriter::new();
+    for n in 1..=10 {
+        w.push_scan(n);
+    }
+    b.write_ledger(&w.bytes());
+    w
+}
+
+fn json_of(o: &Output) -> serde_json::Value {
+    serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}: {}", text(o)))
+}
+
+// ---------------------------------------------------------------------------------------------
+// 2. a build that cannot be pointed wrong
+
+/// `[publish] out` is relative to exhibit.toml, wherever the build runs from. Catches an `out`
+/// read relative to the current folder, or no `out` key at all (refused as unknown today).
+#[test]
+fn the_out_key_is_relative_to_the_file_not_the_current_folder() {
+    let tmp = tempfile::tempdir().unwrap();
+    let b = TestBox::new(tmp.path());
+    ten_lines(&b);
+    let config = b.dir.join("exhibit.toml");
+    let mut toml = std::fs::read_to_string(&config).unwrap();
+    toml.push_str("\n[publish]\nout = \"../exhibit/docs\"\n");
+    std::fs::write(&config, toml).unwrap();
+    std::fs::create_dir_all(tmp.path().join("exhibit")).unwrap();
+    let elsewhere = tmp.path().join("elsewhere");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    let o = exhibit_in(&elsewhere, &["build", "--config", &b.config()]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(tmp.path().join("exhibit/docs/index.html").is_file());
+    assert!(!elsewhere.join("exhibit").exists() && !elsewhere.join("docs").exists());
+    // Neither --out nor the key: a usage error naming both.
+    std::fs::write(
+        &config,
+        "[gate]\nledger = \"gate/ledger.jsonl\"\nanchors = \"gate/anchors\"\n",
+    )
+    .unwrap();
+    let o = exhibit_in(&elsewhere, &["build", "--config", &b.config()]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("--out") && err.contains("[publish] out"),
+        "{err}"
+    );
+}
+
+/// A mistyped `--out` whose parent is missing is refused and nothing is created. Catches a
+/// `create_dir_all` of DIR's parents.
+#[test]
+fn a_missing_parent_folder_of_out_is_refused_and_nothing_created() {
+    let tmp = tempfile::tempdir().unwrap();
+    let b = TestBox::new(tmp.path());
+    ten_lines(&b);
+    let out = tmp.path().join("nonexistent/x/docs");
+    let o = exhibit(
+        &[
+            "build",
+            "--config",
+            &b.config(),
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        1_790_000_000,
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("parent folder"),
+        "{}",
+        text(&o)
+    );
+    assert!(!tmp.path().join("nonexistent").exists());
+}
+
+/// Outside any git repository a build claims no history: a second build over the same folder
+/// says it is a first publication, never "extends the last". Catches the claim made from the
+/// snapshot's `extends` alone.
+#[test]
+fn outside_git_a_build_claims_no_history() {
+    let tmp = tempfile::tempdir().unwrap();
+    let b = TestBox::new(tmp.path());
+    ten_lines(&b);
+    let out = tmp.path().join("site").display().to_string();
+    for round in 0..2 {
+        let o = exhibit(
+            &["build", "--config", &b.config(), "--out", &out],
+            1_790_000_000 + round,
+        );
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+        let said = String::from_utf8_lossy(&o.stdout);
+        assert!(!said.contains("extends the last"), "{said}");
+        assert!(
+            said.contains("FIRST PUBLICATION, outside any git repository"),
+            "{said}"
+        );
+    }
+    let o = exhibit(
+        &["build", "--json", "--config", &b.config(), "--out", &out],
+        1_790_000_002,
+    );
+    let v = json_of(&o);
+    assert_eq!(
+        (&v["first_publication"], &v["in_git"]),
+        (&true.into(), &false.into())
+    );
+}
+
+/// A box published into `exhibit/site` and committed, then built into another folder of the same
+/// repository (run from the wrong folder) is refused, dry run included, until
+/// `--first-publication`; and the same folder emptied (a lost branch) is refused too. Catches a
+/// first publication planned without a word.
+#[test]
+fn a_first_publication_where_this_repository_has_one_is_refused_without_the_flag() {
+    let tmp = tempfile::tempdir().unwrap();
+    let b = TestBox::new(tmp.path());
+    ten_lines(&b);
+    let repo = git2::Repository::init(tmp.path().join("exhibit")).unwrap();
+    let site = tmp.path().join("exhibit/site").display().to_string();
+    let o = exhibit(
+        &["build", "--config", &b.config(), "--out", &site],
+        1_790_000_000,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("FIRST PUBLICATION"));
+    commit_all(&repo, "first publication");
+    let wrong = tmp.path().join("exhibit/site/site").display().to_string();
+    let wrong2 = tmp.path().join("exhibit/docs").display().to_string();
+    let config = b.config();
+    for out in [&wrong, &wrong2] {
+        for extra in [&[][..], &["--dry-run"][..], &["--json"][..]] {
+            let mut args = vec!["build", "--config", &config, "--out", out];
+            args.extend(extra);
+            let o = exhibit(&args, 1_790_100_000);
+            assert_eq!(o.status.code(), Some(1), "{extra:?} {}", text(&o));
+            let err = String::from_utf8_lossy(&o.stderr);
+            assert!(
+                err.contains("first_publication_over_record")
+                    && err.contains("--first-publication"),
+                "{err}"
+            );
+            if extra == ["--json"] {
+                assert_eq!(
+                    json_of(&o)["refusals"][0]["code"],
+                    "first_publication_over_record"
+                );
+            }
+        }
+    }
+    assert!(
+        !Path::new(&wrong2).exists(),
+        "a refused build writes nothing"
+    );
+    let o = exhibit(
+        &[
+            "build",
+            "--config",
+            &b.config(),
+            "--out",
+            &wrong2,
+            "--first-publication",
+        ],
+        1_790_100_000,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    // The published folder itself, emptied while HEAD no longer holds it.
+    std::fs::remove_dir_all(&site).unwrap();
+    commit_all(&repo, "the exhibit removed");
+    let o = exhibit(
+        &["build", "--config", &b.config(), "--out", &site],
+        1_790_200_000,
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("HEAD holds none in it now"));
+    // Building the same folder again before committing stays allowed (DIR holds the exhibit).
+    let fresh = tmp.path().join("exhibit2");
+    let repo2 = git2::Repository::init(&fresh).unwrap();
+    let site2 = fresh.join("site").display().to_string();
+    for round in 0..2 {
+        let o = exhibit(
+            &["build", "--config", &b.config(), "--out", &site2],
+            1_790_000_000 + round,
+        );
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    }
+    let _ = repo2;
+}
+
+// ---------------------------------------------------------------------------------------------
+// 5. exhibit serve
+
+/// The server, stopped when dropped (it is this test's own child process).
+struct Served {
+    child: std::process::Child,
+    addr: String,
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn serve(dir: &Path, extra: &[&str]) -> Served {
+    use std::io::BufRead;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_exhibit"))
+        .args(["serve", dir.to_str().unwrap(), "--address", "127.0.0.1:0"])
+        .args(extra)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let addr = line
+        .trim()
+        .rsplit_once("http://")
+        .map(|(_, a)| a.trim_end_matches('/').to_string())
+        .unwrap_or_else(|| panic!("no address in {line:?}"));
+    Served { child, addr }
+}
+
+/// One HTTP/1.1 request over TCP; the status, the headers (lower-cased names) and the body.
+fn get(
+    addr: &str,
+    method: &str,
+    target: &str,
+    headers: &[&str],
+) -> (u16, Vec<(String, String)>, Vec<u8>) {
+    use std::io::{Read, Write};
+    let mut s = std::net::TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(std::time::Duration::from_secs(10)))
+        .unwrap();
+    let mut req = format!("{method} {target} HTTP/1.1\r\nHost: {addr}\r\n");
+    for h in headers {
+        req.push_str(h);
+        req.push_str("\r\n");
+    }
+    req.push_str("\r\n");
+    s.write_all(req.as_bytes()).unwrap();
+    let mut bytes = Vec::new();
+    s.read_to_end(&mut bytes).unwrap();
+    let split = bytes
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .expect("a head");
+    let head = String::from_utf8(bytes[..split].to_vec()).unwrap();
+    let body = bytes[split + 4..].to_vec();
+    let mut lines = head.split("\r\n");
+    let status: u16 = lines
+        .next()
+        .unwrap()
+        .split(' ')
+        .nth(1)
+        .unwrap()
+        .parse()
+        .unwrap();
+    let headers = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_string()))
+        .collect();
+    (status, headers, body)
+}
+
+fn header<'h>(h: &'h [(String, String)], name: &str) -> Option<&'h str> {
+    h.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
+}
+
+/// A built exhibit served over TCP with Pages' headers, byte ranges, no listing and nothing
+/// outside DIR. Catches: a server on every interface, a wrong content type or cache lifetime, a
+/// Range ignored or an unsatisfiable one answered 200, a folder listed, `..` (plain or encoded)
+/// or a link leading out served.
+#[test]
+fn serve_answers_as_pages_does_and_never_outside_dir() {
+    let tmp = tempfile::tempdir().unwrap();
+    let b = TestBox::new(tmp.path());
+    ten_lines(&b);
+    let site = tmp.path().join("site");
+    let o = exhibit(
+        &[
+            "build",
+            "--config",
+            &b.config(),
+            "--out",
+            site.to_str().unwrap(),
+        ],
+        1_790_000_000,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    std::fs::write(tmp.path().join("secret.txt"), "private").unwrap();
+    std::os::unix::fs::symlink(tmp.path().join("secret.txt"), site.join("leak.txt")).unwrap();
+    std::os::unix::fs::symlink(tmp.path(), site.join("up")).unwrap();
+    let s = serve(&site, &[]);
+    assert!(s.addr.starts_with("127.0.0.1:"), "{}", s.addr);
+
+    let (status, h, body) = get(&s.addr, "GET", "/", &[]);
+    assert_eq!(status, 200);
+    assert_eq!(header(&h, "content-type"), Some("text/html; charset=utf-8"));
+    assert_eq!(header(&h, "cache-control"), Some("max-age=600"));
+    assert_eq!(body, std::fs::read(site.join("index.html")).unwrap());
+    let ledger = std::fs::read(site.join("ledger/ledger.jsonl")).unwrap();
+    let (status, h, body) = get(&s.addr, "GET", "/ledger/STATS.json", &[]);
+    assert_eq!(
+        (status, header(&h, "content-type")),
+        (200, Some("application/json; charset=utf-8"))
+    );
+    assert!(!body.is_empty());
+    // Byte ranges: 206 with Content-Range, a suffix, and 416 past the end.
+    let (status, h, body) = get(
+        &s.addr,
+        "GET",
+        "/ledger/ledger.jsonl",
+        &["Range: bytes=0-9"],
+    );
+    assert_eq!(status, 206);
+    assert_eq!(body, &ledger[..10]);
+    assert_eq!(
+        header(&h, "content-range").map(str::to_string),
+        Some(format!("bytes 0-9/{}", ledger.len()))
+    );
+    let (status, _, body) = get(&s.addr, "GET", "/ledger/ledger.jsonl", &["Range: bytes=-5"]);
+    assert_eq!(
+        (status, body.as_slice()),
+        (206, &ledger[ledger.len() - 5..])
+    );
+    let past = format!("Range: bytes={}-", ledger.len());
+    let (status, h, _) = get(&s.addr, "GET", "/ledger/ledger.jsonl", &[&past]);
+    assert_eq!(status, 416);
+    assert_eq!(
+        header(&h, "content-range").map(str::to_string),
+        Some(format!("bytes */{}", ledger.len()))
+    );
+    // HEAD: the headers, no body.
+    let (status, h, body) = get(&s.addr, "HEAD", "/ledger/ledger.jsonl", &[]);
+    assert_eq!((status, body.len()), (200, 0));
+    assert_eq!(
+        header(&h, "content-length").map(str::to_string),
+        Some(ledger.len().to_string())
+    );
+    // A folder: redirected to its `/`, then no listing.
+    let (status, h, _) = get(&s.addr, "GET", "/ledger", &[]);
+    assert_eq!((status, header(&h, "location")), (301, Some("/ledger/")));
+    let (status, _, body) = get(&s.addr, "GET", "/ledger/", &[]);
+    assert_eq!(status, 404);
+    assert!(!String::from_utf8_lossy(&body).contains("STATS.json"));
+    // Never outside DIR.
+    for target in [
+        "/../secret.txt",
+        "/%2e%2e/secret.txt",
+        "/ledger/%2E%2E/%2e%2e/secret.txt",
+        "/%2e%2e%2fsecret.txt",
+        "/leak.txt",
+        "/up/secret.txt",
+        "/up/",
+    ] {
+        let (status, _, body) = get(&s.addr, "GET", target, &[]);
+        assert!(matches!(status, 403 | 404), "{target}: {status}");
+        assert!(
+            !String::from_utf8_lossy(&body).contains("private"),
+            "{target}"
+        );
+    }
+    let (status, _, _) = get(&s.addr, "POST", "/", &[]);
+    assert_eq!(status, 405);
+}
