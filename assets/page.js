@@ -3367,7 +3367,9 @@
             : prState === 'withheld' ? 'WITHHELD: ' + withheldProofWords(a.date, withheldProof(a.date)) : 'no proof carried');
         tb.appendChild(el('tr', { 'data-date': a.date, id: 'anchor-' + a.date, class: good ? null : 'bad' },
           el('td', null, a.date), el('td', null, a.post_seq !== null ? String(a.post_seq) : '—'),
-          el('td', null, digest(a.post_head, 'posted head')),
+          // The posted head in full, selectable, with a Copy button a keyboard reaches: the one
+          // string a reader compares with the post outside the box (issue 45 item 5).
+          el('td', { class: 'posted-head' }, typeof a.post_head === 'string' && HEX64.test(a.post_head) ? fullDigest(a.post_head, 'the head posted for ' + a.date) : digest(a.post_head, 'posted head')),
           el('td', { class: good ? 'ok' : 'bad' }, good ? 'checks out' : 'FAILS'), checks, proofCell,
           el('td', null, (p.ok === undefined ? '' : (p.ok ? 'ok' : 'not ok') + (p.late ? ', late' : '') + ' — ') + pc, agree ? el('div', null, 'page and publisher: ' + agree) : null),
           el('td', null, link('ledger/anchors/' + a.date + '.txt', 'post'), prState === 'ok' || prState === 'bad' ? [' · ', link('ledger/anchors/' + a.date + '.txt.ots', 'proof (.ots)')] : null)));

@@ -1558,3 +1558,111 @@ fn result_has_green_vouched(dom: &str) -> bool {
     let body = &dom[dom.find("id=\"paste-result\"").unwrap()..];
     body.contains("<h3 class=\"ok\">Vouched for")
 }
+
+/// Issue 46 item 4: a one-file page served over http fetches the files it links beside it and
+/// holds them to the copies it carries and checked, as the light page does; editing only those
+/// files (what a journalist downloads) fails the verdict, naming the file. From file:// the
+/// page says plainly that it checked its own copy. Catches a page that links files it never
+/// compares (green in 5 of 5 cases before), and one that claims to have compared them from a
+/// file.
+#[test]
+fn a_one_file_page_over_http_holds_the_files_beside_it() {
+    use crate::light_page::{Server, visit};
+    let s = demo();
+    let server = Server::start(&s.site);
+    let f = visit(&server.url("index.html"), None, &[]);
+    let clean = f["verdict"]["data-verdict"].as_str().unwrap().to_string();
+    assert!(clean == "gaps" || clean == "intact", "{}", f["verdict"]);
+    assert_eq!(f["verdict"]["data-beside"], "same", "{}", f["verdict"]);
+    let f = visit(s.site.join("index.html").to_str().unwrap(), None, &[]);
+    assert_eq!(f["verdict"]["data-beside"], "own-copy", "{}", f["verdict"]);
+    let dom = f["dom"].as_str().unwrap();
+    let note = &dom[dom.find("id=\"beside-check\"").unwrap()..];
+    assert!(
+        note[..note.find("</span>").unwrap()].contains("checked its own copy"),
+        "{note}"
+    );
+
+    let post = std::fs::read_dir(s.site.join("ledger/anchors"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|x| x == "txt"))
+        .expect("a posted head");
+    let post = post.strip_prefix(&s.site).unwrap().display().to_string();
+    let text = std::fs::read_dir(s.site.join("ledger/public_texts"))
+        .ok()
+        .and_then(|d| {
+            d.map(|e| e.unwrap().path())
+                .find(|p| p.extension().is_some_and(|x| x == "txt"))
+        })
+        .map(|p| p.strip_prefix(&s.site).unwrap().display().to_string());
+    let mut cases: Vec<(String, Box<dyn Fn(&Path)>)> = vec![
+        (
+            "ledger/ledger.jsonl".into(),
+            Box::new(|site: &Path| {
+                let p = site.join("ledger/ledger.jsonl");
+                let t = std::fs::read_to_string(&p).unwrap();
+                std::fs::write(&p, t.replacen("\"seq\":3,", "\"seq\":3 ,", 1)).unwrap();
+            }),
+        ),
+        (
+            "ledger/ledger.jsonl".into(),
+            Box::new(|site: &Path| {
+                let p = site.join("ledger/ledger.jsonl");
+                let t = std::fs::read_to_string(&p).unwrap();
+                let mut lines: Vec<&str> = t.lines().collect();
+                lines.pop();
+                std::fs::write(&p, lines.join("\n") + "\n").unwrap();
+            }),
+        ),
+        (
+            "ledger/STATS.json".into(),
+            Box::new(|site: &Path| {
+                let p = site.join("ledger/STATS.json");
+                let t = std::fs::read_to_string(&p).unwrap();
+                std::fs::write(&p, t.replacen("\"count\": ", "\"count\": 1", 1)).unwrap();
+            }),
+        ),
+        (
+            post.clone(),
+            Box::new(move |site: &Path| {
+                let p = site.join(&post);
+                let mut b = std::fs::read(&p).unwrap();
+                let last = b.len() - 1;
+                b[last] = if b[last] == b'1' { b'2' } else { b'1' };
+                std::fs::write(&p, b).unwrap();
+            }),
+        ),
+    ];
+    if let Some(text) = text {
+        cases.push((
+            text.clone(),
+            Box::new(move |site: &Path| {
+                let p = site.join(&text);
+                let mut b = std::fs::read(&p).unwrap();
+                b.extend_from_slice(b" (edited)");
+                std::fs::write(&p, b).unwrap();
+            }),
+        ));
+    }
+    for (file, edit) in &cases {
+        let tmp = tempfile::tempdir().unwrap();
+        let copy = tmp.path().join("site");
+        crate::common::copy_tree(&s.site, &copy);
+        edit(&copy);
+        let server = Server::start(&copy);
+        let f = visit(&server.url("index.html"), None, &[]);
+        assert_eq!(
+            f["verdict"]["data-verdict"], "failed",
+            "{file}: {}",
+            f["verdict"]
+        );
+        let fs = failures(f["dom"].as_str().unwrap());
+        assert!(
+            fs.iter()
+                .any(|x| x.contains(&format!("The site's {file}, beside this page"))),
+            "{file}: {fs:?}"
+        );
+    }
+    assert!(cases.len() >= 4);
+}
