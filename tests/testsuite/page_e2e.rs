@@ -1559,6 +1559,9 @@ fn result_has_green_vouched(dom: &str) -> bool {
     body.contains("<h3 class=\"ok\">Vouched for")
 }
 
+/// An edit of one file beside a page, in a copy of the site.
+type BesideEdit = Box<dyn Fn(&Path)>;
+
 /// Issue 46 item 4: a one-file page served over http fetches the files it links beside it and
 /// holds them to the copies it carries and checked, as the light page does; editing only those
 /// files (what a journalist downloads) fails the verdict, naming the file. From file:// the
@@ -1596,7 +1599,7 @@ fn a_one_file_page_over_http_holds_the_files_beside_it() {
                 .find(|p| p.extension().is_some_and(|x| x == "txt"))
         })
         .map(|p| p.strip_prefix(&s.site).unwrap().display().to_string());
-    let mut cases: Vec<(String, Box<dyn Fn(&Path)>)> = vec![
+    let mut cases: Vec<(String, BesideEdit)> = vec![
         (
             "ledger/ledger.jsonl".into(),
             Box::new(|site: &Path| {
