@@ -1390,8 +1390,21 @@ fn a_rewrite_of_what_this_browser_checked_is_the_headline_failure() {
     let fresh = verdict(&visit(&server.url(FULL), None, &[])).0;
     assert!(fresh == "gaps" || fresh == "intact", "{fresh}");
 
+    let axe = axe_core();
     for url in [server.url(FULL), server.url("index.html")] {
-        let f = visit(&url, Some(profile.path()), &["--eval", ALARM]);
+        let f = visit(
+            &url,
+            Some(profile.path()),
+            &[
+                "--eval",
+                ALARM,
+                "--axe",
+                axe.to_str().unwrap(),
+                "--width",
+                "390",
+            ],
+        );
+        assert_eq!(f["axe"], serde_json::json!([]), "{url}: axe-core");
         assert_eq!(
             f["verdict"]["data-verdict"], "failed",
             "{url}: {}",
@@ -1441,8 +1454,10 @@ fn an_honest_newer_publication_behind_a_cached_page_is_recognised() {
     let new_page = std::fs::read(b.site.join("index.html")).unwrap();
     std::fs::write(b.site.join("index.html"), &old_page).unwrap();
     let server = Server::start(&b.site);
+    let axe = axe_core();
     for url in [server.url("index.html"), server.url(FULL)] {
-        let f = visit(&url, None, &[]);
+        let f = visit(&url, None, &["--axe", axe.to_str().unwrap()]);
+        assert_eq!(f["axe"], serde_json::json!([]), "{url}: axe-core");
         assert_eq!(
             f["verdict"]["data-verdict"], "newer",
             "{url}: {}",

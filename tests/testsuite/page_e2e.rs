@@ -1535,7 +1535,22 @@ fn a_paste_answer_leads_with_one_plain_line_and_the_pages_verdict() {
         with_block(&html, "stats-json", &serde_json::to_vec(&stats).unwrap()),
     )
     .unwrap();
-    let dom = dump_dom(&failed, &format!("#paste={}", percent_encode(&text)));
+    let facts = probe(
+        &failed,
+        &Look {
+            fragment: format!("#paste={}", percent_encode(&text)),
+            axe: true,
+            dark: true,
+            width: Some(390),
+            ..Look::default()
+        },
+    );
+    assert_eq!(
+        facts["axe"],
+        J::Array(vec![]),
+        "axe-core on a failed page's answer"
+    );
+    let dom = facts["dom"].as_str().unwrap().to_string();
     assert_eq!(
         attr(tag_of(&dom, "verdict"), "data-verdict").as_deref(),
         Some("failed")
