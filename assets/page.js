@@ -445,7 +445,9 @@
     if (badge) badge.textContent = 'Failed';
     if (text) text.textContent = 'The page could not finish its check: ' + what + '. Nothing on this page is vouched for.';
     if (progress) progress.remove();
-    if (st) st.textContent = 'Verdict: failed. The page could not finish its check: ' + what + '.';
+    var ind = doc.getElementById('independent');
+    if (ind) { ind.setAttribute('data-state', 'failed'); ind.textContent = 'Nothing here counts as anchored while a check fails.'; }
+    if (st) { st.setAttribute('role', 'alert'); st.textContent = 'Verdict: failed. The page could not finish its check: ' + what + '.'; }
     return true;
   }
   function errorWords(e) { return String(e && e.message || e); }
@@ -1254,6 +1256,14 @@
     // ---- the verdict
     var verdict = $('verdict');
     function status(text) { var s = $('status'); if (s) s.textContent = text; }
+    // A failed verdict is announced at once (role=alert), not when the reader pauses.
+    function statusFailed(words) {
+      var s = $('status');
+      if (!s) return;
+      s.setAttribute('role', 'alert');
+      s.setAttribute('aria-live', 'assertive');
+      s.textContent = 'Verdict: failed. ' + words;
+    }
     function setProgress(done, total) {
       var p = $('progress');
       if (p) { p.max = total || 1; p.value = done; }
@@ -1281,6 +1291,9 @@
         return;
       }
       t0 = performance.now();
+      // The files this page links beside it, read while the chain re-derives (docs/page.md
+      // "The files beside the page"); the headline waits for both.
+      state.besidePromise = besideCheck();
       setProgress(0, ledgerBytes.length);
       var source = $('verify-src') ? $('verify-src').textContent : '';
       var worker = null;
@@ -1320,7 +1333,7 @@
 
     // ---- the light page (docs/page.md "The light page"): the ledger's files, read one by one
     function resumedWords() {
-      return 'The lines up to seq ' + state.result.resumedToSeq + ' sit in files this browser re-derived on an earlier visit and found unchanged (by sha256): they were not read again, so they are not listed here and a pasted message is looked for only among the lines read on this visit. Forget what this browser remembers (below the verdict) and reload to read everything.';
+      return 'The lines up to seq ' + state.result.resumedToSeq + ' sit in files this browser re-derived on an earlier visit, which the list this page carries names with the same sha256: they were not fetched again, so their bytes on the site were not re-checked on this visit, they are not listed here and a pasted message is looked for only among the lines read on this visit. Forget what this browser remembers (below the verdict) and reload to read everything.';
     }
     var postSeqs = posts.map(function (p) { var m = / seq (0|[1-9][0-9]{0,15})$/.exec(String(p.text)); return m ? m[1] : null; }).filter(Boolean);
     var lightRun = null; // {files, plan, mem, acc, ...}: the run in progress
@@ -1337,7 +1350,7 @@
       files.forEach(function (f, i) {
         ol.appendChild(el('li', { 'data-path': f.path, 'data-index': String(i), 'data-state': i < from ? 'remembered' : 'waiting' },
           el('code', null, f.path), ' (' + f.bytes.toLocaleString('en') + ' bytes' + (f.first_seq !== null && f.last_seq !== null ? ', seqs ' + f.first_seq + '–' + f.last_seq : '') + '): ',
-          el('span', null, i < from ? 'unchanged since this browser re-derived it (same sha256): not read again' : 'waiting')));
+          el('span', null, i < from ? 'listed with the sha256 this browser re-derived on an earlier visit: not fetched again, so not re-checked on this visit' : 'waiting')));
       });
       var days = clear($('stream-days'));
       posts.forEach(function (p, i) {
@@ -1435,15 +1448,28 @@
       var mem = monitorLoad();
       var plan = mem && !mem.rewritten ? compareMemory(mem, files, withheldShaUpTo, postSeqs, new Set(withheld.map(function (w) { return w.seq; })))
         : { rewritten: null, resumeFrom: 0, checkpoint: null };
-      if (mem && mem.rewritten) monitorShow('rewritten', mem.rewritten);
+      if (mem && mem.rewritten) { monitorShow('rewritten', mem.rewritten); state.monitorRewritten = mem.rewritten; }
       else if (plan.rewritten) {
         // Kept, with the memory, until the visitor forgets it: a split view must not be able to
         // silence the alarm by showing the old bytes once more.
         mem.rewritten = { file: plan.rewritten.file, why: plan.rewritten.why, seen: new Date().toISOString() };
         monitorSave(mem);
         monitorShow('rewritten', mem.rewritten);
+        state.monitorRewritten = mem.rewritten;
       } else if (mem) monitorShow(plan.resumeFrom ? 'resuming' : 'remembered', mem);
       renderStreamLists(files, plan.resumeFrom);
+      state.resumeFrom = plan.resumeFrom;
+      // Over http, a site that moved on since this copy of the page was published (a cached
+      // index.html beside a newer STATS.json and checkpoint) is a newer publication, never a
+      // failure, when its tree extends the one this page carries (docs/page.md "A newer
+      // publication").
+      if (!picked && location.protocol !== 'file:' && treeBlock && !state.newerAsked) {
+        state.newerAsked = true;
+        treeGet('checkpoint').then(newerPublication).then(function (n) {
+          if (n) renderNewer(n); else runLight(picked);
+        }, function () { runLight(picked); });
+        return;
+      }
       // After the monitor: a list that moved under a visitor's memory is said as a rewrite first.
       var statsDiffer = listNotStats(layout, stats);
       if (statsDiffer) { failLight([{ what: statsDiffer, href: '#stream' }]); return; }
@@ -1893,6 +1919,9 @@
             else markDay({ date: a.date, seq: a.post_seq, head: a.head, clean: r.ok });
           });
           earlyVerdict({ ok: r.ok, head: r.head, entries: r.entries, problems: r.problems.length });
+          // The remembered head on today's chain, before the headline verdict: a rewrite of what
+          // this browser checked is a headline failure (docs/page.md "The monitor").
+          monitorHeadCheck(r, files, mem, headSeq);
           // Every tree file held to the chain just re-derived, then the headline verdict.
           treeStep(r).then(function () {
             finish(r, m.anchors, rd.where);
@@ -1944,16 +1973,19 @@
     // green over bytes the list does not vouch for).
     function failLight(failures) {
       if (state.history && state.history.rewritten) failures = [{ what: historyWords(state.history.rewritten), href: '#tree-memory' }].concat(failures);
+      if (monitorFailure()) failures = [monitorFailure()].concat(failures);
+      if (rewrittenLead()) verdict.setAttribute('data-failed', 'history');
       verdict.setAttribute('data-state', 'problems');
       verdict.setAttribute('data-verdict', 'failed');
       verdict.setAttribute('data-head', '');
       verdict.setAttribute('data-ms', String(Math.round(performance.now())));
       $('badge').textContent = 'Failed';
-      clear($('verdict-text')).textContent = 'The ledger\'s files are not the ones this page lists:';
+      clear($('verdict-text')).textContent = rewrittenLead() + 'The ledger\'s files are not the ones this page lists:';
       var why = clear($('verdict-why'));
       why.appendChild(el('ul', { id: 'failures' }, failures.map(function (x) { return el('li', null, el('a', { href: x.href }, x.what.charAt(0).toUpperCase() + x.what.slice(1)), '.'); })));
       $('progress') && $('progress').remove();
-      status('Verdict: failed. ' + failures[0].what);
+      renderIndependent();
+      statusFailed(failures[0].what);
     }
 
     // ---- the monitor (docs/page.md "The monitor"): what this browser remembers of this exhibit
@@ -1982,27 +2014,40 @@
       } else if (kind === 'none') t.textContent = 'Nothing: this browser remembers nothing about this exhibit.';
       else {
         var full = x.files.filter(function (f) { return f.full; }).length;
-        t.textContent = (kind === 'stored' ? 'This browser now remembers' : kind === 'resumed' ? 'This visit found every remembered file unchanged and read only the files after them. This browser now remembers'
+        var kept = state.resumeFrom || 0;
+        t.textContent = (kind === 'stored' ? 'This browser now remembers' : kind === 'resumed' ? 'Re-checked on this visit: the files after those this browser re-derived before, fetched and re-derived, and the list this page carries, which names every remembered file with the sha256 this browser checked. NOT re-checked: the bytes of the ' + (kept > 0 ? kept : 'remembered') + ' remembered full file' + (kept === 1 ? '' : 's') + ' on the site, which were not fetched again (Forget, below, and Check everything reads them all). This browser now remembers'
           : 'This browser remembers, from ' + (x.checked_at ? 'its visit of ' + x.checked_at : 'an earlier visit')) +
           ': the ledger\'s size (' + Number(x.bytes).toLocaleString('en') + ' bytes), its head ' + String(x.head).slice(0, 12) + '… at seq ' + x.head_seq +
           ', the sha256 and size of its ' + x.files.length + ' file' + (x.files.length === 1 ? '' : 's') + ' (' + full + ' full, never to change), and the verifier\'s state at the end of the last full one. ' +
-          (kind === 'resuming' ? 'This visit checks that those files are unchanged and reads only the files after them.' : kind === 'stored' ? 'The next visit reads only what is new, and says loudly if any of it changed.' : '');
+          (kind === 'resuming' ? 'This visit compares the list this page carries with them and reads only the files after them; it does not fetch the remembered files again.' : kind === 'stored' ? 'The next visit reads only what is new, and says loudly if any of it changed.' : '');
       }
     }
+    // The remembered head must lie on the chain at its seq; else the memory records the rewrite
+    // (kept until Forget) and the verdict about to be drawn fails on it.
+    function monitorHeadCheck(r, files, mem, headSeq) {
+      if (headSeq === null || !mem || mem.rewritten) return;
+      var onChain = (r.headSeqIds || []).indexOf(mem.head) >= 0 ||
+        withheld.some(function (w) { return w.seq === headSeq && w.entry_id === mem.head; }) ||
+        (headSeq === 0 && r.headerDigest === mem.head);
+      if (onChain) return;
+      var holder = files.filter(function (f) { return f.first_seq !== null && f.first_seq <= headSeq && f.last_seq !== null && f.last_seq >= headSeq; })[0];
+      mem.rewritten = { file: holder ? holder.path : 'the ledger', why: 'the line at seq ' + headSeq + ' no longer carries the head ' + mem.head + ' that this browser checked there', seen: new Date().toISOString() };
+      monitorSave(mem);
+      monitorShow('rewritten', mem.rewritten);
+      state.monitorRewritten = mem.rewritten;
+    }
+    // A rewrite of what this browser checked on an earlier visit, as a headline failure.
+    function monitorFailure() {
+      var x = state.monitorRewritten;
+      return x ? { what: 'what this browser checked on an earlier visit was rewritten: ' + x.file + ': ' + x.why + ' (a published ledger only grows: a forced push or a split view)', href: '#monitor' } : null;
+    }
+    // The headline's first words when a remembered history was rewritten, or ''.
+    function rewrittenLead() {
+      var h = state.history && state.history.rewritten;
+      if (h) return 'This exhibit\'s history was rewritten since your last visit on ' + h.date + '. ';
+      return state.monitorRewritten ? 'This exhibit rewrote what this browser checked on an earlier visit (' + state.monitorRewritten.file + '). ' : '';
+    }
     function monitorAfter(r, files, plan, mem, checkpoint, headSeq) {
-      // The remembered head must lie on the chain at its seq.
-      if (headSeq !== null && mem && !mem.rewritten) {
-        var onChain = (r.headSeqIds || []).indexOf(mem.head) >= 0 ||
-          withheld.some(function (w) { return w.seq === headSeq && w.entry_id === mem.head; }) ||
-          (headSeq === 0 && r.headerDigest === mem.head);
-        if (!onChain) {
-          var holder = files.filter(function (f) { return f.first_seq !== null && f.first_seq <= headSeq && f.last_seq !== null && f.last_seq >= headSeq; })[0];
-          mem.rewritten = { file: holder ? holder.path : 'the ledger', why: 'the line at seq ' + headSeq + ' no longer carries the head ' + mem.head + ' that this browser checked there', seen: new Date().toISOString() };
-          monitorSave(mem);
-          monitorShow('rewritten', mem.rewritten);
-          return;
-        }
-      }
       if ((mem && mem.rewritten) || plan.rewritten || !r.ok || !r.head) return;
       var headSeqNow = Math.max(r.lastSeq || 0, r.bridged.length ? r.bridged[r.bridged.length - 1] : 0);
       var m = {
@@ -2299,6 +2344,44 @@
         (sig.problems.length ? '; ' + sig.problems.length + ' problem(s): ' + sig.problems.map(function (x) { return x.code + ' ' + x.file; }).join('; ') : '') +
         '. A signature says who published, not that anything is anchored outside the operator\'s reach.' + cosignWords(sig);
     }
+    /*
+     * A newer publication (docs/page.md "A newer publication"): `site`, the site's
+     * ledger/tree/checkpoint, is not the copy this page carries, but a checkpoint of the same
+     * origin, larger, signed by the key this page names (when it names one), whose tree extends
+     * the page's by a consistency proof from the site's tiles. Resolves to {cp, hashes} or null
+     * (not newer: the comparisons that follow fail it as before).
+     */
+    function newerPublication(site) {
+      if (!treeBlock || !site || sameBytes(site, treeBlock)) return Promise.resolve(null);
+      var mine = T.parseCheckpoint(treeBlock), theirs = T.parseCheckpoint(site);
+      if (mine.error || theirs.error || mine.origin !== theirs.origin || theirs.size <= mine.size || theirs.headSeq !== theirs.size) return Promise.resolve(null);
+      var key = keyOf(statsTree);
+      if (key && signatureCheck(key, site, null).problems.length) return Promise.resolve(null);
+      if (mine.size === 0) return Promise.resolve({ cp: theirs, mine: mine, hashes: 0 });
+      return treeAll(T.consistencyTiles(mine.size, theirs.size)).then(function () {
+        var proof = T.consistencyProof(mine.size, theirs.size, treeCache);
+        return T.checkConsistency(proof, mine.size, mine.root, theirs.size, theirs.root) ? { cp: theirs, mine: mine, hashes: proof.length } : null;
+      }, function () { return null; });
+    }
+    // The verdict on a page older than its site: no failure, a link to the newer publication.
+    function renderNewer(n) {
+      verdict.setAttribute('data-state', 'newer');
+      verdict.setAttribute('data-head', '');
+      verdict.setAttribute('data-vouched', '');
+      verdict.setAttribute('data-tree-size', String(n.cp.size));
+      verdict.setAttribute('data-ms', String(Math.round(performance.now())));
+      $('badge').textContent = 'Newer publication';
+      if ($('progress')) $('progress').hidden = true;
+      var href = location.pathname.replace(/^.*\//, '') + '?published=' + n.cp.size + location.hash;
+      var vt = clear($('verdict-text'));
+      append(vt, ['A newer publication of this exhibit exists: the site now holds ' + n.cp.size.toLocaleString('en') + ' seqs, this copy of the page (likely kept by your browser\'s cache) was published with ' +
+        n.mine.size.toLocaleString('en') + '. The newer tree extends this one (a consistency proof of ' + n.hashes + ' hash' + (n.hashes === 1 ? '' : 'es') + ' from the site\'s tiles), so nothing this page carries was rewritten. ',
+        el('a', { id: 'load-newer', href: href }, 'Load the newer publication'), ' to check it.']);
+      clear($('verdict-why'));
+      if ($('checkpoint')) { $('checkpoint').setAttribute('data-state', 'unchecked'); $('checkpoint').textContent = 'Checkpoint: this page carries ' + cpWords(n.mine) + '; the site holds ' + cpWords(n.cp) + '.'; }
+      verdict.setAttribute('data-verdict', 'newer');
+      status('A newer publication of this exhibit exists: load it to check it.');
+    }
     // The light page's default path: the checkpoint, in log size.
     function runLog() {
       t0 = performance.now();
@@ -2310,7 +2393,11 @@
       status('Checking the checkpoint.');
       var mem = monitorLoad();
       if (mem) monitorShow(mem.rewritten ? 'rewritten' : 'remembered', mem.rewritten || mem);
+      if (mem && mem.rewritten) state.monitorRewritten = mem.rewritten;
       treeGet('checkpoint').then(function (site) {
+        return newerPublication(site).then(function (n) { return n ? { newer: n } : site; });
+      }).then(function (site) {
+        if (site && site.newer) return site;
         // The checkpoint's signature by the key the carried STATS.json names: the copy the page
         // carries, and the site's when it is another. A page that reads its records from the
         // site (recordsDeferred) reads no STATS.json on this path, so knows no key: not checked.
@@ -2340,8 +2427,10 @@
 
     // The verdict on the checkpoint (never the full re-derivation's words nor its badge).
     function renderLog(res) {
+      if (res.newer) { renderNewer(res.newer); return; }
       var h = state.history, failures = res.failures.slice();
       if (h && h.rewritten) failures.unshift({ what: historyWords(h.rewritten), href: '#tree-memory' });
+      if (monitorFailure()) failures.unshift(monitorFailure());
       if (h && h.failure) failures.push({ what: h.failure, href: '#tree-memory' });
       var ok = !failures.length, cp = res.cp;
       verdict.setAttribute('data-state', 'checkpoint');
@@ -2349,7 +2438,7 @@
       verdict.setAttribute('data-head', '');
       verdict.setAttribute('data-vouched', '');
       verdict.setAttribute('data-ms', String(Math.round(performance.now())));
-      if (h && h.rewritten) verdict.setAttribute('data-failed', 'history');
+      if (rewrittenLead()) verdict.setAttribute('data-failed', 'history');
       if (cp && !cp.error) {
         verdict.setAttribute('data-tree-size', String(cp.size));
         verdict.setAttribute('data-tree-root', bytesHex(cp.root));
@@ -2358,13 +2447,17 @@
       var read = 'reading ' + treeRead.files + ' file' + (treeRead.files === 1 ? '' : 's') + ' of ledger/tree/ (' + kb(treeRead.bytes) + ')';
       $('badge').textContent = ok ? 'Checkpoint holds' : 'Failed';
       var vt = clear($('verdict-text')), why = clear($('verdict-why'));
-      if (h && h.rewritten) vt.textContent = 'This exhibit\'s history was rewritten since your last visit on ' + h.rewritten.date + '. ' + historyMeaning();
-      else if (ok) vt.textContent = 'Checked in log size, not re-derived: this visit checked the exhibit\'s checkpoint, ' + read + ', and did not read the ledger. What was checked and what was not:';
+      if (rewrittenLead()) vt.textContent = rewrittenLead() + (h && h.rewritten ? historyMeaning() : 'A published ledger only grows: this is a forced push or a split view (another copy shown to you than to others). Do not rely on this exhibit until the publisher explains.');
+      else if (ok) vt.textContent = 'The checkpoint holds, checked in log size (' + treeRead.files + ' files of ledger/tree/, ' + kb(treeRead.bytes) + '); the ledger was not re-derived.';
       else vt.textContent = 'The checkpoint does NOT hold: ' + failures.length + ' check' + (failures.length === 1 ? '' : 's') + ' failed (' + read + '). Do not rely on this exhibit until the publisher explains:';
       if (!ok) why.appendChild(el('ul', { id: 'failures' }, failures.map(function (x) { return el('li', null, el('a', { href: x.href }, x.what.charAt(0).toUpperCase() + x.what.slice(1)), '.'); })));
       var checked = res.checked.slice();
       if (h && h.kind === 'consistent') checked.push('Your last visit, on ' + when(h.mem.checked_at) + ': today\'s tree extends the one you saw then (' + h.mem.size + ' seqs), by a consistency proof of ' + h.hashes + ' hash' + (h.hashes === 1 ? '' : 'es') + '.');
-      if (checked.length) why.appendChild(el('div', null, el('h3', null, 'Checked on this visit'), el('ul', { id: 'log-checked' }, [cp && !cp.error ? el('li', null, 'The checkpoint this page carries is the site\'s ledger/tree/checkpoint, byte for byte: ' + cpWords(cp) + ', head ' + cp.headHex + ' at seq ' + cp.headSeq + '.') : null]
+      // What was and was not checked, one click away: the first screen stays short (docs/page.md
+      // "The first screen").
+      var more = el('details', { id: 'log-detail', open: ok ? null : 'open' }, el('summary', null, 'What this visit checked, and what it did not'));
+      if (ok) state.logDetail = more; else why.appendChild(more);
+      if (checked.length) more.appendChild(el('div', null, el('h3', null, 'Checked on this visit'), el('ul', { id: 'log-checked' }, [cp && !cp.error ? el('li', null, 'The checkpoint this page carries is the site\'s ledger/tree/checkpoint, byte for byte: ' + cpWords(cp) + ', head ' + cp.headHex + ' at seq ' + cp.headSeq + '.') : null]
         .concat(checked.map(function (w) { return el('li', null, w); })))));
       var not = [
         'The chain: NOT re-derived. No line of the ledger was read here, so this verdict does not say that the lines re-derive, that the posted heads check out against them, what is vouched for, or that the checkpoint is the chain\'s own tree (only that its tiles, its head and the posted head agree with it).',
@@ -2374,18 +2467,21 @@
       if (h && h.kind === 'first') not.push('Your earlier visits: this browser remembered no checkpoint of this exhibit; it remembers this one now, for your next visit.');
       if (h && h.kind === 'other-log') not.push('Your last visit: the checkpoint this browser remembers is of another log (origin ' + h.mem.origin + '), so it was not compared.');
       res.notes.forEach(function (w) { not.push(w); });
-      why.appendChild(el('div', null, el('h3', null, 'Not checked on this visit'), el('ul', { id: 'log-unchecked' }, not.map(function (w) { return el('li', null, w); }))));
+      more.appendChild(el('div', null, el('h3', null, 'Not checked on this visit'), el('ul', { id: 'log-unchecked' }, not.map(function (w) { return el('li', null, w); }))));
       renderLogCheckpoint(cp, ok);
       renderSignatures(state.sigs, false);
       renderNotDerived();
       showFullCheck();
       var codes = clear($('verdict-codes'));
+      if (state.logDetail) { codes.appendChild(state.logDetail); state.logDetail = null; }
       codes.appendChild(el('p', null, 'Checked in log size in ' + ((performance.now() - t0) / 1000).toFixed(2) + ' s, ' + read + ': ' + Array.from(treeCache.keys()).map(function (p) { return 'ledger/tree/' + p; }).join(', ') + '.'));
       codes.appendChild(el('ul', { class: 'checks' }, el('li', { id: 'tree-check' }, 'The tree: checked in log size on this visit (see above); its files are held to the chain only by Check everything.'),
         el('li', { id: 'snapshot-check' }, 'Files under ledger/ against the digests of the last line of SNAPSHOTS.jsonl: not checked on this visit (Check everything holds them).'),
         el('li', { id: 'signature-check' }, state.sigs ? signatureWords(state.sigs) : SIGS_DEFERRED)));
       verdict.setAttribute('data-verdict', ok ? 'checkpoint' : 'failed');
-      status(ok ? 'Verdict on the checkpoint: it holds, checked in log size; the chain was not re-derived.' : 'Verdict: failed. ' + failures[0].what);
+      renderIndependent();
+      if (ok) status('Verdict on the checkpoint: it holds, checked in log size; the chain was not re-derived.');
+      else statusFailed(failures[0].what);
       state.ready = true;
       $('paste-go').disabled = false;
       if (state.queued !== null) { var q = state.queued; state.queued = null; prove(q, state.queuedFromLink); }
@@ -2419,8 +2515,8 @@
       var size = statsTree && typeof statsTree.size === 'number' ? statsTree.size : (treeBlock && !T.parseCheckpoint(treeBlock).error ? T.parseCheckpoint(treeBlock).size : 0);
       var est = fullCheckEstimate(Array.isArray(files) ? files : [], latest && latest.length ? latest : null, size);
       box.hidden = false;
-      $('full-check-words').textContent = 'Re-derives every published line of the ledger in your browser, checks every posted head, the records beside the page and every file of the tree against the chain. It fetches about ' + mb(est.total) +
-        ': the ledger\'s files (' + mb(est.ledger) + ', as STATS.json lists them) and the tree\'s (about ' + mb(est.tree) + ': its lines/ repeat the ledger\'s lines).';
+      $('full-check-words').textContent = 'Re-derives every line here: about ' + (est.total < 1048576 ? kb(est.total) : mb(est.total)) + ' to fetch.';
+      $('full-check-words').title = 'The ledger\'s files (' + mb(est.ledger) + ', as STATS.json lists them) and the tree\'s (about ' + mb(est.tree) + ': its lines/ repeat the ledger\'s lines); every posted head, the records beside the page and every file of the tree are checked against the chain.';
     }
     function startFull() {
       if (state.full || !light) return;
@@ -2534,6 +2630,7 @@
     function proveLog(text, fromLink) {
       var out = $('paste-result'), cp = state.treeCp, size = cp.size, token = {};
       state.proving = token;
+      state.answer = {};
       clear(out);
       ['data-seq', 'data-verdict', 'data-standing', 'data-field', 'data-proof', 'data-via'].forEach(function (a) { out.removeAttribute(a); });
       out.setAttribute('data-match', '');
@@ -2634,6 +2731,7 @@
       });
     }
     function treeAnswered(out, fromLink) {
+      answerLead(out);
       var seq = out.getAttribute('data-seq'), m = out.getAttribute('data-match');
       pasteStatus('Result: ' + (m === 'hash' || m === 'seq' ? (out.getAttribute('data-proof') === 'included' ? 'found and proved in the tree' : 'found, NOT proved in the tree') : 'not found') + (seq ? ', seq ' + seq : '') + '.');
       if (fromLink) {
@@ -2650,6 +2748,8 @@
       out.setAttribute('data-seq', String(f.seq));
       out.setAttribute('data-proof', all ? 'included' : 'not-included');
       if (f.fields.length) out.setAttribute('data-field', f.fields.map(function (m) { return m.field; }).join(' '));
+      var fo = f.object || {};
+      state.answer = { line: { seq: f.seq, kind: fo.kind, dec: typeof fo.decision === 'string' ? fo.decision : '', ts: fo.timestamp, day: fo.day }, proved: all };
       var which = found.length > 1 ? found.length + ' lines (seqs ' + found.map(function (x) { return x.seq; }).join(', ') + ')' : 'the line at seq ' + f.seq;
       out.appendChild(el('h3', { class: all ? 'ok' : 'bad' }, all ? 'In the exhibit\'s tree: ' + which + (f.fields.length ? ' carr' + (found.length > 1 ? 'y ' : 'ies ') + (hex !== null ? 'the pasted digest' : 'your text\'s digest') : '') + ', proved against the checkpoint'
         : (found.length > 1 ? 'Not every one of ' + which : 'The line at seq ' + f.seq) + ' is proved in the exhibit\'s tree'));
@@ -2690,10 +2790,12 @@
         out.setAttribute('data-seq', String(w.seq));
         out.setAttribute('data-standing', 'withheld');
         out.removeAttribute('data-verdict');
+        state.answer = { withheld: w };
         out.appendChild(el('h3', { class: 'near' }, 'The digest of a withheld line: the lab\'s word'));
         out.appendChild(el('p', null, 'Withheld seq ' + w.seq + ' (day ' + w.day + '): its line is not published, so it cannot be re-derived; only its digest and day are shown.'));
         return;
       }
+      state.answer = { searched: x.seq !== null ? 'the tree\'s lines at seq ' + x.seq : 'the digest index of the tree at ' + state.treeCp.size.toLocaleString('en') + ' seqs' + (x.hex === null ? ', for ' + x.forms.length + ' forms of your text' : '') };
       out.appendChild(el('h3', { class: 'none' }, x.seq !== null ? 'No published line at seq ' + x.seq : x.hex !== null ? 'No line in the tree\'s digest index carries this digest' : 'No line in the tree\'s digest index carries your text\'s digest'));
       out.appendChild(el('p', null, x.seq !== null ? (x.seq > state.treeCp.size ? 'The checkpoint\'s tree holds seqs 1 to ' + state.treeCp.size + '.' : 'Seq ' + x.seq + ' has no line in the tree\'s lines file: it is withheld.')
         : 'Looked up in the index of the tree at ' + state.treeCp.size + ' seqs (its sent_sha256, checked_sha256, stripped_sha256 and draft_sha256): ' + x.looked.length + ' digest' + (x.looked.length === 1 ? '' : 's') + ', reading ' + x.cost.files + ' file' + (x.cost.files === 1 ? '' : 's') + ' (' + kb(x.cost.bytes) + ').' +
@@ -2725,6 +2827,7 @@
       $('badge').textContent = 'Failed';
       clear($('verdict-text')).textContent = 'The page could not re-derive the ledger: ' + msg;
       $('progress') && $('progress').remove();
+      renderIndependent();
       status('Verdict: failed. The page could not re-derive the ledger.');
     }
 
@@ -2794,6 +2897,20 @@
       renderWitnessHeaders();
 
       var ms = Math.round(performance.now() - t0);
+      if (state.besidePromise) {
+        state.besidePromise.then(function (b) {
+          state.beside = b;
+          if (b.newer) { $('progress') && $('progress').remove(); renderNewer(b.newer); return; }
+          finishVerdict(r, ms, where);
+        }, function (e) {
+          state.beside = { unread: ['the files beside this page (' + errorWords(e) + ')'], failures: [], checked: 0 };
+          finishVerdict(r, ms, where);
+        });
+        return;
+      }
+      finishVerdict(r, ms, where);
+    }
+    function finishVerdict(r, ms, where) {
       if (!verdict.hasAttribute('data-ms') || !verdict.getAttribute('data-ms')) verdict.setAttribute('data-ms', String(Math.round(performance.now())));
       verdict.setAttribute('data-ms-decode', String(Math.round(t0 - tStart)));
       verdict.setAttribute('data-head', r.ok ? (r.head || '') : '');
@@ -2877,6 +2994,7 @@
       });
       var h = state.history;
       if (h && h.rewritten) out.unshift({ what: historyWords(h.rewritten), href: '#tree-memory' });
+      if (monitorFailure()) out.unshift(monitorFailure());
       return out;
     }
     function cpWords(cp) {
@@ -2960,6 +3078,7 @@
         out.push({ what: 'the released text filed under ' + t.sha.slice(0, 12) + '… is carried by no published send line: a released text is filed under the sent_sha256 of the line that sent it', href: '#text-' + t.sha });
       });
       blockFailures().forEach(function (x) { out.push(x); });
+      if (state.beside && state.beside.failures) state.beside.failures.forEach(function (x) { out.push(x); });
       treeFailures().forEach(function (x) { out.push(x); });
       if (state.sigs) signatureFailures(state.sigs).forEach(function (x) { out.push(x); });
       figures(r).forEach(function (x) {
@@ -3012,21 +3131,36 @@
       var s = function (k, one, many) { return k === 1 ? one : many; };
       if (v.verdict === 'failed') {
         badge.textContent = 'Failed';
-        var rewritten = state.history && state.history.rewritten;
-        if (rewritten) verdict.setAttribute('data-failed', 'history');
-        vt.textContent = (rewritten ? 'This exhibit\'s history was rewritten since your last visit on ' + rewritten.date + '. ' : '') +
+        if (rewrittenLead()) verdict.setAttribute('data-failed', 'history');
+        vt.textContent = rewrittenLead() +
           v.failures.length + s(v.failures.length, ' check', ' checks') + ' failed. Do not rely on this ledger until the publisher explains:';
         why.appendChild(el('ul', { id: 'failures' }, v.failures.slice(0, 50).map(function (x) {
           return el('li', null, el('a', { href: x.href }, x.what.charAt(0).toUpperCase() + x.what.slice(1)), '.');
         })));
         if (v.failures.length > 50) why.appendChild(el('p', null, '… and ' + (v.failures.length - 50) + ' more.'));
       } else if (v.verdict === 'gaps') {
-        badge.textContent = 'Gaps';
-        vt.textContent = 'Everything this page checks holds, but ' + (pub - pinned).toLocaleString('en') + ' of ' + pub.toLocaleString('en') +
-          ' published lines are not vouched for by a posted head (yet): ' + pinned.toLocaleString('en') + ' are.';
-        why.appendChild(el('ul', null, v.gaps.map(function (g) { return el('li', null, el('a', { href: g.href }, g.what), '.'); }),
-          v.unproven.length ? el('li', null, el('a', { href: '#anchors-h' }, 'posted heads without a Bitcoin proof yet: ' + v.unproven.join(', ')), '.') : null));
-        why.appendChild(el('p', { class: 'muted' }, 'A line before a withheld line cannot be pinned by a later head: the chain runs through the withheld line, whose digest is the lab\'s word. A line after the last posted head waits for the next one.'));
+        // A live exhibit always has lines after its last posted head: waiting for tonight's head
+        // is its normal state, not a gap to alarm anyone with (docs/page.md "The verdict").
+        var live = !state.cov.severed.length && !v.unproven.length && state.posted && state.posted.length;
+        var lastHead = live ? state.posted[state.posted.length - 1] : null;
+        var details = el('details', { id: 'gaps-detail' }, el('summary', null, live ? 'Which lines await' : 'Which lines are not vouched for, and why'),
+          el('ul', null, v.gaps.map(function (g) { return el('li', null, el('a', { href: g.href }, g.what), '.'); }),
+            v.unproven.length ? el('li', null, el('a', { href: '#anchors-h' }, 'posted heads without a Bitcoin proof yet: ' + v.unproven.join(', ')), '.') : null),
+          state.cov.severed.length ? el('p', { class: 'muted' }, 'A line before a withheld line cannot be pinned by a later head: the chain runs through the withheld line, whose digest is the lab\'s word.') : null,
+          el('p', { class: 'muted' }, 'A line after the last posted head waits for the next one.'));
+        if (live) {
+          verdict.setAttribute('data-tone', 'live');
+          badge.textContent = 'Up to date';
+          var waiting = state.cov.awaiting.length;
+          vt.textContent = 'Everything checked holds, up to date through ' + lastHead.a.date + ' (seq ' + lastHead.seq + '); ' +
+            waiting.toLocaleString('en') + ' newer line' + s(waiting, '', 's') + ' await' + s(waiting, 's', '') + ' tonight\'s head.';
+        } else {
+          badge.textContent = 'Gaps';
+          vt.textContent = 'Everything this page checks holds, but ' + (pub - pinned).toLocaleString('en') + ' of ' + pub.toLocaleString('en') +
+            ' published lines are not vouched for by a posted head (yet): ' + pinned.toLocaleString('en') + ' are.';
+        }
+        // A live exhibit's waiting lines are one click away, in the detail (below).
+        if (live) state.liveDetail = details; else why.appendChild(details);
       } else {
         badge.textContent = 'Intact';
         vt.textContent = 'Everything this page checks holds, and every one of the ' + pub.toLocaleString('en') + ' published lines is vouched for by a posted head.';
@@ -3034,6 +3168,7 @@
       verdict.setAttribute('data-vouched', v.vouched);
       // The codes and the figures, one click away.
       var codes = clear($('verdict-codes'));
+      if (state.liveDetail) { codes.appendChild(state.liveDetail); state.liveDetail = null; }
       codes.appendChild(el('p', null, r.ok ? ['The chain re-derives: ', String(r.entries), ' entries read, ', String(r.bridged.length),
         ' withheld seqs bridged on the lab\'s digests; head ', el('code', { class: 'head' }, r.head), '.']
         : 'The chain does not re-derive: ' + r.problems.length + ' problem' + s(r.problems.length, '', 's') + '.'));
@@ -3064,8 +3199,16 @@
         codes.appendChild(ul);
         $('verdict-detail').open = true;
       }
+      if (besideWords()) {
+        codes.appendChild(el('p', { id: 'beside-words' }, besideWords()));
+        if ($('beside-check')) $('beside-check').textContent = besideWords();
+        if (state.beside.local) verdict.setAttribute('data-beside', 'own-copy');
+        else verdict.setAttribute('data-beside', state.beside.failures.length ? 'differ' : 'same');
+      }
       verdict.setAttribute('data-verdict', v.verdict);
-      status('Verdict: ' + v.verdict + '. ' + (v.verdict === 'failed' ? v.failures.length + ' failed.' : v.vouched.replace('/', ' of ') + ' lines vouched for.'));
+      renderIndependent();
+      if (v.verdict === 'failed') statusFailed(v.failures.length + ' failed: ' + v.failures[0].what);
+      else status('Verdict: ' + v.verdict + '. ' + v.vouched.replace('/', ' of ') + ' lines vouched for.');
     }
 
     // ---- tiles
@@ -3244,7 +3387,9 @@
             : prState === 'withheld' ? 'WITHHELD: ' + withheldProofWords(a.date, withheldProof(a.date)) : 'no proof carried');
         tb.appendChild(el('tr', { 'data-date': a.date, id: 'anchor-' + a.date, class: good ? null : 'bad' },
           el('td', null, a.date), el('td', null, a.post_seq !== null ? String(a.post_seq) : '—'),
-          el('td', null, digest(a.post_head, 'posted head')),
+          // The posted head in full, selectable, with a Copy button a keyboard reaches: the one
+          // string a reader compares with the post outside the box (issue 45 item 5).
+          el('td', { class: 'posted-head' }, typeof a.post_head === 'string' && HEX64.test(a.post_head) ? fullDigest(a.post_head, 'the head posted for ' + a.date) : digest(a.post_head, 'posted head')),
           el('td', { class: good ? 'ok' : 'bad' }, good ? 'checks out' : 'FAILS'), checks, proofCell,
           el('td', null, (p.ok === undefined ? '' : (p.ok ? 'ok' : 'not ok') + (p.late ? ', late' : '') + ' — ') + pc, agree ? el('div', null, 'page and publisher: ' + agree) : null),
           el('td', null, link('ledger/anchors/' + a.date + '.txt', 'post'), prState === 'ok' || prState === 'bad' ? [' · ', link('ledger/anchors/' + a.date + '.txt.ots', 'proof (.ots)')] : null)));
@@ -3449,6 +3594,178 @@
       }
     }
 
+    /*
+     * The files an embedded page links beside it (docs/page.md "The files beside the page"):
+     * over http, each is fetched and held to the bytes this page carries and checked — the
+     * ledger, the withheld list, STATS.json, SNAPSHOTS.jsonl, the anchors' index and each posted
+     * head's file, the released texts and the tree's checkpoint — as a light page holds its
+     * files; a file the site does not hold reads as empty, as `exhibit verify SITE` reads it. A
+     * site whose checkpoint extends this page's is a newer publication, not a failure. From
+     * file:// a browser lets the page read no file: it says it checked its own copy.
+     * Resolves to {local} | {newer} | {checked, failures: [{what, href}], unread: [path]}.
+     */
+    function besideCheck() {
+      if (location.protocol === 'file:' || typeof fetch !== 'function') return Promise.resolve({ local: true });
+      var pairs = [['ledger/ledger.jsonl', 'ledger-bytes'], ['ledger/withheld.json', 'withheld-json'], ['ledger/STATS.json', 'stats-json'],
+        ['ledger/SNAPSHOTS.jsonl', 'snapshots-jsonl'], ['ledger/anchors/index.json', 'anchors-json'], ['ledger/tree/checkpoint', 'tree-checkpoint']]
+        .map(function (x) { return [x[0], block(x[1]) || new Uint8Array(0)]; });
+      var named = {};
+      (Array.isArray(anchorsIndex.posts) ? anchorsIndex.posts : []).forEach(function (p) { if (p && typeof p.text_file === 'string') named[p.date] = p.text_file; });
+      posts.forEach(function (p) { pairs.push(['ledger/anchors/' + (named[p.date] || p.date + '.txt'), V.utf8Encode(p.text)]); });
+      if (publicTexts && obj(publicTexts.texts)) Object.keys(publicTexts.texts).forEach(function (sha) { if (HEX64.test(sha)) pairs.push(['ledger/public_texts/' + sha + '.txt', textBytes(sha) || new Uint8Array(0)]); });
+      var out = { checked: 0, failures: [], unread: [] };
+      return treeGet('checkpoint').then(newerPublication, function () { return null; }).then(function (n) {
+        if (n) return { newer: n };
+        return pool(pairs, 4, function (x) {
+          return fetch(x[0], { cache: 'no-store', credentials: 'same-origin' }).then(function (res) {
+            if (res.status === 404 || res.status === 410) return new Uint8Array(0);
+            if (!res.ok) throw new Error('the server answered ' + res.status);
+            return res.arrayBuffer().then(function (b) { return new Uint8Array(b); });
+          }).then(function (got) {
+            out.checked++;
+            if (sameBytes(got, x[1]) || (!got.length && !x[1].length)) return;
+            out.failures.push({ what: 'the site\'s ' + x[0] + ', beside this page, is not the copy this page carries and checked (' + (got.length ? got.length + ' bytes with sha256 ' + V.sha256Hex(got) : 'the site does not hold it') +
+              '; the page\'s: ' + x[1].length + ' bytes with sha256 ' + V.sha256Hex(x[1]) + '): whoever downloads it gets other bytes than this verdict is about', href: '#beside-check' });
+          }, function (e) { out.unread.push(x[0] + ' (' + errorWords(e) + ')'); });
+        }).then(function () {
+          out.failures.sort(function (a, b) { return a.what < b.what ? -1 : 1; });
+          return out;
+        });
+      });
+    }
+    function besideWords() {
+      var b = state.beside;
+      if (!b || light) return null;
+      if (b.local) return 'Opened from a file: this page checked its own copy of the ledger and records; a browser lets it read no file beside it, so those files (the ones linked here) were not compared with it. Run exhibit verify on the folder to check them.';
+      return 'The files beside this page: ' + b.checked + ' fetched from this site and compared with the copies this page carries' + (b.failures.length ? '; ' + b.failures.length + ' differ (see the verdict)' : ', each the same') +
+        (b.unread.length ? '; not read: ' + b.unread.join(', ') : '') + '.';
+    }
+
+    // ---- the first screen (docs/page.md "The first screen"): without JavaScript the badge says
+    // there is no verdict; the page says it is checking only once it is.
+    function firstScreen() {
+      $('badge').textContent = 'Checking…';
+      $('verdict-text').textContent = 'Re-deriving the ledger in your browser…';
+      status('Checking the ledger…');
+      if ($('progress')) $('progress').hidden = false;
+      $('independent').textContent = '';
+      if ($('publisher')) $('publisher').textContent = publisherWords();
+      // The withheld lines' caveats, only where lines are withheld.
+      if (!withheldFiles && !recordsDeferred && (withheldBytes === null || (Array.isArray(withheldRaw) && !withheldRaw.length))) {
+        Array.prototype.slice.call(document.querySelectorAll('.if-withheld')).forEach(function (e) { e.parentNode.removeChild(e); });
+      }
+    }
+    // The publisher as the exhibit names itself: the checkpoint's origin and the operator's key
+    // name (STATS.json's tree.key, `<name>+<key id>+<base64>`).
+    function publisherWords() {
+      var cp = treeBlock ? T.parseCheckpoint(treeBlock) : null, key = keyOf(statsTree);
+      var name = key && key.split('+').length >= 3 ? key.split('+').slice(0, -2).join('+') : null;
+      if (!cp || cp.error) return name ? ', published under the key ' + name : '';
+      return ', published as ' + cp.origin + (name ? ' under the key ' + name : ' (unsigned)');
+    }
+
+    // ---- what is anchored outside the operator's reach (docs/page.md "What is independent")
+    // Witness cosignatures (issue 45 item 3) are checked by ExhibitVerify.cosign, which this
+    // page does not call yet: until it does, this hook says that none were checked.
+    function witnessCosignatures() {
+      return { checked: 0, words: 'No witness cosignatures checked.' };
+    }
+    // The posted heads this visit checked, newest first: {date, head, seq, text, newest}.
+    function anchorCandidates() {
+      // Only the posts whose proof this page carries a header of, and whose header commits to
+      // the post: no request for a proof the site does not hold.
+      var stamped = {};
+      if (Array.isArray(proofHeaders)) proofHeaders.forEach(function (h) { if (h.kind === 'anchor') stamped[h.name.replace(/\.txt\.ots$/, '')] = h.header; });
+      var has = function (date) { var h = stamped[date]; return !!h && postsRaw[date] !== undefined && checkProofHeader(h, V.sha256Hex(V.utf8Encode(String(postsRaw[date])))) === 'ok'; };
+      var out = [];
+      if (state.mode === 'log') {
+        postedHeads(posts).forEach(function (h) { out.push({ date: h.date, head: h.head, seq: h.seq, text: String(postsRaw[h.date]) }); });
+      } else {
+        (state.anchors || []).forEach(function (a) {
+          if (a.ok && anchorProof(a) === 'ok' && a.post_seq !== null) out.push({ date: a.date, head: a.post_head, seq: Number(a.post_seq), text: String(postsRaw[a.date]) });
+        });
+      }
+      out.sort(function (x, y) { return x.date < y.date ? 1 : x.date > y.date ? -1 : 0; });
+      if (out.length) out[0].newest = true;
+      out = out.filter(function (c) { return has(c.date); });
+      return out;
+    }
+    var ANCHOR_TRIES = 10;
+    /*
+     * The newest posted head whose Bitcoin proof, read from the site (or the picked folder) and
+     * evaluated here (ExhibitVerify.ots.evaluate), commits to the post and reaches a Bitcoin
+     * attestation; on the log-size path that head is also proved a leaf of the checkpoint's tree.
+     * Resolves to {date, head, height, root, explorers} or {why} (nothing anchored, in words).
+     */
+    function bitcoinAnchor() {
+      var cands = anchorCandidates().slice(0, ANCHOR_TRIES), pending = 0, unread = 0, absent = 0;
+      if (!posts.length) return Promise.resolve({ why: 'no head has been posted outside the box yet' });
+      if (!cands.length) return Promise.resolve({ why: 'no posted head has a Bitcoin proof yet' });
+      if (location.protocol === 'file:' && !state.picked) return Promise.resolve({ why: 'opened from a file, the page checked its own copy and cannot read the files and Bitcoin proofs beside it' });
+      var i = 0;
+      function next() {
+        if (i >= cands.length) {
+          return { why: pending ? 'the Bitcoin proofs of the ' + (cands.length === 1 ? 'posted head are' : cands.length + ' newest posted heads are') + ' not confirmed yet (pending at a calendar)'
+            : unread ? 'the Bitcoin proofs of the posted heads could not be read here' : absent ? 'no posted head has a Bitcoin proof yet' : 'no posted head\'s proof reaches a Bitcoin block' };
+        }
+        var c = cands[i++];
+        return ledgerFile('anchors/' + c.date + '.txt.ots').then(function (b) {
+          if (!b) { absent++; return next(); }
+          var e = V.ots.evaluate(b);
+          if (e.problem || e.digest !== V.sha256Hex(V.utf8Encode(c.text))) { unread++; return next(); }
+          var btc = e.attestations.filter(function (a) { return a.kind === 'bitcoin'; })[0];
+          if (!btc) { if (e.attestations.some(function (a) { return a.kind === 'pending'; })) pending++; return next(); }
+          var found = { date: c.date, head: c.head, height: btc.height, root: btc.merkle_root, explorers: btc.explorers || [] };
+          if (state.mode !== 'log' || c.newest) return found;
+          return inTree(c).then(function (holds) { return holds ? found : next(); });
+        }, function () { unread++; return next(); });
+      }
+      return Promise.resolve().then(next);
+    }
+    // A posted head, on the log-size path, proved a leaf of the verified checkpoint's tree.
+    function inTree(c) {
+      var cp = state.treeCp;
+      if (!cp || c.seq < 1 || c.seq > cp.size) return Promise.resolve(false);
+      return treeAll(T.neededTiles(cp.size, c.seq - 1)).then(function () {
+        return T.checkInclusion(T.inclusionProof(cp.size, c.seq - 1, treeCache), cp.size, cp.root, c.seq - 1, T.leafHash(hexBytes(c.head)));
+      }, function () { return false; });
+    }
+    function renderIndependent() {
+      var p = $('independent');
+      if (!p) return;
+      if (verdict.getAttribute('data-verdict') === 'failed') {
+        p.setAttribute('data-state', 'failed');
+        p.className = 'bad';
+        p.textContent = 'Nothing here counts as anchored while a check fails.';
+        return;
+      }
+      p.setAttribute('data-state', 'working');
+      p.className = 'muted';
+      p.textContent = 'Checking what is anchored outside the operator\'s reach…';
+      bitcoinAnchor().then(function (x) {
+        clear(p);
+        var w = witnessCosignatures();
+        p.setAttribute('data-witnesses', String(w.checked));
+        if (x.height) {
+          p.setAttribute('data-through', x.date);
+          p.setAttribute('data-block', String(x.height));
+          p.setAttribute('data-root', x.root);
+          p.className = '';
+          var links = x.explorers.map(function (u) { return el('a', { href: u }, u.replace(/^https:\/\/([^/]+).*$/, '$1')); });
+          append(p, [el('strong', null, 'Anchored outside the operator\'s reach'), ' through ' + x.date + ': Bitcoin block ' + x.height + ', if its merkle root is ',
+            el('code', { class: 'full' }, x.root), links.length ? [' (compare: ', links.map(function (a, k) { return k ? [', ', a] : a; }), ')'] : '', '. ' + w.words]);
+          p.setAttribute('data-state', 'anchored');
+        } else {
+          p.setAttribute('data-reason', x.why);
+          append(p, [el('strong', null, 'Nothing independent checked'), ' (' + x.why + '): a rebuilt forgery would pass the same checks. ' + w.words]);
+          p.setAttribute('data-state', 'consistent');
+        }
+      }, function (e) {
+        p.setAttribute('data-state', 'consistent');
+        p.textContent = 'Nothing independent checked: ' + errorWords(e) + '.';
+      });
+    }
+
     // ---- prove one message
     // The first posted head at or after seq `seq` (any, as the page re-checked it), or null.
     function headAfter(seq) {
@@ -3473,6 +3790,8 @@
       }
       if (!a || !state.pinnedSet.has(L.seq)) return { key: 'awaiting', cls: 'near', title: 'Awaiting the next posted head: not vouched for yet',
         detail: 'no head has been posted at or after seq ' + L.seq + ' yet; the next one will pin it if no line before it is withheld.' };
+      if (state.verdict && state.verdict.verdict === 'failed') return { key: 'vouched', cls: 'near', title: 'Vouched for by the head posted for ' + a.date + ', on a page whose verdict is FAILED',
+        detail: 'the head posted outside the box for ' + a.date + ' is the digest this page computes at seq ' + a.post_seq + ', but other checks of this page fail (see the verdict above): do not rely on this line until the publisher explains.' };
       return { key: 'vouched', cls: 'ok', title: 'Vouched for by the head posted for ' + a.date,
         detail: 'every line from this one to seq ' + a.post_seq + ' is published and re-derives here, and the head posted outside the box for ' + a.date + ' is the digest this page computes at seq ' + a.post_seq + '.' };
     }
@@ -3587,6 +3906,41 @@
     }
     function pasteStatus(text) { var s = $('paste-status'); if (s) s.textContent = text; }
 
+    /*
+     * The answer's first lines (docs/page.md "Prove one message"): one plain line — SENT on
+     * <day> at <time> (line N), NOT SENT AS WRITTEN (what differs), NOT FOUND (what was
+     * searched) — then, after the standing the renderers drew, the page's own verdict, so that
+     * a shared #paste= link on a failed page says so inside the answer.
+     */
+    function whenSent(x) {
+      var m = /T([0-9]{2}:[0-9]{2}(:[0-9]{2})?)(.*)$/.exec(String(x.ts || ''));
+      var day = x.day || (x.ts ? String(x.ts).slice(0, 10) : null);
+      return (day ? ' on ' + day : '') + (m ? ' at ' + m[1] + (m[3] === 'Z' || m[3] === '' ? ' UTC' : ' ' + m[3]) : '') + ' (line ' + x.seq + ')';
+    }
+    function isSend(x) { return x.kind === 'send' && !/block|den|refus|reject|hold|fail/i.test(String(x.dec || '')); }
+    function answerLead(out) {
+      var a = state.answer || {}, kind, words, cls;
+      if (out.getAttribute('data-verdict') === 'unavailable') { kind = 'unavailable'; cls = 'bad'; words = 'NOT CHECKED: the page could not answer (see below).'; }
+      else if (a.withheld) { kind = 'withheld'; cls = 'near'; words = 'IN THE LEDGER, WITHHELD: seq ' + a.withheld.seq + ' (day ' + a.withheld.day + ') carries this digest; its line is not published, so what it records cannot be shown.'; }
+      else if (a.line) {
+        var proved = a.proved === false ? ' — but its proof in the tree does NOT hold' : '';
+        if (isSend(a.line)) { kind = 'sent'; cls = a.proved === false ? 'bad' : 'ok'; words = 'SENT' + whenSent(a.line) + proved + '.'; }
+        else { kind = 'in-ledger'; cls = 'near'; words = 'IN THE LEDGER' + whenSent(a.line) + ', a ' + (a.line.kind || 'line') + ' line' + (a.line.dec ? ' (decision ' + a.line.dec + ')' : '') + ': not a message the gate let out' + proved + '.'; }
+      } else if (a.near) {
+        var sent = a.near.ts ? whenSent(a.near) : ' (line ' + a.near.seq + ')';
+        if (a.passage) { kind = 'part-of-sent'; cls = 'near'; words = 'PART OF A MESSAGE SENT' + sent + ': ' + a.differ + '. Its bytes are not your paste\'s: NOT a hash match.'; }
+        else { kind = 'not-sent-as-written'; cls = 'bad'; words = 'NOT SENT AS WRITTEN: the nearest message sent' + sent + ' differs — ' + (a.differ || 'its bytes are not your paste\'s') + '.'; }
+      } else { kind = 'not-found'; cls = 'none'; words = 'NOT FOUND: no line carries your ' + (out.getAttribute('data-verdict') === 'unknown-digest' ? 'digest' : 'text') + ' (searched: ' + (a.searched || 'every line this page holds') + ').'; }
+      var lead = el('p', { id: 'paste-answer', class: 'answer ' + cls, 'data-answer': kind }, el('strong', null, words));
+      var v = verdict.getAttribute('data-verdict'), n = state.verdict && state.verdict.failures ? state.verdict.failures.length : 0;
+      var page = el('p', { id: 'paste-page-verdict', class: 'page-verdict ' + (v === 'failed' ? 'bad' : 'muted'), 'data-page-verdict': v },
+        v === 'failed' ? 'This page\'s own verdict: FAILED' + (n ? ' (' + n + ' check' + (n === 1 ? '' : 's') + ' failed)' : '') + ', see the top of the page. Do not rely on this answer until the publisher explains.'
+          : v === 'checkpoint' ? 'This page\'s own verdict: the checkpoint holds, checked in log size; the chain was not re-derived on this visit.'
+            : v === 'gaps' ? 'This page\'s own verdict: everything it checks holds; some lines are not vouched for by a posted head yet.'
+              : v === 'intact' ? 'This page\'s own verdict: everything it checks holds.' : 'This page\'s own verdict: ' + v + '.');
+      out.insertBefore(page, out.firstChild);
+      out.insertBefore(lead, page);
+    }
     function prove(text, fromLink) {
       var out = $('paste-result');
       if (!state.ready) {
@@ -3606,12 +3960,15 @@
           out.setAttribute('data-match', 'none');
           out.setAttribute('data-verdict', 'unavailable');
           out.appendChild(el('p', null, 'The checkpoint did not hold on this visit, so no message can be proved against it here. Check everything (above) re-derives the ledger itself.'));
+          state.answer = {};
+          answerLead(out);
           pasteStatus('Result: not checked: the checkpoint did not hold.');
           return;
         }
       }
       clear(out);
       ['data-seq', 'data-verdict', 'data-standing'].forEach(function (a) { out.removeAttribute(a); });
+      state.answer = {};
       var t = toLF(text);
       if (!t.trim()) { out.setAttribute('data-match', ''); out.textContent = 'Paste a message or a digest first.'; return; }
       var hex = digestOf(t), found = [], vs = [];
@@ -3629,6 +3986,8 @@
       }
       if (found.length) showMatch(out, found[0], found);
       else if (hex === null) showMiss(out, t, V.sha256Hex(V.utf8Encode(t)), vs);
+      else state.answer.searched = 'every line\'s sent_sha256, checked_sha256, stripped_sha256, draft_sha256 and entry_id, and every withheld line\'s digest';
+      answerLead(out);
       var seq = out.getAttribute('data-seq');
       pasteStatus('Result: ' + (out.getAttribute('data-match') === 'hash' ? 'found' : out.getAttribute('data-match') === 'nearest' ? 'not a hash match; nearest words shown' : 'not found') +
         (seq ? ', seq ' + seq : '') + (out.getAttribute('data-standing') ? ', ' + out.getAttribute('data-standing').replace('-', ' ') : '') + '.');
@@ -3656,6 +4015,7 @@
       var lead = first.line ? standingOf(first.line) : { key: 'withheld', cls: 'near', title: 'The digest of a withheld line: the lab\'s word',
         detail: 'its line is not published, so the page cannot re-derive it; only its digest and day are shown.' };
       out.setAttribute('data-standing', lead.key);
+      state.answer = { line: first.line ? { seq: first.line.seq, kind: first.line.kind, dec: first.line.dec, ts: first.line.ts, day: first.line.day } : null, withheld: first.withheld || null };
       out.appendChild(el('h3', { class: lead.cls }, lead.title));
       out.appendChild(el('p', null, lead.detail.charAt(0).toUpperCase() + lead.detail.slice(1)));
       out.appendChild(el('p', null, el('strong', null, f.variant === 'a pasted digest' ? 'Found: a line carries the pasted digest.'
@@ -3734,10 +4094,10 @@
       var target = same || (passage ? passage.c : null) || (whole ? whole.c : null);
       if (!target) {
         out.setAttribute('data-match', 'none');
+        state.answer = { searched: 'every line\'s digests for ' + vs.length + ' forms of your text' + (texts ? ', and the words of ' + corpus().length + ' released text' + (corpus().length === 1 ? '' : 's') : '') };
         out.appendChild(el('h3', { class: 'none' }, 'No line on this page carries your text\'s digest'));
         out.appendChild(noLine);
-        out.appendChild(el('p', null, texts ? (best ? 'No released text holds your words: the closest whole text scores ' + best.score.toFixed(2) +
-          ' (Dice), and no passage of one aligns with ' + Math.round(NEAR_THRESHOLD * 100) + '% of your words.' : 'No published released text to compare with.')
+        out.appendChild(el('p', null, texts ? (best ? 'No released text holds your words: none shares enough of them as a whole, and no passage of one aligns with ' + Math.round(NEAR_THRESHOLD * 100) + '% of your words.' : 'No published released text to compare with.')
           : publicTexts && !textsCarried ? 'This light page does not carry the released texts (it fetches one only by an exact digest), so it cannot compare your words with them.'
           : 'This page carries no released texts, so there is nothing to compare your words with.'));
         out.appendChild(tried);
@@ -3748,6 +4108,7 @@
       out.setAttribute('data-seq', String(target.p.seq));
       var L = state.bySeq.get(Number(target.p.seq));
       var lead = L ? standingOf(L) : null;
+      state.answer = { near: L ? { seq: L.seq, kind: L.kind, dec: L.dec, ts: L.ts, day: L.day } : { seq: target.p.seq }, differ: null };
       if (lead) out.setAttribute('data-standing', lead.key);
       if (same) {
         // The stable hook keeps three values (hash, nearest, none); this verdict is a kind of
@@ -3755,6 +4116,7 @@
         out.setAttribute('data-verdict', 'same-words');
         out.appendChild(el('h3', { class: 'near' }, 'Same words, different bytes — NOT a hash match'));
         out.appendChild(el('p', null, 'The released text of seq ' + target.p.seq + ' has the same words as your paste once case, punctuation, markdown, diacritics and spacing are set aside; its bytes differ from your paste\'s.'));
+        state.answer.differ = 'the same words, but case, punctuation, markdown or spacing differ';
       } else if (passage) {
         var m = passage.m;
         out.setAttribute('data-verdict', m.verdict);
@@ -3766,11 +4128,17 @@
           : m.verdict === 'passage-same-words' ? 'Every word of your paste is there, in order, with nothing between; case, punctuation, markdown, diacritics or spacing differ.'
             : 'At least ' + Math.round(NEAR_THRESHOLD * 100) + '% of your words align, in order, with a stretch of the released text; the changes are listed below.'));
         if (m.ops) out.appendChild(passageDiff(m.ops, passage.pw, target.words));
+        var changed = m.ops ? m.ops.filter(function (o) { return o.op !== 'same'; }).length : 0;
+        state.answer.passage = m.verdict !== 'passage-nearest';
+        state.answer.differ = m.verdict === 'passage-verbatim' ? 'your text is part of it, word for word' : m.verdict === 'passage-same-words' ? 'your text is part of it, with the same words; case, punctuation or spacing differ'
+          : changed + ' word' + (changed === 1 ? '' : 's') + ' changed, dropped or added against a passage of it';
       } else {
         out.appendChild(el('h3', { class: 'near' }, 'Nearest released text — NOT a hash match'));
-        out.appendChild(el('p', null, 'Token similarity (Dice over the word multisets, after NFC, with markdown markers, the gate trailer and runs of whitespace removed) of your paste to the released text of seq ' +
-          target.p.seq + ': ' + whole.score.toFixed(2) + ', at or above the threshold ' + NEAR_THRESHOLD + '.'));
         var diff = wordDiff(target.tokens, pasteTokens, function (w) { return fold(w).replace(/\s+/g, ''); });
+        var differs = diff.filter(function (d) { return d.op !== 'same'; }).length;
+        state.answer.differ = differs + ' word' + (differs === 1 ? '' : 's') + ' differ from the released text of seq ' + target.p.seq;
+        out.appendChild(el('p', null, 'Your paste and the released text of seq ' + target.p.seq + ' share most of their words (enough to be shown here as the nearest), but ' + differs + ' word' + (differs === 1 ? '' : 's') +
+          ' differ: a near text is not a match, and proves nothing by itself.'));
         var dv = el('p', { class: 'diff', id: 'paste-diff' });
         diff.forEach(function (d, i) {
           if (i) dv.appendChild(document.createTextNode(' '));
@@ -3866,6 +4234,7 @@
 
     if (withheldRaw && withheldRaw.__error) withheld = [];
     renderWitness();
+    firstScreen();
     $('paste-go').disabled = false;
     fromHash();
     run();

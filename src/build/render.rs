@@ -794,7 +794,7 @@ fn page_with(
     cfg.minify_css = true;
     cfg.minify_js = false; // our JS stays readable for the stranger who wants to audit it
     let minified = minify_html::minify(shell.as_bytes(), &cfg);
-    let html = with_csp(&String::from_utf8(minified)?, light, &tokens.csp())?;
+    let html = with_csp(&String::from_utf8(minified)?, &tokens.csp())?;
     // One pass, each block encoded straight into the page: at a million lines a block is
     // hundreds of megabytes, and a copy of the page per block would multiply that.
     let total: usize = blocks.iter().map(|(_, b)| b.len().div_ceil(3) * 4).sum();
@@ -831,7 +831,7 @@ fn page_with(
 /// The page with its Content-Security-Policy filled in: no host at all (a light page: its own
 /// origin, for fetches), and inline script and style only where their sha256 is listed — the page's own, hashed here after minification.
 /// The data blocks (`type=application/octet-stream`) are never run, so they need no hash.
-fn with_csp(html: &str, light: bool, csp_token: &str) -> anyhow::Result<String> {
+fn with_csp(html: &str, csp_token: &str) -> anyhow::Result<String> {
     use sha2::{Digest, Sha256};
     let hash = |body: &str| {
         format!(
@@ -863,9 +863,11 @@ fn with_csp(html: &str, light: bool, csp_token: &str) -> anyhow::Result<String> 
         !scripts.is_empty() && !styles.is_empty(),
         "the page template lost its script or style"
     );
-    // A light page fetches its ledger files from its own origin (docs/page.md "The light
-    // page"), and nothing else: `connect-src 'self'`, only there.
-    let connect = if light { " connect-src 'self';" } else { "" };
+    // A page fetches from its own origin and nothing else (`connect-src 'self'`): a light page
+    // its ledger files (docs/page.md "The light page"), and every page served over http the
+    // files it links beside it and the posted heads' Bitcoin proofs (docs/page.md "The files
+    // beside the page", "What is independent").
+    let connect = " connect-src 'self';";
     let policy = format!(
         "default-src 'none'; script-src {}; style-src {};{connect} worker-src blob:; base-uri 'none'; form-action 'none'",
         scripts.join(" "),

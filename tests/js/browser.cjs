@@ -5,12 +5,13 @@
 //   node tests/js/browser.cjs PAGE [--fragment '#paste=…'] [--width 1280] [--height 900]
 //        [--dark] [--axe path/to/axe.min.js] [--screenshot out.png] [--full-page]
 //        [--inject-script] [--tab-stops] [--eval EXPR] [--timeout-ms 120000]
-//        [--profile DIR] [--pick DIR]
+//        [--profile DIR] [--pick DIR] [--no-js]
 //
 // PAGE is a path (opened from file://) or an http:// URL. --profile keeps Chromium's profile in
 // DIR between runs (a returning visitor: the page's localStorage survives); --pick, once the
 // page says `needs-data`, gives DIR to the page's folder picker (#pick-ledger) over the
-// DevTools protocol and waits for the verdict again.
+// DevTools protocol and waits for the verdict again. --no-js disables the page's scripts (what
+// a reader with JavaScript off sees): it waits for the document to load, not for a verdict.
 //
 // It waits until `#verdict[data-verdict]` is final (intact / gaps / failed: the page posts it
 // only after every check it does has run) and, with a `#paste=` fragment, until
@@ -86,7 +87,7 @@ function launch(keepProfile) {
 }
 
 /** Opens `url` in a fresh tab with the given viewport and colour scheme. */
-async function open(b, url, { width = 1280, height = 900, dark = false } = {}) {
+async function open(b, url, { width = 1280, height = 900, dark = false, noJs = false } = {}) {
   const { targetId } = await b.send('Target.createTarget', { url: 'about:blank' });
   const { sessionId } = await b.send('Target.attachToTarget', { targetId, flatten: true });
   const evaluate = async (expression) => {
@@ -98,6 +99,7 @@ async function open(b, url, { width = 1280, height = 900, dark = false } = {}) {
   await b.send('Runtime.enable', {}, sessionId);
   await b.send('Emulation.setDeviceMetricsOverride', { width, height, deviceScaleFactor: 1, mobile: width < 600 }, sessionId);
   await b.send('Emulation.setEmulatedMedia', { features: [{ name: 'prefers-color-scheme', value: dark ? 'dark' : 'light' }] }, sessionId);
+  if (noJs) await b.send('Emulation.setScriptExecutionDisabled', { value: true }, sessionId);
   await b.send('Page.navigate', { url }, sessionId);
   return { sessionId, evaluate };
 }
@@ -118,7 +120,7 @@ async function waitFor(evaluate, expression, timeoutMs, what) {
 
 function parseArgs(argv) {
   const o = { page: null, fragment: '', width: 1280, height: 900, dark: false, axe: null, screenshot: null,
-    fullPage: false, injectScript: false, tabStops: false, evalExpr: null, timeoutMs: 120000, profile: null, pick: null };
+    fullPage: false, injectScript: false, tabStops: false, evalExpr: null, timeoutMs: 120000, profile: null, pick: null, noJs: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--fragment') o.fragment = argv[++i];
@@ -134,6 +136,7 @@ function parseArgs(argv) {
     else if (a === '--timeout-ms') o.timeoutMs = Number(argv[++i]);
     else if (a === '--profile') o.profile = path.resolve(argv[++i]);
     else if (a === '--pick') o.pick = path.resolve(argv[++i]);
+    else if (a === '--no-js') o.noJs = true;
     else if (!o.page) o.page = a;
     else throw new Error('unknown argument ' + a);
   }
@@ -154,7 +157,8 @@ async function probe(o) {
     const url = (/^https?:\/\//.test(o.page) ? o.page : 'file://' + path.resolve(o.page)) + (o.fragment || '');
     const t0 = Date.now();
     const { sessionId, evaluate } = await open(b, url, o);
-    await waitFor(evaluate, "(function(){var v=document.getElementById('verdict');var d=v&&v.getAttribute('data-verdict');return d&&d!=='working'?d:null})()",
+    if (o.noJs) await waitFor(evaluate, "document.readyState === 'complete'", o.timeoutMs, 'the document to load');
+    else await waitFor(evaluate, "(function(){var v=document.getElementById('verdict');var d=v&&v.getAttribute('data-verdict');return d&&d!=='working'?d:null})()",
       o.timeoutMs, 'the final verdict (#verdict[data-verdict])');
     if (o.pick) {
       const before = await evaluate("document.getElementById('verdict').getAttribute('data-verdict')");
@@ -205,7 +209,7 @@ async function probe(o) {
           if (e.disabled || e.tabIndex < 0) return;
           // what a Tab key reaches: not inside a closed <details>, not hidden
           if (e.checkVisibility ? !e.checkVisibility({ contentVisibilityAuto: true, visibilityProperty: true }) : !e.getClientRects().length) return;
-          n++; var k = e.tagName.toLowerCase(); kinds[k] = (kinds[k] || 0) + 1;
+          n++; var k = e.getAttribute('role') === 'region' ? 'region' : e.tagName.toLowerCase(); kinds[k] = (kinds[k] || 0) + 1;
         });
         return { count: n, kinds: kinds };
       })()`);

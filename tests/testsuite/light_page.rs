@@ -173,6 +173,8 @@ pub(crate) struct Box {
     pub(crate) sends: bool,
     /// A seq whose scan line counts one more than the box's others would: another history.
     pub(crate) tweak: Option<u32>,
+    /// No line withheld (lines 12 and 28 are scans like the others).
+    pub(crate) no_withheld: bool,
 }
 
 /// The message a send line of a box with `sends` carries: its body, and the text as sent (the
@@ -209,6 +211,7 @@ impl Box {
             n: 0,
             sends: false,
             tweak: None,
+            no_withheld: false,
         }
     }
 
@@ -218,7 +221,7 @@ impl Box {
     pub(crate) fn add(&mut self, count: u32) {
         for _ in 0..count {
             self.n += 1;
-            if self.n == 12 || self.n == 28 {
+            if !self.no_withheld && (self.n == 12 || self.n == 28) {
                 let ts =
                     exhibit::encode::timestamp_of(1_792_846_800 + i64::from(self.n) * 180 * 60);
                 self.w.push(
@@ -323,8 +326,8 @@ fn the_light_page_streams_resumes_and_notices_a_rewrite() {
     );
     let embedded_html = std::fs::read_to_string(embedded.site.join("index.html")).unwrap();
     assert!(
-        !embedded_html.contains("connect-src"),
-        "an embedded page fetches nothing"
+        embedded_html.contains("connect-src 'self';"),
+        "an embedded page may fetch the files beside it, from its own origin only"
     );
     assert!(!embedded.site.join("ledger/segments").exists());
 
@@ -1347,4 +1350,490 @@ fn the_log_size_verdict_holds_what_it_reads_and_says_what_it_did_not() {
     let r = &f["pasteResult"];
     assert_eq!(r["data-seq"], "15", "{r}");
     assert_eq!(r["data-proof"], "not-included", "{r}");
+}
+
+/// What the page says of the first failure, where: the verdict's failures list, its top in the
+/// viewport, and the status line with its role (issue 46 item 2).
+const ALARM: &str = "(function(){var f=document.getElementById('failures'),s=document.getElementById('status');return {top:f?Math.round(f.getBoundingClientRect().top+scrollY):null,role:s.getAttribute('role'),said:s.textContent};})()";
+
+/// A returning visitor whose remembered ledger files were rewritten into another history that
+/// holds together, published under another origin so that the tree's consistency proof compares
+/// nothing ("another log"): the monitor sees the rewrite, and that is the headline — failed,
+/// `data-failed="history"`, the file in the failures list at the top of the page, the status
+/// an alert saying "failed" — on the full check and on the next log-size visit alike. Catches
+/// a page that shows the alarm only in "What this browser remembers" under an amber or green
+/// verdict (issue 46 item 2).
+#[test]
+fn a_rewrite_of_what_this_browser_checked_is_the_headline_failure() {
+    let mut b = Box::new(4096);
+    b.add(60);
+    b.build(1_800_000_000);
+    let server = Server::start(&b.site);
+    let profile = tempfile::tempdir().unwrap();
+    let f = visit(&server.url(FULL), Some(profile.path()), &[]);
+    let first = f["verdict"]["data-verdict"].as_str().unwrap().to_string();
+    assert!(first == "gaps" || first == "intact", "{}", f["verdict"]);
+
+    let mut other = Box::new(4096);
+    let toml = std::fs::read_to_string(other.b.dir.join("exhibit.toml")).unwrap();
+    std::fs::write(
+        other.b.dir.join("exhibit.toml"),
+        format!("{toml}\n[checkpoint]\norigin = \"example.org/a-fresh-start\"\n"),
+    )
+    .unwrap();
+    other.tweak = Some(7);
+    other.add(70);
+    other.build(1_800_000_000);
+    std::fs::remove_dir_all(&b.site).unwrap();
+    copy_tree(&other.site, &b.site);
+    // A first visitor sees a ledger that holds together.
+    let fresh = verdict(&visit(&server.url(FULL), None, &[])).0;
+    assert!(fresh == "gaps" || fresh == "intact", "{fresh}");
+
+    let axe = axe_core();
+    for url in [server.url(FULL), server.url("index.html")] {
+        let f = visit(
+            &url,
+            Some(profile.path()),
+            &[
+                "--eval",
+                ALARM,
+                "--axe",
+                axe.to_str().unwrap(),
+                "--width",
+                "390",
+            ],
+        );
+        assert_eq!(f["axe"], serde_json::json!([]), "{url}: axe-core");
+        assert_eq!(
+            f["verdict"]["data-verdict"], "failed",
+            "{url}: {}",
+            f["verdict"]
+        );
+        assert_eq!(f["verdict"]["data-failed"], "history", "{url}");
+        let dom = f["dom"].as_str().unwrap();
+        assert_eq!(attr(tag(dom, "id=\"monitor\""), "data-state"), "rewritten");
+        let failures = failures_of(&f);
+        assert!(
+            failures.contains("earlier visit was rewritten: ledger/"),
+            "{url}: {failures}"
+        );
+        let alarm = &f["evalResult"];
+        assert_eq!(alarm["role"], "alert", "{url}: {alarm}");
+        assert!(
+            alarm["said"]
+                .as_str()
+                .unwrap()
+                .starts_with("Verdict: failed."),
+            "{url}: {alarm}"
+        );
+        let top = alarm["top"].as_i64().expect("a failures list");
+        assert!(
+            top < 900,
+            "{url}: the failures list is at y={top}, below the first screen"
+        );
+        assert!(said(&f, "verdict-text").contains("rewrote what this browser checked"));
+    }
+}
+
+/// A returning browser that keeps its cached `index.html` while the site moved on (GitHub Pages
+/// sends `Cache-Control: max-age=600`): the site's checkpoint and STATS.json are newer than the
+/// page's copies. When the site's tree extends the page's, the page says a newer publication
+/// exists and links to it, on the log-size path and on the full check — never FAILED; when it
+/// does not (another history under the old page), it still fails. Catches a page that calls
+/// every difference from its own copy a failure, and one that calls every difference newer
+/// (issue 46 item 1).
+#[test]
+fn an_honest_newer_publication_behind_a_cached_page_is_recognised() {
+    let mut b = Box::new(65_536);
+    b.add(300);
+    b.build(1_800_000_000);
+    let old_page = std::fs::read(b.site.join("index.html")).unwrap();
+    b.add(40);
+    b.build(1_800_100_000);
+    let new_page = std::fs::read(b.site.join("index.html")).unwrap();
+    std::fs::write(b.site.join("index.html"), &old_page).unwrap();
+    let server = Server::start(&b.site);
+    let axe = axe_core();
+    for url in [server.url("index.html"), server.url(FULL)] {
+        let f = visit(&url, None, &["--axe", axe.to_str().unwrap()]);
+        assert_eq!(f["axe"], serde_json::json!([]), "{url}: axe-core");
+        assert_eq!(
+            f["verdict"]["data-verdict"], "newer",
+            "{url}: {}",
+            f["verdict"]
+        );
+        let dom = f["dom"].as_str().unwrap();
+        assert!(!dom.contains("id=\"failures\""), "{url}: no failure listed");
+        let link = tag(dom, "id=\"load-newer\"");
+        assert!(attr(link, "href").contains("?published=340"), "{link}");
+        assert!(said(&f, "verdict-text").contains("A newer publication of this exhibit exists"));
+    }
+    // The link loads the page the site now holds, whose own checks hold.
+    std::fs::write(b.site.join("index.html"), &new_page).unwrap();
+    let f = visit(&server.url("index.html?published=340"), None, &[]);
+    assert_eq!(
+        f["verdict"]["data-verdict"], "checkpoint",
+        "{}",
+        f["verdict"]
+    );
+
+    // Another history of the same origin, larger, under the cached page: not newer, failed.
+    let mut other = Box::new(65_536);
+    other.tweak = Some(7);
+    other.add(340);
+    other.build(1_800_100_000);
+    std::fs::remove_dir_all(&b.site).unwrap();
+    copy_tree(&other.site, &b.site);
+    std::fs::write(b.site.join("index.html"), &old_page).unwrap();
+    for url in [server.url("index.html"), server.url(FULL)] {
+        let f = visit(&url, None, &[]);
+        assert_eq!(
+            f["verdict"]["data-verdict"], "failed",
+            "{url}: {}",
+            f["verdict"]
+        );
+    }
+}
+
+/// A returning visitor whose remembered segment changed by one byte on the site, the page's
+/// list of files untouched: the remembered files are not fetched again, and the memory says
+/// exactly that — never "found every remembered file unchanged" (issue 46 item 3). Catches a
+/// monitor that reports a comparison of the page's own list as a check of the site's bytes.
+#[test]
+fn the_memory_says_what_this_visit_did_not_re_check() {
+    let mut b = Box::new(4096);
+    b.add(60);
+    b.build(1_800_000_000);
+    let files = b.files();
+    let server = Server::start(&b.site);
+    let profile = tempfile::tempdir().unwrap();
+    visit(&server.url(FULL), Some(profile.path()), &[]);
+    server.take();
+    let victim = b.site.join(&files[1]);
+    let mut bytes = std::fs::read(&victim).unwrap();
+    let at = bytes
+        .windows(10)
+        .position(|w| w == b"\"scanned\":")
+        .unwrap()
+        + 10;
+    bytes[at] = if bytes[at] == b'9' { b'8' } else { b'9' };
+    std::fs::write(&victim, &bytes).unwrap();
+    let f = visit(&server.url(FULL), Some(profile.path()), &[]);
+    let hits = server.take();
+    assert_eq!(hits.get(&files[1]), None, "not fetched again: {hits:?}");
+    let dom = f["dom"].as_str().unwrap();
+    let memory = text_of(dom, "monitor-text");
+    assert!(!memory.contains("unchanged"), "{memory}");
+    assert!(
+        memory.contains("NOT re-checked") && memory.contains("not fetched again"),
+        "{memory}"
+    );
+    let li = tag(dom, &format!("data-path=\"{}\"", files[1]));
+    let at = dom.find(li).unwrap() + li.len();
+    assert!(
+        dom[at..at + 400].contains("not re-checked on this visit"),
+        "{}",
+        &dom[at..at + 400]
+    );
+}
+
+/// What the first screen holds (docs/page.md "The first screen"): the words of every text node
+/// drawn inside the viewport (a node partly inside counts whole), the paste box's place, the
+/// verdict box's colours and what it says of independence. Waits for `#independent` to settle.
+pub(crate) const FIRST_SCREEN: &str = "new Promise(function (resolve) {
+  function measure() {
+    var H = innerHeight, n = 0, seen = [], w = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT), t;
+    while ((t = w.nextNode())) {
+      var e = t.parentElement;
+      if (!e || e.closest('script,style,.sr-only')) continue;
+      var shut = false;
+      for (var a = e; a; a = a.parentElement) {
+        if (a.tagName !== 'DETAILS' || a.open) continue;
+        var sm = e.closest('summary');
+        if (!sm || sm.parentElement !== a) shut = true;
+      }
+      if (shut) continue;
+      var r = document.createRange(); r.selectNodeContents(t);
+      var rs = r.getClientRects(), vis = false;
+      for (var i = 0; i < rs.length; i++) if (rs[i].top < H && rs[i].bottom > 0 && rs[i].right > 0 && rs[i].width > 0) vis = true;
+      if (!vis) continue;
+      var words = t.textContent.trim().split(/\\s+/).filter(function (x) { return /[A-Za-z0-9]/.test(x); });
+      n += words.length; if (words.length) seen.push(words.join(' '));
+    }
+    var p = document.getElementById('paste').getBoundingClientRect(), ind = document.getElementById('independent');
+    var v = getComputedStyle(document.getElementById('verdict'));
+    return { words: n, text: seen.join(' | '), pasteTop: p.top, pasteBottom: p.bottom, height: H,
+      border: v.borderTopColor, background: v.backgroundColor,
+      independent: ind ? { state: ind.getAttribute('data-state'), text: ind.textContent, top: ind.getBoundingClientRect().top,
+        block: ind.getAttribute('data-block'), root: ind.getAttribute('data-root'), through: ind.getAttribute('data-through') } : null };
+  }
+  var k = setInterval(function () {
+    var ind = document.getElementById('independent');
+    if (!ind || ind.getAttribute('data-state') !== 'working') { clearInterval(k); resolve(measure()); }
+  }, 100);
+})";
+
+/// An OpenTimestamps proof of `post` whose one path (append `nonce`, sha256) ends in a Bitcoin
+/// attestation at `height` (docs/anchoring.md), and the merkle root that block must carry, as
+/// explorers show it (byte-reversed hex).
+fn bitcoin_proof(post: &[u8], nonce: &[u8; 16], height: u64) -> (Vec<u8>, String) {
+    use exhibit_protocol::ots;
+    let digest = exhibit_protocol::Digest::of(post);
+    let mut out = ots::MAGIC.to_vec();
+    out.extend_from_slice(&[ots::VERSION, ots::OP_SHA256]);
+    out.extend_from_slice(&digest.0);
+    out.extend_from_slice(&[0xf0, 0x10]);
+    out.extend_from_slice(nonce);
+    out.push(0x08);
+    out.push(0x00);
+    out.extend_from_slice(&exhibit_testkit::gen_box::BITCOIN_TAG);
+    let mut h = Vec::new();
+    let mut n = height;
+    loop {
+        let b = (n & 0x7f) as u8;
+        n >>= 7;
+        if n == 0 {
+            h.push(b);
+            break;
+        }
+        h.push(b | 0x80);
+    }
+    out.push(h.len() as u8);
+    out.extend_from_slice(&h);
+    let mut msg = digest.0.to_vec();
+    msg.extend_from_slice(nonce);
+    let mut root = exhibit_protocol::Digest::of(&msg).0.to_vec();
+    root.reverse();
+    let root = root.iter().map(|b| format!("{b:02x}")).collect();
+    (out, root)
+}
+
+/// Every post of the box stamped in Bitcoin: block 900000 + its index. Returns the date, height
+/// and merkle root of the newest.
+fn stamp_posts(b: &Box) -> (String, u64, String) {
+    let dir = b.b.dir.join("gate/anchors");
+    let mut posts: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "txt"))
+        .collect();
+    posts.sort();
+    let mut newest = None;
+    for (i, p) in posts.iter().enumerate() {
+        let date = p.file_stem().unwrap().to_str().unwrap().to_string();
+        let nonce: [u8; 16] = exhibit_protocol::Digest::of(date.as_bytes()).0[..16]
+            .try_into()
+            .unwrap();
+        let height = 900_000 + i as u64;
+        let (proof, root) = bitcoin_proof(&std::fs::read(p).unwrap(), &nonce, height);
+        std::fs::write(p.with_extension("txt.ots"), proof).unwrap();
+        newest = Some((date, height, root));
+    }
+    newest.expect("posts")
+}
+
+/// Issue 45 item 5 and issue 46 item 6: the first screen says what is independent. The honest
+/// exhibit, each posted head stamped in Bitcoin, says "anchored outside the operator's reach"
+/// through its newest post's day, by that block and the merkle root the block must carry
+/// (evaluated here from the proof the site holds); the journalist's forgery — the operator
+/// changed a line, re-chained, re-posted every head and rewrote the digest in each proof's
+/// header — holds together exactly as well (the same verdict), but what it claims as
+/// independent differs: the proofs now lead to another merkle root, which no block at that
+/// height carries; a forgery with proofs not yet in Bitcoin says that nothing independent was
+/// checked. Catches a first screen that says "anchored" from the header alone, or from the
+/// operator's own files, and one that is the same for both.
+#[test]
+fn the_first_screen_says_what_is_anchored_outside_the_operators_reach() {
+    let mut honest = Box::new(65_536);
+    honest.add(300);
+    let (date, height, root) = stamp_posts(&honest);
+    honest.build(1_800_000_000);
+    let server = Server::start(&honest.site);
+    let mut said_honest = Vec::new();
+    for url in [server.url("index.html"), server.url(FULL)] {
+        let f = visit(&url, None, &["--eval", FIRST_SCREEN]);
+        let x = &f["evalResult"];
+        let ind = &x["independent"];
+        assert_eq!(ind["state"], "anchored", "{url}: {x}");
+        assert_eq!(ind["through"], date.as_str(), "{url}: {ind}");
+        assert_eq!(ind["block"], height.to_string().as_str(), "{url}: {ind}");
+        assert_eq!(ind["root"], root.as_str(), "{url}: {ind}");
+        assert!(
+            ind["top"].as_f64().unwrap() < x["height"].as_f64().unwrap(),
+            "on the first screen: {x}"
+        );
+        assert!(
+            ind["text"]
+                .as_str()
+                .unwrap()
+                .contains("No witness cosignatures checked")
+        );
+        said_honest.push((
+            f["verdict"]["data-verdict"].as_str().unwrap().to_string(),
+            ind["text"].as_str().unwrap().to_string(),
+        ));
+    }
+
+    // The forgery: another history (seq 7 changed, every later line re-chained), its heads
+    // posted again, and each proof's header rewritten to commit to the new post, the rest of
+    // the proof kept.
+    let mut forged = Box::new(65_536);
+    forged.tweak = Some(7);
+    forged.add(300);
+    let dir = forged.b.dir.join("gate/anchors");
+    for e in std::fs::read_dir(&dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_some_and(|x| x == "txt") {
+            let honest_proof = std::fs::read(
+                honest
+                    .b
+                    .dir
+                    .join("gate/anchors")
+                    .join(p.file_name().unwrap())
+                    .with_extension("txt.ots"),
+            )
+            .unwrap();
+            let mut proof = honest_proof.clone();
+            let digest = exhibit_protocol::Digest::of(&std::fs::read(&p).unwrap());
+            let at = exhibit_protocol::ots::MAGIC.len() + 2;
+            proof[at..at + 32].copy_from_slice(&digest.0);
+            std::fs::write(p.with_extension("txt.ots"), proof).unwrap();
+        }
+    }
+    forged.build(1_800_000_000);
+    let server = Server::start(&forged.site);
+    for (k, url) in [server.url("index.html"), server.url(FULL)]
+        .iter()
+        .enumerate()
+    {
+        let f = visit(url, None, &["--eval", FIRST_SCREEN]);
+        let x = &f["evalResult"];
+        let ind = &x["independent"];
+        assert_eq!(
+            f["verdict"]["data-verdict"].as_str().unwrap(),
+            said_honest[k].0,
+            "{url}: the forgery holds together as well as the record"
+        );
+        assert_eq!(ind["block"], height.to_string().as_str(), "{url}: {ind}");
+        assert_ne!(ind["root"], root.as_str(), "{url}: another merkle root");
+        assert_ne!(
+            ind["text"].as_str().unwrap(),
+            said_honest[k].1,
+            "{url}: the first screen claims another anchor"
+        );
+    }
+    // Proofs still pending (the forger cannot have them in a past block): nothing independent.
+    let mut pending = Box::new(65_536);
+    pending.tweak = Some(7);
+    pending.add(300);
+    pending.build(1_800_000_000);
+    let server = Server::start(&pending.site);
+    let f = visit(&server.url("index.html"), None, &["--eval", FIRST_SCREEN]);
+    let ind = &f["evalResult"]["independent"];
+    assert_eq!(ind["state"], "consistent", "{ind}");
+    assert!(
+        ind["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("Nothing independent checked"),
+        "{ind}"
+    );
+}
+
+/// Issue 46 item 6: the first screen answers "can I trust this, and how do I check a message"
+/// in at most 120 words, with the paste box on it at 1280×800 and at 390×844, on an embedded
+/// page (over http and from a file) and on a light page's log-size verdict; a healthy live
+/// exhibit (no line withheld, lines after the last posted head awaiting tonight's) is not
+/// amber and says "up to date through"; no caveat about withheld lines where none is
+/// withheld; the publisher is named; the light page's list of files is closed; with
+/// JavaScript off the badge never says it is checking. axe-core finds nothing in each state,
+/// light and dark, wide and narrow. Catches the old first screen (347 words, the paste box
+/// below the fold, amber for every live exhibit, "Checking…" without JavaScript).
+#[test]
+fn the_first_screen_answers_in_120_words_with_the_paste_box_on_it() {
+    let mut healthy = Box::new(33_554_432);
+    healthy.no_withheld = true;
+    healthy.add(60);
+    stamp_posts(&healthy);
+    healthy.build(1_800_000_000);
+    let mut light = Box::new(4096);
+    light.add(60);
+    light.build(1_800_000_000);
+    let hs = Server::start(&healthy.site);
+    let ls = Server::start(&light.site);
+    let axe = axe_core();
+    let amber = ["rgb(255, 246, 220)", "rgb(47, 38, 16)"];
+    let file_page = healthy.site.join("index.html");
+    let pages = [
+        ("embedded over http", hs.url("index.html")),
+        ("embedded from a file", file_page.display().to_string()),
+        ("light, log size", ls.url("index.html")),
+    ];
+    for (what, url) in &pages {
+        for (w, h) in [(1280, 800), (390, 844)] {
+            for dark in [false, true] {
+                let mut args = vec![
+                    "--eval".to_string(),
+                    FIRST_SCREEN.to_string(),
+                    "--width".to_string(),
+                    w.to_string(),
+                    "--height".to_string(),
+                    h.to_string(),
+                    "--axe".to_string(),
+                    axe.display().to_string(),
+                ];
+                if dark {
+                    args.push("--dark".to_string());
+                }
+                let args: Vec<&str> = args.iter().map(String::as_str).collect();
+                let f = visit(url, None, &args);
+                let x = &f["evalResult"];
+                let at = format!("{what} at {w}×{h}{}", if dark { " dark" } else { "" });
+                assert_eq!(f["axe"], serde_json::json!([]), "axe-core, {at}");
+                let words = x["words"].as_u64().unwrap();
+                assert!(
+                    words <= 120,
+                    "{at}: {words} words on the first screen: {}",
+                    x["text"]
+                );
+                assert!(
+                    x["pasteTop"].as_f64().unwrap() + 40.0 < h as f64,
+                    "{at}: the paste box is below the fold: {x}"
+                );
+                let first = x["text"].as_str().unwrap();
+                assert!(
+                    first.contains("published as"),
+                    "{at}: the publisher is named: {first}"
+                );
+                if what.starts_with("embedded") {
+                    let v = &f["verdict"];
+                    assert_eq!(v["data-verdict"], "gaps", "{at}: {v}");
+                    assert_eq!(v["data-tone"], "live", "{at}: {v}");
+                    assert!(
+                        !amber.contains(&x["background"].as_str().unwrap()),
+                        "{at}: amber for a healthy live exhibit: {x}"
+                    );
+                    assert!(first.contains("up to date through"), "{at}: {first}");
+                    let dom = f["dom"].as_str().unwrap();
+                    assert!(
+                        !dom.contains("class=\"if-withheld\""),
+                        "{at}: withheld caveats with none withheld"
+                    );
+                } else {
+                    let dom = f["dom"].as_str().unwrap();
+                    assert!(
+                        !tag(dom, "id=\"stream\"").contains("open"),
+                        "{at}: the file list is closed"
+                    );
+                }
+            }
+        }
+    }
+    // JavaScript off: no "Checking…", a verdict that says nothing was checked.
+    let f = visit(file_page.to_str().unwrap(), None, &["--no-js"]);
+    let dom = f["dom"].as_str().unwrap();
+    let badge = text_of(dom, "badge");
+    assert!(!badge.contains("Checking"), "{badge}");
+    assert!(dom.contains("JavaScript is off, so this page has checked nothing"));
 }

@@ -1038,9 +1038,18 @@ fn the_page_fits_a_phone_has_a_dark_scheme_and_passes_axe() {
     let stops = light["tabStops"]["count"].as_u64().unwrap();
     assert!(stops < 173, "{stops} tab stops: {}", light["tabStops"]);
     let kinds = light["tabStops"]["kinds"].as_object().unwrap();
+    // A table that scrolls sideways is a labelled region a keyboard can reach (axe-core:
+    // scrollable-region-focusable, issue 46 item 7): one stop per table, never a digest.
+    assert!(
+        kinds.get("region").and_then(J::as_u64).unwrap_or(0) <= 2,
+        "{kinds:?}"
+    );
     for k in kinds.keys() {
         assert!(
-            ["a", "button", "select", "textarea", "input", "summary"].contains(&k.as_str()),
+            [
+                "a", "button", "select", "textarea", "input", "summary", "region"
+            ]
+            .contains(&k.as_str()),
             "tab stops are controls only, not {k}: {kinds:?}"
         );
     }
@@ -1429,4 +1438,249 @@ fn a_block_that_is_not_base64_ends_in_a_failed_verdict_naming_it() {
             "{what}: {text}"
         );
     }
+}
+
+/// The answer's first element, its `data-answer` and its text (tags removed).
+fn answer_of(dom: &str) -> (String, String, String) {
+    let body = &dom[dom.find("id=\"paste-result\"").unwrap()..];
+    let inner = &body[body.find('>').unwrap() + 1..];
+    assert!(
+        inner.starts_with("<p id=\"paste-answer\""),
+        "the plain line comes first: {}",
+        &inner[..inner.len().min(300)]
+    );
+    let p = &inner[..inner.find("</p>").unwrap()];
+    let kind = attr(p, "data-answer").unwrap_or_default();
+    let text: String = p
+        .split('<')
+        .map(|x| x.split_once('>').map_or(x, |y| y.1))
+        .collect();
+    let page = tag_of(dom, "paste-page-verdict");
+    (
+        kind,
+        text,
+        attr(page, "data-page-verdict").unwrap_or_default(),
+    )
+}
+
+/// Issue 46 item 5: a paste's answer leads with one plain line — SENT on <day> at <time>
+/// (line N), NOT SENT AS WRITTEN (what differs), NOT FOUND (what was searched) — then the
+/// page's own verdict, inside every answer; a near text shows no similarity score that reads
+/// as a percentage; a shared link on a FAILED page says FAILED in its answer and gives no green
+/// "Vouched for". Catches a standing-first answer, a Dice score shown as the headline figure,
+/// and an answer that ignores the page's verdict.
+#[test]
+fn a_paste_answer_leads_with_one_plain_line_and_the_pages_verdict() {
+    let s = demo();
+    let (text, seq, _sha) = released_text(&s);
+    let page = s.site.join("index.html");
+    let ledger = std::fs::read_to_string(s.site.join("ledger/ledger.jsonl")).unwrap();
+    let line: J = ledger
+        .lines()
+        .skip(1)
+        .map(|l| serde_json::from_str::<J>(l).unwrap())
+        .find(|o| o["seq"].as_u64() == Some(seq))
+        .unwrap();
+    let day = line["day"].as_str().unwrap().to_string();
+    let ts = line["timestamp"].as_str().unwrap().to_string();
+    let hms = &ts[ts.find('T').unwrap() + 1..ts.find('T').unwrap() + 9];
+
+    let dom = dump_dom(&page, &format!("#paste={}", percent_encode(&text)));
+    let v = attr(tag_of(&dom, "verdict"), "data-verdict").unwrap();
+    let (kind, said, verdict) = answer_of(&dom);
+    assert_eq!(kind, "sent", "{said}");
+    assert!(
+        said.starts_with(&format!("SENT on {day} at {hms}"))
+            && said.contains(&format!("(line {seq})")),
+        "{said}"
+    );
+    assert_eq!(verdict, v, "the page's verdict inside the answer");
+
+    let word = text
+        .split(' ')
+        .find(|w| w.len() >= 4 && w.chars().all(char::is_alphabetic))
+        .unwrap();
+    let changed = text.replacen(word, "zebraquartz", 1);
+    let dom = dump_dom(&page, &format!("#paste={}", percent_encode(&changed)));
+    let (kind, said, _) = answer_of(&dom);
+    assert_eq!(kind, "not-sent-as-written", "{said}");
+    assert!(
+        said.starts_with("NOT SENT AS WRITTEN") && said.contains("differ"),
+        "{said}"
+    );
+    let result = &dom[dom.find("id=\"paste-result\"").unwrap()..];
+    let result = &result[..result.find("</section>").unwrap()];
+    assert!(
+        !result.contains("Dice"),
+        "no similarity score in the answer"
+    );
+
+    let dom = dump_dom(&page, "#paste=nothing%20like%20any%20message%20here");
+    let (kind, said, _) = answer_of(&dom);
+    assert_eq!(kind, "not-found", "{said}");
+    assert!(
+        said.starts_with("NOT FOUND") && said.contains("searched"),
+        "{said}"
+    );
+
+    // A page whose figures are not the publisher's: FAILED, and the shared link says so.
+    let html = std::fs::read_to_string(&page).unwrap();
+    let (a, b) = block_span(&html, "stats-json");
+    let mut stats: J = serde_json::from_slice(&b64_decode(&html[a..b])).unwrap();
+    let n = stats["lines"]["published"]["count"].as_u64().unwrap();
+    stats["lines"]["published"]["count"] = J::from(n + 1);
+    let failed = s.site.join("failed.html");
+    std::fs::write(
+        &failed,
+        with_block(&html, "stats-json", &serde_json::to_vec(&stats).unwrap()),
+    )
+    .unwrap();
+    let facts = probe(
+        &failed,
+        &Look {
+            fragment: format!("#paste={}", percent_encode(&text)),
+            axe: true,
+            dark: true,
+            width: Some(390),
+            ..Look::default()
+        },
+    );
+    assert_eq!(
+        facts["axe"],
+        J::Array(vec![]),
+        "axe-core on a failed page's answer"
+    );
+    let dom = facts["dom"].as_str().unwrap().to_string();
+    assert_eq!(
+        attr(tag_of(&dom, "verdict"), "data-verdict").as_deref(),
+        Some("failed")
+    );
+    let (kind, said, verdict) = answer_of(&dom);
+    assert_eq!(
+        (kind.as_str(), verdict.as_str()),
+        ("sent", "failed"),
+        "{said}"
+    );
+    let page_said = &dom[dom.find("id=\"paste-page-verdict\"").unwrap()..];
+    assert!(page_said[..page_said.find("</p>").unwrap()].contains("FAILED"));
+    assert!(
+        !result_has_green_vouched(&dom),
+        "no green 'Vouched for' on a failed page"
+    );
+}
+
+fn result_has_green_vouched(dom: &str) -> bool {
+    let body = &dom[dom.find("id=\"paste-result\"").unwrap()..];
+    body.contains("<h3 class=\"ok\">Vouched for")
+}
+
+/// An edit of one file beside a page, in a copy of the site.
+type BesideEdit = Box<dyn Fn(&Path)>;
+
+/// Issue 46 item 4: a one-file page served over http fetches the files it links beside it and
+/// holds them to the copies it carries and checked, as the light page does; editing only those
+/// files (what a journalist downloads) fails the verdict, naming the file. From file:// the
+/// page says plainly that it checked its own copy. Catches a page that links files it never
+/// compares (green in 5 of 5 cases before), and one that claims to have compared them from a
+/// file.
+#[test]
+fn a_one_file_page_over_http_holds_the_files_beside_it() {
+    use crate::light_page::{Server, visit};
+    let s = demo();
+    let server = Server::start(&s.site);
+    let f = visit(&server.url("index.html"), None, &[]);
+    let clean = f["verdict"]["data-verdict"].as_str().unwrap().to_string();
+    assert!(clean == "gaps" || clean == "intact", "{}", f["verdict"]);
+    assert_eq!(f["verdict"]["data-beside"], "same", "{}", f["verdict"]);
+    let f = visit(s.site.join("index.html").to_str().unwrap(), None, &[]);
+    assert_eq!(f["verdict"]["data-beside"], "own-copy", "{}", f["verdict"]);
+    let dom = f["dom"].as_str().unwrap();
+    let note = &dom[dom.find("id=\"beside-check\"").unwrap()..];
+    assert!(
+        note[..note.find("</span>").unwrap()].contains("checked its own copy"),
+        "{note}"
+    );
+
+    let post = std::fs::read_dir(s.site.join("ledger/anchors"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|x| x == "txt"))
+        .expect("a posted head");
+    let post = post.strip_prefix(&s.site).unwrap().display().to_string();
+    let text = std::fs::read_dir(s.site.join("ledger/public_texts"))
+        .ok()
+        .and_then(|d| {
+            d.map(|e| e.unwrap().path())
+                .find(|p| p.extension().is_some_and(|x| x == "txt"))
+        })
+        .map(|p| p.strip_prefix(&s.site).unwrap().display().to_string());
+    let mut cases: Vec<(String, BesideEdit)> = vec![
+        (
+            "ledger/ledger.jsonl".into(),
+            Box::new(|site: &Path| {
+                let p = site.join("ledger/ledger.jsonl");
+                let t = std::fs::read_to_string(&p).unwrap();
+                std::fs::write(&p, t.replacen("\"seq\":3,", "\"seq\":3 ,", 1)).unwrap();
+            }),
+        ),
+        (
+            "ledger/ledger.jsonl".into(),
+            Box::new(|site: &Path| {
+                let p = site.join("ledger/ledger.jsonl");
+                let t = std::fs::read_to_string(&p).unwrap();
+                let mut lines: Vec<&str> = t.lines().collect();
+                lines.pop();
+                std::fs::write(&p, lines.join("\n") + "\n").unwrap();
+            }),
+        ),
+        (
+            "ledger/STATS.json".into(),
+            Box::new(|site: &Path| {
+                let p = site.join("ledger/STATS.json");
+                let t = std::fs::read_to_string(&p).unwrap();
+                std::fs::write(&p, t.replacen("\"count\": ", "\"count\": 1", 1)).unwrap();
+            }),
+        ),
+        (
+            post.clone(),
+            Box::new(move |site: &Path| {
+                let p = site.join(&post);
+                let mut b = std::fs::read(&p).unwrap();
+                let last = b.len() - 1;
+                b[last] = if b[last] == b'1' { b'2' } else { b'1' };
+                std::fs::write(&p, b).unwrap();
+            }),
+        ),
+    ];
+    if let Some(text) = text {
+        cases.push((
+            text.clone(),
+            Box::new(move |site: &Path| {
+                let p = site.join(&text);
+                let mut b = std::fs::read(&p).unwrap();
+                b.extend_from_slice(b" (edited)");
+                std::fs::write(&p, b).unwrap();
+            }),
+        ));
+    }
+    for (file, edit) in &cases {
+        let tmp = tempfile::tempdir().unwrap();
+        let copy = tmp.path().join("site");
+        crate::common::copy_tree(&s.site, &copy);
+        edit(&copy);
+        let server = Server::start(&copy);
+        let f = visit(&server.url("index.html"), None, &[]);
+        assert_eq!(
+            f["verdict"]["data-verdict"], "failed",
+            "{file}: {}",
+            f["verdict"]
+        );
+        let fs = failures(f["dom"].as_str().unwrap());
+        assert!(
+            fs.iter()
+                .any(|x| x.contains(&format!("The site's {file}, beside this page"))),
+            "{file}: {fs:?}"
+        );
+    }
+    assert!(cases.len() >= 4);
 }
