@@ -2278,6 +2278,8 @@
     // by the key it names, as `exhibit verify SITE` checks them (src/signature_check.rs), with its
     // codes. A signature says who published; never that anything is anchored.
     function keyOf(t) { return t && typeof t === 'object' && typeof t.key === 'string' ? t.key : null; }
+    // The cosignatures the last signature check counted, for the independence line.
+    var lastCosign = null;
     function signatureCheck(key, checkpoint, snapshots) {
       var sig = V.sign.checkSignatures({ key: key, checkpoint: checkpoint, snapshots: snapshots });
       // The witnesses' cosignatures under the checkpoint (docs/anchoring.md#cosignatures),
@@ -2289,6 +2291,7 @@
         sig.problems.push({ file: 'ledger/STATS.json', code: 'witness_key', detail: listed.error + ' (docs/anchoring.md#cosignatures)' });
       } else if (listed) {
         sig.cosign = V.cosign.check(checkpoint || new Uint8Array(0), listed);
+        lastCosign = sig.cosign;
         sig.cosign.problems.forEach(function (p) { sig.problems.push({ file: p.code === 'witness_key' ? 'ledger/STATS.json' : 'ledger/tree/checkpoint', code: p.code, detail: p.detail }); });
       }
       return sig;
@@ -3665,10 +3668,16 @@
     }
 
     // ---- what is anchored outside the operator's reach (docs/page.md "What is independent")
-    // Witness cosignatures (issue 45 item 3) are checked by ExhibitVerify.cosign, which this
-    // page does not call yet: until it does, this hook says that none were checked.
+    // Witness cosignatures, as the signature check counted them with ExhibitVerify.cosign
+    // against the witness keys STATS.json lists (docs/anchoring.md#cosignatures).
     function witnessCosignatures() {
-      return { checked: 0, words: 'No witness cosignatures checked.' };
+      var c = lastCosign;
+      if (!c || !c.n) return { checked: 0, words: 'No witness cosignatures checked (this exhibit lists no witness).' };
+      return {
+        checked: c.k,
+        words: c.k ? 'Witnesses: ' + V.cosign.words(c) + (c.by && c.by.length ? ' (' + c.by.join(', ') + ')' : '') + '.'
+          : 'Witnesses: none of the ' + c.n + ' listed cosigned this checkpoint.'
+      };
     }
     // The posted heads this visit checked, newest first: {date, head, seq, text, newest}.
     function anchorCandidates() {

@@ -611,6 +611,21 @@ fn the_page_says_cosigned_by_1_of_1_and_fails_a_forged_cosignature() {
         "{}",
         &dom[dom.find("id=\"signatures\"").unwrap()..][..2000]
     );
+    // The first screen's line on what is independent counts the witness too (issue 45 item 5):
+    // a page that left its hook at "none checked" fails here.
+    let f = visit(
+        &server.url(FULL),
+        None,
+        &["--eval", crate::light_page::FIRST_SCREEN],
+    );
+    let ind = &f["evalResult"]["independent"];
+    assert!(
+        ind["text"]
+            .as_str()
+            .unwrap_or("")
+            .contains("cosigned by 1 of 1 witness"),
+        "{ind}"
+    );
     // The same line with its time changed, sealed again by the operator: the page fails it.
     let key = exhibit::signing::OperatorKey::read(&s.key).unwrap();
     let note = s.checkpoint();
