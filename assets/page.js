@@ -3374,6 +3374,47 @@
     $('p-next').addEventListener('click', function () { filter.page++; renderLines(); });
 
     // ---- anchors
+    // A posted head's Bitcoin proof evaluated on the visitor's click (docs/anchoring.md#on-the-page):
+    // the page carries only the proofs' headers, so the .ots is read from this site (never
+    // another host), evaluated by ExhibitVerify.ots, and each attestation shown — a Bitcoin block
+    // with the merkle root it must carry and two explorers' pages to compare it on (links, not
+    // requests), a pending one named pending.
+    function otsButton(date) {
+      var out = el('div', { class: 'ots-eval', id: 'ots-' + date });
+      var b = el('button', { type: 'button' }, 'What does its proof attest?');
+      b.addEventListener('click', function () { evaluateProof(date, out); });
+      out.appendChild(b);
+      return out;
+    }
+    function attestationItem(x) {
+      if (x.kind === 'bitcoin') {
+        var ex = V.ots.explorers(x.height);
+        return el('li', { 'data-kind': 'bitcoin', 'data-height': String(x.height), 'data-root': x.merkle_root }, 'Bitcoin block ' + x.height + ', merkle root ', el('code', { class: 'digest' }, x.merkle_root),
+          ' — compare it with the block\'s at ', ex.map(function (e, i) { return [i ? ', ' : '', el('a', { href: e.url, rel: 'noopener noreferrer' }, e.name)]; }),
+          ' (whether the block carries it is the one fact this page cannot know).');
+      }
+      if (x.kind === 'pending') return el('li', { 'data-kind': 'pending' }, 'pending at ' + x.calendar_url + ': attests nothing yet (an OpenTimestamps client upgrades it once the calendar\'s commitment is in a block).');
+      if (x.kind === 'litecoin') return el('li', { 'data-kind': 'litecoin' }, 'Litecoin block ' + x.height + ' (not linked).');
+      return el('li', { 'data-kind': 'unknown' }, 'an attestation of an unknown kind (tag ' + x.tag + ').');
+    }
+    function evaluateProof(date, out) {
+      var path = 'ledger/anchors/' + date + '.txt.ots';
+      clear(out).textContent = 'Reading ' + path + '…';
+      fetchFile({ path: path }).then(function (buf) {
+        var r = V.ots.evaluate(new Uint8Array(buf));
+        clear(out);
+        if (r.problem) {
+          out.setAttribute('data-state', 'bad');
+          append(out, [el('strong', null, 'The proof does not evaluate'), ': ' + r.problem.code + ' — ' + r.problem.detail]);
+          return;
+        }
+        out.setAttribute('data-state', 'evaluated');
+        append(out, ['From the post\'s sha256 every operation of ' + path + ' leads to:', el('ul', null, r.attestations.map(attestationItem))]);
+      }, function (e) {
+        clear(out).textContent = 'Could not read ' + path + ' from this site (' + String(e && e.message || e) + '); exhibit verify SITE evaluates it.';
+        out.setAttribute('data-state', 'unread');
+      });
+    }
     function renderAnchors() {
       var tb = clear($('anchors-body'));
       var theirs = {};
@@ -3395,7 +3436,8 @@
           el('td', { class: 'posted-head' }, typeof a.post_head === 'string' && HEX64.test(a.post_head) ? fullDigest(a.post_head, 'the head posted for ' + a.date) : digest(a.post_head, 'posted head')),
           el('td', { class: good ? 'ok' : 'bad' }, good ? 'checks out' : 'FAILS'), checks, proofCell,
           el('td', null, (p.ok === undefined ? '' : (p.ok ? 'ok' : 'not ok') + (p.late ? ', late' : '') + ' — ') + pc, agree ? el('div', null, 'page and publisher: ' + agree) : null),
-          el('td', null, link('ledger/anchors/' + a.date + '.txt', 'post'), prState === 'ok' || prState === 'bad' ? [' · ', link('ledger/anchors/' + a.date + '.txt.ots', 'proof (.ots)')] : null)));
+          el('td', null, link('ledger/anchors/' + a.date + '.txt', 'post'), prState === 'ok' || prState === 'bad' ? [' · ', link('ledger/anchors/' + a.date + '.txt.ots', 'proof (.ots)')] : null,
+            prState === 'ok' ? otsButton(a.date) : null)));
       });
       var checked = {};
       state.anchors.forEach(function (a) { checked[a.date] = 1; });

@@ -665,3 +665,55 @@ fn the_page_says_cosigned_by_1_of_1_and_fails_a_forged_cosignature() {
         "the page names the problem"
     );
 }
+
+/// Issue 45 item 4, the page's part (docs/anchoring.md#on-the-page): a posted head's proof,
+/// evaluated on the visitor's click — a Bitcoin attestation shows its block, the merkle root the
+/// block must carry and two explorers' pages; a pending one is named pending.
+#[test]
+fn the_page_evaluates_a_posted_heads_proof_on_click() {
+    use crate::light_page::{FULL, Server, visit};
+    let s = Scene::new();
+    s.build(300);
+    let anchors = s.site.join("ledger/anchors");
+    let mut posts: Vec<String> = std::fs::read_dir(&anchors)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().into_string().unwrap())
+        .filter(|n| n.ends_with(".txt"))
+        .collect();
+    posts.sort();
+    // The first post's proof made a Bitcoin one: its header (the post's sha256), then a Bitcoin
+    // attestation at height 358391 on that digest, so the root the block must carry is the
+    // digest byte-reversed.
+    let post = std::fs::read(anchors.join(&posts[0])).unwrap();
+    let digest = exhibit_protocol::Digest::of(&post).0;
+    let mut proof = exhibit_testkit::ots_vectors::header(digest);
+    proof.push(0x00);
+    proof.extend_from_slice(&[0x05, 0x88, 0x96, 0x0d, 0x73, 0xd7, 0x19, 0x01]);
+    let height = exhibit_testkit::ots_vectors::varuint(358_391);
+    proof.extend_from_slice(&exhibit_testkit::ots_vectors::varuint(height.len() as u64));
+    proof.extend_from_slice(&height);
+    std::fs::write(anchors.join(format!("{}.ots", posts[0])), &proof).unwrap();
+    let mut root = digest;
+    root.reverse();
+    let root: String = root.iter().map(|b| format!("{b:02x}")).collect();
+    let click = |date: &str| {
+        format!(
+            "new Promise(function (resolve) {{ var d = document.getElementById('ots-{date}'); if (!d) return resolve(null); d.querySelector('button').click(); var t = setInterval(function () {{ if (d.getAttribute('data-state')) {{ clearInterval(t); resolve(d.outerHTML); }} }}, 20); }})"
+        )
+    };
+    let server = Server::start(&s.site);
+    let date = posts[0].trim_end_matches(".txt");
+    let facts = visit(&server.url(FULL), None, &["--eval", &click(date)]);
+    let shown = facts["evalResult"].as_str().expect("the row has its button");
+    assert!(shown.contains("data-state=\"evaluated\""), "{shown}");
+    assert!(shown.contains("Bitcoin block 358391, merkle root"), "{shown}");
+    assert!(shown.contains(&root), "{shown}");
+    assert!(shown.contains("href=\"https://mempool.space/block/358391\""), "{shown}");
+    assert!(shown.contains("href=\"https://blockstream.info/block-height/358391\""), "{shown}");
+    let date = posts[1].trim_end_matches(".txt");
+    let facts = visit(&server.url(FULL), None, &["--eval", &click(date)]);
+    let shown = facts["evalResult"].as_str().expect("the row has its button");
+    assert!(shown.contains("data-kind=\"pending\""), "{shown}");
+    assert!(shown.contains("pending at https://"), "{shown}");
+}
