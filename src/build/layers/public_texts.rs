@@ -781,6 +781,9 @@ pub fn build(ctx: &LayerContext<'_>) -> Result<LayerOutput> {
     // At most one release per text, made once: a list grown by doubling holds up to half as
     // much again for nothing (docs/scale.md#memory).
     texts.releases.reserve_exact(groups.groups().count());
+    // The clean texts' list too: 32 bytes a text, a list grown by doubling held up to twice that
+    // on the layer's peak (docs/scale.md#carried-verdicts).
+    texts.guarded_now.reserve_exact(groups.groups().count());
     for (sha, lines) in groups.groups() {
         if let Some(found) = text_of(
             sources, &head, &sha, lines, &dir, rewrite, &mut texts, &mut out,
