@@ -705,15 +705,28 @@ fn the_page_evaluates_a_posted_heads_proof_on_click() {
     let server = Server::start(&s.site);
     let date = posts[0].trim_end_matches(".txt");
     let facts = visit(&server.url(FULL), None, &["--eval", &click(date)]);
-    let shown = facts["evalResult"].as_str().expect("the row has its button");
+    let shown = facts["evalResult"]
+        .as_str()
+        .expect("the row has its button");
     assert!(shown.contains("data-state=\"evaluated\""), "{shown}");
-    assert!(shown.contains("Bitcoin block 358391, merkle root"), "{shown}");
+    assert!(
+        shown.contains("Bitcoin block 358391, merkle root"),
+        "{shown}"
+    );
     assert!(shown.contains(&root), "{shown}");
-    assert!(shown.contains("href=\"https://mempool.space/block/358391\""), "{shown}");
-    assert!(shown.contains("href=\"https://blockstream.info/block-height/358391\""), "{shown}");
+    assert!(
+        shown.contains("href=\"https://mempool.space/block/358391\""),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("href=\"https://blockstream.info/block-height/358391\""),
+        "{shown}"
+    );
     let date = posts[1].trim_end_matches(".txt");
     let facts = visit(&server.url(FULL), None, &["--eval", &click(date)]);
-    let shown = facts["evalResult"].as_str().expect("the row has its button");
+    let shown = facts["evalResult"]
+        .as_str()
+        .expect("the row has its button");
     assert!(shown.contains("data-kind=\"pending\""), "{shown}");
     assert!(shown.contains("pending at https://"), "{shown}");
 }
