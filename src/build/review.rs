@@ -946,22 +946,46 @@ fn withheld_entries(tree: &Tree, skip: &BTreeSet<&str>) -> Result<Vec<J>> {
     Ok(entries)
 }
 
-/// The public texts' withheld entries by sent_sha256: `index.json`'s and its parts'
-/// (docs/public-texts.md#parts).
-fn withheld_texts(tree: &Tree) -> Result<BTreeMap<String, J>> {
-    let mut files = vec![json_of(tree, "ledger/public_texts/index.json")?];
-    let parts: Vec<String> = tree
-        .iter_under("ledger/public_texts/index/")
-        .map(|(p, _)| p.into_owned())
+/// The public texts withheld in `new` and not in `old`, by sent_sha256, with their entries:
+/// read from `index.json` and its parts (docs/public-texts.md#parts), but only from the files
+/// the two trees do not hold with the same bytes (a file both hold alike withholds the same
+/// texts on both sides), and one file at a time: at a million lines the parts are hundreds of
+/// MB of JSON, and all of them parsed at once made the dry run's peak (docs/scale.md#memory).
+fn newly_withheld_texts(old: &Tree, new: &Tree) -> Result<BTreeMap<String, J>> {
+    const TOP: &str = "ledger/public_texts/index.json";
+    const PARTS: &str = "ledger/public_texts/index/";
+    let paths = |t: &Tree| -> BTreeSet<String> {
+        std::iter::once(TOP.to_string())
+            .chain(t.iter_under(PARTS).map(|(p, _)| p.into_owned()))
+            .collect()
+    };
+    let (old_paths, new_paths) = (paths(old), paths(new));
+    let both: Vec<&str> = old_paths
+        .intersection(&new_paths)
+        .map(String::as_str)
         .collect();
-    for p in parts {
-        files.push(json_of(tree, &p)?);
+    let alike = same_in_both(old, new, &both)?;
+    let withheld_of = |t: &Tree, p: &str| -> Result<Vec<(String, J)>> {
+        Ok(match json_of(t, p)? {
+            J::Object(mut o) => match o.remove("withheld") {
+                Some(J::Array(a)) => a
+                    .into_iter()
+                    .filter_map(|e| Some((e["sent_sha256"].as_str()?.to_string(), e)))
+                    .collect(),
+                _ => Vec::new(),
+            },
+            _ => Vec::new(),
+        })
+    };
+    let mut before = BTreeSet::new();
+    for p in old_paths.iter().filter(|p| !alike.contains(p.as_str())) {
+        before.extend(withheld_of(old, p)?.into_iter().map(|(sha, _)| sha));
     }
     let mut out = BTreeMap::new();
-    for f in files {
-        for e in f["withheld"].as_array().into_iter().flatten() {
-            if let Some(sha) = e["sent_sha256"].as_str() {
-                out.insert(sha.to_string(), e.clone());
+    for p in new_paths.iter().filter(|p| !alike.contains(p.as_str())) {
+        for (sha, e) in withheld_of(new, p)? {
+            if !before.contains(&sha) {
+                out.insert(sha, e);
             }
         }
     }
@@ -1053,19 +1077,16 @@ fn summary(old: &Tree, new: &Tree) -> Result<Summary> {
         }
     }
 
-    let before = withheld_texts(old)?;
-    for (sha, e) in withheld_texts(new)? {
-        if !before.contains_key(&sha) {
-            s.texts_withheld.push(WithheldText {
-                accept: format!("--allow-text {}", escape(&sha)),
-                sent_sha256: escape(&sha),
-                seq: e["seq"].as_i64(),
-                reasons: e["reasons"]
-                    .as_array()
-                    .map(|r| r.iter().filter_map(|x| x.as_str().map(escape)).collect())
-                    .unwrap_or_default(),
-            });
-        }
+    for (sha, e) in newly_withheld_texts(old, new)? {
+        s.texts_withheld.push(WithheldText {
+            accept: format!("--allow-text {}", escape(&sha)),
+            sent_sha256: escape(&sha),
+            seq: e["seq"].as_i64(),
+            reasons: e["reasons"]
+                .as_array()
+                .map(|r| r.iter().filter_map(|x| x.as_str().map(escape)).collect())
+                .unwrap_or_default(),
+        });
     }
     let (old_stats, new_stats) = (
         json_of(old, "ledger/STATS.json")?,
