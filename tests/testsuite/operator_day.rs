@@ -389,3 +389,104 @@ fn serve_answers_as_pages_does_and_never_outside_dir() {
     let (status, _, _) = get(&s.addr, "POST", "/", &[]);
     assert_eq!(status, 405);
 }
+
+// ---------------------------------------------------------------------------------------------
+// 6. progress a person can read
+
+/// Runs `exhibit ARGS` in `dir` under a pseudo-terminal (util-linux `script`): what a person
+/// at a terminal sees, stdout and stderr together. `None` where `script` is not installed.
+fn exhibit_at_a_terminal(dir: &Path, args: &[&str]) -> Option<(Option<i32>, String)> {
+    let quote = |s: &str| format!("'{}'", s.replace('\'', r"'\''"));
+    let mut line = quote(env!("CARGO_BIN_EXE_exhibit"));
+    for a in args {
+        line.push(' ');
+        line.push_str(&quote(a));
+    }
+    let o = Command::new("script")
+        .args(["-qfec", &line, "/dev/null"])
+        .current_dir(dir)
+        .env("SOURCE_DATE_EPOCH", "1790000000")
+        .env("TERM", "xterm")
+        .env_remove("CI")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .ok()?;
+    Some((
+        o.status.code(),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+    ))
+}
+
+/// On a terminal each stage is named as it ends (and the summary comes last); catches stage
+/// names shown only with EXHIBIT_STAGE_TIMES (the code before issue 47 item 6), and names that
+/// come after the summary.
+#[test]
+fn a_terminal_is_told_each_stage() {
+    let tmp = tempfile::tempdir().unwrap();
+    let b = TestBox::new(tmp.path());
+    ten_lines(&b);
+    let out = tmp.path().join("docs");
+    let args = [
+        "build",
+        "--config",
+        &b.config(),
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    let Some((code, seen)) = exhibit_at_a_terminal(tmp.path(), &args) else {
+        eprintln!("skipped: no `script` (util-linux) to make a terminal");
+        return;
+    };
+    assert_eq!(code, Some(0), "{seen}");
+    let mut at = 0;
+    for stage in [
+        "load",
+        "verify",
+        "HEAD check",
+        "history",
+        "decide",
+        "layers",
+        "assemble",
+        "render",
+        "write",
+    ] {
+        let said = format!("exhibit: {stage}: done in ");
+        let found = seen[at..]
+            .find(&said)
+            .unwrap_or_else(|| panic!("{said:?} not after byte {at} in {seen:?}"));
+        at += found + said.len();
+    }
+    // Each stage is named as it starts, on a line the next one replaces.
+    assert!(seen.contains("\r\x1b[Kexhibit: verify ..."), "{seen:?}");
+    let summary = seen.rfind("\nbuilt ").expect("the summary");
+    assert!(summary > at, "the summary is the last thing said: {seen:?}");
+}
+
+/// Where no person reads a terminal nothing of it is said: not with --json or --quiet at a
+/// terminal, not on a pipe. Catches stage names printed whenever stderr is a terminal, or
+/// whenever it is not.
+#[test]
+fn no_stages_for_json_quiet_or_a_pipe() {
+    let tmp = tempfile::tempdir().unwrap();
+    let b = TestBox::new(tmp.path());
+    ten_lines(&b);
+    let out = tmp.path().join("docs");
+    let out = out.to_str().unwrap();
+    let config = b.config();
+    for extra in [&["--json"][..], &["--quiet"][..]] {
+        let mut args = vec!["build", "--config", &config, "--out", out, "--dry-run"];
+        args.extend_from_slice(extra);
+        let Some((code, seen)) = exhibit_at_a_terminal(tmp.path(), &args) else {
+            return;
+        };
+        assert_eq!(code, Some(0), "{seen}");
+        assert!(
+            !seen.contains("done in") && !seen.contains("..."),
+            "{extra:?}: {seen:?}"
+        );
+    }
+    let o = exhibit_in(tmp.path(), &["build", "--config", &config, "--out", out]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!err.contains("done in") && !err.contains('\r'), "{err:?}");
+}
