@@ -72,12 +72,14 @@ fn box_paths(plan: &BuildPlan) -> Vec<(&'static str, &Path)> {
     paths
 }
 
-pub fn run(plan: &BuildPlan) -> Result<ExitCode> {
+/// Before anything is read or written: DIR checked, and what an interrupted build planned
+/// finished. Returns where DIR's write journal lives.
+fn ready_out(plan: &BuildPlan) -> Result<PathBuf> {
     // Where DIR's write journal lives; one there names a build that was interrupted
     // (docs/build.md#the-journal).
     let journal = crate::write_journal::locate(&plan.out)?;
     let journaled = std::fs::symlink_metadata(&journal).is_ok();
-    // Before anything is read or written: is DIR exhibit's to write? (exit 2 when not)
+    // Is DIR exhibit's to write? (exit 2 when not)
     crate::output::check_out_dir(&plan.out, &box_paths(plan), journaled)?;
     // What an interrupted build planned is finished first, and said.
     if journaled
@@ -85,6 +87,11 @@ pub fn run(plan: &BuildPlan) -> Result<ExitCode> {
     {
         crate::say!("exhibit: note: {said}");
     }
+    Ok(journal)
+}
+
+pub fn run(plan: &BuildPlan) -> Result<ExitCode> {
+    let journal = ready_out(plan)?;
     crate::progress::stage_times::start();
     crate::memory::large_blocks_mapped();
     // A person at a terminal is told each stage (docs/operator.md#progress).
