@@ -630,9 +630,19 @@ fn man_page(command: Option<&str>) -> Result<Vec<u8>, String> {
 pub fn run(plan: Plan) -> anyhow::Result<ExitCode> {
     match plan {
         Plan::Init(plan) => init::run(&plan),
-        Plan::Verify(plan) => verify_cmd::run(&plan),
+        // With --json an error is an object on stdout too, as the build's is
+        // (docs/operator.md#build-json): a script reading stdout is not left with nothing.
+        Plan::Verify(plan) => verify_cmd::run(&plan).inspect_err(|e| {
+            if plan.json {
+                crate::build::report::error_json(e);
+            }
+        }),
         Plan::Serve(plan) => crate::serve::run(&plan),
-        Plan::Prove(plan) => crate::prove_cmd::run(&plan),
+        Plan::Prove(plan) => crate::prove_cmd::run(&plan).inspect_err(|e| {
+            if plan.json {
+                crate::build::report::error_json(e);
+            }
+        }),
         Plan::Cosign(plan) => crate::cosign_cmd::run(&plan).or_else(|e| {
             crate::say!(
                 "exhibit: error: {}",

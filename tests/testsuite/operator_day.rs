@@ -490,3 +490,28 @@ fn no_stages_for_json_quiet_or_a_pipe() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(!err.contains("done in") && !err.contains('\r'), "{err:?}");
 }
+
+// ---------------------------------------------------------------------------------------------
+// 7. packaging and polish
+
+/// `verify --json` and `prove --json` on a path that is not there print the error object on
+/// stdout, as `build --json` does, with exit 2 (docs/operator.md#build-json). Catches the
+/// error said on stderr only, leaving a script's stdout empty.
+#[test]
+fn json_errors_are_objects_on_stdout() {
+    let tmp = tempfile::tempdir().unwrap();
+    let missing = tmp.path().join("no such");
+    let missing = missing.to_str().unwrap();
+    for args in [
+        &["verify", "--json", missing][..],
+        &["prove", "--json", "--site", missing, "--seq", "1"][..],
+    ] {
+        let o = exhibit_in(tmp.path(), args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", text(&o));
+        let v = json_of(&o);
+        assert_eq!(v["ok"], false, "{v}");
+        assert_eq!(v["refused"], false, "{v}");
+        let error = v["error"].as_str().unwrap_or_default();
+        assert!(error.contains(missing), "{args:?}: the error names the path: {v}");
+    }
+}
