@@ -341,6 +341,9 @@ pub fn plan_from_args(args: impl IntoIterator<Item = OsString>) -> Result<Plan, 
         Command::Completions { shell } => {
             let mut bytes = Vec::new();
             clap_complete::generate(shell, &mut Cli::command(), "exhibit", &mut bytes);
+            if shell == clap_complete::Shell::Bash {
+                bytes = bash_paths_first(&String::from_utf8_lossy(&bytes)).into_bytes();
+            }
             Plan::Print(bytes)
         }
         Command::Man { command } => Plan::Print(man_page(command.as_deref()).map_err(|msg| {
@@ -625,6 +628,35 @@ fn man_page(command: Option<&str>) -> Result<Vec<u8>, String> {
         .render(&mut bytes)
         .map_err(|e| e.to_string())?;
     Ok(bytes)
+}
+
+/// clap_complete's bash script offers a command's options for a bare word, so `exhibit verify
+/// <TAB>` lists `--json --withheld ...` and no path (a path comes only once a letter is typed,
+/// through `-o default`). For the commands whose word is a path (verify, serve) an option is
+/// offered after `-` and a path otherwise (docs/operator.md#completions).
+fn bash_paths_first(script: &str) -> String {
+    let mut script = script.to_string();
+    for cmd in ["verify", "serve"] {
+        let start = format!("        exhibit__subcmd__{cmd})\n");
+        let Some(at) = script.find(&start) else {
+            continue;
+        };
+        let end = script[at..]
+            .find("\n            ;;")
+            .map_or(script.len(), |e| at + e);
+        let block = script[at..end]
+            .replacen(
+                "if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then",
+                "if [[ ${cur} == -* ]] ; then",
+                1,
+            )
+            .replace(
+                "            COMPREPLY=( $(compgen -W \"${opts}\" -- \"${cur}\") )\n            return 0",
+                "            compopt -o filenames 2>/dev/null\n            COMPREPLY=( $(compgen -f -- \"${cur}\") )\n            return 0",
+            );
+        script.replace_range(at..end, &block);
+    }
+    script
 }
 
 pub fn run(plan: Plan) -> anyhow::Result<ExitCode> {

@@ -512,6 +512,47 @@ fn json_errors_are_objects_on_stdout() {
         assert_eq!(v["ok"], false, "{v}");
         assert_eq!(v["refused"], false, "{v}");
         let error = v["error"].as_str().unwrap_or_default();
-        assert!(error.contains(missing), "{args:?}: the error names the path: {v}");
+        assert!(
+            error.contains(missing),
+            "{args:?}: the error names the path: {v}"
+        );
     }
+}
+
+/// `exhibit verify <TAB>` in bash offers the folder's paths, and `exhibit verify --j<TAB>` the
+/// option (docs/operator.md#completions): the generated script is run by bash itself. Catches
+/// clap_complete's script as it is, which offers only the options for a bare word.
+#[test]
+fn bash_completes_a_path_for_verify_and_serve() {
+    let tmp = tempfile::tempdir().unwrap();
+    let o = exhibit_in(tmp.path(), &["completions", "bash"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    std::fs::write(tmp.path().join("exhibit.bash"), &o.stdout).unwrap();
+    std::fs::write(tmp.path().join("ledger.jsonl"), "").unwrap();
+    std::fs::create_dir(tmp.path().join("site")).unwrap();
+    let complete = |words: &str, cword: u32| {
+        let script = format!(
+            "source ./exhibit.bash; COMP_WORDS=({words}); COMP_CWORD={cword}; \
+             _exhibit exhibit \"${{COMP_WORDS[COMP_CWORD]}}\" \"${{COMP_WORDS[COMP_CWORD-1]}}\"; \
+             printf '%s\\n' \"${{COMPREPLY[@]}}\""
+        );
+        let o = Command::new("bash")
+            .args(["--norc", "-c", &script])
+            .current_dir(tmp.path())
+            .output()
+            .expect("bash");
+        let mut got: Vec<String> = String::from_utf8_lossy(&o.stdout)
+            .lines()
+            .filter(|l| !l.is_empty())
+            .map(str::to_string)
+            .collect();
+        got.sort();
+        got
+    };
+    let paths = ["exhibit.bash", "ledger.jsonl", "site"];
+    assert_eq!(complete("exhibit verify ''", 2), paths);
+    assert_eq!(complete("exhibit verify le", 2), ["ledger.jsonl"]);
+    assert_eq!(complete("exhibit verify --j", 2), ["--json"]);
+    assert_eq!(complete("exhibit serve ''", 2), paths);
+    assert_eq!(complete("exhibit verify --withheld l", 3), ["ledger.jsonl"]);
 }
