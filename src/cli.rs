@@ -627,7 +627,57 @@ fn man_page(command: Option<&str>) -> Result<Vec<u8>, String> {
     clap_mangen::Man::new(cmd)
         .render(&mut bytes)
         .map_err(|e| e.to_string())?;
-    Ok(bytes)
+    Ok(man_sections(&String::from_utf8_lossy(&bytes)).into_bytes())
+}
+
+/// clap_mangen files `after_help` under `EXTRA`, filled (man joins the example lines into one
+/// paragraph), and points each command at an `exhibit-build(1)` page no installation has: the
+/// examples go under `EXAMPLES` and the exit codes under `EXIT STATUS`, both unfilled (`.nf`),
+/// and a command is named as typed, with `exhibit man COMMAND` for its page
+/// (docs/operator.md#man-pages).
+fn man_sections(page: &str) -> String {
+    let mut out = String::with_capacity(page.len());
+    let mut section = "";
+    let mut lines = page.lines().peekable();
+    while let Some(line) = lines.next() {
+        if let Some(name) = line.strip_prefix(".SH ") {
+            if section == "EXTRA" {
+                out.push_str(".fi\n");
+            }
+            section = name;
+            if name == "EXTRA" {
+                if lines.peek() == Some(&"Examples:") {
+                    lines.next();
+                }
+                out.push_str(".SH EXAMPLES\n.nf\n");
+                continue;
+            }
+            out.push_str(line);
+            out.push('\n');
+            if name == "SUBCOMMANDS" {
+                out.push_str("Each command's page: \\fBexhibit man\\fR \\fICOMMAND\\fR.\n");
+            }
+            continue;
+        }
+        if section == "EXTRA" && line.starts_with("Exit status") {
+            out.push_str(".fi\n.SH \"EXIT STATUS\"\n.nf\n");
+            continue;
+        }
+        if section == "SUBCOMMANDS"
+            && let Some(name) = line
+                .strip_prefix("exhibit\\-")
+                .and_then(|l| l.strip_suffix("(1)"))
+        {
+            out.push_str(&format!("\\fBexhibit {name}\\fR\n"));
+            continue;
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    if section == "EXTRA" {
+        out.push_str(".fi\n");
+    }
+    out
 }
 
 /// clap_complete's bash script offers a command's options for a bare word, so `exhibit verify

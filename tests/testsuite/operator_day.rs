@@ -556,3 +556,41 @@ fn bash_completes_a_path_for_verify_and_serve() {
     assert_eq!(complete("exhibit serve ''", 2), paths);
     assert_eq!(complete("exhibit verify --withheld l", 3), ["ledger.jsonl"]);
 }
+
+/// The man pages' roff: examples under EXAMPLES and the exit codes under EXIT STATUS, each
+/// unfilled (`.nf` … `.fi`, so man keeps one example a line), and no pointer at an
+/// `exhibit-build(1)` page no installation has (docs/operator.md#man-pages). Catches
+/// clap_mangen's page as it renders it: `.SH EXTRA`, filled, `exhibit\-build(1)`.
+#[test]
+fn man_pages_keep_their_examples_apart_and_point_at_no_missing_page() {
+    for args in [&["man"][..], &["man", "build"][..], &["man", "verify"][..]] {
+        let o = exhibit_in(Path::new("."), args);
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+        let page = String::from_utf8(o.stdout).unwrap();
+        assert!(!page.contains(".SH EXTRA"), "{args:?}: {page}");
+        assert!(!page.contains("(1)"), "{args:?}: a page reference: {page}");
+        let sections: Vec<&str> = page.lines().filter(|l| l.starts_with(".SH ")).collect();
+        for (wanted, after) in [(".SH EXAMPLES", ".nf"), (".SH \"EXIT STATUS\"", ".nf")] {
+            let at = page
+                .find(&format!("{wanted}\n{after}\n"))
+                .unwrap_or_else(|| panic!("{args:?}: no {wanted} then {after}: {sections:?}"));
+            let body = &page[at..];
+            let fi = body.find("\n.fi\n").expect("the unfilled block ends");
+            assert!(
+                body[..fi].lines().count() > 2,
+                "{args:?}: {wanted} is empty"
+            );
+            assert!(
+                !body[..fi].contains("\n.SH"),
+                "{args:?}: {wanted} not closed"
+            );
+        }
+    }
+    let o = exhibit_in(Path::new("."), &["man"]);
+    let page = String::from_utf8(o.stdout).unwrap();
+    assert!(page.contains("\\fBexhibit build\\fR\n"), "{page}");
+    assert!(
+        page.contains("\\fBexhibit man\\fR \\fICOMMAND\\fR"),
+        "{page}"
+    );
+}
