@@ -341,6 +341,9 @@ pub fn plan_from_args(args: impl IntoIterator<Item = OsString>) -> Result<Plan, 
         Command::Completions { shell } => {
             let mut bytes = Vec::new();
             clap_complete::generate(shell, &mut Cli::command(), "exhibit", &mut bytes);
+            if shell == clap_complete::Shell::Bash {
+                bytes = bash_paths_first(&String::from_utf8_lossy(&bytes)).into_bytes();
+            }
             Plan::Print(bytes)
         }
         Command::Man { command } => Plan::Print(man_page(command.as_deref()).map_err(|msg| {
@@ -624,15 +627,104 @@ fn man_page(command: Option<&str>) -> Result<Vec<u8>, String> {
     clap_mangen::Man::new(cmd)
         .render(&mut bytes)
         .map_err(|e| e.to_string())?;
-    Ok(bytes)
+    Ok(man_sections(&String::from_utf8_lossy(&bytes)).into_bytes())
+}
+
+/// clap_mangen files `after_help` under `EXTRA`, filled (man joins the example lines into one
+/// paragraph), and points each command at an `exhibit-build(1)` page no installation has: the
+/// examples go under `EXAMPLES` and the exit codes under `EXIT STATUS`, both unfilled (`.nf`),
+/// and a command is named as typed, with `exhibit man COMMAND` for its page
+/// (docs/operator.md#man-pages).
+fn man_sections(page: &str) -> String {
+    let mut out = String::with_capacity(page.len());
+    let mut section = "";
+    let mut lines = page.lines().peekable();
+    while let Some(line) = lines.next() {
+        if let Some(name) = line.strip_prefix(".SH ") {
+            if section == "EXTRA" {
+                out.push_str(".fi\n");
+            }
+            section = name;
+            if name == "EXTRA" {
+                if lines.peek() == Some(&"Examples:") {
+                    lines.next();
+                }
+                out.push_str(".SH EXAMPLES\n.nf\n");
+                continue;
+            }
+            out.push_str(line);
+            out.push('\n');
+            if name == "SUBCOMMANDS" {
+                out.push_str("Each command's page: \\fBexhibit man\\fR \\fICOMMAND\\fR.\n");
+            }
+            continue;
+        }
+        if section == "EXTRA" && line.starts_with("Exit status") {
+            out.push_str(".fi\n.SH \"EXIT STATUS\"\n.nf\n");
+            continue;
+        }
+        if section == "SUBCOMMANDS"
+            && let Some(name) = line
+                .strip_prefix("exhibit\\-")
+                .and_then(|l| l.strip_suffix("(1)"))
+        {
+            out.push_str(&format!("\\fBexhibit {name}\\fR\n"));
+            continue;
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    if section == "EXTRA" {
+        out.push_str(".fi\n");
+    }
+    out
+}
+
+/// clap_complete's bash script offers a command's options for a bare word, so `exhibit verify
+/// <TAB>` lists `--json --withheld ...` and no path (a path comes only once a letter is typed,
+/// through `-o default`). For the commands whose word is a path (verify, serve) an option is
+/// offered after `-` and a path otherwise (docs/operator.md#completions).
+fn bash_paths_first(script: &str) -> String {
+    let mut script = script.to_string();
+    for cmd in ["verify", "serve"] {
+        let start = format!("        exhibit__subcmd__{cmd})\n");
+        let Some(at) = script.find(&start) else {
+            continue;
+        };
+        let end = script[at..]
+            .find("\n            ;;")
+            .map_or(script.len(), |e| at + e);
+        let block = script[at..end]
+            .replacen(
+                "if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then",
+                "if [[ ${cur} == -* ]] ; then",
+                1,
+            )
+            .replace(
+                "            COMPREPLY=( $(compgen -W \"${opts}\" -- \"${cur}\") )\n            return 0",
+                "            compopt -o filenames 2>/dev/null\n            COMPREPLY=( $(compgen -f -- \"${cur}\") )\n            return 0",
+            );
+        script.replace_range(at..end, &block);
+    }
+    script
 }
 
 pub fn run(plan: Plan) -> anyhow::Result<ExitCode> {
     match plan {
         Plan::Init(plan) => init::run(&plan),
-        Plan::Verify(plan) => verify_cmd::run(&plan),
+        // With --json an error is an object on stdout too, as the build's is
+        // (docs/operator.md#build-json): a script reading stdout is not left with nothing.
+        Plan::Verify(plan) => verify_cmd::run(&plan).inspect_err(|e| {
+            if plan.json {
+                crate::build::report::error_json(e);
+            }
+        }),
         Plan::Serve(plan) => crate::serve::run(&plan),
-        Plan::Prove(plan) => crate::prove_cmd::run(&plan),
+        Plan::Prove(plan) => crate::prove_cmd::run(&plan).inspect_err(|e| {
+            if plan.json {
+                crate::build::report::error_json(e);
+            }
+        }),
         Plan::Cosign(plan) => crate::cosign_cmd::run(&plan).or_else(|e| {
             crate::say!(
                 "exhibit: error: {}",

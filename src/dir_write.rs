@@ -384,7 +384,11 @@ fn write_temps(
     let mut folders = OpenFolders::creating(dir)
         .with_context(|| format!("{}: cannot open as a folder", dir.display()))?;
     let pid = std::process::id();
-    for (rel, content) in tree.iter() {
+    // A person at a terminal sees how far the write has come (docs/operator.md#progress).
+    let mut bar = crate::progress::Progress::new();
+    let total = tree.len() as u64;
+    for (n, (rel, content)) in tree.iter().enumerate() {
+        bar.tick("write", n as u64, total, || format!("{n} of {total} files"));
         let (rel, content) = (&*rel, &*content);
         let (folder, name) = folder_and_name(rel);
         let cannot = || format!("{}: cannot create", dir.join(folder).display());

@@ -54,6 +54,11 @@ ledger = "gate/ledger.jsonl"
 # anchors = "gate/anchors"
 
 [publish]
+# The exhibit folder `exhibit build` writes, relative to this file (so the build writes the same
+# folder from wherever it runs). `--out DIR` overrides it for one build, relative to the current
+# folder. Default: none (then --out is required).
+# out = "docs"
+
 # The witness store (index.json, proofs/): publishes the per-line witness layer.
 # `--witness STORE` overrides it for one build. Default: none (no witness layer).
 # Once published, the layer stays on: leaving it off later refuses the build.
@@ -69,6 +74,15 @@ public_texts = false
 # branch stays within GitHub's file limits and a day's rebuild touches only the last file.
 # Accepted: 4096 to 33554432 (32 MiB). Default: 16777216 (16 MiB).
 # segment_bytes = 16777216
+
+# The most bytes one file of the withheld list holds; past it the list continues in files of
+# its own (docs/scale.md#withheld-files). Accepted: 4096 to 33554432. Default: 4194304 (4 MiB).
+# withheld_bytes = 4194304
+
+# Day 1 of the witness kill-gate window you registered, YYYY-MM-DD: published in STATS.json
+# (`--witness-window-since` overrides it for one build). A change of it is named in the review.
+# Default: none (no window registered).
+# witness_window_since = "2026-11-08"
 
 [checkpoint]
 # The operator's key (`exhibit key --name ORIGIN --out PATH` writes one, mode 0600): it signs
@@ -295,6 +309,9 @@ mod tests {
             "anchors =",
             "witness =",
             "public_texts =",
+            "out =",
+            "withheld_bytes =",
+            "witness_window_since =",
             "key =",
             "origin =",
             "[fields.send]",
@@ -313,6 +330,9 @@ mod tests {
         assert_eq!(c.witness, Some(tmp.path().join("wt/store")));
         assert_eq!(c.fields["send"]["note"], "text");
         assert_eq!(c.origin.as_deref(), Some("example.github.io/exhibit"));
+        assert_eq!(c.out, Some(tmp.path().join("docs")));
+        assert_eq!(c.withheld_bytes, 4_194_304);
+        assert_eq!(c.witness_window_since.as_deref(), Some("2026-11-08"));
         assert_eq!(
             c.key,
             Some(std::path::PathBuf::from(
@@ -323,6 +343,7 @@ mod tests {
         std::fs::write(&file, CONFIG_TEMPLATE).unwrap();
         let c = crate::config::load(&file).unwrap();
         assert_eq!((c.anchors, c.witness, c.public_texts), (None, None, false));
+        assert_eq!((c.out, c.witness_window_since), (None, None));
         assert!(c.fields.is_empty());
     }
 }

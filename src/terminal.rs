@@ -71,6 +71,7 @@ pub fn escape_lines(s: &str) -> Cow<'_, str> {
 
 /// Writes `text` (escaped, newlines kept) to stderr; a failure is remembered, never a panic.
 pub fn to_stderr(text: &str) {
+    crate::progress::clear_line();
     let mut err = std::io::stderr().lock();
     if err
         .write_all(escape_lines(text).as_bytes())
@@ -83,6 +84,7 @@ pub fn to_stderr(text: &str) {
 
 /// Writes `text` (escaped, newlines kept) to stdout; the caller turns a failure into exit 2.
 pub fn to_stdout(text: &str) -> std::io::Result<()> {
+    crate::progress::clear_line();
     let mut out = std::io::stdout().lock();
     out.write_all(escape_lines(text).as_bytes())?;
     out.flush()

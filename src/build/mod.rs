@@ -72,12 +72,14 @@ fn box_paths(plan: &BuildPlan) -> Vec<(&'static str, &Path)> {
     paths
 }
 
-pub fn run(plan: &BuildPlan) -> Result<ExitCode> {
+/// Before anything is read or written: DIR checked, and what an interrupted build planned
+/// finished. Returns where DIR's write journal lives.
+fn ready_out(plan: &BuildPlan) -> Result<PathBuf> {
     // Where DIR's write journal lives; one there names a build that was interrupted
     // (docs/build.md#the-journal).
     let journal = crate::write_journal::locate(&plan.out)?;
     let journaled = std::fs::symlink_metadata(&journal).is_ok();
-    // Before anything is read or written: is DIR exhibit's to write? (exit 2 when not)
+    // Is DIR exhibit's to write? (exit 2 when not)
     crate::output::check_out_dir(&plan.out, &box_paths(plan), journaled)?;
     // What an interrupted build planned is finished first, and said.
     if journaled
@@ -85,16 +87,28 @@ pub fn run(plan: &BuildPlan) -> Result<ExitCode> {
     {
         crate::say!("exhibit: note: {said}");
     }
+    Ok(journal)
+}
+
+pub fn run(plan: &BuildPlan) -> Result<ExitCode> {
+    let journal = ready_out(plan)?;
     crate::progress::stage_times::start();
     crate::memory::large_blocks_mapped();
-    let mut progress = Progress::new();
+    // A person at a terminal is told each stage (docs/operator.md#progress).
+    crate::progress::show(crate::progress::for_a_person(
+        plan.voice.json,
+        plan.voice.quiet,
+    ));
+    crate::progress::stage_start("load");
     let loaded = load::load(plan)?;
     crate::progress::stage_done("load");
-    let verified = match verify::verify(&loaded.ledger, &loaded.name, &mut progress) {
+    crate::progress::stage_start("verify");
+    let verified = match verify::verify(&loaded.ledger, &loaded.name, &mut Progress::new()) {
         Ok(v) => v,
         Err(refusals) => return Ok(report::refused(plan.voice, &refusals)),
     };
     crate::progress::stage_done("verify");
+    crate::progress::stage_start("HEAD check");
     let previous = Previous::open(&plan.out)?;
     let head = crate::head_check::check(&previous)?;
     crate::progress::stage_done("HEAD check");
@@ -121,8 +135,10 @@ pub fn run(plan: &BuildPlan) -> Result<ExitCode> {
     // git's inflated trees and the walk's lists are let go: given back before the later stages
     // make theirs (docs/scale.md#giving-memory-back).
     crate::memory::give_back();
+    crate::progress::stage_start("history");
     let history = history::read_history(&previous, trusted)?;
     crate::progress::stage_done("history");
+    crate::progress::stage_start("decide");
     let mut decided = decide::run(plan, &loaded, verified, &history, &previous)?;
     crate::progress::stage_times::carried(&format!(
         "{} of {} line verdicts from the previous build",
@@ -144,6 +160,7 @@ pub fn run(plan: &BuildPlan) -> Result<ExitCode> {
     let made = (!plan.dry_run)
         .then(|| crate::made_files::MadeFiles::beside(&plan.out))
         .transpose()?;
+    crate::progress::stage_start("layers");
     let mut layers = layers::run(&LayerContext {
         plan,
         ledger: &loaded.ledger,
@@ -162,9 +179,11 @@ pub fn run(plan: &BuildPlan) -> Result<ExitCode> {
     if !refusals.is_empty() {
         return Ok(report::refused(plan.voice, &refusals));
     }
+    crate::progress::stage_done("layers");
     // The layers were the last to read HEAD's big folders; a later read lists its folder again.
     previous.let_go_of_listings();
     crate::memory::give_back();
+    crate::progress::stage_start("assemble");
     let mut assembled = assemble::run(plan, &loaded, &decided, &mut layers, &previous)?;
     crate::progress::stage_done("assemble");
     // What the write stage says and what the page needs of the lines are taken now; then the
@@ -180,6 +199,7 @@ pub fn run(plan: &BuildPlan) -> Result<ExitCode> {
     let verdicts = std::mem::take(&mut decided.verdicts);
     drop(decided);
     crate::memory::give_back();
+    crate::progress::stage_start("render");
     render::run(&mut assembled, &facts, &layers, plan)?;
     crate::progress::stage_done("render");
     let records: Vec<crate::stat_records::Pending> = layers
@@ -193,13 +213,8 @@ pub fn run(plan: &BuildPlan) -> Result<ExitCode> {
     drop(layers);
     crate::memory::give_back();
     let git_dir = previous.git_dir();
-    let code = write::run(
-        plan,
-        summary,
-        &assembled,
-        (git_dir, &journal),
-        &mut progress,
-    )?;
+    crate::progress::stage_start("write");
+    let code = write::run(plan, summary, &assembled, (git_dir, &journal))?;
     // The made files' second names go before DIR's files are recorded: removing a name changes
     // the file's link count and ctime, which the record holds (docs/scale.md#made-as-written).
     drop(made);

@@ -99,6 +99,10 @@ pub fn finish(
     (git_dir, journal): (Option<&std::path::Path>, &std::path::Path),
 ) -> Result<ExitCode> {
     let voice = plan.voice;
+    if plan.dry_run {
+        // Nothing is written: the review is what the person reads next.
+        crate::progress::end(None);
+    }
     if !voice.quiet {
         for note in notes {
             crate::say!("exhibit: note: {note}");
@@ -146,7 +150,9 @@ pub fn finish(
         .then(|| review::file_changes(walk_dir()?, tree))
         .transpose()?;
     // Temporary files a stopped build left in DIR are removed as DIR is written, and said.
-    for said in output::write_tree(&plan.out, tree, git_dir, journal)? {
+    let said = output::write_tree(&plan.out, tree, git_dir, journal)?;
+    crate::progress::end(Some("write"));
+    for said in said {
         if !voice.quiet {
             crate::say!("exhibit: note: {said}");
         }

@@ -290,13 +290,39 @@ pub enum DiffBody {
     Bytes { old: usize, new: usize, why: String },
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug)]
 pub struct Hunk {
     /// 1-based first line in the old and the new file.
     pub old_start: usize,
     pub new_start: usize,
     /// Each line starts with ` `, `-` or `+`; escaped and cut.
     pub lines: Vec<String>,
+}
+
+impl Hunk {
+    /// Unified diff's lengths: the hunk's lines in the old file (context and removed) and in
+    /// the new (context and added).
+    pub fn lengths(&self) -> (usize, usize) {
+        let old = self.lines.iter().filter(|l| !l.starts_with('+')).count();
+        let new = self.lines.iter().filter(|l| !l.starts_with('-')).count();
+        (old, new)
+    }
+}
+
+/// As data the hunk carries what its header says in words, `@@ -old_start,old_lines
+/// +new_start,new_lines @@` (docs/operator.md#dry-run).
+impl Serialize for Hunk {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let (old_lines, new_lines) = self.lengths();
+        let mut h = s.serialize_struct("Hunk", 5)?;
+        h.serialize_field("old_start", &self.old_start)?;
+        h.serialize_field("old_lines", &old_lines)?;
+        h.serialize_field("new_start", &self.new_start)?;
+        h.serialize_field("new_lines", &new_lines)?;
+        h.serialize_field("lines", &self.lines)?;
+        h.end()
+    }
 }
 
 #[derive(Debug, Serialize)]
@@ -1413,8 +1439,7 @@ fn body_lines(d: &FileDiff) -> Vec<String> {
         DiffBody::Lines { hunks, not_shown } => {
             for h in hunks {
                 // Unified diff's header: start and length on each side.
-                let old_len = h.lines.iter().filter(|l| !l.starts_with('+')).count();
-                let new_len = h.lines.iter().filter(|l| !l.starts_with('-')).count();
+                let (old_len, new_len) = h.lengths();
                 out.push(format!(
                     "@@ -{},{old_len} +{},{new_len} @@",
                     h.old_start, h.new_start
@@ -1739,6 +1764,25 @@ mod tests {
         assert_eq!(
             (hunks.len(), hunks[0].old_start, hunks[1].new_start),
             (2, 10, 50)
+        );
+        // As data, each hunk carries its header's lengths: one line of context on each side
+        // and the changed line, three lines on each side. Catches a JSON hunk without them.
+        let json = serde_json::to_value(&hunks).unwrap();
+        assert_eq!(
+            json[0],
+            serde_json::json!({
+                "old_start": 10, "old_lines": 3, "new_start": 10, "new_lines": 3,
+                "lines": [" line 9", "-line 10", "+line ten", " line 11"],
+            })
+        );
+        // A hunk of lines added only: nothing of the old file.
+        let DiffBody::Lines { hunks, .. } = line_diff(&old, &format!("{old}tail\n")) else {
+            panic!()
+        };
+        let json = serde_json::to_value(&hunks).unwrap();
+        assert_eq!(
+            (&json[0]["old_lines"], &json[0]["new_lines"]),
+            (&1.into(), &2.into())
         );
     }
 

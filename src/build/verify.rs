@@ -140,7 +140,9 @@ pub fn verify(
                     read_by_operator: false,
                 });
             }
-            progress.tick("verifying", entry.line, start as u64, total);
+            progress.tick("verify", start as u64, total, || {
+                format!("line {}", entry.line)
+            });
         }),
     );
     // A read that fails (the file shortened under the build, a disk error) is a refusal.

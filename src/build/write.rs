@@ -13,7 +13,6 @@ use super::decide::Decided;
 use super::layers::Layers;
 use super::load::LoadedBox;
 use super::report::{self, Built, Snapshot};
-use crate::progress::Progress;
 
 /// What the write stage says of the build: its notes and counts, taken before the per-line
 /// state is let go so that the write stage does not hold it (docs/scale.md#memory).
@@ -71,10 +70,8 @@ pub fn run(
     summary: Summary,
     assembled: &Assembled,
     (git_dir, journal): (Option<&std::path::Path>, &std::path::Path),
-    progress: &mut Progress,
 ) -> Result<ExitCode> {
     let Summary { mut notes, built } = summary;
-    progress.done();
     // Folders of made files a killed build left beside DIR (docs/build.md#safety).
     notes.extend(crate::output::clean_leftovers(&plan.out, plan.dry_run)?);
     report::finish(plan, &assembled.tree, &built, &notes, (git_dir, journal))

@@ -507,7 +507,7 @@ fn the_man_pages_come_from_the_same_definitions_and_render_cleanly() {
         page.starts_with(".ie") || page.contains(".TH exhibit 1"),
         "{page}"
     );
-    for word in ["init", "build", "verify", "completions", "Exit status"] {
+    for word in ["init", "build", "verify", "completions", "EXIT STATUS"] {
         assert!(page.contains(word), "man page lacks {word}");
     }
     let o = exhibit_in(Path::new("."), &["man", "build"]);

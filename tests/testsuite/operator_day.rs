@@ -389,3 +389,208 @@ fn serve_answers_as_pages_does_and_never_outside_dir() {
     let (status, _, _) = get(&s.addr, "POST", "/", &[]);
     assert_eq!(status, 405);
 }
+
+// ---------------------------------------------------------------------------------------------
+// 6. progress a person can read
+
+/// Runs `exhibit ARGS` in `dir` under a pseudo-terminal (util-linux `script`): what a person
+/// at a terminal sees, stdout and stderr together. `None` where `script` is not installed.
+fn exhibit_at_a_terminal(dir: &Path, args: &[&str]) -> Option<(Option<i32>, String)> {
+    let quote = |s: &str| format!("'{}'", s.replace('\'', r"'\''"));
+    let mut line = quote(env!("CARGO_BIN_EXE_exhibit"));
+    for a in args {
+        line.push(' ');
+        line.push_str(&quote(a));
+    }
+    let o = Command::new("script")
+        .args(["-qfec", &line, "/dev/null"])
+        .current_dir(dir)
+        .env("SOURCE_DATE_EPOCH", "1790000000")
+        .env("TERM", "xterm")
+        .env_remove("CI")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .ok()?;
+    Some((
+        o.status.code(),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+    ))
+}
+
+/// On a terminal each stage is named as it ends (and the summary comes last); catches stage
+/// names shown only with EXHIBIT_STAGE_TIMES (the code before issue 47 item 6), and names that
+/// come after the summary.
+#[test]
+fn a_terminal_is_told_each_stage() {
+    let tmp = tempfile::tempdir().unwrap();
+    let b = TestBox::new(tmp.path());
+    ten_lines(&b);
+    let out = tmp.path().join("docs");
+    let args = [
+        "build",
+        "--config",
+        &b.config(),
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    let Some((code, seen)) = exhibit_at_a_terminal(tmp.path(), &args) else {
+        eprintln!("skipped: no `script` (util-linux) to make a terminal");
+        return;
+    };
+    assert_eq!(code, Some(0), "{seen}");
+    let mut at = 0;
+    for stage in [
+        "load",
+        "verify",
+        "HEAD check",
+        "history",
+        "decide",
+        "layers",
+        "assemble",
+        "render",
+        "write",
+    ] {
+        let said = format!("exhibit: {stage}: done in ");
+        let found = seen[at..]
+            .find(&said)
+            .unwrap_or_else(|| panic!("{said:?} not after byte {at} in {seen:?}"));
+        at += found + said.len();
+    }
+    // Each stage is named as it starts, on a line the next one replaces.
+    assert!(seen.contains("\r\x1b[Kexhibit: verify ..."), "{seen:?}");
+    let summary = seen.rfind("\nbuilt ").expect("the summary");
+    assert!(summary > at, "the summary is the last thing said: {seen:?}");
+}
+
+/// Where no person reads a terminal nothing of it is said: not with --json or --quiet at a
+/// terminal, not on a pipe. Catches stage names printed whenever stderr is a terminal, or
+/// whenever it is not.
+#[test]
+fn no_stages_for_json_quiet_or_a_pipe() {
+    let tmp = tempfile::tempdir().unwrap();
+    let b = TestBox::new(tmp.path());
+    ten_lines(&b);
+    let out = tmp.path().join("docs");
+    let out = out.to_str().unwrap();
+    let config = b.config();
+    for extra in [&["--json"][..], &["--quiet"][..]] {
+        let mut args = vec!["build", "--config", &config, "--out", out, "--dry-run"];
+        args.extend_from_slice(extra);
+        let Some((code, seen)) = exhibit_at_a_terminal(tmp.path(), &args) else {
+            return;
+        };
+        assert_eq!(code, Some(0), "{seen}");
+        assert!(
+            !seen.contains("done in") && !seen.contains("..."),
+            "{extra:?}: {seen:?}"
+        );
+    }
+    let o = exhibit_in(tmp.path(), &["build", "--config", &config, "--out", out]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!err.contains("done in") && !err.contains('\r'), "{err:?}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// 7. packaging and polish
+
+/// `verify --json` and `prove --json` on a path that is not there print the error object on
+/// stdout, as `build --json` does, with exit 2 (docs/operator.md#build-json). Catches the
+/// error said on stderr only, leaving a script's stdout empty.
+#[test]
+fn json_errors_are_objects_on_stdout() {
+    let tmp = tempfile::tempdir().unwrap();
+    let missing = tmp.path().join("no such");
+    let missing = missing.to_str().unwrap();
+    for args in [
+        &["verify", "--json", missing][..],
+        &["prove", "--json", "--site", missing, "--seq", "1"][..],
+    ] {
+        let o = exhibit_in(tmp.path(), args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", text(&o));
+        let v = json_of(&o);
+        assert_eq!(v["ok"], false, "{v}");
+        assert_eq!(v["refused"], false, "{v}");
+        let error = v["error"].as_str().unwrap_or_default();
+        assert!(
+            error.contains(missing),
+            "{args:?}: the error names the path: {v}"
+        );
+    }
+}
+
+/// `exhibit verify <TAB>` in bash offers the folder's paths, and `exhibit verify --j<TAB>` the
+/// option (docs/operator.md#completions): the generated script is run by bash itself. Catches
+/// clap_complete's script as it is, which offers only the options for a bare word.
+#[test]
+fn bash_completes_a_path_for_verify_and_serve() {
+    let tmp = tempfile::tempdir().unwrap();
+    let o = exhibit_in(tmp.path(), &["completions", "bash"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    std::fs::write(tmp.path().join("exhibit.bash"), &o.stdout).unwrap();
+    std::fs::write(tmp.path().join("ledger.jsonl"), "").unwrap();
+    std::fs::create_dir(tmp.path().join("site")).unwrap();
+    let complete = |words: &str, cword: u32| {
+        let script = format!(
+            "source ./exhibit.bash; COMP_WORDS=({words}); COMP_CWORD={cword}; \
+             _exhibit exhibit \"${{COMP_WORDS[COMP_CWORD]}}\" \"${{COMP_WORDS[COMP_CWORD-1]}}\"; \
+             printf '%s\\n' \"${{COMPREPLY[@]}}\""
+        );
+        let o = Command::new("bash")
+            .args(["--norc", "-c", &script])
+            .current_dir(tmp.path())
+            .output()
+            .expect("bash");
+        let mut got: Vec<String> = String::from_utf8_lossy(&o.stdout)
+            .lines()
+            .filter(|l| !l.is_empty())
+            .map(str::to_string)
+            .collect();
+        got.sort();
+        got
+    };
+    let paths = ["exhibit.bash", "ledger.jsonl", "site"];
+    assert_eq!(complete("exhibit verify ''", 2), paths);
+    assert_eq!(complete("exhibit verify le", 2), ["ledger.jsonl"]);
+    assert_eq!(complete("exhibit verify --j", 2), ["--json"]);
+    assert_eq!(complete("exhibit serve ''", 2), paths);
+    assert_eq!(complete("exhibit verify --withheld l", 3), ["ledger.jsonl"]);
+}
+
+/// The man pages' roff: examples under EXAMPLES and the exit codes under EXIT STATUS, each
+/// unfilled (`.nf` … `.fi`, so man keeps one example a line), and no pointer at an
+/// `exhibit-build(1)` page no installation has (docs/operator.md#man-pages). Catches
+/// clap_mangen's page as it renders it: `.SH EXTRA`, filled, `exhibit\-build(1)`.
+#[test]
+fn man_pages_keep_their_examples_apart_and_point_at_no_missing_page() {
+    for args in [&["man"][..], &["man", "build"][..], &["man", "verify"][..]] {
+        let o = exhibit_in(Path::new("."), args);
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+        let page = String::from_utf8(o.stdout).unwrap();
+        assert!(!page.contains(".SH EXTRA"), "{args:?}: {page}");
+        assert!(!page.contains("(1)"), "{args:?}: a page reference: {page}");
+        let sections: Vec<&str> = page.lines().filter(|l| l.starts_with(".SH ")).collect();
+        for (wanted, after) in [(".SH EXAMPLES", ".nf"), (".SH \"EXIT STATUS\"", ".nf")] {
+            let at = page
+                .find(&format!("{wanted}\n{after}\n"))
+                .unwrap_or_else(|| panic!("{args:?}: no {wanted} then {after}: {sections:?}"));
+            let body = &page[at..];
+            let fi = body.find("\n.fi\n").expect("the unfilled block ends");
+            assert!(
+                body[..fi].lines().count() > 2,
+                "{args:?}: {wanted} is empty"
+            );
+            assert!(
+                !body[..fi].contains("\n.SH"),
+                "{args:?}: {wanted} not closed"
+            );
+        }
+    }
+    let o = exhibit_in(Path::new("."), &["man"]);
+    let page = String::from_utf8(o.stdout).unwrap();
+    assert!(page.contains("\\fBexhibit build\\fR\n"), "{page}");
+    assert!(
+        page.contains("\\fBexhibit man\\fR \\fICOMMAND\\fR"),
+        "{page}"
+    );
+}

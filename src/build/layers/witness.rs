@@ -1131,7 +1131,13 @@ fn proofs(
         ctx.plan.dry_run,
     );
     let mut places = Vec::with_capacity(index.records.len());
-    for ((name, digest, at_head, place), listed) in wanted.zip(listed) {
+    // A person at a terminal sees how far the check has come (docs/operator.md#progress).
+    let mut bar = crate::progress::Progress::new();
+    let total = index.ids.len() as u64;
+    for (n, ((name, digest, at_head, place), listed)) in wanted.zip(listed).enumerate() {
+        bar.tick("witness: the store's proofs", n as u64, total, || {
+            format!("{n} of {total} proofs")
+        });
         if places.len() < index.records.len() {
             places.push(place.pack());
         }
