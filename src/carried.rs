@@ -63,6 +63,27 @@ pub fn read(git_dir: &Path, file: &str, magic: &[u8], scope: &[u8]) -> Option<Ve
     (rest.get(..scope_len)? == scope).then(|| rest[scope_len..].to_vec())
 }
 
+/// [`read`] of a state scoped to this binary alone (crate::stat_records::binary_identity).
+pub fn read_for_binary(git_dir: Option<&Path>, file: &str, magic: &[u8]) -> Option<Vec<u8>> {
+    read(
+        git_dir?,
+        file,
+        magic,
+        &crate::stat_records::binary_identity()?,
+    )
+}
+
+/// [`Carried::new`] of a state scoped to this binary alone; `None` outside a repository.
+pub fn for_binary(
+    git_dir: Option<&Path>,
+    file: &str,
+    magic: &[u8],
+    body: &[u8],
+) -> Option<Carried> {
+    let scope = crate::stat_records::binary_identity()?;
+    Some(Carried::new(git_dir?, file, magic, &scope, body))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

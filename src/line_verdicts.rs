@@ -16,9 +16,9 @@
 //! another scope, truncated or failing its own checksum, it is ignored and costs time only.
 //! Written only after a build has written DIR.
 //!
-//! Format: the 17 bytes `exhibit-verdicts\n`; the scope (u32 little-endian length, bytes); the
-//! last judged seq (i64) and its `entry_id` (32 bytes); the number of listed seqs (u64) and each
-//! (i64), ascending; all little-endian; then the sha256 of everything before it.
+//! Format (crate::carried): the 17 bytes `exhibit-verdicts\n`, the scope, then the last judged
+//! seq (i64) and its `entry_id` (32 bytes), the number of listed seqs (u64) and each (i64),
+//! ascending, all little-endian; then the sha256 of everything before it.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -34,6 +34,7 @@ pub const FILE: &str = "exhibit/line-verdicts";
 /// The verdicts an earlier build left, and what this one judges.
 #[derive(Debug, Default)]
 pub struct LineVerdicts {
+    /// The git folder the state is read from and saved to.
     path: Option<PathBuf>,
     scope: Vec<u8>,
     /// The last judged line, and the seqs up to it not judged "publish".
@@ -65,13 +66,8 @@ impl LineVerdicts {
         let (Some(git_dir), Some(scope)) = (git_dir, scope_of(fields)) else {
             return LineVerdicts::default();
         };
-        let path = git_dir.join(FILE);
-        // The file is small (8 bytes a withheld seq); a larger one is no file of ours.
-        let known = std::fs::metadata(&path)
-            .ok()
-            .filter(|m| m.is_file() && m.len() <= 1 << 30)
-            .and_then(|_| std::fs::read(&path).ok())
-            .and_then(|bytes| parse(&bytes, &scope));
+        let known = crate::carried::read(git_dir, FILE, MAGIC, &scope).and_then(|b| parse(&b));
+        let path = git_dir.to_path_buf();
         LineVerdicts {
             path: Some(path),
             scope,
@@ -103,43 +99,29 @@ impl LineVerdicts {
     /// Writes what this build judged for the next build: to a temporary file beside it, then
     /// renamed over it. Nothing judged (no line), nothing written.
     pub fn save(&self) -> Result<()> {
-        let (Some(path), Some((seq, id))) = (&self.path, &self.judged) else {
+        let (Some(git_dir), Some((seq, id))) = (&self.path, &self.judged) else {
             return Ok(());
         };
-        let mut bytes = MAGIC.to_vec();
-        bytes.extend_from_slice(&(self.scope.len() as u32).to_le_bytes());
-        bytes.extend_from_slice(&self.scope);
-        bytes.extend_from_slice(&seq.to_le_bytes());
-        bytes.extend_from_slice(&id.0);
-        bytes.extend_from_slice(&(self.not_published.len() as u64).to_le_bytes());
+        let mut body = seq.to_le_bytes().to_vec();
+        body.extend_from_slice(&id.0);
+        body.extend_from_slice(&(self.not_published.len() as u64).to_le_bytes());
         for s in &self.not_published {
-            bytes.extend_from_slice(&s.to_le_bytes());
+            body.extend_from_slice(&s.to_le_bytes());
         }
-        let sum = Digest::of(&bytes);
-        bytes.extend_from_slice(&sum.0);
-        crate::stat_records::replace_cache_file(path, &bytes)
+        crate::carried::Carried::new(git_dir, FILE, MAGIC, &self.scope, &body).save()
     }
 }
 
-/// The verdicts of a file that is whole and for this scope; `None` otherwise.
-fn parse(bytes: &[u8], scope: &[u8]) -> Option<((i64, Digest), Vec<i64>)> {
-    let body_len = bytes.len().checked_sub(32)?;
-    let (body, sum) = bytes.split_at(body_len);
-    if Digest::of(body).0 != sum {
-        return None;
-    }
-    let r = body.strip_prefix(MAGIC.as_slice())?;
+/// The verdicts a carried body holds (crate::carried checked its magic, scope and checksum);
+/// `None` when it is not one.
+fn parse(body: &[u8]) -> Option<((i64, Digest), Vec<i64>)> {
     let mut at = 0usize;
     let mut take = |n: usize| -> Option<&[u8]> {
-        let piece = r.get(at..at.checked_add(n)?)?;
+        let piece = body.get(at..at.checked_add(n)?)?;
         at += n;
         Some(piece)
     };
     let i64_at = |b: &[u8]| b.try_into().ok().map(i64::from_le_bytes);
-    let scope_len = u32::from_le_bytes(take(4)?.try_into().ok()?) as usize;
-    if take(scope_len)? != scope {
-        return None;
-    }
     let seq = i64_at(take(8)?)?;
     let id = Digest(take(32)?.try_into().ok()?);
     let count = usize::try_from(u64::from_le_bytes(take(8)?.try_into().ok()?)).ok()?;

@@ -1017,9 +1017,7 @@ const GUARDED_FILE: &str = "exhibit/texts-guarded";
 const GUARDED_MAGIC: &[u8] = b"exhibit-texts-guarded\n";
 
 fn guarded_before(git_dir: Option<&Path>) -> Vec<Digest> {
-    let Some(body) = crate::stat_records::binary_identity()
-        .and_then(|scope| crate::carried::read(git_dir?, GUARDED_FILE, GUARDED_MAGIC, &scope))
-    else {
+    let Some(body) = crate::carried::read_for_binary(git_dir, GUARDED_FILE, GUARDED_MAGIC) else {
         return Vec::new();
     };
     let list: Vec<Digest> = body
@@ -1037,17 +1035,10 @@ fn guarded_carried(
     git_dir: Option<&Path>,
     mut now: Vec<Digest>,
 ) -> Option<crate::carried::Carried> {
-    let scope = crate::stat_records::binary_identity()?;
     now.sort_unstable();
     now.dedup();
     let body: Vec<u8> = now.iter().flat_map(|d| d.0).collect();
-    Some(crate::carried::Carried::new(
-        git_dir?,
-        GUARDED_FILE,
-        GUARDED_MAGIC,
-        &scope,
-        &body,
-    ))
+    crate::carried::for_binary(git_dir, GUARDED_FILE, GUARDED_MAGIC, &body)
 }
 
 /// A group's text: re-derived from the sources, or carried forward from HEAD.

@@ -80,8 +80,7 @@ const GUARDED_MAGIC: &[u8] = b"exhibit-runs-guarded\n";
 
 /// What the previous build carried for the run log, or `None`.
 pub fn guarded(git_dir: Option<&Path>) -> Option<(u64, Digest)> {
-    let scope = crate::stat_records::binary_identity()?;
-    let body = crate::carried::read(git_dir?, GUARDED_FILE, GUARDED_MAGIC, &scope)?;
+    let body = crate::carried::read_for_binary(git_dir, GUARDED_FILE, GUARDED_MAGIC)?;
     let len = u64::from_le_bytes(body.get(..8)?.try_into().ok()?);
     let sum = Digest(body.get(8..40)?.try_into().ok()?);
     (body.len() == 40).then_some((len, sum))
@@ -91,16 +90,9 @@ impl RunLog {
     /// The state this log leaves for the next build, when every line passed the guard (a
     /// refused build saves nothing anyway).
     pub fn carried(&self, git_dir: Option<&Path>) -> Option<crate::carried::Carried> {
-        let scope = crate::stat_records::binary_identity()?;
         let mut body = self.published_bytes.to_le_bytes().to_vec();
         body.extend_from_slice(&self.published_sha256.0);
-        Some(crate::carried::Carried::new(
-            git_dir?,
-            GUARDED_FILE,
-            GUARDED_MAGIC,
-            &scope,
-            &body,
-        ))
+        crate::carried::for_binary(git_dir, GUARDED_FILE, GUARDED_MAGIC, &body)
     }
 }
 
