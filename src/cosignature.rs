@@ -258,20 +258,10 @@ pub fn check_note(note: &[u8], listed: &[ListedWitness]) -> Cosigned {
 
 /// POSIX seconds as `YYYY-MM-DDTHH:MM:SSZ` (days from the civil calendar, no clock read).
 pub fn utc(t: u64) -> String {
-    let days = (t / 86_400) as i64;
     let secs = t % 86_400;
-    // Howard Hinnant's days-to-civil.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
     format!(
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
+        "{}T{:02}:{:02}:{:02}Z",
+        exhibit_protocol::days::civil_from_days((t / 86_400) as i64),
         secs / 3600,
         secs / 60 % 60,
         secs % 60

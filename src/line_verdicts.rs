@@ -35,7 +35,7 @@ pub const FILE: &str = "exhibit/line-verdicts";
 #[derive(Debug, Default)]
 pub struct LineVerdicts {
     /// The git folder the state is read from and saved to.
-    path: Option<PathBuf>,
+    git_dir: Option<PathBuf>,
     scope: Vec<u8>,
     /// The last judged line, and the seqs up to it not judged "publish".
     known: Option<((i64, Digest), Vec<i64>)>,
@@ -67,9 +67,8 @@ impl LineVerdicts {
             return LineVerdicts::default();
         };
         let known = crate::carried::read(git_dir, FILE, MAGIC, &scope).and_then(|b| parse(&b));
-        let path = git_dir.to_path_buf();
         LineVerdicts {
-            path: Some(path),
+            git_dir: Some(git_dir.to_path_buf()),
             scope,
             known,
             ..LineVerdicts::default()
@@ -99,7 +98,7 @@ impl LineVerdicts {
     /// Writes what this build judged for the next build: to a temporary file beside it, then
     /// renamed over it. Nothing judged (no line), nothing written.
     pub fn save(&self) -> Result<()> {
-        let (Some(git_dir), Some((seq, id))) = (&self.path, &self.judged) else {
+        let (Some(git_dir), Some((seq, id))) = (&self.git_dir, &self.judged) else {
             return Ok(());
         };
         let mut body = seq.to_le_bytes().to_vec();

@@ -232,14 +232,11 @@ pub fn decide(
         .map(|(through, listed)| (through, listed.to_vec()));
     let mut reader = input.ledger.lines(true);
     for record in lines.iter_mut() {
-        let sticky_here = !input.allow_rewrite
-            && input
-                .history
-                .withheld
-                .by_seq
-                .get(&record.seq)
-                .is_some_and(|earlier| earlier.entry_id == record.entry_id);
-        if !sticky_here
+        let withheld_before = (!input.allow_rewrite)
+            .then(|| input.history.withheld.by_seq.get(&record.seq))
+            .flatten()
+            .filter(|earlier| earlier.entry_id == record.entry_id);
+        if withheld_before.is_none()
             && carried.as_ref().is_some_and(|(through, listed)| {
                 record.seq <= *through && listed.binary_search(&record.seq).is_err()
             })
@@ -254,7 +251,7 @@ pub fn decide(
             exhibit_protocol::registry::published_dest_class(object.get_str("dest_class"));
         let place = format!("line {line_number} (seq {})", record.seq);
         // A seq withheld before stays withheld (docs/protocol.md#sticky-history: a seq withheld before is never published).
-        if sticky_here && let Some(earlier) = input.history.withheld.by_seq.get(&record.seq) {
+        if let Some(earlier) = withheld_before {
             verdicts.judged(record.seq, record.entry_id, false);
             if input.allow_line.contains(&record.seq) {
                 refusals.push(Refusal::new(
