@@ -1001,8 +1001,53 @@
         if (!res.ok) throw new Error(r[1] + ': the server answered ' + res.status);
         return res.arrayBuffer().then(function (buf) { got[r[0]] = new Uint8Array(buf); });
       });
-    })).then(function () { startWith(got, null); }, function (e) {
+    })).then(function () { return fetchPosts(V, got); }).then(function () { startWith(got, null); }, function (e) {
       startWith(got, 'This page reads its records from the site beside it, and could not (' + String(e && e.message || e) + ').');
+    });
+  }
+
+  /*
+   * Such a page carries the newest POSTS_CARRIED posts only (src/build/render.rs
+   * `carried_post_dates`); its full check reads every post the anchors' index names, and that
+   * post's proof, from the site (docs/page.md#fetched-records): `got.__posts` (date -> text, as
+   * the build's block holds it: UTF-8 read with replacement) and `got.__anchorHeaders` (each
+   * proof's first 65 bytes and length, as `decodeProofHeaders` gives them). Only names of the
+   * posts' own form are fetched, a few at a time; a 404 or 410 is a post the site does not hold.
+   */
+  var POSTS_CARRIED = 64, POST_DATE = /^[0-9]{4}-[0-9]{2}-[0-9]{2}$/;
+  function fetchPosts(V, got) {
+    var dates = [], seen = {};
+    try {
+      var ix = V.readSiteJSON(V.utf8Decode(got['anchors-json'] || new Uint8Array(0)));
+      (ix && Array.isArray(ix.posts) ? ix.posts : []).forEach(function (p) {
+        var d = p && p.date;
+        if (typeof d === 'string' && POST_DATE.test(d) && !seen[d]) { seen[d] = true; dates.push(d); }
+      });
+    } catch (e) { dates = []; } // an index that cannot be read fails the check on its own
+    dates.sort();
+    var posts = {}, headers = [], k = 0, lossy = new TextDecoder('utf-8');
+    function file(path) {
+      return fetch(path, { cache: 'no-store', credentials: 'same-origin' }).then(function (res) {
+        if (res.status === 404 || res.status === 410) return null;
+        if (!res.ok) throw new Error(path + ': the server answered ' + res.status);
+        return res.arrayBuffer().then(function (buf) { return new Uint8Array(buf); });
+      });
+    }
+    function next() {
+      if (k >= dates.length) return null;
+      var d = dates[k++], base = 'ledger/anchors/' + d + '.txt';
+      return Promise.all([file(base), file(base + '.ots')]).then(function (r) {
+        if (r[0]) posts[d] = lossy.decode(r[0]);
+        if (r[1]) headers.push({ kind: 'anchor', name: d + '.txt.ots', length: r[1].length, header: r[1].slice(0, 65) });
+        return next();
+      });
+    }
+    var workers = [];
+    for (var i = 0; i < 8; i++) workers.push(next());
+    return Promise.all(workers).then(function () {
+      headers.sort(function (a, b) { return a.name < b.name ? -1 : a.name > b.name ? 1 : 0; });
+      got.__posts = posts;
+      got.__anchorHeaders = headers;
     });
   }
 
@@ -1156,7 +1201,9 @@
     // failure, as in `exhibit verify SITE` (stats_unreadable).
     var statsUnreadable = statsRead !== null && !(obj(statsRead) && !Array.isArray(statsRead));
     var anchorsIndex = obj(jsonBlock('anchors-json')) || {};
-    var postsRaw = obj(jsonBlock('anchor-posts-json')) || {};
+    var postsCarried = obj(jsonBlock('anchor-posts-json')) || {};
+    // A page that reads its records from the site reads every post there too (fetchPosts).
+    var postsRaw = fetched && fetched.__posts ? fetched.__posts : postsCarried;
     var witness = obj(jsonBlock('witness-json'));
     var publicTexts = obj(jsonBlock('public-texts-json'));
     // A light page carries the texts' summary only (docs/page.md "Released texts on a light
@@ -1165,10 +1212,12 @@
     var snapshotsText = (function () { var b = block('snapshots-jsonl'); return b ? V.utf8Decode(b) : ''; })();
     var posts = Object.keys(postsRaw).sort().map(function (d) { return { date: d, text: String(postsRaw[d]) }; });
     var wIndex = witness && obj(witness.index) && obj(witness.index.entries) ? witness.index.entries : null;
-    var proofHeaders = (function () {
+    var proofHeadersCarried = (function () {
       var b = block('proof-headers') || new Uint8Array(0);
       try { return decodeProofHeaders(b); } catch (e) { return { __error: String(e) }; }
     })();
+    var proofHeaders = !(fetched && fetched.__anchorHeaders) || !Array.isArray(proofHeadersCarried) ? proofHeadersCarried
+      : proofHeadersCarried.filter(function (h) { return h.kind !== 'anchor'; }).concat(fetched.__anchorHeaders);
     // The tree's checkpoint the page carries (docs/tree.md#checkpoint; none on a page of an
     // exhibit built before the tree), and STATS.json's statement of the tree.
     var treeBlock = block('tree-checkpoint');
@@ -1528,7 +1577,7 @@
       copies = copies.filter(function (c) { return !(fetched && Object.prototype.hasOwnProperty.call(fetched, c[1])); });
       var k = 0;
       function nextCopy() {
-        if (k >= copies.length) return textsIndexCheck(get);
+        if (k >= copies.length) return carriedPostsDiffer() || textsIndexCheck(get);
         var path = copies[k][0], carried = block(copies[k][1]) || new Uint8Array(0);
         k++;
         // Each read settles as the bytes to compare, a file to skip, or a failure said.
@@ -1551,6 +1600,32 @@
         });
       }
       return Promise.resolve().then(nextCopy);
+    }
+
+    /*
+     * A page that reads its posts from the site (fetchPosts) carries the newest of them, which
+     * its log-size path reads: held here to the files read, as `exhibit verify SITE` holds them
+     * (page_copy_mismatch). Null when they agree, else the first difference in words.
+     */
+    function carriedPostsDiffer() {
+      if (!(fetched && fetched.__posts)) return null;
+      var dates = Object.keys(fetched.__posts).sort(), want = dates.slice(Math.max(0, dates.length - POSTS_CARRIED));
+      var have = Object.keys(postsCarried).sort();
+      if (have.join(',') !== want.join(',')) return 'the posts this page carries (' + have.length + ') are not the newest ' + want.length + ' the site holds';
+      for (var i = 0; i < want.length; i++) {
+        if (String(postsCarried[want[i]]) !== fetched.__posts[want[i]]) return 'the site\'s ledger/anchors/' + want[i] + '.txt is not the post this page carries';
+      }
+      if (!Array.isArray(proofHeadersCarried)) return null; // said by the proofs' check
+      var read = {};
+      fetched.__anchorHeaders.forEach(function (h) { read[h.name] = h; });
+      var carriedAnchors = proofHeadersCarried.filter(function (h) { return h.kind === 'anchor'; });
+      for (var j = 0; j < carriedAnchors.length; j++) {
+        var c = carriedAnchors[j], r = read[c.name];
+        if (!r || r.length !== c.length || bytesHex(r.header) !== bytesHex(c.header)) return 'the site\'s ledger/anchors/' + c.name + ' is not the proof whose header this page carries';
+      }
+      var wantProofs = want.filter(function (d) { return read[d + '.txt.ots']; });
+      if (wantProofs.length !== carriedAnchors.length) return 'the proofs\' headers this page carries are not those of the newest posts the site holds';
+      return null;
     }
 
     /*

@@ -297,12 +297,13 @@ pub fn check(
     // `fetch`, docs/page.md#fetched-records) and never reads these four blocks: nor does this.
     if light && parsed.as_ref().and_then(|v| v.get("fetch")) == Some(&serde_json::Value::Bool(true))
     {
-        let (carried, headers) = check_rest(ledger_dir, problems, &mut block)?;
+        let (carried, headers, dates) = check_rest(ledger_dir, problems, &mut block, true)?;
         problems.append(&mut unreadable);
         check_proof_headers(
             &headers,
             ledger_dir,
             ledger_dir.sub("anchors")?.as_ref(),
+            Some(&dates),
             problems,
         )?;
         return Ok(carried);
@@ -353,20 +354,31 @@ pub fn check(
             index.as_deref(),
         );
     }
-    let (carried, headers) = check_rest(ledger_dir, problems, &mut block)?;
+    let (carried, headers, _) = check_rest(ledger_dir, problems, &mut block, false)?;
     problems.append(&mut unreadable);
-    check_proof_headers(&headers, ledger_dir, anchors.as_ref(), problems)?;
+    check_proof_headers(&headers, ledger_dir, anchors.as_ref(), None, problems)?;
     Ok(carried)
 }
 
+/// What `check_rest` returns: the texts the page carries, its proofs' headers and the dates of
+/// the posts it must carry.
+type Rest = (
+    Option<CarriedTexts>,
+    Vec<u8>,
+    std::collections::BTreeSet<String>,
+);
+
 /// The blocks every page reads: the posts, the tz rules and the layers' blocks. Returns the
-/// texts the page carries and its proofs' headers (checked once the unreadable blocks are
-/// said, in the order they always were).
+/// texts the page carries, its proofs' headers (checked once the unreadable blocks are said,
+/// in the order they always were) and the dates whose posts it carries. `fetched`: a light
+/// page that reads its records from the site, which carries the newest posts only
+/// (docs/page.md#fetched-records).
 fn check_rest(
     ledger_dir: &BoxFolder,
     problems: &mut Vec<FileProblem>,
     block: &mut dyn FnMut(&'static str) -> Option<Vec<u8>>,
-) -> anyhow::Result<(Option<CarriedTexts>, Vec<u8>)> {
+    fetched: bool,
+) -> anyhow::Result<Rest> {
     let anchors = ledger_dir.sub("anchors")?;
     // The page's copy of the checkpoint (docs/tree.md#checkpoint); a page of an exhibit built
     // before the tree carries none, and its site has none.
@@ -385,7 +397,7 @@ fn check_rest(
         );
     }
     let posts = block("anchor-posts-json");
-    check_posts(posts.as_deref(), anchors.as_ref(), problems)?;
+    let dates = check_posts(posts.as_deref(), anchors.as_ref(), fetched, problems)?;
     let tz_rules = block("tz-rules-json");
     let witness = block("witness-json");
     // Carried as the page reads it (`obj(jsonBlock(…))`): a block that is not a JSON object
@@ -395,7 +407,7 @@ fn check_rest(
     check_layer_blocks(tz_rules.as_deref(), witness_read, ledger_dir, problems)?;
     check_prereg(witness, ledger_dir, problems)?;
     let carried = check_texts_block(block("public-texts-json"), ledger_dir, problems)?;
-    Ok((carried, block("proof-headers").unwrap_or_default()))
+    Ok((carried, block("proof-headers").unwrap_or_default(), dates))
 }
 
 /// The released texts an embedded page carries (`public-texts-json`'s `texts`), by the name
@@ -544,12 +556,18 @@ fn decode_proof_headers(b: &[u8]) -> Option<Vec<ProofHeader>> {
 /// The proof headers the page checks against the site's proof files: each record names a file
 /// the site holds, of that length, beginning with those bytes; and every anchor's proof the site
 /// holds has a record (else the page would say it has none where this command checks it).
+/// `dates`: on a page that reads its records from the site, the dates whose posts it carries;
+/// it carries their proofs' headers and no other anchor's (docs/page.md#fetched-records).
 fn check_proof_headers(
     block: &[u8],
     ledger_dir: &BoxFolder,
     anchors: Option<&BoxFolder>,
+    dates: Option<&std::collections::BTreeSet<String>>,
     problems: &mut Vec<FileProblem>,
 ) -> anyhow::Result<()> {
+    let wanted = |name: &str| {
+        dates.is_none_or(|d| name.strip_suffix(".txt.ots").is_some_and(|n| d.contains(n)))
+    };
     let Some(records) = decode_proof_headers(block) else {
         problems.push(problem(
             "page_copy_mismatch",
@@ -584,6 +602,13 @@ fn check_proof_headers(
         let shown = crate::terminal::escape(&shown);
         if rec.kind == 0 {
             carried.insert(rec.name.clone());
+            if !wanted(&rec.name) {
+                problems.push(problem(
+                    "page_copy_mismatch",
+                    format!("it carries the header of {shown}, which is not the proof of one of the newest posts it carries (docs/page.md#fetched-records)"),
+                ));
+                continue;
+            }
         }
         // Only a name of the layout's grammar is looked up (a record cannot make this command
         // read outside the proofs' folders).
@@ -614,7 +639,12 @@ fn check_proof_headers(
     }
     if let Some(a) = anchors {
         for l in a.list()? {
-            if l.file && l.utf8 && l.name.ends_with(".txt.ots") && !carried.contains(&l.name) {
+            if l.file
+                && l.utf8
+                && l.name.ends_with(".txt.ots")
+                && !carried.contains(&l.name)
+                && wanted(&l.name)
+            {
                 problems.push(problem(
                     "page_copy_mismatch",
                     format!("it carries no header for ledger/anchors/{}, so it cannot check the proof this command checks", l.name),
@@ -916,8 +946,9 @@ fn first_line(ledger_dir: &BoxFolder) -> anyhow::Result<Vec<u8>> {
 fn check_posts(
     posts: Option<&[u8]>,
     anchors: Option<&BoxFolder>,
+    fetched: bool,
     problems: &mut Vec<FileProblem>,
-) -> anyhow::Result<()> {
+) -> anyhow::Result<std::collections::BTreeSet<String>> {
     let carried: serde_json::Map<String, serde_json::Value> = match posts {
         None => serde_json::Map::new(),
         Some(b) => match serde_json::from_slice(b) {
@@ -927,7 +958,7 @@ fn check_posts(
                     "page_copy_mismatch",
                     "its data block anchor-posts-json is not a JSON object of posts by day".into(),
                 ));
-                return Ok(());
+                return Ok(Default::default());
             }
         },
     };
@@ -946,6 +977,14 @@ fn check_posts(
             }
         }
     }
+    // The same rule the build carries by (`carried_post_dates`).
+    let names: Vec<&str> = files.keys().map(String::as_str).collect();
+    let kept: std::collections::BTreeSet<String> =
+        crate::build::render::carried_post_dates(&names, fetched)
+            .iter()
+            .map(|d| d.to_string())
+            .collect();
+    files.retain(|d, _| kept.contains(d));
     for (date, text) in &files {
         match carried.get(date).and_then(|v| v.as_str()) {
             Some(t) if t == text => {}
@@ -963,12 +1002,17 @@ fn check_posts(
         problems.push(problem(
             "page_copy_mismatch",
             format!(
-                "it carries a post for {} that the site's ledger/anchors/ does not hold",
-                crate::terminal::escape(date)
+                "it carries a post for {} that the site's ledger/anchors/ does not hold{}",
+                crate::terminal::escape(date),
+                if fetched {
+                    " among its newest posts (docs/page.md#fetched-records)"
+                } else {
+                    ""
+                }
             ),
         ));
     }
-    Ok(())
+    Ok(kept)
 }
 
 #[cfg(test)]
@@ -1039,7 +1083,7 @@ mod tests {
             [&committing[..40], b"x"].concat(),
         );
         for with_witness in [true, false] {
-            let packed = crate::build::render::proof_headers(&t, with_witness);
+            let packed = crate::build::render::proof_headers(&t, with_witness, None);
             let got = decode_proof_headers(&packed).expect("decodes");
             let mut want = vec![
                 (0, "2026-10-24.txt.ots".to_string(), committing.clone()),

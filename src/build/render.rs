@@ -104,6 +104,27 @@ fn self_check(tree: &Tree, head: Digest) -> anyhow::Result<()> {
 /// page").
 pub const LATEST_MAX: usize = 12 << 20;
 
+/// The most a light page weighs while it carries its records: past it, the page reads them
+/// from the site and carries only what is bounded (docs/page.md#fetched-records). A stranger's
+/// first fetch stays small at any size.
+pub const LIGHT_PAGE_BYTES: usize = 2 << 20;
+
+/// How many posted days a light page that reads its records from the site carries, the newest
+/// by date: enough for the log-size path's newest posted heads; its full check reads every post
+/// and proof from the site (docs/page.md#fetched-records).
+pub const POSTS_CARRIED: usize = 64;
+
+/// The dates whose posts a page carries: all, or on a page that reads its records from the
+/// site the newest `POSTS_CARRIED` by date. `dates` in name order (a date's order). The one rule
+/// for the build and for `exhibit verify SITE` (src/page_check.rs).
+pub fn carried_post_dates<'d>(dates: &'d [&'d str], fetched: bool) -> &'d [&'d str] {
+    if fetched {
+        &dates[dates.len().saturating_sub(POSTS_CARRIED)..]
+    } else {
+        dates
+    }
+}
+
 /// The light page's list of the ledger's files (`layout-json`): STATS.json's `ledger.files`, the
 /// same objects a stranger reads there (docs/scale.md); for a ledger in one file (a light page
 /// because the page with everything embedded would weigh too much), that file's path, size and
@@ -223,16 +244,22 @@ fn data_blocks<'t>(
     // Files are borrowed from the tree, not copied: the ledger can be hundreds of megabytes.
     let tree: &'t Tree = input.tree;
     let file = |p: &str| -> anyhow::Result<Cow<'t, [u8]>> { Ok(tree.read(p)?.unwrap_or_default()) };
-    let mut posts = serde_json::Map::new();
+    let mut all_posts = Vec::new();
     for (path, bytes) in input.tree.held_under("ledger/anchors/") {
         if let Some(name) = path.strip_prefix("ledger/anchors/")
             && let Some(date) = name.strip_suffix(".txt")
         {
-            posts.insert(
-                date.to_string(),
-                J::String(String::from_utf8_lossy(&bytes.bytes()?).into_owned()),
-            );
+            all_posts.push((date, bytes));
         }
+    }
+    let dates: Vec<&str> = all_posts.iter().map(|(d, _)| *d).collect();
+    let carried_dates = carried_post_dates(&dates, fetched);
+    let mut posts = serde_json::Map::new();
+    for (date, bytes) in &all_posts[all_posts.len() - carried_dates.len()..] {
+        posts.insert(
+            date.to_string(),
+            J::String(String::from_utf8_lossy(&bytes.bytes()?).into_owned()),
+        );
     }
     let mut blocks = if light {
         // STATS.json read once for both lists (at a million lines it weighs megabytes).
@@ -332,6 +359,11 @@ fn data_blocks<'t>(
             // says so; it is in ledger/witness/index.json beside the page.
             if let Some(index) = w.get_mut("index").and_then(J::as_object_mut) {
                 index.remove("entries");
+                // So are the publisher's per-seq lists (withheld seqs, orphans...: 110 KB at a
+                // million lines); the page reads none of them (docs/page.md#fetched-records).
+                if let Some(p) = index.get_mut("publisher").and_then(J::as_object_mut) {
+                    p.retain(|_, v| !v.is_array());
+                }
             }
         }
         blocks.push(("witness-json", Cow::Owned(json_bytes(&w))));
@@ -346,7 +378,11 @@ fn data_blocks<'t>(
     }
     blocks.push((
         "proof-headers",
-        Cow::Owned(proof_headers(input.tree, !light)),
+        Cow::Owned(proof_headers(
+            input.tree,
+            !light,
+            fetched.then_some(carried_dates),
+        )),
     ));
     Ok(blocks)
 }
@@ -384,7 +420,9 @@ pub fn light_index(mut index: J) -> J {
 /// digest is the digest its own name spells stores a flag instead of those 32 bytes, so the
 /// block costs 39 bytes per line, not 97. Without `with_witness` (a light page) the per-line
 /// witness proofs are left out.
-pub fn proof_headers(tree: &Tree, with_witness: bool) -> Vec<u8> {
+/// With `anchor_dates`, the anchors' proofs of those dates only (a page that reads its records
+/// from the site carries the newest posts', docs/page.md#fetched-records).
+pub fn proof_headers(tree: &Tree, with_witness: bool, anchor_dates: Option<&[&str]>) -> Vec<u8> {
     const PREFIX: usize = 33;
     const HEADER: usize = 65;
     let mut prefixes: Vec<Vec<u8>> = Vec::new();
@@ -421,6 +459,12 @@ pub fn proof_headers(tree: &Tree, with_witness: bool) -> Vec<u8> {
         } else {
             continue;
         };
+        if kind == 0
+            && let Some(dates) = anchor_dates
+            && !dates.contains(&&name[..name.len() - ".txt.ots".len()])
+        {
+            continue;
+        }
         if kind == 1 && !with_witness {
             // A light page carries the anchors' proofs' headers only (docs/page.md).
             continue;
@@ -701,15 +745,19 @@ pub fn page(input: &PageInput<'_>) -> anyhow::Result<Vec<u8>> {
     } else {
         Light::No
     };
-    if let Some(page) = page_with(input, tz_rules.as_ref(), false, first, max)? {
+    // A light page carries its records while it stays small: a stranger's first fetch is the
+    // page (docs/page.md#fetched-records).
+    let light_max = max.min(LIGHT_PAGE_BYTES);
+    let first_max = if segmented { light_max } else { max };
+    if let Some(page) = page_with(input, tz_rules.as_ref(), false, first, first_max)? {
         return Ok(page);
     }
     if !segmented
-        && let Some(page) = page_with(input, tz_rules.as_ref(), false, Light::Carrying, max)?
+        && let Some(page) = page_with(input, tz_rules.as_ref(), false, Light::Carrying, light_max)?
     {
         return Ok(page);
     }
-    if let Some(page) = page_with(input, tz_rules.as_ref(), true, Light::Carrying, max)? {
+    if let Some(page) = page_with(input, tz_rules.as_ref(), true, Light::Carrying, light_max)? {
         return Ok(page);
     }
     // The records it carried (STATS.json, SNAPSHOTS.jsonl, the anchors' index, a one-file
@@ -717,11 +765,11 @@ pub fn page(input: &PageInput<'_>) -> anyhow::Result<Vec<u8>> {
     // (docs/page.md#fetched-records).
     let page = page_with(input, tz_rules.as_ref(), true, Light::Fetching, usize::MAX)?
         .ok_or_else(|| anyhow::anyhow!("the light page was measured, not made"))?;
-    if page.len() > max {
-        // Said, not hidden: what a light page still embeds grows with the exhibit
-        // (docs/scale.md#what-else-grows).
+    if page.len() > light_max {
+        // Said, not hidden: what a light page still embeds (bounded records, the ledger's file
+        // list, the witness layer's summary) has grown past its aim (docs/page.md#fetched-records).
         crate::say!(
-            "exhibit: note: index.html weighs {} bytes as the light page that reads its records from the site, over [publish] page_bytes ({max}): what it still embeds (the anchors' posts and proofs' headers, the witness layer's summary) has grown past it; docs/scale.md#what-else-grows",
+            "exhibit: note: index.html weighs {} bytes as the light page that reads its records from the site, over the {light_max} bytes a light page aims at: what it still embeds (the newest posts, the ledger's list of files, the witness layer's summary) has grown past it; docs/page.md#fetched-records",
             page.len()
         );
     }
@@ -1051,7 +1099,7 @@ mod tests {
         tree.put("ledger/anchors/2026-10-24.txt.ots", anchor);
         tree.put("ledger/anchors/2026-10-25.txt.ots", b"short".to_vec());
         tree.put("ledger/anchors/2026-10-24.txt", b"not a proof".to_vec());
-        let b = proof_headers(&tree, true);
+        let b = proof_headers(&tree, true, None);
         assert_eq!(b[0], 1, "version");
         // two distinct prefixes: the OpenTimestamps one and "short"
         assert_eq!(u16::from_be_bytes([b[1], b[2]]), 2);

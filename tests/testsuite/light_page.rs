@@ -1837,3 +1837,110 @@ fn the_first_screen_answers_in_120_words_with_the_paste_box_on_it() {
     assert!(!badge.contains("Checking"), "{badge}");
     assert!(dom.contains("JavaScript is off, so this page has checked nothing"));
 }
+
+/// A page that reads its records from the site carries the newest 64 posts and their proofs'
+/// headers, not every post (docs/page.md#fetched-records): at a million lines every post
+/// carried weighed 4.4 MB of page. Its full check reads every post the anchors' index names,
+/// and its proof, from the site. Catches a page that still carries every post, a full check
+/// that checks only the posts it carries (an old post rewritten on the site passed it), a CLI
+/// that holds such a page to every post, and one that lets it carry an old post instead of a
+/// new one.
+#[test]
+fn a_page_that_reads_its_records_carries_the_newest_posts_only() {
+    let mut b = Box::new(4096);
+    let toml = std::fs::read_to_string(b.b.dir.join("exhibit.toml")).unwrap();
+    std::fs::write(
+        b.b.dir.join("exhibit.toml"),
+        format!("{toml}page_bytes = 65536\n"),
+    )
+    .unwrap();
+    b.add(640);
+    // Every post stamped: its proof's header is carried for the newest only.
+    let anchors = b.b.dir.join("gate/anchors");
+    let mut rng = exhibit_testkit::gen_box::Rng::new(7, 1);
+    let mut dates: Vec<String> = std::fs::read_dir(&anchors)
+        .unwrap()
+        .filter_map(|e| {
+            let name = e.unwrap().file_name().into_string().unwrap();
+            name.strip_suffix(".txt").map(str::to_string)
+        })
+        .collect();
+    dates.sort();
+    assert!(dates.len() > 64 + 5, "{} posted days", dates.len());
+    for d in &dates {
+        let post = std::fs::read(anchors.join(format!("{d}.txt"))).unwrap();
+        let ots = exhibit_testkit::gen_box::anchor_ots(&post, &mut rng);
+        std::fs::write(anchors.join(format!("{d}.txt.ots")), ots).unwrap();
+    }
+    b.build(1_800_000_000);
+    let html = std::fs::read_to_string(b.site.join("index.html")).unwrap();
+    let layout: J = serde_json::from_slice(&unb64(block(&html, "layout-json"))).unwrap();
+    assert_eq!(layout["fetch"], true, "{layout}");
+    let posts: J = serde_json::from_slice(&unb64(block(&html, "anchor-posts-json"))).unwrap();
+    let carried: Vec<&String> = posts.as_object().unwrap().keys().collect();
+    let newest: Vec<&String> = dates[dates.len() - 64..].iter().collect();
+    assert_eq!(carried, newest);
+    let (code, v) = verify_json(&b.site);
+    assert_eq!(code, Some(0), "{v}");
+
+    let server = Server::start(&b.site);
+    let want = verdict(&visit(&server.url(FULL), None, &[]));
+    assert!(
+        !["failed", "needs-data", "working", ""].contains(&want.0.as_str()),
+        "{want:?}"
+    );
+    let hits = server.take();
+    for d in [&dates[0], &dates[dates.len() - 1]] {
+        for f in [
+            format!("ledger/anchors/{d}.txt"),
+            format!("ledger/anchors/{d}.txt.ots"),
+        ] {
+            assert!(hits.contains_key(&f), "{f} read: {hits:?}");
+        }
+    }
+
+    // A page that carries an old post in place of the newest: both verifiers fail it.
+    let mut swapped = posts.clone();
+    let m = swapped.as_object_mut().unwrap();
+    let newest_date = dates.last().unwrap().clone();
+    m.remove(&newest_date);
+    let old =
+        std::fs::read_to_string(b.site.join(format!("ledger/anchors/{}.txt", dates[0]))).unwrap();
+    m.insert(dates[0].clone(), J::String(old));
+    let page = std::fs::read(b.site.join("index.html")).unwrap();
+    crate::site_agreement::set_block(
+        &b.site,
+        "anchor-posts-json",
+        &serde_json::to_vec(&swapped).unwrap(),
+    );
+    let (code, v) = verify_json(&b.site);
+    assert_eq!(code, Some(1), "{v}");
+    assert!(
+        file_problems(&v)
+            .iter()
+            .any(|(_, c)| c == "page_copy_mismatch"),
+        "{v}"
+    );
+    let f = visit(&server.url(FULL), None, &[]);
+    assert_eq!(f["verdict"]["data-verdict"], "failed", "{}", f["verdict"]);
+    std::fs::write(b.site.join("index.html"), page).unwrap();
+
+    // An old post, which the page does not carry, rewritten on the site with its proof made
+    // for the new text: the head it posts is not the chain's, and both verifiers say so.
+    let path = b.site.join(format!("ledger/anchors/{}.txt", dates[1]));
+    let text = std::fs::read_to_string(&path).unwrap();
+    let at = text.find(" head ").unwrap() + 6;
+    let flipped = if &text[at..at + 1] == "0" { "1" } else { "0" };
+    let forged = format!("{}{flipped}{}", &text[..at], &text[at + 1..]);
+    std::fs::write(&path, &forged).unwrap();
+    std::fs::write(
+        b.site.join(format!("ledger/anchors/{}.txt.ots", dates[1])),
+        exhibit_testkit::gen_box::anchor_ots(forged.as_bytes(), &mut rng),
+    )
+    .unwrap();
+    reseal_snapshot(&b.site);
+    let (code, v) = verify_json(&b.site);
+    assert_eq!(code, Some(1), "{v}");
+    let f = visit(&server.url(FULL), None, &[]);
+    assert_eq!(f["verdict"]["data-verdict"], "failed", "{}", f["verdict"]);
+}

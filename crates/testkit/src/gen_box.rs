@@ -340,7 +340,7 @@ fn nonce_op(rng: &mut Rng, out: &mut Vec<u8>) {
 }
 
 /// An anchor post's proof: header, nonce, one pending attestation (alice).
-fn anchor_ots(post: &[u8], rng: &mut Rng) -> Vec<u8> {
+pub fn anchor_ots(post: &[u8], rng: &mut Rng) -> Vec<u8> {
     let mut out = Vec::with_capacity(160);
     ots_header(&sha256(post), &mut out);
     nonce_op(rng, &mut out);
