@@ -3976,25 +3976,45 @@
         return res.arrayBuffer().then(function (b) { return new Uint8Array(b); });
       });
     }
+    // The index part that lists a seq, and how many entries it holds (null: no part does).
     function textPartFor(seq) {
       var ix = obj(publicTexts.index) || {};
-      if (!Array.isArray(ix.parts)) return 'public_texts/index.json';
+      if (!Array.isArray(ix.parts)) return { path: 'public_texts/index.json', entries: null };
       for (var i = 0; i < ix.parts.length; i++) {
         var p = ix.parts[i];
-        if (p && typeof p.path === 'string' && /^ledger\/public_texts\/index\/[0-9]{6,}\.json$/.test(p.path) && p.first_seq <= seq && seq <= p.last_seq) return p.path.slice('ledger/'.length);
+        if (p && typeof p.path === 'string' && /^ledger\/public_texts\/index\/[0-9]{6,}\.json$/.test(p.path) && p.first_seq <= seq && seq <= p.last_seq) {
+          return { path: p.path.slice('ledger/'.length), entries: typeof p.entries === 'number' ? p.entries : null };
+        }
       }
       return null;
     }
-    function fetchedRelease(sha, seq) {
-      var box = el('div', { class: 'released-fetch', 'data-state': 'fetching' }, el('p', { class: 'muted' }, 'Fetching the released text ledger/public_texts/' + sha + '.txt and the index that lists this line…'));
-      var partPath = textPartFor(seq);
-      var listed = partPath ? ledgerFile(partPath).then(function (b) {
-        if (!b) return false;
+    /*
+     * The bytes of a found line's released text are fetched and re-hashed at once: a few KB, and
+     * they hash to the line's own sent_sha256, so they are what this line sent, whichever line
+     * the text was released for. Whether this line is the allow-listed send (not an off-list
+     * twin with the same bytes) is read from the index part that lists its seq: at once when the
+     * part lists at most PART_AUTO_ENTRIES entries, else on the visitor's click, its size said
+     * first (a part of 10,000 seqs weighs about 770 KB, past what proving one message may fetch:
+     * docs/page.md "Released texts on a light page"). Each file is fetched once a visit.
+     */
+    var PART_AUTO_ENTRIES = 1000, partFetches = {};
+    function partListing(partPath) {
+      if (!partFetches[partPath]) partFetches[partPath] = ledgerFile(partPath).then(function (b) {
+        if (!b) return [];
         var part = V.readSiteJSON(V.utf8Decode(b));
-        var pub = part && Array.isArray(part.published) ? part.published : [];
-        return pub.some(function (p) { return p && p.sent_sha256 === sha && p.seq === seq; });
-      }) : Promise.resolve(false);
-      Promise.all([listed, ledgerFile('public_texts/' + sha + '.txt')]).then(function (got) {
+        return part && Array.isArray(part.published) ? part.published : [];
+      });
+      return partFetches[partPath];
+    }
+    function fetchedRelease(sha, seq) {
+      var box = el('div', { class: 'released-fetch', 'data-state': 'fetching' }, el('p', { class: 'muted' }, 'Fetching the released text ledger/public_texts/' + sha + '.txt…'));
+      var part = textPartFor(seq);
+      var auto = part && (part.entries === null || part.entries <= PART_AUTO_ENTRIES); // one file: as before
+      function standing(pub) { return pub.some(function (p) { return p && p.sent_sha256 === sha && p.seq === seq; }); }
+      var listed = !part ? Promise.resolve(false) : auto ? partListing(part.path).then(standing) : Promise.resolve(null);
+      var textPath = 'public_texts/' + sha + '.txt';
+      if (!partFetches[textPath]) partFetches[textPath] = ledgerFile(textPath);
+      Promise.all([listed, partFetches[textPath]]).then(function (got) {
         var allow = got[0], b = got[1];
         clear(box);
         if (!b) {
@@ -4003,20 +4023,42 @@
           return;
         }
         var again = V.sha256Hex(b);
-        box.setAttribute('data-state', again === sha ? (allow ? 'released' : 'off-list') : 'bad');
         if (again !== sha) {
+          box.setAttribute('data-state', 'bad');
           box.appendChild(el('p', { class: 'bad' }, 'The file ledger/public_texts/' + sha + '.txt re-hashes here to ', el('code', { class: 'full' }, again), ': DIFFERENT. These are not the bytes the gate hashed.'));
           return;
         }
-        if (!allow) {
-          box.appendChild(el('p', null, 'The released text with this digest (fetched and re-hashed here: the same) is published for the allow-listed line; this line is off the allow-list.'));
-          return;
-        }
+        var showStanding = function (allowed) {
+          box.setAttribute('data-state', allowed ? 'released' : 'off-list');
+          if (!allowed) {
+            clear(box).appendChild(el('p', null, 'The released text with this digest (fetched and re-hashed here: the same) is published for the allow-listed line; this line is off the allow-list.'));
+            return;
+          }
+          var pre = el('pre', { class: 'released' });
+          pre.textContent = V.utf8Decode(b);
+          clear(box).appendChild(el('details', { class: 'released-box', open: 'open' }, el('summary', null, 'The released bytes of this send (fetched)'),
+            el('p', null, 'sent_sha256 on the line: ', fullDigest(sha, 'sent_sha256')),
+            el('p', null, 'these bytes, re-hashed in your browser: ', el('code', { class: 'full' }, again), ' — the same'),
+            pre));
+        };
+        if (allow !== null) { showStanding(allow); return; }
+        // A large part: the bytes now, the line's standing on request.
+        box.setAttribute('data-state', 'rehashed');
         var pre = el('pre', { class: 'released' });
         pre.textContent = V.utf8Decode(b);
-        box.appendChild(el('details', { class: 'released-box', open: 'open' }, el('summary', null, 'The released bytes of this send (fetched)'),
+        var ask = el('button', { type: 'button', class: 'part-standing' }, 'Check that this line is the allow-listed send');
+        ask.addEventListener('click', function () {
+          ask.disabled = true;
+          ask.textContent = 'Reading ledger/' + part.path + '…';
+          partListing(part.path).then(function (pub) { showStanding(standing(pub)); }, function (e) {
+            box.setAttribute('data-state', 'unavailable');
+            ask.textContent = 'The index part could not be read: ' + (e && e.message ? e.message : String(e)) + '. This line\'s standing was not checked.';
+          });
+        });
+        box.appendChild(el('details', { class: 'released-box', open: 'open' }, el('summary', null, 'The bytes released with this digest (fetched)'),
           el('p', null, 'sent_sha256 on the line: ', fullDigest(sha, 'sent_sha256')),
-          el('p', null, 'these bytes, re-hashed in your browser: ', el('code', { class: 'full' }, again), ' — the same'),
+          el('p', null, 'these bytes, re-hashed in your browser: ', el('code', { class: 'full' }, again), ' — the same: they are what this line sent.'),
+          el('p', null, 'Not checked yet: whether this line is the allow-listed send they were released for, or an off-list send of the same bytes. ledger/' + part.path + ' says (' + part.entries.toLocaleString('en') + ' entries, about ' + Math.round(part.entries * 138 / 1024) + ' KB). ', ask),
           pre));
       }).catch(function (e) {
         box.setAttribute('data-state', 'unavailable');
