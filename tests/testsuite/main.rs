@@ -15,6 +15,7 @@ mod fixtures;
 mod fn_length;
 mod gen_box;
 mod guard;
+mod json_outputs;
 mod light_page;
 mod operator;
 mod operator_day;
