@@ -20,6 +20,7 @@ mod light_page;
 mod operator;
 mod operator_day;
 mod page_e2e;
+mod page_shell;
 mod properties;
 mod public_texts;
 mod safety;
