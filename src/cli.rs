@@ -533,7 +533,7 @@ fn build_plan(args: BuildArgs) -> Result<Plan, ExitCode> {
             crate::terminal::escape(&format!("{e:#}"))
         );
         if json {
-            crate::build::report::error_json(&e);
+            crate::build::report::error_json(crate::json_schema::BUILD, &e);
         }
         ExitCode::from(2)
     };
@@ -716,13 +716,13 @@ pub fn run(plan: Plan) -> anyhow::Result<ExitCode> {
         // (docs/operator.md#build-json): a script reading stdout is not left with nothing.
         Plan::Verify(plan) => verify_cmd::run(&plan).inspect_err(|e| {
             if plan.json {
-                crate::build::report::error_json(e);
+                crate::build::report::error_json(crate::json_schema::VERIFY, e);
             }
         }),
         Plan::Serve(plan) => crate::serve::run(&plan),
         Plan::Prove(plan) => crate::prove_cmd::run(&plan).inspect_err(|e| {
             if plan.json {
-                crate::build::report::error_json(e);
+                crate::build::report::error_json(crate::json_schema::PROVE, e);
             }
         }),
         Plan::Cosign(plan) => crate::cosign_cmd::run(&plan).or_else(|e| {
@@ -748,7 +748,7 @@ pub fn run(plan: Plan) -> anyhow::Result<ExitCode> {
         },
         Plan::Build(plan) => build::run(&plan).inspect_err(|e| {
             if plan.voice.json {
-                crate::build::report::error_json(e);
+                crate::build::report::error_json(crate::json_schema::BUILD, e);
             }
         }),
         Plan::Print(bytes) => {

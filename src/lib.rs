@@ -26,6 +26,7 @@ pub mod gate_ledger;
 pub mod head_check;
 pub mod hosting;
 pub mod init;
+pub mod json_schema;
 pub mod layout;
 pub mod ledger_files;
 pub mod ledger_seqs;

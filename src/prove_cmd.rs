@@ -206,7 +206,11 @@ pub fn run(plan: &ProvePlan) -> Result<ExitCode> {
     };
     let mut out = std::io::stdout().lock();
     if plan.json {
-        serde_json::to_writer(&mut out, &answer)?;
+        let tagged = crate::json_schema::Tagged {
+            schema: crate::json_schema::PROVE,
+            body: &answer,
+        };
+        serde_json::to_writer(&mut out, &tagged)?;
         writeln!(out)?;
     } else {
         words(&mut out, &answer)?;

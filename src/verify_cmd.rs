@@ -39,7 +39,11 @@ pub fn run(plan: &VerifyPlan) -> Result<ExitCode> {
     };
     let mut report = Vec::new();
     if plan.json {
-        serde_json::to_writer(&mut report, &outcome)?;
+        let tagged = crate::json_schema::Tagged {
+            schema: crate::json_schema::VERIFY,
+            body: &outcome,
+        };
+        serde_json::to_writer(&mut report, &tagged)?;
         writeln!(report)?;
     } else {
         write_words(&mut report, &plan.path, &outcome)?;

@@ -58,10 +58,12 @@ pub struct Snapshot {
     pub rewrite_reason: Option<String>,
 }
 
-/// One JSON value and a line break on stdout, terminal-steering characters written as JSON
-/// escapes (`terminal::json_escaped`): valid JSON that cannot steer a terminal.
-fn print_json(value: &J) -> Result<()> {
-    let text = serde_json::to_string(value).context("stdout")? + "\n";
+/// One JSON object and a line break on stdout, with its `schema` (docs/json.md), terminal-steering
+/// characters written as JSON escapes (`terminal::json_escaped`): valid JSON that cannot steer a
+/// terminal.
+fn print_json(schema: &'static str, value: J) -> Result<()> {
+    let value = crate::json_schema::tag(schema, value);
+    let text = serde_json::to_string(&value).context("stdout")? + "\n";
     let mut out = std::io::stdout().lock();
     out.write_all(crate::terminal::json_escaped(&text).as_bytes())
         .context("stdout")?;
@@ -78,15 +80,22 @@ pub fn refused(voice: Voice, refusals: &[Refusal]) -> ExitCode {
         crate::say!("  {r}");
     }
     if voice.json {
-        let _ = print_json(&json!({"ok": false, "refused": true, "refusals": refusals}));
+        let _ = print_json(
+            crate::json_schema::BUILD,
+            json!({"ok": false, "refused": true, "refusals": refusals}),
+        );
     }
     ExitCode::from(1)
 }
 
 /// An error that stops a `--json` build (exit 2): said on stderr by the caller, and as data here
-/// so a script reading stdout is not left with nothing.
-pub fn error_json(error: &anyhow::Error) {
-    let _ = print_json(&json!({"ok": false, "refused": false, "error": format!("{error:#}")}));
+/// so a script reading stdout is not left with nothing. `verify` and `prove` print the same
+/// object under their own `schema`.
+pub fn error_json(schema: &'static str, error: &anyhow::Error) {
+    let _ = print_json(
+        schema,
+        json!({"ok": false, "refused": false, "error": format!("{error:#}")}),
+    );
 }
 
 /// The end of a build that passed: notes, then the tree written (or reviewed), then the words
@@ -133,7 +142,7 @@ pub fn finish(
             let mut v = summary_json(dir, built, &review.files, notes, true);
             v["hosting"] = serde_json::to_value(&size)?;
             v["review"] = serde_json::to_value(&review)?;
-            print_json(&v)?;
+            print_json(crate::json_schema::BUILD, v)?;
         } else {
             let text = match voice.format {
                 ReviewFormat::Text => review.to_text(),
@@ -160,7 +169,7 @@ pub fn finish(
     if let Some(files) = files {
         let mut v = summary_json(dir, built, &files, notes, false);
         v["hosting"] = serde_json::to_value(&size)?;
-        print_json(&v)?;
+        print_json(crate::json_schema::BUILD, v)?;
     } else if !voice.quiet {
         let line = format!(
             "built {}/: {} of {} lines published, {} withheld; head {}; {}\n",

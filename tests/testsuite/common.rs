@@ -284,8 +284,8 @@ pub fn file_problems(v: &serde_json::Value) -> Vec<(String, String)> {
         .collect()
 }
 
-/// The page's embedded data blocks, decoded, by element id (the minifier may reorder and
-/// unquote attributes; base64 bodies may be wrapped).
+/// The page's embedded data blocks, decoded, by element id (attributes in any order, quoted or
+/// not; base64 bodies may be wrapped).
 pub fn page_blocks(html: &str) -> std::collections::BTreeMap<String, Vec<u8>> {
     let mut out = std::collections::BTreeMap::new();
     for piece in html.split("<script").skip(1) {

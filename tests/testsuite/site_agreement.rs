@@ -856,7 +856,7 @@ fn random_tamperings_give_one_answer() {
     let (_tmp, site) = every_layer_site("page_bytes = 65536\n");
     let html = std::fs::read_to_string(site.join("index.html")).unwrap();
     assert_eq!(page_json(&site, "layout-json")["fetch"], true);
-    assert!(!html.contains("<script id=stats-json"));
+    assert!(!crate::common::page_blocks(&html).contains_key("stats-json"));
     tamper_randomly(&site, 0x5eed_0044);
 }
 
@@ -910,14 +910,7 @@ fn tamper_randomly(site: &Path, seed: u64) {
         .collect();
     files.sort();
     let html = std::fs::read_to_string(site.join("index.html")).unwrap();
-    let ids: Vec<String> = html
-        .split("<script id=")
-        .skip(1)
-        .filter_map(|s| {
-            let at = s.find(" type=application/octet-stream>")?;
-            (at < 40).then(|| s[..at].to_string())
-        })
-        .collect();
+    let ids: Vec<String> = crate::common::page_blocks(&html).into_keys().collect();
     assert!(ids.len() >= 8 && files.len() >= 10, "{ids:?} {files:?}");
     let mut x: u64 = seed;
     let mut next = move |n: usize| {
@@ -1016,7 +1009,7 @@ fn flip_bit(bytes: &mut [u8], next: &mut impl FnMut(usize) -> usize) -> Option<u
 fn remove_block(site: &Path, id: &str) {
     let path = site.join("index.html");
     let html = std::fs::read_to_string(&path).unwrap();
-    let open = format!("<script id={id} type=application/octet-stream>");
+    let open = format!("<script type=\"application/octet-stream\" id=\"{id}\">");
     let at = html.find(&open).unwrap_or_else(|| panic!("no block {id}"));
     let end = at + html[at..].find("</script>").unwrap() + "</script>".len();
     std::fs::write(path, format!("{}{}", &html[..at], &html[end..])).unwrap();
@@ -1026,10 +1019,9 @@ fn remove_block(site: &Path, id: &str) {
 /// replace in it), in place of the first block.
 fn put_block(site: &Path, id: &str, bytes: &[u8]) {
     let path = site.join("index.html");
-    if std::fs::read_to_string(&path)
-        .unwrap()
-        .contains(&format!("<script id={id} "))
-    {
+    if std::fs::read_to_string(&path).unwrap().contains(&format!(
+        "<script type=\"application/octet-stream\" id=\"{id}\">"
+    )) {
         remove_block(site, id);
     }
     let html = std::fs::read_to_string(&path).unwrap();
@@ -1037,7 +1029,9 @@ fn put_block(site: &Path, id: &str, bytes: &[u8]) {
         "<script id={id} type=application/octet-stream>{}</script>",
         exhibit::encode::base64(bytes)
     );
-    let at = html.find("<script id=").unwrap();
+    let at = html
+        .find("<script type=\"application/octet-stream\"")
+        .unwrap();
     std::fs::write(path, format!("{}{new}{}", &html[..at], &html[at..])).unwrap();
 }
 

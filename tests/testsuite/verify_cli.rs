@@ -43,7 +43,11 @@ fn a_valid_ledger_re_derives_in_words_and_json() {
     let head = v["head"].as_str().unwrap();
     assert!(stdout(&words).contains(head), "the words name the head");
     let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
-    assert_eq!(keys, ["bridged", "entries", "head", "ok", "problems"]);
+    assert_eq!(
+        keys,
+        ["bridged", "entries", "head", "ok", "problems", "schema"]
+    );
+    assert_eq!(v["schema"], "exhibit-verify/1");
 }
 
 #[test]
