@@ -126,7 +126,8 @@ enum Command {
     #[command(after_help = format!("{VERIFY_EXAMPLES}\n\n{EXIT_STATUS}"))]
     Verify {
         /// One JSON object on stdout instead of words:
-        /// {"ok", "entries", "head", "problems": [{"line", "seq", "code", "detail"}], "bridged"}.
+        /// {"schema": "exhibit-verify/1", "ok", "entries", "head", "problems": [{"line", "seq",
+        /// "code", "detail"}], "bridged"}; every member in docs/json.md.
         #[arg(long)]
         json: bool,
         /// The withheld list (withheld.json) to bridge the chain across withheld seqs.
@@ -190,7 +191,8 @@ struct ProveArgs {
     /// A checkpoint you kept from an earlier visit: today's tree must extend it.
     #[arg(long, value_name = "FILE")]
     since: Option<PathBuf>,
-    /// One JSON object on stdout instead of words.
+    /// One JSON object on stdout instead of words, with "schema": "exhibit-prove/1"; every
+    /// member in docs/json.md.
     #[arg(long)]
     json: bool,
 }
@@ -298,7 +300,8 @@ struct BuildArgs {
     )]
     format: crate::build::report::ReviewFormat,
     /// One JSON object on stdout: the summary of the build (with --dry-run, the review too),
-    /// or the refusals, each with its code; notes stay on stderr. Exit codes are unchanged.
+    /// or the refusals, each with its code; notes stay on stderr. Exit codes are unchanged. Its
+    /// "schema" is "exhibit-build/1"; every member in docs/json.md.
     #[arg(long, conflicts_with = "format")]
     json: bool,
     /// Print nothing on success: no notes, no summary line (refusals are still said).
