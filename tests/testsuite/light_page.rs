@@ -1855,7 +1855,10 @@ fn a_full_check_keeps_the_lines_in_its_worker() {
     let html = std::fs::read_to_string(b.site.join("index.html")).unwrap();
     // Seq 1501: past the table's first page (100 rows), no send, and not a posted head's.
     let id = b.w.ids[1500].clone();
-    assert!(!html.contains(&id), "the page itself does not carry seq 1501's entry_id");
+    assert!(
+        !html.contains(&id),
+        "the page itself does not carry seq 1501's entry_id"
+    );
     let (_, sent) = message(2505);
     let server = Server::start(&b.site);
     let probe = format!(
@@ -1903,7 +1906,10 @@ fn a_full_check_keeps_the_lines_in_its_worker() {
         .map(|x| x.as_u64().unwrap())
         .max()
         .unwrap_or(0);
-    assert!(longest <= 200, "a task blocked the page {longest} ms: {perf}");
+    assert!(
+        longest <= 200,
+        "a task blocked the page {longest} ms: {perf}"
+    );
     assert_eq!(
         f["heap"]["holds"][&id], false,
         "the page's own heap holds seq 1501's record after the verdict: {}",
@@ -1917,7 +1923,10 @@ fn a_full_check_keeps_the_lines_in_its_worker() {
     let row = e["row"].as_str().unwrap_or_default();
     assert!(row.starts_with("2001"), "{e}");
     assert!(
-        e["count"].as_str().unwrap().starts_with("Rows 2001–2100 of 3000; page 21 of 30."),
+        e["count"]
+            .as_str()
+            .unwrap()
+            .starts_with("Rows 2001–2100 of 3000; page 21 of 30."),
         "{e}"
     );
 
@@ -1925,7 +1934,19 @@ fn a_full_check_keeps_the_lines_in_its_worker() {
     let narrow = visit(
         &server.url(FULL),
         None,
-        &["--axe", axe.to_str().unwrap(), "--width", "390", "--height", "844", "--dark"],
+        &[
+            "--axe",
+            axe.to_str().unwrap(),
+            "--width",
+            "390",
+            "--height",
+            "844",
+            "--dark",
+        ],
     );
-    assert_eq!(narrow["axe"], serde_json::json!([]), "axe-core at 390 px, dark");
+    assert_eq!(
+        narrow["axe"],
+        serde_json::json!([]),
+        "axe-core at 390 px, dark"
+    );
 }
