@@ -662,6 +662,89 @@
   }
 
   /**
+   * The worker's answers about the line records it keeps (docs/page.md#records-in-the-worker):
+   * the page asks for what it shows or checks of them when it needs it, so that a 100,000-line
+   * full check does not copy every record to the page's own thread. `store`: the records
+   * (compactResult's), in the order read; `index`: what earlier answers built. It runs in the
+   * worker (stringified, with treeLeaves and hexBytes), so it uses nothing but its arguments.
+   *   leaves {withheld: [{seq, entry_id}]} -> {size, error}: the tree's leaves (treeLeaves);
+   *   tree {origin, head, actual: Map(path -> bytes), seen} -> {problems, root}: every tree file
+   *     but lines/ re-derived from the leaves and the lines' digests and held to those read;
+   *   rows {withheld: [[seq, day]], day, kind, page, size, seq} -> the lines table's page (by
+   *     `seq`: the page holding that seq's row, unfiltered; `at` -1 when no row has it);
+   *   find {hexes} -> {recs, hits: {hex: [[field, k]]}, first: {seq: k}}: the records carrying
+   *     each digest, and the first record of each seq they name (recs[k]).
+   */
+  function storeAnswer(V, store, index, d, leavesOf, hexToBytes) {
+    if (d.op === 'leaves') {
+      var leaves = leavesOf(store, d.withheld);
+      index.leaves = leaves.error ? null : leaves.entries;
+      return { size: leaves.size, error: leaves.error || null };
+    }
+    if (d.op === 'tree') {
+      // As a page that held every record re-derives them (treeStep): lines/ is held by groups.
+      var T = V.tree, digests = new Map(), expected = new Map(), FIELDS = ['sent_sha256', 'checked_sha256', 'stripped_sha256', 'draft_sha256'];
+      store.forEach(function (L) { if (typeof L.seq === 'number' && L.d) digests.set(L.seq, FIELDS.map(function (f) { return L.d[f]; }).filter(Boolean)); });
+      T.eachTreeFile({ entries: index.leaves.map(hexToBytes), lineBytes: function () { return null; }, digestsOf: function (q) { return digests.get(q) || []; },
+        origin: d.origin, headHex: d.head }, function (path, bytes) { if (path.indexOf('lines/') !== 0) expected.set(path, bytes); });
+      return { problems: T.checkTreeFiles(expected, d.actual, d.seen), root: T.parseCheckpoint(expected.get('checkpoint')).root };
+    }
+    if (d.op === 'rows') return storeRows(store, index, d);
+    if (d.op === 'find') {
+      var want = new Set(d.hexes), hits = {}, recs = [], at = new Map(), seqs = new Map();
+      var add = function (k, hex, field) {
+        if (typeof hex !== 'string' || !want.has(hex)) return;
+        if (!at.has(k)) { at.set(k, recs.length); recs.push(store[k]); if (store[k].seq !== null) seqs.set(store[k].seq, -1); }
+        (hits[hex] = hits[hex] || []).push([field, at.get(k)]);
+      };
+      store.forEach(function (L, k) {
+        if (L.id) add(k, L.id, 'entry_id');
+        if (L.d) for (var f in L.d) add(k, L.d[f], f);
+      });
+      var first = {};
+      store.forEach(function (L, k) {
+        if (seqs.get(L.seq) !== -1) return;
+        if (!at.has(k)) { at.set(k, recs.length); recs.push(L); }
+        seqs.set(L.seq, at.get(k));
+        first[L.seq] = at.get(k);
+      });
+      return { recs: recs, hits: hits, first: first };
+    }
+    return null;
+  }
+  /** The lines table's rows (storeAnswer's `rows`): the records and the withheld lines by seq. */
+  function storeRows(store, index, d) {
+    if (!index.rows) {
+      // As the page sorted its rows when it held them: the records in order, then the withheld
+      // lines, sorted by seq (a stable sort: a record before a withheld line of its seq).
+      var rows = [], days = {}, kinds = {};
+      for (var i = 0; i < store.length; i++) rows.push(i);
+      d.withheld.forEach(function (w, j) { rows.push(-1 - j); });
+      var seqOf = function (r) { var q = r >= 0 ? store[r].seq : d.withheld[-1 - r][0]; return q === null ? Infinity : q; };
+      rows.sort(function (a, b) { return seqOf(a) - seqOf(b); });
+      rows.forEach(function (r) {
+        var day = r >= 0 ? store[r].day : d.withheld[-1 - r][1], kind = r >= 0 ? store[r].kind : 'withheld';
+        if (day) days[day] = 1;
+        if (kind) kinds[kind] = 1;
+      });
+      index.rows = { rows: rows, wrows: d.withheld, days: Object.keys(days).sort(), kinds: Object.keys(kinds).sort() };
+    }
+    var R = index.rows, size = d.size, page = d.page, data = R.rows, at = -1;
+    var rowOf = function (r) { return r >= 0 ? store[r] : { w: -1 - r, seq: R.wrows[-1 - r][0], day: R.wrows[-1 - r][1], kind: 'withheld' }; };
+    if (typeof d.seq === 'number') {
+      for (var k = 0; k < data.length; k++) if (rowOf(data[k]).seq === d.seq) { at = k; break; }
+      if (at < 0) return { at: -1 };
+      page = Math.floor(at / size);
+    } else if (d.day || d.kind) {
+      data = data.filter(function (r) { var x = rowOf(r); return (!d.day || x.day === d.day) && (!d.kind || x.kind === d.kind); });
+    }
+    var pages = Math.max(1, Math.ceil(data.length / size));
+    if (page >= pages) page = pages - 1;
+    return { at: at, page: page, pages: pages, total: data.length, all: R.rows.length, days: d.lists ? R.days : null, kinds: d.lists ? R.kinds : null,
+      rows: data.slice(page * size, (page + 1) * size).map(rowOf) };
+  }
+
+  /**
    * The light page's reader: takes the ledger's files one message at a time and answers with
    * messages (runs in the Web Worker, or on the main thread when no worker starts). It is
    * stringified into the worker, so it uses nothing but its arguments. Messages in:
@@ -669,9 +752,11 @@
    * (ArrayBuffer), size, sha256, wantCheckpoint}, {type: 'finish', headSeq}. Out: 'progress',
    * 'file-bad' (size, sha256 or a missing final LF: named by file), 'file-done' (the file's line
    * records, the posts the chain reached, a checkpoint when asked), 'done', 'error'.
+   * The line records stay here (docs/page.md#records-in-the-worker): 'file-done' counts them,
+   * and {type: 'ask', id, op, ...} is answered {type: 'answer', id, value} (lineStore).
    */
   function lightEngine(V, compact, post) {
-    var v = null, init = null, told = {}, fileBase = 0, groups = null;
+    var v = null, init = null, told = {}, fileBase = 0, groups = null, store = [], index = {};
     // The published lines by groups of 256 seqs, as the tree's lines/ files hold them
     // (docs/tree.md#layout): each group's bytes hashed when the next begins, none kept.
     function closeGroup() {
@@ -727,7 +812,9 @@
             told[x.date] = 1;
             reached.push({ date: x.date, seq: x.post_seq, head: x.head, clean: v.s.problems.length === 0 });
           });
-          post({ type: 'file-done', path: d.path, lines: compact({ lines: recs }).lines, linesTotal: v.s.linesTotal,
+          var kept = compact({ lines: recs }).lines;
+          for (var k = 0; k < kept.length; k++) store.push(kept[k]);
+          post({ type: 'file-done', path: d.path, count: kept.length, linesTotal: v.s.linesTotal,
             firstSeq: recs.length ? recs[0].seq : null, lastSeq: v.s.lastSeq, problems: v.s.problems.length, reached: reached,
             checkpoint: d.wantCheckpoint ? v.checkpoint() : null });
           return;
@@ -745,9 +832,16 @@
           c.headerLine = v.s.header; // line 1 as read (latin1), when it is a header
           closeGroup();
           c.lineGroups = groups && !groups.bad ? groups.out : null;
+          // What the page's own checks need of every line, small: the published seqs.
+          c.lines = null;
+          c.records = store.length;
+          c.seqs = [];
+          for (var q = 0; q < store.length; q++) if (store[q].seq !== null) c.seqs.push(store[q].seq);
           post({ type: 'done', result: c, anchors: anchors });
+          return;
         }
-      } catch (err) { post({ type: 'error', message: String(err && err.message || err) }); }
+        if (d.type === 'ask') post({ type: 'answer', id: d.id, value: storeAnswer(V, store, index, d, treeLeaves, hexBytes) });
+      } catch (err) { post({ type: 'error', message: String(err && err.message || err), id: d && d.type === 'ask' ? d.id : undefined }); }
     };
   }
 
@@ -1224,7 +1318,7 @@
     if (treeBlock && !treeBlock.length) treeBlock = null;
     var statsTree = stats.tree !== undefined ? stats.tree : null;
     var snapshotsBytes = block('snapshots-jsonl') || new Uint8Array(0);
-    var state = { result: null, anchors: null, cov: null, bySeq: new Map(), byDigest: new Map(), ready: false, queued: null, tree: null,
+    var state = { result: null, anchors: null, cov: null, bySeq: new Map(), byDigest: new Map(), store: null, treeEarly: null, asked: new Set(), progress: null, ready: false, queued: null, tree: null,
       textsBad: [], textsStray: [], proofs: { anchor: {}, witnessBad: [], witnessOk: 0, witnessAll: 0 } };
 
     // ---- who: the header's own sentence, verbatim (read now for the first screen; the
@@ -1313,12 +1407,15 @@
       s.setAttribute('aria-live', 'assertive');
       s.textContent = 'Verdict: failed. ' + words;
     }
+    // A light page's full check: the ledger's bytes checked and the tree's read and hashed.
+    function showProgress() { var p = state.progress; setProgress(p.ledger + p.tree, p.total); }
     function setProgress(done, total) {
       var p = $('progress');
-      if (p) { p.max = total || 1; p.value = done; }
+      // Never full before the verdict, which removes the bar: an estimate may fall short.
+      if (p) { p.max = total || 1; p.value = Math.min(done, Math.floor(0.99 * (total || 1))); }
       var s = $('verdict-text');
       if (s && verdict.getAttribute('data-state') === 'working') {
-        s.textContent = 'Re-deriving the ledger in your browser… ' + (total ? Math.floor(100 * done / total) + '% of ' + total.toLocaleString('en') + ' bytes' : '');
+        s.textContent = 'Re-deriving the ledger in your browser… ' + (total ? Math.min(99, Math.floor(100 * done / total)) + '% of ' + total.toLocaleString('en') + ' bytes' : '');
       }
     }
 
@@ -1421,6 +1518,7 @@
       var source = $('verify-src') ? $('verify-src').textContent : '';
       if (!forceMain && source && typeof Worker === 'function' && typeof Blob === 'function') {
         var shim = '\n;var compactResult = ' + compactResult.toString() + ';\nvar fileFacts = ' + fileFacts.toString() + ';\nvar factsDiffer = ' + factsDiffer.toString() + ';\nvar lightEngine = ' + lightEngine.toString() + ';\n' +
+          'var storeAnswer = ' + storeAnswer.toString() + ';\nvar storeRows = ' + storeRows.toString() + ';\nvar treeLeaves = ' + treeLeaves.toString() + ';\nvar hexBytes = ' + hexBytes.toString() + ';\nvar HEX64 = ' + HEX64.toString() + ';\n' +
           'var handle = lightEngine(self.ExhibitVerify, compactResult, function (m) { self.postMessage(m); });\n' +
           'self.onmessage = function (e) { handle(e.data); };\n';
         try {
@@ -1435,7 +1533,43 @@
       return { where: 'the page itself', post: function (m) { setTimeout(function () { h(m); }, 0); }, stop: function () {} };
     }
 
+    /*
+     * The line records a light page's full check keeps in its reader (docs/page.md#records-in-the-worker):
+     * `ask(op, args)` resolves to storeAnswer's answer; `settle(m)` takes the reader's 'answer'
+     * (or an 'error' naming an ask: it rejects that ask; one naming none rejects every ask).
+     */
+    function lineStore(rd) {
+      var next = 1, waiting = {};
+      return {
+        rd: rd,
+        ask: function (op, args) {
+          return new Promise(function (resolve, reject) {
+            var id = next++, m = args || {};
+            waiting[id] = [resolve, reject];
+            m.type = 'ask'; m.id = id; m.op = op;
+            rd.post(m);
+          });
+        },
+        settle: function (m) {
+          var ids = m.id === undefined ? Object.keys(waiting) : [m.id];
+          ids.forEach(function (id) {
+            var w = waiting[id];
+            if (!w) return;
+            delete waiting[id];
+            if (m.type === 'answer') w[0](m.value); else w[1](new Error(m.message));
+          });
+        }
+      };
+    }
+    // The bytes of the tree's files a full check reads after the ledger's (fullCheckEstimate).
+    function treeBytesEstimate(files) {
+      if (!treeBlock) return 0;
+      var cp = T.parseCheckpoint(treeBlock);
+      return cp.error ? 0 : fullCheckEstimate(files, null, cp.size).tree;
+    }
+
     function needsData(why) {
+      treeEarlyStop();
       noVerdict('Needs the ledger', why + ' No verdict: this page says only what it re-derived, and it has not read the ledger.',
         'No verdict: the page needs the ledger\'s files.');
       $('pick').hidden = false;
@@ -1950,40 +2084,51 @@
     }
 
     function streamFiles(files, plan, mem, get, how, forceMain) {
-      var latest = block('ledger-latest');
-      var i = plan.resumeFrom, acc = { lines: [], checkpoint: plan.checkpoint, done: 0 };
+      // Decoded when the last file is read, in a task of its own: 16 MB of base64 decoded with
+      // the page's start made a task over 200 ms (docs/page.md#records-in-the-worker).
+      var latest;
+      var i = plan.resumeFrom, acc = { checkpoint: plan.checkpoint, done: 0 };
       var toRead = 0;
       files.forEach(function (f, k) { if (k >= i) toRead += f.bytes; });
-      setProgress(0, toRead);
+      // The bar counts bytes checked, the tree's files' after the ledger's (treeStep): it is full
+      // only when the verdict is (docs/page.md#records-in-the-worker).
+      var grand = toRead + (plan.checkpoint ? 0 : treeBytesEstimate(files));
+      state.progress = { ledger: 0, tree: 0, total: grand };
+      setProgress(0, grand);
+      treeEarlyStop();
+      if (!plan.checkpoint) state.treeEarly = treeEarly();
       var headSeq = mem && !mem.rewritten && !plan.rewritten && typeof mem.head_seq === 'number' ? mem.head_seq : null;
       var watch = postSeqs.slice();
       if (headSeq !== null) watch.push(String(headSeq));
       var settled = false;
       var rd = lightReader(function (m) {
+        if (m.type === 'answer' || (m.type === 'error' && m.id !== undefined)) { if (state.store) state.store.settle(m); return; }
         if (settled) return;
-        if (m.type === 'progress') setProgress(acc.done + m.bytes, toRead);
+        if (m.type === 'progress') { state.progress.ledger = acc.done + m.bytes; showProgress(); }
         else if (m.type === 'file-bad') {
           settled = true; rd.stop();
           fileState(i, 'bad', 'FAILS: ' + m.why);
           failLight([{ what: 'the ledger file ' + m.path + ' is not the one the page lists: ' + m.why, href: '#stream' }]);
         } else if (m.type === 'file-done') {
           acc.done += files[i].bytes;
-          fileState(i, 'done', 're-derived (' + how + ', sha256 and size as listed): ' + m.lines.length + ' line' + (m.lines.length === 1 ? '' : 's') +
+          if (acc.latest && i === files.length - 1) state.latestHeld = true;
+          fileState(i, 'done', 're-derived (' + how + ', sha256 and size as listed): ' + m.count + ' line' + (m.count === 1 ? '' : 's') +
             (m.problems ? '; the chain has ' + m.problems + ' problem' + (m.problems === 1 ? '' : 's') + ' so far' : ''));
-          for (var k = 0; k < m.lines.length; k++) acc.lines.push(m.lines[k]);
           m.reached.forEach(markDay);
           if (m.checkpoint) acc.checkpoint = m.checkpoint;
-          setProgress(acc.done, toRead);
+          state.progress.ledger = acc.done;
+          showProgress();
           i++;
           next();
         } else if (m.type === 'done') {
-          settled = true; rd.stop();
+          // The worker stays: it keeps the line records, and the page asks it for them.
+          settled = true;
+          state.store = lineStore(rd);
           var r = m.result;
           // The header line this page carries (its first screen's certifies sentence) must be
           // the ledger's line 1, as `exhibit verify SITE` holds it (page_copy_mismatch).
           var carried = headerNotLine1(block('ledger-header'), files, r.headerLine);
           if (carried) { failLight([{ what: carried, href: '#stream' }]); return; }
-          r.lines = acc.lines;
           r.resumedToSeq = plan.resumeFrom && plan.checkpoint ? plan.checkpoint.lastSeq : null;
           // Posts the stream did not reach on its way (a head at a withheld seq after the last
           // line, a post not in the exact form): their state from the final checks.
@@ -2009,6 +2154,7 @@
       }, forceMain);
       rd.onerror = function () {
         // The worker could not start (or died): read everything again on the main thread.
+        if (state.store && state.store.rd === rd) state.store.settle({ type: 'error', message: 'the worker that keeps the line records stopped' });
         if (settled) return;
         settled = true;
         streamFiles(files, plan, mem, get, how, true);
@@ -2021,10 +2167,15 @@
         var clean = clear($('verdict-text'));
         clean.textContent = 'Re-deriving the ledger in your browser: file ' + (i + 1) + ' of ' + files.length + ' (' + f.path + ')…';
         var got;
-        try { got = i === files.length - 1 && latest && latest.length === f.bytes ? Promise.resolve(latest.slice().buffer) : get(f); }
+        // The page's copy of the last file is handed to the reader, not copied: the reader holds
+        // it to the list (size, sha256), so blockFailures need not decode and hash it again.
+        if (i === files.length - 1 && latest === undefined) latest = block('ledger-latest');
+        var mine = i === files.length - 1 && latest && latest.length === f.bytes;
+        try { got = mine ? Promise.resolve(latest.byteOffset === 0 && latest.byteLength === latest.buffer.byteLength ? latest.buffer : latest.slice().buffer) : get(f); }
         catch (e) { got = Promise.reject(e); } // a browser without fetch: the same as a failed fetch
         got.then(function (buf) {
           if (settled) return;
+          if (mine) { latest = null; acc.latest = true; }
           rd.post({ type: 'file', path: f.path, bytes: buf, size: f.bytes, sha256: f.sha256, facts: f.facts, wantCheckpoint: i === files.length - 2 }, [buf]);
         }, function (err) {
           if (settled) return;
@@ -2042,11 +2193,12 @@
           $('pick-ledger').addEventListener('change', function () { fromFolder(this.files, files, plan, mem); });
         });
       }
-      next();
+      setTimeout(next, 0);
     }
     // A ledger file that is not what the list says: a failure, named by file (no verdict can be
     // green over bytes the list does not vouch for).
     function failLight(failures) {
+      treeEarlyStop();
       if (state.history && state.history.rewritten) failures = [{ what: historyWords(state.history.rewritten), href: '#tree-memory' }].concat(failures);
       if (monitorFailure()) failures = [monitorFailure()].concat(failures);
       if (rewrittenLead()) verdict.setAttribute('data-failed', 'history');
@@ -2631,6 +2783,7 @@
      */
     function treeStep(r) {
       var unchecked = function (why) { return { status: 'unchecked', problems: [], why: why }; };
+      if (!r.ok || r.resumedToSeq || !r.lineGroups) treeEarlyStop();
       if (!treeBlock && statsTree === null) { state.tree = { status: 'none', problems: [] }; return Promise.resolve(); }
       if (!treeBlock) { state.tree = treeOfChain(r); return Promise.resolve(); }
       var cp = T.parseCheckpoint(treeBlock);
@@ -2648,30 +2801,73 @@
           return historyCheck(cp);
         });
       }
-      var leaves = treeLeaves(r.lines, withheld);
-      if (leaves.error) { state.tree = unchecked(leaves.error); return Promise.resolve(); }
-      var size = leaves.size, names = T.treeFileNames(size), local = !!state.picked;
-      var actual = new Map(), linesRead = new Map(), listing = [], t = { files: 0, bytes: 0 };
+      // The leaves are made where the records are (storeAnswer): only their number comes back.
+      var held = withheld.filter(function (w) { return w && typeof w.seq === 'number' && typeof w.entry_id === 'string'; })
+        .map(function (w) { return { seq: w.seq, entry_id: w.entry_id }; });
+      return state.store.ask('leaves', { withheld: held }).then(function (leaves) {
+        if (leaves.error) { treeEarlyStop(); state.tree = unchecked(leaves.error); return null; }
+        return treeFilesCheck(r, cp, leaves.size);
+      });
+    }
+    /*
+     * The tree's files read (fetched, or from the picked folder) and hashed: {actual: the bytes
+     * of every file but lines/', linesRead: lines/' sha256 and size, listing, t: counts}. `names`
+     * k at a time; `acc.stop` ends it early (the check it was for has ended).
+     */
+    function treeReadAll(names, acc) {
+      acc = acc || { actual: new Map(), linesRead: new Map(), listing: [], t: { files: 0, bytes: 0 }, stop: false };
+      acc.done = pool(names, 4, function (rel) {
+        if (acc.stop) return null;
+        return (treeCache.has(rel) ? Promise.resolve(treeCache.get(rel)) : treeRaw(rel)).then(function (b) {
+          var sha = V.sha256Hex(b);
+          acc.t.files++; acc.t.bytes += b.length;
+          if (state.progress) { state.progress.tree = acc.t.bytes; showProgress(); }
+          acc.listing.push({ path: rel, sha256: sha });
+          if (rel.indexOf('lines/') === 0) acc.linesRead.set(rel, [sha, b.length]);
+          else {
+            acc.actual.set(rel, b);
+            if (/^tile\/[0-7]\//.test(rel) && !treeCache.has(rel)) treeCache.set(rel, b);
+          }
+        }, function (e) { if (!(e && e.absent)) throw e; });
+      });
+      return acc;
+    }
+    /*
+     * Over http, a full read of the ledger starts reading the tree's files at the size of the
+     * checkpoint the page carries while the ledger streams (docs/page.md#records-in-the-worker):
+     * treeFilesCheck holds them to the chain once it is re-derived, or reads its own when the
+     * chain's size is another. Stopped when the check ends before it.
+     */
+    function treeEarly() {
+      if (!treeBlock || state.picked || location.protocol === 'file:') return null;
+      var cp = T.parseCheckpoint(treeBlock);
+      if (cp.error) return null;
+      var acc = treeReadAll(T.treeFileNames(cp.size));
+      acc.size = cp.size;
+      acc.done = acc.done.then(function () { return null; }, function (e) { return e; });
+      return acc;
+    }
+    function treeEarlyStop() { if (state.treeEarly) { state.treeEarly.stop = true; state.treeEarly = null; } }
+    // Every tree file at `size` read and held to the chain re-derived (treeStep).
+    function treeFilesCheck(r, cp, size) {
+      var names = T.treeFileNames(size), local = !!state.picked;
       var isLines = function (rel) { return rel.indexOf('lines/') === 0; };
       var present = local ? Object.keys(state.picked).filter(function (p) { return p.indexOf('ledger/tree/') === 0; }).map(function (p) { return p.slice(12); }) : null;
       var wanted = local ? present : names;
       clear($('verdict-text')).textContent = 'Holding the tree\'s ' + names.length.toLocaleString('en') + ' files to the chain…';
-      return pool(wanted, 4, function (rel) {
-        return (treeCache.has(rel) ? Promise.resolve(treeCache.get(rel)) : treeRaw(rel)).then(function (b) {
-          var sha = V.sha256Hex(b);
-          t.files++; t.bytes += b.length;
-          listing.push({ path: rel, sha256: sha });
-          if (isLines(rel)) linesRead.set(rel, [sha, b.length]);
-          else {
-            actual.set(rel, b);
-            if (/^tile\/[0-7]\//.test(rel) && !treeCache.has(rel)) treeCache.set(rel, b);
-          }
-        }, function (e) { if (!(e && e.absent)) throw e; });
+      var early = state.treeEarly && state.treeEarly.size === size ? state.treeEarly : null;
+      if (!early) treeEarlyStop();
+      state.treeEarly = null;
+      if (state.progress && !early) state.progress.tree = 0;
+      var read = early || treeReadAll(wanted);
+      var actual = read.actual, linesRead = read.linesRead, listing = read.listing, t = read.t;
+      return read.done.then(function (err) {
+        if (early && err) throw err;
       }).then(function () {
-        var expected = new Map(), digests = new Map();
-        r.lines.forEach(function (L) { if (typeof L.seq === 'number' && L.d) digests.set(L.seq, DIGEST_FIELDS.map(function (f) { return L.d[f]; }).filter(Boolean)); });
-        T.eachTreeFile({ entries: leaves.entries.map(hexBytes), lineBytes: function () { return null; }, digestsOf: function (q) { return digests.get(q) || []; },
-          origin: cp.origin, headHex: r.head }, function (path, bytes) { if (!isLines(path)) expected.set(path, bytes); });
+        var listed = new Set(names.filter(isLines));
+        var seen = (present || Array.from(actual.keys()).concat(Array.from(linesRead.keys()))).filter(function (rel) { return !listed.has(rel); });
+        return state.store.ask('tree', { origin: cp.origin, head: r.head, actual: actual, seen: seen });
+      }).then(function (made) {
         // lines/: each file against its group's sha256 (a group with no published line: empty).
         var groups = new Map(), problems = [], lineNames = new Set();
         r.lineGroups.forEach(function (g) { groups.set(g[0], g); });
@@ -2682,8 +2878,7 @@
           if (!got) problems.push({ file: 'ledger/tree/' + rel, code: 'tree_file_missing', detail: 'absent; the tree at size ' + size + ' has it' });
           else if (got[0] !== want[1]) problems.push({ file: 'ledger/tree/' + rel, code: 'tree_file_differs', detail: got[1] + ' bytes with sha256 ' + got[0] + '; the re-derivation\'s ' + want[2] + ' bytes with sha256 ' + want[1] });
         });
-        var seen = (present || Array.from(actual.keys()).concat(Array.from(linesRead.keys()))).filter(function (rel) { return !lineNames.has(rel); });
-        problems = problems.concat(T.checkTreeFiles(expected, actual, seen));
+        problems = problems.concat(made.problems);
         // The snapshot's tree/ digest, from every tree file read (docs/verifier.md#the-snapshots-digests).
         var recorded = lastSnapshotDigests(snapshotsText);
         if (recorded && state.snapshot && !state.snapshot.missing) {
@@ -2692,7 +2887,6 @@
           state.snapshot.treeHeld = true;
         }
         problems.sort(function (a, b) { return a.file < b.file ? -1 : a.file > b.file ? 1 : a.code < b.code ? -1 : a.code > b.code ? 1 : 0; });
-        var made = T.parseCheckpoint(expected.get('checkpoint'));
         state.tree = { status: problems.length ? 'failed' : 'checked', mode: 'files', local: local, cp: cp, size: size, root: made.root, rootHex: bytesHex(made.root),
           files: t.files, bytes: t.bytes, problems: problems };
         if (problems.some(function (p) { return p.code === 'tree_checkpoint' || /^tile\/[0-7]\//.test(p.file.slice(12)); })) return null;
@@ -2899,6 +3093,7 @@
       }, 30);
     }
     function fail(msg) {
+      treeEarlyStop();
       verdict.setAttribute('data-state', 'problems');
       verdict.setAttribute('data-verdict', 'failed');
       verdict.setAttribute('data-ms', String(Math.round(performance.now())));
@@ -2924,13 +3119,14 @@
     function finish(r, anchorChecks, where) {
       state.result = r;
       state.anchors = anchorChecks;
-      for (var i = 0; i < r.lines.length; i++) {
+      // A light page's full check keeps its records in the worker: a paste asks it (storeFind).
+      for (var i = 0; r.lines && i < r.lines.length; i++) {
         var L = r.lines[i];
         if (L.seq !== null && !state.bySeq.has(L.seq)) state.bySeq.set(L.seq, L);
         if (L.id) addDigest(L.id, { field: 'entry_id', line: L });
         if (L.d) for (var f in L.d) addDigest(L.d[f], { field: f, line: L });
       }
-      withheld.forEach(function (w) { if (w && typeof w.entry_id === 'string') addDigest(w.entry_id, { field: 'entry_id', withheld: w }); });
+      if (r.lines) withheld.forEach(function (w) { if (w && typeof w.entry_id === 'string') addDigest(w.entry_id, { field: 'entry_id', withheld: w }); });
       if (r.certifies !== undefined) showCertifies(r.certifies, true);
       // An embedded page holds the checkpoint it carries to the chain it re-derived; a light
       // page's full check has held every tree file to it before this (treeFilesCheck).
@@ -2953,10 +3149,11 @@
         var wset = new Set(withheld.map(function (w) { return w.seq; }));
         for (var q = 1; q <= r.resumedToSeq; q++) if (!wset.has(q)) all.push({ seq: q, published: true });
       }
-      r.lines.forEach(function (L) { if (L.seq !== null) all.push({ seq: L.seq, published: true }); });
-      withheld.forEach(function (w) { if (typeof w.seq === 'number') all.push({ seq: w.seq, published: false }); });
-      all.sort(function (a, b) { return a.seq - b.seq; });
-      state.cov = coverage(all, heads);
+      if (r.seqs) r.seqs.forEach(function (q) { all.push({ seq: q, published: true }); });
+      else r.lines.forEach(function (L) { if (L.seq !== null) all.push({ seq: L.seq, published: true }); });
+      var held = [];
+      withheld.forEach(function (w) { if (typeof w.seq === 'number') held.push({ seq: w.seq, published: false }); });
+      state.cov = coverage(mergeBySeq(all, held), heads);
       state.pinnedSet = new Set(state.cov.pinned);
       state.severedSet = new Set(state.cov.severed);
       state.heads = Array.from(heads).sort(function (a, b) { return a - b; });
@@ -2964,7 +3161,7 @@
         .map(function (a) { return { seq: Number(a.post_seq), a: a }; }).sort(function (x, y) { return x.seq - y.seq; });
 
       renderTextsCheck();
-      renderLines();
+      var drawn = renderLines();
       renderAnchors();
       renderCoverage();
       renderTiles();
@@ -2975,6 +3172,25 @@
       renderWitnessHeaders();
 
       var ms = Math.round(performance.now() - t0);
+      // Records kept in the worker: the verdict waits for the table's first page, asked there.
+      if (drawn && typeof drawn.then === 'function') drawn.then(function () { finishBeside(r, ms, where); });
+      else finishBeside(r, ms, where);
+    }
+    /*
+     * a then b in seq order, as a stable sort of their concatenation orders them (a tie: a's
+     * first). Each in order already (a chain that re-derives), it is a merge: sorting 100,000
+     * objects made most of a task over 200 ms at the verdict (docs/page.md#records-in-the-worker).
+     */
+    function mergeBySeq(a, b) {
+      var ordered = function (x) { for (var i = 1; i < x.length; i++) if (!(x[i - 1].seq <= x[i].seq)) return false; return true; };
+      if (!ordered(a) || !ordered(b)) return a.concat(b).sort(function (x, y) { return x.seq - y.seq; });
+      var out = new Array(a.length + b.length), i = 0, j = 0, k = 0;
+      while (i < a.length && j < b.length) out[k++] = b[j].seq < a[i].seq ? b[j++] : a[i++];
+      while (i < a.length) out[k++] = a[i++];
+      while (j < b.length) out[k++] = b[j++];
+      return out;
+    }
+    function finishBeside(r, ms, where) {
       if (state.besidePromise) {
         state.besidePromise.then(function (b) {
           state.beside = b;
@@ -3035,7 +3251,7 @@
         var w = block('withheld-json');
         if (w && w.length) out.push({ what: 'the page carries a withheld list (its data block withheld-json) although its list of files says the withheld list is in files (ledger/withheld/), which it read instead', href: '#stream' });
       }
-      var files = light ? ledgerFileList(layout) : null, latest = light ? block('ledger-latest') : null;
+      var files = light ? ledgerFileList(layout) : null, latest = light && !state.latestHeld ? block('ledger-latest') : null;
       if (Array.isArray(files) && files.length && latest && latest.length) {
         var last = files[files.length - 1];
         if (latest.length !== last.bytes || V.sha256Hex(latest) !== last.sha256) {
@@ -3317,7 +3533,7 @@
       if (witness) {
         var ws = obj(witness.stats) || {}, known = 0;
         if (wIndex) {
-          r.lines.forEach(function (x) { if (x.id && wIndex[x.id]) known++; });
+          (r.lines || []).forEach(function (x) { if (x.id && wIndex[x.id]) known++; });
           withheld.forEach(function (w) { if (w.entry_id && wIndex[w.entry_id]) known++; });
         }
         var first = Object.keys(ws).filter(function (k) { return countOf(ws[k]); }).slice(0, 3)
@@ -3398,14 +3614,44 @@
       return el('td', null, proofLink(proofPlace(id, rec, seq), st),
         rec.block_height !== undefined ? ' block ' + String(rec.block_height) : '');
     }
-    function renderLines() {
-      if (!state.result) return;
-      var data = allRows().filter(function (x) {
-        return (!filter.day || x.day === filter.day) && (!filter.kind || x.kind === filter.kind);
+    /*
+     * The page of rows to draw: {slice, total, all, pages} (filter.page set), or null when `seq`
+     * (the page holding that seq, unfiltered) has no row. From the records the page holds, at
+     * once; from its reader's when it keeps them (docs/page.md#records-in-the-worker), as a
+     * promise — the last asked wins.
+     */
+    var rowsAsked = 0, rowsListed = false;
+    function linesPage(seq) {
+      var data, at = -1;
+      if (!state.store) {
+        if (seq !== undefined) {
+          data = allRows();
+          for (var i = 0; i < data.length; i++) if (data[i].seq === seq) { at = i; break; }
+          if (at < 0) return null;
+          filter.page = Math.floor(at / PAGE_SIZE);
+        } else data = allRows().filter(function (x) { return (!filter.day || x.day === filter.day) && (!filter.kind || x.kind === filter.kind); });
+        var pages = Math.max(1, Math.ceil(data.length / PAGE_SIZE));
+        if (filter.page >= pages) filter.page = pages - 1;
+        return { slice: data.slice(filter.page * PAGE_SIZE, (filter.page + 1) * PAGE_SIZE), total: data.length, all: rows.length, pages: pages };
+      }
+      var token = ++rowsAsked, first = !rowsListed;
+      rowsListed = true;
+      return state.store.ask('rows', { withheld: first ? withheld.map(function (w) { return [w.seq, w.day]; }) : null, lists: first, day: filter.day, kind: filter.kind, page: filter.page, size: PAGE_SIZE, seq: seq }).then(function (a) {
+        if (first) { fillSelect($('f-day'), a.days, 'every day'); fillSelect($('f-kind'), a.kinds, 'every kind'); }
+        if (token !== rowsAsked || a.at < 0 && seq !== undefined) return null;
+        filter.page = a.page;
+        return { slice: a.rows.map(function (x) { return x.w !== undefined ? { withheld: withheld[x.w], seq: x.seq, day: x.day, kind: 'withheld' } : x; }), total: a.total, all: a.all, pages: a.pages };
       });
-      var pages = Math.max(1, Math.ceil(data.length / PAGE_SIZE));
-      if (filter.page >= pages) filter.page = pages - 1;
-      var slice = data.slice(filter.page * PAGE_SIZE, (filter.page + 1) * PAGE_SIZE);
+    }
+    // Draws the lines table's page; a promise when the rows are asked for (null: nothing drawn).
+    function renderLines(seq) {
+      if (!state.result) return null;
+      var got = linesPage(seq);
+      return got && typeof got.then === 'function' ? got.then(drawLines) : drawLines(got);
+    }
+    function drawLines(got) {
+      if (!got) return null;
+      var slice = got.slice, total = got.total, pages = got.pages;
       var tb = clear($('lines-body'));
       slice.forEach(function (x) {
         var tr;
@@ -3426,22 +3672,22 @@
         }
         tb.appendChild(tr);
       });
-      $('lines-count').textContent = data.length ? 'Rows ' + (filter.page * PAGE_SIZE + 1) + '–' + (filter.page * PAGE_SIZE + slice.length) +
-        ' of ' + data.length + (data.length !== rows.length ? ' (filtered from ' + rows.length + ')' : '') + '; page ' + (filter.page + 1) + ' of ' + pages + '.' : 'No rows.';
+      $('lines-count').textContent = total ? 'Rows ' + (filter.page * PAGE_SIZE + 1) + '–' + (filter.page * PAGE_SIZE + slice.length) +
+        ' of ' + total + (total !== got.all ? ' (filtered from ' + got.all + ')' : '') + '; page ' + (filter.page + 1) + ' of ' + pages + '.' : 'No rows.';
       if (state.result.resumedToSeq) $('lines-count').textContent += ' ' + resumedWords();
       $('p-prev').disabled = filter.page === 0;
       $('p-next').disabled = filter.page >= pages - 1;
+      return true;
     }
     function showLine(seq) {
       if (!state.ready || !state.result) return;
       filter.day = ''; filter.kind = ''; $('f-day').value = ''; $('f-kind').value = '';
-      var data = allRows(), at = -1;
-      for (var i = 0; i < data.length; i++) if (data[i].seq === seq) { at = i; break; }
-      if (at < 0) return;
-      filter.page = Math.floor(at / PAGE_SIZE);
-      renderLines();
-      var row = $('line-' + seq);
-      if (row) { row.classList.add('target'); row.scrollIntoView({ block: 'center' }); }
+      var shown = function (drawn) {
+        var row = drawn && $('line-' + seq);
+        if (row) { row.classList.add('target'); row.scrollIntoView({ block: 'center' }); }
+      };
+      var drawn = renderLines(seq);
+      if (drawn && typeof drawn.then === 'function') drawn.then(shown); else shown(drawn);
     }
     $('f-day').addEventListener('change', function () { filter.day = this.value; filter.page = 0; renderLines(); });
     $('f-kind').addEventListener('change', function () { filter.kind = this.value; filter.page = 0; renderLines(); });
@@ -3533,7 +3779,7 @@
     // ---- coverage
     function renderCoverage() {
       var c = state.cov, box = clear($('coverage-body')), C = stats.coverage || {};
-      var n = state.result.lines.length;
+      var n = state.result.lines ? state.result.lines.length : state.result.records;
       function item(label, list, theirs, extra) {
         return el('div', { class: 'cov' }, el('h3', null, label + ': ' + list.length + ' of ' + n),
           theirs ? el('p', { class: 'theirs' }, 'The publisher\'s count: ' + theirs) : null,
@@ -4134,6 +4380,9 @@
           return;
         }
       }
+      // A light page's full check keeps its records in the worker: the digests this paste may
+      // name are asked for there first (docs/page.md#records-in-the-worker).
+      if (state.store && storeFind(text, fromLink)) return;
       clear(out);
       ['data-seq', 'data-verdict', 'data-standing'].forEach(function (a) { out.removeAttribute(a); });
       state.answer = {};
@@ -4164,6 +4413,36 @@
         out.scrollIntoView({ block: 'start' });
         try { out.focus({ preventScroll: true }); } catch (e) { out.focus(); }
       }
+    }
+
+    /*
+     * Asks the reader that keeps the records (lineStore) for the lines carrying any digest the
+     * paste may name, puts them in state.byDigest and state.bySeq as finish() put every line
+     * there when the page held them (a line's hits first, then a withheld line's), and proves the
+     * paste again. False when there is nothing new to ask.
+     */
+    function storeFind(text, fromLink) {
+      var t = toLF(text);
+      if (!t.trim()) return false;
+      var hex = digestOf(t);
+      var hexes = (hex !== null ? [hex] : variants(t).map(function (v) { return V.sha256Hex(V.utf8Encode(v.text)); }))
+        .filter(function (h) { return !state.asked.has(h); });
+      if (!hexes.length) return false;
+      var out = $('paste-result'), token = {};
+      state.finding = token;
+      out.setAttribute('data-match', '');
+      clear(out).textContent = 'Looking your message up among the lines re-derived…';
+      state.store.ask('find', { hexes: hexes }).then(function (a) {
+        Object.keys(a.first).forEach(function (q) { if (!state.bySeq.has(Number(q))) state.bySeq.set(Number(q), a.recs[a.first[q]]); });
+        hexes.forEach(function (h) {
+          state.asked.add(h);
+          var hits = (a.hits[h] || []).map(function (x) { return { field: x[0], line: a.recs[x[1]] }; });
+          withheld.forEach(function (w) { if (w && w.entry_id === h) hits.push({ field: 'entry_id', withheld: w }); });
+          if (hits.length) state.byDigest.set(h, hits);
+        });
+        if (state.finding === token) prove(text, fromLink);
+      });
+      return true;
     }
 
     function showUnknownDigest(out, hex) {

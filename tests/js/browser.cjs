@@ -5,7 +5,7 @@
 //   node tests/js/browser.cjs PAGE [--fragment '#paste=…'] [--width 1280] [--height 900]
 //        [--dark] [--axe path/to/axe.min.js] [--screenshot out.png] [--full-page]
 //        [--inject-script] [--tab-stops] [--eval EXPR] [--timeout-ms 120000]
-//        [--profile DIR] [--pick DIR] [--no-js]
+//        [--profile DIR] [--pick DIR] [--no-js] [--perf] [--heap-strings A,B]
 //
 // PAGE is a path (opened from file://) or an http:// URL. --profile keeps Chromium's profile in
 // DIR between runs (a returning visitor: the page's localStorage survives); --pick, once the
@@ -19,6 +19,12 @@
 // attributes, layout facts (document width, the paste result's box and the viewport, the body's
 // colours), the axe-core violations when --axe is given, and whether an injected inline script
 // ran (--inject-script: the page's CSP must block it).
+//
+// --perf watches the page from before its first script (docs/page.md#records-in-the-worker):
+// every long task (PerformanceObserver 'longtask': its duration), and whether #progress was
+// full while the verdict was still working; after the verdict it collects garbage and reports
+// the page's main-thread JavaScript heap (Runtime.getHeapUsage). --heap-strings then takes a
+// heap snapshot of the main thread and says which of the given strings it holds.
 'use strict';
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
@@ -87,7 +93,7 @@ function launch(keepProfile) {
 }
 
 /** Opens `url` in a fresh tab with the given viewport and colour scheme. */
-async function open(b, url, { width = 1280, height = 900, dark = false, noJs = false } = {}) {
+async function open(b, url, { width = 1280, height = 900, dark = false, noJs = false, perf = false } = {}) {
   const { targetId } = await b.send('Target.createTarget', { url: 'about:blank' });
   const { sessionId } = await b.send('Target.attachToTarget', { targetId, flatten: true });
   const evaluate = async (expression) => {
@@ -100,8 +106,43 @@ async function open(b, url, { width = 1280, height = 900, dark = false, noJs = f
   await b.send('Emulation.setDeviceMetricsOverride', { width, height, deviceScaleFactor: 1, mobile: width < 600 }, sessionId);
   await b.send('Emulation.setEmulatedMedia', { features: [{ name: 'prefers-color-scheme', value: dark ? 'dark' : 'light' }] }, sessionId);
   if (noJs) await b.send('Emulation.setScriptExecutionDisabled', { value: true }, sessionId);
+  if (perf) await b.send('Page.addScriptToEvaluateOnNewDocument', { source: PERF_WATCH }, sessionId);
   await b.send('Page.navigate', { url }, sessionId);
   return { sessionId, evaluate };
+}
+
+// Runs before the page's own scripts (--perf): long tasks, and #progress full before a verdict.
+const PERF_WATCH = `(function () {
+  var P = window.__exhibitPerf = { longTasks: [], longTaskStarts: [], fullWhileWorking: false, maxProgress: 0, watchError: null };
+  try {
+    new PerformanceObserver(function (list) {
+      list.getEntries().forEach(function (e) { P.longTasks.push(Math.round(e.duration)); P.longTaskStarts.push(Math.round(e.startTime)); });
+    }).observe({ type: 'longtask', buffered: true });
+  } catch (e) { P.watchError = String(e); }
+  new MutationObserver(function () {
+    var p = document.getElementById('progress'), v = document.getElementById('verdict');
+    if (!p || !v || !p.max) return;
+    var ratio = p.value / p.max;
+    if (ratio > P.maxProgress) P.maxProgress = ratio;
+    if (ratio >= 1 && v.getAttribute('data-verdict') === 'working') P.fullWhileWorking = true;
+  }).observe(document, { attributes: true, subtree: true, attributeFilter: ['value', 'max'] });
+})();`;
+
+/** The main thread's heap after a collection, and which of `needles` a heap snapshot holds. */
+async function heapFacts(b, sessionId, needles) {
+  await b.send('HeapProfiler.enable', {}, sessionId);
+  await b.send('HeapProfiler.collectGarbage', {}, sessionId);
+  const usage = await b.send('Runtime.getHeapUsage', {}, sessionId);
+  const out = { usedBytes: usage.usedSize, totalBytes: usage.totalSize };
+  if (needles.length) {
+    const chunks = [];
+    b.on((m) => { if (m.method === 'HeapProfiler.addHeapSnapshotChunk' && m.sessionId === sessionId) chunks.push(m.params.chunk); });
+    await b.send('HeapProfiler.takeHeapSnapshot', { reportProgress: false }, sessionId);
+    const snap = chunks.join('');
+    out.holds = {};
+    needles.forEach((n) => { out.holds[n] = snap.includes(n); });
+  }
+  return out;
 }
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -120,7 +161,8 @@ async function waitFor(evaluate, expression, timeoutMs, what) {
 
 function parseArgs(argv) {
   const o = { page: null, fragment: '', width: 1280, height: 900, dark: false, axe: null, screenshot: null,
-    fullPage: false, injectScript: false, tabStops: false, evalExpr: null, timeoutMs: 120000, profile: null, pick: null, noJs: false };
+    fullPage: false, injectScript: false, tabStops: false, evalExpr: null, timeoutMs: 120000, profile: null, pick: null, noJs: false,
+    perf: false, heapStrings: [] };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--fragment') o.fragment = argv[++i];
@@ -137,6 +179,8 @@ function parseArgs(argv) {
     else if (a === '--profile') o.profile = path.resolve(argv[++i]);
     else if (a === '--pick') o.pick = path.resolve(argv[++i]);
     else if (a === '--no-js') o.noJs = true;
+    else if (a === '--perf') o.perf = true;
+    else if (a === '--heap-strings') { o.perf = true; o.heapStrings = argv[++i].split(',').filter(Boolean); }
     else if (!o.page) o.page = a;
     else throw new Error('unknown argument ' + a);
   }
@@ -215,6 +259,10 @@ async function probe(o) {
       })()`);
     }
     if (o.evalExpr) facts.evalResult = await evaluate(o.evalExpr);
+    if (o.perf) {
+      facts.perf = await evaluate('window.__exhibitPerf || null');
+      facts.heap = await heapFacts(b, sessionId, o.heapStrings);
+    }
     if (o.injectScript) {
       facts.injected = await evaluate(`new Promise(function (resolve) {
         var violated = null;

@@ -215,3 +215,99 @@ test('the reader checks each file against the list and resumes from its own chec
   const bad = run(0, null, 1).find((m) => m.type === 'file-bad');
   assert.ok(bad && bad.path === 'f1' && /sha256/.test(bad.why), 'a file whose sha256 is not the listed one is named');
 });
+
+// docs/page.md#records-in-the-worker: a light page's full check keeps the line records in its
+// reader and asks it for what it shows; each answer must be what the page computed when it held
+// every record (the old page: `allRows`, `finish`'s digest index, `treeLeaves`, the tree files).
+test('the reader answers for the records it keeps as the page did when it held them', () => {
+  const ends = lineEnds(demo.ledger);
+  const out = [];
+  const h = P.lightEngine(V, P.compactResult, (m) => out.push(m));
+  h({ type: 'init', withheld: demo.withheld, tzRules: null, posts: demo.posts, watchSeqs: postSeqs, checkpoint: null, lineGroups: true });
+  [demo.ledger.subarray(0, ends[40]), demo.ledger.subarray(ends[40], ends[300]), demo.ledger.subarray(ends[300])].forEach((f, i) => {
+    const b = f.slice();
+    h({ type: 'file', path: 'f' + i, bytes: b.buffer, size: b.length, sha256: V.sha256Hex(f), wantCheckpoint: false });
+  });
+  h({ type: 'finish', headSeq: null });
+  const held = P.compactResult(V.verifyLedger(demo.ledger, demo.withheld)).lines;
+  const fileDone = out.filter((m) => m.type === 'file-done');
+  assert.ok(fileDone.every((m) => m.lines === undefined), 'no record leaves the reader with a file');
+  assert.equal(fileDone.reduce((a, m) => a + m.count, 0), held.length);
+  const done = out.find((m) => m.type === 'done');
+  assert.equal(done.result.lines, null);
+  assert.equal(done.result.records, held.length);
+  assert.deepEqual(done.result.seqs, held.filter((L) => L.seq !== null).map((L) => L.seq));
+  let id = 0;
+  const ask = (op, args) => {
+    h(Object.assign({ type: 'ask', id: ++id, op }, args));
+    const a = out[out.length - 1];
+    assert.equal(a.type, 'answer', JSON.stringify(a));
+    assert.equal(a.id, id);
+    return a.value;
+  };
+  const withheld = V.parseWithheld(demo.withheld);
+  assert.ok(withheld.length > 0, 'the demo withholds lines');
+
+  // The lines table: every page, filtered and not, as the page sorted and sliced its rows.
+  const rows = held.slice();
+  withheld.forEach((w) => rows.push({ withheld: w, seq: w.seq, day: w.day, kind: 'withheld' }));
+  rows.sort((a, b) => (a.seq === null ? Infinity : a.seq) - (b.seq === null ? Infinity : b.seq));
+  const wrows = withheld.map((w) => [w.seq, w.day]);
+  const shown = (x) => (x.w !== undefined ? ['withheld', withheld[x.w]] : ['line', x]);
+  const was = (x) => (x.withheld ? ['withheld', x.withheld] : ['line', x]);
+  const kinds = [...new Set(rows.map((x) => x.kind))].sort();
+  const days = [...new Set(rows.map((x) => x.day).filter(Boolean))].sort();
+  let first = true;
+  for (const [day, kind] of [['', ''], ['', 'withheld'], [days[1], ''], [days[0], kinds[0]]]) {
+    const want = rows.filter((x) => (!day || x.day === day) && (!kind || x.kind === kind));
+    for (let page = 0; page * 25 < Math.max(1, want.length); page++) {
+      const a = ask('rows', { withheld: first ? wrows : null, lists: first, day, kind, page, size: 25 });
+      if (first) { assert.deepEqual(a.kinds, kinds); assert.deepEqual(a.days, days); first = false; }
+      assert.equal(a.total, want.length);
+      assert.equal(a.all, rows.length);
+      assert.deepEqual(a.rows.map(shown), want.slice(page * 25, page * 25 + 25).map(was), day + ' ' + kind + ' page ' + page);
+    }
+  }
+  const seq = withheld[0].seq;
+  const at = rows.findIndex((x) => x.seq === seq);
+  const a = ask('rows', { day: '', kind: '', page: 0, size: 25, seq });
+  assert.equal(a.page, Math.floor(at / 25), 'the page holding a withheld seq');
+  assert.equal(ask('rows', { day: '', kind: '', page: 0, size: 25, seq: 99999 }).at, -1);
+
+  // A paste's digests: the lines carrying each, in the order the page's index listed them.
+  const index = new Map();
+  const add = (hex, field, L) => { if (typeof hex === 'string') { if (!index.has(hex)) index.set(hex, []); index.get(hex).push([field, L]); } };
+  held.forEach((L) => { if (L.id) add(L.id, 'entry_id', L); if (L.d) for (const f in L.d) add(L.d[f], f, L); });
+  const sent = held.find((L) => L.d && L.d.sent_sha256);
+  assert.ok(sent, 'the demo has a send line');
+  const hexes = [sent.d.sent_sha256, sent.id, held[5].id, withheld[0].entry_id, 'ab'.repeat(32)];
+  const found = ask('find', { hexes });
+  for (const hex of hexes) {
+    assert.deepEqual((found.hits[hex] || []).map((x) => [x[0], found.recs[x[1]]]), index.get(hex) || [], hex);
+  }
+  for (const q of Object.keys(found.first)) assert.deepEqual(found.recs[found.first[q]], held.find((L) => L.seq === Number(q)));
+
+  // The tree: its leaves, and every file but lines/ held to the demo site's own.
+  const leaves = P.treeLeaves(held, withheld);
+  const lv = ask('leaves', { withheld: withheld.map((w) => ({ seq: w.seq, entry_id: w.entry_id })) });
+  assert.deepEqual(lv, { size: leaves.size, error: null });
+  const TREE = path.join(DEMO, 'tree');
+  const actual = new Map();
+  const walk = (dir, rel) => fs.readdirSync(dir, { withFileTypes: true }).forEach((e) => {
+    const r = rel ? rel + '/' + e.name : e.name;
+    if (e.isDirectory()) walk(path.join(dir, e.name), r);
+    else if (!r.startsWith('lines/')) actual.set(r, bytesOf(path.join(dir, e.name)));
+  });
+  walk(TREE, '');
+  const cp = V.tree.parseCheckpoint(actual.get('checkpoint'));
+  const made = ask('tree', { origin: cp.origin, head: done.result.head, actual, seen: [] });
+  assert.deepEqual(made.problems, []);
+  assert.equal(P.bytesHex(made.root), P.bytesHex(cp.root));
+  const tile = [...actual.keys()].find((k) => k.startsWith('tile/0/'));
+  const bad = new Map(actual);
+  const b = bad.get(tile).slice();
+  b[3] ^= 1;
+  bad.set(tile, b);
+  assert.deepEqual(ask('tree', { origin: cp.origin, head: done.result.head, actual: bad, seen: [] }).problems.map((p) => [p.file, p.code]),
+    [['ledger/tree/' + tile, 'tree_file_differs']]);
+});

@@ -1947,3 +1947,116 @@ fn a_page_that_reads_its_records_carries_the_newest_posts_only() {
     let f = visit(&server.url(FULL), None, &[]);
     assert_eq!(f["verdict"]["data-verdict"], "failed", "{}", f["verdict"]);
 }
+
+/// A light page's full check keeps the line records in its worker and asks it for what it
+/// shows (docs/page.md#records-in-the-worker, issue 46 item 7): after the verdict the page's
+/// own heap holds no record of a line it does not show (the old page copied every record to
+/// it: at 100,000 lines 95 MB), its progress bar is never full while the verdict is working
+/// (the old bar was full from the last ledger byte while the tree's files, as many bytes again,
+/// were still being read), no task blocks the page over 200 ms, the table and a paste are
+/// answered from the worker, and axe-core finds nothing at 390 px, dark.
+#[test]
+fn a_full_check_keeps_the_lines_in_its_worker() {
+    let mut b = Box::new(65_536);
+    b.sends = true;
+    b.add(3000);
+    b.build(1_800_000_000);
+    assert!(b.files().len() > 10, "{:?}", b.files());
+    let html = std::fs::read_to_string(b.site.join("index.html")).unwrap();
+    // Seq 1501: past the table's first page (100 rows), no send, and not a posted head's.
+    let id = b.w.ids[1500].clone();
+    assert!(
+        !html.contains(&id),
+        "the page itself does not carry seq 1501's entry_id"
+    );
+    let (_, sent) = message(2505);
+    let server = Server::start(&b.site);
+    let probe = format!(
+        r#"new Promise(function (resolve) {{
+          var out = {{}}, t0 = Date.now();
+          out.firstRows = document.querySelectorAll('#lines-body tr').length;
+          out.firstSeq = document.querySelector('#lines-body tr').getAttribute('data-seq');
+          document.getElementById('paste').value = {sent};
+          document.getElementById('paste-go').click();
+          (function paste() {{
+            var r = document.getElementById('paste-result');
+            if (!r.getAttribute('data-match') && Date.now() - t0 < 30000) {{ setTimeout(paste, 50); return; }}
+            out.match = r.getAttribute('data-match'); out.seq = r.getAttribute('data-seq'); out.standing = r.getAttribute('data-standing');
+            location.hash = '#line-2001';
+            (function row() {{
+              var tr = document.getElementById('line-2001');
+              if (!tr && Date.now() - t0 < 30000) {{ setTimeout(row, 50); return; }}
+              out.row = tr ? tr.textContent : null;
+              out.count = document.getElementById('lines-count').textContent;
+              resolve(out);
+            }})();
+          }})();
+        }})"#,
+        sent = serde_json::to_string(&sent).unwrap()
+    );
+    let f = visit(
+        &server.url(FULL),
+        None,
+        &["--heap-strings", &id, "--eval", &probe],
+    );
+    let (v, vouched, head) = verdict(&f);
+    assert!(v == "gaps" || v == "intact", "{v}");
+    assert!(!vouched.is_empty() && !head.is_empty());
+    let perf = &f["perf"];
+    assert!(perf["watchError"].is_null(), "{perf}");
+    assert_eq!(
+        perf["fullWhileWorking"], false,
+        "the progress bar was full before the verdict: {perf}"
+    );
+    assert!(perf["maxProgress"].as_f64().unwrap() > 0.5, "{perf}");
+    let longest = perf["longTasks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_u64().unwrap())
+        .max()
+        .unwrap_or(0);
+    assert!(
+        longest <= 200,
+        "a task blocked the page {longest} ms: {perf}"
+    );
+    assert_eq!(
+        f["heap"]["holds"][&id], false,
+        "the page's own heap holds seq 1501's record after the verdict: {}",
+        f["heap"]
+    );
+    let e = &f["evalResult"];
+    assert_eq!(e["firstRows"], 100, "{e}");
+    assert_eq!(e["firstSeq"], "1", "{e}");
+    assert_eq!(e["match"], "hash", "{e}");
+    assert_eq!(e["seq"], "2505", "{e}");
+    let row = e["row"].as_str().unwrap_or_default();
+    assert!(row.starts_with("2001"), "{e}");
+    assert!(
+        e["count"]
+            .as_str()
+            .unwrap()
+            .starts_with("Rows 2001–2100 of 3000; page 21 of 30."),
+        "{e}"
+    );
+
+    let axe = axe_core();
+    let narrow = visit(
+        &server.url(FULL),
+        None,
+        &[
+            "--axe",
+            axe.to_str().unwrap(),
+            "--width",
+            "390",
+            "--height",
+            "844",
+            "--dark",
+        ],
+    );
+    assert_eq!(
+        narrow["axe"],
+        serde_json::json!([]),
+        "axe-core at 390 px, dark"
+    );
+}
