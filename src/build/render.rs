@@ -118,7 +118,7 @@ pub const POSTS_CARRIED: usize = 64;
 /// The dates whose posts a page carries: all, or on a page that reads its records from the
 /// site the newest `POSTS_CARRIED` by date. `dates` in name order (a date's order). The one rule
 /// for the build and for `exhibit verify SITE` (src/page_check.rs).
-pub fn carried_post_dates<'d>(dates: &'d [&'d str], fetched: bool) -> &'d [&'d str] {
+pub fn carried_post_dates<'a, 'd>(dates: &'a [&'d str], fetched: bool) -> &'a [&'d str] {
     if fetched {
         &dates[dates.len().saturating_sub(POSTS_CARRIED)..]
     } else {
@@ -234,6 +234,32 @@ fn json_bytes(v: &J) -> Vec<u8> {
 /// A data block of the page: its element id and its bytes.
 type DataBlock<'t> = (&'static str, Cow<'t, [u8]>);
 
+/// The posts the page carries (`anchor-posts-json`: date -> text) and their dates: every post,
+/// or the newest on a page that reads its records from the site (`carried_post_dates`).
+fn carried_posts(
+    tree: &Tree,
+    fetched: bool,
+) -> anyhow::Result<(serde_json::Map<String, J>, Vec<&str>)> {
+    let mut all_posts = Vec::new();
+    for (path, bytes) in tree.held_under("ledger/anchors/") {
+        if let Some(name) = path.strip_prefix("ledger/anchors/")
+            && let Some(date) = name.strip_suffix(".txt")
+        {
+            all_posts.push((date, bytes));
+        }
+    }
+    let dates: Vec<&str> = all_posts.iter().map(|(d, _)| *d).collect();
+    let carried = carried_post_dates(&dates, fetched).to_vec();
+    let mut posts = serde_json::Map::new();
+    for (date, bytes) in &all_posts[all_posts.len() - carried.len()..] {
+        posts.insert(
+            date.to_string(),
+            J::String(String::from_utf8_lossy(&bytes.bytes()?).into_owned()),
+        );
+    }
+    Ok((posts, carried))
+}
+
 /// The data blocks the page reads, by element id (stable hooks, issue 6).
 fn data_blocks<'t>(
     input: &PageInput<'t>,
@@ -245,23 +271,8 @@ fn data_blocks<'t>(
     // Files are borrowed from the tree, not copied: the ledger can be hundreds of megabytes.
     let tree: &'t Tree = input.tree;
     let file = |p: &str| -> anyhow::Result<Cow<'t, [u8]>> { Ok(tree.read(p)?.unwrap_or_default()) };
-    let mut all_posts = Vec::new();
-    for (path, bytes) in input.tree.held_under("ledger/anchors/") {
-        if let Some(name) = path.strip_prefix("ledger/anchors/")
-            && let Some(date) = name.strip_suffix(".txt")
-        {
-            all_posts.push((date, bytes));
-        }
-    }
-    let dates: Vec<&str> = all_posts.iter().map(|(d, _)| *d).collect();
-    let carried_dates = carried_post_dates(&dates, fetched);
-    let mut posts = serde_json::Map::new();
-    for (date, bytes) in &all_posts[all_posts.len() - carried_dates.len()..] {
-        posts.insert(
-            date.to_string(),
-            J::String(String::from_utf8_lossy(&bytes.bytes()?).into_owned()),
-        );
-    }
+    let (posts, carried_dates) = carried_posts(tree, fetched)?;
+    let carried_dates = &carried_dates[..];
     let mut blocks = if light {
         // STATS.json read once for both lists (at a million lines it weighs megabytes).
         let stats: Option<StatsLists> = tree
