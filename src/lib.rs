@@ -9,59 +9,30 @@
     deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
 )]
 
-pub mod blob_digests;
-pub mod box_read;
-pub mod build;
-pub mod carried;
-pub mod cli;
-pub mod config;
-pub mod cosign_cmd;
-pub mod cosignature;
-pub mod dir_stat;
-pub mod dir_walk;
-pub mod dir_write;
-pub mod encode;
-pub mod five_bytes;
-pub mod gate_ledger;
-pub mod head_check;
-pub mod hosting;
-pub mod init;
-pub mod json_schema;
-pub mod layout;
-pub mod ledger_files;
-pub mod ledger_seqs;
-pub mod line_verdicts;
-pub mod listed_parts;
-pub mod made_files;
-pub mod memory;
-pub mod open_folders;
-pub mod outcome;
-pub mod output;
-pub mod page_check;
-pub mod page_days;
-pub mod posts;
-pub mod previous;
-pub mod progress;
-pub mod proof_body;
-pub mod prove_cmd;
-pub mod publication_trust;
-pub mod refusal;
-pub mod report_clocks;
-pub mod segments;
-pub mod serve;
-pub mod side_channels;
-pub mod signature_check;
-pub mod signing;
-pub mod site_check;
-pub mod snapshot_check;
-pub mod sorted_ids;
-pub mod stat_records;
-pub mod stats_figures;
+// The rooms, in the order they may use one another: a room uses only the rooms declared
+// before it (tests/testsuite/module_graph.rs; ARCHITECTURE.md "Rooms"). Each is its own
+// group, so that rustfmt keeps the order.
+
+/// What exhibit says: escaped terminal output, progress and stage marks, refusals, JSON schemas.
 pub mod terminal;
-pub mod text_lines;
-pub mod text_parts;
-pub mod tree_check;
-pub mod verify_cmd;
-pub mod withheld_files;
-pub mod witness_parts;
-pub mod write_journal;
+
+/// Reading the operator's box: files within their ceilings, the gate's ledger, the posted heads, the key.
+pub mod operator_box;
+
+/// The published exhibit's forms, shared by the build and the checks: paths, the output tree, segments.
+pub mod published;
+
+/// The previous publication at git HEAD, checked and trusted, and what earlier builds remembered.
+pub mod previous;
+
+/// Writing DIR as a static log: new files, changed files, the heads last, under a journal.
+pub mod site_write;
+
+/// `exhibit build`'s pipeline: load → verify → history → decide → layers → assemble → render → write.
+pub mod publication;
+
+/// `exhibit verify SITE`: a built or cloned exhibit checked as a stranger would.
+pub mod site_check;
+
+/// The command line: flags become one plan; `build`, `verify`, `prove`, `cosign`, `init`, `serve`.
+pub mod cli;

@@ -1,5 +1,5 @@
 // The page's base64 (assets/page.js `b64ToBytes`) against the table `exhibit verify SITE`'s
-// decoder answers too (vectors/base64.json; `base64` in src/page_check.rs reads the same file in
+// decoder answers too (vectors/base64.json; `base64` in src/site_check/page.rs reads the same file in
 // its tests): the same bytes or the same refusal on every case (issue 48, class 18;
 // docs/page.md "Base64").
 //   node --test tests/js/

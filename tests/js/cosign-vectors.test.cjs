@@ -1,5 +1,5 @@
 // vectors/cosign.json (written by tests/testsuite/cosign_vectors.rs from the Rust checker in
-// src/cosignature.rs) run through assets/verify.js's own `ExhibitVerify.cosign.check`: the same
+// src/published/cosignature.rs) run through assets/verify.js's own `ExhibitVerify.cosign.check`: the same
 // count, latest time, witnesses and problem codes, and the same words (docs/anchoring.md#cosignatures).
 //   node --test tests/js/
 'use strict';

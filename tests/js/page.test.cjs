@@ -153,7 +153,7 @@ test('checkProofHeader: magic, version 1, the sha256 op, the committed digest', 
   assert.strictEqual(P.checkProofHeader(MAGIC.subarray(0, 10), d), 'too_short');
 });
 
-test('decodeProofHeaders reads what src/build/render.rs packs', () => {
+test('decodeProofHeaders reads what src/publication/render.rs packs', () => {
   const name = 'cd'.repeat(32), other = 'ef'.repeat(32);
   const prefix = Buffer.concat([MAGIC, Buffer.from([1, 8])]);
   const u32 = (n) => { const b = Buffer.alloc(4); b.writeUInt32BE(n); return b; };

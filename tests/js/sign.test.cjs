@@ -46,7 +46,7 @@ function noteBy(body, keys) {
   return Buffer.from(body + '\n' + keys.map((k) => '\u2014 ' + k.name + ' ' +
     Buffer.concat([k.id, nodeSign(k, body)]).toString('base64') + '\n').join(''));
 }
-// A snapshot line signed by a node:crypto key, as src/signing.rs sign_snapshot_line writes it.
+// A snapshot line signed by a node:crypto key, as src/operator_box/signing.rs sign_snapshot_line writes it.
 function lineBy(k, line) {
   const sig = nodeSign(k, Buffer.concat([Buffer.from('exhibit snapshot line v1\n'), Buffer.from(line)]));
   const rest = line.slice(1);
@@ -237,7 +237,7 @@ test('the snapshot line signed by exhibit\'s Rust signer holds; tampered copies 
   assert.equal(S.snapshotSignature(lineBy(k, '{}'), 'junk').state, 'broken');
 });
 
-test('checkSignatures answers as src/signature_check.rs: codes, files, keys and their changes', () => {
+test('checkSignatures answers as src/site_check/signatures.rs: codes, files, keys and their changes', () => {
   const ok = S.checkSignatures({ key: VKEY, checkpoint: NOTE, snapshots: SNAPSHOTS });
   assert.deepEqual(ok.problems, []);
   assert.equal(ok.checkpoint, true);

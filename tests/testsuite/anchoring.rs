@@ -104,7 +104,7 @@ impl Scene {
     }
 
     fn forget_this_machine(&self) {
-        let record = exhibit::publication_trust::record_path(&self.site)
+        let record = exhibit::previous::trust::record_path(&self.site)
             .unwrap()
             .unwrap();
         std::fs::remove_file(record).unwrap();

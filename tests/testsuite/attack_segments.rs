@@ -577,7 +577,7 @@ fn a_build_refused_after_the_head_check_leaves_the_blob_digest_cache_as_it_was()
     // of a HEAD no build wrote over), or left behind in the git folder.
     let mut s = published_with_cache();
     s.append(5);
-    let ts = exhibit::encode::timestamp_of(1_792_846_800 + 70 * 60);
+    let ts = exhibit::published::encode::timestamp_of(1_792_846_800 + 70 * 60);
     s.w.push("not_a_kind_the_gate_writes", &ts, "{}");
     s.b.write_ledger(&s.w.bytes());
     let (before, names) = (s.state(), cache_folder(&s));

@@ -77,7 +77,7 @@ impl LedgerWriter {
 
     /// A plain, publishable entry at minute `n` after the start.
     pub fn push_scan(&mut self, n: u32) -> String {
-        let ts = exhibit::encode::timestamp_of(1_792_846_800 + i64::from(n) * 60); // 2026-10-24T13:00:00Z + n min
+        let ts = exhibit::published::encode::timestamp_of(1_792_846_800 + i64::from(n) * 60); // 2026-10-24T13:00:00Z + n min
         self.push(
             "exec_scan",
             &ts,
@@ -148,7 +148,7 @@ pub fn text(o: &Output) -> String {
 
 /// Every file under `dir` (relative path → bytes).
 pub fn snapshot_dir(dir: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
-    exhibit::output::read_tree(dir, None)
+    exhibit::site_write::out_dir::read_tree(dir, None)
         .unwrap()
         .into_bytes()
         .unwrap()
@@ -231,11 +231,11 @@ pub fn reseal_snapshot(site: &Path) {
 /// `record`, this machine's record names the new line (as if it had built it), without, it does
 /// not (as a forger with push access alone would leave it).
 pub fn reseal_snapshot_with(site: &Path, record: bool, edit: impl FnOnce(&mut serde_json::Value)) {
-    let files = exhibit::output::read_tree(site, None)
+    let files = exhibit::site_write::out_dir::read_tree(site, None)
         .unwrap()
         .into_bytes()
         .unwrap();
-    let digests = exhibit::head_check::snapshot_digests(
+    let digests = exhibit::previous::head_check::snapshot_digests(
         files
             .iter()
             .map(|(p, b)| (p.as_str(), Digest::of(b).to_string())),
@@ -252,7 +252,7 @@ pub fn reseal_snapshot_with(site: &Path, record: bool, edit: impl FnOnce(&mut se
     // As if this machine had built it: its record of publications names the new line
     // (docs/anchoring.md#trusting-head).
     if record
-        && let Some(record) = exhibit::publication_trust::record_path(site).unwrap()
+        && let Some(record) = exhibit::previous::trust::record_path(site).unwrap()
         && record.exists()
     {
         let last = bytes.lines().last().unwrap();

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD as B64;
-use exhibit::cosignature::{COSIGNATURE_V1, key_id, signed_message};
+use exhibit::published::cosignature::{COSIGNATURE_V1, key_id, signed_message};
 use exhibit_protocol::tree::{self, Checkpoint};
 use exhibit_testkit::gen_box::{self, BoxOptions};
 
@@ -201,8 +201,8 @@ fn add_checkpoint(
     if cp.origin != ORIGIN {
         return plain(404, "unknown origin");
     }
-    if exhibit::signing::checkpoint_signature(note.as_bytes(), log)
-        != exhibit::signing::SignatureState::Holds
+    if exhibit::operator_box::signing::checkpoint_signature(note.as_bytes(), log)
+        != exhibit::operator_box::signing::SignatureState::Holds
     {
         return plain(403, "the log's signature does not hold");
     }
@@ -428,7 +428,7 @@ fn cosign_writes_the_witness_line_and_both_builds_are_cosigned_from_the_size_it_
     assert_eq!(w.state.lock().unwrap().statuses, vec![200, 200]);
     let (rc, words) = verify_words(&s.site);
     assert_eq!(rc, Some(0), "{words}");
-    let latest = exhibit::cosignature::utc(TIME);
+    let latest = exhibit::published::cosignature::utc(TIME);
     assert!(
         words.contains(&format!(
             "cosigned by 1 of 1 witness, the latest at {latest}"
@@ -519,7 +519,7 @@ fn a_cosignature_by_another_key_is_not_written_and_a_forged_one_fails_verify() {
     // Lines put in by hand, as an operator forging a witness would: the page's copy kept equal
     // to the file and the snapshot line sealed again with the operator's key, so that only the
     // cosignature can fail.
-    let key = exhibit::signing::OperatorKey::read(&s.key).unwrap();
+    let key = exhibit::operator_box::signing::OperatorKey::read(&s.key).unwrap();
     let (sk, _) = witness_key(1);
     let body = body_of(&before);
     let put = |line: Vec<u8>| {
@@ -527,7 +527,7 @@ fn a_cosignature_by_another_key_is_not_written_and_a_forged_one_fails_verify() {
         note.extend_from_slice(&line);
         std::fs::write(s.site.join("ledger/tree/checkpoint"), &note).unwrap();
         crate::site_agreement::set_block(&s.site, "tree-checkpoint", &note);
-        exhibit::cosign_cmd::reseal(&s.site, &key).unwrap();
+        exhibit::cli::cosign::reseal(&s.site, &key).unwrap();
     };
     // A good one first: the page's copy and the file agree, and it counts.
     put(cosignature_line(&sk, &body, TIME));
@@ -599,7 +599,7 @@ fn the_page_says_cosigned_by_1_of_1_and_fails_a_forged_cosignature() {
     let facts = visit(&server.url(FULL), None, &[]);
     assert_ne!(verdict(&facts).0, "failed", "{:?}", verdict(&facts));
     let dom = facts["dom"].as_str().unwrap();
-    let latest = exhibit::cosignature::utc(TIME);
+    let latest = exhibit::published::cosignature::utc(TIME);
     assert!(
         dom.contains("id=\"cosignatures\""),
         "the statement is shown"
@@ -627,7 +627,7 @@ fn the_page_says_cosigned_by_1_of_1_and_fails_a_forged_cosignature() {
         "{ind}"
     );
     // The same line with its time changed, sealed again by the operator: the page fails it.
-    let key = exhibit::signing::OperatorKey::read(&s.key).unwrap();
+    let key = exhibit::operator_box::signing::OperatorKey::read(&s.key).unwrap();
     let note = s.checkpoint();
     let last = note[..note.len() - 1]
         .iter()
@@ -645,7 +645,7 @@ fn the_page_says_cosigned_by_1_of_1_and_fails_a_forged_cosignature() {
     .concat();
     std::fs::write(s.site.join("ledger/tree/checkpoint"), &forged).unwrap();
     crate::site_agreement::set_block(&s.site, "tree-checkpoint", &forged);
-    exhibit::cosign_cmd::reseal(&s.site, &key).unwrap();
+    exhibit::cli::cosign::reseal(&s.site, &key).unwrap();
     let (rc, v) = verify_json(&s.site);
     assert_eq!(rc, Some(1));
     assert_eq!(

@@ -1,5 +1,5 @@
 //! `vectors/cosign.json`: checkpoints with cosignature lines, and the witnesses a site lists,
-//! with what the Rust checker (src/cosignature.rs) answers — held to the file here, and
+//! with what the Rust checker (src/published/cosignature.rs) answers — held to the file here, and
 //! assets/verify.js's `ExhibitVerify.cosign.check` held to it by tests/js/cosign-vectors.test.cjs
 //! (docs/anchoring.md#cosignatures). Written again with
 //! `EXHIBIT_BLESS=1 cargo test --test testsuite -- cosign_vectors::`.
@@ -7,7 +7,9 @@
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD as B64;
 use ed25519_dalek::Signer as _;
-use exhibit::cosignature::{COSIGNATURE_V1, ListedWitness, check_note, key_id, signed_message};
+use exhibit::published::cosignature::{
+    COSIGNATURE_V1, ListedWitness, check_note, key_id, signed_message,
+};
 use serde_json::{Value as J, json};
 
 const BODY: &[u8] = b"example.test/exhibit\n300\nqUf+SgnS2sBmlmRbuzKTThNeSVSuRmdAHYgQLKbJsjg=\nexhibit-head 300 2a7d67e7a1af8b6c1cb0f0b2fa2d1f4b1b2b5d0d13e4e0c1f75bd0b5c1e9a0c3\n";
@@ -76,7 +78,7 @@ fn case(name: &str, catches: &str, note: Vec<u8>, witnesses: Vec<ListedWitness>)
         "witnesses": witnesses,
         "expect": {
             "k": c.k, "n": c.n, "latest": c.latest, "latest_utc": c.latest_utc, "by": c.by,
-            "codes": codes, "words": exhibit::cosignature::words(&c),
+            "codes": codes, "words": exhibit::published::cosignature::words(&c),
         }
     })
 }
@@ -250,7 +252,7 @@ fn cases() -> Vec<J> {
 pub fn document() -> Vec<u8> {
     let doc = json!({
         "format": "exhibit-cosign-vectors/v1",
-        "about": "checkpoints with cosignature lines (C2SP tlog-cosignature, cosignature/v1) and the witnesses a site lists (STATS.json tree.witnesses); expect is what src/cosignature.rs answers (docs/anchoring.md#cosignatures)",
+        "about": "checkpoints with cosignature lines (C2SP tlog-cosignature, cosignature/v1) and the witnesses a site lists (STATS.json tree.witnesses); expect is what src/published/cosignature.rs answers (docs/anchoring.md#cosignatures)",
         "cases": cases(),
     });
     let mut out = serde_json::to_vec_pretty(&doc).unwrap();
@@ -268,7 +270,7 @@ fn the_cosign_vectors_are_what_the_rust_checker_answers() {
     let file = std::fs::read(&path).unwrap();
     assert!(
         file == made,
-        "vectors/cosign.json is not what src/cosignature.rs answers: review, then EXHIBIT_BLESS=1 cargo test --test testsuite -- cosign_vectors::"
+        "vectors/cosign.json is not what src/published/cosignature.rs answers: review, then EXHIBIT_BLESS=1 cargo test --test testsuite -- cosign_vectors::"
     );
     let doc: J = serde_json::from_slice(&file).unwrap();
     let by_name = |n: &str| {

@@ -1154,13 +1154,13 @@ fn both_verifiers_give_one_answer_on_mutated_ledgers() {
             let ledger = input.bytes();
             let rules = verify::tz_rules_for_ledger(&ledger);
             js_cases.push(json!({
-                "ledger_b64": exhibit::encode::base64(&ledger),
-                "withheld_b64": input.withheld.as_deref().map(exhibit::encode::base64),
+                "ledger_b64": exhibit::published::encode::base64(&ledger),
+                "withheld_b64": input.withheld.as_deref().map(exhibit::published::encode::base64),
                 // What the page carries: the rules, or rules for no zone.
                 "tz_rules": rules.map(|r| serde_json::to_value(r).unwrap()).unwrap_or(json!({
                     "tzdb": days::tzdb_version(), "zone": null, "from": 0, "until": 0, "offsets": [[0, 0]]})),
                 "posts": input.posts.iter().map(|(date, text)| json!({
-                    "date": date, "text_b64": exhibit::encode::base64(text)})).collect::<Vec<_>>(),
+                    "date": date, "text_b64": exhibit::published::encode::base64(text)})).collect::<Vec<_>>(),
                 // Where the light page's reader is handed its second piece.
                 "cut": rng.below(ledger.len() + 1),
             }));

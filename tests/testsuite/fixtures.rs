@@ -21,7 +21,7 @@ fn fixtures_root() -> PathBuf {
 }
 
 fn read_tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
-    exhibit::output::read_tree(dir, None)
+    exhibit::site_write::out_dir::read_tree(dir, None)
         .unwrap()
         .into_bytes()
         .unwrap()
@@ -81,13 +81,18 @@ fn every_fixture_box_builds_to_its_expected_tree() {
             got.into_iter().filter(|(k, _)| k != "index.html").collect();
         if bless {
             let _ = std::fs::remove_dir_all(&expected_dir);
-            let mut tree = exhibit::output::Tree::default();
+            let mut tree = exhibit::published::output_tree::Tree::default();
             for (path, bytes) in got {
                 tree.put(path, bytes);
             }
             let journal = tempfile::tempdir().unwrap();
-            exhibit::output::write_tree(&expected_dir, &tree, None, &journal.path().join("j"))
-                .unwrap();
+            exhibit::site_write::out_dir::write_tree(
+                &expected_dir,
+                &tree,
+                None,
+                &journal.path().join("j"),
+            )
+            .unwrap();
             continue;
         }
         let want = read_tree(&expected_dir);

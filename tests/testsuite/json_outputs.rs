@@ -71,9 +71,9 @@ fn runs(tmp: &Path) -> Vec<Run> {
     let toml = format!("{toml}\n[checkpoint]\nkey = \"{}\"\n", key.display());
     std::fs::write(boxed.join("exhibit.toml"), toml).unwrap();
     let (b, v, p) = (
-        exhibit::json_schema::BUILD,
-        exhibit::json_schema::VERIFY,
-        exhibit::json_schema::PROVE,
+        exhibit::terminal::json_schema::BUILD,
+        exhibit::terminal::json_schema::VERIFY,
+        exhibit::terminal::json_schema::PROVE,
     );
     let mut out = vec![run(&boxed, b, &["build", "--json", "--out", "../docs"])];
     common::commit_all(&repo, "first publication");

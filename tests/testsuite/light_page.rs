@@ -222,8 +222,9 @@ impl Box {
         for _ in 0..count {
             self.n += 1;
             if !self.no_withheld && (self.n == 12 || self.n == 28) {
-                let ts =
-                    exhibit::encode::timestamp_of(1_792_846_800 + i64::from(self.n) * 180 * 60);
+                let ts = exhibit::published::encode::timestamp_of(
+                    1_792_846_800 + i64::from(self.n) * 180 * 60,
+                );
                 self.w.push(
                     "gate_not_wired",
                     &ts,
@@ -231,8 +232,9 @@ impl Box {
                 );
             } else if self.sends && self.n % 10 == 5 {
                 let (body, text) = message(self.n);
-                let ts =
-                    exhibit::encode::timestamp_of(1_792_846_800 + i64::from(self.n) * 180 * 60);
+                let ts = exhibit::published::encode::timestamp_of(
+                    1_792_846_800 + i64::from(self.n) * 180 * 60,
+                );
                 self.w.push(
                     "send",
                     &ts,
@@ -491,7 +493,7 @@ fn the_light_page_streams_resumes_and_notices_a_rewrite() {
     }
     let forged = html.replacen(
         b64,
-        &exhibit::encode::base64(&serde_json::to_vec(&layout).unwrap()),
+        &exhibit::published::encode::base64(&serde_json::to_vec(&layout).unwrap()),
         1,
     );
     // As a forced push would: STATS.json and the page's copy of it list the new bytes too.
@@ -506,7 +508,11 @@ fn the_light_page_streams_resumes_and_notices_a_rewrite() {
     let stats_path = light.site.join("ledger/STATS.json");
     let stats_original = std::fs::read(&stats_path).unwrap();
     std::fs::write(&stats_path, &stats_bytes).unwrap();
-    let forged = forged.replacen(&stats_b64, &exhibit::encode::base64(&stats_bytes), 1);
+    let forged = forged.replacen(
+        &stats_b64,
+        &exhibit::published::encode::base64(&stats_bytes),
+        1,
+    );
     std::fs::write(light.site.join("index.html"), &forged).unwrap();
     // And a last snapshot that records them (docs/page.md "The snapshot's digests").
     let snapshots_path = light.site.join("ledger/SNAPSHOTS.jsonl");

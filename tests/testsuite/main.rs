@@ -17,6 +17,7 @@ mod gen_box;
 mod guard;
 mod json_outputs;
 mod light_page;
+mod module_graph;
 mod operator;
 mod operator_day;
 mod page_e2e;

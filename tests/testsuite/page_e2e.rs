@@ -274,7 +274,7 @@ fn released_text(s: &Site) -> (String, u64, String) {
         found.expect("a public send whose text re-derives from the box's sources");
     let block = serde_json::json!({
         "index": {"published": [{"sent_sha256": sha, "seq": seq, "day": day, "form": "test", "source": "test"}]},
-        "texts": {sha.clone(): exhibit::encode::base64(text.as_bytes())},
+        "texts": {sha.clone(): exhibit::published::encode::base64(text.as_bytes())},
     });
     let page = s.site.join("index.html");
     let html = std::fs::read_to_string(&page).unwrap();
@@ -284,7 +284,7 @@ fn released_text(s: &Site) -> (String, u64, String) {
         .expect("verify-src");
     let tag = format!(
         "<script type=application/octet-stream id=public-texts-json>{}</script>",
-        exhibit::encode::base64(&serde_json::to_vec(&block).unwrap())
+        exhibit::published::encode::base64(&serde_json::to_vec(&block).unwrap())
     );
     std::fs::write(&page, format!("{}{}{}", &html[..at], tag, &html[at..])).unwrap();
     (text, seq, sha)
@@ -400,7 +400,7 @@ fn one_changed_ledger_byte_shows_problems_and_the_line() {
         format!(
             "{}{}{}",
             &html[..a],
-            exhibit::encode::base64(&bytes),
+            exhibit::published::encode::base64(&bytes),
             &html[b..]
         ),
     )
@@ -553,7 +553,7 @@ fn with_block(html: &str, id: &str, bytes: &[u8]) -> String {
     format!(
         "{}{}{}",
         &html[..a],
-        exhibit::encode::base64(bytes),
+        exhibit::published::encode::base64(bytes),
         &html[b..]
     )
 }
@@ -721,7 +721,7 @@ fn a_tampered_released_text_fails_the_verdict_and_is_marked() {
     // The page with the released text `sha` replaced by `bytes`.
     let with_text = |bytes: &[u8]| {
         let mut block = block.clone();
-        block["texts"][&sha] = J::from(exhibit::encode::base64(bytes));
+        block["texts"][&sha] = J::from(exhibit::published::encode::base64(bytes));
         let carried = serde_json::to_vec(&block).unwrap();
         std::fs::write(&page, with_block(&html, "public-texts-json", &carried)).unwrap();
     };

@@ -92,7 +92,7 @@ fn the_page_carries_the_stylesheet_as_written_and_its_hash() {
     );
     // The policy lists that very body's sha256 (docs/page.md "CSP").
     use sha2::Digest;
-    let hash = exhibit::encode::base64(&sha2::Sha256::digest(css.as_bytes()));
+    let hash = exhibit::published::encode::base64(&sha2::Sha256::digest(css.as_bytes()));
     assert!(
         html.contains(&format!("style-src 'sha256-{hash}'")),
         "the policy names the stylesheet's hash"

@@ -27,7 +27,7 @@ impl Ledger {
 
     fn push(&mut self, kind: &str, fields: J) -> i64 {
         let seq = self.seq() + 1;
-        let ts = exhibit::encode::timestamp_of(1_792_846_800 + seq * 600);
+        let ts = exhibit::published::encode::timestamp_of(1_792_846_800 + seq * 600);
         self.0
             .push(kind, &ts, &serde_json::to_string(&fields).unwrap());
         seq
@@ -858,7 +858,7 @@ fn recorded_texts(fx: &Fixture) -> PathBuf {
     ok(&build(fx, &[]));
     common::commit_site(&repo);
     let rel = format!("ledger/public_texts/{}.txt", fx.cases.trailer.1);
-    let mut records = exhibit::dir_stat::DirRecords::open(Some(repo.path()), &fx.site);
+    let mut records = exhibit::site_write::dir_stat::DirRecords::open(Some(repo.path()), &fx.site);
     assert!(records.get(&rel).is_some(), "{rel} is recorded");
     fx.site.join(rel)
 }
@@ -1224,7 +1224,7 @@ fn verify_site_names_a_changed_missing_or_unlisted_part() {
     std::fs::remove_file(copy.join("ledger/public_texts/index/000099.json")).unwrap();
     let mut part: J = serde_json::from_str(&bytes).unwrap();
     part["published"][0]["seq"] = json!(9);
-    let forged = exhibit::encode::pretty(&part);
+    let forged = exhibit::published::encode::pretty(&part);
     std::fs::write(&p, &forged).unwrap();
     let mut top: J = serde_json::from_slice(
         &std::fs::read(copy.join("ledger/public_texts/index.json")).unwrap(),
@@ -1233,7 +1233,7 @@ fn verify_site_names_a_changed_missing_or_unlisted_part() {
     top["parts"][0]["sha256"] = json!(Digest::of(&forged).to_string());
     std::fs::write(
         copy.join("ledger/public_texts/index.json"),
-        exhibit::encode::pretty(&top),
+        exhibit::published::encode::pretty(&top),
     )
     .unwrap();
     let (_, v) = common::verify_json(&copy);
@@ -1411,7 +1411,7 @@ fn heads_index_names_a_missing_part_before_an_entry_without_a_digest() {
         .as_array_mut()
         .expect("part 1 publishes a text");
     entries[0].as_object_mut().unwrap().remove("sent_sha256");
-    std::fs::write(&first_part, exhibit::encode::pretty(&part)).unwrap();
+    std::fs::write(&first_part, exhibit::published::encode::pretty(&part)).unwrap();
     common::commit_site(&repo);
     let rewrite = ["--allow-rewrite", "a test edits HEAD's index"];
     let o = build(&fx, &rewrite);
@@ -1429,7 +1429,7 @@ fn heads_index_names_a_missing_part_before_an_entry_without_a_digest() {
     parts.push(gone);
     std::fs::write(
         texts_dir(&fx).join("index.json"),
-        exhibit::encode::pretty(&top),
+        exhibit::published::encode::pretty(&top),
     )
     .unwrap();
     common::commit_site(&repo);

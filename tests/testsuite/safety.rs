@@ -53,7 +53,9 @@ fn proof(digest: &str) -> Vec<u8> {
 }
 
 fn plus(ts: &str, secs: i64) -> String {
-    exhibit::encode::timestamp_of(exhibit_protocol::days::parse_timestamp(ts).unwrap() + secs)
+    exhibit::published::encode::timestamp_of(
+        exhibit_protocol::days::parse_timestamp(ts).unwrap() + secs,
+    )
 }
 
 impl Hostile {
@@ -65,7 +67,7 @@ impl Hostile {
         let mut timestamps = Vec::new();
         for n in 1..=3 {
             w.push_scan(n);
-            timestamps.push(exhibit::encode::timestamp_of(
+            timestamps.push(exhibit::published::encode::timestamp_of(
                 1_792_846_800 + i64::from(n) * 60,
             ));
         }
@@ -1575,7 +1577,7 @@ fn recorded_witness_exhibit() -> Hostile {
         let len = std::fs::metadata(git.join(name)).unwrap().len();
         assert!(len > 200, "{name} holds records ({len} bytes)");
     }
-    let mut dir = exhibit::dir_stat::DirRecords::open(git.parent(), &h.site());
+    let mut dir = exhibit::site_write::dir_stat::DirRecords::open(git.parent(), &h.site());
     let proof = format!("ledger/witness/proofs/{}.ots", h.ids[0]);
     assert!(dir.get(&proof).is_some(), "DIR's {proof} is recorded");
     h

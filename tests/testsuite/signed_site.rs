@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use crate::common::*;
 use crate::light_page::{FULL, Server, verdict, visit};
-use exhibit::signing::OperatorKey;
+use exhibit::operator_box::signing::OperatorKey;
 use exhibit_protocol::Digest;
 use exhibit_testkit::gen_box::{self, BoxOptions};
 use serde_json::Value as J;
@@ -136,11 +136,11 @@ fn snapshot_lines(site: &Path) -> Vec<Vec<u8>> {
 /// `key`, and signed by it (as a rebuild by that key's holder would).
 fn resign_last(site: &Path, key: &Path) {
     let key = OperatorKey::read(key).unwrap();
-    let files = exhibit::output::read_tree(site, None)
+    let files = exhibit::site_write::out_dir::read_tree(site, None)
         .unwrap()
         .into_bytes()
         .unwrap();
-    let digests = exhibit::head_check::snapshot_digests(
+    let digests = exhibit::previous::head_check::snapshot_digests(
         files
             .iter()
             .map(|(p, b)| (p.as_str(), Digest::of(b).to_string())),
@@ -236,7 +236,10 @@ fn both_verifiers_check_the_operators_signatures_alike() {
                 let (name, b64) = sig.trim_end().rsplit_once(' ').unwrap();
                 let mut blob = unb64(b64);
                 blob[20] ^= 1;
-                let t = format!("{body}\n\n{name} {}\n", exhibit::encode::base64(&blob));
+                let t = format!(
+                    "{body}\n\n{name} {}\n",
+                    exhibit::published::encode::base64(&blob)
+                );
                 put_checkpoint(c, t.as_bytes());
                 resign_last(c, &s.key);
             },

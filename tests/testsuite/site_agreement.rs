@@ -25,7 +25,7 @@ pub(crate) fn set_block(site: &Path, id: &str, bytes: &[u8]) {
     let new = format!(
         "{}{}{}",
         &html[..at],
-        exhibit::encode::base64(bytes),
+        exhibit::published::encode::base64(bytes),
         &html[at + old.len()..]
     );
     std::fs::write(path, new).unwrap();
@@ -349,8 +349,9 @@ pub(crate) fn snapshot_the_files(site: &Path) {
         })
         .collect();
     files.sort();
-    let now =
-        exhibit::head_check::snapshot_digests(files.iter().map(|(p, d)| (p.as_str(), d.clone())));
+    let now = exhibit::previous::head_check::snapshot_digests(
+        files.iter().map(|(p, d)| (p.as_str(), d.clone())),
+    );
     last_snapshot(site, |d| *d = now.clone());
 }
 
@@ -716,7 +717,7 @@ fn verify_site_holds_the_pages_copies_to_the_files() {
                     let other = b"Nothing was sent with these words.";
                     texts.insert(
                         exhibit_protocol::Digest::of(other).to_string(),
-                        J::from(exhibit::encode::base64(other)),
+                        J::from(exhibit::published::encode::base64(other)),
                     );
                 })
             }),
@@ -767,7 +768,7 @@ fn verify_site_holds_the_pages_copies_to_the_files() {
             std::boxed::Box::new(|s: &Path| {
                 page_texts(s, |texts| {
                     let name = texts.keys().next().unwrap().clone();
-                    texts[&name] = J::from(exhibit::encode::base64(b"\xff\xfe"));
+                    texts[&name] = J::from(exhibit::published::encode::base64(b"\xff\xfe"));
                 })
             }),
             " (other bytes)",
@@ -779,7 +780,10 @@ fn verify_site_holds_the_pages_copies_to_the_files() {
                 let name = exhibit_protocol::Digest::of(words).to_string();
                 write(s, &format!("ledger/public_texts/{name}.txt"), words);
                 page_texts(s, |texts| {
-                    texts.insert(name.clone(), J::from(exhibit::encode::base64(words)));
+                    texts.insert(
+                        name.clone(),
+                        J::from(exhibit::published::encode::base64(words)),
+                    );
                 });
                 stats_everywhere(s, |st| {
                     let n = st["public_texts"]["texts"]["published"].as_u64().unwrap();
@@ -1027,7 +1031,7 @@ fn put_block(site: &Path, id: &str, bytes: &[u8]) {
     let html = std::fs::read_to_string(&path).unwrap();
     let new = format!(
         "<script id={id} type=application/octet-stream>{}</script>",
-        exhibit::encode::base64(bytes)
+        exhibit::published::encode::base64(bytes)
     );
     let at = html
         .find("<script type=\"application/octet-stream\"")

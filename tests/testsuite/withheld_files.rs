@@ -52,7 +52,8 @@ impl Scene {
     pub(crate) fn add(&mut self, count: u32) {
         for _ in 0..count {
             self.n += 1;
-            let ts = exhibit::encode::timestamp_of(1_792_846_800 + i64::from(self.n) * 3600);
+            let ts =
+                exhibit::published::encode::timestamp_of(1_792_846_800 + i64::from(self.n) * 3600);
             if self.n.is_multiple_of(3) {
                 self.w.push(
                     "gate_not_wired",
@@ -577,7 +578,7 @@ fn both_readers_join_a_withheld_list_in_files_alike() {
     let rust: Vec<Value> = all
         .iter()
         .map(|files| {
-            match exhibit::withheld_files::read_list(
+            match exhibit::published::withheld_files::read_list(
                 files.iter().map(|(p, b)| (p.as_str(), b.as_slice())),
             ) {
                 Ok((list, _)) => serde_json::json!({"list": list
@@ -595,7 +596,7 @@ fn both_readers_join_a_withheld_list_in_files_alike() {
     for files in &all {
         let files: Vec<Value> = files
             .iter()
-            .map(|(p, b)| serde_json::json!({"path": p, "b64": exhibit::encode::base64(b)}))
+            .map(|(p, b)| serde_json::json!({"path": p, "b64": exhibit::published::encode::base64(b)}))
             .collect();
         text.push_str(&serde_json::json!({ "files": files }).to_string());
         text.push('\n');

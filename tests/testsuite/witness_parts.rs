@@ -47,7 +47,7 @@ struct Scene {
 }
 
 fn ts(secs: i64) -> String {
-    exhibit::encode::timestamp_of(secs)
+    exhibit::published::encode::timestamp_of(secs)
 }
 
 fn proof(digest: &str, tail: &[u8]) -> Vec<u8> {

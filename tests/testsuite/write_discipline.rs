@@ -361,7 +361,7 @@ fn temporary_files_a_stopped_build_left_are_named_by_verify_and_removed_by_the_n
 
     // A journal that is not one: said, dropped, and the build writes what differs.
     s.append(10);
-    let journal = exhibit::write_journal::locate(&s.site).unwrap();
+    let journal = exhibit::site_write::journal::locate(&s.site).unwrap();
     std::fs::create_dir_all(journal.parent().unwrap()).unwrap();
     std::fs::write(&journal, b"exhibit-write-journal 1\npid 999999999\nN zz\n").unwrap();
     let (code, v) = verify_json(&s.site);

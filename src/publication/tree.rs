@@ -1,0 +1,375 @@
+//! The tree view of the chain under `ledger/tree/` (docs/tree.md): hash tiles, entry bundles,
+//! the published lines by tile, the digest index and the checkpoint, made from the verified
+//! chain. Part of assembling the output tree.
+//!
+//! Memory (docs/scale.md#memory): a level-0 tile and its bundle are made again from the chain's
+//! records when written, not held (66 bytes a seq); a lines file is spans of the gate's ledger;
+//! what is held is the tiles above level 0 (one hash in 256) and the index's files.
+
+use std::sync::Arc;
+
+use anyhow::{Result, bail};
+use exhibit_protocol::Digest;
+use exhibit_protocol::tree::{self, Checkpoint, IndexRow, Made, TILE_WIDTH, TreeFile, TreeMaker};
+
+use super::decide::{Decided, LineRecord};
+use super::load::LoadedBox;
+use crate::previous::Previous;
+use crate::published::output_tree::{Content, Remade, Tree};
+
+/// Where the tree's files live in DIR.
+pub const TREE_DIR: &str = "ledger/tree/";
+
+/// What STATS.json says of the tree (docs/tree.md#verifiers).
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct TreeStats {
+    /// The verifier key that signs the checkpoint and the snapshot lines.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub key: Option<String>,
+    pub root: String,
+    pub size: u64,
+    /// The witnesses whose cosignatures the verifiers count (docs/anchoring.md#cosignatures),
+    /// from `[[checkpoint.witness]]`: absent when none is configured.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub witnesses: Vec<crate::published::cosignature::ListedWitness>,
+}
+
+/// Puts every file of the tree at the chain's size into `out`; returns the checkpoint.
+pub fn put(
+    out: &mut Tree,
+    decided: &Decided,
+    loaded: &LoadedBox,
+    origin: &str,
+    key: Option<&crate::operator_box::signing::OperatorKey>,
+) -> Result<Checkpoint> {
+    let lines = decided.verified.lines.clone();
+    for (i, r) in lines.iter().enumerate() {
+        if r.seq != i as i64 + 1 {
+            bail!(
+                "{}: the verified chain's line {} has seq {} where {} was expected; this is exhibit's fault: please report it",
+                loaded.name,
+                i + 1,
+                r.seq,
+                i + 1
+            );
+        }
+    }
+    let mut maker = TreeMaker::new();
+    for r in lines.iter() {
+        if let Some(Made::Full(n, tile, bundle)) = maker.push(&r.entry_id) {
+            put_level0(out, &lines, loaded, n, &tile, &bundle);
+        }
+    }
+    let size = maker.size();
+    let finished = maker.finish();
+    for (file, bytes) in finished.files {
+        out.put(format!("{TREE_DIR}{}", file.path()), bytes);
+    }
+    put_lines(out, &lines, loaded)?;
+    put_index(out, size, index_rows(&lines, loaded)?);
+    let head_seq = lines.last().map_or(0, |r| r.seq as u64);
+    let checkpoint = Checkpoint {
+        origin: origin.to_string(),
+        size,
+        root: finished.root,
+        head_seq,
+        head: decided.verified.head,
+        signatures: Vec::new(),
+    };
+    // Signed by the operator's key when there is one: a C2SP signed note (docs/anchoring.md).
+    let bytes = match key {
+        Some(k) => k.sign_note(checkpoint.text().as_bytes())?,
+        None => checkpoint.text().into_bytes(),
+    };
+    out.put(format!("{TREE_DIR}checkpoint"), bytes);
+    crate::terminal::progress::stage_done("assemble: the tree");
+    Ok(checkpoint)
+}
+
+/// A full level-0 tile and its bundle, made again when written from the gate's ledger (the
+/// tile's 256 lines are one span of it): nothing of them is held but where they lie, so the
+/// per-line records can be let go before the page is made (docs/scale.md#memory).
+fn put_level0(
+    out: &mut Tree,
+    lines: &Arc<Vec<LineRecord>>,
+    loaded: &LoadedBox,
+    n: u64,
+    tile: &[u8],
+    bundle: &[u8],
+) {
+    let width = TILE_WIDTH;
+    let first = &lines[(n * TILE_WIDTH) as usize];
+    let last = &lines[(n * TILE_WIDTH + TILE_WIDTH - 1) as usize];
+    let span = (
+        first.offset.get() as usize,
+        last.offset.get() as usize + last.len as usize,
+    );
+    let made = |as_bundle: bool| {
+        let ledger = loaded.ledger.clone();
+        move || -> Result<Vec<u8>> {
+            let ids = ids_in(&ledger.read(span.0, span.1)?)?;
+            Ok(ids
+                .iter()
+                .flat_map(|id| {
+                    if as_bundle {
+                        let mut e = vec![0u8, 32];
+                        e.extend_from_slice(&id.0);
+                        e
+                    } else {
+                        tree::leaf_hash(&id.0).to_vec()
+                    }
+                })
+                .collect())
+        }
+    };
+    out.put_content(
+        format!("{TREE_DIR}{}", TreeFile::Tile { level: 0, n, width }.path()),
+        Content::Remade(Remade::known(
+            tile.len() as u64,
+            Digest::of(tile),
+            made(false),
+        )),
+    );
+    out.put_content(
+        format!("{TREE_DIR}{}", TreeFile::Entries { n, width }.path()),
+        Content::Remade(Remade::known(
+            bundle.len() as u64,
+            Digest::of(bundle),
+            made(true),
+        )),
+    );
+}
+
+/// The `entry_id`s the verified lines of a span state, in order.
+fn ids_in(bytes: &[u8]) -> Result<Vec<Digest>> {
+    // A blank line is no entry (docs/protocol.md#file-format): skipped, as the verifier does.
+    bytes
+        .split(|&b| b == b'\n')
+        .filter(|line| !line.is_empty())
+        .map(|line| {
+            let parsed = exhibit_protocol::canonical::parse(line)
+                .map_err(|e| anyhow::anyhow!("a verified line no longer reads: {e}"))?;
+            parsed
+                .value
+                .as_object()
+                .and_then(|o| o.get_str("entry_id"))
+                .and_then(|s| s.parse().ok())
+                .ok_or_else(|| anyhow::anyhow!("a verified line has no entry_id"))
+        })
+        .collect()
+}
+
+/// `lines/<n>`: the published lines of each group of 256 seqs, as spans of the gate's ledger.
+fn put_lines(out: &mut Tree, lines: &Arc<Vec<LineRecord>>, loaded: &LoadedBox) -> Result<()> {
+    for (n, group) in lines.chunks(TILE_WIDTH as usize).enumerate() {
+        let mut spans: Vec<(usize, usize)> = Vec::new();
+        for r in group.iter().filter(|r| r.published()) {
+            let start = r.offset.get() as usize;
+            let end = start + r.len as usize + 1;
+            match spans.last_mut() {
+                Some(last) if last.1 == start => last.1 = end,
+                _ => spans.push((start, end)),
+            }
+        }
+        let file = TreeFile::Lines {
+            n: n as u64,
+            width: group.len() as u64,
+        };
+        out.put_content(
+            format!("{TREE_DIR}{}", file.path()),
+            Content::Ledger(crate::operator_box::gate_ledger::LedgerSpans::new(
+                loaded.ledger.clone(),
+                spans,
+            )),
+        );
+    }
+    Ok(())
+}
+
+/// The digest index (docs/tree.md#index). Its buckets are made again when written, from the
+/// rows (16 bytes a digest) and one run's sorted rows at a time, not held: at a million lines
+/// they are 72 MB over three levels (docs/scale.md#memory).
+fn put_index(out: &mut Tree, size: u64, rows: Vec<IndexRow>) {
+    let source = Arc::new(IndexSource {
+        rows,
+        run: std::sync::Mutex::new(None),
+    });
+    for (level, run) in tree::index_runs(size) {
+        let sorted = source.sorted(level, run);
+        for prefix in 0..tree::run_buckets(level) {
+            let bytes = tree::bucket_bytes(&sorted, level, prefix);
+            let src = source.clone();
+            let made = Remade::known(bytes.len() as u64, Digest::of(&bytes), move || {
+                Ok(tree::bucket_bytes(&src.sorted(level, run), level, prefix))
+            });
+            let file = TreeFile::IndexBucket { level, run, prefix };
+            out.put_content(format!("{TREE_DIR}{}", file.path()), Content::Remade(made));
+        }
+    }
+    if let Some((file, bytes)) = tree::index_tail(size, &source.rows) {
+        out.put(format!("{TREE_DIR}{}", file.path()), bytes);
+    }
+}
+
+/// The index's rows, and the last run sorted (a run's buckets are written one after another).
+struct IndexSource {
+    rows: Vec<IndexRow>,
+    run: std::sync::Mutex<Option<SortedRun>>,
+}
+
+/// A run `(level, number)` and its rows sorted by bytes.
+type SortedRun = ((u8, u64), Arc<Vec<IndexRow>>);
+
+impl IndexSource {
+    fn sorted(&self, level: u8, run: u64) -> Arc<Vec<IndexRow>> {
+        let mut held = self
+            .run
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some((key, rows)) = held.as_ref()
+            && *key == (level, run)
+        {
+            return rows.clone();
+        }
+        let rows = Arc::new(tree::run_rows(&self.rows, level, run));
+        *held = Some(((level, run), rows.clone()));
+        rows
+    }
+}
+
+/// The index's rows of the published lines, in seq order (docs/tree.md#index).
+fn index_rows(lines: &Arc<Vec<LineRecord>>, loaded: &LoadedBox) -> Result<Vec<IndexRow>> {
+    let mut rows = Vec::new();
+    let mut read = loaded.ledger.lines(false);
+    for r in lines.iter().filter(|r| r.published()) {
+        let start = r.offset.get() as usize;
+        let bytes = read.get(start, start + r.len as usize)?;
+        rows.extend(tree::rows_of_line(r.seq as u64, bytes));
+    }
+    Ok(rows)
+}
+
+/// The log's origin (docs/tree.md#checkpoint): `[publish] origin`, else HEAD's checkpoint's,
+/// else the GitHub Pages address of the repository's `origin` remote, else one derived from the
+/// header digest.
+pub fn origin(configured: Option<&str>, previous: &Previous, header: &Digest) -> Result<String> {
+    if let Some(o) = configured {
+        return Ok(o.to_string());
+    }
+    if let Some(bytes) = previous.read(&format!("{TREE_DIR}checkpoint"))?
+        && let Ok(c) = Checkpoint::parse(&bytes)
+    {
+        return Ok(c.origin);
+    }
+    if let Some(o) = previous.git_dir().and_then(github_pages_address) {
+        return Ok(o);
+    }
+    Ok(format!("exhibit/{}", &header.to_string()[..16]))
+}
+
+/// A refusal when the configured origin (or the key's name) is not HEAD's checkpoint's: a log
+/// is known by its origin, so a new one is a rewrite (docs/tree.md#checkpoint).
+pub fn origin_changed(
+    plan: &super::BuildPlan,
+    previous: &Previous,
+) -> Result<Option<crate::terminal::refusal::Refusal>> {
+    let configured = plan
+        .config
+        .origin
+        .as_deref()
+        .or(plan.key.as_deref().map(|k| k.name.as_str()));
+    let Some(configured) = configured else {
+        return Ok(None);
+    };
+    let Some(bytes) = previous.read(&format!("{TREE_DIR}checkpoint"))? else {
+        return Ok(None);
+    };
+    let Ok(head) = Checkpoint::parse(&bytes) else {
+        return Ok(None);
+    };
+    Ok((head.origin != configured).then(|| {
+        crate::terminal::refusal::Refusal::new(
+            "origin_changed",
+            plan.config.file.display().to_string(),
+            "[checkpoint]",
+            format!(
+                "the log's origin would change from {:?} (HEAD's checkpoint) to {configured:?}: visitors and witnesses know a log by its origin",
+                head.origin
+            ),
+            "keep the origin (and the key's name); or `--allow-rewrite REASON` to start a new log (recorded)",
+        )
+    }))
+}
+
+/// `<owner>.github.io/<repo>` for a repository whose remote `origin` is on github.com.
+fn github_pages_address(git_dir: &std::path::Path) -> Option<String> {
+    let repo = git2::Repository::open(git_dir).ok()?;
+    let remote = repo.find_remote("origin").ok()?;
+    let url = remote.url().ok()?;
+    let rest = url
+        .strip_prefix("https://github.com/")
+        .or_else(|| url.strip_prefix("git@github.com:"))
+        .or_else(|| url.strip_prefix("ssh://git@github.com/"))?;
+    let rest = rest.trim_end_matches('/');
+    let rest = rest.strip_suffix(".git").unwrap_or(rest);
+    let (owner, name) = rest.split_once('/')?;
+    let plain = |s: &str| {
+        !s.is_empty()
+            && s.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
+    };
+    if !plain(owner) || !plain(name) {
+        return None;
+    }
+    let owner = owner.to_ascii_lowercase();
+    if name.eq_ignore_ascii_case(&format!("{owner}.github.io")) {
+        return Some(format!("{owner}.github.io"));
+    }
+    Some(format!("{owner}.github.io/{name}"))
+}
+
+/// An origin a build may publish: one line of printable text, at most 255 bytes, that passes
+/// the identifier guard (it is published; docs/guard.md).
+pub fn check_origin(origin: &str) -> Result<(), String> {
+    if origin.is_empty() || origin.len() > 255 || origin.chars().any(char::is_control) {
+        return Err("an origin is one line of printable text, 1 to 255 bytes".into());
+    }
+    if origin.contains('\u{2014}') {
+        return Err(
+            "an origin may not hold an em dash (signed notes start their signature lines with one)"
+                .into(),
+        );
+    }
+    let codes: Vec<&str> =
+        exhibit_protocol::guard::scan(origin, exhibit_protocol::guard::Context::PublicText)
+            .into_iter()
+            .map(exhibit_protocol::guard::Finding::code)
+            .collect();
+    if !codes.is_empty() {
+        return Err(format!(
+            "it trips the identifier guard ({}; docs/guard.md)",
+            codes.join(", ")
+        ));
+    }
+    Ok(())
+}
+
+/// The checkpoint's figures for STATS.json.
+pub fn stats(
+    c: &Checkpoint,
+    key: Option<&crate::operator_box::signing::OperatorKey>,
+    witnesses: &[crate::publication::config::Witness],
+) -> TreeStats {
+    TreeStats {
+        key: key.map(|k| k.vkey.clone()),
+        root: Digest(c.root).to_string(),
+        size: c.size,
+        witnesses: witnesses
+            .iter()
+            .map(|w| crate::published::cosignature::ListedWitness {
+                name: w.name.clone(),
+                key: w.key.clone(),
+            })
+            .collect(),
+    }
+}

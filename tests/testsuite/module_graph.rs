@@ -1,0 +1,166 @@
+//! The rooms of `src/` import one another in one direction only (ARCHITECTURE.md "Rooms"):
+//! `src/lib.rs` declares the top-level modules in order, and a room may use only the rooms
+//! declared before it. So no import circle can form between rooms, and a newcomer reads the
+//! order once, in one place. Inside a room, files may use one another freely.
+//!
+//! A reference is a path `crate::<room>` (or `$crate::<room>` in a macro, or each name of a
+//! `crate::{...}` group) in a room's product code: comment lines and the file's test module
+//! (from its `#[cfg(test)]` line on) are left out, as in `fn_length`.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// The rooms in the order `lib.rs` declares them (`pub mod NAME;` lines).
+fn declared_rooms(lib: &str) -> Vec<String> {
+    lib.lines()
+        .filter_map(|l| l.trim().strip_prefix("pub mod "))
+        .filter_map(|l| l.strip_suffix(';'))
+        .map(str::to_string)
+        .collect()
+}
+
+fn ident(s: &str) -> &str {
+    let end = s
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .unwrap_or(s.len());
+    &s[..end]
+}
+
+/// Every `(line, module)` the product code of one file names through `crate::`.
+fn references(text: &str) -> Vec<(usize, String)> {
+    let mut found = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.starts_with("#[cfg(test)]") {
+            break;
+        }
+        let code = line.trim_start();
+        if code.starts_with("//") {
+            continue;
+        }
+        let mut rest = code;
+        while let Some(at) = rest.find("crate::") {
+            let before = rest[..at].chars().next_back();
+            rest = &rest[at + "crate::".len()..];
+            // `exhibit_crate::` or `my_crate::` are other names; `$crate::` is this crate.
+            if before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_') {
+                continue;
+            }
+            if let Some(group) = rest.strip_prefix('{') {
+                let body = &group[..group.find('}').unwrap_or(group.len())];
+                for item in body.split(',') {
+                    let name = ident(item.trim());
+                    if !name.is_empty() {
+                        found.push((i + 1, name.to_string()));
+                    }
+                }
+            } else {
+                found.push((i + 1, ident(rest).to_string()));
+            }
+        }
+    }
+    found
+}
+
+/// Each reference from a room to a room declared after it (or to itself through `crate::` is
+/// fine): `"<file>:<line>: <room> uses <later room>"`.
+fn backward_uses(files: &[(String, String)], rooms: &[String]) -> Vec<String> {
+    let mut wrong = Vec::new();
+    for (rel, text) in files {
+        let Some(room) = rel.split('/').next().map(|r| r.trim_end_matches(".rs")) else {
+            continue;
+        };
+        let Some(own) = rooms.iter().position(|r| r == room) else {
+            continue;
+        };
+        for (line, used) in references(text) {
+            if let Some(at) = rooms.iter().position(|r| *r == used)
+                && at > own
+            {
+                wrong.push(format!("src/{rel}:{line}: {room} uses {used}"));
+            }
+        }
+    }
+    wrong
+}
+
+#[test]
+fn the_checker_sees_a_room_that_uses_a_later_one() {
+    // Catches a checker that reads no group, misses `$crate::`, counts comments or test
+    // modules, or takes a longer name for a room.
+    let rooms: Vec<String> = ["low", "mid", "high"].map(String::from).to_vec();
+    let files = vec![
+        (
+            "low/a.rs".to_string(),
+            "// crate::high in a comment\nuse crate::{mid::x, low::y};\n".to_string(),
+        ),
+        (
+            "mid.rs".to_string(),
+            "fn f() { $crate::high::g(); my_crate::high::h(); crate::highway::k(); }\n\
+             #[cfg(test)]\nmod tests { use crate::high; }\n"
+                .to_string(),
+        ),
+        ("high/b.rs".to_string(), "use crate::low::a;\n".to_string()),
+    ];
+    assert_eq!(
+        backward_uses(&files, &rooms),
+        vec![
+            "src/low/a.rs:2: low uses mid",
+            "src/mid.rs:1: mid uses high"
+        ]
+    );
+}
+
+#[test]
+fn rooms_use_only_the_rooms_declared_before_them() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let rooms = declared_rooms(&std::fs::read_to_string(root.join("lib.rs")).unwrap());
+    let mut paths = Vec::new();
+    rust_files(&root, &mut paths);
+    paths.sort();
+    let files: Vec<(String, String)> = paths
+        .iter()
+        .map(|p| {
+            let rel = p
+                .strip_prefix(&root)
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
+            (rel, std::fs::read_to_string(p).unwrap())
+        })
+        .collect();
+    // Every file of src/ but the crate's roots belongs to a declared room: a module added at
+    // the top level without a place in the order would escape the rule.
+    let declared: BTreeSet<&str> = rooms.iter().map(String::as_str).collect();
+    let homeless: Vec<&str> = files
+        .iter()
+        .map(|(rel, _)| rel.as_str())
+        .filter(|rel| !matches!(*rel, "lib.rs" | "main.rs"))
+        .filter(|rel| {
+            let room = rel.split('/').next().unwrap_or("").trim_end_matches(".rs");
+            !declared.contains(room)
+        })
+        .collect();
+    assert!(
+        homeless.is_empty(),
+        "files in no room of lib.rs: {homeless:?}"
+    );
+    assert!(rooms.len() >= 2, "lib.rs declares the rooms: {rooms:?}");
+    let wrong = backward_uses(&files, &rooms);
+    assert!(
+        wrong.is_empty(),
+        "a room uses one declared after it in src/lib.rs (an import circle in the making): \
+         move the item to the lower room, or pass it in:\n{}",
+        wrong.join("\n")
+    );
+}
