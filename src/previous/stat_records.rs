@@ -100,7 +100,10 @@ pub fn binary_identity() -> Option<Vec<u8>> {
 }
 
 /// Writes a cache file of `<git dir>/exhibit/` whole: to a temporary file beside it, then renamed
-/// over it, so that a reader finds the old file or the new one, never a part.
+/// over it, so that a reader finds the old file or the new one, never a part. Not
+/// `tempfile::NamedTempFile::persist`: its random name cannot say whose it is, and the name
+/// `<name>.new-<pid>` is what lets a later build remove a stopped build's leftover while leaving
+/// a running one's ([`remove_left_temporaries`]).
 pub fn replace_cache_file(path: &Path, bytes: &[u8]) -> Result<()> {
     let folder = path.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(folder)

@@ -120,6 +120,24 @@ pub struct BoxConfig {
     pub witness_window_since: Option<String>,
 }
 
+/// The valid key nearest a mistyped one, from the reader's own "unknown field `x`, expected
+/// one of `a`, `b`" message: edit distance (`strsim`, as clap suggests a flag) at most a third
+/// of the key's length and at least 1, so `witnes_store` suggests `witness_store` and `colour`
+/// suggests nothing far from it.
+fn did_you_mean(message: &str) -> Option<&str> {
+    let rest = message.strip_prefix("unknown field `")?;
+    let (unknown, expected) = rest.split_once('`')?;
+    let allowed = (unknown.chars().count() / 3).max(1);
+    expected
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .map(|k| (strsim::levenshtein(unknown, k), k))
+        .filter(|&(d, _)| d <= allowed)
+        .min()
+        .map(|(_, k)| k)
+}
+
 pub fn load(file: &Path) -> Result<BoxConfig> {
     let cannot = || {
         format!(
@@ -145,10 +163,12 @@ pub fn load(file: &Path) -> Result<BoxConfig> {
                 + 1;
             format!("line {line}, column {column}: ")
         });
+        let message = e.message().trim_end();
+        let hint =
+            did_you_mean(message).map_or(String::new(), |k| format!(" (did you mean `{k}`?)"));
         anyhow::anyhow!(
-            "{}: not a valid exhibit.toml: {at}{}",
-            file.display(),
-            e.message().trim_end()
+            "{}: not a valid exhibit.toml: {at}{message}{hint}",
+            file.display()
         )
     })?;
     let base = file.parent().unwrap_or(Path::new("."));
@@ -307,4 +327,20 @@ fn witnesses(file: &Path, raw: Vec<RawWitness>) -> Result<Vec<Witness>> {
         });
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_mistyped_key_names_the_nearest_valid_one_and_a_far_one_none() {
+        // Catches a hint taken from the wrong part of the message, one offered for any key, or
+        // none for a key one letter off.
+        let m = "unknown field `segment_byte`, expected one of `segment_bytes`, `withheld_bytes`";
+        assert_eq!(did_you_mean(m), Some("segment_bytes"));
+        let m = "unknown field `colour`, expected one of `segment_bytes`, `withheld_bytes`";
+        assert_eq!(did_you_mean(m), None);
+        assert_eq!(did_you_mean("invalid type: string, expected u64"), None);
+    }
 }

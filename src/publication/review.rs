@@ -696,7 +696,10 @@ fn line_diff(old: &str, new: &str) -> DiffBody {
     let a: Vec<&str> = old.split_inclusive('\n').collect();
     let b: Vec<&str> = new.split_inclusive('\n').collect();
     // The common start and end are set aside first: exhibit's files grow at the end, so what
-    // is left is small, and its diff is exact.
+    // is left is small, and its diff is exact. The hunks are cut here rather than by
+    // `similar`'s `unified_diff`, which diffs the whole file and knows no cap: a ledger file of
+    // 32 MiB would be diffed whole, and the review caps the lines it shows per file and the
+    // region it diffs (docs/operator.md#dry-run). `similar` still makes the minimal diff.
     let prefix = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
     let suffix = a[prefix..]
         .iter()

@@ -73,8 +73,11 @@ impl WitnessKey {
             return Err("its key is no point of the curve".into());
         }
         let want = key_id(name, COSIGNATURE_V1, &key);
-        if !hex(&want).eq_ignore_ascii_case(id) {
-            return Err(format!("the key id {id} is not the key's ({})", hex(&want)));
+        if !hex::encode(want).eq_ignore_ascii_case(id) {
+            return Err(format!(
+                "the key id {id} is not the key's ({})",
+                hex::encode(want)
+            ));
         }
         Ok(WitnessKey {
             name: name.to_string(),
@@ -83,10 +86,6 @@ impl WitnessKey {
             vkey: vkey.to_string(),
         })
     }
-}
-
-fn hex(b: &[u8]) -> String {
-    b.iter().map(|x| format!("{x:02x}")).collect()
 }
 
 /// What a witness signs: `cosignature/v1` LF `time <t>` LF, then the checkpoint's body.
@@ -303,7 +302,7 @@ mod tests {
         let mut k = vec![COSIGNATURE_V1];
         k.extend_from_slice(&pk);
         let id = key_id(name, COSIGNATURE_V1, &pk);
-        (sk, format!("{name}+{}+{}", hex(&id), B64.encode(k)))
+        (sk, format!("{name}+{}+{}", hex::encode(id), B64.encode(k)))
     }
 
     fn line(sk: &ed25519_dalek::SigningKey, name: &str, body: &[u8], time: u64) -> String {

@@ -206,10 +206,6 @@ fn problem(code: &str, detail: String) -> FileProblem {
     }
 }
 
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
 fn sha(bytes: &[u8]) -> String {
     Digest::of(bytes).to_string()
 }
@@ -632,9 +628,9 @@ fn check_proof_headers(
                 format!(
                     "the proof header it carries for {shown} is not the file's: {} bytes with first bytes {} in the page, {} bytes with first bytes {} in the file",
                     rec.length,
-                    hex(&rec.header),
+                    hex::encode(&rec.header),
                     bytes.len(),
-                    hex(head)
+                    hex::encode(head)
                 ),
             ));
         }

@@ -102,20 +102,6 @@ fn temporary_of(path: &Path, pid: u32) -> PathBuf {
     path.with_file_name(name)
 }
 
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-fn unhex(text: &str) -> Option<Vec<u8>> {
-    if !text.len().is_multiple_of(2) {
-        return None;
-    }
-    (0..text.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(text.get(i..i + 2)?, 16).ok())
-        .collect()
-}
-
 impl Pending {
     /// Starts the journal at `path` (its folder made as needed); the temporaries of journals a
     /// stopped build left beside it go when it is put in place.
@@ -145,13 +131,13 @@ impl Pending {
 
     pub fn push(&mut self, entry: &Entry) -> Result<()> {
         let line = match entry.phase {
-            Phase::Remove => format!("R {}\n", hex(&entry.rel)),
+            Phase::Remove => format!("R {}\n", hex::encode(&entry.rel)),
             phase => format!(
                 "{} {} {} {}\n",
                 phase.tag(),
                 entry.len,
                 entry.sha256,
-                hex(&entry.rel)
+                hex::encode(&entry.rel)
             ),
         };
         self.count += 1;
@@ -335,7 +321,7 @@ fn parse(line: &str) -> Option<Entry> {
         let sha256 = parts.next()?.parse().ok()?;
         (len, sha256)
     };
-    let rel = unhex(parts.next()?)?;
+    let rel = hex::decode(parts.next()?).ok()?;
     if parts.next().is_some()
         || rel
             .split(|&b| b == b'/')
@@ -411,10 +397,14 @@ mod tests {
         // Cut short, a path out of DIR, a renamed file not named in UTF-8: refused.
         let whole = |body: &str| format!("{MAGIC}\npid 7\n{body}");
         for body in [
-            format!("N 1 {} {}\n", Digest::of(b"x"), hex(b"index.html")),
-            format!("R {}\nend 1\n", hex(b"../outside")),
-            format!("R {}\nend 1\n", hex(b"/etc")),
-            format!("N 1 {} {}\nend 1\n", Digest::of(b"x"), hex(b"a/\xff")),
+            format!("N 1 {} {}\n", Digest::of(b"x"), hex::encode(b"index.html")),
+            format!("R {}\nend 1\n", hex::encode(b"../outside")),
+            format!("R {}\nend 1\n", hex::encode(b"/etc")),
+            format!(
+                "N 1 {} {}\nend 1\n",
+                Digest::of(b"x"),
+                hex::encode(b"a/\xff")
+            ),
             "R zz\nend 1\n".to_string(),
             "end 3\n".to_string(),
         ] {

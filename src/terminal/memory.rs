@@ -6,18 +6,8 @@
 //! values it keeps, so without a trim the process's resident memory stays near the high-water
 //! mark of every earlier stage, and the next stage's transient lists are added on top of it.
 //! `malloc_trim(0)` hands every free whole page back. It changes nothing the build computes:
-//! it only returns pages no value occupies.
-
-/// The two calls into glibc's allocator this module makes, declared once.
-#[cfg(all(target_os = "linux", target_env = "gnu"))]
-mod glibc {
-    unsafe extern "C" {
-        pub fn malloc_trim(pad: usize) -> std::ffi::c_int;
-        pub fn mallopt(param: std::ffi::c_int, value: std::ffi::c_int) -> std::ffi::c_int;
-    }
-    /// `mallopt`'s parameter for the size from which a block is a mapping of its own.
-    pub const M_MMAP_THRESHOLD: std::ffi::c_int = -3;
-}
+//! it only returns pages no value occupies. The calls are the `libc` crate's declarations
+//! (already in the tree through rustix and git2), not declared again here.
 
 /// Gives back to the system the pages of memory the build has let go of (a no-op where the
 /// allocator is not glibc's).
@@ -26,7 +16,7 @@ pub fn give_back() {
     // nothing but the allocator's free lists; no Rust value is read or moved.
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     unsafe {
-        glibc::malloc_trim(0);
+        libc::malloc_trim(0);
     }
 }
 
@@ -36,6 +26,6 @@ pub fn large_blocks_mapped() {
     // SAFETY: glibc's `mallopt` sets one of its own tunables; no Rust value is touched.
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     unsafe {
-        glibc::mallopt(glibc::M_MMAP_THRESHOLD, 1 << 20);
+        libc::mallopt(libc::M_MMAP_THRESHOLD, 1 << 20);
     }
 }

@@ -2000,11 +2000,29 @@ fn a_full_check_keeps_the_lines_in_its_worker() {
         }})"#,
         sent = serde_json::to_string(&sent).unwrap()
     );
-    let f = visit(
-        &server.url(FULL),
-        None,
-        &["--heap-strings", &id, "--eval", &probe],
-    );
+    let longest_task = |f: &serde_json::Value| {
+        f["perf"]["longTasks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_u64().unwrap())
+            .max()
+            .unwrap_or(0)
+    };
+    let run = || {
+        visit(
+            &server.url(FULL),
+            None,
+            &["--heap-strings", &id, "--eval", &probe],
+        )
+    };
+    // A task over 200 ms is measured again once: on two shared cores a neighbouring test's
+    // compile or browser can stretch one task of a correct page; a page that does the ledger's
+    // work on its own thread blocks it on every visit.
+    let mut f = run();
+    if longest_task(&f) > 200 {
+        f = run();
+    }
     let (v, vouched, head) = verdict(&f);
     assert!(v == "gaps" || v == "intact", "{v}");
     assert!(!vouched.is_empty() && !head.is_empty());
@@ -2015,13 +2033,7 @@ fn a_full_check_keeps_the_lines_in_its_worker() {
         "the progress bar was full before the verdict: {perf}"
     );
     assert!(perf["maxProgress"].as_f64().unwrap() > 0.5, "{perf}");
-    let longest = perf["longTasks"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|x| x.as_u64().unwrap())
-        .max()
-        .unwrap_or(0);
+    let longest = longest_task(&f);
     assert!(
         longest <= 200,
         "a task blocked the page {longest} ms: {perf}"

@@ -164,3 +164,70 @@ fn rooms_use_only_the_rooms_declared_before_them() {
         wrong.join("\n")
     );
 }
+
+/// The names that reach a file, the network, a clock or git from product code.
+const IMPURE: [&str; 6] = [
+    "std::fs",
+    "std::net",
+    "SystemTime",
+    "Instant",
+    "git2",
+    "std::env",
+];
+
+/// `"<file>:<line>: <name>"` for each impure name in a file's product code (comment lines and
+/// the test module left out).
+fn impure_uses(rel: &str, text: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.starts_with("#[cfg(test)]") {
+            break;
+        }
+        let code = line.trim_start();
+        if code.starts_with("//") {
+            continue;
+        }
+        for name in IMPURE {
+            if code.contains(name) {
+                found.push(format!("{rel}:{}: {name}", i + 1));
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn the_checker_sees_a_file_read_in_product_code_only() {
+    // Catches a checker that skips lines after a comment, or counts the test module.
+    let text = "// std::fs in a comment\nfn f() { let _ = std::fs::read(p); }\n\
+                #[cfg(test)]\nmod tests { fn t() { std::fs::read(p); } }\n";
+    assert_eq!(impure_uses("a.rs", text), vec!["a.rs:2: std::fs"]);
+}
+
+/// The verifier touches no file, clock or git (ARCHITECTURE.md "Invariants"): the protocol
+/// crate takes bytes and returns typed problems, so the page's verifier can be held to the same
+/// answers on the same bytes.
+#[test]
+fn the_protocol_crate_touches_no_file_clock_network_or_git() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/protocol/src");
+    let mut paths = Vec::new();
+    rust_files(&root, &mut paths);
+    paths.sort();
+    assert!(paths.len() > 5, "the protocol crate's files: {paths:?}");
+    let found: Vec<String> = paths
+        .iter()
+        .flat_map(|p| {
+            let rel = p
+                .strip_prefix(&root)
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
+            impure_uses(&rel, &std::fs::read_to_string(p).unwrap())
+        })
+        .collect();
+    assert!(
+        found.is_empty(),
+        "crates/protocol reaches outside its bytes:\n{}",
+        found.join("\n")
+    );
+}

@@ -76,10 +76,6 @@ impl std::fmt::Display for EvalProblem {
 
 impl std::error::Error for EvalProblem {}
 
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
 impl Message for Vec<u8> {
     fn size(&self) -> usize {
         self.len()
@@ -90,7 +86,7 @@ impl Message for Vec<u8> {
             Op::Append(a) => [self.as_slice(), a].concat(),
             Op::Prepend(a) => [*a, self.as_slice()].concat(),
             Op::Reverse => self.iter().rev().copied().collect(),
-            Op::Hexlify => hex(self).into_bytes(),
+            Op::Hexlify => hex::encode(self).into_bytes(),
             Op::Sha1 => sha1::Sha1::digest(self).to_vec(),
             Op::Ripemd160 => ripemd::Ripemd160::digest(self).to_vec(),
             Op::Sha256 => sha2::Sha256::digest(self).to_vec(),
@@ -164,7 +160,7 @@ impl std::fmt::Display for Attestation {
                 write!(
                     f,
                     "Bitcoin block {height}, merkle root {} — compare at {a}, {b}",
-                    hex(merkle_root)
+                    hex::encode(merkle_root)
                 )
             }
             Attestation::Pending { calendar_url, .. } => write!(f, "pending at {calendar_url}"),
@@ -173,7 +169,11 @@ impl std::fmt::Display for Attestation {
                 "Litecoin block {height} (not checked here: compare with an OpenTimestamps client)"
             ),
             Attestation::Unknown { tag } => {
-                write!(f, "an attestation of unknown kind (tag {})", hex(tag))
+                write!(
+                    f,
+                    "an attestation of unknown kind (tag {})",
+                    hex::encode(tag)
+                )
             }
         }
     }
@@ -193,7 +193,7 @@ impl serde::Serialize for Attestation {
                 merkle_root,
             } => {
                 m.serialize_entry("height", height)?;
-                m.serialize_entry("merkle_root", &hex(merkle_root))?;
+                m.serialize_entry("merkle_root", &hex::encode(merkle_root))?;
                 m.serialize_entry("explorers", &explorer_urls(*height))?;
             }
             Attestation::Pending {
@@ -201,10 +201,10 @@ impl serde::Serialize for Attestation {
                 commitment,
             } => {
                 m.serialize_entry("calendar_url", calendar_url)?;
-                m.serialize_entry("commitment", &hex(commitment))?;
+                m.serialize_entry("commitment", &hex::encode(commitment))?;
             }
             Attestation::Litecoin { height } => m.serialize_entry("height", height)?,
-            Attestation::Unknown { tag } => m.serialize_entry("tag", &hex(tag))?,
+            Attestation::Unknown { tag } => m.serialize_entry("tag", &hex::encode(tag))?,
         }
         m.end()
     }
@@ -259,7 +259,7 @@ mod tests {
         };
         assert_eq!(*height, 358_391);
         assert_eq!(
-            hex(merkle_root),
+            hex::encode(merkle_root),
             "8a1b66ecb7cbd07d8139a7e7d7f2c41aab1f5009b8364aaf61d03ad245e47e00"
         );
         // The real block's header carries that root (reversed: the header's own order), and
@@ -272,7 +272,7 @@ mod tests {
         let mut shown: Vec<u8> = hash.to_vec();
         shown.reverse();
         assert_eq!(
-            hex(&shown),
+            hex::encode(&shown),
             "000000000000000003e892881a8cdcdc117c06d444057c98b6f04a9ee75a2319"
         );
         // nBits 0x181686f5: target 0x1686f5 << 8 * (0x18 - 3); the hash, big-endian, is below.
@@ -301,7 +301,7 @@ mod tests {
                     Attestation::Bitcoin { height, .. } => format!("bitcoin {height}"),
                     Attestation::Pending { calendar_url, .. } => format!("pending {calendar_url}"),
                     Attestation::Litecoin { height } => format!("litecoin {height}"),
-                    Attestation::Unknown { tag } => format!("unknown {}", hex(tag)),
+                    Attestation::Unknown { tag } => format!("unknown {}", hex::encode(tag)),
                 })
                 .collect()
         };
@@ -334,7 +334,7 @@ mod tests {
             panic!()
         };
         assert_ne!(
-            hex(&merkle_root),
+            hex::encode(merkle_root),
             "8a1b66ecb7cbd07d8139a7e7d7f2c41aab1f5009b8364aaf61d03ad245e47e00"
         );
         assert_eq!(
@@ -366,7 +366,7 @@ mod tests {
     #[test]
     fn each_operation_computes_what_the_reference_client_does() {
         let m = b"abc".to_vec();
-        let h = |op: Op<'_>| hex(&m.apply(&op));
+        let h = |op: Op<'_>| hex::encode(m.apply(&op));
         assert_eq!(h(Op::Sha1), "a9993e364706816aba3e25717850c26c9cd0d89d");
         assert_eq!(h(Op::Ripemd160), "8eb208f7e05d987a9b044a8e98c6b087f15a0bfc");
         assert_eq!(
@@ -377,10 +377,10 @@ mod tests {
             h(Op::Keccak256),
             "4e03657aea45a94fc7d47ba826c8d667c0d1e6e33a64a036ec44f58fa12d6c45"
         );
-        assert_eq!(h(Op::Reverse), hex(b"cba"));
-        assert_eq!(h(Op::Hexlify), hex(b"616263"));
-        assert_eq!(h(Op::Append(b"de")), hex(b"abcde"));
-        assert_eq!(h(Op::Prepend(b"de")), hex(b"deabc"));
+        assert_eq!(h(Op::Reverse), hex::encode(b"cba"));
+        assert_eq!(h(Op::Hexlify), hex::encode(b"616263"));
+        assert_eq!(h(Op::Append(b"de")), hex::encode(b"abcde"));
+        assert_eq!(h(Op::Prepend(b"de")), hex::encode(b"deabc"));
     }
 
     #[test]
