@@ -20,7 +20,7 @@ use exhibit_protocol::canonical::{self, Object, Value};
 use exhibit_protocol::registry::{Registry, Verdict};
 use exhibit_protocol::verify::{Withheld, WithheldEntry};
 
-/// One entry of the gate's ledger, as the later stages need it: 88 bytes. The object itself is
+/// One entry of the gate's ledger, as the later stages need it, in at most 72 bytes. The object itself is
 /// re-read from the gate's ledger (`offset`, `len`) when a stage needs more (keeps 1M-line builds
 /// lean: docs/scale.md#memory).
 #[derive(Debug, Clone)]

@@ -78,30 +78,22 @@ pub fn timestamp_of(secs: i64) -> String {
     format!("{day}T{:02}:{:02}:{:02}Z", s / 3600, s % 3600 / 60, s % 60)
 }
 
-/// Standard base64 of `bytes`.
+/// Standard base64 of `bytes` (the `base64` crate's engine, padded).
 pub fn base64(bytes: &[u8]) -> String {
-    let mut out = Vec::with_capacity(bytes.len().div_ceil(3) * 4);
-    base64_into(bytes, &mut out);
-    // The alphabet is ASCII, so every byte is a char.
-    out.into_iter().map(char::from).collect()
+    use base64::Engine as _;
+    base64::engine::general_purpose::STANDARD.encode(bytes)
 }
 
-/// Standard base64 of `bytes`, appended to `out`.
+/// Standard base64 of `bytes`, appended to `out` without a second copy: the page's data blocks
+/// are written straight into the page's bytes.
 pub fn base64_into(bytes: &[u8], out: &mut Vec<u8>) {
-    const T: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    out.reserve(bytes.len().div_ceil(3) * 4);
-    for chunk in bytes.chunks(3) {
-        let n = (u32::from(chunk[0]) << 16)
-            | (u32::from(*chunk.get(1).unwrap_or(&0)) << 8)
-            | u32::from(*chunk.get(2).unwrap_or(&0));
-        for i in 0..4 {
-            out.push(if i <= chunk.len() {
-                T[(n >> (18 - 6 * i)) as usize & 63]
-            } else {
-                b'='
-            });
-        }
-    }
+    use base64::Engine as _;
+    let at = out.len();
+    out.resize(at + base64::encoded_len(bytes.len(), true).unwrap_or(0), 0);
+    let written = base64::engine::general_purpose::STANDARD
+        .encode_slice(bytes, &mut out[at..])
+        .unwrap_or(0);
+    out.truncate(at + written);
 }
 
 /// True when `value` is written with its keys in the order serde_json writes a `Value`'s

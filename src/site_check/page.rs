@@ -159,6 +159,9 @@ fn attribute(attrs: &[u8], name: &[u8]) -> Option<Vec<u8>> {
 /// Base64 as the page's decoder reads it (the "forgiving" base64 of `atob`): ASCII whitespace
 /// is dropped; then, when the length is a multiple of four, one or two final `=` are; what is
 /// left must be the 64 letters alone, and not one letter more than a multiple of four.
+/// Hand-written on purpose: the `base64` crate decodes strictly or with a chosen padding mode,
+/// never as `atob` does, and this command must read a page's blocks exactly as the page does
+/// (vectors/base64.json holds both to one table).
 fn base64(text: &[u8]) -> Result<Vec<u8>, ()> {
     let space = |c: &u8| matches!(c, b' ' | b'\t' | b'\n' | b'\r' | b'\x0c');
     let letters = text.iter().filter(|c| !space(c)).count();

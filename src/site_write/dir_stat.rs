@@ -201,8 +201,8 @@ pub fn save(git_dir: Option<&Path>, dir: &Path, tree: &Tree) -> Result<usize> {
     let folder = path.parent().unwrap_or(git_dir);
     std::fs::create_dir_all(folder)
         .with_context(|| format!("{}: cannot create", folder.display()))?;
-    // Every file of DIR was linked or written, and the old tree's names removed, moments ago:
-    // their change times are all this instant's. A file changed in the clock tick of the seal
+    // Every file this build wrote or renamed into DIR was, moments ago: their change times
+    // are this instant's. A file changed in the clock tick of the seal
     // is not recorded (the racy rule), so the seal waits out a tick; without the wait a small
     // exhibit would record nothing.
     std::thread::sleep(std::time::Duration::from_millis(20));

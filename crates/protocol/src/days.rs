@@ -82,6 +82,9 @@ fn days_in_month(year: i64, month: i64) -> i64 {
 }
 
 /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
+/// Hand-written beside `jiff` on purpose: the page's verifier does the same integer arithmetic
+/// line for line (assets/verify.js), so both give one answer on every input, including the
+/// days a hostile line can name that `jiff`'s civil dates (years -9999 to 9999) refuse.
 pub fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
     let y = if month <= 2 { year - 1 } else { year };
     let era = y.div_euclid(400);
