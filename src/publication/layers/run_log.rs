@@ -142,7 +142,7 @@ fn read_once(
         return Ok(None);
     };
     let Some(file) = folder.open(NAME, FileClass::RunLog)? else {
-        refusals.push(super::witness::missing_store_file(&folder, NAME));
+        refusals.push(super::witness::store::missing_store_file(&folder, NAME));
         return Ok(None);
     };
     let mut reader = std::io::BufReader::with_capacity(1 << 20, file);

@@ -164,7 +164,10 @@ impl HeadAtRecords {
     /// the list by digest (docs/scale.md#head-proofs-merged). `None` when a digest does not
     /// come after the one before (a tree written by hand, or a name twice): the caller reads
     /// the list and sorts it, as before.
-    pub(super) fn merged(previous: &crate::previous::Previous, ids: &SortedIds) -> Result<Option<Self>> {
+    pub(super) fn merged(
+        previous: &crate::previous::Previous,
+        ids: &SortedIds,
+    ) -> Result<Option<Self>> {
         let mut head = HeadAtRecords {
             at_record: OidsByRecord::default(),
             not_in_index: Vec::new(),
@@ -224,7 +227,7 @@ impl HeadAtRecords {
 pub(super) struct OidsByRecord(pub(super) Vec<Vec<Option<AtHead>>>);
 
 impl OidsByRecord {
-    const CHUNK: usize = 1 << 16;
+    pub(super) const CHUNK: usize = 1 << 16;
 
     pub(super) fn push(&mut self, oid: Option<AtHead>) {
         match self.0.last_mut() {

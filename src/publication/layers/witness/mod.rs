@@ -40,20 +40,19 @@ pub use exhibit_protocol::WitnessStatus as Status;
 use exhibit_protocol::days;
 use exhibit_protocol::ots;
 
-
-mod store;
-mod proofs;
-mod head_proofs;
 mod chain;
-mod tail;
+mod head_proofs;
+mod proofs;
 mod published_index;
+pub(crate) mod store;
+mod tail;
 
-use store::*;
-use proofs::*;
-use head_proofs::*;
 use chain::*;
-use tail::*;
+use head_proofs::*;
+use proofs::*;
 use published_index::*;
+use store::*;
+use tail::*;
 
 /// The rule a proof refusal names.
 pub const RULE_PROOF: &str = "proof header/digest (docs/protocol.md#ots-header)";

@@ -50,7 +50,12 @@ impl Proofs {
 
     /// Room for every record's proof, made once: a segmented exhibit's lists, named by the
     /// store's ids, which they share rather than copy (docs/scale.md#ids-shared).
-    pub(super) fn room_for(&mut self, segmented: bool, index: &StoreIndex, folder: &std::sync::Arc<Path>) {
+    pub(super) fn room_for(
+        &mut self,
+        segmented: bool,
+        index: &StoreIndex,
+        folder: &std::sync::Arc<Path>,
+    ) {
         if segmented {
             let flat = crate::published::output_tree::ListedFiles::naming_from(
                 crate::published::output_tree::ListedFolder::WitnessProofs,
@@ -193,7 +198,7 @@ pub(super) fn proofs(
         );
     // A proof unchanged since the last build checked it is taken from its record, unread
     // (docs/scale.md#comparing-without-reading); the others are read and checked, and recorded.
-    let mut records = super::proof_records::ProofRecords::open(
+    let mut records = crate::publication::layers::proof_records::ProofRecords::open(
         ctx.previous.git_dir(),
         &proofs_folder,
         ctx.plan.dry_run,
@@ -323,7 +328,10 @@ pub(super) fn carry_head(
 /// the line comes, its proof is already in its folder), else `other/` (a rewrite's leftover,
 /// whose seq a line of the chain holds); in a one-file exhibit, the protocol's flat path. 4
 /// bytes a record.
-pub(super) fn new_places(ctx: &LayerContext<'_>, index: &StoreIndex) -> impl Iterator<Item = ProofPlace> {
+pub(super) fn new_places(
+    ctx: &LayerContext<'_>,
+    index: &StoreIndex,
+) -> impl Iterator<Item = ProofPlace> {
     let head_seq = ctx.verified.lines.last().map_or(0, |l| l.seq);
     let mut places: Vec<u32> = index
         .records

@@ -436,7 +436,9 @@ impl PartSource {
 
     /// Its records in id order, each with its id, whether its clocks are cut and its proof's
     /// place.
-    pub(super) fn each(&self) -> Box<dyn Iterator<Item = (Digest, &Record, bool, ProofPlace)> + '_> {
+    pub(super) fn each(
+        &self,
+    ) -> Box<dyn Iterator<Item = (Digest, &Record, bool, ProofPlace)> + '_> {
         match &self.records {
             PartRecords::Shared {
                 ids,

@@ -399,7 +399,7 @@ pub(super) fn read_required(
     }
 }
 
-pub(super) fn missing_store_file(folder: &BoxFolder, rel: &str) -> Refusal {
+pub(crate) fn missing_store_file(folder: &BoxFolder, rel: &str) -> Refusal {
     Refusal::new(
         "witness_file_missing",
         folder.path().join(rel).display().to_string(),
@@ -570,7 +570,10 @@ pub(super) struct StoreProof {
 impl StoreProof {
     /// What the tree keeps of it once every check has read its bytes: where it is, its size,
     /// sha256 and header (docs/scale.md#memory).
-    pub(super) fn kept(self, folder: &std::sync::Arc<Path>) -> crate::published::output_tree::DiskFile {
+    pub(super) fn kept(
+        self,
+        folder: &std::sync::Arc<Path>,
+    ) -> crate::published::output_tree::DiskFile {
         crate::published::output_tree::DiskFile::checked(
             folder,
             &self.name,

@@ -15,17 +15,17 @@ pub(super) fn read_run_log(
     tail: &TailLogs,
     refusals: &mut Vec<Refusal>,
 ) -> Result<(
-    Option<super::run_log::RunLog>,
+    Option<crate::publication::layers::run_log::RunLog>,
     Vec<HeadFileId>,
     Vec<crate::previous::carried::Carried>,
 )> {
     let head_runs = head_runs_files(ctx)?;
-    let run_log = super::run_log::read(
+    let run_log = crate::publication::layers::run_log::read(
         store,
         tail.to_cut.clone(),
         &ctx.verified.anchor_tz,
         &head_runs,
-        super::run_log::guarded(ctx.previous.git_dir()),
+        crate::publication::layers::run_log::guarded(ctx.previous.git_dir()),
         refusals,
     )?;
     let carried = run_log
