@@ -277,7 +277,7 @@ impl BoxFolder {
     }
 
     /// [`BoxFolder::read`], with the file's metadata as it was opened (the stat data a record
-    /// of it keeps: crate::previous::stat_records).
+    /// of it keeps: crate::previous::file_records).
     pub fn read_with_stat(
         &self,
         name: &str,

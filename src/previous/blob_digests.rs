@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 
-use crate::previous::stat_records::StagedFile;
+use crate::previous::file_records::StagedFile;
 use exhibit_protocol::Digest;
 
 const MAGIC: &[u8; 16] = b"exhibit-blob256\n";

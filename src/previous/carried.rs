@@ -5,7 +5,7 @@
 //! ignored: it costs time, never a wrong publication.
 //!
 //! Format of each: its magic; the scope (u32 little-endian length, bytes: the exhibit binary,
-//! crate::previous::stat_records::binary_identity, then whatever else the state depends on); the body;
+//! crate::previous::file_records::binary_identity, then whatever else the state depends on); the body;
 //! the sha256 of everything before it.
 
 use std::path::{Path, PathBuf};
@@ -40,7 +40,7 @@ impl Carried {
 
     /// Writes it whole: to a temporary file beside it, then renamed over it.
     pub fn save(&self) -> Result<()> {
-        crate::previous::stat_records::replace_cache_file(&self.path, &self.bytes)
+        crate::previous::file_records::replace_cache_file(&self.path, &self.bytes)
     }
 }
 
@@ -63,13 +63,13 @@ pub fn read(git_dir: &Path, file: &str, magic: &[u8], scope: &[u8]) -> Option<Ve
     (rest.get(..scope_len)? == scope).then(|| rest[scope_len..].to_vec())
 }
 
-/// [`read`] of a state scoped to this binary alone (crate::previous::stat_records::binary_identity).
+/// [`read`] of a state scoped to this binary alone (crate::previous::file_records::binary_identity).
 pub fn read_for_binary(git_dir: Option<&Path>, file: &str, magic: &[u8]) -> Option<Vec<u8>> {
     read(
         git_dir?,
         file,
         magic,
-        &crate::previous::stat_records::binary_identity()?,
+        &crate::previous::file_records::binary_identity()?,
     )
 }
 
@@ -80,7 +80,7 @@ pub fn for_binary(
     magic: &[u8],
     body: &[u8],
 ) -> Option<Carried> {
-    let scope = crate::previous::stat_records::binary_identity()?;
+    let scope = crate::previous::file_records::binary_identity()?;
     Some(Carried::new(git_dir?, file, magic, &scope, body))
 }
 

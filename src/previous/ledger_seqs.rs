@@ -7,7 +7,7 @@
 //! Sound for the reason the blob digests are (crate::previous::blob_digests): a git blob id names its
 //! bytes, and an entry is only ever written by exhibit from the bytes it read under that id.
 //! Which seqs a file publishes is read by this binary's parser, so the file is scoped to the
-//! exhibit binary that wrote it (crate::previous::stat_records::binary_identity): another build of exhibit
+//! exhibit binary that wrote it (crate::previous::file_records::binary_identity): another build of exhibit
 //! reads every file once again. A cache, never a source of truth: missing, for another binary,
 //! truncated or failing its own checksum, it is ignored. Written only after a build has written
 //! DIR, holding exactly the files of the HEAD that build read.
@@ -92,7 +92,7 @@ impl LedgerSeqs {
     /// What `<git_dir>/exhibit/ledger-seqs` remembers, or nothing.
     pub fn open(git_dir: Option<&Path>) -> LedgerSeqs {
         let (Some(git_dir), Some(scope)) =
-            (git_dir, crate::previous::stat_records::binary_identity())
+            (git_dir, crate::previous::file_records::binary_identity())
         else {
             return LedgerSeqs::default();
         };
@@ -157,7 +157,7 @@ impl LedgerSeqs {
         }
         let sum = Digest::of(&bytes);
         bytes.extend_from_slice(&sum.0);
-        crate::previous::stat_records::replace_cache_file(path, &bytes)
+        crate::previous::file_records::replace_cache_file(path, &bytes)
     }
 }
 
@@ -249,7 +249,7 @@ mod tests {
         first.save().unwrap();
         let file = tmp.path().join(FILE);
         let bytes = std::fs::read(&file).unwrap();
-        let scope = crate::previous::stat_records::binary_identity().unwrap();
+        let scope = crate::previous::file_records::binary_identity().unwrap();
         assert!(parse(&bytes, &scope).is_some());
         assert!(parse(&bytes, b"another exhibit").is_none());
         for at in [0, bytes.len() / 2, bytes.len() - 1] {

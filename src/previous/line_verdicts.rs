@@ -10,7 +10,7 @@
 //! rules. The listed seqs are judged again (they are few, and what follows from a withhold
 //! verdict depends on today's readings and flags).
 //!
-//! Scope: the exhibit binary that wrote it (crate::previous::stat_records::binary_identity: the guard's
+//! Scope: the exhibit binary that wrote it (crate::previous::file_records::binary_identity: the guard's
 //! code) and the sha256 of the field registry exhibit.toml admits (its rules). Another binary or
 //! another registry judges every line again. A cache, never a source of truth: missing, for
 //! another scope, truncated or failing its own checksum, it is ignored and costs time only.
@@ -49,7 +49,7 @@ pub struct LineVerdicts {
 /// The scope of a registry: the binary, then the sha256 of the fields exhibit.toml admits as
 /// JSON (a `BTreeMap`, so in one order).
 fn scope_of(fields: &BTreeMap<String, BTreeMap<String, String>>) -> Option<Vec<u8>> {
-    let mut scope = crate::previous::stat_records::binary_identity()?;
+    let mut scope = crate::previous::file_records::binary_identity()?;
     let rules = serde_json::to_vec(fields).ok()?;
     scope.push(0);
     scope.extend_from_slice(&Digest::of(&rules).0);

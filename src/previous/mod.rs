@@ -5,10 +5,10 @@
 
 pub mod blob_digests;
 pub mod carried;
+pub mod file_records;
 pub mod head_check;
 pub mod ledger_seqs;
 pub mod line_verdicts;
-pub mod stat_records;
 pub mod trust;
 
 use std::cell::RefCell;

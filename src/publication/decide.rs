@@ -33,11 +33,11 @@ pub struct LineRecord {
     /// The `timestamp`, when `has_timestamp` ([`LineRecord::timestamp`]): not an `Option`,
     /// which takes 8 bytes more a line, and in five bytes, not eight (with the offset's, 72
     /// bytes a line where they took 80: docs/scale.md#narrower-lines).
-    pub timestamp: crate::publication::five_bytes::Clock,
+    pub timestamp: crate::publication::record_fields::Clock,
     pub has_timestamp: bool,
     /// Where the line starts in the gate's ledger (a ledger is under 1 TiB and a line at most
     /// 4 GiB: `verify` refuses a longer one), and its length without the LF.
-    pub offset: crate::publication::five_bytes::Offset,
+    pub offset: crate::publication::record_fields::Offset,
     pub len: u32,
     /// Set when the line is withheld (boxed: most lines are published, and at a million lines
     /// an inline entry costs 150 MB: docs/scale.md#memory).
@@ -48,7 +48,7 @@ pub struct LineRecord {
 
 /// The chain's lines, read by the witness layer's table of the store's ids for a line's
 /// entry_id (docs/scale.md#ids-by-line).
-impl crate::published::sorted_ids::LineIds for Vec<LineRecord> {
+impl crate::published::entry_ids::LineIds for Vec<LineRecord> {
     fn count(&self) -> usize {
         self.len()
     }
@@ -776,10 +776,12 @@ mod tests {
         assert!(std::mem::size_of::<LineRecord>() <= 72);
         let mut r = rec(1, false);
         assert_eq!(r.timestamp(), None);
-        (r.timestamp, r.has_timestamp) =
-            (crate::publication::five_bytes::Clock::new(0).unwrap(), true);
+        (r.timestamp, r.has_timestamp) = (
+            crate::publication::record_fields::Clock::new(0).unwrap(),
+            true,
+        );
         assert_eq!(r.timestamp(), Some(0), "the epoch is a timestamp, not none");
-        r.offset = crate::publication::five_bytes::Offset::new(1 << 39).unwrap();
+        r.offset = crate::publication::record_fields::Offset::new(1 << 39).unwrap();
         r.len = 7;
         assert_eq!((r.start(), r.end()), (1 << 39, (1 << 39) + 7));
         let kind = SharedText::from("send");

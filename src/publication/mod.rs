@@ -5,8 +5,8 @@
 //! names them all, and a refused build writes nothing.
 
 pub mod config;
-pub mod five_bytes;
 pub mod hosting;
+pub mod record_fields;
 
 pub mod anchors;
 pub mod assemble;
@@ -163,7 +163,7 @@ pub fn run(plan: &BuildPlan) -> Result<ExitCode> {
     // Files the layers make are written as they are made, beside DIR; the folder goes when
     // this function returns, whatever it returns (docs/scale.md#made-as-written).
     let made = (!plan.dry_run)
-        .then(|| crate::site_write::made_files::MadeFiles::beside(&plan.out))
+        .then(|| crate::site_write::staged_files::MadeFiles::beside(&plan.out))
         .transpose()?;
     crate::terminal::progress::stage_start("layers");
     let mut layers = layers::run(&LayerContext {
@@ -207,7 +207,7 @@ pub fn run(plan: &BuildPlan) -> Result<ExitCode> {
     crate::terminal::progress::stage_start("render");
     render::run(&mut assembled, &facts, &layers, plan)?;
     crate::terminal::progress::stage_done("render");
-    let records: Vec<crate::previous::stat_records::Pending> = layers
+    let records: Vec<crate::previous::file_records::Pending> = layers
         .iter_mut()
         .flat_map(|l| std::mem::take(&mut l.records))
         .collect();
@@ -249,7 +249,7 @@ struct Remembered {
     ledger_seqs: crate::previous::ledger_seqs::LedgerSeqs,
     record: crate::previous::trust::Record,
     carried: Vec<crate::previous::carried::Carried>,
-    records: Vec<crate::previous::stat_records::Pending>,
+    records: Vec<crate::previous::file_records::Pending>,
 }
 
 /// DIR is written; what the HEAD check hashed, what HEAD's ledger files hold, DIR's files as
@@ -279,7 +279,7 @@ fn remember(
     if let Err(e) = ledger_seqs.save() {
         crate::say!("exhibit: note: {e:#}; the next build re-reads HEAD's ledger files");
     }
-    if let Err(e) = crate::site_write::dir_stat::save(git_dir, &plan.out, &assembled.tree) {
+    if let Err(e) = crate::site_write::dir_record::save(git_dir, &plan.out, &assembled.tree) {
         crate::say!("exhibit: note: {e:#}; the next build reads DIR's files to compare them");
     }
     if let Err(e) = record.add(&assembled.snapshots.bytes) {

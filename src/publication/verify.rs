@@ -3,7 +3,7 @@
 
 use super::decide::{KindDay, LineRecord, SharedText};
 use crate::operator_box::gate_ledger::GateLedger;
-use crate::publication::five_bytes::Clock;
+use crate::publication::record_fields::Clock;
 use crate::terminal::progress::Progress;
 use crate::terminal::refusal::Refusal;
 use exhibit_protocol::Digest;
@@ -102,7 +102,7 @@ pub fn verify(
                 ));
                 return;
             };
-            let Some(offset) = crate::publication::five_bytes::Offset::new(offset) else {
+            let Some(offset) = crate::publication::record_fields::Offset::new(offset) else {
                 too_long.get_or_insert((
                     entry.line,
                     "the line starts past 1 TiB (1,099,511,627,776 bytes) into the ledger, further than exhibit publishes a ledger",

@@ -6,8 +6,8 @@
 
 pub mod cosignature;
 pub mod encode;
+pub mod entry_ids;
 pub mod layout;
 pub mod output_tree;
 pub mod segments;
-pub mod sorted_ids;
 pub mod withheld_files;

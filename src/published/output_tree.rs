@@ -1,5 +1,5 @@
 //! The output tree: every file a build publishes, held in memory or named on disk (a segmented
-//! exhibit's made files already written beside DIR: crate::site_write::made_files), and DIR's files listed to
+//! exhibit's made files already written beside DIR: crate::site_write::staged_files), and DIR's files listed to
 //! compare with it. DIR is written as a static log is (crate::site_write,
 //! docs/build.md#the-write): a refused build writes nothing, a killed or failed one leaves every
 //! file old or new, never half-written. `--dry-run` compares the tree with DIR instead and writes
@@ -490,7 +490,7 @@ impl Tree {
     /// table, shared by the lists that shared it (a segmented exhibit's proof folders all name
     /// from the store's ids: docs/scale.md#ids-shared).
     pub fn hold_names_alone(&mut self) {
-        type Table = std::sync::Arc<crate::published::sorted_ids::SortedIds>;
+        type Table = std::sync::Arc<crate::published::entry_ids::SortedIds>;
         let mut copies: Vec<(Table, Table)> = Vec::new();
         for list in &mut self.listed {
             let ListedNames::Shared(names) = &list.names else {
@@ -893,7 +893,7 @@ pub(crate) enum ListedNames {
     /// Each file's name, in the order pushed.
     Own(Vec<[u8; 32]>),
     /// Sorted, each once: a name's position is its order.
-    Shared(std::sync::Arc<crate::published::sorted_ids::SortedIds>),
+    Shared(std::sync::Arc<crate::published::entry_ids::SortedIds>),
 }
 
 impl ListedNames {
@@ -955,7 +955,7 @@ impl ListedFiles {
         folder: ListedFolder,
         store: &std::sync::Arc<Path>,
         class: FileClass,
-        names: std::sync::Arc<crate::published::sorted_ids::SortedIds>,
+        names: std::sync::Arc<crate::published::entry_ids::SortedIds>,
     ) -> ListedFiles {
         let mut list = ListedFiles::new(folder, store, class);
         if names.len() < u32::MAX as usize && names.is_strictly_sorted() {

@@ -2,8 +2,8 @@
 //! answers the page gives, from the command line (issue: "A stranger's check of a published
 //! tree"). Reads only the published tree; trusts nothing the build wrote about itself.
 
+pub mod index_parts;
 pub mod ledger_files;
-pub mod listed_parts;
 pub mod outcome;
 pub mod page;
 pub mod page_days;

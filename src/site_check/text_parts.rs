@@ -9,7 +9,7 @@ use serde::Deserialize;
 use serde_json::{Map, Value as J};
 
 use crate::operator_box::read::{BoxFolder, FileClass};
-use crate::site_check::listed_parts::{ListedPart, PartsOf, problem};
+use crate::site_check::index_parts::{ListedPart, PartsOf, problem};
 use crate::site_check::outcome::FileProblem;
 
 /// A part file: the per-line lists of the seqs of one block.
@@ -22,7 +22,7 @@ struct PartFile {
     withheld: Vec<J>,
 }
 
-/// The public-texts index and its parts (the list's checks are shared: `src/site_check/listed_parts.rs`).
+/// The public-texts index and its parts (the list's checks are shared: `src/site_check/index_parts.rs`).
 const PARTS: PartsOf = PartsOf {
     folder: "ledger/public_texts",
     code: "text",

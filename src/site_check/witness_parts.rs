@@ -14,7 +14,7 @@ use serde_json::{Map, Value as J};
 use crate::operator_box::read::{BoxFolder, FileClass};
 use crate::publication::layers::witness::RUNS;
 use crate::published::segments::segment_number;
-use crate::site_check::listed_parts::{ListedPart, PartsOf, problem};
+use crate::site_check::index_parts::{ListedPart, PartsOf, problem};
 use crate::site_check::outcome::FileProblem;
 
 /// A part file: `{"entries": {entry_id: record, …}}`.
@@ -24,7 +24,7 @@ struct PartFile {
     entries: Map<String, J>,
 }
 
-/// The witness index and its parts (the list's checks are shared: `src/site_check/listed_parts.rs`).
+/// The witness index and its parts (the list's checks are shared: `src/site_check/index_parts.rs`).
 const PARTS: PartsOf = PartsOf {
     folder: "ledger/witness",
     code: "witness",

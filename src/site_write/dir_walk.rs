@@ -18,8 +18,8 @@ use rustix::fs::{FileType, Mode};
 
 use crate::operator_box::read::FileClass;
 use crate::published::output_tree::{Content, DiskFile, FileName, ListedFiles, NotAFile};
-use crate::site_write::dir_stat::DirRecords;
-use crate::site_write::open_folders::{FOLDER, is_regular, stat_in};
+use crate::site_write::dir_folders::{FOLDER, is_regular, stat_in};
+use crate::site_write::dir_record::DirRecords;
 
 /// One name of a folder: a file (its name kept compact), a folder to walk into, or a name
 /// that is neither (given as such, never followed nor read).

@@ -181,7 +181,7 @@ impl Pending {
         sync_folder_of(&self.path);
         if let (Some(folder), Some(name)) = (self.path.parent(), self.path.file_name()) {
             let prefix = format!("{}.new-", name.to_string_lossy());
-            crate::previous::stat_records::remove_left_temporaries_named(folder, &prefix);
+            crate::previous::file_records::remove_left_temporaries_named(folder, &prefix);
         }
         Ok(Journal {
             path: self.path,

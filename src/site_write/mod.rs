@@ -8,12 +8,12 @@
 //! leaves DIR as the old publication plus files nothing refers to yet, or as the new one; never a
 //! half-written file.
 
-pub mod dir_stat;
+pub mod dir_folders;
+pub mod dir_record;
 pub mod dir_walk;
 pub mod journal;
-pub mod made_files;
-pub mod open_folders;
 pub mod out_dir;
+pub mod staged_files;
 
 use std::ffi::OsStr;
 use std::io::Write;
@@ -26,9 +26,9 @@ use rustix::fd::{AsFd, BorrowedFd, OwnedFd};
 use rustix::fs::{AtFlags, FileType, Mode, OFlags};
 
 use crate::published::output_tree::{Content, Tree};
-use crate::site_write::dir_stat::DirRecords;
+use crate::site_write::dir_folders::{FOLDER, OpenFolders, folder_and_name, is_regular, stat_in};
+use crate::site_write::dir_record::DirRecords;
 use crate::site_write::journal::{CannotFinish, Entry, Journal, Pending, Phase};
-use crate::site_write::open_folders::{FOLDER, OpenFolders, folder_and_name, is_regular, stat_in};
 
 /// The head files, renamed last and in this order: the page's rename is the commit point.
 pub const HEADS: [&str; 3] = ["ledger/STATS.json", "ledger/SNAPSHOTS.jsonl", "index.html"];
@@ -433,7 +433,7 @@ fn write_temps(
 }
 
 /// Writes `content` as `temp` in `folder` (a file this build made beside DIR is linked there
-/// instead, crate::site_write::made_files): its size and sha256 as written. A file that cannot be written
+/// instead, crate::site_write::staged_files): its size and sha256 as written. A file that cannot be written
 /// whole is removed.
 fn write_temp(
     folder: BorrowedFd<'_>,

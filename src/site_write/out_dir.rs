@@ -12,15 +12,15 @@ use walkdir::WalkDir;
 use crate::operator_box::read::{BoxFolder, FileClass};
 use crate::published::layout::folder_and_name;
 use crate::published::output_tree::*;
-use crate::site_write::dir_stat::DirRecords;
-use crate::site_write::open_folders::{is_regular, stat_in};
+use crate::site_write::dir_folders::{is_regular, stat_in};
+use crate::site_write::dir_record::DirRecords;
 use rustix::fd::BorrowedFd;
 use rustix::fs::{AtFlags, Mode, OFlags};
 
 /// Lists every file under `dir` (a missing DIR is an empty tree), without reading them: each
 /// is read when a comparison needs its bytes. DIR has passed [`check_out_dir`]: it is exhibit's;
 /// symlinks and special files in it are not listed. A file whose stat data is the one the last
-/// build recorded (`crate::site_write::dir_stat`, in `git_dir`) carries the sha256 recorded with it, so the
+/// build recorded (`crate::site_write::dir_record`, in `git_dir`) carries the sha256 recorded with it, so the
 /// review compares it without reading it (docs/scale.md#comparing-without-reading). The review
 /// itself walks DIR without listing it into a tree ([`joined_with_listing`]).
 pub fn read_tree(dir: &Path, git_dir: Option<&Path>) -> Result<Tree> {
@@ -57,7 +57,7 @@ pub fn read_tree(dir: &Path, git_dir: Option<&Path>) -> Result<Tree> {
 /// The name of the file a folder of made files holds while exhibit owns it (never in DIR).
 const TEMP_MARKER: &str = ".exhibit-temporary";
 
-/// Where a build's made files wait for the write stage (crate::site_write::made_files): beside DIR,
+/// Where a build's made files wait for the write stage (crate::site_write::staged_files): beside DIR,
 /// `.<DIR name>.exhibit-made-<pid>`.
 pub(crate) fn made_files_path(dir: &Path, pid: u32) -> Result<PathBuf> {
     let (parent, name) = parent_and_name(dir)?;
@@ -405,7 +405,7 @@ fn check_paths(tree: &Tree) -> Result<()> {
 /// Writes `tree` as DIR (docs/build.md#the-write: crate::site_write), its plan journaled at
 /// `journal`. DIR must have passed [`check_out_dir`]. Returns what a person should be told.
 ///
-/// What an earlier build recorded of DIR's files (`crate::site_write::dir_stat`, kept in `git_dir`) tells an
+/// What an earlier build recorded of DIR's files (`crate::site_write::dir_record`, kept in `git_dir`) tells an
 /// unchanged file without reading it.
 pub fn write_tree(
     dir: &Path,
@@ -488,7 +488,7 @@ fn mounts_below(table: &str, dir: &Path) -> Vec<PathBuf> {
         .collect()
 }
 
-/// Links a file this build made (crate::site_write::made_files) into DIR's folder `to` as `name` (its
+/// Links a file this build made (crate::site_write::staged_files) into DIR's folder `to` as `name` (its
 /// temporary name): true when the link names a regular file of the size the build wrote (else
 /// the caller copies it, reading it back held to its sha256). The made folder is the build's own
 /// and its files were written from the bytes whose sha256 the tree records
@@ -1186,7 +1186,7 @@ mod tests {
                 table.dedup();
                 // Every other round the table reads its digests from lines that hold them
                 // in reverse, as the witness layer's does (docs/scale.md#ids-by-line).
-                let ids = crate::published::sorted_ids::SortedIds::own(table.clone());
+                let ids = crate::published::entry_ids::SortedIds::own(table.clone());
                 let ids = if round.is_multiple_of(2) {
                     ids
                 } else {
@@ -1268,7 +1268,7 @@ mod tests {
     #[derive(Debug)]
     struct TestLines(Vec<exhibit_protocol::Digest>);
 
-    impl crate::published::sorted_ids::LineIds for TestLines {
+    impl crate::published::entry_ids::LineIds for TestLines {
         fn count(&self) -> usize {
             self.0.len()
         }
@@ -1286,7 +1286,7 @@ mod tests {
         let store: Arc<Path> = Arc::from(tmp.path());
         let proofs = proofs_in(tmp.path(), &[1, 3, 9]);
         let table = |ds: &[u8]| {
-            Arc::new(crate::published::sorted_ids::SortedIds::own(
+            Arc::new(crate::published::entry_ids::SortedIds::own(
                 ds.iter()
                     .map(|&d| exhibit_protocol::Digest([d; 32]))
                     .collect(),
@@ -1606,7 +1606,7 @@ mod tests {
     /// racy rule keeps the records), then the records as the next build opens them.
     fn recorded_as(git: &Path, dir: &Path, tree: &Tree) -> DirRecords {
         std::thread::sleep(std::time::Duration::from_millis(30));
-        crate::site_write::dir_stat::save(Some(git), dir, tree).unwrap();
+        crate::site_write::dir_record::save(Some(git), dir, tree).unwrap();
         DirRecords::open(Some(git), dir)
     }
 
@@ -1701,7 +1701,7 @@ mod tests {
         let mut claimed = tree.clone();
         claimed.put("z.txt", b"xxx".to_vec());
         recorded_as(&git, &dir, &claimed);
-        crate::previous::stat_records::rewrite_keeping_mtime(&dir.join("a.txt"), b"AAA").unwrap();
+        crate::previous::file_records::rewrite_keeping_mtime(&dir.join("a.txt"), b"AAA").unwrap();
         let listed = read_tree(&dir, Some(&git)).unwrap();
         let sha = |rel: &str| listed_sha256(&listed, rel);
         assert_eq!(sha("z.txt"), Some(exhibit_protocol::Digest::of(b"xxx")));
@@ -1752,7 +1752,7 @@ mod tests {
         tree.put("next.txt", b"new".to_vec());
         // Someone edited DIR's kept.txt in place (same size) after the record, mtime put back.
         let kept = dir.join("kept.txt");
-        crate::previous::stat_records::rewrite_keeping_mtime(&kept, b"evil").unwrap();
+        crate::previous::file_records::rewrite_keeping_mtime(&kept, b"evil").unwrap();
         write_checked(&dir, &tree, known).unwrap();
         assert_eq!(std::fs::read(dir.join("next.txt")).unwrap(), b"new");
         assert_eq!(

@@ -858,7 +858,8 @@ fn recorded_texts(fx: &Fixture) -> PathBuf {
     ok(&build(fx, &[]));
     common::commit_site(&repo);
     let rel = format!("ledger/public_texts/{}.txt", fx.cases.trailer.1);
-    let mut records = exhibit::site_write::dir_stat::DirRecords::open(Some(repo.path()), &fx.site);
+    let mut records =
+        exhibit::site_write::dir_record::DirRecords::open(Some(repo.path()), &fx.site);
     assert!(records.get(&rel).is_some(), "{rel} is recorded");
     fx.site.join(rel)
 }

@@ -1577,7 +1577,7 @@ fn recorded_witness_exhibit() -> Hostile {
         let len = std::fs::metadata(git.join(name)).unwrap().len();
         assert!(len > 200, "{name} holds records ({len} bytes)");
     }
-    let mut dir = exhibit::site_write::dir_stat::DirRecords::open(git.parent(), &h.site());
+    let mut dir = exhibit::site_write::dir_record::DirRecords::open(git.parent(), &h.site());
     let proof = format!("ledger/witness/proofs/{}.ots", h.ids[0]);
     assert!(dir.get(&proof).is_some(), "DIR's {proof} is recorded");
     h

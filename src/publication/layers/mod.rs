@@ -45,9 +45,9 @@ pub struct LayerOutput {
     /// The layer changed or removed something published before (under --allow-rewrite): the
     /// publication then does not extend the last one.
     pub rewrote: bool,
-    /// What the layer recorded for the next build (crate::previous::stat_records), committed only once
+    /// What the layer recorded for the next build (crate::previous::file_records), committed only once
     /// DIR is written; dropped otherwise, leaving nothing behind.
-    pub records: Vec<crate::previous::stat_records::Pending>,
+    pub records: Vec<crate::previous::file_records::Pending>,
     /// What the layer carries to the next build (crate::previous::carried), saved once DIR is written.
     pub carried: Vec<crate::previous::carried::Carried>,
 }
@@ -74,7 +74,7 @@ pub struct LayerContext<'a> {
     /// Where the files a segmented exhibit's layers make are written as they are made, to be
     /// named as files on disk rather than held (docs/scale.md#made-as-written); `None` on a
     /// dry run, which writes nothing.
-    pub made: Option<&'a crate::site_write::made_files::MadeFiles>,
+    pub made: Option<&'a crate::site_write::staged_files::MadeFiles>,
 }
 
 /// One optional layer of the exhibit, published under `ledger/<folder>/`.

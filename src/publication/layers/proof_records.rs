@@ -2,7 +2,7 @@
 //! the build keeps of a proof (its sha256, its git blob id, its first bytes), so that a proof
 //! unchanged since is neither read, hashed (sha256 and SHA-1) nor parsed again
 //! (docs/scale.md#comparing-without-reading). The records' format, the racy rule and why they
-//! may be trusted are crate::previous::stat_records'.
+//! may be trusted are crate::previous::file_records'.
 //!
 //! A record is written only for a proof that passed every check a proof must pass to be
 //! published from the store: read without following a symlink, within the ceiling, its header
@@ -24,7 +24,7 @@ use std::sync::Arc;
 use exhibit_protocol::Digest;
 
 use crate::operator_box::read::FileClass;
-use crate::previous::stat_records::{Pending, Records, Stat};
+use crate::previous::file_records::{Pending, Records, Stat};
 use crate::published::output_tree::DiskFile;
 
 /// The file's name inside the git folder.
@@ -145,10 +145,10 @@ impl ProofRecords {
     }
 }
 
-/// The exhibit binary (crate::previous::stat_records::binary_identity) and the store's resolved proofs
+/// The exhibit binary (crate::previous::file_records::binary_identity) and the store's resolved proofs
 /// folder.
 fn scope(proofs: &Path) -> Option<Vec<u8>> {
-    let mut scope = crate::previous::stat_records::binary_identity()?;
+    let mut scope = crate::previous::file_records::binary_identity()?;
     scope.push(0);
     scope.extend_from_slice(proofs.canonicalize().ok()?.as_os_str().as_bytes());
     Some(scope)

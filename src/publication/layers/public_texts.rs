@@ -23,7 +23,7 @@ use super::{Layer, LayerContext, LayerOutput, LayerStats};
 use crate::publication::decide::SharedText;
 use crate::published::encode::{Count, base64, of, pretty};
 use crate::published::output_tree::Content;
-use crate::site_write::made_files::MadeFiles;
+use crate::site_write::staged_files::MadeFiles;
 use crate::terminal::refusal::Refusal;
 use exhibit_protocol::Digest;
 use exhibit_protocol::canonical::{Object, Value};
@@ -765,7 +765,7 @@ pub fn build(ctx: &LayerContext<'_>) -> Result<LayerOutput> {
         ..Texts::default()
     };
     if part_seqs(ctx).is_some() {
-        texts.dir_holds = Some(crate::site_write::dir_stat::DirHolds::open(
+        texts.dir_holds = Some(crate::site_write::dir_record::DirHolds::open(
             ctx.previous.git_dir(),
             &plan.out,
         ));
@@ -846,7 +846,7 @@ pub fn build(ctx: &LayerContext<'_>) -> Result<LayerOutput> {
     ));
     // A segmented exhibit's index parts that DIR already holds are named as DIR's files.
     let holds = part_seqs(ctx)
-        .map(|_| crate::site_write::dir_stat::DirHolds::open(ctx.previous.git_dir(), &plan.out));
+        .map(|_| crate::site_write::dir_record::DirHolds::open(ctx.previous.git_dir(), &plan.out));
     finish(
         ctx.verified.lines.len(),
         &classes,
@@ -996,7 +996,7 @@ struct Texts {
     /// What DIR already holds, asked as each text is released (in sha256 order) in a segmented
     /// exhibit: a text DIR holds is let go at once, not held until DIR's copies are compared
     /// (docs/scale.md#memory).
-    dir_holds: Option<crate::site_write::dir_stat::DirHolds>,
+    dir_holds: Option<crate::site_write::dir_record::DirHolds>,
     /// `DIR/ledger/public_texts`, where the texts DIR already holds are read again.
     dir_folder: Option<std::sync::Arc<Path>>,
     withheld: Vec<WithheldText>,
@@ -1409,8 +1409,8 @@ fn disk_copies(
     out: &mut LayerOutput,
 ) -> Result<()> {
     let mut holds =
-        crate::site_write::dir_stat::DirHolds::open(ctx.previous.git_dir(), &ctx.plan.out);
-    let mut folders = crate::site_write::open_folders::OpenFolders::existing(&ctx.plan.out);
+        crate::site_write::dir_record::DirHolds::open(ctx.previous.git_dir(), &ctx.plan.out);
+    let mut folders = crate::site_write::dir_folders::OpenFolders::existing(&ctx.plan.out);
     let folder = crate::operator_box::read::BoxFolder::named(&ctx.plan.out.join(FOLDER))?;
     let let_go = part_seqs(ctx).is_some();
     if let_go {
@@ -1439,8 +1439,8 @@ fn disk_copies(
             continue;
         }
         let regular = match folders.get(FOLDER) {
-            Ok(Some(fd)) => crate::site_write::open_folders::stat_in(fd, &name)
-                .is_ok_and(|stat| crate::site_write::open_folders::is_regular(&stat)),
+            Ok(Some(fd)) => crate::site_write::dir_folders::stat_in(fd, &name)
+                .is_ok_and(|stat| crate::site_write::dir_folders::is_regular(&stat)),
             _ => false,
         };
         // Only a regular file is read (no symlink followed, within the ceiling); anything else
@@ -1684,7 +1684,7 @@ fn finish(
     allow_listed: usize,
     mut texts: Texts,
     rewrite: Option<&str>,
-    parts: Option<(u64, crate::site_write::dir_stat::DirHolds)>,
+    parts: Option<(u64, crate::site_write::dir_record::DirHolds)>,
     made: Option<&MadeFiles>,
     mut out: LayerOutput,
 ) -> Result<LayerOutput> {
@@ -1827,7 +1827,7 @@ fn finish(
 /// files (docs/scale.md#made-as-written), or, on a dry run, held.
 fn put_part(
     out: &mut LayerOutput,
-    holds: &mut crate::site_write::dir_stat::DirHolds,
+    holds: &mut crate::site_write::dir_record::DirHolds,
     made: Option<&MadeFiles>,
     path: String,
     bytes: Vec<u8>,
@@ -2070,7 +2070,7 @@ mod tests {
         std::fs::write(tmp.path().join("elsewhere"), &linked.1).unwrap();
         std::os::unix::fs::symlink(tmp.path().join("elsewhere"), dir.join(&linked.0)).unwrap();
         let mut out = LayerOutput::default();
-        let mut holds = crate::site_write::dir_stat::DirHolds::open(None, &dir);
+        let mut holds = crate::site_write::dir_record::DirHolds::open(None, &dir);
         for (path, bytes) in [same.clone(), changed, linked, absent] {
             let sha256 = Digest::of(&bytes);
             put_part(&mut out, &mut holds, None, path, bytes, sha256).unwrap();

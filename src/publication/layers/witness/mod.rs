@@ -28,13 +28,13 @@ use serde_json::{Value as J, json};
 use super::{Layer, LayerContext, LayerOutput, LayerStats};
 use crate::operator_box::read::{BoxFolder, FileClass};
 use crate::publication::decide::LineRecord;
-use crate::publication::five_bytes::{Clock, U40};
 use crate::publication::layers::side_channels::{self, DayCut};
+use crate::publication::record_fields::{Clock, U40};
 use crate::published::encode::{Count, of, pretty, timestamp_of};
+use crate::published::entry_ids::SortedIds;
 use crate::published::layout::ProofPlace;
 use crate::published::output_tree::Content;
 use crate::published::segments::Series;
-use crate::published::sorted_ids::SortedIds;
 use crate::terminal::refusal::Refusal;
 pub use exhibit_protocol::WitnessStatus as Status;
 use exhibit_protocol::days;
@@ -479,7 +479,7 @@ mod tests {
 
     fn parts_of(
         index: &StoreIndex,
-        holds: crate::site_write::dir_stat::DirHolds,
+        holds: crate::site_write::dir_record::DirHolds,
     ) -> Vec<(String, Content)> {
         let places = std::sync::Arc::default();
         let source = (index, &Chain::of(&[], index), &places);
@@ -493,9 +493,9 @@ mod tests {
         // share (so keep) the store's records when they are written (docs/scale.md#made-as-written).
         let tmp = tempfile::tempdir().unwrap();
         let dir = tmp.path().join("site");
-        let none = || crate::site_write::dir_stat::DirHolds::open(None, &dir);
+        let none = || crate::site_write::dir_record::DirHolds::open(None, &dir);
         let index = index_of(25);
-        let made_files = crate::site_write::made_files::MadeFiles::beside(&dir).unwrap();
+        let made_files = crate::site_write::staged_files::MadeFiles::beside(&dir).unwrap();
         let places = std::sync::Arc::default();
         let (listed, written) = index_parts(
             (&index, &Chain::of(&[], &index), &places),
@@ -529,7 +529,7 @@ mod tests {
         // records to the review) when DIR holds them (docs/scale.md#without-dirs-record-dry-run).
         let tmp = tempfile::tempdir().unwrap();
         let dir = tmp.path().join("site");
-        let none = || crate::site_write::dir_stat::DirHolds::open(None, &dir);
+        let none = || crate::site_write::dir_record::DirHolds::open(None, &dir);
         let index = index_of(45);
         let parts = parts_of(&index, none());
         assert_eq!(parts.len(), 5);
@@ -653,7 +653,7 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let (git, dir) = (tmp.path().join("git"), tmp.path().join("site"));
         std::fs::create_dir_all(git.join("exhibit")).unwrap();
-        let none = || crate::site_write::dir_stat::DirHolds::open(None, &dir);
+        let none = || crate::site_write::dir_record::DirHolds::open(None, &dir);
         let first = index_of(25);
         let made = parts_of(&first, none());
         assert_eq!(made.len(), 3);
@@ -673,7 +673,7 @@ mod tests {
         }
         std::thread::sleep(std::time::Duration::from_millis(30));
         assert_eq!(
-            crate::site_write::dir_stat::save(Some(&git), &dir, &tree).unwrap(),
+            crate::site_write::dir_record::save(Some(&git), &dir, &tree).unwrap(),
             3
         );
 
@@ -681,7 +681,7 @@ mod tests {
         let next = index_of(26);
         let parts = parts_of(
             &next,
-            crate::site_write::dir_stat::DirHolds::open(Some(&git), &dir),
+            crate::site_write::dir_record::DirHolds::open(Some(&git), &dir),
         );
         assert_eq!(std::sync::Arc::strong_count(&next.records), 1);
         let fresh = parts_of(&next, none());

@@ -21,7 +21,7 @@ pub(super) struct Proofs {
     pub(super) stray_files: usize,
     pub(super) store_files: usize,
     /// This build's records of the store's proofs, committed once DIR is written.
-    pub(super) records: Option<crate::previous::stat_records::Pending>,
+    pub(super) records: Option<crate::previous::file_records::Pending>,
     /// Where each record's proof is published, by the record's position ([`ProofPlace::pack`];
     /// docs/witness.md#proof-folders).
     pub(super) places: std::sync::Arc<Vec<u32>>,

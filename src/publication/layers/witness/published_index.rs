@@ -243,7 +243,7 @@ impl FromRecords {
     ) -> Result<FromRecords> {
         let parts = part_seqs
             .map(|k| {
-                let holds = crate::site_write::dir_stat::DirHolds::open(
+                let holds = crate::site_write::dir_record::DirHolds::open(
                     ctx.previous.git_dir(),
                     &ctx.plan.out,
                 );
@@ -273,8 +273,8 @@ pub(super) fn index_parts(
     (index, chain, places): (&StoreIndex, &Chain, &std::sync::Arc<Vec<u32>>),
     anchor_tz: &str,
     k: u64,
-    mut holds: crate::site_write::dir_stat::DirHolds,
-    made: Option<&crate::site_write::made_files::MadeFiles>,
+    mut holds: crate::site_write::dir_record::DirHolds,
+    made: Option<&crate::site_write::staged_files::MadeFiles>,
 ) -> Result<IndexParts> {
     // Each part is made from its own records: once, and written at once into the build's folder
     // of made files (docs/scale.md#made-as-written); or, on a dry run, once for its size and

@@ -122,7 +122,7 @@ impl StoreIndex {
             }
             lines.binary_search_by_key(&seq, |l| l.seq).ok()
         };
-        let shared: std::sync::Arc<dyn crate::published::sorted_ids::LineIds> = lines.clone();
+        let shared: std::sync::Arc<dyn crate::published::entry_ids::LineIds> = lines.clone();
         self.ids = std::sync::Arc::new(ids.by_line(shared, |k| {
             records.get(k).and_then(|r| line_of_seq(r.seq()))
         }));

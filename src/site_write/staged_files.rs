@@ -52,7 +52,7 @@ impl MadeFiles {
     /// them, so a later read is held to them (`DiskFile::read`). A file already there (the
     /// same path put twice) is an error, never overwritten.
     pub fn put(&self, rel: &str, bytes: &[u8]) -> Result<DiskFile> {
-        let (folder_rel, name) = crate::site_write::open_folders::folder_and_name(rel);
+        let (folder_rel, name) = crate::site_write::dir_folders::folder_and_name(rel);
         let folder = self.folder(folder_rel)?;
         let path = folder.join(name);
         let file = rustix::fs::open(

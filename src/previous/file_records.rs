@@ -1,7 +1,7 @@
 //! Files' stat data remembered between builds, so that a file unchanged since an earlier build
 //! is known from its stat data alone instead of being read again — the way git trusts its index
 //! (docs/scale.md#comparing-without-reading). Two caches use it: DIR's files as the last build
-//! wrote them (crate::site_write::dir_stat) and the witness store's proofs as the last build checked them
+//! wrote them (crate::site_write::dir_record) and the witness store's proofs as the last build checked them
 //! (crate::publication::layers::proof_records).
 //!
 //! A file's change time (ctime) is set by the kernel on every change to its bytes, its links
@@ -55,7 +55,7 @@ impl Stat {
         }
     }
 
-    /// The same data from a `stat` call made by a folder's handle (crate::site_write::open_folders). One
+    /// The same data from a `stat` call made by a folder's handle (crate::site_write::dir_folders). One
     /// record file is always written and compared from the same kind of call.
     // The fields' types differ between architectures: on some the conversions are identities.
     #[allow(clippy::useless_conversion, clippy::unnecessary_cast)]

@@ -1,7 +1,7 @@
 //! What the last build wrote in DIR: each file's stat data and the sha256 of its bytes, so
 //! that the next build tells an unchanged file from its stat data instead of reading it to
 //! compare (docs/scale.md#comparing-without-reading). The records' format, the racy rule and
-//! why they may be trusted are crate::previous::stat_records'; this file holds DIR's: the scope is DIR's
+//! why they may be trusted are crate::previous::file_records'; this file holds DIR's: the scope is DIR's
 //! resolved path, the payload a file's sha256.
 
 use std::os::unix::ffi::OsStrExt;
@@ -10,9 +10,9 @@ use std::path::Path;
 use anyhow::{Context, Result};
 use exhibit_protocol::Digest;
 
-use crate::previous::stat_records::{Pending, Records, Stat};
+use crate::previous::file_records::{Pending, Records, Stat};
 use crate::published::output_tree::{DiskFile, Tree};
-use crate::site_write::open_folders::{OpenFolders, folder_and_name, is_regular, stat_in};
+use crate::site_write::dir_folders::{OpenFolders, folder_and_name, is_regular, stat_in};
 
 /// The file's name inside the git folder.
 pub const FILE: &str = "exhibit/dir-stat";
@@ -25,7 +25,7 @@ pub struct Recorded {
 }
 
 impl Recorded {
-    /// The file `stat` describes (read by its folder's handle: crate::site_write::open_folders) is the one
+    /// The file `stat` describes (read by its folder's handle: crate::site_write::dir_folders) is the one
     /// recorded, unchanged since.
     pub fn describes(&self, stat: &rustix::fs::Stat) -> bool {
         self.stat == Stat::of_raw(stat)
@@ -274,7 +274,7 @@ mod tests {
         assert!(page.describes(&raw_stat(&dir.join("index.html"))));
         // Edited in place, same size, even with its mtime put back: the kernel moved its ctime.
         let a = dir.join("ledger/a.txt");
-        crate::previous::stat_records::rewrite_keeping_mtime(&a, b"bbb").unwrap();
+        crate::previous::file_records::rewrite_keeping_mtime(&a, b"bbb").unwrap();
         let recorded = known.get("ledger/a.txt").expect("recorded");
         assert!(!recorded.describes(&raw_stat(&a)));
         // Asked in order, a path past the last record has none.
@@ -297,7 +297,7 @@ mod tests {
             ("b/racy.txt", b"racy"),
         ]);
         assert_eq!(written_and_recorded(&git, &dir, &t), 5);
-        crate::previous::stat_records::rewrite_keeping_mtime(&dir.join("a/edited.txt"), b"EDITED")
+        crate::previous::file_records::rewrite_keeping_mtime(&dir.join("a/edited.txt"), b"EDITED")
             .unwrap();
         std::fs::remove_file(dir.join("a/link.txt")).unwrap();
         std::os::unix::fs::symlink(dir.join("a/kept.txt"), dir.join("a/link.txt")).unwrap();
