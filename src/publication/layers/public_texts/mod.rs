@@ -29,20 +29,19 @@ use exhibit_protocol::Digest;
 use exhibit_protocol::canonical::{Object, Value};
 use exhibit_protocol::guard::{self, Finding};
 
-
-mod gate;
-mod rederive;
-mod head;
-mod release;
-mod index;
 mod files;
+mod gate;
+mod head;
+mod index;
+mod rederive;
+mod release;
 
+use files::*;
 pub use gate::*;
-pub use rederive::*;
-pub use head::*;
-pub use release::*;
+use head::*;
 pub use index::*;
-pub use files::*;
+use rederive::*;
+use release::*;
 
 /// Where the layer's files live inside DIR.
 pub const FOLDER: &str = "ledger/public_texts";

@@ -245,7 +245,12 @@ pub(super) struct Unreconstructable {
 }
 
 impl Unreconstructable {
-    pub(super) fn new(seq: i64, sha: &Digest, reason: &'static str, detail: impl Into<String>) -> Self {
+    pub(super) fn new(
+        seq: i64,
+        sha: &Digest,
+        reason: &'static str,
+        detail: impl Into<String>,
+    ) -> Self {
         Unreconstructable {
             detail: detail.into(),
             reason,
