@@ -7,7 +7,11 @@ use super::*;
 /// A file's diff, each side read only as far as its kind needs: the page by its sizes alone
 /// (31 MB a side at a million lines, read only to be measured before), a segment one side at a
 /// time for its lines (32 MiB a side), STATS.json not at all (docs/scale.md#the-review-walks-dir).
-pub(super) fn diff_of(path: &str, old: Option<&Content>, new: Option<&Content>) -> Result<DiffBody> {
+pub(super) fn diff_of(
+    path: &str,
+    old: Option<&Content>,
+    new: Option<&Content>,
+) -> Result<DiffBody> {
     let len = |c: Option<&Content>| c.map_or(0, |c| c.len() as usize);
     if let Some(Content::NotAFile(crate::published::output_tree::NotAFile(kind))) = old {
         return Ok(DiffBody::Bytes {

@@ -19,14 +19,12 @@ use anyhow::Result;
 
 use crate::published::output_tree::{Content, Tree};
 
-
 mod diff;
-mod summary;
 mod printed;
+mod summary;
 
-pub use diff::*;
-pub use summary::*;
-pub use printed::*;
+use diff::*;
+use summary::*;
 
 /// Diff lines shown per file before "… N more".
 const LINES_PER_FILE: usize = 24;
@@ -504,6 +502,7 @@ pub fn escape(s: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    use super::printed::MARKDOWN_CHARS;
     use super::*;
 
     /// A tree's files as DIR's walk gives them.

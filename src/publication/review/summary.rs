@@ -13,7 +13,11 @@ pub(super) fn json_of(tree: &Tree, path: &str) -> Result<J> {
 
 /// Of `paths`, those both trees hold with the same bytes (compared without reading where the
 /// tree can: docs/scale.md#comparing-without-reading).
-pub(super) fn same_in_both<'p>(old: &Tree, new: &Tree, paths: &[&'p str]) -> Result<BTreeSet<&'p str>> {
+pub(super) fn same_in_both<'p>(
+    old: &Tree,
+    new: &Tree,
+    paths: &[&'p str],
+) -> Result<BTreeSet<&'p str>> {
     let mut common = BTreeSet::new();
     for p in paths {
         if let (Some(a), Some(b)) = (old.entry(p), new.entry(p))
