@@ -224,6 +224,9 @@ async function probe(o) {
     }
     const msToVerdict = Date.now() - t0;
     const facts = await evaluate(`(function () {
+      // The page's clock as this reading starts: the long tasks that start later are this
+      // reading's own (it lays out every element), not the page's (benches/full-check.sh).
+      var pageNow = performance.now();
       var v = document.getElementById('verdict'), r = document.getElementById('paste-result');
       var attrs = function (e) { var o = {}; if (!e) return o; for (var i = 0; i < e.attributes.length; i++) o[e.attributes[i].name] = e.attributes[i].value; return o; };
       var box = r ? r.getBoundingClientRect() : null;
@@ -234,7 +237,7 @@ async function probe(o) {
         if (b.right > document.documentElement.clientWidth + 1 && wide.length < 10 && !e.closest('.scroll')) wide.push(e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + (e.className ? '.' + String(e.className).split(' ').join('.') : '') + ' right=' + Math.round(b.right));
       });
       return {
-        verdict: attrs(v), pasteResult: attrs(r),
+        pageNow: pageNow, verdict: attrs(v), pasteResult: attrs(r),
         pasteBox: box ? { top: box.top, bottom: box.bottom, height: box.height } : null,
         viewport: { width: innerWidth, height: innerHeight },
         scrollWidth: document.documentElement.scrollWidth, clientWidth: document.documentElement.clientWidth,
