@@ -8,18 +8,9 @@
 //! (from its `#[cfg(test)]` line on) are left out, as in `fn_length`.
 
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            rust_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
-}
+use crate::fn_length::rust_files;
 
 /// The rooms in the order `lib.rs` declares them (`pub mod NAME;` lines).
 fn declared_rooms(lib: &str) -> Vec<String> {
@@ -37,17 +28,20 @@ fn ident(s: &str) -> &str {
     &s[..end]
 }
 
+/// The product lines of a file, numbered from 1: up to its test module (its `#[cfg(test)]`
+/// line), comment lines left out.
+fn product_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    text.lines()
+        .enumerate()
+        .take_while(|(_, l)| !l.starts_with("#[cfg(test)]"))
+        .map(|(i, l)| (i + 1, l.trim_start()))
+        .filter(|(_, l)| !l.starts_with("//"))
+}
+
 /// Every `(line, module)` the product code of one file names through `crate::`.
 fn references(text: &str) -> Vec<(usize, String)> {
     let mut found = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        if line.starts_with("#[cfg(test)]") {
-            break;
-        }
-        let code = line.trim_start();
-        if code.starts_with("//") {
-            continue;
-        }
+    for (line, code) in product_lines(text) {
         let mut rest = code;
         while let Some(at) = rest.find("crate::") {
             let before = rest[..at].chars().next_back();
@@ -61,11 +55,11 @@ fn references(text: &str) -> Vec<(usize, String)> {
                 for item in body.split(',') {
                     let name = ident(item.trim());
                     if !name.is_empty() {
-                        found.push((i + 1, name.to_string()));
+                        found.push((line, name.to_string()));
                     }
                 }
             } else {
-                found.push((i + 1, ident(rest).to_string()));
+                found.push((line, ident(rest).to_string()));
             }
         }
     }
@@ -179,18 +173,9 @@ const IMPURE: [&str; 6] = [
 /// the test module left out).
 fn impure_uses(rel: &str, text: &str) -> Vec<String> {
     let mut found = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        if line.starts_with("#[cfg(test)]") {
-            break;
-        }
-        let code = line.trim_start();
-        if code.starts_with("//") {
-            continue;
-        }
-        for name in IMPURE {
-            if code.contains(name) {
-                found.push(format!("{rel}:{}: {name}", i + 1));
-            }
+    for (line, code) in product_lines(text) {
+        for name in IMPURE.iter().filter(|n| code.contains(*n)) {
+            found.push(format!("{rel}:{line}: {name}"));
         }
     }
     found
