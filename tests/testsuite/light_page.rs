@@ -26,7 +26,19 @@ pub(crate) struct Server {
 }
 
 impl Server {
+    /// A server that answers every request with the whole file, as python's http.server does.
     pub(crate) fn start(root: &Path) -> Server {
+        Server::starting(root, Ranges::Ignored)
+    }
+    /// A server that answers a `Range: bytes=A-B` with that part (206), as GitHub Pages does.
+    pub(crate) fn start_ranged(root: &Path) -> Server {
+        Server::starting(root, Ranges::Given)
+    }
+    /// A server that answers a range with another one, one byte further on.
+    fn start_ranged_wrongly(root: &Path) -> Server {
+        Server::starting(root, Ranges::Shifted)
+    }
+    fn starting(root: &Path, ranged: Ranges) -> Server {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let port = listener.local_addr().unwrap().port();
         let hits = Arc::new(Mutex::new(BTreeMap::new()));
@@ -37,7 +49,7 @@ impl Server {
                 let Ok(stream) = stream else { continue };
                 let (root, counted, logged) =
                     (root.clone(), Arc::clone(&counted), Arc::clone(&logged));
-                std::thread::spawn(move || serve(stream, &root, &counted, &logged));
+                std::thread::spawn(move || serve(stream, &root, &counted, &logged, ranged));
             }
         });
         Server { port, hits, log }
@@ -56,23 +68,41 @@ impl Server {
     }
 }
 
+/// How a test server answers a byte range.
+#[derive(Clone, Copy, PartialEq)]
+enum Ranges {
+    Ignored,
+    Given,
+    Shifted,
+}
+
 fn serve(
     mut stream: std::net::TcpStream,
     root: &Path,
     hits: &Mutex<BTreeMap<String, usize>>,
     log: &Mutex<Vec<(String, u64)>>,
+    ranged: Ranges,
 ) {
     let mut reader = BufReader::new(stream.try_clone().unwrap());
     let mut request = String::new();
     if reader.read_line(&mut request).is_err() {
         return;
     }
+    let mut range: Option<(u64, u64)> = None;
     loop {
         let mut header = String::new();
         match reader.read_line(&mut header) {
             Ok(0) | Err(_) => break,
             Ok(_) if header == "\r\n" || header == "\n" => break,
-            Ok(_) => {}
+            Ok(_) => {
+                let lower = header.trim().to_ascii_lowercase();
+                if let Some((a, b)) = lower
+                    .strip_prefix("range: bytes=")
+                    .and_then(|r| r.split_once('-'))
+                {
+                    range = a.parse().ok().zip(b.parse().ok());
+                }
+            }
         }
     }
     let path = request
@@ -87,6 +117,28 @@ fn serve(
     *hits.lock().unwrap().entry(path.clone()).or_default() += 1;
     let file = (!path.contains("..")).then(|| root.join(&path));
     let body = file.and_then(|f| std::fs::read(f).ok());
+    // A range, when this server gives them: its part (206), or 416 from the end on.
+    if let (true, Some((a, b)), Some(whole)) = (ranged != Ranges::Ignored, range, body.as_ref()) {
+        let len = whole.len() as u64;
+        let (a, b) = if ranged == Ranges::Shifted {
+            (a + 1, b + 1)
+        } else {
+            (a, b)
+        };
+        let response = if a >= len {
+            log.lock().unwrap().push((path.clone(), 0));
+            format!("HTTP/1.1 416 Range Not Satisfiable\r\nContent-Range: bytes */{len}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n").into_bytes()
+        } else {
+            let end = b.min(len - 1);
+            let part = &whole[a as usize..=end as usize];
+            log.lock().unwrap().push((path.clone(), part.len() as u64));
+            let mut r = format!("HTTP/1.1 206 Partial Content\r\nContent-Type: application/octet-stream\r\nContent-Range: bytes {a}-{end}/{len}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n", part.len()).into_bytes();
+            r.extend_from_slice(part);
+            r
+        };
+        let _ = stream.write_all(&response);
+        return;
+    }
     let served = body.as_ref().map_or(0, |b| b.len() as u64);
     log.lock().unwrap().push((path.clone(), served));
     let response = match body {
@@ -1907,6 +1959,50 @@ fn a_page_that_reads_its_records_carries_the_newest_posts_only() {
             assert!(hits.contains_key(&f), "{f} read: {hits:?}");
         }
     }
+    // From a host that gives byte ranges, a proof is read for its first 65 bytes and its
+    // length only, and the verdict is the same. Catches a page that reads every proof whole, or
+    // takes a range answer's part for the whole file (its length would differ from the
+    // carried headers' and fail the newest posts).
+    let ranged = Server::start_ranged(&b.site);
+    assert_eq!(verdict(&visit(&ranged.url(FULL), None, &[])), want);
+    let proofs: Vec<(String, u64)> = ranged
+        .take_log()
+        .into_iter()
+        .filter(|(p, _)| p.starts_with("ledger/anchors/") && p.ends_with(".txt.ots"))
+        .collect();
+    let whole = std::fs::metadata(b.site.join(format!("ledger/anchors/{}.txt.ots", dates[0])))
+        .unwrap()
+        .len();
+    assert!(whole > 65, "a proof of {whole} bytes");
+    // Each day's proof once for its header; whole only where the page evaluates a proof for
+    // its Bitcoin attestation, the newest ten at most ("Anchored outside", docs/page.md).
+    let (headers, evaluated): (Vec<_>, Vec<_>) = proofs.iter().partition(|(_, n)| *n <= 65);
+    let mut read: Vec<&String> = headers.iter().map(|(p, _)| p).collect();
+    read.sort();
+    read.dedup();
+    assert_eq!(
+        (read.len(), headers.len()),
+        (dates.len(), dates.len()),
+        "{proofs:?}"
+    );
+    let newest_ten: Vec<String> = dates[dates.len() - 10..]
+        .iter()
+        .map(|d| format!("ledger/anchors/{d}.txt.ots"))
+        .collect();
+    assert!(
+        evaluated.iter().all(|(p, _)| newest_ten.contains(p)),
+        "{evaluated:?}"
+    );
+    // A host that answers with a range the page did not ask for: the page reads the whole
+    // proof instead, and says the same. Catches a page that takes any 206 for the header.
+    let shifted = Server::start_ranged_wrongly(&b.site);
+    assert_eq!(verdict(&visit(&shifted.url(FULL), None, &[])), want);
+    let whole_reads = shifted
+        .take_log()
+        .into_iter()
+        .filter(|(p, n)| p.ends_with(".txt.ots") && *n > 65)
+        .count();
+    assert!(whole_reads >= dates.len(), "{whole_reads} whole reads");
 
     // A page that carries an old post in place of the newest: both verifiers fail it.
     let mut swapped = posts.clone();
