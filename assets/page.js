@@ -1133,14 +1133,13 @@
     // used as it is. Any other answer (a range this page did not ask for, an encoded body, a
     // failed read) and the whole file is read again: a host's quirk costs bytes, never a verdict.
     function proofHeader(path) {
-      function whole() {
-        return file(path).then(function (b) { return b && { length: b.length, header: b.slice(0, 65) }; });
-      }
+      function of(b) { return b && { length: b.length, header: b.slice(0, 65) }; }
+      function whole() { return file(path).then(of); }
       return fetch(path, { cache: 'no-store', credentials: 'same-origin', headers: { Range: 'bytes=0-64' } }).then(function (res) {
         if (res.status === 404 || res.status === 410) return null;
         var range = res.headers.get('Content-Range') || '', coded = res.headers.get('Content-Encoding');
         if (res.status === 416 && /^bytes \*\/0$/.test(range) && !coded) return { length: 0, header: new Uint8Array(0) };
-        if (res.status === 200) return res.arrayBuffer().then(function (buf) { var b = new Uint8Array(buf); return { length: b.length, header: b.slice(0, 65) }; });
+        if (res.status === 200) return res.arrayBuffer().then(function (buf) { return of(new Uint8Array(buf)); });
         if (res.status !== 206 || (coded && coded !== 'identity')) return whole();
         var m = /^bytes 0-([0-9]+)\/([0-9]+)$/.exec(range);
         return res.arrayBuffer().then(function (buf) {

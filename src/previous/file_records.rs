@@ -154,7 +154,7 @@ pub(crate) fn remove_left_temporaries_named(folder: &Path, prefix: &str) {
         };
         let is_file =
             std::fs::symlink_metadata(entry.path()).is_ok_and(|m| m.file_type().is_file());
-        if pid == std::process::id() || running(pid) || !is_file {
+        if pid == std::process::id() || alive(pid) || !is_file {
             continue;
         }
         if std::fs::remove_file(entry.path()).is_ok() {
@@ -166,14 +166,15 @@ pub(crate) fn remove_left_temporaries_named(folder: &Path, prefix: &str) {
     }
 }
 
-/// Writes `bytes` over the file at `path` in place and puts its mtime back, as someone hiding
-/// an edit would: only the change time (which no program sets) still tells (tests).
-/// Whether a process with this number runs: a running build's temporary files are its own
-/// (the same test as crate::site_write::alive, kept here so that this room needs no later one).
-fn running(pid: u32) -> bool {
+/// Whether a process with this number runs: a running build's temporary files are its own.
+/// Here, in the lower room, so that DIR's writer (crate::site_write) and this file's caches ask
+/// the same question.
+pub fn alive(pid: u32) -> bool {
     std::path::Path::new(&format!("/proc/{pid}")).exists()
 }
 
+/// Writes `bytes` over the file at `path` in place and puts its mtime back, as someone hiding
+/// an edit would: only the change time (which no program sets) still tells (tests).
 #[cfg(test)]
 pub fn rewrite_keeping_mtime(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let mtime = std::fs::metadata(path)?.modified()?;

@@ -189,10 +189,7 @@ fn take_back(dir: &Path, journal: &Journal) {
     }
 }
 
-/// Whether a process with this number runs (a running build's temporary files are its own).
-pub fn alive(pid: u32) -> bool {
-    Path::new(&format!("/proc/{pid}")).exists()
-}
+pub use crate::previous::file_records::alive;
 
 /// What the sweep of DIR's names does with one.
 enum Sweep {

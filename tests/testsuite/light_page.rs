@@ -243,6 +243,15 @@ pub(crate) fn message(seq: u32) -> (String, String) {
 }
 
 impl Box {
+    /// A box whose page may weigh 64 KiB, the least ceiling there is: its page reads its
+    /// records from the site.
+    pub(crate) fn light(segment_bytes: u64) -> Box {
+        let b = Box::new(segment_bytes);
+        let toml = b.b.dir.join("exhibit.toml");
+        let text = std::fs::read_to_string(&toml).unwrap();
+        std::fs::write(&toml, format!("{text}page_bytes = 65536\n")).unwrap();
+        b
+    }
     pub(crate) fn new(segment_bytes: u64) -> Box {
         let tmp = tempfile::tempdir().unwrap();
         let b = TestBox::new(tmp.path());
@@ -791,14 +800,8 @@ fn a_light_page_past_its_ceiling_reads_its_records_from_the_site() {
     let mut c = Box::new(4096);
     c.add(90);
     c.build(1_800_000_000);
-    let mut b = Box::new(4096);
-    let toml = std::fs::read_to_string(b.b.dir.join("exhibit.toml")).unwrap();
     // The least ceiling there is: no page carrying its records fits under it.
-    std::fs::write(
-        b.b.dir.join("exhibit.toml"),
-        format!("{toml}page_bytes = 65536\n"),
-    )
-    .unwrap();
+    let mut b = Box::light(4096);
     b.add(90);
     b.build(1_800_000_000);
     let html = std::fs::read_to_string(b.site.join("index.html")).unwrap();
@@ -1908,13 +1911,7 @@ fn the_first_screen_answers_in_120_words_with_the_paste_box_on_it() {
 /// new one.
 #[test]
 fn a_page_that_reads_its_records_carries_the_newest_posts_only() {
-    let mut b = Box::new(4096);
-    let toml = std::fs::read_to_string(b.b.dir.join("exhibit.toml")).unwrap();
-    std::fs::write(
-        b.b.dir.join("exhibit.toml"),
-        format!("{toml}page_bytes = 65536\n"),
-    )
-    .unwrap();
+    let mut b = Box::light(4096);
     b.add(640);
     // Every post stamped: its proof's header is carried for the newest only.
     let anchors = b.b.dir.join("gate/anchors");
