@@ -50,7 +50,10 @@ impl SiteTree {
             TreeFile::Entries { .. } => 256 * 34,
             // A lines file holds 256 lines; the ledger's own ceiling on a file bounds it.
             TreeFile::Lines { .. } => 1 << 30,
-            TreeFile::IndexBucket { .. } | TreeFile::IndexTail { .. } => 256 << 20,
+            TreeFile::IndexBucket { .. }
+            | TreeFile::IndexTail { .. }
+            | TreeFile::ExcerptBucket { .. }
+            | TreeFile::ExcerptTail { .. } => 256 << 20,
         };
         // Read as `verify SITE` reads a tree file: no symlink followed, one byte past the ceiling.
         let Some(bytes) = crate::tree_check::read_tree_file(&self.folder, file, limit + 1)? else {
