@@ -2578,8 +2578,13 @@
       var size = leaves.size, names = T.treeFileNames(size), local = !!state.picked;
       var actual = new Map(), linesRead = new Map(), listing = [], t = { files: 0, bytes: 0 };
       var isLines = function (rel) { return rel.indexOf('lines/') === 0; };
+      // The excerpt index (docs/tree.md#excerpts) is made from the released texts, not the
+      // chain: read for the snapshot's tree/ digest, named (a missing file is missing), and
+      // not held to the texts here (exhibit verify SITE does that).
+      var excerptNames = statsTree && statsTree.excerpts === true ? names.filter(function (n) { return n.indexOf('index/') === 0; }).map(function (n) { return 'excerpts/' + n.slice(6); }) : [];
+      var excerptSet = new Set(excerptNames), excerptsRead = new Set();
       var present = local ? Object.keys(state.picked).filter(function (p) { return p.indexOf('ledger/tree/') === 0; }).map(function (p) { return p.slice(12); }) : null;
-      var wanted = local ? present : names;
+      var wanted = local ? present : names.concat(excerptNames);
       clear($('verdict-text')).textContent = 'Holding the tree\'s ' + names.length.toLocaleString('en') + ' files to the chain…';
       return pool(wanted, 4, function (rel) {
         return (treeCache.has(rel) ? Promise.resolve(treeCache.get(rel)) : treeRaw(rel)).then(function (b) {
@@ -2587,6 +2592,7 @@
           t.files++; t.bytes += b.length;
           listing.push({ path: rel, sha256: sha });
           if (isLines(rel)) linesRead.set(rel, [sha, b.length]);
+          else if (excerptSet.has(rel)) excerptsRead.add(rel);
           else {
             actual.set(rel, b);
             if (/^tile\/[0-7]\//.test(rel) && !treeCache.has(rel)) treeCache.set(rel, b);
@@ -2607,7 +2613,10 @@
           if (!got) problems.push({ file: 'ledger/tree/' + rel, code: 'tree_file_missing', detail: 'absent; the tree at size ' + size + ' has it' });
           else if (got[0] !== want[1]) problems.push({ file: 'ledger/tree/' + rel, code: 'tree_file_differs', detail: got[1] + ' bytes with sha256 ' + got[0] + '; the re-derivation\'s ' + want[2] + ' bytes with sha256 ' + want[1] });
         });
-        var seen = (present || Array.from(actual.keys()).concat(Array.from(linesRead.keys()))).filter(function (rel) { return !lineNames.has(rel); });
+        excerptNames.forEach(function (rel) {
+          if (!excerptsRead.has(rel)) problems.push({ file: 'ledger/tree/' + rel, code: 'excerpt_file_missing', detail: 'absent; the excerpt index at size ' + size + ' has it' });
+        });
+        var seen = (present || Array.from(actual.keys()).concat(Array.from(linesRead.keys()))).filter(function (rel) { return !lineNames.has(rel) && !excerptSet.has(rel); });
         problems = problems.concat(T.checkTreeFiles(expected, actual, seen));
         // The snapshot's tree/ digest, from every tree file read (docs/verifier.md#the-snapshots-digests).
         var recorded = lastSnapshotDigests(snapshotsText);
