@@ -194,7 +194,12 @@ pub fn run(plan: &ProvePlan) -> Result<ExitCode> {
                 exhibit_protocol::excerpt::words(&excerpt).len()
             )
         }
-        _ => prove_by_lookup(plan, &site, &cp, &mut (&mut found, &mut false_hits, &mut notes))?,
+        _ => prove_by_lookup(
+            plan,
+            &site,
+            &cp,
+            &mut (&mut found, &mut false_hits, &mut notes),
+        )?,
     };
     let consistency = match &plan.since {
         Some(path) => Some(consistency(&site, &cp, path)?),
@@ -334,7 +339,12 @@ fn by_excerpt(
 /// A published line's `sent_sha256`.
 fn sent_of(line: &str) -> Option<Digest> {
     let parsed = exhibit_protocol::canonical::parse(line.as_bytes()).ok()?;
-    parsed.value.as_object()?.get_str("sent_sha256")?.parse().ok()
+    parsed
+        .value
+        .as_object()?
+        .get_str("sent_sha256")?
+        .parse()
+        .ok()
 }
 
 /// A released text, counted as read, when it is there, hashes to its name and is UTF-8.
@@ -546,7 +556,11 @@ fn words(out: &mut dyn Write, a: &Answer) -> Result<()> {
             writeln!(
                 out,
                 "  {}: its released text {} (sha256 = the line's sent_sha256) holds the excerpt's {} words, word for word, from its word {}",
-                if p.whole { "the whole words of the message sent" } else { "a passage of the message sent" },
+                if p.whole {
+                    "the whole words of the message sent"
+                } else {
+                    "a passage of the message sent"
+                },
                 p.text,
                 p.words,
                 p.word

@@ -118,7 +118,9 @@ pub fn check_site(dir: &Path) -> Result<Outcome> {
         })?;
     let mut excerpt_rows = Vec::new();
     let texts = match &texts_dir {
-        Some(folder) => check_public_texts(folder, &text_lines, carried, &mut excerpt_rows, &mut files)?,
+        Some(folder) => {
+            check_public_texts(folder, &text_lines, carried, &mut excerpt_rows, &mut files)?
+        }
         // No folder: every text the page carries is one the site does not hold.
         None => {
             texts_differ(Vec::new(), carried, &mut files);

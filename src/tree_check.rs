@@ -274,7 +274,9 @@ fn compare_file(
         Ok(None) => Some(problem(
             file,
             &format!("{codes}_file_missing"),
-            format!("absent: the tree at the chain's size has this file, by {from} (docs/tree.md#layout)"),
+            format!(
+                "absent: the tree at the chain's size has this file, by {from} (docs/tree.md#layout)"
+            ),
         )),
         Ok(Some(actual)) if actual != expected => Some(problem(
             file,
@@ -287,7 +289,11 @@ fn compare_file(
             ),
         )),
         Ok(Some(_)) => None,
-        Err(e) => Some(problem(file, &format!("{codes}_file_differs"), format!("{e:#}"))),
+        Err(e) => Some(problem(
+            file,
+            &format!("{codes}_file_differs"),
+            format!("{e:#}"),
+        )),
     }
 }
 
@@ -302,7 +308,10 @@ pub fn check_excerpts(
     mut rows: Vec<IndexRow>,
     files: &mut Vec<FileProblem>,
 ) -> Result<()> {
-    let (Some(size), Some(folder)) = (tree.size.filter(|_| tree.checked), tree.ledger_dir.sub("tree")?) else {
+    let (Some(size), Some(folder)) = (
+        tree.size.filter(|_| tree.checked),
+        tree.ledger_dir.sub("tree")?,
+    ) else {
         return Ok(());
     };
     let present = folder.sub("excerpts")?;
@@ -313,7 +322,13 @@ pub fn check_excerpts(
     let mut found = Vec::new();
     let mut expected = BTreeSet::new();
     exhibit_protocol::excerpt::excerpt_files(size, &rows, |file, bytes| {
-        found.extend(compare_file(&folder, &file, &bytes, "excerpt", "the released texts"));
+        found.extend(compare_file(
+            &folder,
+            &file,
+            &bytes,
+            "excerpt",
+            "the released texts",
+        ));
         expected.insert(file.path());
     });
     if let Some(sub) = present {
@@ -324,7 +339,9 @@ pub fn check_excerpts(
                 found.push(FileProblem {
                     file: format!("ledger/tree/{name}"),
                     code: "excerpt_stray".into(),
-                    detail: format!("the excerpt index at {size} seqs has no such file (docs/tree.md#excerpts)"),
+                    detail: format!(
+                        "the excerpt index at {size} seqs has no such file (docs/tree.md#excerpts)"
+                    ),
                 });
             }
         }

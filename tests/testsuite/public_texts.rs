@@ -1621,7 +1621,10 @@ fn prove_excerpt(site: &Path, excerpt: &str) -> (Option<i32>, J) {
         .output()
         .unwrap();
     assert!(!stderr(&o).contains("panicked"), "{}", stderr(&o));
-    (o.status.code(), serde_json::from_slice(&o.stdout).unwrap_or(J::Null))
+    (
+        o.status.code(),
+        serde_json::from_slice(&o.stdout).unwrap_or(J::Null),
+    )
 }
 
 #[test]

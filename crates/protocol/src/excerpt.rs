@@ -178,7 +178,9 @@ mod tests {
     #[test]
     fn words_follow_the_pages_tokens() {
         assert_eq!(
-            w("**Bold** _sent_sha256_ `code` (x) [y]\r\n\n[gate: 1 of 2 numerals bound \u{b7} ledger 0042]"),
+            w(
+                "**Bold** _sent_sha256_ `code` (x) [y]\r\n\n[gate: 1 of 2 numerals bound \u{b7} ledger 0042]"
+            ),
             ["Bold", "sent_sha256", "code", "x", "y"]
         );
         // NFC: a decomposed é is the composed one.
@@ -186,8 +188,14 @@ mod tests {
         // U+0085 is not a space to the page's \s; U+FEFF is.
         assert_eq!(w("a\u{85}b c\u{feff}d"), ["a\u{85}b", "c", "d"]);
         // Not a trailer: a newline inside, or no digits before the bracket.
-        assert_eq!(w("[gate: x\n\u{b7} ledger 1]"), ["gate:", "x", "\u{b7}", "ledger", "1"]);
-        assert_eq!(w("[gate: x \u{b7} ledger ]"), ["gate:", "x", "\u{b7}", "ledger"]);
+        assert_eq!(
+            w("[gate: x\n\u{b7} ledger 1]"),
+            ["gate:", "x", "\u{b7}", "ledger", "1"]
+        );
+        assert_eq!(
+            w("[gate: x \u{b7} ledger ]"),
+            ["gate:", "x", "\u{b7}", "ledger"]
+        );
         assert_eq!(w("a[gate: [gate: q \u{b7} ledger 7]b"), ["a", "b"]);
     }
 
@@ -221,7 +229,10 @@ mod tests {
         assert_eq!(names[0], "excerpts/0/0/0");
         assert_eq!(names[32], "excerpts/tail/2.p/2");
         for n in &names {
-            assert_eq!(TreeFile::parse(n).map(|f| f.path()).as_deref(), Some(n.as_str()));
+            assert_eq!(
+                TreeFile::parse(n).map(|f| f.path()).as_deref(),
+                Some(n.as_str())
+            );
         }
         assert_eq!(
             excerpt_lookup(2050, 0xab00_0000_0000_0000)

@@ -185,7 +185,9 @@ impl TreeFile {
                 TreeFile::IndexBucket { level, run, prefix } => {
                     Some(TreeFile::ExcerptBucket { level, run, prefix })
                 }
-                TreeFile::IndexTail { block, width } => Some(TreeFile::ExcerptTail { block, width }),
+                TreeFile::IndexTail { block, width } => {
+                    Some(TreeFile::ExcerptTail { block, width })
+                }
                 _ => None,
             };
         }
