@@ -128,12 +128,7 @@ pub fn check_site(dir: &Path) -> Result<Outcome> {
         }
     };
     text_lines.finish(&mut files);
-    let stated = stats
-        .value
-        .as_ref()
-        .and_then(|v| v.pointer("/tree/excerpts"))
-        .is_some_and(|v| v == true);
-    crate::tree_check::check_excerpts(&tree, stated, excerpt_rows, &mut files)?;
+    excerpts_against_texts(&tree, &stats, excerpt_rows, &mut files)?;
     if let Some(texts_dir) = &texts_dir {
         // A segmented exhibit's index parts (docs/public-texts.md#parts).
         crate::text_parts::check(texts_dir, &mut files)?;
@@ -165,6 +160,22 @@ pub fn check_site(dir: &Path) -> Result<Outcome> {
         tree: Some(tree),
         ..outcome::outcome(report, anchors, Some(files))
     })
+}
+
+/// The excerpt index against the released texts' rows; required when STATS.json states it
+/// (docs/tree.md#excerpts).
+fn excerpts_against_texts(
+    tree: &crate::tree_check::TreeReport,
+    stats: &crate::page_check::StatsFile,
+    rows: Vec<exhibit_protocol::tree::IndexRow>,
+    files: &mut Vec<FileProblem>,
+) -> Result<()> {
+    let stated = stats
+        .value
+        .as_ref()
+        .and_then(|v| v.pointer("/tree/excerpts"))
+        .is_some_and(|v| v == true);
+    crate::tree_check::check_excerpts(tree, stated, rows, files)
 }
 
 /// The site's folder and its `ledger/`.
