@@ -2837,7 +2837,7 @@
      * k at a time; `acc.stop` ends it early (the check it was for has ended).
      */
     function treeReadAll(names, acc) {
-      acc = acc || { actual: new Map(), linesRead: new Map(), listing: [], t: { files: 0, bytes: 0 }, stop: false };
+      acc = acc || { actual: new Map(), linesRead: new Map(), excerptsRead: new Set(), listing: [], t: { files: 0, bytes: 0 }, stop: false };
       acc.done = pool(names, 4, function (rel) {
         if (acc.stop) return null;
         return (treeCache.has(rel) ? Promise.resolve(treeCache.get(rel)) : treeRaw(rel)).then(function (b) {
@@ -2846,6 +2846,7 @@
           if (state.progress) { state.progress.tree = acc.t.bytes; showProgress(); }
           acc.listing.push({ path: rel, sha256: sha });
           if (rel.indexOf('lines/') === 0) acc.linesRead.set(rel, [sha, b.length]);
+          else if (rel.indexOf('excerpts/') === 0) acc.excerptsRead.add(rel);
           else {
             acc.actual.set(rel, b);
             if (/^tile\/[0-7]\//.test(rel) && !treeCache.has(rel)) treeCache.set(rel, b);
@@ -2864,30 +2865,44 @@
       if (!treeBlock || state.picked || location.protocol === 'file:') return null;
       var cp = T.parseCheckpoint(treeBlock);
       if (cp.error) return null;
-      var acc = treeReadAll(T.treeFileNames(cp.size));
+      var names = T.treeFileNames(cp.size), excerpts = excerptNamesOf(names);
+      var acc = treeReadAll(names.concat(excerpts));
       acc.size = cp.size;
+      acc.excerpts = excerpts.length;
       acc.done = acc.done.then(function () { return null; }, function (e) { return e; });
       return acc;
+    }
+    /*
+     * The excerpt index's files at the tree's size (docs/tree.md#excerpts), when STATS.json says
+     * it is published: made from the released texts, not the chain, so they are read for the
+     * snapshot's tree/ digest and named (a missing one is missing), not held to the texts here
+     * (exhibit verify SITE does that).
+     */
+    function excerptNamesOf(names) {
+      if (!(statsTree && statsTree.excerpts === true)) return [];
+      return names.filter(function (n) { return n.indexOf('index/') === 0; }).map(function (n) { return 'excerpts/' + n.slice(6); });
     }
     function treeEarlyStop() { if (state.treeEarly) { state.treeEarly.stop = true; state.treeEarly = null; } }
     // Every tree file at `size` read and held to the chain re-derived (treeStep).
     function treeFilesCheck(r, cp, size) {
       var names = T.treeFileNames(size), local = !!state.picked;
       var isLines = function (rel) { return rel.indexOf('lines/') === 0; };
+      var excerptNames = excerptNamesOf(names);
+      var excerptSet = new Set(excerptNames);
       var present = local ? Object.keys(state.picked).filter(function (p) { return p.indexOf('ledger/tree/') === 0; }).map(function (p) { return p.slice(12); }) : null;
-      var wanted = local ? present : names;
+      var wanted = local ? present : names.concat(excerptNames);
       clear($('verdict-text')).textContent = 'Holding the tree\'s ' + names.length.toLocaleString('en') + ' files to the chain…';
-      var early = state.treeEarly && state.treeEarly.size === size ? state.treeEarly : null;
+      var early = state.treeEarly && state.treeEarly.size === size && state.treeEarly.excerpts === excerptNames.length ? state.treeEarly : null;
       if (!early) treeEarlyStop();
       state.treeEarly = null;
       if (state.progress && !early) state.progress.tree = 0;
       var read = early || treeReadAll(wanted);
-      var actual = read.actual, linesRead = read.linesRead, listing = read.listing, t = read.t;
+      var actual = read.actual, linesRead = read.linesRead, listing = read.listing, t = read.t, excerptsRead = read.excerptsRead;
       return read.done.then(function (err) {
         if (early && err) throw err;
       }).then(function () {
         var listed = new Set(names.filter(isLines));
-        var seen = (present || Array.from(actual.keys()).concat(Array.from(linesRead.keys()))).filter(function (rel) { return !listed.has(rel); });
+        var seen = (present || Array.from(actual.keys()).concat(Array.from(linesRead.keys()))).filter(function (rel) { return !listed.has(rel) && !excerptSet.has(rel); });
         return state.store.ask('tree', { origin: cp.origin, head: r.head, actual: actual, seen: seen });
       }).then(function (made) {
         // lines/: each file against its group's sha256 (a group with no published line: empty).
@@ -2899,6 +2914,9 @@
           var n = T.parseTreePath(rel).n, want = groups.get(n) || [n, empty, 0], got = linesRead.get(rel);
           if (!got) problems.push({ file: 'ledger/tree/' + rel, code: 'tree_file_missing', detail: 'absent; the tree at size ' + size + ' has it' });
           else if (got[0] !== want[1]) problems.push({ file: 'ledger/tree/' + rel, code: 'tree_file_differs', detail: got[1] + ' bytes with sha256 ' + got[0] + '; the re-derivation\'s ' + want[2] + ' bytes with sha256 ' + want[1] });
+        });
+        excerptNames.forEach(function (rel) {
+          if (!excerptsRead.has(rel)) problems.push({ file: 'ledger/tree/' + rel, code: 'excerpt_file_missing', detail: 'absent; the excerpt index at size ' + size + ' has it' });
         });
         problems = problems.concat(made.problems);
         // The snapshot's tree/ digest, from every tree file read (docs/verifier.md#the-snapshots-digests).

@@ -180,7 +180,7 @@ Examples:
 }
 
 #[derive(clap::Args, Debug)]
-#[command(group(clap::ArgGroup::new("what").required(true).multiple(true).args(["seq", "sha256", "text", "since"])))]
+#[command(group(clap::ArgGroup::new("what").required(true).multiple(true).args(["seq", "sha256", "text", "excerpt", "since"])))]
 struct ProveArgs {
     /// The exhibit's folder: what `exhibit build --out` wrote, or a clone of its branch.
     #[arg(long, value_name = "DIR")]
@@ -194,6 +194,10 @@ struct ProveArgs {
     /// A message's text as a file (`-` for stdin): its sha256, and the seq its trailer names.
     #[arg(long, value_name = "FILE")]
     text: Option<PathBuf>,
+    /// An excerpt of a released text as a file (`-` for stdin), at least 12 words: the line whose
+    /// released text holds it, word for word (docs/tree.md#excerpts).
+    #[arg(long, value_name = "FILE")]
+    excerpt: Option<PathBuf>,
     /// A checkpoint you kept from an earlier visit: today's tree must extend it.
     #[arg(long, value_name = "FILE")]
     since: Option<PathBuf>,
@@ -388,12 +392,27 @@ fn prove_plan(args: ProveArgs) -> Result<Plan, ExitCode> {
         crate::say!("exhibit: usage: {msg}");
         ExitCode::from(2)
     };
+    let given = [
+        args.seq.is_some(),
+        args.sha256.is_some(),
+        args.text.is_some(),
+        args.excerpt.is_some(),
+    ];
+    if given.iter().filter(|&&g| g).count() > 1 {
+        return Err(usage(
+            "prove: give one of --seq, --sha256, --text, --excerpt (and --since, or --since alone)"
+                .into(),
+        ));
+    }
+    if let Some(e) = args.excerpt {
+        return Ok(Plan::Prove(ProvePlan {
+            site: args.site,
+            wanted: Some(Wanted::Excerpt(e)),
+            since: args.since,
+            json: args.json,
+        }));
+    }
     let wanted = match (args.seq, args.sha256, args.text) {
-        (Some(_), Some(_), _) | (Some(_), _, Some(_)) | (_, Some(_), Some(_)) => {
-            return Err(usage(
-                "prove: give one of --seq, --sha256, --text (and --since, or --since alone)".into(),
-            ));
-        }
         (Some(s), _, _) => Some(Wanted::Seq(s)),
         (_, Some(hex), _) => Some(Wanted::Digest(hex.parse().map_err(|_| {
             usage(format!(
@@ -401,7 +420,7 @@ fn prove_plan(args: ProveArgs) -> Result<Plan, ExitCode> {
             ))
         })?)),
         (_, _, Some(t)) => Some(Wanted::Text(t)),
-        (None, None, None) => None,
+        _ => None,
     };
     Ok(Plan::Prove(ProvePlan {
         site: args.site,

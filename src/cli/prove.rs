@@ -23,6 +23,8 @@ pub enum Wanted {
     Digest(Digest),
     /// A message's text (its bytes as given): its sha256, and the seq its trailer names.
     Text(PathBuf),
+    /// An excerpt of a released text: the excerpt index's candidates, each held to its text.
+    Excerpt(PathBuf),
 }
 
 #[derive(Debug, Clone)]
@@ -50,7 +52,10 @@ impl SiteTree {
             TreeFile::Entries { .. } => 256 * 34,
             // A lines file holds 256 lines; the ledger's own ceiling on a file bounds it.
             TreeFile::Lines { .. } => 1 << 30,
-            TreeFile::IndexBucket { .. } | TreeFile::IndexTail { .. } => 256 << 20,
+            TreeFile::IndexBucket { .. }
+            | TreeFile::IndexTail { .. }
+            | TreeFile::ExcerptBucket { .. }
+            | TreeFile::ExcerptTail { .. } => 256 << 20,
         };
         // Read as `verify SITE` reads a tree file: no symlink followed, one byte past the ceiling.
         let Some(bytes) = crate::site_check::tree::read_tree_file(&self.folder, file, limit + 1)?
@@ -92,6 +97,21 @@ struct Found {
     included: bool,
     proof_hashes: usize,
     why_not: Option<String>,
+    /// Asked by excerpt: where the line's released text holds it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    excerpt: Option<ExcerptPlace>,
+}
+
+/// An excerpt seen in a line's released text (docs/tree.md#excerpts).
+#[derive(Debug, serde::Serialize)]
+struct ExcerptPlace {
+    /// The released text's file, which hashes to the line's `sent_sha256`.
+    text: String,
+    /// The excerpt's first word's place among the text's words (from 1), and its words.
+    word: usize,
+    words: usize,
+    /// Whether the excerpt's words are all of the text's (the paste is then the whole text's words).
+    whole: bool,
 }
 
 #[derive(Debug, serde::Serialize)]
@@ -157,31 +177,31 @@ pub fn run(plan: &ProvePlan) -> Result<ExitCode> {
             plan.site.display()
         )
     })?;
-    let (asked, digest, seqs) = what_to_look_for(plan, &cp)?;
     let mut notes = Vec::new();
-    let mut candidates: Vec<u64> = seqs;
-    if let Some(d) = &digest {
-        for file in tree::index_lookup(cp.size, d) {
-            let bytes = site.read(&file).map_err(|e| anyhow::anyhow!("{e}"))?;
-            let hits = tree::index_seqs(&bytes, d)
-                .with_context(|| format!("ledger/tree/{}: not whole 16-byte rows", file.path()))?;
-            candidates.extend(hits);
-        }
-    }
-    candidates.sort_unstable();
-    candidates.dedup();
     let mut found = Vec::new();
     let mut false_hits = Vec::new();
-    for seq in candidates {
-        match prove_seq(&site, &cp, seq, digest.as_ref())? {
-            Some(f) if digest.is_none() || !f.matched.is_empty() => found.push(f),
-            Some(_) => false_hits.push(seq),
-            None => notes.push(format!(
-                "seq {seq}: no published line (withheld, or past the checkpoint's {} seqs)",
-                cp.size
-            )),
+    let asked = match &plan.wanted {
+        Some(Wanted::Excerpt(path)) => {
+            let texts = ledger.sub("public_texts")?;
+            let excerpt = read_message(path)?;
+            let excerpt = String::from_utf8_lossy(&excerpt).into_owned();
+            let held = by_excerpt(&site, texts.as_ref(), &cp, &excerpt)?;
+            found = held.0;
+            false_hits = held.1;
+            notes.extend(held.2);
+            format!(
+                "the excerpt in {} ({} words)",
+                path.display(),
+                exhibit_protocol::excerpt::words(&excerpt).len()
+            )
         }
-    }
+        _ => prove_by_lookup(
+            plan,
+            &site,
+            &cp,
+            &mut (&mut found, &mut false_hits, &mut notes),
+        )?,
+    };
     let consistency = match &plan.since {
         Some(path) => Some(consistency(&site, &cp, path)?),
         None => None,
@@ -223,6 +243,142 @@ pub fn run(plan: &ProvePlan) -> Result<ExitCode> {
     })
 }
 
+/// What was found: the lines, the index's false hits, notes.
+type Founds<'a> = (&'a mut Vec<Found>, &'a mut Vec<u64>, &'a mut Vec<String>);
+
+/// A seq, a digest or a text: the digest index's candidates and the trailer's seq, each proved.
+fn prove_by_lookup(
+    plan: &ProvePlan,
+    site: &SiteTree,
+    cp: &Checkpoint,
+    out: &mut Founds<'_>,
+) -> Result<String> {
+    let (asked, digest, seqs) = what_to_look_for(plan, cp)?;
+    let mut candidates: Vec<u64> = seqs;
+    if let Some(d) = &digest {
+        for file in tree::index_lookup(cp.size, d) {
+            let bytes = site.read(&file).map_err(|e| anyhow::anyhow!("{e}"))?;
+            let hits = tree::index_seqs(&bytes, d)
+                .with_context(|| format!("ledger/tree/{}: not whole 16-byte rows", file.path()))?;
+            candidates.extend(hits);
+        }
+    }
+    candidates.sort_unstable();
+    candidates.dedup();
+    for seq in candidates {
+        match prove_seq(site, cp, seq, digest.as_ref())? {
+            Some(f) if digest.is_none() || !f.matched.is_empty() => out.0.push(f),
+            Some(_) => out.1.push(seq),
+            None => out.2.push(format!(
+                "seq {seq}: no published line (withheld, or past the checkpoint's {} seqs)",
+                cp.size
+            )),
+        }
+    }
+    Ok(asked)
+}
+
+/// An excerpt (docs/tree.md#excerpts): the excerpt index's buckets for its least shingle key
+/// name candidate seqs; each is proved as a seq, and counts only when its line's released text
+/// hashes to the line's `sent_sha256` and holds the excerpt's words as a run. Returns the lines
+/// found, the candidates that did not hold, and notes.
+fn by_excerpt(
+    site: &SiteTree,
+    texts: Option<&BoxFolder>,
+    cp: &Checkpoint,
+    excerpt: &str,
+) -> Result<(Vec<Found>, Vec<u64>, Vec<String>)> {
+    use exhibit_protocol::excerpt;
+    let (mut found, mut misses, mut notes) = (Vec::new(), Vec::new(), Vec::new());
+    let Some(key) = excerpt::lookup_key(excerpt) else {
+        notes.push(format!(
+            "an excerpt needs {} words or more to be looked up (docs/tree.md#excerpts)",
+            excerpt::MIN_WORDS
+        ));
+        return Ok((found, misses, notes));
+    };
+    let mut candidates = Vec::new();
+    for file in excerpt::excerpt_lookup(cp.size, key) {
+        let Some(bytes) = site.read_file(&file)? else {
+            notes.push(format!(
+                "ledger/tree/{} is absent: this exhibit publishes no excerpt index (built without --public-texts, or before it)",
+                file.path()
+            ));
+            return Ok((found, misses, notes));
+        };
+        let hits = tree::index_seqs(&bytes, &excerpt::key_digest(key))
+            .with_context(|| format!("ledger/tree/{}: not whole 16-byte rows", file.path()))?;
+        candidates.extend(hits);
+    }
+    candidates.sort_unstable();
+    candidates.dedup();
+    let want = excerpt::words(excerpt).len();
+    for seq in candidates {
+        let Some(mut f) = prove_seq(site, cp, seq, None)? else {
+            misses.push(seq);
+            continue;
+        };
+        let place = match (sent_of(&f.line), texts) {
+            (Some(sent), Some(texts)) => read_text(site, texts, &sent)?.and_then(|text| {
+                let t = excerpt::words(&text).len();
+                excerpt::place_in(&text, excerpt).map(|at| ExcerptPlace {
+                    text: format!("ledger/public_texts/{sent}.txt"),
+                    word: at + 1,
+                    words: want,
+                    whole: t == want,
+                })
+            }),
+            _ => None,
+        };
+        match place {
+            Some(p) => {
+                f.excerpt = Some(p);
+                found.push(f);
+            }
+            None => misses.push(seq),
+        }
+    }
+    Ok((found, misses, notes))
+}
+
+/// A published line's `sent_sha256`.
+fn sent_of(line: &str) -> Option<Digest> {
+    let parsed = exhibit_protocol::canonical::parse(line.as_bytes()).ok()?;
+    parsed
+        .value
+        .as_object()?
+        .get_str("sent_sha256")?
+        .parse()
+        .ok()
+}
+
+/// A released text, counted as read, when it is there, hashes to its name and is UTF-8.
+fn read_text(site: &SiteTree, texts: &BoxFolder, sent: &Digest) -> Result<Option<String>> {
+    let Some(bytes) = texts.read(&format!("{sent}.txt"), FileClass::PublicText)? else {
+        return Ok(None);
+    };
+    site.files.set(site.files.get() + 1);
+    site.bytes.set(site.bytes.get() + bytes.len() as u64);
+    if Digest::of(&bytes) != *sent {
+        return Ok(None);
+    }
+    Ok(String::from_utf8(bytes).ok())
+}
+
+/// A message's bytes from a file, or stdin for `-` (at most 4 MiB).
+fn read_message(path: &std::path::Path) -> Result<Vec<u8>> {
+    if path.as_os_str() == "-" {
+        let mut b = Vec::new();
+        std::io::stdin()
+            .take(4 << 20)
+            .read_to_end(&mut b)
+            .context("stdin: cannot read the message")?;
+        return Ok(b);
+    }
+    crate::operator_box::read::read_named(path, FileClass::Source)?
+        .with_context(|| format!("{}: no such file", path.display()))
+}
+
 /// What the plan asks for: words for it, the digest to look up, and seqs named directly.
 fn what_to_look_for(
     plan: &ProvePlan,
@@ -240,18 +396,9 @@ fn what_to_look_for(
             (format!("seq {s}"), None, vec![*s])
         }
         Some(Wanted::Digest(d)) => (format!("sha256 {d}"), Some(*d), Vec::new()),
+        Some(Wanted::Excerpt(_)) => ("an excerpt".into(), None, Vec::new()),
         Some(Wanted::Text(path)) => {
-            let bytes = if path.as_os_str() == "-" {
-                let mut b = Vec::new();
-                std::io::stdin()
-                    .take(4 << 20)
-                    .read_to_end(&mut b)
-                    .context("stdin: cannot read the message")?;
-                b
-            } else {
-                crate::operator_box::read::read_named(path, FileClass::Source)?
-                    .with_context(|| format!("{}: no such file", path.display()))?
-            };
+            let bytes = read_message(path)?;
             let d = Digest::of(&bytes);
             let seqs: Vec<u64> = trailer_seq(&bytes)
                 .into_iter()
@@ -342,6 +489,7 @@ fn prove_seq(
         included,
         proof_hashes,
         why_not,
+        excerpt: None,
     }))
 }
 
@@ -409,6 +557,20 @@ fn words(out: &mut dyn Write, a: &Answer) -> Result<()> {
         if !f.matched.is_empty() {
             writeln!(out, "  carries the digest as {}", f.matched.join(", "))?;
         }
+        if let Some(p) = &f.excerpt {
+            writeln!(
+                out,
+                "  {}: its released text {} (sha256 = the line's sent_sha256) holds the excerpt's {} words, word for word, from its word {}",
+                if p.whole {
+                    "the whole words of the message sent"
+                } else {
+                    "a passage of the message sent"
+                },
+                p.text,
+                p.words,
+                p.word
+            )?;
+        }
         writeln!(out, "  line: {}", f.line)?;
         if f.included {
             writeln!(
@@ -427,7 +589,7 @@ fn words(out: &mut dyn Write, a: &Answer) -> Result<()> {
     for s in &a.index_false_hits {
         writeln!(
             out,
-            "  (the index named seq {s}, whose line does not carry the digest: a prefix shared by chance)"
+            "  (the index named seq {s}, whose line does not carry it: a key shared by chance)"
         )?;
     }
     for n in &a.notes {

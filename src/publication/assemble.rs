@@ -71,6 +71,9 @@ pub fn run(
             tree.put_listed(list);
         }
     }
+    if layers.public_texts.is_some() {
+        super::tree::put_excerpts(&mut tree, decided, loaded)?;
+    }
     crate::terminal::progress::stage_done("assemble: the layers' files");
     let stats = stats(
         verified,
@@ -84,7 +87,10 @@ pub fn run(
         plan.config.segment_bytes,
         // Every file but the three heads, which are not made yet.
         crate::publication::hosting::HostingStats::of(crate::publication::hosting::size(&tree)),
-        super::tree::stats(&checkpoint, plan.key.as_deref(), &plan.config.witnesses),
+        super::tree::TreeStats {
+            excerpts: layers.public_texts.is_some(),
+            ..super::tree::stats(&checkpoint, plan.key.as_deref(), &plan.config.witnesses)
+        },
     );
     // Listed only when the list is in more than one file: a small exhibit's STATS.json stays
     // byte-identical (docs/scale.md#withheld-files).

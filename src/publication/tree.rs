@@ -32,6 +32,9 @@ pub struct TreeStats {
     /// from `[[checkpoint.witness]]`: absent when none is configured.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub witnesses: Vec<crate::published::cosignature::ListedWitness>,
+    /// `true` when `excerpts/` is published (docs/tree.md#excerpts): the verifiers then require it.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub excerpts: bool,
 }
 
 /// Puts every file of the tree at the chain's size into `out`; returns the checkpoint.
@@ -66,7 +69,7 @@ pub fn put(
         out.put(format!("{TREE_DIR}{}", file.path()), bytes);
     }
     put_lines(out, &lines, loaded)?;
-    put_index(out, size, index_rows(&lines, loaded)?);
+    put_index(out, size, index_rows(&lines, loaded)?, false);
     let head_seq = lines.last().map_or(0, |r| r.seq as u64);
     let checkpoint = Checkpoint {
         origin: origin.to_string(),
@@ -189,7 +192,15 @@ fn put_lines(out: &mut Tree, lines: &Arc<Vec<LineRecord>>, loaded: &LoadedBox) -
 /// The digest index (docs/tree.md#index). Its buckets are made again when written, from the
 /// rows (16 bytes a digest) and one run's sorted rows at a time, not held: at a million lines
 /// they are 72 MB over three levels (docs/scale.md#memory).
-fn put_index(out: &mut Tree, size: u64, rows: Vec<IndexRow>) {
+/// With `excerpts`, the same runs and tail of the excerpt index's rows (docs/tree.md#excerpts).
+fn put_index(out: &mut Tree, size: u64, rows: Vec<IndexRow>, excerpts: bool) {
+    let place = move |file: TreeFile| match file {
+        TreeFile::IndexBucket { level, run, prefix } if excerpts => {
+            TreeFile::ExcerptBucket { level, run, prefix }
+        }
+        TreeFile::IndexTail { block, width } if excerpts => TreeFile::ExcerptTail { block, width },
+        other => other,
+    };
     let source = Arc::new(IndexSource {
         rows,
         run: std::sync::Mutex::new(None),
@@ -202,13 +213,72 @@ fn put_index(out: &mut Tree, size: u64, rows: Vec<IndexRow>) {
             let made = Remade::known(bytes.len() as u64, Digest::of(&bytes), move || {
                 Ok(tree::bucket_bytes(&src.sorted(level, run), level, prefix))
             });
-            let file = TreeFile::IndexBucket { level, run, prefix };
+            let file = place(TreeFile::IndexBucket { level, run, prefix });
             out.put_content(format!("{TREE_DIR}{}", file.path()), Content::Remade(made));
         }
     }
     if let Some((file, bytes)) = tree::index_tail(size, &source.rows) {
-        out.put(format!("{TREE_DIR}{}", file.path()), bytes);
+        out.put(format!("{TREE_DIR}{}", place(file).path()), bytes);
     }
+}
+
+/// Where the released texts are in DIR.
+const TEXTS_DIR: &str = "ledger/public_texts/";
+
+/// The excerpt index (docs/tree.md#excerpts), from the released texts `out` holds, never from
+/// another text: each text's rows are filed at the first published send line that carries its
+/// digest as `sent_sha256` (the line `exhibit verify SITE` finds for it).
+pub fn put_excerpts(out: &mut Tree, decided: &Decided, loaded: &LoadedBox) -> Result<()> {
+    let mut texts: Vec<Digest> = out
+        .iter_under(TEXTS_DIR)
+        .filter_map(|(p, _)| {
+            p.strip_prefix(TEXTS_DIR)?
+                .strip_suffix(".txt")?
+                .parse()
+                .ok()
+        })
+        .collect();
+    texts.sort_unstable();
+    texts.dedup();
+    let lines = decided.verified.lines.clone();
+    let mut first: Vec<Option<u64>> = vec![None; texts.len()];
+    if !texts.is_empty() {
+        let mut read = loaded.ledger.lines(false);
+        for r in lines.iter().filter(|r| r.published()) {
+            let start = r.offset.get() as usize;
+            let bytes = read.get(start, start + r.len as usize)?;
+            if let Some(at) = sent_text(bytes).and_then(|d| texts.binary_search(&d).ok()) {
+                first[at].get_or_insert(r.seq as u64);
+            }
+        }
+    }
+    let mut rows = Vec::new();
+    for (digest, seq) in texts.iter().zip(first) {
+        let Some(seq) = seq else { continue };
+        let path = format!("{TEXTS_DIR}{digest}.txt");
+        let Some(bytes) = out.read(&path)? else {
+            continue;
+        };
+        // A released text is UTF-8 (docs/public-texts.md); one that is not has no words.
+        if let Ok(text) = std::str::from_utf8(&bytes) {
+            rows.extend(exhibit_protocol::excerpt::rows_of_text(seq, text));
+        }
+    }
+    // The runs are cut by seq (tree::run_rows).
+    rows.sort_by_key(|r| r.seq);
+    put_index(out, lines.len() as u64, rows, true);
+    crate::terminal::progress::stage_done("assemble: the excerpt index");
+    Ok(())
+}
+
+/// The `sent_sha256` of a `kind: send` line.
+fn sent_text(bytes: &[u8]) -> Option<Digest> {
+    let parsed = exhibit_protocol::canonical::parse(bytes).ok()?;
+    let o = parsed.value.as_object()?;
+    if o.get_str("kind") != Some("send") {
+        return None;
+    }
+    o.get_str("sent_sha256")?.parse().ok()
 }
 
 /// The index's rows, and the last run sorted (a run's buckets are written one after another).
@@ -371,5 +441,6 @@ pub fn stats(
                 key: w.key.clone(),
             })
             .collect(),
+        excerpts: false,
     }
 }

@@ -132,8 +132,11 @@ pub fn check_site(dir: &Path) -> Result<Outcome> {
         .map_or(Ok(BTreeSet::new()), |a| {
             publisher_withheld_anchors(&a, anchors.as_deref().unwrap_or_default(), &mut files)
         })?;
+    let mut excerpt_rows = Vec::new();
     let texts = match &texts_dir {
-        Some(folder) => check_public_texts(folder, text_lines.file_names(), carried, &mut files)?,
+        Some(folder) => {
+            check_public_texts(folder, &text_lines, carried, &mut excerpt_rows, &mut files)?
+        }
         // No folder: every text the page carries is one the site does not hold.
         None => {
             texts_differ(Vec::new(), carried, &mut files);
@@ -141,6 +144,7 @@ pub fn check_site(dir: &Path) -> Result<Outcome> {
         }
     };
     text_lines.finish(&mut files);
+    excerpts_against_texts(&tree, &stats, excerpt_rows, &mut files)?;
     if let Some(texts_dir) = &texts_dir {
         // A segmented exhibit's index parts (docs/public-texts.md#parts).
         crate::site_check::text_parts::check(texts_dir, &mut files)?;
@@ -172,6 +176,22 @@ pub fn check_site(dir: &Path) -> Result<Outcome> {
         tree: Some(tree),
         ..outcome::outcome(report, anchors, Some(files))
     })
+}
+
+/// The excerpt index against the released texts' rows; required when STATS.json states it
+/// (docs/tree.md#excerpts).
+fn excerpts_against_texts(
+    tree: &crate::site_check::tree::TreeReport,
+    stats: &crate::site_check::page::StatsFile,
+    rows: Vec<exhibit_protocol::tree::IndexRow>,
+    files: &mut Vec<FileProblem>,
+) -> Result<()> {
+    let stated = stats
+        .value
+        .as_ref()
+        .and_then(|v| v.pointer("/tree/excerpts"))
+        .is_some_and(|v| v == true);
+    crate::site_check::tree::check_excerpts(tree, stated, rows, files)
 }
 
 /// The site's folder and its `ledger/`.
@@ -539,15 +559,18 @@ fn check_proofs_folder(folder: &BoxFolder, name: &str, files: &mut Vec<FileProbl
 /// must print the file's own name), and, where the page carries the texts, be the page's copy
 /// byte for byte (docs/scale.md#the-pages-texts): each is read once, for both.
 /// Returns how many texts the folder holds; takes each matched text out of `carried`.
+/// Each text that hashes to its name and has a send line gives `excerpt_rows` its rows
+/// (docs/tree.md#excerpts).
 fn check_public_texts(
     folder: &BoxFolder,
-    names: impl Iterator<Item = String>,
+    lines: &crate::site_check::text_lines::TextLines,
     mut carried: Option<crate::site_check::page::CarriedTexts>,
+    excerpt_rows: &mut Vec<exhibit_protocol::tree::IndexRow>,
     files: &mut Vec<FileProblem>,
 ) -> Result<u64> {
     let mut count = 0;
     let mut differ = Vec::new();
-    for name in names {
+    for name in lines.file_names() {
         let Some(stem) = name.strip_suffix(".txt") else {
             continue;
         };
@@ -562,6 +585,11 @@ fn check_public_texts(
                 code: "text_digest_mismatch".into(),
                 detail: format!("the bytes hash to {actual}, not to the name"),
             });
+        } else if let (Some(seq), Ok(text)) = (
+            stem.parse().ok().and_then(|d| lines.first_seq(&d)),
+            std::str::from_utf8(&bytes),
+        ) {
+            excerpt_rows.extend(exhibit_protocol::excerpt::rows_of_text(seq, text));
         }
         if let Some(carried) = carried.as_mut() {
             match carried.remove(stem) {

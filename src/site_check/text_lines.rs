@@ -16,6 +16,8 @@ pub struct TextLines {
     /// The `<digest>.txt` names, as digests: sorted, without repeats.
     names: Vec<Digest>,
     claimed: Vec<bool>,
+    /// The first published send line's seq that carries each name (docs/tree.md#excerpts).
+    first: Vec<Option<u64>>,
     /// The other `.txt` names, sorted: each already fails as a text that does not hash to its
     /// name; none can be claimed.
     others: Vec<String>,
@@ -27,6 +29,7 @@ impl TextLines {
         let mut t = TextLines {
             names: Vec::new(),
             claimed: Vec::new(),
+            first: Vec::new(),
             others: Vec::new(),
         };
         names.for_each(|n| t.add(n));
@@ -57,6 +60,7 @@ impl TextLines {
         self.names.dedup();
         self.others.sort_unstable();
         self.claimed = vec![false; self.names.len()];
+        self.first = vec![None; self.names.len()];
         self
     }
 
@@ -83,12 +87,21 @@ impl TextLines {
             && let Ok(at) = self.names.binary_search(&d)
         {
             self.claimed[at] = true;
+            if let Some(seq) = entry.seq.and_then(|s| u64::try_from(s).ok()) {
+                self.first[at].get_or_insert(seq);
+            }
         }
+    }
+
+    /// The seq of the first published send line that carries this text, if one does.
+    pub fn first_seq(&self, text: &Digest) -> Option<u64> {
+        let at = self.names.binary_search(text).ok()?;
+        self.first[at]
     }
 
     /// One problem for each text no published send line carries.
     pub fn finish(self, problems: &mut Vec<FileProblem>) {
-        for (name, claimed) in self.names.iter().zip(self.claimed) {
+        for (name, claimed) in self.names.iter().zip(self.claimed.iter().copied()) {
             if !claimed {
                 problems.push(FileProblem {
                     file: format!("ledger/public_texts/{name}.txt"),

@@ -81,27 +81,8 @@ impl TreeCheck {
     /// A file made again, compared with the site's.
     fn compare(&mut self, file: &TreeFile, expected: &[u8]) {
         let Some(folder) = &self.folder else { return };
-        match read_tree_file(folder, file, expected.len() as u64 + 1) {
-            Ok(None) => self.found.push(problem(
-                file,
-                "tree_file_missing",
-                "absent: the tree at the chain's size has this file (docs/tree.md#layout)".into(),
-            )),
-            Ok(Some(actual)) if actual != expected => self.found.push(problem(
-                file,
-                "tree_file_differs",
-                format!(
-                    "{} bytes where the chain re-derives {} bytes{} (docs/tree.md#verifiers)",
-                    actual.len(),
-                    expected.len(),
-                    first_difference(&actual, expected)
-                ),
-            )),
-            Ok(Some(_)) => {}
-            Err(e) => self
-                .found
-                .push(problem(file, "tree_file_differs", format!("{e:#}"))),
-        }
+        self.found
+            .extend(compare_file(folder, file, expected, "tree", "the chain"));
     }
 
     /// The rest of the tree, once the chain is read: `report` says whether it re-derives and
@@ -260,6 +241,10 @@ impl TreeCheck {
         let mut present = BTreeMap::new();
         walk(folder, "", &mut present)?;
         for (name, regular) in present {
+            // The excerpt index is held to the released texts (check_excerpts).
+            if name.starts_with("excerpts/") && regular {
+                continue;
+            }
             if !regular || !expected.contains(&name) {
                 self.found.push(FileProblem {
                     file: format!("ledger/tree/{name}"),
@@ -274,6 +259,96 @@ impl TreeCheck {
         }
         Ok(())
     }
+}
+
+/// A file made again against the site's: a `<codes>_file_missing` or `<codes>_file_differs`
+/// problem, or none; `from` says what re-derives it.
+fn compare_file(
+    folder: &BoxFolder,
+    file: &TreeFile,
+    expected: &[u8],
+    codes: &str,
+    from: &str,
+) -> Option<FileProblem> {
+    match read_tree_file(folder, file, expected.len() as u64 + 1) {
+        Ok(None) => Some(problem(
+            file,
+            &format!("{codes}_file_missing"),
+            format!(
+                "absent: the tree at the chain's size has this file, by {from} (docs/tree.md#layout)"
+            ),
+        )),
+        Ok(Some(actual)) if actual != expected => Some(problem(
+            file,
+            &format!("{codes}_file_differs"),
+            format!(
+                "{} bytes where {from} re-derives {} bytes{} (docs/tree.md#verifiers)",
+                actual.len(),
+                expected.len(),
+                first_difference(&actual, expected)
+            ),
+        )),
+        Ok(Some(_)) => None,
+        Err(e) => Some(problem(
+            file,
+            &format!("{codes}_file_differs"),
+            format!("{e:#}"),
+        )),
+    }
+}
+
+/// The excerpt index held to the released texts (docs/tree.md#excerpts): `rows` are the rows of
+/// every released text that hashes to its name, filed at the first published send line that
+/// carries it. Checked when the tree is (the chain re-derives) and the site has the index or
+/// STATS.json states it (`stated`); every file made again and compared, every other name
+/// under `ledger/tree/excerpts/` a stray.
+pub fn check_excerpts(
+    tree: &TreeReport,
+    stated: bool,
+    mut rows: Vec<IndexRow>,
+    files: &mut Vec<FileProblem>,
+) -> Result<()> {
+    let (Some(size), Some(folder)) = (
+        tree.size.filter(|_| tree.checked),
+        tree.ledger_dir.sub("tree")?,
+    ) else {
+        return Ok(());
+    };
+    let present = folder.sub("excerpts")?;
+    if present.is_none() && !stated {
+        return Ok(());
+    }
+    rows.sort_by_key(|r| r.seq);
+    let mut found = Vec::new();
+    let mut expected = BTreeSet::new();
+    exhibit_protocol::excerpt::excerpt_files(size, &rows, |file, bytes| {
+        found.extend(compare_file(
+            &folder,
+            &file,
+            &bytes,
+            "excerpt",
+            "the released texts",
+        ));
+        expected.insert(file.path());
+    });
+    if let Some(sub) = present {
+        let mut names = BTreeMap::new();
+        walk(&sub, "excerpts/", &mut names)?;
+        for (name, regular) in names {
+            if !regular || !expected.contains(&name) {
+                found.push(FileProblem {
+                    file: format!("ledger/tree/{name}"),
+                    code: "excerpt_stray".into(),
+                    detail: format!(
+                        "the excerpt index at {size} seqs has no such file (docs/tree.md#excerpts)"
+                    ),
+                });
+            }
+        }
+    }
+    found.sort_by(|a, b| a.file.cmp(&b.file));
+    files.append(&mut found);
+    Ok(())
 }
 
 fn problem(file: &TreeFile, code: &str, detail: String) -> FileProblem {

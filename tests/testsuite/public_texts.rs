@@ -141,7 +141,7 @@ fn fixture() -> Fixture {
     l.push("started", json!({"version": "1.0.0"}));
 
     // As written: sources/<checked>.md == sent bytes.
-    let a = b"Two of the 3 checks passed today.".to_vec();
+    let a = b"Two of the 3 checks passed today. The rest of the morning went to reading every log again, line by line, before lunch.".to_vec();
     let sa = Digest::of(&a).to_string();
     put(&format!("{sa}.md"), &a);
     c.as_written_source = sources.join(format!("{sa}.md"));
@@ -1689,4 +1689,125 @@ fn a_large_index_part_is_read_on_request() {
     assert_eq!(f["evalResult"], "released", "{}", f["evalResult"]);
     let hits = server.take();
     assert_eq!(hits.get(&part_path), Some(&1), "{hits:?}");
+}
+
+// ---- the excerpt index (docs/tree.md#excerpts) ----------------------------------------------
+
+/// `exhibit prove --site --excerpt FILE --json`: exit code and answer.
+fn prove_excerpt(site: &Path, excerpt: &str) -> (Option<i32>, J) {
+    let file = site.parent().unwrap().join("excerpt.txt");
+    std::fs::write(&file, excerpt).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_exhibit"))
+        .args(["prove", "--json", "--site"])
+        .arg(site)
+        .arg("--excerpt")
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(!stderr(&o).contains("panicked"), "{}", stderr(&o));
+    (
+        o.status.code(),
+        serde_json::from_slice(&o.stdout).unwrap_or(J::Null),
+    )
+}
+
+#[test]
+fn an_excerpt_of_a_released_text_proves_its_line_and_the_index_is_held_to_the_texts() {
+    // Catches: an index not built from the released texts (no hit), a hit taken from the index
+    // without the text (the shuffled excerpt shares keys' files but not the run of words), a
+    // line not proved (included), and a verifier that does not remake the index from the
+    // texts (a flipped byte, a removed tail, a stray each fail by their own code).
+    let fx = fixture();
+    ok(&build(&fx, &[]));
+    let ix = index(&fx);
+    let (seq, sha, text) = ix["published"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|p| {
+            let sha = p["sent_sha256"].as_str()?.to_string();
+            let text = std::fs::read_to_string(texts_dir(&fx).join(format!("{sha}.txt"))).ok()?;
+            (exhibit_protocol::excerpt::words(&text).len() >= 16)
+                .then(|| (p["seq"].as_u64().unwrap(), sha, text))
+        })
+        .next()
+        .expect("a released text of 16 words or more");
+    let words = exhibit_protocol::excerpt::words(&text);
+    let excerpt = words[2..14].join("  ");
+    let (code, v) = prove_excerpt(&fx.site, &excerpt);
+    assert_eq!(code, Some(0), "{v}");
+    let found = &v["found"][0];
+    assert_eq!(found["included"], true, "{v}");
+    assert_eq!(found["excerpt"]["word"], 3, "{v}");
+    assert_eq!(found["excerpt"]["whole"], false, "{v}");
+    assert_eq!(
+        found["excerpt"]["text"],
+        format!("ledger/public_texts/{sha}.txt"),
+        "{v}"
+    );
+    assert!(found["line"].as_str().unwrap().contains(&sha), "{v}");
+    // The first send line carrying the text: the public index's own seq or an earlier one.
+    assert!(found["seq"].as_u64().unwrap() <= seq, "{v}");
+    // The same words out of order were never sent as a run.
+    let mut shuffled = words[2..14].to_vec();
+    shuffled.swap(0, 11);
+    let (code, v) = prove_excerpt(&fx.site, &shuffled.join(" "));
+    assert_eq!(code, Some(1), "{v}");
+    assert!(v["found"].as_array().unwrap().is_empty(), "{v}");
+    // Too short to look up.
+    let (code, v) = prove_excerpt(&fx.site, &words[2..10].join(" "));
+    assert_eq!(code, Some(1), "{v}");
+    assert!(v["notes"][0].as_str().unwrap().contains("12 words"), "{v}");
+
+    let (code, v) = common::verify_json(&fx.site);
+    assert_eq!(code, Some(0), "{v}");
+    let excerpts = fx.site.join("ledger/tree/excerpts");
+    let mut nonempty: Vec<PathBuf> = walk_files(&excerpts)
+        .into_iter()
+        .filter(|p| std::fs::metadata(p).unwrap().len() > 0)
+        .collect();
+    nonempty.sort();
+    let target = nonempty.first().expect("a file with rows").clone();
+    assert!(target.starts_with(&fx.site));
+    let rel = target
+        .strip_prefix(&fx.site)
+        .unwrap()
+        .to_string_lossy()
+        .into_owned();
+    let copy = fx.root.join("copy");
+    let in_copy = copy.join(&rel);
+    common::copy_site(&fx.site, &copy);
+    let good = std::fs::read(&in_copy).unwrap();
+    let mut bytes = good.clone();
+    bytes[3] ^= 1;
+    std::fs::write(&in_copy, &bytes).unwrap();
+    let (code, v) = common::verify_json(&copy);
+    assert_eq!(code, Some(1), "{v}");
+    common::assert_file_problem(&v, &rel, "excerpt_file_differs");
+    std::fs::remove_file(&in_copy).unwrap();
+    let (_, v) = common::verify_json(&copy);
+    common::assert_file_problem(&v, &rel, "excerpt_file_missing");
+    std::fs::write(&in_copy, &good).unwrap();
+    std::fs::create_dir_all(copy.join("ledger/tree/excerpts/tail/9.p")).unwrap();
+    std::fs::write(copy.join("ledger/tree/excerpts/tail/9.p/1"), b"").unwrap();
+    let (_, v) = common::verify_json(&copy);
+    common::assert_file_problem(&v, "ledger/tree/excerpts/tail/9.p/1", "excerpt_stray");
+    // Removing the whole index is caught too: STATS.json states it.
+    std::fs::remove_dir_all(copy.join("ledger/tree/excerpts")).unwrap();
+    let (code, v) = common::verify_json(&copy);
+    assert_eq!(code, Some(1), "{v}");
+    assert!(v.to_string().contains("excerpt_file_missing"), "{v}");
+}
+
+fn walk_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            out.extend(walk_files(&p));
+        } else {
+            out.push(p);
+        }
+    }
+    out
 }

@@ -32,6 +32,7 @@ pub mod canonical;
 pub mod days;
 // Private: their types are the crate's own vocabulary, re-exported below.
 mod digest;
+pub mod excerpt;
 pub mod guard;
 pub mod ots;
 pub mod registry;

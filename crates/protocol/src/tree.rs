@@ -116,6 +116,17 @@ pub enum TreeFile {
         block: u64,
         width: u64,
     },
+    /// Excerpt index run bucket `excerpts/<level>/<run>/<prefix>` (docs/tree.md#excerpts).
+    ExcerptBucket {
+        level: u8,
+        run: u64,
+        prefix: u64,
+    },
+    /// The excerpt index's last, partial block: `excerpts/tail/<block>.p/<width>`.
+    ExcerptTail {
+        block: u64,
+        width: u64,
+    },
 }
 
 impl TreeFile {
@@ -133,6 +144,15 @@ impl TreeFile {
                 )
             }
             TreeFile::IndexTail { block, width } => format!("index/tail/{block}.p/{width}"),
+            TreeFile::ExcerptBucket { level, run, prefix } => {
+                format!(
+                    "excerpts/{level}/{run}/{prefix:0w$x}",
+                    w = usize::from(level) + 1
+                )
+            }
+            TreeFile::ExcerptTail { block, width } => {
+                format!("excerpts/tail/{block}.p/{width}")
+            }
         }
     }
 
@@ -159,6 +179,17 @@ impl TreeFile {
         if let Some(rest) = rel.strip_prefix("lines/") {
             let (n, width) = parse_numbered(rest)?;
             return Some(TreeFile::Lines { n, width });
+        }
+        if let Some(rest) = rel.strip_prefix("excerpts/") {
+            return match TreeFile::parse(&format!("index/{rest}"))? {
+                TreeFile::IndexBucket { level, run, prefix } => {
+                    Some(TreeFile::ExcerptBucket { level, run, prefix })
+                }
+                TreeFile::IndexTail { block, width } => {
+                    Some(TreeFile::ExcerptTail { block, width })
+                }
+                _ => None,
+            };
         }
         if let Some(rest) = rel.strip_prefix("index/tail/") {
             let (block, width) = rest.split_once(".p/")?;

@@ -255,6 +255,12 @@ fn path_cases() -> Vec<J> {
             TreeFile::IndexTail { block, width } => {
                 json!({"kind": "tail", "block": block, "width": width})
             }
+            TreeFile::ExcerptBucket { level, run, prefix } => {
+                json!({"kind": "excerpt", "level": level, "run": run, "prefix": prefix})
+            }
+            TreeFile::ExcerptTail { block, width } => {
+                json!({"kind": "excerpt_tail", "block": block, "width": width})
+            }
         });
         json!({"path": p, "expect": expect})
     })

@@ -1,0 +1,245 @@
+//! The excerpt index (docs/tree.md#excerpts): which released text holds a run of words, found by
+//! fetching a few small files. Its rows are made from the released texts alone (never from a
+//! text that is not released), laid out as the digest index is (docs/tree.md#index) under
+//! `ledger/tree/excerpts/`.
+//!
+//! A text's words are the tokens of docs/protocol.md#proving-one-message (NFC; the gate trailer
+//! removed; `` * ` # > [ ] ( ) `` deleted and `_` at a token's edge; split on whitespace); a
+//! shingle is [`SHINGLE`] consecutive words joined by one space, keyed by the first 8 bytes of
+//! its sha256. Not every shingle is a row: winnowing keeps the least key of every window of
+//! [`WINDOW`] consecutive shingles, so any run of [`MIN_WORDS`] words of the text holds a
+//! whole window, and the least key of the run's shingles is one the text's rows have.
+
+use crate::Digest;
+use crate::tree::{self, IndexRow, TreeFile};
+
+/// Words in a shingle.
+pub const SHINGLE: usize = 8;
+/// Shingles in a winnowing window.
+pub const WINDOW: usize = 5;
+/// The fewest words an excerpt needs to be found for sure: one whole window of shingles.
+pub const MIN_WORDS: usize = SHINGLE + WINDOW - 1;
+
+/// JavaScript's `\s` (the page splits on it): Unicode's White_Space but U+0085, and U+FEFF.
+fn is_space(c: char) -> bool {
+    (c.is_whitespace() && c != '\u{85}') || c == '\u{feff}'
+}
+
+/// The text with every gate trailer `[gate: … · ledger N]` made one space (the page's
+/// `ANY_TRAILER`: no `]` or newline inside, `· ledger ` then digits just before the `]`).
+fn without_trailers(s: &str) -> String {
+    const OPEN: &str = "[gate: ";
+    const MARK: &str = "\u{b7} ledger ";
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(at) = rest.find(OPEN) {
+        let after = &rest[at + OPEN.len()..];
+        let end = after.find([']', '\n']);
+        let matched = end.filter(|&e| after.as_bytes()[e] == b']').and_then(|e| {
+            let inner = &after[..e];
+            let digits = inner.len() - inner.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+            (digits > 0 && inner[..inner.len() - digits].ends_with(MARK)).then_some(e)
+        });
+        match matched {
+            Some(e) => {
+                out.push_str(&rest[..at]);
+                out.push(' ');
+                rest = &after[e + 1..];
+            }
+            None => {
+                out.push_str(&rest[..at + 1]);
+                rest = &rest[at + 1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The words of a text as the page's `tokens` makes them (docs/protocol.md#proving-one-message).
+pub fn words(text: &str) -> Vec<String> {
+    use unicode_normalization::UnicodeNormalization as _;
+    let lf = text.replace("\r\n", "\n");
+    let nfc: String = lf.nfc().collect();
+    let bare: String = without_trailers(&nfc)
+        .chars()
+        .filter(|c| !matches!(c, '*' | '`' | '#' | '>' | '[' | ']' | '(' | ')'))
+        .collect();
+    bare.split(is_space)
+        .map(|w| w.trim_matches('_'))
+        .filter(|w| !w.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+/// The key of each shingle of `words`, in order: none when there are fewer than [`SHINGLE`].
+pub fn shingle_keys(words: &[String]) -> Vec<u64> {
+    words
+        .windows(SHINGLE)
+        .map(|w| {
+            let d = Digest::of(w.join(" ").as_bytes());
+            u64::from_be_bytes(d.0[..8].try_into().unwrap_or([0; 8]))
+        })
+        .collect()
+}
+
+/// The keys a text's rows hold: the least key of every window of [`WINDOW`] shingles (of all of
+/// them when there are fewer), sorted, each once.
+pub fn winnowed(keys: &[u64]) -> Vec<u64> {
+    let mut out: Vec<u64> = if keys.len() <= WINDOW {
+        keys.iter().min().copied().into_iter().collect()
+    } else {
+        keys.windows(WINDOW)
+            .filter_map(|w| w.iter().min().copied())
+            .collect()
+    };
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// The rows of a released text filed at `seq` (docs/tree.md#excerpts).
+pub fn rows_of_text(seq: u64, text: &str) -> Vec<IndexRow> {
+    winnowed(&shingle_keys(&words(text)))
+        .into_iter()
+        .map(|prefix| IndexRow { prefix, seq })
+        .collect()
+}
+
+/// The key to look an excerpt up by: the least key of its shingles, which every released text
+/// holding the excerpt has among its rows when the excerpt has [`MIN_WORDS`] words or more.
+/// `None` when it has fewer.
+pub fn lookup_key(excerpt: &str) -> Option<u64> {
+    let w = words(excerpt);
+    if w.len() < MIN_WORDS {
+        return None;
+    }
+    shingle_keys(&w).into_iter().min()
+}
+
+/// Where the excerpt's words stand in the text's, as a run: the first word's place (from 0) at
+/// the first place they do; `None` when they do not, or the excerpt has no word.
+pub fn place_in(text: &str, excerpt: &str) -> Option<usize> {
+    let t = words(text);
+    let e = words(excerpt);
+    if e.is_empty() {
+        return None;
+    }
+    t.windows(e.len()).position(|w| w == e.as_slice())
+}
+
+/// A key as the index's lookup takes a digest: its 8 bytes first (the rest is never read).
+pub fn key_digest(key: u64) -> Digest {
+    let mut d = [0u8; 32];
+    d[..8].copy_from_slice(&key.to_be_bytes());
+    Digest(d)
+}
+
+/// The excerpt index's file for a digest index file of the same place.
+fn as_excerpt(file: TreeFile) -> TreeFile {
+    match file {
+        TreeFile::IndexBucket { level, run, prefix } => {
+            TreeFile::ExcerptBucket { level, run, prefix }
+        }
+        TreeFile::IndexTail { block, width } => TreeFile::ExcerptTail { block, width },
+        other => other,
+    }
+}
+
+/// Every file of the excerpt index at `size` with its bytes, from the rows sorted by seq: the
+/// digest index's runs, buckets and tail (docs/tree.md#index), under `excerpts/`.
+pub fn excerpt_files(size: u64, rows: &[IndexRow], mut each: impl FnMut(TreeFile, Vec<u8>)) {
+    tree::index_files(size, rows, |f, b| each(as_excerpt(f), b));
+}
+
+/// The names of the excerpt index's files at `size`.
+pub fn excerpt_names(size: u64) -> Vec<TreeFile> {
+    let mut out = Vec::new();
+    excerpt_files(size, &[], |f, _| out.push(f));
+    out
+}
+
+/// The files a lookup of `key` at `size` reads.
+pub fn excerpt_lookup(size: u64, key: u64) -> Vec<TreeFile> {
+    tree::index_lookup(size, &key_digest(key))
+        .into_iter()
+        .map(as_excerpt)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn w(s: &str) -> Vec<String> {
+        words(s)
+    }
+
+    #[test]
+    fn words_follow_the_pages_tokens() {
+        assert_eq!(
+            w(
+                "**Bold** _sent_sha256_ `code` (x) [y]\r\n\n[gate: 1 of 2 numerals bound \u{b7} ledger 0042]"
+            ),
+            ["Bold", "sent_sha256", "code", "x", "y"]
+        );
+        // NFC: a decomposed é is the composed one.
+        assert_eq!(w("cafe\u{301}"), ["caf\u{e9}"]);
+        // U+0085 is not a space to the page's \s; U+FEFF is.
+        assert_eq!(w("a\u{85}b c\u{feff}d"), ["a\u{85}b", "c", "d"]);
+        // Not a trailer: a newline inside, or no digits before the bracket.
+        assert_eq!(
+            w("[gate: x\n\u{b7} ledger 1]"),
+            ["gate:", "x", "\u{b7}", "ledger", "1"]
+        );
+        assert_eq!(
+            w("[gate: x \u{b7} ledger ]"),
+            ["gate:", "x", "\u{b7}", "ledger"]
+        );
+        assert_eq!(w("a[gate: [gate: q \u{b7} ledger 7]b"), ["a", "b"]);
+    }
+
+    #[test]
+    fn every_run_of_min_words_holds_a_row() {
+        let text: String = (0..60).map(|i| format!("w{} ", i * 7 % 13 + i)).collect();
+        let rows: Vec<u64> = rows_of_text(3, &text).iter().map(|r| r.prefix).collect();
+        let all = words(&text);
+        assert!(rows.len() < shingle_keys(&all).len());
+        for start in 0..=all.len() - MIN_WORDS {
+            let excerpt = all[start..start + MIN_WORDS].join(" ");
+            let key = lookup_key(&excerpt).expect("long enough");
+            assert!(rows.contains(&key), "run at {start}");
+            assert_eq!(place_in(&text, &excerpt), Some(start));
+        }
+        assert_eq!(lookup_key(&all[..MIN_WORDS - 1].join(" ")), None);
+    }
+
+    #[test]
+    fn a_short_text_keeps_its_least_shingle() {
+        let keys = vec![9, 4, 7];
+        assert_eq!(winnowed(&keys), vec![4]);
+        assert_eq!(winnowed(&[5, 1, 6, 6, 2, 8, 9, 3, 7, 4]), vec![1, 2, 3]);
+        assert!(rows_of_text(1, "seven words are not a shingle here").is_empty());
+    }
+
+    #[test]
+    fn the_files_are_the_digest_indexs_under_excerpts() {
+        let names: Vec<String> = excerpt_names(2050).iter().map(TreeFile::path).collect();
+        assert_eq!(names.len(), 33);
+        assert_eq!(names[0], "excerpts/0/0/0");
+        assert_eq!(names[32], "excerpts/tail/2.p/2");
+        for n in &names {
+            assert_eq!(
+                TreeFile::parse(n).map(|f| f.path()).as_deref(),
+                Some(n.as_str())
+            );
+        }
+        assert_eq!(
+            excerpt_lookup(2050, 0xab00_0000_0000_0000)
+                .iter()
+                .map(TreeFile::path)
+                .collect::<Vec<_>>(),
+            ["excerpts/0/0/a", "excerpts/0/1/a", "excerpts/tail/2.p/2"]
+        );
+    }
+}
