@@ -27,6 +27,9 @@ pub struct Assembled {
     pub snapshots: Snapshots,
     /// The publication extends HEAD's (no rewrite by the ledger or a layer).
     pub extends: bool,
+    /// What the assembly carries to the next build (the tree's files: docs/tree.md#carried),
+    /// saved once DIR is written.
+    pub carried: Vec<crate::previous::carried::Carried>,
 }
 
 pub fn run(
@@ -60,7 +63,16 @@ pub fn run(
         .as_deref()
         .or(plan.key.as_deref().map(|k| k.name.as_str()));
     let origin = super::tree::origin(configured, previous, &verified.header_digest)?;
-    let checkpoint = super::tree::put(&mut tree, decided, loaded, &origin, plan.key.as_deref())?;
+    // What the last build made of the tree, when it binds to this chain (docs/tree.md#carried).
+    let carry = super::tree_carried::open(previous.git_dir(), &verified.lines);
+    let (checkpoint, mut tree_files) = super::tree::put(
+        &mut tree,
+        decided,
+        loaded,
+        &origin,
+        plan.key.as_deref(),
+        carry.as_ref(),
+    )?;
     // Moved, not copied: at a million lines the witness proofs alone are large.
     for layer in layers.iter_mut() {
         for (path, bytes) in std::mem::take(&mut layer.files) {
@@ -71,9 +83,21 @@ pub fn run(
             tree.put_listed(list);
         }
     }
-    if layers.public_texts.is_some() {
-        super::tree::put_excerpts(&mut tree, decided, loaded)?;
+    if let Some(texts) = layers.public_texts.as_ref() {
+        super::tree::put_excerpts(
+            &mut tree,
+            decided,
+            loaded,
+            &texts.first_seqs,
+            carry.as_ref(),
+            &mut tree_files,
+        )?;
     }
+    drop(carry);
+    let carried: Vec<_> = super::tree_carried::carried(previous.git_dir(), &tree_files)
+        .into_iter()
+        .collect();
+    drop(tree_files);
     crate::terminal::progress::stage_done("assemble: the layers' files");
     let stats = stats(
         verified,
@@ -107,6 +131,7 @@ pub fn run(
         tree,
         snapshots,
         extends,
+        carried,
     })
 }
 

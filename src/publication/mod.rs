@@ -18,6 +18,7 @@ pub mod render;
 pub mod report;
 pub mod review;
 pub mod tree;
+pub mod tree_carried;
 pub mod verify;
 pub mod write;
 
@@ -214,6 +215,7 @@ pub fn run(plan: &BuildPlan) -> Result<ExitCode> {
     let carried: Vec<crate::previous::carried::Carried> = layers
         .iter_mut()
         .flat_map(|l| std::mem::take(&mut l.carried))
+        .chain(std::mem::take(&mut assembled.carried))
         .collect();
     drop(layers);
     crate::terminal::memory::give_back();

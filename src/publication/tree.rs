@@ -14,6 +14,7 @@ use exhibit_protocol::tree::{self, Checkpoint, IndexRow, Made, TILE_WIDTH, TreeF
 
 use super::decide::{Decided, LineRecord};
 use super::load::LoadedBox;
+use super::tree_carried::{Bound, Known, Runs, TreeFiles};
 use crate::previous::Previous;
 use crate::published::output_tree::{Content, Remade, Tree};
 
@@ -37,14 +38,17 @@ pub struct TreeStats {
     pub excerpts: bool,
 }
 
-/// Puts every file of the tree at the chain's size into `out`; returns the checkpoint.
+/// Puts every file of the tree at the chain's size into `out`; returns the checkpoint and what
+/// to carry to the next build. The files `carry` names are named by what they were, not made
+/// (docs/tree.md#carried).
 pub fn put(
     out: &mut Tree,
     decided: &Decided,
     loaded: &LoadedBox,
     origin: &str,
     key: Option<&crate::operator_box::signing::OperatorKey>,
-) -> Result<Checkpoint> {
+    carry: Option<&Bound>,
+) -> Result<(Checkpoint, TreeFiles)> {
     let lines = decided.verified.lines.clone();
     for (i, r) in lines.iter().enumerate() {
         if r.seq != i as i64 + 1 {
@@ -57,19 +61,51 @@ pub fn put(
             );
         }
     }
-    let mut maker = TreeMaker::new();
-    for r in lines.iter() {
+    let mut files = TreeFiles {
+        size: lines.len() as u64,
+        head: lines.last().map_or(Digest([0; 32]), |r| r.entry_id),
+        withheld: super::tree_carried::withheld_seqs(&lines, lines.len() as u64),
+        ..TreeFiles::default()
+    };
+    let mut maker = match carry {
+        Some(c) => {
+            for (n, &(tile, bundle)) in c.files.tiles.iter().enumerate() {
+                put_level0(out, &lines, loaded, n as u64, (tile, bundle));
+                files.tiles.push((tile, bundle));
+            }
+            TreeMaker::resume(c.files.upper.clone())
+        }
+        None => TreeMaker::new(),
+    };
+    for r in &lines[maker.size() as usize..] {
         if let Some(Made::Full(n, tile, bundle)) = maker.push(&r.entry_id) {
-            put_level0(out, &lines, loaded, n, &tile, &bundle);
+            let made = (Digest::of(&tile), Digest::of(&bundle));
+            put_level0(out, &lines, loaded, n, made);
+            files.tiles.push(made);
         }
     }
     let size = maker.size();
+    files.upper = maker.upper().to_vec();
     let finished = maker.finish();
     for (file, bytes) in finished.files {
         out.put(format!("{TREE_DIR}{}", file.path()), bytes);
     }
-    put_lines(out, &lines, loaded)?;
-    put_index(out, size, index_rows(&lines, loaded)?, false);
+    let (groups, named_groups) = put_lines(out, &lines, loaded, carry)?;
+    files.lines = groups;
+    let source = line_rows(lines.clone(), loaded);
+    let (runs, named_runs) = put_index(out, size, source, false, |level, run| {
+        let (first, last) = tree::run_seqs(level, run);
+        carry
+            .filter(|c| c.same_lines(first, last))
+            .and_then(|c| c.files.index.get(&(level, run)).cloned())
+    })?;
+    files.index = runs;
+    if carry.is_some() {
+        crate::terminal::progress::stage_times::carried(&format!(
+            "{} full tiles, {named_groups} lines groups, {named_runs} index runs of the tree",
+            carry.map_or(0, Bound::full_tiles)
+        ));
+    }
     let head_seq = lines.last().map_or(0, |r| r.seq as u64);
     let checkpoint = Checkpoint {
         origin: origin.to_string(),
@@ -86,19 +122,19 @@ pub fn put(
     };
     out.put(format!("{TREE_DIR}checkpoint"), bytes);
     crate::terminal::progress::stage_done("assemble: the tree");
-    Ok(checkpoint)
+    Ok((checkpoint, files))
 }
 
-/// A full level-0 tile and its bundle, made again when written from the gate's ledger (the
-/// tile's 256 lines are one span of it): nothing of them is held but where they lie, so the
-/// per-line records can be let go before the page is made (docs/scale.md#memory).
+/// A full level-0 tile and its bundle, of the sha256 `made` (tile, bundle), made again when
+/// written from the gate's ledger (the tile's 256 lines are one span of it): nothing of them is
+/// held but where they lie, so the per-line records can be let go before the page is made
+/// (docs/scale.md#memory).
 fn put_level0(
     out: &mut Tree,
     lines: &Arc<Vec<LineRecord>>,
     loaded: &LoadedBox,
     n: u64,
-    tile: &[u8],
-    bundle: &[u8],
+    made: (Digest, Digest),
 ) {
     let width = TILE_WIDTH;
     let first = &lines[(n * TILE_WIDTH) as usize];
@@ -107,7 +143,7 @@ fn put_level0(
         first.offset.get() as usize,
         last.offset.get() as usize + last.len as usize,
     );
-    let made = |as_bundle: bool| {
+    let make = |as_bundle: bool| {
         let ledger = loaded.ledger.clone();
         move || -> Result<Vec<u8>> {
             let ids = ids_in(&ledger.read(span.0, span.1)?)?;
@@ -127,19 +163,11 @@ fn put_level0(
     };
     out.put_content(
         format!("{TREE_DIR}{}", TreeFile::Tile { level: 0, n, width }.path()),
-        Content::Remade(Remade::known(
-            tile.len() as u64,
-            Digest::of(tile),
-            made(false),
-        )),
+        Content::Remade(Remade::known(TILE_WIDTH * 32, made.0, make(false))),
     );
     out.put_content(
         format!("{TREE_DIR}{}", TreeFile::Entries { n, width }.path()),
-        Content::Remade(Remade::known(
-            bundle.len() as u64,
-            Digest::of(bundle),
-            made(true),
-        )),
+        Content::Remade(Remade::known(TILE_WIDTH * 34, made.1, make(true))),
     );
 }
 
@@ -163,7 +191,16 @@ fn ids_in(bytes: &[u8]) -> Result<Vec<Digest>> {
 }
 
 /// `lines/<n>`: the published lines of each group of 256 seqs, as spans of the gate's ledger.
-fn put_lines(out: &mut Tree, lines: &Arc<Vec<LineRecord>>, loaded: &LoadedBox) -> Result<()> {
+/// A full group that `carry` names, of the same published lines, is named by its sha256; a new
+/// full group is hashed (once, here) to be carried. Returns the full groups' sizes and sha256.
+fn put_lines(
+    out: &mut Tree,
+    lines: &Arc<Vec<LineRecord>>,
+    loaded: &LoadedBox,
+    carry: Option<&Bound>,
+) -> Result<(Vec<Known>, usize)> {
+    let mut full = Vec::new();
+    let mut named = 0;
     for (n, group) in lines.chunks(TILE_WIDTH as usize).enumerate() {
         let mut spans: Vec<(usize, usize)> = Vec::new();
         for r in group.iter().filter(|r| r.published()) {
@@ -178,22 +215,67 @@ fn put_lines(out: &mut Tree, lines: &Arc<Vec<LineRecord>>, loaded: &LoadedBox) -
             n: n as u64,
             width: group.len() as u64,
         };
-        out.put_content(
-            format!("{TREE_DIR}{}", file.path()),
-            Content::Ledger(crate::operator_box::gate_ledger::LedgerSpans::new(
-                loaded.ledger.clone(),
-                spans,
-            )),
-        );
+        let mut body =
+            crate::operator_box::gate_ledger::LedgerSpans::new(loaded.ledger.clone(), spans);
+        if group.len() as u64 == TILE_WIDTH {
+            let (first, last) = (n as u64 * TILE_WIDTH + 1, (n as u64 + 1) * TILE_WIDTH);
+            let was = carry
+                .filter(|c| c.same_lines(first, last))
+                .and_then(|c| c.files.lines.get(n).copied())
+                .filter(|k| k.len == body.len());
+            let sha256 = match was {
+                Some(k) => {
+                    named += 1;
+                    k.sha256
+                }
+                None => body.sha256()?,
+            };
+            body = body.with_digest(sha256);
+            full.push(Known {
+                len: body.len(),
+                sha256,
+            });
+        }
+        out.put_content(format!("{TREE_DIR}{}", file.path()), Content::Ledger(body));
     }
-    Ok(())
+    Ok((full, named))
 }
 
-/// The digest index (docs/tree.md#index). Its buckets are made again when written, from the
-/// rows (16 bytes a digest) and one run's sorted rows at a time, not held: at a million lines
-/// they are 72 MB over three levels (docs/scale.md#memory).
-/// With `excerpts`, the same runs and tail of the excerpt index's rows (docs/tree.md#excerpts).
-fn put_index(out: &mut Tree, size: u64, rows: Vec<IndexRow>, excerpts: bool) {
+/// The rows of the seqs `first..=last`, in seq order: made where a run or the tail needs them.
+type RowSource = Arc<dyn Fn(u64, u64) -> Result<Vec<IndexRow>> + Send + Sync>;
+
+/// The digest index's rows of the published lines between two seqs (docs/tree.md#index).
+fn line_rows(lines: Arc<Vec<LineRecord>>, loaded: &LoadedBox) -> RowSource {
+    let ledger = loaded.ledger.clone();
+    Arc::new(move |first, last| {
+        let mut rows = Vec::new();
+        let (a, b) = (
+            (first.max(1) - 1) as usize,
+            (last as usize).min(lines.len()),
+        );
+        let mut read = ledger.lines(false);
+        for r in lines[a.min(b)..b].iter().filter(|r| r.published()) {
+            let start = r.offset.get() as usize;
+            let bytes = read.get(start, start + r.len as usize)?;
+            rows.extend(tree::rows_of_line(r.seq as u64, bytes));
+        }
+        Ok(rows)
+    })
+}
+
+/// The digest index (docs/tree.md#index), or with `excerpts` the excerpt index
+/// (docs/tree.md#excerpts), at `size`: each run's buckets named by what `was` gives for the run
+/// (its buckets' sizes and sha256, from the state carried), else made from `source`'s rows and
+/// hashed; either way made again from `source` when written, one run's sorted rows at a time,
+/// not held (at a million lines they are 72 MB over three levels: docs/scale.md#memory).
+/// Returns every run's buckets, to be carried, and how many runs were named by `was`.
+fn put_index(
+    out: &mut Tree,
+    size: u64,
+    source: RowSource,
+    excerpts: bool,
+    was: impl Fn(u8, u64) -> Option<Vec<Known>>,
+) -> Result<(Runs, usize)> {
     let place = move |file: TreeFile| match file {
         TreeFile::IndexBucket { level, run, prefix } if excerpts => {
             TreeFile::ExcerptBucket { level, run, prefix }
@@ -201,25 +283,49 @@ fn put_index(out: &mut Tree, size: u64, rows: Vec<IndexRow>, excerpts: bool) {
         TreeFile::IndexTail { block, width } if excerpts => TreeFile::ExcerptTail { block, width },
         other => other,
     };
-    let source = Arc::new(IndexSource {
-        rows,
+    let memo = Arc::new(RunMemo {
+        source: source.clone(),
         run: std::sync::Mutex::new(None),
     });
+    let mut runs = Runs::new();
+    let mut named = 0;
     for (level, run) in tree::index_runs(size) {
-        let sorted = source.sorted(level, run);
-        for prefix in 0..tree::run_buckets(level) {
-            let bytes = tree::bucket_bytes(&sorted, level, prefix);
-            let src = source.clone();
-            let made = Remade::known(bytes.len() as u64, Digest::of(&bytes), move || {
-                Ok(tree::bucket_bytes(&src.sorted(level, run), level, prefix))
+        let buckets = match was(level, run).filter(|b| b.len() as u64 == tree::run_buckets(level)) {
+            Some(b) => {
+                named += 1;
+                b
+            }
+            None => {
+                let sorted = memo.sorted(level, run)?;
+                (0..tree::run_buckets(level))
+                    .map(|prefix| {
+                        let bytes = tree::bucket_bytes(&sorted, level, prefix);
+                        Known {
+                            len: bytes.len() as u64,
+                            sha256: Digest::of(&bytes),
+                        }
+                    })
+                    .collect()
+            }
+        };
+        for (prefix, k) in (0..).zip(&buckets) {
+            let memo = memo.clone();
+            let made = Remade::known(k.len, k.sha256, move || {
+                Ok(tree::bucket_bytes(&memo.sorted(level, run)?, level, prefix))
             });
             let file = place(TreeFile::IndexBucket { level, run, prefix });
             out.put_content(format!("{TREE_DIR}{}", file.path()), Content::Remade(made));
         }
+        runs.insert((level, run), buckets);
     }
-    if let Some((file, bytes)) = tree::index_tail(size, &source.rows) {
-        out.put(format!("{TREE_DIR}{}", place(file).path()), bytes);
+    let tail_first = size / tree::INDEX_BLOCK * tree::INDEX_BLOCK + 1;
+    if tail_first <= size {
+        let rows = source(tail_first, size)?;
+        if let Some((file, bytes)) = tree::index_tail(size, &rows) {
+            out.put(format!("{TREE_DIR}{}", place(file).path()), bytes);
+        }
     }
+    Ok((runs, named))
 }
 
 /// Where the released texts are in DIR.
@@ -227,8 +333,18 @@ const TEXTS_DIR: &str = "ledger/public_texts/";
 
 /// The excerpt index (docs/tree.md#excerpts), from the released texts `out` holds, never from
 /// another text: each text's rows are filed at the first published send line that carries its
-/// digest as `sent_sha256` (the line `exhibit verify SITE` finds for it).
-pub fn put_excerpts(out: &mut Tree, decided: &Decided, loaded: &LoadedBox) -> Result<()> {
+/// digest as `sent_sha256` (the line `exhibit verify SITE` finds for it). `first_seqs` gives
+/// that seq for the texts the public texts layer released (from the lines it classified); a
+/// text it does not name sends the build through every published line to find it. A run
+/// whose pairs (seq, text) are those `carry` names for it is named by what it was.
+pub fn put_excerpts(
+    out: &mut Tree,
+    decided: &Decided,
+    loaded: &LoadedBox,
+    first_seqs: &[(u64, Digest)],
+    carry: Option<&Bound>,
+    files: &mut TreeFiles,
+) -> Result<()> {
     let mut texts: Vec<Digest> = out
         .iter_under(TEXTS_DIR)
         .filter_map(|(p, _)| {
@@ -241,6 +357,84 @@ pub fn put_excerpts(out: &mut Tree, decided: &Decided, loaded: &LoadedBox) -> Re
     texts.sort_unstable();
     texts.dedup();
     let lines = decided.verified.lines.clone();
+    let mut named: Vec<(Digest, u64)> = first_seqs.iter().map(|&(s, d)| (d, s)).collect();
+    named.sort_unstable();
+    let every_text_named = texts
+        .iter()
+        .all(|d| named.binary_search_by(|(n, _)| n.cmp(d)).is_ok());
+    let mut pairs: Vec<(u64, Digest)> = if every_text_named {
+        named
+            .iter()
+            .filter(|(d, _)| texts.binary_search(d).is_ok())
+            .map(|&(d, s)| (s, d))
+            .collect()
+    } else {
+        first_lines(&texts, &lines, loaded)?
+    };
+    pairs.sort_unstable();
+    let mut held = Vec::with_capacity(pairs.len());
+    for (seq, digest) in pairs {
+        let path = format!("{TEXTS_DIR}{digest}.txt");
+        if let Some(c) = out.entry(&path) {
+            held.push((seq, digest, c.into_owned()));
+        }
+    }
+    let held = Arc::new(held);
+    let signature = |level: u8, run: u64| {
+        let (first, last) = tree::run_seqs(level, run);
+        let lo = held.partition_point(|t| t.0 < first);
+        let hi = held.partition_point(|t| t.0 <= last);
+        let mut h = Vec::with_capacity((hi - lo) * 40);
+        for (seq, d, _) in &held[lo..hi] {
+            h.extend_from_slice(&seq.to_be_bytes());
+            h.extend_from_slice(&d.0);
+        }
+        Digest::of(&h)
+    };
+    let size = lines.len() as u64;
+    let (runs, named) = put_index(out, size, text_rows(held.clone()), true, |level, run| {
+        carry
+            .and_then(|c| c.files.excerpts.get(&(level, run)))
+            .filter(|(s, _)| *s == signature(level, run))
+            .map(|(_, b)| b.clone())
+    })?;
+    if carry.is_some() {
+        crate::terminal::progress::stage_times::carried(&format!(
+            "{named} excerpt runs of the tree"
+        ));
+    }
+    files.excerpts = runs
+        .into_iter()
+        .map(|(k, b)| (k, (signature(k.0, k.1), b)))
+        .collect();
+    crate::terminal::progress::stage_done("assemble: the excerpt index");
+    Ok(())
+}
+
+/// The released texts (seq, digest, file) with their seq: the excerpt rows of those between two
+/// seqs, each text read when its run is made.
+fn text_rows(held: Arc<Vec<(u64, Digest, Content)>>) -> RowSource {
+    Arc::new(move |first, last| {
+        let lo = held.partition_point(|t| t.0 < first);
+        let hi = held.partition_point(|t| t.0 <= last);
+        let mut rows = Vec::new();
+        for (seq, _, content) in &held[lo..hi] {
+            // A released text is UTF-8 (docs/public-texts.md); one that is not has no words.
+            if let Ok(text) = std::str::from_utf8(&content.bytes()?) {
+                rows.extend(exhibit_protocol::excerpt::rows_of_text(*seq, text));
+            }
+        }
+        rows.sort_by_key(|r| r.seq);
+        Ok(rows)
+    })
+}
+
+/// Each text's first published send line, found by reading every published line.
+fn first_lines(
+    texts: &[Digest],
+    lines: &Arc<Vec<LineRecord>>,
+    loaded: &LoadedBox,
+) -> Result<Vec<(u64, Digest)>> {
     let mut first: Vec<Option<u64>> = vec![None; texts.len()];
     if !texts.is_empty() {
         let mut read = loaded.ledger.lines(false);
@@ -252,23 +446,11 @@ pub fn put_excerpts(out: &mut Tree, decided: &Decided, loaded: &LoadedBox) -> Re
             }
         }
     }
-    let mut rows = Vec::new();
-    for (digest, seq) in texts.iter().zip(first) {
-        let Some(seq) = seq else { continue };
-        let path = format!("{TEXTS_DIR}{digest}.txt");
-        let Some(bytes) = out.read(&path)? else {
-            continue;
-        };
-        // A released text is UTF-8 (docs/public-texts.md); one that is not has no words.
-        if let Ok(text) = std::str::from_utf8(&bytes) {
-            rows.extend(exhibit_protocol::excerpt::rows_of_text(seq, text));
-        }
-    }
-    // The runs are cut by seq (tree::run_rows).
-    rows.sort_by_key(|r| r.seq);
-    put_index(out, lines.len() as u64, rows, true);
-    crate::terminal::progress::stage_done("assemble: the excerpt index");
-    Ok(())
+    Ok(texts
+        .iter()
+        .zip(first)
+        .filter_map(|(d, s)| Some((s?, *d)))
+        .collect())
 }
 
 /// The `sent_sha256` of a `kind: send` line.
@@ -281,17 +463,18 @@ fn sent_text(bytes: &[u8]) -> Option<Digest> {
     o.get_str("sent_sha256")?.parse().ok()
 }
 
-/// The index's rows, and the last run sorted (a run's buckets are written one after another).
-struct IndexSource {
-    rows: Vec<IndexRow>,
+/// The rows of one run at a time, sorted by bytes: a run's buckets are written one after
+/// another.
+struct RunMemo {
+    source: RowSource,
     run: std::sync::Mutex<Option<SortedRun>>,
 }
 
 /// A run `(level, number)` and its rows sorted by bytes.
 type SortedRun = ((u8, u64), Arc<Vec<IndexRow>>);
 
-impl IndexSource {
-    fn sorted(&self, level: u8, run: u64) -> Arc<Vec<IndexRow>> {
+impl RunMemo {
+    fn sorted(&self, level: u8, run: u64) -> Result<Arc<Vec<IndexRow>>> {
         let mut held = self
             .run
             .lock()
@@ -299,24 +482,13 @@ impl IndexSource {
         if let Some((key, rows)) = held.as_ref()
             && *key == (level, run)
         {
-            return rows.clone();
+            return Ok(rows.clone());
         }
-        let rows = Arc::new(tree::run_rows(&self.rows, level, run));
+        let (first, last) = tree::run_seqs(level, run);
+        let rows = Arc::new(tree::run_rows(&(self.source)(first, last)?, level, run));
         *held = Some(((level, run), rows.clone()));
-        rows
+        Ok(rows)
     }
-}
-
-/// The index's rows of the published lines, in seq order (docs/tree.md#index).
-fn index_rows(lines: &Arc<Vec<LineRecord>>, loaded: &LoadedBox) -> Result<Vec<IndexRow>> {
-    let mut rows = Vec::new();
-    let mut read = loaded.ledger.lines(false);
-    for r in lines.iter().filter(|r| r.published()) {
-        let start = r.offset.get() as usize;
-        let bytes = read.get(start, start + r.len as usize)?;
-        rows.extend(tree::rows_of_line(r.seq as u64, bytes));
-    }
-    Ok(rows)
 }
 
 /// The log's origin (docs/tree.md#checkpoint): `[publish] origin`, else HEAD's checkpoint's,

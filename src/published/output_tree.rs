@@ -144,7 +144,7 @@ impl Remade {
     fn held_to(&self, (len, sha256): (u64, exhibit_protocol::Digest)) -> Result<()> {
         if len != self.len || sha256 != self.sha256 {
             bail!(
-                "a file made twice came out different the second time (sha256 {} first): its source changed while the build ran, or this is exhibit's fault; nothing was written — run the build again, and report it if it happens again",
+                "a file made twice came out different the second time (sha256 {} first): its source changed while the build ran, a state an earlier build carried in the git folder is wrong (docs/tree.md#carried), or this is exhibit's fault; nothing was written — run the build again; if it fails again, remove the folder exhibit/ in the repository's git folder (only time is lost) and report it",
                 self.sha256
             );
         }

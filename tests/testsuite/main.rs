@@ -29,6 +29,7 @@ mod segments;
 mod signed_site;
 mod site_agreement;
 mod tree;
+mod tree_carried;
 mod vectors;
 mod verify_cli;
 mod withheld_files;

@@ -314,6 +314,12 @@ fn run_blocks(level: u8) -> u64 {
     16u64.pow(u32::from(level))
 }
 
+/// The first and last seq a run `(level, run)` covers.
+pub fn run_seqs(level: u8, run: u64) -> (u64, u64) {
+    let span = run_blocks(level) * INDEX_BLOCK;
+    (run * span + 1, (run + 1) * span)
+}
+
 /// Every index run `(level, run)` complete at `size`.
 pub fn index_runs(size: u64) -> Vec<(u8, u64)> {
     let blocks = size / INDEX_BLOCK;
@@ -593,6 +599,23 @@ impl TreeMaker {
 
     pub fn size(&self) -> u64 {
         self.size
+    }
+
+    /// A maker at the end of the full level-0 tiles whose roots are `upper` (level 1's stored
+    /// hashes, as [`TreeMaker::upper`] gave them): the tree of `upper.len() * 256` leaves, to go
+    /// on from there without the leaves (docs/tree.md#carried).
+    pub fn resume(upper: Vec<Hash>) -> TreeMaker {
+        TreeMaker {
+            size: upper.len() as u64 * TILE_WIDTH,
+            leaves: Vec::new(),
+            bundle: Vec::new(),
+            upper,
+        }
+    }
+
+    /// Level 1's stored hashes so far: one for each full level-0 tile.
+    pub fn upper(&self) -> &[Hash] {
+        &self.upper
     }
 
     /// The next leaf's entry (the line's `entry_id`). Returns the full tile it completed.

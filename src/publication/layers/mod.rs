@@ -50,6 +50,9 @@ pub struct LayerOutput {
     pub records: Vec<crate::previous::file_records::Pending>,
     /// What the layer carries to the next build (crate::previous::carried), saved once DIR is written.
     pub carried: Vec<crate::previous::carried::Carried>,
+    /// The public texts layer's released texts, each with the seq of the first published send
+    /// line that carries it: where the excerpt index files its rows (docs/tree.md#excerpts).
+    pub first_seqs: Vec<(u64, exhibit_protocol::Digest)>,
 }
 
 /// A layer's counts, written under the layer's name in `STATS.json` and each `SNAPSHOTS.jsonl`

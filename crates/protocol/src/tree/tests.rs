@@ -53,6 +53,56 @@ fn made(size: u64) -> (BTreeMap<String, Vec<u8>>, Hash) {
 }
 
 #[test]
+fn a_maker_resumed_from_its_full_tiles_roots_makes_the_same_files_and_root() {
+    // Catches a resume that counts the size wrong, drops the upper hashes, or starts a partial
+    // tile where the full ones end (docs/tree.md#carried).
+    for (at, size) in [
+        (0, 0),
+        (256, 256),
+        (256, 300),
+        (512, 65_536 + 40),
+        (65_536, 65_537),
+    ] {
+        let mut first = TreeMaker::new();
+        for i in 0..at {
+            first.push(&entry(i));
+        }
+        let mut m = TreeMaker::resume(first.upper().to_vec());
+        assert_eq!(m.size(), at);
+        let mut files = BTreeMap::new();
+        for i in at..size {
+            if let Some(Made::Full(n, tile, bundle)) = m.push(&entry(i)) {
+                files.insert(
+                    TreeFile::Tile {
+                        level: 0,
+                        n,
+                        width: 256,
+                    }
+                    .path(),
+                    tile,
+                );
+                files.insert(TreeFile::Entries { n, width: 256 }.path(), bundle);
+            }
+        }
+        let f = m.finish();
+        for (file, bytes) in f.files {
+            files.insert(file.path(), bytes);
+        }
+        let (all, root) = made(size);
+        assert_eq!(f.root, root, "{at} → {size}");
+        for (path, bytes) in &files {
+            assert_eq!(all.get(path), Some(bytes), "{at} → {size}: {path}");
+        }
+        // What the resumed maker did not make is the full level-0 tiles before `at`.
+        assert_eq!(
+            all.len() - files.len(),
+            (at / 256 * 2) as usize,
+            "{at} → {size}"
+        );
+    }
+}
+
+#[test]
 fn the_makers_root_is_rfc_6962s_at_every_size_around_tile_edges() {
     for size in (0..40)
         .chain(250..260)

@@ -303,6 +303,20 @@ pub(super) fn finish(
         }
     }
     let releases = std::mem::take(&mut texts.releases);
+    // The first published send line of each text: its allow-listed lines and the off-list
+    // ones that carry it are every published send line that does (docs/tree.md#excerpts).
+    out.first_seqs = releases
+        .iter()
+        .filter_map(|r| {
+            let e = &r.entry;
+            let first = e
+                .other_seqs
+                .iter()
+                .chain(&e.off_list_seqs)
+                .fold(e.seq, |a, &b| a.min(b));
+            Some((u64::try_from(first).ok()?, e.sent_sha256))
+        })
+        .collect();
     release_files(releases, texts.dir_folder.as_ref(), made, &mut out)?;
     out.stats = Some(LayerStats::PublicTexts(Box::new(counts)));
     Ok(out)

@@ -240,6 +240,7 @@ pub fn build(ctx: &LayerContext<'_>, store: &Path) -> Result<LayerOutput> {
         rewrote: !proofs.rewritten.is_empty() || proofs.dropped_from_head,
         records: proofs.records.take().into_iter().collect(),
         carried,
+        first_seqs: Vec::new(),
     })
 }
 
