@@ -159,6 +159,11 @@ fn a_build_that_carries_the_trees_files_publishes_what_making_them_again_publish
     // 11 full tiles of 3000 lines, 11 groups, 2 index runs of level 0.
     assert_eq!(figures, [11, 11, 2], "{daily}");
     let with_carried = s.site();
+    // And it verifies: `exhibit verify SITE` files each text's excerpt rows under the first
+    // published send line it finds itself, not the one the build took from the public texts
+    // layer.
+    let (code, v) = verify_json(&s.work.join("site"));
+    assert_eq!(code, Some(0), "{v}");
     s.back_to_head();
     s.build_ok(&next, &[]);
     assert_eq!(
