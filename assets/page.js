@@ -749,9 +749,12 @@
    * messages (runs in the Web Worker, or on the main thread when no worker starts). It is
    * stringified into the worker, so it uses nothing but its arguments. Messages in:
    * {type: 'init', withheld, tzRules, posts, watchSeqs, checkpoint}, {type: 'file', path, bytes
-   * (ArrayBuffer), size, sha256, wantCheckpoint}, {type: 'finish', headSeq}. Out: 'progress',
-   * 'file-bad' (size, sha256 or a missing final LF: named by file), 'file-done' (the file's line
-   * records, the posts the chain reached, a checkpoint when asked), 'done', 'error'.
+   * (ArrayBuffer), size, sha256, wantCheckpoint}, {type: 'posts', posts, watchSeqs} (the posts
+   * read while the ledger streams: they replace init's; a seq to keep that the reader has passed
+   * is taken from the records it keeps, which hold every line read on this visit), {type:
+   * 'finish', headSeq}. Out: 'progress', 'file-bad' (size, sha256 or a missing final LF: named by
+   * file), 'file-done' (the file's line records, the posts the chain reached, a checkpoint when
+   * asked), 'reached' (after 'posts': the posts the chain has reached so far), 'done', 'error'.
    * The line records stay here (docs/page.md#records-in-the-worker): 'file-done' counts them,
    * and {type: 'ask', id, op, ...} is answered {type: 'answer', id, value} (lineStore).
    */
@@ -780,8 +783,41 @@
         groups.parts.push(bytes.slice(starts[j - 1], starts[j]));
       });
     }
+    // The posts the chain has reached (its last line read past their seq), each date told once.
+    function reachedNow() {
+      var reached = [];
+      var upTo = v.s.hasPrev ? v.s.prevNext - 1 : 0;
+      var a = V.checkAnchors({ headerDigest: v.s.headerDigest, anchorState: v.checkpointState() }, init.withheld, init.posts);
+      a.forEach(function (x) {
+        if (x.post_seq === null || told[x.date] || Number(x.post_seq) > upTo) return;
+        told[x.date] = 1;
+        reached.push({ date: x.date, seq: x.post_seq, head: x.head, clean: v.s.problems.length === 0 });
+      });
+      return reached;
+    }
+    // Seqs to keep from now on; those already passed get the stated entry_ids of the lines read
+    // at them, in order, as the reader would have kept them had it watched them from the start.
+    function watchMore(seqs) {
+      var add = new Set();
+      (seqs || []).forEach(function (k) { k = String(k); if (!v.watch.has(k)) { v.watch.add(k); add.add(k); } });
+      if (!add.size) return;
+      for (var q = 0; q < store.length; q++) {
+        var L = store[q], key = L.seq === null ? null : String(L.seq);
+        if (key === null || !add.has(key)) continue;
+        var ids = v.ids.get(key);
+        if (!ids) v.ids.set(key, ids = []);
+        ids.push(L.id);
+      }
+    }
     return function (d) {
       try {
+        if (d.type === 'posts') {
+          init.posts = d.posts;
+          watchMore(d.watchSeqs);
+          told = {};
+          post({ type: 'reached', reached: reachedNow() });
+          return;
+        }
         if (d.type === 'init') {
           init = d;
           groups = d.lineGroups ? { cur: -1, parts: [], out: [], bad: false } : null;
@@ -804,16 +840,9 @@
             var differ = factsDiffer(d.facts, fileFacts(before, v.s.lineNo - before, recs, v.s.headerDigest));
             if (differ.length) { post({ type: 'file-bad', path: d.path, why: 'the list says ' + differ.join(', ') }); return; }
           }
-          var reached = [];
-          var upTo = v.s.hasPrev ? v.s.prevNext - 1 : 0;
-          var a = V.checkAnchors({ headerDigest: v.s.headerDigest, anchorState: v.checkpointState() }, init.withheld, init.posts);
-          a.forEach(function (x) {
-            if (x.post_seq === null || told[x.date] || Number(x.post_seq) > upTo) return;
-            told[x.date] = 1;
-            reached.push({ date: x.date, seq: x.post_seq, head: x.head, clean: v.s.problems.length === 0 });
-          });
           var kept = compact({ lines: recs }).lines;
           for (var k = 0; k < kept.length; k++) store.push(kept[k]);
+          var reached = reachedNow();
           post({ type: 'file-done', path: d.path, count: kept.length, linesTotal: v.s.linesTotal,
             firstSeq: recs.length ? recs[0].seq : null, lastSeq: v.s.lastSeq, problems: v.s.problems.length, reached: reached,
             checkpoint: d.wantCheckpoint ? v.checkpoint() : null });
@@ -1095,7 +1124,13 @@
         if (!res.ok) throw new Error(r[1] + ': the server answered ' + res.status);
         return res.arrayBuffer().then(function (buf) { got[r[0]] = new Uint8Array(buf); });
       });
-    })).then(function () { return fetchPosts(V, got); }).then(function () { startWith(got, null); }, function (e) {
+    })).then(function () {
+      // The posts and their proofs are read while the ledger streams: the full check waits for
+      // them before its verdict, and says so if they cannot be read (streamFiles).
+      got.__postsIn = fetchPosts(V, got);
+      got.__postsIn.catch(function () { /* said by the full check, which waits for them */ });
+      startWith(got, null);
+    }, function (e) {
       startWith(got, 'This page reads its records from the site beside it, and could not (' + String(e && e.message || e) + ').');
     });
   }
@@ -1103,7 +1138,8 @@
   /*
    * Such a page carries the newest POSTS_CARRIED posts only (src/build/render.rs
    * `carried_post_dates`); its full check reads every post the anchors' index names, and that
-   * post's proof, from the site (docs/page.md#fetched-records): `got.__posts` (date -> text, as
+   * post's proof, from the site (docs/page.md#fetched-records), while the ledger streams (the
+   * seqs to keep are the index's until the posts are read): `got.__posts` (date -> text, as
    * the build's block holds it: UTF-8 read with replacement) and `got.__anchorHeaders` (each
    * proof's first 65 bytes and length, as `decodeProofHeaders` gives them). Only names of the
    * posts' own form are fetched, a few at a time; a 404 or 410 is a post the site does not hold.
@@ -1120,8 +1156,9 @@
     } catch (e) { dates = []; } // an index that cannot be read fails the check on its own
     dates.sort();
     var posts = {}, headers = [], k = 0, lossy = new TextDecoder('utf-8');
+    // After the ledger's files, which the reader waits on (a hint: a browser may ignore it).
     function file(path) {
-      return fetch(path, { cache: 'no-store', credentials: 'same-origin' }).then(function (res) {
+      return fetch(path, { cache: 'no-store', credentials: 'same-origin', priority: 'low' }).then(function (res) {
         if (res.status === 404 || res.status === 410) return null;
         if (!res.ok) throw new Error(path + ': the server answered ' + res.status);
         return res.arrayBuffer().then(function (buf) { return new Uint8Array(buf); });
@@ -1135,7 +1172,7 @@
     function proofHeader(path) {
       function of(b) { return b && { length: b.length, header: b.slice(0, 65) }; }
       function whole() { return file(path).then(of); }
-      return fetch(path, { cache: 'no-store', credentials: 'same-origin', headers: { Range: 'bytes=0-64' } }).then(function (res) {
+      return fetch(path, { cache: 'no-store', credentials: 'same-origin', priority: 'low', headers: { Range: 'bytes=0-64' } }).then(function (res) {
         if (res.status === 404 || res.status === 410) return null;
         var range = res.headers.get('Content-Range') || '', coded = res.headers.get('Content-Encoding');
         if (res.status === 416 && /^bytes \*\/0$/.test(range) && !coded) return { length: 0, header: new Uint8Array(0) };
@@ -1318,7 +1355,10 @@
     var statsUnreadable = statsRead !== null && !(obj(statsRead) && !Array.isArray(statsRead));
     var anchorsIndex = obj(jsonBlock('anchors-json')) || {};
     var postsCarried = obj(jsonBlock('anchor-posts-json')) || {};
-    // A page that reads its records from the site reads every post there too (fetchPosts).
+    // A page that reads its records from the site reads every post there too (fetchPosts),
+    // while its full check streams the ledger: until they are read (`postsIn`, takePosts), the
+    // posts are those it carries.
+    var postsIn = fetched && fetched.__postsIn ? fetched.__postsIn : null;
     var postsRaw = fetched && fetched.__posts ? fetched.__posts : postsCarried;
     var witness = obj(jsonBlock('witness-json'));
     var publicTexts = obj(jsonBlock('public-texts-json'));
@@ -1503,7 +1543,35 @@
     function resumedWords() {
       return 'The lines up to seq ' + state.result.resumedToSeq + ' sit in files this browser re-derived on an earlier visit, which the list this page carries names with the same sha256: they were not fetched again, so their bytes on the site were not re-checked on this visit, they are not listed here and a pasted message is looked for only among the lines read on this visit. Forget what this browser remembers (below the verdict) and reload to read everything.';
     }
-    var postSeqs = posts.map(function (p) { var m = / seq (0|[1-9][0-9]{0,15})$/.exec(String(p.text)); return m ? m[1] : null; }).filter(Boolean);
+    // The seq a post's text names (decimal digits), or null.
+    function postSeq(p) { var m = / seq (0|[1-9][0-9]{0,15})$/.exec(String(p.text)); return m ? m[1] : null; }
+    // The seqs whose lines' entry_ids the reader keeps for the posts' checks: the posts'; while
+    // they are being read, also every seq the anchors' index names (the publisher's word, only
+    // which seqs to keep: a post naming another is caught up when it arrives, streamFiles).
+    var postSeqs = posts.map(postSeq).filter(Boolean);
+    if (postsIn) {
+      var named = new Set(postSeqs);
+      (Array.isArray(anchorsIndex.posts) ? anchorsIndex.posts : []).forEach(function (p) {
+        if (p && Number.isSafeInteger(p.seq) && p.seq >= 0) named.add(String(p.seq));
+      });
+      postSeqs = Array.from(named);
+    }
+    /*
+     * The posts read from the site replace those the page carries, once (postsIn resolved): the
+     * posts, their seqs and the proofs' headers. Returns the first difference between the
+     * newest of them and the page's copies in words, or null (carriedPostsDiffer).
+     */
+    function takePosts() {
+      if (!state.postsTaken) {
+        state.postsTaken = true;
+        postsRaw = fetched.__posts;
+        posts = Object.keys(postsRaw).sort().map(function (d) { return { date: d, text: String(postsRaw[d]) }; });
+        postSeqs = posts.map(postSeq).filter(Boolean);
+        if (Array.isArray(proofHeadersCarried)) proofHeaders = proofHeadersCarried.filter(function (h) { return h.kind !== 'anchor'; }).concat(fetched.__anchorHeaders);
+        renderDays();
+      }
+      return carriedPostsDiffer();
+    }
     var lightRun = null; // {files, plan, mem, acc, ...}: the run in progress
     function fileItem(i) { return document.querySelector('#stream-files li[data-index="' + i + '"]'); }
     function dayItem(date) { return document.querySelector('#stream-days li[data-date="' + date + '"]'); }
@@ -1520,9 +1588,13 @@
           el('code', null, f.path), ' (' + f.bytes.toLocaleString('en') + ' bytes' + (f.first_seq !== null && f.last_seq !== null ? ', seqs ' + f.first_seq + '–' + f.last_seq : '') + '): ',
           el('span', null, i < from ? 'listed with the sha256 this browser re-derived on an earlier visit: not fetched again, so not re-checked on this visit' : 'waiting')));
       });
+      renderDays();
+    }
+    function renderDays() {
       var days = clear($('stream-days'));
-      posts.forEach(function (p, i) {
-        days.appendChild(el('li', { 'data-date': p.date, 'data-state': 'waiting' }, p.date + (postSeqs[i] ? ' (seq ' + postSeqs[i] + ')' : '') + ': ', el('span', null, 'waiting for the chain')));
+      posts.forEach(function (p) {
+        var q = postSeq(p);
+        days.appendChild(el('li', { 'data-date': p.date, 'data-state': 'waiting' }, p.date + (q ? ' (seq ' + q + ')' : '') + ': ', el('span', null, 'waiting for the chain')));
       });
     }
     function markDay(x) {
@@ -2003,8 +2075,10 @@
         (S.local ? (notHeld.length ? '.' : '') : (notHeld.length ? '; nor' : 'Not checked here:') + ' whether the site holds a file directly under ledger/ that the snapshot does not name, other than ' + DIRECT_FILES.join(', ') + ' (which it asks for): a page cannot list a folder over http.');
     }
 
+    // The ledger's files first when the posts and the tree's files are being read too: the
+    // reader re-derives each while the rest arrive (a hint: a browser may ignore it).
     function fetchFile(f) {
-      return fetch(f.path, { cache: 'no-store', credentials: 'same-origin' }).then(function (res) {
+      return fetch(f.path, { cache: 'no-store', credentials: 'same-origin', priority: 'high' }).then(function (res) {
         if (!res.ok) { var e = new Error('the server answered ' + res.status + ' ' + res.statusText); e.status = res.status; throw e; }
         return res.arrayBuffer();
       });
@@ -2127,6 +2201,7 @@
         if (m.type === 'answer' || (m.type === 'error' && m.id !== undefined)) { if (state.store) state.store.settle(m); return; }
         if (settled) return;
         if (m.type === 'progress') { state.progress.ledger = acc.done + m.bytes; showProgress(); }
+        else if (m.type === 'reached') m.reached.forEach(markDay);
         else if (m.type === 'file-bad') {
           settled = true; rd.stop();
           fileState(i, 'bad', 'FAILS: ' + m.why);
@@ -2182,8 +2257,10 @@
         streamFiles(files, plan, mem, get, how, true);
       };
       rd.post({ type: 'init', withheld: withheldBytes, tzRules: tzRules, posts: posts, watchSeqs: watch, checkpoint: plan.checkpoint, lineGroups: !plan.checkpoint });
+      var postsHeld = postsStep(rd, files, plan, mem, get, how, function () { return settled; }, function () { settled = true; rd.stop(); });
       function next() {
-        if (i >= files.length) { rd.post({ type: 'finish', headSeq: headSeq }); return; }
+        // The verdict's anchor checks wait for every post (postsStep).
+        if (i >= files.length) { postsHeld.then(function (go) { if (go && !settled) rd.post({ type: 'finish', headSeq: headSeq }); }); return; }
         var f = files[i];
         fileState(i, 'reading', 'reading…');
         var clean = clear($('verdict-text'));
@@ -2217,6 +2294,41 @@
       }
       setTimeout(next, 0);
     }
+    /*
+     * The posts a page that reads its records from the site reads while its ledger streams
+     * (fetchPosts): once read, handed to the reader (`rd`) with their seqs — the verdict's anchor
+     * checks wait for them, so a post read last is checked as any other. Resolves to true when
+     * the stream may finish; false when this settled it (`isSettled()`, `settle()`): the posts
+     * could not be read (no verdict), the newest of them are not the page's copies (a failure),
+     * or a post names a seq inside the files this visit resumed past whose entry_id the
+     * remembered state does not hold — then the ledger is read again from its first line.
+     */
+    function postsStep(rd, files, plan, mem, get, how, isSettled, settle) {
+      if (!postsIn) return Promise.resolve(true);
+      return postsIn.then(function () {
+        if (isSettled()) return false;
+        var differ = takePosts();
+        if (differ) { settle(); failLight([{ what: differ, href: '#stream' }]); return false; }
+        if (plan.checkpoint && !compareMemory(mem, files, withheldShaUpTo, postSeqs, new Set(withheld.map(function (w) { return w.seq; }))).checkpoint) {
+          settle();
+          treeEarlyStop();
+          monitorShow('remembered', mem);
+          state.resumeFrom = 0;
+          renderStreamLists(files, 0);
+          streamFiles(files, { rewritten: null, resumeFrom: 0, checkpoint: null, note: 'a post names a seq inside the remembered files' }, mem, get, how);
+          return false;
+        }
+        rd.post({ type: 'posts', posts: posts, watchSeqs: postSeqs });
+        return true;
+      }, function (e) {
+        if (isSettled()) return false;
+        settle();
+        treeEarlyStop();
+        needsRecords('This page reads its records from the site beside it, and could not (' + String(e && e.message || e) + ').');
+        return false;
+      });
+    }
+
     // A ledger file that is not what the list says: a failure, named by file (no verdict can be
     // green over bytes the list does not vouch for).
     function failLight(failures) {

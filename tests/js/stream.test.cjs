@@ -216,6 +216,54 @@ test('the reader checks each file against the list and resumes from its own chec
   assert.ok(bad && bad.path === 'f1' && /sha256/.test(bad.why), 'a file whose sha256 is not the listed one is named');
 });
 
+// docs/page.md#fetched-records: a page that reads its posts from the site streams the ledger
+// while they arrive, keeping the entry_ids at the seqs the anchors' index names; the posts are
+// handed to the reader when read, and a seq they name that the reader has passed (and was not
+// told to keep) is taken from the records it holds. Posts naming mid-day seqs (no day's last,
+// which the reader keeps anyway): an engine that checked them with what it happened to keep
+// said "head absent" where one pass says "ok".
+test('posts handed to the reader after it passed their seqs are checked as in one pass', () => {
+  const ends = lineEnds(demo.ledger);
+  const one = V.verifyLedger(demo.ledger, demo.withheld);
+  const lines = one.lines.filter((L) => L.seq !== null);
+  const picked = [3, 17, 60, 150, 260, lines.length - 5].map((k) => lines[k]);
+  const posts = picked.map((L, k) => ({ date: '1999-01-0' + (k + 1), text: 'gate anchor 1999-01-0' + (k + 1) + ' head ' + L.entry_id + ' seq ' + L.seq }));
+  const want = V.checkAnchors(one, demo.withheld, posts);
+  assert.ok(want.every((a) => a.head === 'ok' && a.ok), JSON.stringify(want));
+  const files = [demo.ledger.subarray(0, ends[40]), demo.ledger.subarray(ends[40], ends[200]), demo.ledger.subarray(ends[200])];
+  const run = (from, checkpoint, postsAfter) => {
+    const out = [];
+    const h = P.lightEngine(V, P.compactResult, (m) => out.push(m));
+    h({ type: 'init', withheld: demo.withheld, tzRules: null, posts: [], watchSeqs: [], checkpoint });
+    for (let i = from; i < files.length; i++) {
+      if (i === postsAfter) h({ type: 'posts', posts, watchSeqs: posts.map((p) => p.text.split(' seq ')[1]) });
+      const b = files[i].slice();
+      h({ type: 'file', path: 'f' + i, bytes: b.buffer, size: b.length, sha256: V.sha256Hex(files[i]), wantCheckpoint: i === 1 });
+    }
+    h({ type: 'finish', headSeq: null });
+    return out;
+  };
+  for (const after of [0, 1, 2]) {
+    const out = run(0, null, after);
+    assert.deepEqual(out.find((m) => m.type === 'done').anchors, want, 'posts handed over before file ' + after);
+    const told = out.filter((m) => m.type === 'reached' || m.type === 'file-done').flatMap((m) => m.reached).map((x) => x.date).sort();
+    assert.deepEqual(told, posts.map((p) => p.date), 'each post reached once');
+  }
+  // Resumed past file 1 from a state that kept none of these seqs: those after it are checked
+  // from the records read on this visit (the page reads the rest again, postsStep).
+  const cp = run(0, null, 0).filter((m) => m.type === 'file-done')[1].checkpoint;
+  const late = posts.filter((p, k) => picked[k].line > 200 + 1);
+  assert.ok(late.length >= 2, 'posts after the checkpoint');
+  const out = [];
+  const h = P.lightEngine(V, P.compactResult, (m) => out.push(m));
+  h({ type: 'init', withheld: demo.withheld, tzRules: null, posts: [], watchSeqs: [], checkpoint: JSON.parse(JSON.stringify(cp)) });
+  const b = files[2].slice();
+  h({ type: 'file', path: 'f2', bytes: b.buffer, size: b.length, sha256: V.sha256Hex(files[2]), wantCheckpoint: false });
+  h({ type: 'posts', posts: late, watchSeqs: late.map((p) => p.text.split(' seq ')[1]) });
+  h({ type: 'finish', headSeq: null });
+  assert.deepEqual(out.find((m) => m.type === 'done').anchors, V.checkAnchors(one, demo.withheld, late));
+});
+
 // docs/page.md#records-in-the-worker: a light page's full check keeps the line records in its
 // reader and asks it for what it shows; each answer must be what the page computed when it held
 // every record (the old page: `allRows`, `finish`'s digest index, `treeLeaves`, the tree files).
