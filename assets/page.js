@@ -1077,7 +1077,69 @@
     return { ledger: ledger, tree: tree, total: ledger + tree };
   }
 
+  /*
+   * The posts a full check read that a returning visit need not read again (docs/page.md "The
+   * monitor"): each in the exact form its entry in the anchors' index spells (`gate anchor <date>
+   * head <head> seq <seq>`), whose proof's header was read and commits to it — then the 65 bytes
+   * read are the OpenTimestamps header of the post's sha256, and only the proof's length is
+   * kept. `index`: anchors/index.json as read; `posts`: date -> text; `headers`: the proofs'
+   * (decodeProofHeaders' shape); `except`: dates never kept (the posts the page carries, which
+   * every visit reads). {dates, lengths, sha} (sha: of what was read, to hold a later index to),
+   * or null when none is kept.
+   */
+  function exactPostText(p) {
+    if (!p || typeof p.date !== 'string' || !/^[0-9]{4}-[0-9]{2}-[0-9]{2}$/.test(p.date) || typeof p.head !== 'string' || !HEX64.test(p.head) ||
+        !Number.isSafeInteger(p.seq) || p.seq < 0) return null;
+    return 'gate anchor ' + p.date + ' head ' + p.head + ' seq ' + p.seq;
+  }
+  function indexByDate(index) {
+    var by = {};
+    (index && Array.isArray(index.posts) ? index.posts : []).forEach(function (p) { if (p && typeof p.date === 'string' && !by[p.date]) by[p.date] = p; });
+    return by;
+  }
+  function postsDigest(V, list) { return V.sha256Hex(V.utf8Encode(JSON.stringify(list))); }
+  function rememberedPosts(V, index, posts, headers, except) {
+    var by = indexByDate(index), hdr = {}, list = [];
+    (Array.isArray(headers) ? headers : []).forEach(function (h) { if (h.kind === 'anchor') hdr[h.name] = h; });
+    Object.keys(posts || {}).sort().forEach(function (d) {
+      var text = exactPostText(by[d]), h = hdr[d + '.txt.ots'];
+      if (Object.prototype.hasOwnProperty.call(except || {}, d) || text === null || text !== posts[d] || !h) return;
+      if (checkProofHeader(h.header, V.sha256Hex(V.utf8Encode(text))) === 'ok') list.push([d, text, h.length]);
+    });
+    return list.length ? { dates: list.map(function (x) { return x[0]; }), lengths: list.map(function (x) { return x[2]; }), sha: postsDigest(V, list) } : null;
+  }
+  /*
+   * rememberedPosts' record (`mem`) held to the anchors' index read on this visit: when the index
+   * spells every remembered post exactly as it was read, {posts: date -> text, headers, count,
+   * last (the newest date)} — the posts and the proofs' headers as read then, not fetched again;
+   * else null (every post is read).
+   */
+  function postsFromMemory(V, index, mem) {
+    if (!mem || !Array.isArray(mem.dates) || !Array.isArray(mem.lengths) || mem.dates.length !== mem.lengths.length || !mem.dates.length || typeof mem.sha !== 'string') return null;
+    var by = indexByDate(index), list = [];
+    for (var k = 0; k < mem.dates.length; k++) {
+      var text = exactPostText(by[mem.dates[k]]);
+      if (text === null || !Number.isSafeInteger(mem.lengths[k])) return null;
+      list.push([mem.dates[k], text, mem.lengths[k]]);
+    }
+    if (postsDigest(V, list) !== mem.sha) return null;
+    var out = { posts: {}, headers: [], count: list.length, last: list[list.length - 1][0] };
+    list.forEach(function (x) {
+      var h = new Uint8Array(65);
+      h.set(OTS_MAGIC, 0);
+      h[31] = 0x01;
+      h[32] = 0x08;
+      h.set(hexBytes(V.sha256Hex(V.utf8Encode(x[1]))), 33);
+      out.posts[x[0]] = x[1];
+      out.headers.push({ kind: 'anchor', name: x[0] + '.txt.ots', length: x[2], header: h });
+    });
+    return out;
+  }
+  /** The key under which the monitor keeps what this browser remembers of the exhibit. */
+  function monitorKey() { return 'exhibit-monitor:v1:' + String(location.href).replace(/[?#].*$/, ''); }
+
   var pure = {
+    rememberedPosts: rememberedPosts, postsFromMemory: postsFromMemory,
     toLF: toLF, stripTrailer: stripTrailer, variants: variants, tokens: tokens, dice: dice,
     wordsKey: wordsKey, wordDiff: wordDiff, coverage: coverage, ranges: ranges, b64ToBytes: b64ToBytes, failedCheck: failedCheck,
     compactResult: compactResult, NEAR_THRESHOLD: NEAR_THRESHOLD, DIGEST_FIELDS: DIGEST_FIELDS,
@@ -1127,7 +1189,9 @@
     })).then(function () {
       // The posts and their proofs are read while the ledger streams: the full check waits for
       // them before its verdict, and says so if they cannot be read (streamFiles).
-      got.__postsIn = fetchPosts(V, got);
+      var mem = null;
+      try { mem = JSON.parse(window.localStorage.getItem(monitorKey()) || 'null'); } catch (e) { mem = null; }
+      got.__postsIn = fetchPosts(V, got, mem && typeof mem === 'object' && !mem.rewritten ? mem.posts : null);
       got.__postsIn.catch(function () { /* said by the full check, which waits for them */ });
       startWith(got, null);
     }, function (e) {
@@ -1141,24 +1205,33 @@
    * post's proof, from the site (docs/page.md#fetched-records), while the ledger streams (the
    * seqs to keep are the index's until the posts are read): `got.__posts` (date -> text, as
    * the build's block holds it: UTF-8 read with replacement) and `got.__anchorHeaders` (each
-   * proof's first 65 bytes and length, as `decodeProofHeaders` gives them). Only names of the
+   * proof's first 65 bytes and length, as `decodeProofHeaders` gives them). The posts this
+   * browser read on an earlier visit (`remembered`: rememberedPosts' record) are not fetched
+   * again while the index spells them as read then (`got.__postsRemembered`: {count, last}).
+   * Only names of the
    * posts' own form are fetched, a few at a time; a 404 or 410 is a post the site does not hold.
    */
   var POSTS_CARRIED = 64, POST_DATE = /^[0-9]{4}-[0-9]{2}-[0-9]{2}$/;
-  function fetchPosts(V, got) {
-    var dates = [], seen = {};
+  function fetchPosts(V, got, remembered) {
+    var dates = [], seen = {}, known = null;
     try {
       var ix = V.readSiteJSON(V.utf8Decode(got['anchors-json'] || new Uint8Array(0)));
+      known = postsFromMemory(V, ix, remembered);
       (ix && Array.isArray(ix.posts) ? ix.posts : []).forEach(function (p) {
         var d = p && p.date;
         if (typeof d === 'string' && POST_DATE.test(d) && !seen[d]) { seen[d] = true; dates.push(d); }
       });
-    } catch (e) { dates = []; } // an index that cannot be read fails the check on its own
-    dates.sort();
+    } catch (e) { dates = []; known = null; } // an index that cannot be read fails the check on its own
     var posts = {}, headers = [], k = 0, lossy = new TextDecoder('utf-8');
-    // After the ledger's files, which the reader waits on (a hint: a browser may ignore it).
+    if (known) {
+      dates = dates.filter(function (d) { return !Object.prototype.hasOwnProperty.call(known.posts, d); });
+      Object.keys(known.posts).forEach(function (d) { posts[d] = known.posts[d]; });
+      headers = known.headers.slice();
+      got.__postsRemembered = { count: known.count, last: known.last };
+    }
+    dates.sort();
     function file(path) {
-      return fetch(path, { cache: 'no-store', credentials: 'same-origin', priority: 'low' }).then(function (res) {
+      return fetch(path, { cache: 'no-store', credentials: 'same-origin' }).then(function (res) {
         if (res.status === 404 || res.status === 410) return null;
         if (!res.ok) throw new Error(path + ': the server answered ' + res.status);
         return res.arrayBuffer().then(function (buf) { return new Uint8Array(buf); });
@@ -1172,7 +1245,7 @@
     function proofHeader(path) {
       function of(b) { return b && { length: b.length, header: b.slice(0, 65) }; }
       function whole() { return file(path).then(of); }
-      return fetch(path, { cache: 'no-store', credentials: 'same-origin', priority: 'low', headers: { Range: 'bytes=0-64' } }).then(function (res) {
+      return fetch(path, { cache: 'no-store', credentials: 'same-origin', headers: { Range: 'bytes=0-64' } }).then(function (res) {
         if (res.status === 404 || res.status === 410) return null;
         var range = res.headers.get('Content-Range') || '', coded = res.headers.get('Content-Encoding');
         if (res.status === 416 && /^bytes \*\/0$/.test(range) && !coded) return { length: 0, header: new Uint8Array(0) };
@@ -1540,6 +1613,12 @@
     }
 
     // ---- the light page (docs/page.md "The light page"): the ledger's files, read one by one
+    // What a visit that took posts from this browser's memory (fetchPosts) did not re-check.
+    function postsRememberedWords() {
+      var R = state.postsRemembered;
+      return 'NOT fetched again: the posts of ' + R.count.toLocaleString('en') + ' day' + (R.count === 1 ? '' : 's') + ' up to ' + R.last +
+        ' and their proofs\' headers, which this browser read on an earlier visit. Today\'s ledger/anchors/index.json names each of them exactly as it was read then (date, head and seq), so each was checked again against the chain as read then; their files on the site were not re-read on this visit (Forget, below the verdict, and Check everything reads them all).';
+    }
     function resumedWords() {
       return 'The lines up to seq ' + state.result.resumedToSeq + ' sit in files this browser re-derived on an earlier visit, which the list this page carries names with the same sha256: they were not fetched again, so their bytes on the site were not re-checked on this visit, they are not listed here and a pasted message is looked for only among the lines read on this visit. Forget what this browser remembers (below the verdict) and reload to read everything.';
     }
@@ -1568,7 +1647,12 @@
         posts = Object.keys(postsRaw).sort().map(function (d) { return { date: d, text: String(postsRaw[d]) }; });
         postSeqs = posts.map(postSeq).filter(Boolean);
         if (Array.isArray(proofHeadersCarried)) proofHeaders = proofHeadersCarried.filter(function (h) { return h.kind !== 'anchor'; }).concat(fetched.__anchorHeaders);
+        state.postsRemembered = fetched.__postsRemembered || null;
         renderDays();
+        var days = $('stream-days');
+        if (state.postsRemembered && days && days.parentNode && !$('posts-remembered')) {
+          days.parentNode.insertBefore(el('p', { id: 'posts-remembered', 'data-count': String(state.postsRemembered.count) }, postsRememberedWords()), days);
+        }
       }
       return carriedPostsDiffer();
     }
@@ -2075,10 +2159,8 @@
         (S.local ? (notHeld.length ? '.' : '') : (notHeld.length ? '; nor' : 'Not checked here:') + ' whether the site holds a file directly under ledger/ that the snapshot does not name, other than ' + DIRECT_FILES.join(', ') + ' (which it asks for): a page cannot list a folder over http.');
     }
 
-    // The ledger's files first when the posts and the tree's files are being read too: the
-    // reader re-derives each while the rest arrive (a hint: a browser may ignore it).
     function fetchFile(f) {
-      return fetch(f.path, { cache: 'no-store', credentials: 'same-origin', priority: 'high' }).then(function (res) {
+      return fetch(f.path, { cache: 'no-store', credentials: 'same-origin' }).then(function (res) {
         if (!res.ok) { var e = new Error('the server answered ' + res.status + ' ' + res.statusText); e.status = res.status; throw e; }
         return res.arrayBuffer();
       });
@@ -2350,7 +2432,7 @@
     }
 
     // ---- the monitor (docs/page.md "The monitor"): what this browser remembers of this exhibit
-    var MONITOR_KEY = 'exhibit-monitor:v1:' + String(location.href).replace(/[?#].*$/, '');
+    var MONITOR_KEY = monitorKey();
     function storage() { try { return window.localStorage || null; } catch (e) { return null; } }
     function monitorLoad() {
       var st = storage();
@@ -2380,7 +2462,9 @@
           : 'This browser remembers, from ' + (x.checked_at ? 'its visit of ' + x.checked_at : 'an earlier visit')) +
           ': the ledger\'s size (' + Number(x.bytes).toLocaleString('en') + ' bytes), its head ' + String(x.head).slice(0, 12) + '… at seq ' + x.head_seq +
           ', the sha256 and size of its ' + x.files.length + ' file' + (x.files.length === 1 ? '' : 's') + ' (' + full + ' full, never to change), and the verifier\'s state at the end of the last full one. ' +
-          (kind === 'resuming' ? 'This visit compares the list this page carries with them and reads only the files after them; it does not fetch the remembered files again.' : kind === 'stored' ? 'The next visit reads only what is new, and says loudly if any of it changed.' : '');
+          (x.posts ? 'And the ' + x.posts.dates.length.toLocaleString('en') + ' posts it read up to ' + x.posts.dates[x.posts.dates.length - 1] + ' with their proofs\' headers, by date and length and one digest of them all. ' : '') +
+          (kind === 'resuming' ? 'This visit compares the list this page carries with them and reads only the files after them; it does not fetch the remembered files again.' : kind === 'stored' ? 'The next visit reads only what is new, and says loudly if any of it changed.' : '') +
+          ((kind === 'resumed' || kind === 'stored') && state.postsRemembered ? ' ' + postsRememberedWords() : '');
       }
     }
     // The remembered head must lie on the chain at its seq; else the memory records the rewrite
@@ -2416,6 +2500,8 @@
         files: files.map(function (f, i) { return { path: f.path, bytes: f.bytes, sha256: f.sha256, full: i < files.length - 1 }; }),
         checkpoint: files.length > 1 ? checkpoint : null,
         withheld_sha: checkpoint ? withheldShaUpTo(checkpoint.lastSeq) : null,
+        // The posts read from the site, every one but those the page carries (fetchPosts).
+        posts: postsIn ? rememberedPosts(V, anchorsIndex, postsRaw, proofHeaders, postsCarried) : null,
         checked_at: new Date().toISOString()
       };
       if (monitorSave(m)) monitorShow(plan.resumeFrom ? 'resumed' : 'stored', m);

@@ -183,6 +183,38 @@ test('a post naming a remembered seq whose digest was not kept: read again, not 
   assert.equal(P.compareMemory(mem, now, wsha, ['4'], new Set([4])).resumeFrom, 2, 'a post at a withheld seq: its digest is in the list');
 });
 
+// docs/page.md "The monitor": a returning visit takes from memory the posts it read before, only
+// while today's anchors index spells each exactly as read then; a post not in the exact form, one
+// whose proof's header was not read or fails, and one the page carries are always read again.
+test('remembered posts come back only as the index spells them as read', () => {
+  const head = (c) => c.repeat(64);
+  const index = { posts: [
+    { date: '2026-01-01', head: head('a'), seq: 5 }, { date: '2026-01-02', head: head('b'), seq: 9 },
+    { date: '2026-01-03', head: head('c'), seq: 14 }, { date: '2026-01-04', head: head('d'), seq: 20 },
+    { date: '2026-01-05', head: head('e'), seq: 26 }] };
+  const text = (p) => 'gate anchor ' + p.date + ' head ' + p.head + ' seq ' + p.seq;
+  const posts = {};
+  index.posts.forEach((p) => { posts[p.date] = text(p); });
+  posts['2026-01-02'] += ' '; // not the exact form
+  const header = (t) => { const h = new Uint8Array(65); h.set(Buffer.from('004f70656e54696d657374616d7073000050726f6f6600bf89e2e884e89294', 'hex')); h[31] = 1; h[32] = 8; h.set(Buffer.from(V.sha256Hex(V.utf8Encode(t)), 'hex'), 33); return h; };
+  const headers = index.posts.filter((p) => p.date !== '2026-01-03').map((p, k) => ({ kind: 'anchor', name: p.date + '.txt.ots', length: 700 + k, header: header(posts[p.date]) }));
+  headers[2].header = header('another text'); // 2026-01-04: its proof commits to something else
+  const mem = P.rememberedPosts(V, index, posts, headers, { '2026-01-05': 'carried' });
+  assert.deepEqual(mem.dates, ['2026-01-01']);
+  const back = P.postsFromMemory(V, index, JSON.parse(JSON.stringify(mem)));
+  assert.deepEqual(back.posts, { '2026-01-01': posts['2026-01-01'] });
+  assert.deepEqual(Array.from(back.headers[0].header), Array.from(headers[0].header), 'the header read, rebuilt');
+  assert.equal(back.headers[0].length, 700);
+  assert.equal(back.count, 1);
+  // An index that names another head, or another seq, or no longer names the day: read again.
+  for (const edit of [(p) => { p.head = head('f'); }, (p) => { p.seq = 6; }, (p) => { p.date = '2026-01-06'; }]) {
+    const changed = JSON.parse(JSON.stringify(index));
+    edit(changed.posts[0]);
+    assert.equal(P.postsFromMemory(V, changed, mem), null);
+  }
+  assert.equal(P.postsFromMemory(V, index, Object.assign({}, mem, { lengths: [701] })), null, 'the digest holds the lengths too');
+});
+
 test('the reader checks each file against the list and resumes from its own checkpoint', () => {
   const ends = lineEnds(demo.ledger);
   const files = [demo.ledger.subarray(0, ends[40]), demo.ledger.subarray(ends[40], ends[200]), demo.ledger.subarray(ends[200])];

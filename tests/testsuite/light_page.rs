@@ -64,7 +64,14 @@ impl Server {
                     Arc::clone(&hold),
                 );
                 std::thread::spawn(move || {
-                    serve(stream, &root, &counted, &logged, ranged, hold.as_ref().as_ref())
+                    serve(
+                        stream,
+                        &root,
+                        &counted,
+                        &logged,
+                        ranged,
+                        hold.as_ref().as_ref(),
+                    )
                 });
             }
         });
@@ -2255,7 +2262,11 @@ fn posts_read_while_the_ledger_streams_are_each_checked() {
     let text = std::fs::read_to_string(&path).unwrap();
     let n: usize = text.rsplit(" seq ").next().unwrap().parse().unwrap();
     let n = n + 1;
-    std::fs::write(&path, format!("gate anchor {d} head {} seq {n}", b.w.ids[n - 1])).unwrap();
+    std::fs::write(
+        &path,
+        format!("gate anchor {d} head {} seq {n}", b.w.ids[n - 1]),
+    )
+    .unwrap();
     reseal_snapshot(&b.site);
     let (code, v) = verify_json(&b.site);
     assert_eq!(code, Some(0), "{v}");
@@ -2263,18 +2274,27 @@ fn posts_read_while_the_ledger_streams_are_each_checked() {
     // for only when the reader is done with that one.
     let holding = files
         .iter()
-        .position(|f| f["first_seq"].as_u64() <= Some(n as u64) && Some(n as u64) <= f["last_seq"].as_u64())
+        .position(|f| {
+            f["first_seq"].as_u64() <= Some(n as u64) && Some(n as u64) <= f["last_seq"].as_u64()
+        })
         .unwrap();
     let after = files[holding + 1]["path"].as_str().unwrap().to_string();
     let held = Server::start_holding(
         &b.site,
-        Hold { path: format!("ledger/anchors/{d}.txt"), after, delay_ms: 0 },
+        Hold {
+            path: format!("ledger/anchors/{d}.txt"),
+            after,
+            delay_ms: 0,
+        },
     );
     let cold = visit(&held.url(FULL), None, &[]);
     let want = verdict(&cold);
     assert!(want.0 == "gaps" || want.0 == "intact", "{want:?}");
     let row = anchor_row(&cold, d);
-    assert!(row.contains("head ok,") && row.contains(&format!(">{n}<")), "{row}");
+    assert!(
+        row.contains("head ok,") && row.contains(&format!(">{n}<")),
+        "{row}"
+    );
     // The returning visitor's remembered state kept no entry_id at seq n: the ledger is read
     // again (the monitor stores, not resumes), and the verdict is the cold visit's.
     let back = visit(&server.url(FULL), Some(profile.path()), &[]);
@@ -2290,7 +2310,11 @@ fn posts_read_while_the_ledger_streams_are_each_checked() {
     let text = std::fs::read_to_string(&path).unwrap();
     let at = text.find(" head ").unwrap() + 6;
     let flipped = if &text[at..at + 1] == "0" { "1" } else { "0" };
-    std::fs::write(&path, format!("{}{flipped}{}", &text[..at], &text[at + 1..])).unwrap();
+    std::fs::write(
+        &path,
+        format!("{}{flipped}{}", &text[..at], &text[at + 1..]),
+    )
+    .unwrap();
     reseal_snapshot(&b.site);
     let (code, v) = verify_json(&b.site);
     assert_eq!(code, Some(1), "{v}");
@@ -2305,4 +2329,111 @@ fn posts_read_while_the_ledger_streams_are_each_checked() {
     let f = visit(&late.url(FULL), None, &[]);
     assert_eq!(f["verdict"]["data-verdict"], "failed", "{}", f["verdict"]);
     assert!(anchor_row(&f, t).contains("FAILS"), "{}", anchor_row(&f, t));
+}
+
+/// A returning visitor's full check reads only the posts it has not read before
+/// (docs/page.md "The monitor"): the posts it read, in the exact form the anchors' index spells
+/// and with a proof whose header commits to them, are taken from what this browser remembers
+/// while today's index spells each as it was read, and the page says they were not fetched
+/// again; every other post is read. Catches a returning visit that reads every post again (its
+/// verdict waited on 1,833 days' files at 100,000 lines), one that takes a remembered post
+/// whose index entry changed (a forged post and index passed it), and one that says nothing of
+/// what it did not read.
+#[test]
+fn a_returning_visit_reads_only_the_posts_it_has_not_read() {
+    let mut b = Box::light(4096);
+    b.add(640);
+    let anchors = b.b.dir.join("gate/anchors");
+    let mut rng = exhibit_testkit::gen_box::Rng::new(7, 1);
+    let mut dates: Vec<String> = std::fs::read_dir(&anchors)
+        .unwrap()
+        .filter_map(|e| {
+            let name = e.unwrap().file_name().into_string().unwrap();
+            name.strip_suffix(".txt").map(str::to_string)
+        })
+        .collect();
+    dates.sort();
+    assert!(dates.len() > 64 + 5, "{} posted days", dates.len());
+    for d in &dates {
+        let post = std::fs::read(anchors.join(format!("{d}.txt"))).unwrap();
+        let ots = exhibit_testkit::gen_box::anchor_ots(&post, &mut rng);
+        std::fs::write(anchors.join(format!("{d}.txt.ots")), ots).unwrap();
+    }
+    b.build(1_800_000_000);
+    let server = Server::start(&b.site);
+    let profile = tempfile::tempdir().unwrap();
+    let posts_read = |server: &Server| -> Vec<String> {
+        server
+            .take()
+            .into_keys()
+            .filter(|p| p.starts_with("ledger/anchors/20"))
+            .collect()
+    };
+    let cold = visit(&server.url(FULL), Some(profile.path()), &[]);
+    let want = verdict(&cold);
+    assert!(want.0 == "gaps" || want.0 == "intact", "{want:?}");
+    assert_eq!(posts_read(&server).len(), 2 * dates.len());
+    let back = visit(&server.url(FULL), Some(profile.path()), &[]);
+    assert_eq!(verdict(&back), want);
+    // The newest 64, which the page carries, are read on every visit; the older ones not.
+    let carried = &dates[dates.len() - 64..];
+    let read = posts_read(&server);
+    let posts: Vec<&String> = read.iter().filter(|p| p.ends_with(".txt")).collect();
+    let want_posts: Vec<String> = carried
+        .iter()
+        .map(|d| format!("ledger/anchors/{d}.txt"))
+        .collect();
+    assert_eq!(posts, want_posts.iter().collect::<Vec<_>>());
+    assert!(
+        read.iter().all(|p| carried
+            .iter()
+            .any(|d| p.starts_with(&format!("ledger/anchors/{d}.txt")))),
+        "{read:?}"
+    );
+    let dom = back["dom"].as_str().unwrap();
+    let said = text_of(dom, "posts-remembered");
+    assert!(
+        said.starts_with(&format!(
+            "NOT fetched again: the posts of {} days up to {}",
+            dates.len() - 64,
+            dates[dates.len() - 65]
+        )),
+        "{said}"
+    );
+
+    // An old post and its index entry rewritten (the head one digit off, a proof made for the
+    // new text): the index no longer spells the remembered post, every post is read, and the
+    // verdict fails, as `exhibit verify SITE` says.
+    let d = &dates[2];
+    let path = b.site.join(format!("ledger/anchors/{d}.txt"));
+    let text = std::fs::read_to_string(&path).unwrap();
+    let at = text.find(" head ").unwrap() + 6;
+    let flipped = if &text[at..at + 1] == "0" { "1" } else { "0" };
+    let forged = format!("{}{flipped}{}", &text[..at], &text[at + 1..]);
+    std::fs::write(&path, &forged).unwrap();
+    std::fs::write(
+        b.site.join(format!("ledger/anchors/{d}.txt.ots")),
+        exhibit_testkit::gen_box::anchor_ots(forged.as_bytes(), &mut rng),
+    )
+    .unwrap();
+    let index_path = b.site.join("ledger/anchors/index.json");
+    let mut index: J = serde_json::from_slice(&std::fs::read(&index_path).unwrap()).unwrap();
+    let entry = index["posts"]
+        .as_array_mut()
+        .unwrap()
+        .iter_mut()
+        .find(|p| p["date"] == d.as_str())
+        .unwrap();
+    entry["head"] = J::String(forged[at..at + 64].to_string());
+    std::fs::write(&index_path, serde_json::to_vec_pretty(&index).unwrap()).unwrap();
+    reseal_snapshot(&b.site);
+    let (code, v) = verify_json(&b.site);
+    assert_eq!(code, Some(1), "{v}");
+    let forged_visit = visit(&server.url(FULL), Some(profile.path()), &[]);
+    assert_eq!(
+        forged_visit["verdict"]["data-verdict"], "failed",
+        "{}",
+        forged_visit["verdict"]
+    );
+    assert!(posts_read(&server).contains(&format!("ledger/anchors/{}.txt", dates[0])));
 }
