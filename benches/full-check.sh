@@ -8,6 +8,8 @@
 # before the verdict, and the main thread's JavaScript heap after a collection — a cold visit,
 # then a returning one (same profile: the monitor resumes). Under each, the page's requests by kind
 # (posts, proofs, ledger, tree, other): count/bytes@first start-last end, on the page's clock.
+# Last, the floor (benches/full-check-floor.cjs): the same files fetched and hashed by node, and the
+# ledger re-derived on one thread, which no page can beat on this machine.
 #   sh benches/full-check.sh [lines]   (default 100000; writes to ${BENCH_DIR:-/tmp/exhibit-full-bench})
 set -eu
 cd "$(dirname "$0")/.."
@@ -39,3 +41,5 @@ for visit in cold returning; do
         ' progress_full_while_working=' + p.fullWhileWorking + ' main_heap_mb=' + (f.heap.usedBytes / 1048576).toFixed(1));
       const q=p.requests||{};console.log('  requests: ' + Object.keys(q).sort().map(k=>k + '=' + q[k].count + '/' + (q[k].bytes/1e6).toFixed(1) + 'MB@' + q[k].start + '-' + q[k].end + 'ms').join(' '))"
 done
+# The floor under both: every file fetched and hashed by node, and the ledger re-derived alone.
+node benches/full-check-floor.cjs "$site" "http://127.0.0.1:$port/"
