@@ -749,9 +749,12 @@
    * messages (runs in the Web Worker, or on the main thread when no worker starts). It is
    * stringified into the worker, so it uses nothing but its arguments. Messages in:
    * {type: 'init', withheld, tzRules, posts, watchSeqs, checkpoint}, {type: 'file', path, bytes
-   * (ArrayBuffer), size, sha256, wantCheckpoint}, {type: 'finish', headSeq}. Out: 'progress',
-   * 'file-bad' (size, sha256 or a missing final LF: named by file), 'file-done' (the file's line
-   * records, the posts the chain reached, a checkpoint when asked), 'done', 'error'.
+   * (ArrayBuffer), size, sha256, wantCheckpoint}, {type: 'posts', posts, watchSeqs} (the posts
+   * read while the ledger streams: they replace init's; a seq to keep that the reader has passed
+   * is taken from the records it keeps, which hold every line read on this visit), {type:
+   * 'finish', headSeq}. Out: 'progress', 'file-bad' (size, sha256 or a missing final LF: named by
+   * file), 'file-done' (the file's line records, the posts the chain reached, a checkpoint when
+   * asked), 'reached' (after 'posts': the posts the chain has reached so far), 'done', 'error'.
    * The line records stay here (docs/page.md#records-in-the-worker): 'file-done' counts them,
    * and {type: 'ask', id, op, ...} is answered {type: 'answer', id, value} (lineStore).
    */
@@ -780,8 +783,41 @@
         groups.parts.push(bytes.slice(starts[j - 1], starts[j]));
       });
     }
+    // The posts the chain has reached (its last line read past their seq), each date told once.
+    function reachedNow() {
+      var reached = [];
+      var upTo = v.s.hasPrev ? v.s.prevNext - 1 : 0;
+      var a = V.checkAnchors({ headerDigest: v.s.headerDigest, anchorState: v.checkpointState() }, init.withheld, init.posts);
+      a.forEach(function (x) {
+        if (x.post_seq === null || told[x.date] || Number(x.post_seq) > upTo) return;
+        told[x.date] = 1;
+        reached.push({ date: x.date, seq: x.post_seq, head: x.head, clean: v.s.problems.length === 0 });
+      });
+      return reached;
+    }
+    // Seqs to keep from now on; those already passed get the stated entry_ids of the lines read
+    // at them, in order, as the reader would have kept them had it watched them from the start.
+    function watchMore(seqs) {
+      var add = new Set();
+      (seqs || []).forEach(function (k) { k = String(k); if (!v.watch.has(k)) { v.watch.add(k); add.add(k); } });
+      if (!add.size) return;
+      for (var q = 0; q < store.length; q++) {
+        var L = store[q], key = L.seq === null ? null : String(L.seq);
+        if (key === null || !add.has(key)) continue;
+        var ids = v.ids.get(key);
+        if (!ids) v.ids.set(key, ids = []);
+        ids.push(L.id);
+      }
+    }
     return function (d) {
       try {
+        if (d.type === 'posts') {
+          init.posts = d.posts;
+          watchMore(d.watchSeqs);
+          told = {};
+          post({ type: 'reached', reached: reachedNow() });
+          return;
+        }
         if (d.type === 'init') {
           init = d;
           groups = d.lineGroups ? { cur: -1, parts: [], out: [], bad: false } : null;
@@ -804,16 +840,9 @@
             var differ = factsDiffer(d.facts, fileFacts(before, v.s.lineNo - before, recs, v.s.headerDigest));
             if (differ.length) { post({ type: 'file-bad', path: d.path, why: 'the list says ' + differ.join(', ') }); return; }
           }
-          var reached = [];
-          var upTo = v.s.hasPrev ? v.s.prevNext - 1 : 0;
-          var a = V.checkAnchors({ headerDigest: v.s.headerDigest, anchorState: v.checkpointState() }, init.withheld, init.posts);
-          a.forEach(function (x) {
-            if (x.post_seq === null || told[x.date] || Number(x.post_seq) > upTo) return;
-            told[x.date] = 1;
-            reached.push({ date: x.date, seq: x.post_seq, head: x.head, clean: v.s.problems.length === 0 });
-          });
           var kept = compact({ lines: recs }).lines;
           for (var k = 0; k < kept.length; k++) store.push(kept[k]);
+          var reached = reachedNow();
           post({ type: 'file-done', path: d.path, count: kept.length, linesTotal: v.s.linesTotal,
             firstSeq: recs.length ? recs[0].seq : null, lastSeq: v.s.lastSeq, problems: v.s.problems.length, reached: reached,
             checkpoint: d.wantCheckpoint ? v.checkpoint() : null });
@@ -1048,7 +1077,69 @@
     return { ledger: ledger, tree: tree, total: ledger + tree };
   }
 
+  /*
+   * The posts a full check read that a returning visit need not read again (docs/page.md "The
+   * monitor"): each in the exact form its entry in the anchors' index spells (`gate anchor <date>
+   * head <head> seq <seq>`), whose proof's header was read and commits to it — then the 65 bytes
+   * read are the OpenTimestamps header of the post's sha256, and only the proof's length is
+   * kept. `index`: anchors/index.json as read; `posts`: date -> text; `headers`: the proofs'
+   * (decodeProofHeaders' shape); `except`: dates never kept (the posts the page carries, which
+   * every visit reads). {dates, lengths, sha} (sha: of what was read, to hold a later index to),
+   * or null when none is kept.
+   */
+  function exactPostText(p) {
+    if (!p || typeof p.date !== 'string' || !/^[0-9]{4}-[0-9]{2}-[0-9]{2}$/.test(p.date) || typeof p.head !== 'string' || !HEX64.test(p.head) ||
+        !Number.isSafeInteger(p.seq) || p.seq < 0) return null;
+    return 'gate anchor ' + p.date + ' head ' + p.head + ' seq ' + p.seq;
+  }
+  function indexByDate(index) {
+    var by = {};
+    (index && Array.isArray(index.posts) ? index.posts : []).forEach(function (p) { if (p && typeof p.date === 'string' && !by[p.date]) by[p.date] = p; });
+    return by;
+  }
+  function postsDigest(V, list) { return V.sha256Hex(V.utf8Encode(JSON.stringify(list))); }
+  function rememberedPosts(V, index, posts, headers, except) {
+    var by = indexByDate(index), hdr = {}, list = [];
+    (Array.isArray(headers) ? headers : []).forEach(function (h) { if (h.kind === 'anchor') hdr[h.name] = h; });
+    Object.keys(posts || {}).sort().forEach(function (d) {
+      var text = exactPostText(by[d]), h = hdr[d + '.txt.ots'];
+      if (Object.prototype.hasOwnProperty.call(except || {}, d) || text === null || text !== posts[d] || !h) return;
+      if (checkProofHeader(h.header, V.sha256Hex(V.utf8Encode(text))) === 'ok') list.push([d, text, h.length]);
+    });
+    return list.length ? { dates: list.map(function (x) { return x[0]; }), lengths: list.map(function (x) { return x[2]; }), sha: postsDigest(V, list) } : null;
+  }
+  /*
+   * rememberedPosts' record (`mem`) held to the anchors' index read on this visit: when the index
+   * spells every remembered post exactly as it was read, {posts: date -> text, headers, count,
+   * last (the newest date)} — the posts and the proofs' headers as read then, not fetched again;
+   * else null (every post is read).
+   */
+  function postsFromMemory(V, index, mem) {
+    if (!mem || !Array.isArray(mem.dates) || !Array.isArray(mem.lengths) || mem.dates.length !== mem.lengths.length || !mem.dates.length || typeof mem.sha !== 'string') return null;
+    var by = indexByDate(index), list = [];
+    for (var k = 0; k < mem.dates.length; k++) {
+      var text = exactPostText(by[mem.dates[k]]);
+      if (text === null || !Number.isSafeInteger(mem.lengths[k])) return null;
+      list.push([mem.dates[k], text, mem.lengths[k]]);
+    }
+    if (postsDigest(V, list) !== mem.sha) return null;
+    var out = { posts: {}, headers: [], count: list.length, last: list[list.length - 1][0] };
+    list.forEach(function (x) {
+      var h = new Uint8Array(65);
+      h.set(OTS_MAGIC, 0);
+      h[31] = 0x01;
+      h[32] = 0x08;
+      h.set(hexBytes(V.sha256Hex(V.utf8Encode(x[1]))), 33);
+      out.posts[x[0]] = x[1];
+      out.headers.push({ kind: 'anchor', name: x[0] + '.txt.ots', length: x[2], header: h });
+    });
+    return out;
+  }
+  /** The key under which the monitor keeps what this browser remembers of the exhibit. */
+  function monitorKey() { return 'exhibit-monitor:v1:' + String(location.href).replace(/[?#].*$/, ''); }
+
   var pure = {
+    rememberedPosts: rememberedPosts, postsFromMemory: postsFromMemory,
     toLF: toLF, stripTrailer: stripTrailer, variants: variants, tokens: tokens, dice: dice,
     wordsKey: wordsKey, wordDiff: wordDiff, coverage: coverage, ranges: ranges, b64ToBytes: b64ToBytes, failedCheck: failedCheck,
     compactResult: compactResult, NEAR_THRESHOLD: NEAR_THRESHOLD, DIGEST_FIELDS: DIGEST_FIELDS,
@@ -1095,7 +1186,15 @@
         if (!res.ok) throw new Error(r[1] + ': the server answered ' + res.status);
         return res.arrayBuffer().then(function (buf) { got[r[0]] = new Uint8Array(buf); });
       });
-    })).then(function () { return fetchPosts(V, got); }).then(function () { startWith(got, null); }, function (e) {
+    })).then(function () {
+      // The posts and their proofs are read while the ledger streams: the full check waits for
+      // them before its verdict, and says so if they cannot be read (streamFiles).
+      var mem = null;
+      try { mem = JSON.parse(window.localStorage.getItem(monitorKey()) || 'null'); } catch (e) { mem = null; }
+      got.__postsIn = fetchPosts(V, got, mem && typeof mem === 'object' && !mem.rewritten ? mem.posts : null);
+      got.__postsIn.catch(function () { /* said by the full check, which waits for them */ });
+      startWith(got, null);
+    }, function (e) {
       startWith(got, 'This page reads its records from the site beside it, and could not (' + String(e && e.message || e) + ').');
     });
   }
@@ -1103,23 +1202,34 @@
   /*
    * Such a page carries the newest POSTS_CARRIED posts only (src/build/render.rs
    * `carried_post_dates`); its full check reads every post the anchors' index names, and that
-   * post's proof, from the site (docs/page.md#fetched-records): `got.__posts` (date -> text, as
+   * post's proof, from the site (docs/page.md#fetched-records), while the ledger streams (the
+   * seqs to keep are the index's until the posts are read): `got.__posts` (date -> text, as
    * the build's block holds it: UTF-8 read with replacement) and `got.__anchorHeaders` (each
-   * proof's first 65 bytes and length, as `decodeProofHeaders` gives them). Only names of the
+   * proof's first 65 bytes and length, as `decodeProofHeaders` gives them). The posts this
+   * browser read on an earlier visit (`remembered`: rememberedPosts' record) are not fetched
+   * again while the index spells them as read then (`got.__postsRemembered`: {count, last}).
+   * Only names of the
    * posts' own form are fetched, a few at a time; a 404 or 410 is a post the site does not hold.
    */
   var POSTS_CARRIED = 64, POST_DATE = /^[0-9]{4}-[0-9]{2}-[0-9]{2}$/;
-  function fetchPosts(V, got) {
-    var dates = [], seen = {};
+  function fetchPosts(V, got, remembered) {
+    var dates = [], seen = {}, known = null;
     try {
       var ix = V.readSiteJSON(V.utf8Decode(got['anchors-json'] || new Uint8Array(0)));
+      known = postsFromMemory(V, ix, remembered);
       (ix && Array.isArray(ix.posts) ? ix.posts : []).forEach(function (p) {
         var d = p && p.date;
         if (typeof d === 'string' && POST_DATE.test(d) && !seen[d]) { seen[d] = true; dates.push(d); }
       });
-    } catch (e) { dates = []; } // an index that cannot be read fails the check on its own
-    dates.sort();
+    } catch (e) { dates = []; known = null; } // an index that cannot be read fails the check on its own
     var posts = {}, headers = [], k = 0, lossy = new TextDecoder('utf-8');
+    if (known) {
+      dates = dates.filter(function (d) { return !Object.prototype.hasOwnProperty.call(known.posts, d); });
+      Object.keys(known.posts).forEach(function (d) { posts[d] = known.posts[d]; });
+      headers = known.headers.slice();
+      got.__postsRemembered = { count: known.count, last: known.last };
+    }
+    dates.sort();
     function file(path) {
       return fetch(path, { cache: 'no-store', credentials: 'same-origin' }).then(function (res) {
         if (res.status === 404 || res.status === 410) return null;
@@ -1318,7 +1428,10 @@
     var statsUnreadable = statsRead !== null && !(obj(statsRead) && !Array.isArray(statsRead));
     var anchorsIndex = obj(jsonBlock('anchors-json')) || {};
     var postsCarried = obj(jsonBlock('anchor-posts-json')) || {};
-    // A page that reads its records from the site reads every post there too (fetchPosts).
+    // A page that reads its records from the site reads every post there too (fetchPosts),
+    // while its full check streams the ledger: until they are read (`postsIn`, takePosts), the
+    // posts are those it carries.
+    var postsIn = fetched && fetched.__postsIn ? fetched.__postsIn : null;
     var postsRaw = fetched && fetched.__posts ? fetched.__posts : postsCarried;
     var witness = obj(jsonBlock('witness-json'));
     var publicTexts = obj(jsonBlock('public-texts-json'));
@@ -1500,13 +1613,55 @@
     }
 
     // ---- the light page (docs/page.md "The light page"): the ledger's files, read one by one
+    // What a visit that took posts from this browser's memory (fetchPosts) did not re-check.
+    function postsRememberedWords() {
+      var R = state.postsRemembered;
+      return 'NOT fetched again: the posts of ' + R.count.toLocaleString('en') + ' day' + (R.count === 1 ? '' : 's') + ' up to ' + R.last +
+        ' and their proofs\' headers, which this browser read on an earlier visit. Today\'s ledger/anchors/index.json names each of them exactly as it was read then (date, head and seq), so each was checked again against the chain as read then; their files on the site were not re-read on this visit (Forget, below the verdict, and Check everything reads them all).';
+    }
     function resumedWords() {
       return 'The lines up to seq ' + state.result.resumedToSeq + ' sit in files this browser re-derived on an earlier visit, which the list this page carries names with the same sha256: they were not fetched again, so their bytes on the site were not re-checked on this visit, they are not listed here and a pasted message is looked for only among the lines read on this visit. Forget what this browser remembers (below the verdict) and reload to read everything.';
     }
-    var postSeqs = posts.map(function (p) { var m = / seq (0|[1-9][0-9]{0,15})$/.exec(String(p.text)); return m ? m[1] : null; }).filter(Boolean);
+    // The seq a post's text names (decimal digits), or null.
+    function postSeq(p) { var m = / seq (0|[1-9][0-9]{0,15})$/.exec(String(p.text)); return m ? m[1] : null; }
+    // The seqs whose lines' entry_ids the reader keeps for the posts' checks: the posts'; while
+    // they are being read, also every seq the anchors' index names (the publisher's word, only
+    // which seqs to keep: a post naming another is caught up when it arrives, streamFiles).
+    var postSeqs = posts.map(postSeq).filter(Boolean);
+    if (postsIn) {
+      var named = new Set(postSeqs);
+      (Array.isArray(anchorsIndex.posts) ? anchorsIndex.posts : []).forEach(function (p) {
+        if (p && Number.isSafeInteger(p.seq) && p.seq >= 0) named.add(String(p.seq));
+      });
+      postSeqs = Array.from(named);
+    }
+    /*
+     * The posts read from the site replace those the page carries, once (postsIn resolved): the
+     * posts, their seqs and the proofs' headers. Returns the first difference between the
+     * newest of them and the page's copies in words, or null (carriedPostsDiffer).
+     */
+    function takePosts() {
+      if (!state.postsTaken) {
+        state.postsTaken = true;
+        postsRaw = fetched.__posts;
+        posts = Object.keys(postsRaw).sort().map(function (d) { return { date: d, text: String(postsRaw[d]) }; });
+        postSeqs = posts.map(postSeq).filter(Boolean);
+        if (Array.isArray(proofHeadersCarried)) proofHeaders = proofHeadersCarried.filter(function (h) { return h.kind !== 'anchor'; }).concat(fetched.__anchorHeaders);
+        state.postsRemembered = fetched.__postsRemembered || null;
+        renderDays();
+        var days = $('stream-days');
+        if (state.postsRemembered && days && days.parentNode && !$('posts-remembered')) {
+          days.parentNode.insertBefore(el('p', { id: 'posts-remembered', 'data-count': String(state.postsRemembered.count) }, postsRememberedWords()), days);
+        }
+      }
+      return carriedPostsDiffer();
+    }
     var lightRun = null; // {files, plan, mem, acc, ...}: the run in progress
     function fileItem(i) { return document.querySelector('#stream-files li[data-index="' + i + '"]'); }
-    function dayItem(date) { return document.querySelector('#stream-days li[data-date="' + date + '"]'); }
+    // Each post's item in #stream-days by date (renderDays): a day is marked without a search
+    // through the list (1,833 days at 100,000 lines, all marked at once when the posts arrive).
+    var dayItems = new Map();
+    function dayItem(date) { return dayItems.get(String(date)) || null; }
     function fileState(i, st, words) {
       var li = fileItem(i);
       if (!li) return;
@@ -1520,10 +1675,17 @@
           el('code', null, f.path), ' (' + f.bytes.toLocaleString('en') + ' bytes' + (f.first_seq !== null && f.last_seq !== null ? ', seqs ' + f.first_seq + '–' + f.last_seq : '') + '): ',
           el('span', null, i < from ? 'listed with the sha256 this browser re-derived on an earlier visit: not fetched again, so not re-checked on this visit' : 'waiting')));
       });
-      var days = clear($('stream-days'));
-      posts.forEach(function (p, i) {
-        days.appendChild(el('li', { 'data-date': p.date, 'data-state': 'waiting' }, p.date + (postSeqs[i] ? ' (seq ' + postSeqs[i] + ')' : '') + ': ', el('span', null, 'waiting for the chain')));
+      renderDays();
+    }
+    function renderDays() {
+      var days = clear($('stream-days')), all = document.createDocumentFragment();
+      dayItems = new Map();
+      posts.forEach(function (p) {
+        var q = postSeq(p), li = el('li', { 'data-date': p.date, 'data-state': 'waiting' }, p.date + (q ? ' (seq ' + q + ')' : '') + ': ', el('span', null, 'waiting for the chain'));
+        dayItems.set(String(p.date), li);
+        all.appendChild(li);
       });
+      days.appendChild(all);
     }
     function markDay(x) {
       var li = dayItem(x.date);
@@ -2127,6 +2289,7 @@
         if (m.type === 'answer' || (m.type === 'error' && m.id !== undefined)) { if (state.store) state.store.settle(m); return; }
         if (settled) return;
         if (m.type === 'progress') { state.progress.ledger = acc.done + m.bytes; showProgress(); }
+        else if (m.type === 'reached') m.reached.forEach(markDay);
         else if (m.type === 'file-bad') {
           settled = true; rd.stop();
           fileState(i, 'bad', 'FAILS: ' + m.why);
@@ -2182,8 +2345,10 @@
         streamFiles(files, plan, mem, get, how, true);
       };
       rd.post({ type: 'init', withheld: withheldBytes, tzRules: tzRules, posts: posts, watchSeqs: watch, checkpoint: plan.checkpoint, lineGroups: !plan.checkpoint });
+      var postsHeld = postsStep(rd, files, plan, mem, get, how, function () { return settled; }, function () { settled = true; rd.stop(); });
       function next() {
-        if (i >= files.length) { rd.post({ type: 'finish', headSeq: headSeq }); return; }
+        // The verdict's anchor checks wait for every post (postsStep).
+        if (i >= files.length) { postsHeld.then(function (go) { if (go && !settled) rd.post({ type: 'finish', headSeq: headSeq }); }); return; }
         var f = files[i];
         fileState(i, 'reading', 'reading…');
         var clean = clear($('verdict-text'));
@@ -2217,6 +2382,41 @@
       }
       setTimeout(next, 0);
     }
+    /*
+     * The posts a page that reads its records from the site reads while its ledger streams
+     * (fetchPosts): once read, handed to the reader (`rd`) with their seqs — the verdict's anchor
+     * checks wait for them, so a post read last is checked as any other. Resolves to true when
+     * the stream may finish; false when this settled it (`isSettled()`, `settle()`): the posts
+     * could not be read (no verdict), the newest of them are not the page's copies (a failure),
+     * or a post names a seq inside the files this visit resumed past whose entry_id the
+     * remembered state does not hold — then the ledger is read again from its first line.
+     */
+    function postsStep(rd, files, plan, mem, get, how, isSettled, settle) {
+      if (!postsIn) return Promise.resolve(true);
+      return postsIn.then(function () {
+        if (isSettled()) return false;
+        var differ = takePosts();
+        if (differ) { settle(); failLight([{ what: differ, href: '#stream' }]); return false; }
+        if (plan.checkpoint && !compareMemory(mem, files, withheldShaUpTo, postSeqs, new Set(withheld.map(function (w) { return w.seq; }))).checkpoint) {
+          settle();
+          treeEarlyStop();
+          monitorShow('remembered', mem);
+          state.resumeFrom = 0;
+          renderStreamLists(files, 0);
+          streamFiles(files, { rewritten: null, resumeFrom: 0, checkpoint: null, note: 'a post names a seq inside the remembered files' }, mem, get, how);
+          return false;
+        }
+        rd.post({ type: 'posts', posts: posts, watchSeqs: postSeqs });
+        return true;
+      }, function (e) {
+        if (isSettled()) return false;
+        settle();
+        treeEarlyStop();
+        needsRecords('This page reads its records from the site beside it, and could not (' + String(e && e.message || e) + ').');
+        return false;
+      });
+    }
+
     // A ledger file that is not what the list says: a failure, named by file (no verdict can be
     // green over bytes the list does not vouch for).
     function failLight(failures) {
@@ -2238,7 +2438,7 @@
     }
 
     // ---- the monitor (docs/page.md "The monitor"): what this browser remembers of this exhibit
-    var MONITOR_KEY = 'exhibit-monitor:v1:' + String(location.href).replace(/[?#].*$/, '');
+    var MONITOR_KEY = monitorKey();
     function storage() { try { return window.localStorage || null; } catch (e) { return null; } }
     function monitorLoad() {
       var st = storage();
@@ -2268,7 +2468,9 @@
           : 'This browser remembers, from ' + (x.checked_at ? 'its visit of ' + x.checked_at : 'an earlier visit')) +
           ': the ledger\'s size (' + Number(x.bytes).toLocaleString('en') + ' bytes), its head ' + String(x.head).slice(0, 12) + '… at seq ' + x.head_seq +
           ', the sha256 and size of its ' + x.files.length + ' file' + (x.files.length === 1 ? '' : 's') + ' (' + full + ' full, never to change), and the verifier\'s state at the end of the last full one. ' +
-          (kind === 'resuming' ? 'This visit compares the list this page carries with them and reads only the files after them; it does not fetch the remembered files again.' : kind === 'stored' ? 'The next visit reads only what is new, and says loudly if any of it changed.' : '');
+          (x.posts ? 'And the ' + x.posts.dates.length.toLocaleString('en') + ' posts it read up to ' + x.posts.dates[x.posts.dates.length - 1] + ' with their proofs\' headers, by date and length and one digest of them all. ' : '') +
+          (kind === 'resuming' ? 'This visit compares the list this page carries with them and reads only the files after them; it does not fetch the remembered files again.' : kind === 'stored' ? 'The next visit reads only what is new, and says loudly if any of it changed.' : '') +
+          ((kind === 'resumed' || kind === 'stored') && state.postsRemembered ? ' ' + postsRememberedWords() : '');
       }
     }
     // The remembered head must lie on the chain at its seq; else the memory records the rewrite
@@ -2304,6 +2506,8 @@
         files: files.map(function (f, i) { return { path: f.path, bytes: f.bytes, sha256: f.sha256, full: i < files.length - 1 }; }),
         checkpoint: files.length > 1 ? checkpoint : null,
         withheld_sha: checkpoint ? withheldShaUpTo(checkpoint.lastSeq) : null,
+        // The posts read from the site, every one but those the page carries (fetchPosts).
+        posts: postsIn ? rememberedPosts(V, anchorsIndex, postsRaw, proofHeaders, postsCarried) : null,
         checked_at: new Date().toISOString()
       };
       if (monitorSave(m)) monitorShow(plan.resumeFrom ? 'resumed' : 'stored', m);

@@ -6,7 +6,10 @@
 # on the page's main thread before the harness reads the page (PerformanceObserver 'longtask'; after_verdict_ms is
 # the harness's own reading of the whole page after it, a layout of every element), whether the progress bar was full
 # before the verdict, and the main thread's JavaScript heap after a collection — a cold visit,
-# then a returning one (same profile: the monitor resumes).
+# then a returning one (same profile: the monitor resumes). Under each, the page's requests by kind
+# (posts, proofs, ledger, tree, other): count/bytes@first start-last end, on the page's clock.
+# Last, the floor (benches/full-check-floor.cjs): the same files fetched and hashed by node, and the
+# ledger re-derived on one thread, which no page can beat on this machine.
 #   sh benches/full-check.sh [lines]   (default 100000; writes to ${BENCH_DIR:-/tmp/exhibit-full-bench})
 set -eu
 cd "$(dirname "$0")/.."
@@ -35,5 +38,8 @@ for visit in cold returning; do
     node -e "const f=JSON.parse(require('fs').readFileSync(0,'utf8'));const v=f.verdict,p=f.perf||{};
       console.log('$visit: verdict=' + v['data-verdict'] + ' vouched=' + v['data-vouched'] + ' navigation_to_verdict_ms=' + f.msToVerdict +
         ' page_verdict_at_ms=' + v['data-ms-details'] + ' longest_task_ms=' + Math.max(0, ...(p.longTasks||[]).filter((d,i)=>(p.longTaskStarts||[])[i] + d <= f.pageNow)) + ' long_tasks=' + (p.longTasks||[]).filter((d,i)=>(p.longTaskStarts||[])[i] + d <= f.pageNow).length + ' after_verdict_ms=' + Math.max(0, ...(p.longTasks||[]).filter((d,i)=>(p.longTaskStarts||[])[i] + d > f.pageNow)) +
-        ' progress_full_while_working=' + p.fullWhileWorking + ' main_heap_mb=' + (f.heap.usedBytes / 1048576).toFixed(1))"
+        ' progress_full_while_working=' + p.fullWhileWorking + ' main_heap_mb=' + (f.heap.usedBytes / 1048576).toFixed(1));
+      const q=p.requests||{};console.log('  requests: ' + Object.keys(q).sort().map(k=>k + '=' + q[k].count + '/' + (q[k].bytes/1e6).toFixed(1) + 'MB@' + q[k].start + '-' + q[k].end + 'ms').join(' '))"
 done
+# The floor under both: every file fetched and hashed by node, and the ledger re-derived alone.
+node benches/full-check-floor.cjs "$site" "http://127.0.0.1:$port/"

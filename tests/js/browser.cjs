@@ -114,6 +114,8 @@ async function open(b, url, { width = 1280, height = 900, dark = false, noJs = f
 // Runs before the page's own scripts (--perf): long tasks, and #progress full before a verdict.
 const PERF_WATCH = `(function () {
   var P = window.__exhibitPerf = { longTasks: [], longTaskStarts: [], fullWhileWorking: false, maxProgress: 0, watchError: null };
+  // Every request the page makes is timed (the default buffer keeps 250).
+  try { performance.setResourceTimingBufferSize(1000000); } catch (e) { /* older browsers */ }
   try {
     new PerformanceObserver(function (list) {
       list.getEntries().forEach(function (e) { P.longTasks.push(Math.round(e.duration)); P.longTaskStarts.push(Math.round(e.startTime)); });
@@ -127,6 +129,21 @@ const PERF_WATCH = `(function () {
     if (ratio >= 1 && v.getAttribute('data-verdict') === 'working') P.fullWhileWorking = true;
   }).observe(document, { attributes: true, subtree: true, attributeFilter: ['value', 'max'] });
 })();`;
+
+// The page's requests by kind (--perf): how many, the bytes of their bodies, and when the first
+// started and the last ended on the page's clock (ms): where a full check's time goes.
+const REQUESTS = `(function () {
+  var out = {};
+  performance.getEntriesByType('resource').forEach(function (e) {
+    var p = new URL(e.name).pathname.replace(/^\\//, '');
+    var k = /^ledger\\/tree\\//.test(p) ? 'tree' : /^ledger\\/anchors\\/[^/]*\\.txt$/.test(p) ? 'posts' : /\\.ots$/.test(p) ? 'proofs'
+      : /^ledger\\/(segments\\/|ledger\\.jsonl)/.test(p) ? 'ledger' : 'other';
+    var g = out[k] = out[k] || { count: 0, bytes: 0, start: Infinity, end: 0 };
+    g.count++; g.bytes += e.encodedBodySize || 0;
+    g.start = Math.min(g.start, Math.round(e.startTime)); g.end = Math.max(g.end, Math.round(e.responseEnd));
+  });
+  return out;
+})()`;
 
 /** The main thread's heap after a collection, and which of `needles` a heap snapshot holds. */
 async function heapFacts(b, sessionId, needles) {
@@ -264,6 +281,7 @@ async function probe(o) {
     if (o.evalExpr) facts.evalResult = await evaluate(o.evalExpr);
     if (o.perf) {
       facts.perf = await evaluate('window.__exhibitPerf || null');
+      if (facts.perf) facts.perf.requests = await evaluate(REQUESTS);
       facts.heap = await heapFacts(b, sessionId, o.heapStrings);
     }
     if (o.injectScript) {

@@ -183,6 +183,38 @@ test('a post naming a remembered seq whose digest was not kept: read again, not 
   assert.equal(P.compareMemory(mem, now, wsha, ['4'], new Set([4])).resumeFrom, 2, 'a post at a withheld seq: its digest is in the list');
 });
 
+// docs/page.md "The monitor": a returning visit takes from memory the posts it read before, only
+// while today's anchors index spells each exactly as read then; a post not in the exact form, one
+// whose proof's header was not read or fails, and one the page carries are always read again.
+test('remembered posts come back only as the index spells them as read', () => {
+  const head = (c) => c.repeat(64);
+  const index = { posts: [
+    { date: '2026-01-01', head: head('a'), seq: 5 }, { date: '2026-01-02', head: head('b'), seq: 9 },
+    { date: '2026-01-03', head: head('c'), seq: 14 }, { date: '2026-01-04', head: head('d'), seq: 20 },
+    { date: '2026-01-05', head: head('e'), seq: 26 }] };
+  const text = (p) => 'gate anchor ' + p.date + ' head ' + p.head + ' seq ' + p.seq;
+  const posts = {};
+  index.posts.forEach((p) => { posts[p.date] = text(p); });
+  posts['2026-01-02'] += ' '; // not the exact form
+  const header = (t) => { const h = new Uint8Array(65); h.set(Buffer.from('004f70656e54696d657374616d7073000050726f6f6600bf89e2e884e89294', 'hex')); h[31] = 1; h[32] = 8; h.set(Buffer.from(V.sha256Hex(V.utf8Encode(t)), 'hex'), 33); return h; };
+  const headers = index.posts.filter((p) => p.date !== '2026-01-03').map((p, k) => ({ kind: 'anchor', name: p.date + '.txt.ots', length: 700 + k, header: header(posts[p.date]) }));
+  headers[2].header = header('another text'); // 2026-01-04: its proof commits to something else
+  const mem = P.rememberedPosts(V, index, posts, headers, { '2026-01-05': 'carried' });
+  assert.deepEqual(mem.dates, ['2026-01-01']);
+  const back = P.postsFromMemory(V, index, JSON.parse(JSON.stringify(mem)));
+  assert.deepEqual(back.posts, { '2026-01-01': posts['2026-01-01'] });
+  assert.deepEqual(Array.from(back.headers[0].header), Array.from(headers[0].header), 'the header read, rebuilt');
+  assert.equal(back.headers[0].length, 700);
+  assert.equal(back.count, 1);
+  // An index that names another head, or another seq, or no longer names the day: read again.
+  for (const edit of [(p) => { p.head = head('f'); }, (p) => { p.seq = 6; }, (p) => { p.date = '2026-01-06'; }]) {
+    const changed = JSON.parse(JSON.stringify(index));
+    edit(changed.posts[0]);
+    assert.equal(P.postsFromMemory(V, changed, mem), null);
+  }
+  assert.equal(P.postsFromMemory(V, index, Object.assign({}, mem, { lengths: [701] })), null, 'the digest holds the lengths too');
+});
+
 test('the reader checks each file against the list and resumes from its own checkpoint', () => {
   const ends = lineEnds(demo.ledger);
   const files = [demo.ledger.subarray(0, ends[40]), demo.ledger.subarray(ends[40], ends[200]), demo.ledger.subarray(ends[200])];
@@ -214,6 +246,54 @@ test('the reader checks each file against the list and resumes from its own chec
   assert.equal(resumed.result.linesTotal, done.result.linesTotal);
   const bad = run(0, null, 1).find((m) => m.type === 'file-bad');
   assert.ok(bad && bad.path === 'f1' && /sha256/.test(bad.why), 'a file whose sha256 is not the listed one is named');
+});
+
+// docs/page.md#fetched-records: a page that reads its posts from the site streams the ledger
+// while they arrive, keeping the entry_ids at the seqs the anchors' index names; the posts are
+// handed to the reader when read, and a seq they name that the reader has passed (and was not
+// told to keep) is taken from the records it holds. Posts naming mid-day seqs (no day's last,
+// which the reader keeps anyway): an engine that checked them with what it happened to keep
+// said "head absent" where one pass says "ok".
+test('posts handed to the reader after it passed their seqs are checked as in one pass', () => {
+  const ends = lineEnds(demo.ledger);
+  const one = V.verifyLedger(demo.ledger, demo.withheld);
+  const lines = one.lines.filter((L) => L.seq !== null);
+  const picked = [3, 17, 60, 150, 260, lines.length - 5].map((k) => lines[k]);
+  const posts = picked.map((L, k) => ({ date: '1999-01-0' + (k + 1), text: 'gate anchor 1999-01-0' + (k + 1) + ' head ' + L.entry_id + ' seq ' + L.seq }));
+  const want = V.checkAnchors(one, demo.withheld, posts);
+  assert.ok(want.every((a) => a.head === 'ok' && a.ok), JSON.stringify(want));
+  const files = [demo.ledger.subarray(0, ends[40]), demo.ledger.subarray(ends[40], ends[200]), demo.ledger.subarray(ends[200])];
+  const run = (from, checkpoint, postsAfter) => {
+    const out = [];
+    const h = P.lightEngine(V, P.compactResult, (m) => out.push(m));
+    h({ type: 'init', withheld: demo.withheld, tzRules: null, posts: [], watchSeqs: [], checkpoint });
+    for (let i = from; i < files.length; i++) {
+      if (i === postsAfter) h({ type: 'posts', posts, watchSeqs: posts.map((p) => p.text.split(' seq ')[1]) });
+      const b = files[i].slice();
+      h({ type: 'file', path: 'f' + i, bytes: b.buffer, size: b.length, sha256: V.sha256Hex(files[i]), wantCheckpoint: i === 1 });
+    }
+    h({ type: 'finish', headSeq: null });
+    return out;
+  };
+  for (const after of [0, 1, 2]) {
+    const out = run(0, null, after);
+    assert.deepEqual(out.find((m) => m.type === 'done').anchors, want, 'posts handed over before file ' + after);
+    const told = out.filter((m) => m.type === 'reached' || m.type === 'file-done').flatMap((m) => m.reached).map((x) => x.date).sort();
+    assert.deepEqual(told, posts.map((p) => p.date), 'each post reached once');
+  }
+  // Resumed past file 1 from a state that kept none of these seqs: those after it are checked
+  // from the records read on this visit (the page reads the rest again, postsStep).
+  const cp = run(0, null, 0).filter((m) => m.type === 'file-done')[1].checkpoint;
+  const late = posts.filter((p, k) => picked[k].line > 200 + 1);
+  assert.ok(late.length >= 2, 'posts after the checkpoint');
+  const out = [];
+  const h = P.lightEngine(V, P.compactResult, (m) => out.push(m));
+  h({ type: 'init', withheld: demo.withheld, tzRules: null, posts: [], watchSeqs: [], checkpoint: JSON.parse(JSON.stringify(cp)) });
+  const b = files[2].slice();
+  h({ type: 'file', path: 'f2', bytes: b.buffer, size: b.length, sha256: V.sha256Hex(files[2]), wantCheckpoint: false });
+  h({ type: 'posts', posts: late, watchSeqs: late.map((p) => p.text.split(' seq ')[1]) });
+  h({ type: 'finish', headSeq: null });
+  assert.deepEqual(out.find((m) => m.type === 'done').anchors, V.checkAnchors(one, demo.withheld, late));
 });
 
 // docs/page.md#records-in-the-worker: a light page's full check keeps the line records in its

@@ -38,18 +38,41 @@ impl Server {
     fn start_ranged_wrongly(root: &Path) -> Server {
         Server::starting(root, Ranges::Shifted)
     }
+    /// A server that answers `hold.path` only once `hold.after` has been asked for (and
+    /// `hold.delay_ms` more), or after 60 s: a file the page reads last, whatever the order of
+    /// its requests.
+    fn start_holding(root: &Path, hold: Hold) -> Server {
+        Server::starting_with(root, Ranges::Ignored, Some(hold))
+    }
     fn starting(root: &Path, ranged: Ranges) -> Server {
+        Server::starting_with(root, ranged, None)
+    }
+    fn starting_with(root: &Path, ranged: Ranges, hold: Option<Hold>) -> Server {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let port = listener.local_addr().unwrap().port();
         let hits = Arc::new(Mutex::new(BTreeMap::new()));
         let log = Arc::new(Mutex::new(Vec::new()));
         let (root, counted, logged) = (root.to_path_buf(), Arc::clone(&hits), Arc::clone(&log));
+        let hold = Arc::new(hold);
         std::thread::spawn(move || {
             for stream in listener.incoming() {
                 let Ok(stream) = stream else { continue };
-                let (root, counted, logged) =
-                    (root.clone(), Arc::clone(&counted), Arc::clone(&logged));
-                std::thread::spawn(move || serve(stream, &root, &counted, &logged, ranged));
+                let (root, counted, logged, hold) = (
+                    root.clone(),
+                    Arc::clone(&counted),
+                    Arc::clone(&logged),
+                    Arc::clone(&hold),
+                );
+                std::thread::spawn(move || {
+                    serve(
+                        stream,
+                        &root,
+                        &counted,
+                        &logged,
+                        ranged,
+                        hold.as_ref().as_ref(),
+                    )
+                });
             }
         });
         Server { port, hits, log }
@@ -68,6 +91,13 @@ impl Server {
     }
 }
 
+/// A request a test server answers late (`Server::start_holding`).
+pub(crate) struct Hold {
+    pub(crate) path: String,
+    pub(crate) after: String,
+    pub(crate) delay_ms: u64,
+}
+
 /// How a test server answers a byte range.
 #[derive(Clone, Copy, PartialEq)]
 enum Ranges {
@@ -82,6 +112,7 @@ fn serve(
     hits: &Mutex<BTreeMap<String, usize>>,
     log: &Mutex<Vec<(String, u64)>>,
     ranged: Ranges,
+    hold: Option<&Hold>,
 ) {
     let mut reader = BufReader::new(stream.try_clone().unwrap());
     let mut request = String::new();
@@ -115,6 +146,13 @@ fn serve(
         .trim_start_matches('/')
         .to_string();
     *hits.lock().unwrap().entry(path.clone()).or_default() += 1;
+    if let Some(h) = hold.filter(|h| h.path == path) {
+        let t0 = std::time::Instant::now();
+        while !hits.lock().unwrap().contains_key(&h.after) && t0.elapsed().as_secs() < 60 {
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(h.delay_ms));
+    }
     let file = (!path.contains("..")).then(|| root.join(&path));
     let body = file.and_then(|f| std::fs::read(f).ok());
     // A range, when this server gives them: its part (206), or 416 from the end on.
@@ -2174,4 +2212,228 @@ fn a_full_check_keeps_the_lines_in_its_worker() {
         serde_json::json!([]),
         "axe-core at 390 px, dark"
     );
+}
+
+/// The row of the anchors table for a date, as text with its tags.
+fn anchor_row(facts: &J, date: &str) -> String {
+    let dom = facts["dom"].as_str().unwrap();
+    let at = dom
+        .find(&format!("id=\"anchor-{date}\""))
+        .unwrap_or_else(|| panic!("no row for {date}"));
+    dom[at..at + dom[at..].find("</tr>").unwrap()].to_string()
+}
+
+/// A page that reads its records from the site reads the posts while its ledger streams
+/// (docs/page.md#fetched-records): the reader keeps the entry_ids at the seqs the anchors' index
+/// names, and a post naming another seq is checked when it arrives — from the lines read so far
+/// on this visit, or, on a returning visit that resumed past that seq from a state that did not
+/// keep it, by reading the ledger again from its first line. A post the site rewrote, read after
+/// every ledger file, still fails the verdict. Catches a page that checks a late post with the
+/// entry_ids it happened to keep ("head absent": a failure `exhibit verify SITE` does not share),
+/// one that resumes anyway, and one that gives its verdict before the last post is read.
+#[test]
+fn posts_read_while_the_ledger_streams_are_each_checked() {
+    let mut b = Box::light(4096);
+    b.add(640);
+    b.build(1_800_000_000);
+    let html = std::fs::read_to_string(b.site.join("index.html")).unwrap();
+    let layout: J = serde_json::from_slice(&unb64(block(&html, "layout-json"))).unwrap();
+    assert_eq!(layout["fetch"], true, "{layout}");
+    let files = layout["files"].as_array().unwrap().clone();
+    let anchors = b.site.join("ledger/anchors");
+    let mut dates: Vec<String> = std::fs::read_dir(&anchors)
+        .unwrap()
+        .filter_map(|e| {
+            let name = e.unwrap().file_name().into_string().unwrap();
+            name.strip_suffix(".txt").map(str::to_string)
+        })
+        .collect();
+    dates.sort();
+    assert!(dates.len() > 64 + 3, "{} posted days", dates.len());
+    let server = Server::start(&b.site);
+    let profile = tempfile::tempdir().unwrap();
+    let first = verdict(&visit(&server.url(FULL), Some(profile.path()), &[]));
+    assert!(first.0 == "gaps" || first.0 == "intact", "{first:?}");
+
+    // An old post (not carried) rewritten to name the next day's first line, with its entry_id:
+    // a post that checks out, at a seq the index does not name (it still says the day's last).
+    let d = &dates[1];
+    let path = anchors.join(format!("{d}.txt"));
+    let text = std::fs::read_to_string(&path).unwrap();
+    let n: usize = text.rsplit(" seq ").next().unwrap().parse().unwrap();
+    let n = n + 1;
+    std::fs::write(
+        &path,
+        format!("gate anchor {d} head {} seq {n}", b.w.ids[n - 1]),
+    )
+    .unwrap();
+    reseal_snapshot(&b.site);
+    let (code, v) = verify_json(&b.site);
+    assert_eq!(code, Some(0), "{v}");
+    // Read once the reader has passed seq n: the ledger file after the one holding it is asked
+    // for only when the reader is done with that one.
+    let holding = files
+        .iter()
+        .position(|f| {
+            f["first_seq"].as_u64() <= Some(n as u64) && Some(n as u64) <= f["last_seq"].as_u64()
+        })
+        .unwrap();
+    let after = files[holding + 1]["path"].as_str().unwrap().to_string();
+    let held = Server::start_holding(
+        &b.site,
+        Hold {
+            path: format!("ledger/anchors/{d}.txt"),
+            after,
+            delay_ms: 0,
+        },
+    );
+    let cold = visit(&held.url(FULL), None, &[]);
+    let want = verdict(&cold);
+    assert!(want.0 == "gaps" || want.0 == "intact", "{want:?}");
+    let row = anchor_row(&cold, d);
+    assert!(
+        row.contains("head ok,") && row.contains(&format!(">{n}<")),
+        "{row}"
+    );
+    // The returning visitor's remembered state kept no entry_id at seq n: the ledger is read
+    // again (the monitor stores, not resumes), and the verdict is the cold visit's.
+    let back = visit(&server.url(FULL), Some(profile.path()), &[]);
+    assert_eq!(verdict(&back), want);
+    let dom = back["dom"].as_str().unwrap();
+    assert_eq!(attr(tag(dom, "id=\"monitor\""), "data-state"), "stored");
+    assert!(anchor_row(&back, d).contains("head ok,"));
+
+    // Another old post rewritten (its head one digit off), read a second and a half after the
+    // reader was handed its last ledger file but one: failed, as `exhibit verify SITE` says.
+    let t = &dates[3];
+    let path = anchors.join(format!("{t}.txt"));
+    let text = std::fs::read_to_string(&path).unwrap();
+    let at = text.find(" head ").unwrap() + 6;
+    let flipped = if &text[at..at + 1] == "0" { "1" } else { "0" };
+    std::fs::write(
+        &path,
+        format!("{}{flipped}{}", &text[..at], &text[at + 1..]),
+    )
+    .unwrap();
+    reseal_snapshot(&b.site);
+    let (code, v) = verify_json(&b.site);
+    assert_eq!(code, Some(1), "{v}");
+    let late = Server::start_holding(
+        &b.site,
+        Hold {
+            path: format!("ledger/anchors/{t}.txt"),
+            after: files[files.len() - 2]["path"].as_str().unwrap().to_string(),
+            delay_ms: 1500,
+        },
+    );
+    let f = visit(&late.url(FULL), None, &[]);
+    assert_eq!(f["verdict"]["data-verdict"], "failed", "{}", f["verdict"]);
+    assert!(anchor_row(&f, t).contains("FAILS"), "{}", anchor_row(&f, t));
+}
+
+/// A returning visitor's full check reads only the posts it has not read before
+/// (docs/page.md "The monitor"): the posts it read, in the exact form the anchors' index spells
+/// and with a proof whose header commits to them, are taken from what this browser remembers
+/// while today's index spells each as it was read, and the page says they were not fetched
+/// again; every other post is read. Catches a returning visit that reads every post again (its
+/// verdict waited on 1,833 days' files at 100,000 lines), one that takes a remembered post
+/// whose index entry changed (a forged post and index passed it), and one that says nothing of
+/// what it did not read.
+#[test]
+fn a_returning_visit_reads_only_the_posts_it_has_not_read() {
+    let mut b = Box::light(4096);
+    b.add(640);
+    let anchors = b.b.dir.join("gate/anchors");
+    let mut rng = exhibit_testkit::gen_box::Rng::new(7, 1);
+    let mut dates: Vec<String> = std::fs::read_dir(&anchors)
+        .unwrap()
+        .filter_map(|e| {
+            let name = e.unwrap().file_name().into_string().unwrap();
+            name.strip_suffix(".txt").map(str::to_string)
+        })
+        .collect();
+    dates.sort();
+    assert!(dates.len() > 64 + 5, "{} posted days", dates.len());
+    for d in &dates {
+        let post = std::fs::read(anchors.join(format!("{d}.txt"))).unwrap();
+        let ots = exhibit_testkit::gen_box::anchor_ots(&post, &mut rng);
+        std::fs::write(anchors.join(format!("{d}.txt.ots")), ots).unwrap();
+    }
+    b.build(1_800_000_000);
+    let server = Server::start(&b.site);
+    let profile = tempfile::tempdir().unwrap();
+    let posts_read = |server: &Server| -> Vec<String> {
+        server
+            .take()
+            .into_keys()
+            .filter(|p| p.starts_with("ledger/anchors/20"))
+            .collect()
+    };
+    let cold = visit(&server.url(FULL), Some(profile.path()), &[]);
+    let want = verdict(&cold);
+    assert!(want.0 == "gaps" || want.0 == "intact", "{want:?}");
+    assert_eq!(posts_read(&server).len(), 2 * dates.len());
+    let back = visit(&server.url(FULL), Some(profile.path()), &[]);
+    assert_eq!(verdict(&back), want);
+    // The newest 64, which the page carries, are read on every visit; the older ones not.
+    let carried = &dates[dates.len() - 64..];
+    let read = posts_read(&server);
+    let posts: Vec<&String> = read.iter().filter(|p| p.ends_with(".txt")).collect();
+    let want_posts: Vec<String> = carried
+        .iter()
+        .map(|d| format!("ledger/anchors/{d}.txt"))
+        .collect();
+    assert_eq!(posts, want_posts.iter().collect::<Vec<_>>());
+    assert!(
+        read.iter().all(|p| carried
+            .iter()
+            .any(|d| p.starts_with(&format!("ledger/anchors/{d}.txt")))),
+        "{read:?}"
+    );
+    let dom = back["dom"].as_str().unwrap();
+    let said = text_of(dom, "posts-remembered");
+    assert!(
+        said.starts_with(&format!(
+            "NOT fetched again: the posts of {} days up to {}",
+            dates.len() - 64,
+            dates[dates.len() - 65]
+        )),
+        "{said}"
+    );
+
+    // An old post and its index entry rewritten (the head one digit off, a proof made for the
+    // new text): the index no longer spells the remembered post, every post is read, and the
+    // verdict fails, as `exhibit verify SITE` says.
+    let d = &dates[2];
+    let path = b.site.join(format!("ledger/anchors/{d}.txt"));
+    let text = std::fs::read_to_string(&path).unwrap();
+    let at = text.find(" head ").unwrap() + 6;
+    let flipped = if &text[at..at + 1] == "0" { "1" } else { "0" };
+    let forged = format!("{}{flipped}{}", &text[..at], &text[at + 1..]);
+    std::fs::write(&path, &forged).unwrap();
+    std::fs::write(
+        b.site.join(format!("ledger/anchors/{d}.txt.ots")),
+        exhibit_testkit::gen_box::anchor_ots(forged.as_bytes(), &mut rng),
+    )
+    .unwrap();
+    let index_path = b.site.join("ledger/anchors/index.json");
+    let mut index: J = serde_json::from_slice(&std::fs::read(&index_path).unwrap()).unwrap();
+    let entry = index["posts"]
+        .as_array_mut()
+        .unwrap()
+        .iter_mut()
+        .find(|p| p["date"] == d.as_str())
+        .unwrap();
+    entry["head"] = J::String(forged[at..at + 64].to_string());
+    std::fs::write(&index_path, serde_json::to_vec_pretty(&index).unwrap()).unwrap();
+    reseal_snapshot(&b.site);
+    let (code, v) = verify_json(&b.site);
+    assert_eq!(code, Some(1), "{v}");
+    let forged_visit = visit(&server.url(FULL), Some(profile.path()), &[]);
+    assert_eq!(
+        forged_visit["verdict"]["data-verdict"], "failed",
+        "{}",
+        forged_visit["verdict"]
+    );
+    assert!(posts_read(&server).contains(&format!("ledger/anchors/{}.txt", dates[0])));
 }
