@@ -188,6 +188,22 @@ impl GateLedger {
         }
     }
 
+    /// Lines read from byte `from` on, not checked: for a stage that needs the lines of a range
+    /// (an index run: docs/tree.md#carried) without reading what lies before it. Its line
+    /// numbers count from `from`, not from the start.
+    pub fn lines_from(&self, from: usize) -> Lines<'_> {
+        Lines {
+            ledger: self,
+            held: Vec::new(),
+            held_from: from,
+            read_to: from,
+            last_start: from,
+            lfs_before: 0,
+            counted_to: from,
+            hasher: None,
+        }
+    }
+
     fn changed(&self) -> anyhow::Error {
         anyhow::anyhow!(
             "{}: changed while the build ran (the lines read again are not the lines verified; the gate may append, never rewrite); nothing was written — run the build again",

@@ -63,6 +63,7 @@ pub fn run(
         .as_deref()
         .or(plan.key.as_deref().map(|k| k.name.as_str()));
     let origin = super::tree::origin(configured, previous, &verified.header_digest)?;
+    crate::terminal::progress::stage_done("assemble: the ledger, withheld list and anchors");
     // What the last build made of the tree, when it binds to this chain (docs/tree.md#carried).
     let carry = super::tree_carried::open(previous.git_dir(), &verified.lines);
     let (checkpoint, mut tree_files) = super::tree::put(

@@ -253,8 +253,10 @@ fn line_rows(lines: Arc<Vec<LineRecord>>, loaded: &LoadedBox) -> RowSource {
             (first.max(1) - 1) as usize,
             (last as usize).min(lines.len()),
         );
-        let mut read = ledger.lines(false);
-        for r in lines[a.min(b)..b].iter().filter(|r| r.published()) {
+        let range = &lines[a.min(b)..b];
+        // Read from the range's first line, not from the ledger's start for every run.
+        let mut read = ledger.lines_from(range.first().map_or(0, |r| r.offset.get() as usize));
+        for r in range.iter().filter(|r| r.published()) {
             let start = r.offset.get() as usize;
             let bytes = read.get(start, start + r.len as usize)?;
             rows.extend(tree::rows_of_line(r.seq as u64, bytes));
