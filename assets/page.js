@@ -12,8 +12,10 @@
  * runs it once the page has re-derived the ledger.
  */
 (function (root, factory) {
-  var api = factory();
-  if (typeof module === 'object' && module.exports) module.exports = api;
+  // verify.js comes first: in a page its <script> runs before this one; in node it is beside this file.
+  var node = typeof module === 'object' && module.exports;
+  var api = factory(node ? require('./verify.js') : root.ExhibitVerify);
+  if (node) module.exports = api;
   else {
     root.ExhibitPage = api;
     if (typeof document !== 'undefined') {
@@ -27,7 +29,7 @@
       } catch (e) { api.failedCheck(document, errorWords(e)); }
     }
   }
-})(typeof self !== 'undefined' ? self : this, function () {
+})(typeof self !== 'undefined' ? self : this, function (Verify) {
   'use strict';
 
   var DIGEST_FIELDS = ['sent_sha256', 'checked_sha256', 'stripped_sha256', 'draft_sha256'];
@@ -43,7 +45,6 @@
 
   // The gate's trailer as the last thing in a text, with the blank line the gate puts before it.
   var FINAL_TRAILER = /(?:^|\n\n)\[gate: [^\]\n]*· ledger [0-9]+\]$/;
-  var ANY_TRAILER = /\[gate: [^\]\n]*· ledger [0-9]+\]/g;
   // The trailer after a single newline (a messenger's rendering of the gate's blank line).
   var MESSENGER_TRAILER = /(?:^|[^\n])\n(\[gate: [^\]\n]*· ledger [0-9]+\])$/;
   // For "same words": a channel may re-space or re-case the trailer too.
@@ -94,18 +95,15 @@
     return out;
   }
 
-  /** Tokens (docs/protocol.md#proving-one-message): NFC; the gate trailer removed; markdown markers * ` # > [ ] ( ) removed and `_` at a token's edge; whitespace collapsed. */
+  /**
+   * Tokens (docs/protocol.md#proving-one-message): NFC; every gate trailer removed; markdown
+   * markers * ` # > [ ] ( ) removed and `_` at a token's edge; split on whitespace. One
+   * tokenizer for the page: verify.js's `excerpt.words`, which the excerpt index's words are
+   * (docs/tree.md#excerpts) and vectors/excerpt.json holds to the Rust one.
+   */
   function tokens(s) {
-    var t = toLF(s);
-    if (t.normalize) t = t.normalize('NFC');
-    t = t.replace(ANY_TRAILER, ' ').replace(/[*`#>\[\]()]/g, '');
-    var out = [];
-    var parts = t.split(/\s+/);
-    for (var i = 0; i < parts.length; i++) {
-      var w = parts[i].replace(/^_+|_+$/g, '');
-      if (w) out.push(w);
-    }
-    return out;
+    if (!Verify || !Verify.excerpt) throw new Error('the verifier script (verify.js) did not load');
+    return Verify.excerpt.words(s);
   }
 
   /** Dice coefficient over token multisets: 2·|A∩B| / (|A|+|B|). */
