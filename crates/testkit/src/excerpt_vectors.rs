@@ -22,7 +22,10 @@ fn key(k: u64) -> String {
 
 /// `n` words `w0 … w<n-1>`, one space between.
 fn counted(n: usize) -> String {
-    (0..n).map(|i| format!("w{i}")).collect::<Vec<_>>().join(" ")
+    (0..n)
+        .map(|i| format!("w{i}"))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// Eight words put after a short case's text, so that its words are in shingles: a wrong word
@@ -81,63 +84,160 @@ fn text_cases() -> Vec<J> {
     ];
     let mut out = vec![
         text_case("empty", "a tokenizer that yields one empty word", ""),
-        text_case("whitespace-only", "a split that keeps the empty ends", " \t\n\u{a0}\u{3000} "),
-        tailed("nfc", "no NFC (a decomposed é stays two code points, its key differs)",
-            "cafe\u{301} na\u{308}ive A\u{30a}ngstro\u{308}m \u{212b} e\u{301}\u{301} x"),
-        tailed("nfc-already", "NFD or NFKC instead of NFC (ﬁ and ² kept)", "caf\u{e9} \u{fb01}ne x\u{b2} \u{212b}"),
-        tailed("crlf", "CRLF not made LF before the trailer is found (a trailer never spans a newline)",
-            "line one\r\nline two\r\n\r\n[gate: 1 of 1 numerals bound \u{b7} ledger 7]\r\n"),
-        tailed("crlf-inside-trailer", "a trailer found before CRLF is made LF (its CR is no newline)",
-            "x [gate: 1 of 1\r\n\u{b7} ledger 7] y"),
-        tailed("lone-cr-inside-trailer", "a lone CR taken as a newline in a trailer",
-            "x [gate: 1 of 1\r\u{b7} ledger 7] y"),
-        tailed("lone-cr", "a lone CR dropped instead of split on", "a\rb\r\rc"),
-        text_case("trailer-final", "the trailer kept as words", &format!("The body of it.\n\n{TRAILER}")),
-        tailed("trailer-middle", "only a final trailer removed",
-            &format!("before {TRAILER} after and {TRAILER}{TRAILER}x")),
-        tailed("trailer-glued", "the trailer's space left out (words glued)", &format!("a{TRAILER}b")),
-        tailed("near-trailer-newline", "a trailer matched across a newline",
-            "[gate: 2 of 2\n\u{b7} ledger 0042] tail"),
-        tailed("near-trailer-no-digits", "a trailer without its digits removed",
-            "[gate: 2 of 2 numerals bound \u{b7} ledger ] tail"),
-        tailed("near-trailer-letter", "digits then a letter taken as a trailer",
-            "[gate: 2 of 2 \u{b7} ledger 12a] tail"),
-        tailed("near-trailer-no-dot", "`ledger N` without the middle dot taken as a trailer",
-            "[gate: 2 of 2 numerals bound ledger 0042] tail"),
-        tailed("near-trailer-case", "a case-blind trailer (the page's loose one)",
-            "[Gate: 2 of 2 numerals bound \u{b7} ledger 0042] [gate:2 \u{b7} ledger 1] tail"),
-        tailed("near-trailer-unclosed", "a trailer that runs to the end of the text",
-            "[gate: 2 of 2 numerals bound \u{b7} ledger 0042 tail"),
-        tailed("trailer-nested-open", "a greedy match from the first `[gate: `",
-            "a[gate: [gate: q \u{b7} ledger 7]b [gate: x] y \u{b7} ledger 9] z"),
-        tailed("trailer-inner-bracket", "a trailer matched past a `]`",
-            "[gate: a ] b \u{b7} ledger 3] c"),
-        tailed("markdown", "markdown marks kept, or other punctuation deleted",
-            "**Bold** `code` # head > quote [link](url) ~strike~ {x} <y> !z! a*b c>d e#f"),
-        tailed("underscore-edges", "`_` deleted everywhere, or not trimmed",
-            "_em_ __strong__ sent_sha256 _ ___ a_ _b snake_case_ _x_y_"),
-        tailed("underscore-around-marks", "`_` trimmed before the marks are deleted",
-            "_*a*_ *_b_* `_c_` (_d_)"),
-        tailed("case-and-punctuation", "words folded (lower case, punctuation dropped)",
-            "Hello, World. HELLO world! it\u{2019}s \u{2014} \"quoted\""),
-        tailed("astral", "keys of the UTF-16 code units instead of UTF-8 bytes",
-            "\u{1f600} \u{1d400}bc \u{10ffff} \u{1f1eb}\u{1f1f7} x y z w"),
-        text_case("seven-words", "a shingle of fewer than 8 words", &counted(7)),
+        text_case(
+            "whitespace-only",
+            "a split that keeps the empty ends",
+            " \t\n\u{a0}\u{3000} ",
+        ),
+        tailed(
+            "nfc",
+            "no NFC (a decomposed é stays two code points, its key differs)",
+            "cafe\u{301} na\u{308}ive A\u{30a}ngstro\u{308}m \u{212b} e\u{301}\u{301} x",
+        ),
+        tailed(
+            "nfc-already",
+            "NFD or NFKC instead of NFC (ﬁ and ² kept)",
+            "caf\u{e9} \u{fb01}ne x\u{b2} \u{212b}",
+        ),
+        tailed(
+            "crlf",
+            "CRLF not made LF before the trailer is found (a trailer never spans a newline)",
+            "line one\r\nline two\r\n\r\n[gate: 1 of 1 numerals bound \u{b7} ledger 7]\r\n",
+        ),
+        tailed(
+            "crlf-inside-trailer",
+            "a trailer found before CRLF is made LF (its CR is no newline)",
+            "x [gate: 1 of 1\r\n\u{b7} ledger 7] y",
+        ),
+        tailed(
+            "lone-cr-inside-trailer",
+            "a lone CR taken as a newline in a trailer",
+            "x [gate: 1 of 1\r\u{b7} ledger 7] y",
+        ),
+        tailed(
+            "lone-cr",
+            "a lone CR dropped instead of split on",
+            "a\rb\r\rc",
+        ),
+        text_case(
+            "trailer-final",
+            "the trailer kept as words",
+            &format!("The body of it.\n\n{TRAILER}"),
+        ),
+        tailed(
+            "trailer-middle",
+            "only a final trailer removed",
+            &format!("before {TRAILER} after and {TRAILER}{TRAILER}x"),
+        ),
+        tailed(
+            "trailer-glued",
+            "the trailer's space left out (words glued)",
+            &format!("a{TRAILER}b"),
+        ),
+        tailed(
+            "near-trailer-newline",
+            "a trailer matched across a newline",
+            "[gate: 2 of 2\n\u{b7} ledger 0042] tail",
+        ),
+        tailed(
+            "near-trailer-no-digits",
+            "a trailer without its digits removed",
+            "[gate: 2 of 2 numerals bound \u{b7} ledger ] tail",
+        ),
+        tailed(
+            "near-trailer-letter",
+            "digits then a letter taken as a trailer",
+            "[gate: 2 of 2 \u{b7} ledger 12a] tail",
+        ),
+        tailed(
+            "near-trailer-no-dot",
+            "`ledger N` without the middle dot taken as a trailer",
+            "[gate: 2 of 2 numerals bound ledger 0042] tail",
+        ),
+        tailed(
+            "near-trailer-case",
+            "a case-blind trailer (the page's loose one)",
+            "[Gate: 2 of 2 numerals bound \u{b7} ledger 0042] [gate:2 \u{b7} ledger 1] tail",
+        ),
+        tailed(
+            "near-trailer-unclosed",
+            "a trailer that runs to the end of the text",
+            "[gate: 2 of 2 numerals bound \u{b7} ledger 0042 tail",
+        ),
+        tailed(
+            "trailer-nested-open",
+            "a greedy match from the first `[gate: `",
+            "a[gate: [gate: q \u{b7} ledger 7]b [gate: x] y \u{b7} ledger 9] z",
+        ),
+        tailed(
+            "trailer-inner-bracket",
+            "a trailer matched past a `]`",
+            "[gate: a ] b \u{b7} ledger 3] c",
+        ),
+        tailed(
+            "markdown",
+            "markdown marks kept, or other punctuation deleted",
+            "**Bold** `code` # head > quote [link](url) ~strike~ {x} <y> !z! a*b c>d e#f",
+        ),
+        tailed(
+            "underscore-edges",
+            "`_` deleted everywhere, or not trimmed",
+            "_em_ __strong__ sent_sha256 _ ___ a_ _b snake_case_ _x_y_",
+        ),
+        tailed(
+            "underscore-around-marks",
+            "`_` trimmed before the marks are deleted",
+            "_*a*_ *_b_* `_c_` (_d_)",
+        ),
+        tailed(
+            "case-and-punctuation",
+            "words folded (lower case, punctuation dropped)",
+            "Hello, World. HELLO world! it\u{2019}s \u{2014} \"quoted\"",
+        ),
+        tailed(
+            "astral",
+            "keys of the UTF-16 code units instead of UTF-8 bytes",
+            "\u{1f600} \u{1d400}bc \u{10ffff} \u{1f1eb}\u{1f1f7} x y z w",
+        ),
+        text_case(
+            "seven-words",
+            "a shingle of fewer than 8 words",
+            &counted(7),
+        ),
         text_case("eight-words", "no shingle for exactly 8 words", &counted(8)),
         text_case("nine-words", "shingles off by one at the end", &counted(9)),
         text_case("eleven-words", "a lookup under 12 words", &counted(11)),
-        text_case("twelve-words", "5 shingles (one window) not kept as one window", &counted(12)),
+        text_case(
+            "twelve-words",
+            "5 shingles (one window) not kept as one window",
+            &counted(12),
+        ),
         text_case("thirteen-words", "6 shingles: two windows", &counted(13)),
-        text_case("sixty-words", "windows of another width, or rows not sorted", &sixty),
+        text_case(
+            "sixty-words",
+            "windows of another width, or rows not sorted",
+            &sixty,
+        ),
         text_case("repeated-phrase", "a key kept twice (no dedup)", &repeated),
-        tailed("spaces-between-shingle-words", "a shingle joined by the text's own spacing",
-            "a  b\tc\nd\u{a0}e\u{3000}f  g   h i"),
+        tailed(
+            "spaces-between-shingle-words",
+            "a shingle joined by the text's own spacing",
+            "a  b\tc\nd\u{a0}e\u{3000}f  g   h i",
+        ),
     ];
     for (name, c) in spaces {
-        out.push(tailed(&format!("space-{name}"), "a space JavaScript's \\s has, not split on", &format!("a{c}b{c}{c}c")));
+        out.push(tailed(
+            &format!("space-{name}"),
+            "a space JavaScript's \\s has, not split on",
+            &format!("a{c}b{c}{c}c"),
+        ));
     }
     for (name, c) in not_spaces {
-        out.push(tailed(&format!("not-space-{name}"), "a character JavaScript's \\s has not, split on", &format!("a{c}b {c} c")));
+        out.push(tailed(
+            &format!("not-space-{name}"),
+            "a character JavaScript's \\s has not, split on",
+            &format!("a{c}b {c} c"),
+        ));
     }
     out
 }
@@ -147,14 +247,36 @@ fn winnow_cases() -> Vec<J> {
     let lists: Vec<(&str, &str, Vec<u64>)> = vec![
         ("none", "a least key of nothing", vec![]),
         ("one", "no row for a text of one shingle", vec![7]),
-        ("three", "the short rule (all of them when 5 or fewer)", vec![9, 4, 7]),
+        (
+            "three",
+            "the short rule (all of them when 5 or fewer)",
+            vec![9, 4, 7],
+        ),
         ("five", "five taken as two windows", vec![5, 3, 8, 1, 9]),
         ("six", "six taken as one window", vec![5, 3, 8, 1, 9, 2]),
-        ("ten", "windows of another width", vec![5, 1, 6, 6, 2, 8, 9, 3, 7, 4]),
+        (
+            "ten",
+            "windows of another width",
+            vec![5, 1, 6, 6, 2, 8, 9, 3, 7, 4],
+        ),
         ("ties", "ties kept twice", vec![3, 3, 3, 3, 3, 3, 3]),
-        ("descending", "a window's first or last key instead of its least", vec![9, 8, 7, 6, 5, 4, 3, 2, 1]),
-        ("high-bit", "keys compared as signed numbers, or as 53-bit floats",
-            vec![u64::MAX, 0x8000_0000_0000_0000, 0x7fff_ffff_ffff_ffff, 0x0020_0000_0000_0001, 0x0020_0000_0000_0000, 0xffff_ffff_ffff_fffe]),
+        (
+            "descending",
+            "a window's first or last key instead of its least",
+            vec![9, 8, 7, 6, 5, 4, 3, 2, 1],
+        ),
+        (
+            "high-bit",
+            "keys compared as signed numbers, or as 53-bit floats",
+            vec![
+                u64::MAX,
+                0x8000_0000_0000_0000,
+                0x7fff_ffff_ffff_ffff,
+                0x0020_0000_0000_0001,
+                0x0020_0000_0000_0000,
+                0xffff_ffff_ffff_fffe,
+            ],
+        ),
     ];
     lists
         .into_iter()
@@ -170,21 +292,73 @@ fn winnow_cases() -> Vec<J> {
 
 fn place_cases() -> Vec<J> {
     let cases: Vec<(&str, &str, String, String)> = vec![
-        ("repeated-words", "the last place, or a place found by restarting after a partial match",
-            "a a a b a a b".into(), "a a b".into()),
-        ("overlap", "a search that skips past a partial match", "x y x y x z".into(), "x y x z".into()),
+        (
+            "repeated-words",
+            "the last place, or a place found by restarting after a partial match",
+            "a a a b a a b".into(),
+            "a a b".into(),
+        ),
+        (
+            "overlap",
+            "a search that skips past a partial match",
+            "x y x y x z".into(),
+            "x y x z".into(),
+        ),
         ("at-start", "a place from 1", counted(20), counted(3)),
-        ("at-end", "the last window left out", counted(20), "w17 w18 w19".into()),
-        ("whole", "a text not a run of itself", counted(12), counted(12)),
-        ("longer", "an excerpt longer than the text found", counted(5), counted(6)),
-        ("empty-excerpt", "an empty excerpt found at 0", counted(5), "  ".into()),
-        ("normalised", "the excerpt compared as bytes, not as words",
-            "The *quick* brown fox, jumps".into(), "The  quick\nbrown fox,".into()),
-        ("not-folded", "words folded before comparing", "The quick brown fox".into(), "the quick brown fox".into()),
-        ("shuffled", "words compared as a set", counted(14), "w1 w0 w2".into()),
-        ("gap", "a run with a word between found", counted(14), "w1 w3 w4".into()),
-        ("trailer-in-excerpt", "the excerpt's trailer kept as words",
-            format!("{} end", counted(8)), format!("w6 w7 {TRAILER} end")),
+        (
+            "at-end",
+            "the last window left out",
+            counted(20),
+            "w17 w18 w19".into(),
+        ),
+        (
+            "whole",
+            "a text not a run of itself",
+            counted(12),
+            counted(12),
+        ),
+        (
+            "longer",
+            "an excerpt longer than the text found",
+            counted(5),
+            counted(6),
+        ),
+        (
+            "empty-excerpt",
+            "an empty excerpt found at 0",
+            counted(5),
+            "  ".into(),
+        ),
+        (
+            "normalised",
+            "the excerpt compared as bytes, not as words",
+            "The *quick* brown fox, jumps".into(),
+            "The  quick\nbrown fox,".into(),
+        ),
+        (
+            "not-folded",
+            "words folded before comparing",
+            "The quick brown fox".into(),
+            "the quick brown fox".into(),
+        ),
+        (
+            "shuffled",
+            "words compared as a set",
+            counted(14),
+            "w1 w0 w2".into(),
+        ),
+        (
+            "gap",
+            "a run with a word between found",
+            counted(14),
+            "w1 w3 w4".into(),
+        ),
+        (
+            "trailer-in-excerpt",
+            "the excerpt's trailer kept as words",
+            format!("{} end", counted(8)),
+            format!("w6 w7 {TRAILER} end"),
+        ),
     ];
     cases
         .into_iter()
@@ -215,7 +389,9 @@ fn filed_text(s: u64) -> Option<String> {
         return None;
     }
     let n = (s % 17) as usize + 4;
-    let mut words: Vec<String> = (0..n).map(|i| format!("t{}", (s * 31 + i as u64 * 7) % 50)).collect();
+    let mut words: Vec<String> = (0..n)
+        .map(|i| format!("t{}", (s * 31 + i as u64 * 7) % 50))
+        .collect();
     // A shared passage, so that keys repeat between texts.
     if s % 3 == 0 {
         words.extend(counted(MIN_WORDS).split(' ').map(str::to_string));
