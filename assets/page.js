@@ -2938,11 +2938,11 @@
     // file gives the line, its entry_id is re-derived here and proved a leaf of the verified
     // checkpoint's tree.
     function proveLog(text, fromLink) {
-      var out = $('paste-result'), cp = state.treeCp, size = cp.size, token = {};
+      var out = $('paste-result'), cp = state.treeCp, size = cp.size, token = {}, t0 = performance.now();
       state.proving = token;
       state.answer = {};
       clear(out);
-      ['data-seq', 'data-verdict', 'data-standing', 'data-field', 'data-proof', 'data-via', 'data-excerpt'].forEach(function (a) { out.removeAttribute(a); });
+      ['data-seq', 'data-verdict', 'data-standing', 'data-field', 'data-proof', 'data-via', 'data-excerpt', 'data-ms'].forEach(function (a) { out.removeAttribute(a); });
       out.setAttribute('data-match', '');
       var t = toLF(text);
       if (!t.trim()) { out.textContent = 'Paste a message, a digest or a seq first.'; return; }
@@ -3039,7 +3039,7 @@
         if (found && found[0].via === 'excerpt') showExcerptMatch(out, found, cost, ex);
         else if (found) showTreeMatch(out, found, cost, hex);
         else showTreeMiss(out, { hex: hex, seq: seq, forms: forms, looked: looked, falseHits: falseHits, cost: cost, ex: ex });
-        treeAnswered(out, fromLink);
+        treeAnswered(out, fromLink, t0);
       }, function (e) {
         if (state.proving !== token) return;
         clear(out);
@@ -3047,10 +3047,12 @@
         out.setAttribute('data-verdict', 'unavailable');
         out.appendChild(el('h3', { class: 'bad' }, 'The tree could not answer'));
         out.appendChild(el('p', null, (treeFileWords(e, size) || String(e && e.message || e)) + '. Nothing about your message was checked.'));
-        treeAnswered(out, fromLink);
+        treeAnswered(out, fromLink, t0);
       });
     }
-    function treeAnswered(out, fromLink) {
+    // `t0`: when the proof started; the answer's milliseconds go in data-ms (benches/page-budgets.sh).
+    function treeAnswered(out, fromLink, t0) {
+      out.setAttribute('data-ms', String(Math.round(performance.now() - t0)));
       answerLead(out);
       var seq = out.getAttribute('data-seq'), m = out.getAttribute('data-match');
       pasteStatus('Result: ' + (m === 'hash' || m === 'seq' || m === 'excerpt' ? (m === 'excerpt' ? 'a passage of a released text, ' : '') + (out.getAttribute('data-proof') === 'included' ? 'found and proved in the tree' : 'found, NOT proved in the tree')
@@ -3119,6 +3121,9 @@
       out.appendChild(el('p', null, el('strong', null, 'Found. '), 'Your ' + f.excerpt.n + ' words stand word for word, as one run, in the released text' + (found.length > 1 ? 's' : '') + ' of ' + seqList(found.map(function (x) { return x.seq; })) +
         ' (words as the excerpt index reads them: case and punctuation count; spacing, markdown marks and the gate trailer do not). The line' + (found.length > 1 ? 's were' : ' was') + ' found through the tree\'s excerpt index (a hint, checked on each text itself).'));
       found.forEach(function (x) { out.appendChild(excerptHit(x, cp)); });
+      var unread = ex.named.filter(function (q) { return ex.read.indexOf(q) < 0; });
+      if (unread.length) out.appendChild(el('p', { class: 'muted', 'data-unread': String(unread.length) }, 'The excerpt index also names ' + seqList(unread.slice(0, 20)) + (unread.length > 20 ? ' and ' + (unread.length - 20) + ' more' : '') +
+        ': not read for this answer (each costs its lines/ file of up to 256 lines); other released texts may hold the same words.'));
       if (ex.bad.length) out.appendChild(el('p', { class: 'bad' }, 'The released text of ' + seqList(ex.bad.map(function (b) { return b.seq; })) + ', also named, does NOT re-hash to its line\'s sent_sha256 on this site: it was changed after the build, and proves nothing.'));
       var files = cost.files + ex.texts.files, bytes = cost.bytes + ex.texts.bytes;
       out.appendChild(el('p', { class: 'muted', 'data-files': String(files), 'data-bytes': String(bytes) }, 'Read for this answer: ' + files + ' file' + (files === 1 ? '' : 's') + ' (' + kb(bytes) + '): ' +
@@ -3218,10 +3223,14 @@
           q.forEach(function (x) { if (ex.named.indexOf(x) < 0 && x >= 1 && x <= size) ex.named.push(x); });
         });
         ex.named.sort(function (a, b) { return a - b; });
-        var hits = [];
+        // In seq order until a text holds the run; after that only the seqs whose lines/ file is
+        // already read (a lines/ file is most of a proof's bytes: docs/tree.md#excerpts).
+        var hits = [], linesOf = function (q) { return Math.floor((q - 1) / 256); }, readFiles = new Set();
         function next() {
           if (ex.read.length >= ex.named.length || ex.read.length >= MAX_HITS) return hits.length ? hits : null;
           var q = ex.named[ex.read.length];
+          if (hits.length && !readFiles.has(linesOf(q))) return hits;
+          readFiles.add(linesOf(q));
           ex.read.push(q);
           return tryLine(q).then(function (f) {
             if (!f) { ex.noText.push(q); return null; }
@@ -4588,7 +4597,7 @@
         if (state.treeCp) { proveLog(text, fromLink); return; }
         if (state.mode === 'log') {
           clear(out);
-          ['data-seq', 'data-verdict', 'data-standing', 'data-field', 'data-proof', 'data-via', 'data-excerpt'].forEach(function (a) { out.removeAttribute(a); });
+          ['data-seq', 'data-verdict', 'data-standing', 'data-field', 'data-proof', 'data-via', 'data-excerpt', 'data-ms'].forEach(function (a) { out.removeAttribute(a); });
           out.setAttribute('data-match', 'none');
           out.setAttribute('data-verdict', 'unavailable');
           out.appendChild(el('p', null, 'The checkpoint did not hold on this visit, so no message can be proved against it here. Check everything (above) re-derives the ledger itself.'));
@@ -4602,7 +4611,7 @@
       // name are asked for there first (docs/page.md#records-in-the-worker).
       if (state.store && storeFind(text, fromLink)) return;
       clear(out);
-      ['data-seq', 'data-verdict', 'data-standing', 'data-field', 'data-proof', 'data-via', 'data-excerpt'].forEach(function (a) { out.removeAttribute(a); });
+      ['data-seq', 'data-verdict', 'data-standing', 'data-field', 'data-proof', 'data-via', 'data-excerpt', 'data-ms'].forEach(function (a) { out.removeAttribute(a); });
       state.answer = {};
       var t = toLF(text);
       if (!t.trim()) { out.setAttribute('data-match', ''); out.textContent = 'Paste a message or a digest first.'; return; }
