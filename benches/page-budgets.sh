@@ -88,8 +88,10 @@ if [ -n "$msg" ]; then
 fi
 # Twelve words from the middle of a released text of 24 words or more (the newest by name), as
 # the page and the excerpt index read words (verify.js's excerpt.words): found by the excerpt
-# index (docs/tree.md#excerpts), its line proved and its text fetched and re-hashed.
-excerpt=$(node -e '
+# index (docs/tree.md#excerpts), its line proved and its text fetched and re-hashed. EXCERPT=…
+# measures another.
+excerpt=${EXCERPT:-}
+[ -n "$excerpt" ] || excerpt=$(node -e '
   const fs = require("fs"), path = require("path"), E = require(path.resolve("assets/verify.js")).excerpt;
   const dir = process.argv[1];
   const names = fs.existsSync(dir) ? fs.readdirSync(dir).filter((n) => n.endsWith(".txt")).sort().reverse() : [];
