@@ -3121,6 +3121,7 @@
       out.appendChild(el('p', null, el('strong', null, 'Found. '), 'Your ' + f.excerpt.n + ' words stand word for word, as one run, in the released text' + (found.length > 1 ? 's' : '') + ' of ' + seqList(found.map(function (x) { return x.seq; })) +
         ' (words as the excerpt index reads them: case and punctuation count; spacing, markdown marks and the gate trailer do not). The line' + (found.length > 1 ? 's were' : ' was') + ' found through the tree\'s excerpt index (a hint, checked on each text itself).'));
       found.forEach(function (x) { out.appendChild(excerptHit(x, cp)); });
+      if (ex.elsewhere.length) out.appendChild(el('p', { class: 'muted' }, 'The excerpt index also named ' + seqList(ex.elsewhere) + ', whose released text' + (ex.elsewhere.length === 1 ? ' does' : 's do') + ' not hold your words as a run (a shingle of 8 of your words shared by chance).'));
       var unread = ex.named.filter(function (q) { return ex.read.indexOf(q) < 0; });
       if (unread.length) out.appendChild(el('p', { class: 'muted', 'data-unread': String(unread.length) }, 'The excerpt index also names ' + seqList(unread.slice(0, 20)) + (unread.length > 20 ? ' and ' + (unread.length - 20) + ' more' : '') +
         ': not read for this answer (each costs its lines/ file of up to 256 lines); other released texts may hold the same words.'));

@@ -1438,7 +1438,8 @@ fn the_two_excerpt_indexes_agree_on_random_texts() {
         let n = rng.below(60);
         let mut text = String::new();
         for _ in 0..n {
-            text.push_str(*rng.pick(EXCERPT_PIECES));
+            let piece: &&str = rng.pick(EXCERPT_PIECES);
+            text.push_str(piece);
             if rng.chance(60) {
                 text.push(' ');
             }

@@ -393,7 +393,7 @@ fn filed_text(s: u64) -> Option<String> {
         .map(|i| format!("t{}", (s * 31 + i as u64 * 7) % 50))
         .collect();
     // A shared passage, so that keys repeat between texts.
-    if s % 3 == 0 {
+    if s.is_multiple_of(3) {
         words.extend(counted(MIN_WORDS).split(' ').map(str::to_string));
     }
     Some(words.join(" "))
