@@ -12,8 +12,10 @@
  * runs it once the page has re-derived the ledger.
  */
 (function (root, factory) {
-  var api = factory();
-  if (typeof module === 'object' && module.exports) module.exports = api;
+  // verify.js comes first: in a page its <script> runs before this one; in node it is beside this file.
+  var node = typeof module === 'object' && module.exports;
+  var api = factory(node ? require('./verify.js') : root.ExhibitVerify);
+  if (node) module.exports = api;
   else {
     root.ExhibitPage = api;
     if (typeof document !== 'undefined') {
@@ -27,7 +29,7 @@
       } catch (e) { api.failedCheck(document, errorWords(e)); }
     }
   }
-})(typeof self !== 'undefined' ? self : this, function () {
+})(typeof self !== 'undefined' ? self : this, function (Verify) {
   'use strict';
 
   var DIGEST_FIELDS = ['sent_sha256', 'checked_sha256', 'stripped_sha256', 'draft_sha256'];
@@ -43,7 +45,6 @@
 
   // The gate's trailer as the last thing in a text, with the blank line the gate puts before it.
   var FINAL_TRAILER = /(?:^|\n\n)\[gate: [^\]\n]*· ledger [0-9]+\]$/;
-  var ANY_TRAILER = /\[gate: [^\]\n]*· ledger [0-9]+\]/g;
   // The trailer after a single newline (a messenger's rendering of the gate's blank line).
   var MESSENGER_TRAILER = /(?:^|[^\n])\n(\[gate: [^\]\n]*· ledger [0-9]+\])$/;
   // For "same words": a channel may re-space or re-case the trailer too.
@@ -94,18 +95,15 @@
     return out;
   }
 
-  /** Tokens (docs/protocol.md#proving-one-message): NFC; the gate trailer removed; markdown markers * ` # > [ ] ( ) removed and `_` at a token's edge; whitespace collapsed. */
+  /**
+   * Tokens (docs/protocol.md#proving-one-message): NFC; every gate trailer removed; markdown
+   * markers * ` # > [ ] ( ) removed and `_` at a token's edge; split on whitespace. One
+   * tokenizer for the page: verify.js's `excerpt.words`, which the excerpt index's words are
+   * (docs/tree.md#excerpts) and vectors/excerpt.json holds to the Rust one.
+   */
   function tokens(s) {
-    var t = toLF(s);
-    if (t.normalize) t = t.normalize('NFC');
-    t = t.replace(ANY_TRAILER, ' ').replace(/[*`#>\[\]()]/g, '');
-    var out = [];
-    var parts = t.split(/\s+/);
-    for (var i = 0; i < parts.length; i++) {
-      var w = parts[i].replace(/^_+|_+$/g, '');
-      if (w) out.push(w);
-    }
-    return out;
+    if (!Verify || !Verify.excerpt) throw new Error('the verifier script (verify.js) did not load');
+    return Verify.excerpt.words(s);
   }
 
   /** Dice coefficient over token multisets: 2·|A∩B| / (|A|+|B|). */
@@ -2580,7 +2578,7 @@
     // A file of the tree that a check needed and could not have: a failure naming it, with the
     // code `exhibit verify SITE` gives it; null for a file that could not be read at all.
     function treeFileWords(e, size) {
-      if (e && e.absent) return 'the site does not hold ' + e.path + ', which the tree at ' + size + ' seqs has (tree_file_missing)';
+      if (e && e.absent) return 'the site does not hold ' + e.path + ', which the tree at ' + size + ' seqs has (' + (/^ledger\/tree\/excerpts\//.test(e.path) ? 'excerpt_file_missing' : 'tree_file_missing') + ')';
       if (e && /^tile [^ ]+ holds [0-9]+ bytes/.test(String(e.message))) return 'the hash tile ledger/tree/' + String(e.message).slice(5) + ' (tree_file_differs)';
       return null;
     }
@@ -3144,11 +3142,11 @@
     // file gives the line, its entry_id is re-derived here and proved a leaf of the verified
     // checkpoint's tree.
     function proveLog(text, fromLink) {
-      var out = $('paste-result'), cp = state.treeCp, size = cp.size, token = {};
+      var out = $('paste-result'), cp = state.treeCp, size = cp.size, token = {}, t0 = performance.now();
       state.proving = token;
       state.answer = {};
       clear(out);
-      ['data-seq', 'data-verdict', 'data-standing', 'data-field', 'data-proof', 'data-via'].forEach(function (a) { out.removeAttribute(a); });
+      ['data-seq', 'data-verdict', 'data-standing', 'data-field', 'data-proof', 'data-via', 'data-excerpt', 'data-ms'].forEach(function (a) { out.removeAttribute(a); });
       out.setAttribute('data-match', '');
       var t = toLF(text);
       if (!t.trim()) { out.textContent = 'Paste a message, a digest or a seq first.'; return; }
@@ -3229,13 +3227,23 @@
           return byIndex(0);
         });
       } else work = byIndex(0);
+      // A text no digest finds: a passage of a released text, by the excerpt index.
+      var ex = null;
+      if (hex === null && seq === null) {
+        work = work.then(function (found) {
+          if (found) return found;
+          ex = { words: V.excerpt.words(t) };
+          return excerptLookup(t, ex, size, tryLine);
+        });
+      }
       work.then(function (found) {
         if (state.proving !== token) return;
         var cost = { files: treeRead.files - from.files, bytes: treeRead.bytes - from.bytes, paths: Array.from(treeCache.keys()).filter(function (p) { return !from.paths.has(p); }) };
         clear(out);
-        if (found) showTreeMatch(out, found, cost, hex);
-        else showTreeMiss(out, { hex: hex, seq: seq, forms: forms, looked: looked, falseHits: falseHits, cost: cost });
-        treeAnswered(out, fromLink);
+        if (found && found[0].via === 'excerpt') showExcerptMatch(out, found, cost, ex);
+        else if (found) showTreeMatch(out, found, cost, hex);
+        else showTreeMiss(out, { hex: hex, seq: seq, forms: forms, looked: looked, falseHits: falseHits, cost: cost, ex: ex });
+        treeAnswered(out, fromLink, t0);
       }, function (e) {
         if (state.proving !== token) return;
         clear(out);
@@ -3243,13 +3251,16 @@
         out.setAttribute('data-verdict', 'unavailable');
         out.appendChild(el('h3', { class: 'bad' }, 'The tree could not answer'));
         out.appendChild(el('p', null, (treeFileWords(e, size) || String(e && e.message || e)) + '. Nothing about your message was checked.'));
-        treeAnswered(out, fromLink);
+        treeAnswered(out, fromLink, t0);
       });
     }
-    function treeAnswered(out, fromLink) {
+    // `t0`: when the proof started; the answer's milliseconds go in data-ms (benches/page-budgets.sh).
+    function treeAnswered(out, fromLink, t0) {
+      out.setAttribute('data-ms', String(Math.round(performance.now() - t0)));
       answerLead(out);
       var seq = out.getAttribute('data-seq'), m = out.getAttribute('data-match');
-      pasteStatus('Result: ' + (m === 'hash' || m === 'seq' ? (out.getAttribute('data-proof') === 'included' ? 'found and proved in the tree' : 'found, NOT proved in the tree') : 'not found') + (seq ? ', seq ' + seq : '') + '.');
+      pasteStatus('Result: ' + (m === 'hash' || m === 'seq' || m === 'excerpt' ? (m === 'excerpt' ? 'a passage of a released text, ' : '') + (out.getAttribute('data-proof') === 'included' ? 'found and proved in the tree' : 'found, NOT proved in the tree')
+        : out.getAttribute('data-excerpt') === 'text-differs' ? 'NOT proved: a released text on this site was changed' : 'not found') + (seq ? ', seq ' + seq : '') + '.');
       if (fromLink) {
         out.scrollIntoView({ block: 'start' });
         try { out.focus({ preventScroll: true }); } catch (e) { out.focus(); }
@@ -3296,6 +3307,63 @@
         ? 'What this proves: ' + (found.length > 1 ? 'these lines\' bytes are the chain\'s lines at their seqs' : 'these bytes are the chain\'s line at seq ' + f.seq) + ' in the exhibit whose checkpoint this page checked on this visit. It does not show that the chain before it re-derives (Check everything does), nor that the operator shows everyone this checkpoint: a checkpoint is only as good as where you got it. It never proves who typed the text, or that it is true (docs/tree.md#what-it-proves).'
         : 'A line that is not the tree\'s line at its seq proves nothing: do not rely on it until the publisher explains.'));
     }
+    // Lines found by the excerpt index: each proved in the tree, its released text re-hashed to
+    // its sent_sha256 and holding the paste's words as a run, shown with the passage marked.
+    function showExcerptMatch(out, found, cost, ex) {
+      var cp = state.treeCp, f = found[0], all = found.every(function (x) { return x.holds; }), fo = f.object || {};
+      var whole = f.excerpt.at === 0 && f.excerpt.n === f.excerpt.words.length;
+      out.setAttribute('data-match', 'excerpt');
+      out.setAttribute('data-via', 'excerpt');
+      out.setAttribute('data-excerpt', 'found');
+      out.setAttribute('data-seq', String(f.seq));
+      out.setAttribute('data-field', 'sent_sha256');
+      out.setAttribute('data-proof', all ? 'included' : 'not-included');
+      state.answer = { line: { seq: f.seq, kind: fo.kind, dec: typeof fo.decision === 'string' ? fo.decision : '', ts: fo.timestamp, day: fo.day }, proved: all, excerpt: { whole: whole, n: f.excerpt.n } };
+      var which = found.length > 1 ? 'the messages of seqs ' + found.map(function (x) { return x.seq; }).join(', ') : 'the message of seq ' + f.seq;
+      out.appendChild(el('h3', { class: all ? 'ok' : 'bad' }, all ? 'A passage of ' + which + ', proved against the checkpoint'
+        : 'A passage of ' + which + ', but ' + (found.length > 1 ? 'not every line is' : 'its line is NOT') + ' proved in the exhibit\'s tree'));
+      out.appendChild(el('p', null, el('strong', null, 'Found. '), 'Your ' + f.excerpt.n + ' words stand word for word, as one run, in the released text' + (found.length > 1 ? 's' : '') + ' of ' + seqList(found.map(function (x) { return x.seq; })) +
+        ' (words as the excerpt index reads them: case and punctuation count; spacing, markdown marks and the gate trailer do not). The line' + (found.length > 1 ? 's were' : ' was') + ' found through the tree\'s excerpt index (a hint, checked on each text itself).'));
+      found.forEach(function (x) { out.appendChild(excerptHit(x, cp)); });
+      if (ex.elsewhere.length) out.appendChild(el('p', { class: 'muted' }, 'The excerpt index also named ' + seqList(ex.elsewhere) + ', whose released text' + (ex.elsewhere.length === 1 ? ' does' : 's do') + ' not hold your words as a run (a shingle of 8 of your words shared by chance).'));
+      var unread = ex.named.filter(function (q) { return ex.read.indexOf(q) < 0; });
+      if (unread.length) out.appendChild(el('p', { class: 'muted', 'data-unread': String(unread.length) }, 'The excerpt index also names ' + seqList(unread.slice(0, 20)) + (unread.length > 20 ? ' and ' + (unread.length - 20) + ' more' : '') +
+        ': not read for this answer (each costs its lines/ file of up to 256 lines); other released texts may hold the same words.'));
+      if (ex.bad.length) out.appendChild(el('p', { class: 'bad' }, 'The released text of ' + seqList(ex.bad.map(function (b) { return b.seq; })) + ', also named, does NOT re-hash to its line\'s sent_sha256 on this site: it was changed after the build, and proves nothing.'));
+      var files = cost.files + ex.texts.files, bytes = cost.bytes + ex.texts.bytes;
+      out.appendChild(el('p', { class: 'muted', 'data-files': String(files), 'data-bytes': String(bytes) }, 'Read for this answer: ' + files + ' file' + (files === 1 ? '' : 's') + ' (' + kb(bytes) + '): ' +
+        cost.paths.map(function (p) { return 'ledger/tree/' + p; }).concat(ex.texts.paths).join(', ') + '.'));
+      out.appendChild(el('p', { class: 'standing' }, el('strong', null, 'Standing: not computed on this visit. '), 'Whether a posted head vouches for a line, or a withheld line severs it, needs the chain, which this visit did not re-derive; Check everything (above) does.'));
+      out.appendChild(el('p', { class: 'caveat' }, all
+        ? 'What this proves: your words are a verbatim passage of the released text whose sha256 is the sent_sha256 of the line at seq ' + f.seq + ', and that line is the chain\'s line at its seq in the exhibit whose checkpoint this page checked on this visit. ' +
+          (whole ? 'Your words are all of that text\'s words (its bytes may still differ from your paste\'s: spacing and marks are not compared). ' : 'It does not show that your excerpt is the whole message: the rest of the text is shown above. ') +
+          'It does not show that the chain before it re-derives (Check everything does), nor that the operator shows everyone this checkpoint, nor who typed the text, or that it is true (docs/tree.md#excerpts).'
+        : 'A line that is not the tree\'s line at its seq proves nothing: do not rely on it until the publisher explains.'));
+    }
+    // One line found by an excerpt: the line, its proof, its released text with the passage marked.
+    function excerptHit(x, cp) {
+      var o = x.object || {}, e = x.excerpt, pre = el('pre', { class: 'released tree-line' });
+      pre.textContent = V.utf8Decode(x.line) || '';
+      var text = el('pre', { class: 'released' });
+      text.textContent = e.text;
+      return el('div', { class: 'hit', 'data-seq': String(x.seq), 'data-proof': x.holds ? 'included' : 'not-included', 'data-word': String(e.at + 1) },
+        el('h4', null, 'Seq ' + x.seq + ', as published (' + (o.kind || 'a line') + (o.timestamp ? ', ' + o.timestamp + ' by the gate\'s clock' : '') + '): its released text holds your words'), pre,
+        el('ul', { class: 'facts' },
+          el('li', null, x.id.error ? 'entry_id: NOT re-derived: ' + x.id.error : ['entry_id ', fullDigest(x.id.entry_id, 'entry_id'), ', re-derived here from the line\'s bytes.']),
+          el('li', null, x.holds ? 'Inclusion proof: ' + x.hashes + ' hash' + (x.hashes === 1 ? '' : 'es') + ' from the tree\'s tiles lead from this line to the root of the checkpoint this page checked (' + cpWords(cp) + '): it holds.'
+            : 'Inclusion proof: it does NOT hold: ' + x.why + '.'),
+          el('li', null, link(e.path, 'Its released text'), ' (' + e.path + ', ' + kb(e.bytes) + '), re-hashed in your browser: the same as the line\'s sent_sha256 ', fullDigest(e.sha, 'sent_sha256'), '.'),
+          el('li', null, 'Your words are words ' + (e.at + 1) + ' to ' + (e.at + e.n) + ' of its ' + e.words.length + '.'),
+          el('li', null, link('ledger/tree/' + x.file, 'Its lines file'), ' (ledger/tree/' + x.file + ').')),
+        passageView(e.words, e.at, e.n),
+        el('details', { class: 'released-box' }, el('summary', null, 'The released bytes of this send (fetched)'), text));
+    }
+    // The text's words around the passage, the passage marked.
+    function passageView(words, at, n) {
+      var from = Math.max(0, at - 24), to = Math.min(words.length, at + n + 24);
+      return el('p', { class: 'passage' }, 'In its words: ', from > 0 ? '… ' : '', words.slice(from, at).join(' ') + (at > from ? ' ' : ''),
+        el('mark', null, words.slice(at, at + n).join(' ')), (to > at + n ? ' ' : '') + words.slice(at + n, to).join(' ') + (to < words.length ? ' …' : ''));
+    }
     function showTreeMiss(out, x) {
       out.setAttribute('data-match', 'none');
       out.setAttribute('data-via', 'tree');
@@ -3311,7 +3379,9 @@
         out.appendChild(el('p', null, 'Withheld seq ' + w.seq + ' (day ' + w.day + '): its line is not published, so it cannot be re-derived; only its digest and day are shown.'));
         return;
       }
-      state.answer = { searched: x.seq !== null ? 'the tree\'s lines at seq ' + x.seq : 'the digest index of the tree at ' + state.treeCp.size.toLocaleString('en') + ' seqs' + (x.hex === null ? ', for ' + x.forms.length + ' forms of your text' : '') };
+      if (x.ex && x.ex.bad && x.ex.bad.length) { showExcerptTampered(out, x.ex); return; }
+      state.answer = { searched: x.seq !== null ? 'the tree\'s lines at seq ' + x.seq : 'the digest index of the tree at ' + state.treeCp.size.toLocaleString('en') + ' seqs' + (x.hex === null ? ', for ' + x.forms.length + ' forms of your text' : '') +
+        (x.ex && x.ex.state === 'looked' ? ', and the excerpt index for a passage of a released text' : '') };
       out.appendChild(el('h3', { class: 'none' }, x.seq !== null ? 'No published line at seq ' + x.seq : x.hex !== null ? 'No line in the tree\'s digest index carries this digest' : 'No line in the tree\'s digest index carries your text\'s digest'));
       out.appendChild(el('p', null, x.seq !== null ? (x.seq > state.treeCp.size ? 'The checkpoint\'s tree holds seqs 1 to ' + state.treeCp.size + '.' : 'Seq ' + x.seq + ' has no line in the tree\'s lines file: it is withheld.')
         : 'Looked up in the index of the tree at ' + state.treeCp.size + ' seqs (its sent_sha256, checked_sha256, stripped_sha256 and draft_sha256): ' + x.looked.length + ' digest' + (x.looked.length === 1 ? '' : 's') + ', reading ' + x.cost.files + ' file' + (x.cost.files === 1 ? '' : 's') + ' (' + kb(x.cost.bytes) + ').' +
@@ -3320,9 +3390,119 @@
       if (x.hex === null && x.seq === null) {
         out.appendChild(el('details', null, el('summary', null, 'The forms hashed (' + x.forms.length + ') and their digests'),
           el('ul', null, x.forms.map(function (v) { return el('li', null, v.name + ': ', el('code', { class: 'full' }, v.sha)); }))));
-        if (publicTexts && !textsCarried) out.appendChild(el('p', null, 'This light page does not carry the released texts, so it cannot compare your words with them.'));
+        if (x.ex) excerptMissWords(out, x.ex);
       }
-      out.appendChild(el('p', { class: 'caveat' }, 'A miss proves nothing by itself: the line may be withheld, its text re-rendered on the way to you, or written after this checkpoint (docs/tree.md#what-it-proves).'));
+      out.appendChild(el('p', { class: 'caveat' }, x.ex && x.ex.state !== 'unpublished'
+        ? 'A miss proves nothing by itself: the line may be withheld, its text unreleased or withheld by the guard, re-rendered on the way to you, or written after this checkpoint; a passage is found only from 12 words on, verbatim (docs/tree.md#excerpts).'
+        : 'A miss proves nothing by itself: the line may be withheld, its text re-rendered on the way to you, or written after this checkpoint (docs/tree.md#what-it-proves).'));
+    }
+
+    // ---- prove a passage of a released text on a light page, by the excerpt index
+    // (docs/tree.md#excerpts; docs/page.md "Prove one message on a light page"): the key of the
+    // paste's 12-word shingles names candidate seqs; each is proved as tryLine proves a line,
+    // its released text fetched, re-hashed to the line's sent_sha256, and searched for the
+    // paste's words as a run. A candidate is a hint; only a text that holds the run is a hit.
+
+    // Whether the site has the excerpt index: STATS.json says so; a page that reads its records
+    // from the site has not read STATS.json on this path, and looks when it has released texts
+    // (an absent bucket then means no index).
+    function excerptsPublished() {
+      if (statsTree && typeof statsTree === 'object') return statsTree.excerpts === true ? 'yes' : 'no';
+      return statsTree === null && publicTexts ? 'maybe' : 'no';
+    }
+    // The lines whose released text holds the paste's words as a run (at most MAX_HITS candidates
+    // read), or null; what was read and why each candidate failed go into `ex`.
+    function excerptLookup(t, ex, size, tryLine) {
+      var E = V.excerpt;
+      ex.published = excerptsPublished();
+      ex.state = ex.published === 'no' ? 'unpublished' : ex.words.length < E.MIN_WORDS ? 'short' : 'looked';
+      ex.named = []; ex.read = []; ex.noText = []; ex.absent = []; ex.bad = []; ex.elsewhere = [];
+      ex.texts = { files: 0, bytes: 0, paths: [] };
+      if (ex.state !== 'looked') return Promise.resolve(null);
+      ex.key = E.lookupKey(t);
+      var paths = E.lookupPaths(size, ex.key);
+      return treeAll(paths).then(function (files) {
+        files.forEach(function (b, i) {
+          var q = E.seqs(b, ex.key);
+          if (q.error) throw new Error('ledger/tree/' + paths[i] + ': ' + q.error);
+          q.forEach(function (x) { if (ex.named.indexOf(x) < 0 && x >= 1 && x <= size) ex.named.push(x); });
+        });
+        ex.named.sort(function (a, b) { return a - b; });
+        // In seq order until a text holds the run; after that only the seqs whose lines/ file is
+        // already read (a lines/ file is most of a proof's bytes: docs/tree.md#excerpts).
+        var hits = [], linesOf = function (q) { return Math.floor((q - 1) / 256); }, readFiles = new Set();
+        function next() {
+          if (ex.read.length >= ex.named.length || ex.read.length >= MAX_HITS) return hits.length ? hits : null;
+          var q = ex.named[ex.read.length];
+          if (hits.length && !readFiles.has(linesOf(q))) return hits;
+          readFiles.add(linesOf(q));
+          ex.read.push(q);
+          return tryLine(q).then(function (f) {
+            if (!f) { ex.noText.push(q); return null; }
+            return excerptText(f, ex);
+          }).then(function (f) { if (f) hits.push(f); return next(); });
+        }
+        return next();
+      }, function (e) {
+        if (e && e.absent && ex.published === 'maybe') { ex.state = 'unpublished'; return null; }
+        throw e;
+      });
+    }
+    // A candidate line's released text, fetched once, re-hashed to the line's sent_sha256, and
+    // the paste's words found as a run of its words: the line with `excerpt`, or null (noted).
+    function excerptText(f, ex) {
+      var o = f.object || {}, sha = o.sent_sha256;
+      if (o.kind !== 'send' || typeof sha !== 'string' || !HEX64.test(sha)) { ex.noText.push(f.seq); return null; }
+      var rel = 'public_texts/' + sha + '.txt', first = !partFetches[rel];
+      if (first) partFetches[rel] = ledgerFile(rel);
+      return partFetches[rel].then(function (b) {
+        if (first) { ex.texts.files++; ex.texts.bytes += b ? b.length : 0; ex.texts.paths.push('ledger/' + rel); }
+        if (!b) { ex.absent.push(f.seq); return null; }
+        var again = V.sha256Hex(b);
+        if (again !== sha) { ex.bad.push({ seq: f.seq, sha: sha, again: again }); return null; }
+        var text = V.utf8Decode(b), words = V.excerpt.words(text || ''), at = V.excerpt.wordsPlace(words, ex.words);
+        if (at === null) { ex.elsewhere.push(f.seq); return null; }
+        f.via = 'excerpt';
+        f.fields = [];
+        f.excerpt = { sha: sha, path: 'ledger/' + rel, bytes: b.length, text: text || '', words: words, at: at, n: ex.words.length };
+        return f;
+      });
+    }
+    function seqList(q) { return (q.length === 1 ? 'seq ' : 'seqs ') + q.join(', '); }
+    // What the excerpt index was asked and answered, for a paste it did not find.
+    function excerptMissWords(out, ex) {
+      out.setAttribute('data-excerpt', ex.state === 'looked' ? 'missed' : ex.state);
+      if (ex.state === 'unpublished') {
+        if (ex.words.length >= V.excerpt.MIN_WORDS) out.appendChild(el('p', null, 'This exhibit publishes no excerpt index' + (ex.published === 'maybe' ? ' (its ledger/tree/excerpts/ files are not on the site)' : ' (STATS.json says so)') + ', so your words were not looked up as a passage of a released text.'));
+        return;
+      }
+      if (ex.state === 'short') {
+        out.appendChild(el('p', null, 'Your paste has ' + ex.words.length + ' word' + (ex.words.length === 1 ? '' : 's') + ': the excerpt index finds a passage of a released text only from ' + V.excerpt.MIN_WORDS + ' words on (docs/tree.md#excerpts), so it was not looked up as a passage. Paste 12 words or more, exactly as sent.'));
+        return;
+      }
+      var why = [];
+      if (ex.elsewhere.length) why.push('the released text of ' + seqList(ex.elsewhere) + ' does not hold your words as a run (a key shared by chance, or your words out of order)');
+      if (ex.absent.length) why.push('the released text of ' + seqList(ex.absent) + ' is not on this site');
+      if (ex.noText.length) why.push(seqList(ex.noText) + ' has no published send line with a sent_sha256');
+      if (ex.named.length > ex.read.length) why.push((ex.named.length - ex.read.length) + ' more seqs named were not read (at most ' + MAX_HITS + ')');
+      out.appendChild(el('p', null, 'Looked up as a passage in the tree\'s excerpt index (your ' + ex.words.length + ' words; key ' + ex.key + '): ' +
+        (ex.named.length ? 'it named ' + seqList(ex.named) + '; ' + why.join('; ') + '.' : 'no released text has that key among its rows: none holds these words as a run.') +
+        (ex.texts.files ? ' Read ' + ex.texts.files + ' released text' + (ex.texts.files === 1 ? '' : 's') + ' (' + kb(ex.texts.bytes) + ').' : '')));
+    }
+    // A candidate's released text on the site does not re-hash to its line's digest: nothing is
+    // proved by it, and the site's texts were changed after the build.
+    function showExcerptTampered(out, ex) {
+      var b = ex.bad[0];
+      out.setAttribute('data-excerpt', 'text-differs');
+      out.setAttribute('data-verdict', 'text-differs');
+      out.setAttribute('data-seq', String(b.seq));
+      state.answer = { textBad: b };
+      out.appendChild(el('h3', { class: 'bad' }, 'The released text the excerpt index names does NOT re-hash to its line\'s digest'));
+      out.appendChild(el('p', null, 'The excerpt index named seq ' + b.seq + ' for your words. Its line carries sent_sha256 ', fullDigest(b.sha, 'sent_sha256'),
+        ', but ledger/public_texts/' + b.sha + '.txt re-hashes here to ', el('code', { class: 'full' }, b.again),
+        ': DIFFERENT. These are not the bytes the gate hashed, so whatever words they hold prove nothing about your paste. The site\'s released texts were changed after the build (exhibit verify SITE names the file).'));
+      out.appendChild(el('p', null, 'No line\'s digest matched your text either.'));
+      out.appendChild(el('p', { class: 'caveat' }, 'Do not rely on this site\'s released texts until the publisher explains.'));
     }
 
     function onMainThread() {
@@ -4579,6 +4759,14 @@
     function answerLead(out) {
       var a = state.answer || {}, kind, words, cls;
       if (out.getAttribute('data-verdict') === 'unavailable') { kind = 'unavailable'; cls = 'bad'; words = 'NOT CHECKED: the page could not answer (see below).'; }
+      else if (a.textBad) { kind = 'not-proved'; cls = 'bad'; words = 'NOT PROVED: the released text of seq ' + a.textBad.seq + ' on this site does not re-hash to the digest its line carries; it was changed, and proves nothing about your words.'; }
+      else if (a.excerpt && a.line) {
+        var notHeld = a.proved === false ? ' — but its proof in the tree does NOT hold' : '';
+        kind = 'passage-of-sent'; cls = a.proved === false ? 'bad' : isSend(a.line) ? 'ok' : 'near';
+        words = (a.excerpt.whole ? 'THE WORDS OF THE ' : 'A PASSAGE OF THE ') + (isSend(a.line) ? 'MESSAGE SENT' : 'TEXT LOGGED') + whenSent(a.line) +
+          (isSend(a.line) ? '' : ', a ' + (a.line.kind || 'line') + ' line' + (a.line.dec ? ' (decision ' + a.line.dec + ')' : '') + ': not a message the gate let out') +
+          ': your ' + a.excerpt.n + ' words, word for word' + (a.excerpt.whole ? '' : ', not the whole message') + notHeld + '.';
+      }
       else if (a.withheld) { kind = 'withheld'; cls = 'near'; words = 'IN THE LEDGER, WITHHELD: seq ' + a.withheld.seq + ' (day ' + a.withheld.day + ') carries this digest; its line is not published, so what it records cannot be shown.'; }
       else if (a.line) {
         var proved = a.proved === false ? ' — but its proof in the tree does NOT hold' : '';
@@ -4614,7 +4802,7 @@
         if (state.treeCp) { proveLog(text, fromLink); return; }
         if (state.mode === 'log') {
           clear(out);
-          ['data-seq', 'data-verdict', 'data-standing', 'data-field', 'data-proof', 'data-via'].forEach(function (a) { out.removeAttribute(a); });
+          ['data-seq', 'data-verdict', 'data-standing', 'data-field', 'data-proof', 'data-via', 'data-excerpt', 'data-ms'].forEach(function (a) { out.removeAttribute(a); });
           out.setAttribute('data-match', 'none');
           out.setAttribute('data-verdict', 'unavailable');
           out.appendChild(el('p', null, 'The checkpoint did not hold on this visit, so no message can be proved against it here. Check everything (above) re-derives the ledger itself.'));
@@ -4628,7 +4816,7 @@
       // name are asked for there first (docs/page.md#records-in-the-worker).
       if (state.store && storeFind(text, fromLink)) return;
       clear(out);
-      ['data-seq', 'data-verdict', 'data-standing'].forEach(function (a) { out.removeAttribute(a); });
+      ['data-seq', 'data-verdict', 'data-standing', 'data-field', 'data-proof', 'data-via', 'data-excerpt', 'data-ms'].forEach(function (a) { out.removeAttribute(a); });
       state.answer = {};
       var t = toLF(text);
       if (!t.trim()) { out.setAttribute('data-match', ''); out.textContent = 'Paste a message or a digest first.'; return; }

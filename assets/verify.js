@@ -2526,6 +2526,140 @@
     return out;
   }
 
+  // ---- The excerpt index (docs/tree.md#excerpts): which released text holds a run of words.
+  // The twin of crates/protocol/src/excerpt.rs, written again here; vectors/tree.json's
+  // `excerpts` holds the two to one answer. Keys are 16 lowercase hex digits (the first 8 bytes
+  // of a shingle's sha256): as strings of one length, they sort as the numbers they are.
+
+  var EXCERPT_SHINGLE = 8;    // words in a shingle
+  var EXCERPT_WINDOW = 5;     // shingles in a winnowing window
+  var EXCERPT_MIN_WORDS = EXCERPT_SHINGLE + EXCERPT_WINDOW - 1;
+  // Every gate trailer anywhere in a text: no `]` or newline inside, `· ledger ` and digits
+  // just before the `]` (page.js's ANY_TRAILER).
+  var ANY_GATE_TRAILER = /\[gate: [^\]\n]*\u00b7 ledger [0-9]+\]/g;
+  var HEX16 = /^[0-9a-f]{16}$/;
+
+  /**
+   * excerptWords(text) -> [word]: the tokens of docs/protocol.md#proving-one-message, the one
+   * tokenizer of the page (page.js `tokens` is this): CRLF made LF, NFC, every gate trailer made
+   * a space, `` * ` # > [ ] ( ) `` deleted, split on JavaScript's `\s`, `_` trimmed from each
+   * word's ends, empty words dropped. Case and punctuation kept.
+   */
+  function excerptWords(text) {
+    var t = String(text).replace(/\r\n/g, '\n');
+    if (t.normalize) t = t.normalize('NFC');
+    t = t.replace(ANY_GATE_TRAILER, ' ').replace(/[*`#>\[\]()]/g, '');
+    var out = [], parts = t.split(/\s+/);
+    for (var i = 0; i < parts.length; i++) {
+      var w = parts[i].replace(/^_+|_+$/g, '');
+      if (w) out.push(w);
+    }
+    return out;
+  }
+
+  /** shingleKeys(words) -> [16 hex]: the key of each run of 8 words joined by one space, in order. */
+  function shingleKeys(words) {
+    var out = [];
+    for (var i = 0; i + EXCERPT_SHINGLE <= words.length; i++) {
+      out.push(sha256HexOfString(words.slice(i, i + EXCERPT_SHINGLE).join(' ')).slice(0, 16));
+    }
+    return out;
+  }
+
+  function leastKey(keys, from, to) {
+    var m = null;
+    for (var i = from; i < to; i++) if (m === null || keys[i] < m) m = keys[i];
+    return m;
+  }
+
+  /**
+   * winnowKeys(keys) -> [16 hex]: the least key of every window of 5 consecutive keys (of all of
+   * them when there are 5 or fewer), sorted, each once.
+   */
+  function winnowKeys(keys) {
+    var kept = [];
+    if (keys.length && keys.length <= EXCERPT_WINDOW) kept.push(leastKey(keys, 0, keys.length));
+    else for (var i = 0; i + EXCERPT_WINDOW <= keys.length; i++) kept.push(leastKey(keys, i, i + EXCERPT_WINDOW));
+    kept.sort();
+    return kept.filter(function (k, j) { return j === 0 || k !== kept[j - 1]; });
+  }
+
+  /** excerptRows(seq, text) -> [{key, seq}]: a released text's rows, filed at seq, by key. */
+  function excerptRows(seq, text) {
+    return winnowKeys(shingleKeys(excerptWords(text))).map(function (k) { return { key: k, seq: seq }; });
+  }
+
+  /**
+   * excerptLookupKey(excerpt) -> 16 hex | null: the least key of the excerpt's shingles, which
+   * every released text holding it as a run has among its rows; null under 12 words.
+   */
+  function excerptLookupKey(excerpt) {
+    var w = excerptWords(excerpt);
+    return w.length < EXCERPT_MIN_WORDS ? null : leastKey(shingleKeys(w), 0, w.length - EXCERPT_SHINGLE + 1);
+  }
+
+  /**
+   * wordsPlace(textWords, excerptWords) -> the first place (from 0) where the excerpt's words
+   * stand as a run of the text's, or null (also for an excerpt of no word).
+   */
+  function wordsPlace(t, e) {
+    if (!e.length) return null;
+    for (var i = 0; i + e.length <= t.length; i++) {
+      var j = 0;
+      while (j < e.length && t[i + j] === e[j]) j++;
+      if (j === e.length) return i;
+    }
+    return null;
+  }
+
+  /** excerptPlace(text, excerpt) -> as wordsPlace, of the two texts' words (`place_in`). */
+  function excerptPlace(text, excerpt) { return wordsPlace(excerptWords(text), excerptWords(excerpt)); }
+
+  // A key as the digest index's lookup takes a digest: its 8 bytes first.
+  function keyDigest(keyHex) {
+    if (typeof keyHex !== 'string' || !HEX16.test(keyHex)) throw new TypeError('an excerpt key is 16 lowercase hex');
+    return keyHex + '000000000000000000000000000000000000000000000000';
+  }
+
+  /** excerptLookupPaths(size, keyHex) -> [path]: indexLookupPaths of the key, under excerpts/. */
+  function excerptLookupPaths(size, keyHex) {
+    return indexLookupPaths(size, keyDigest(keyHex)).map(function (p) { return 'excerpts/' + p.slice('index/'.length); });
+  }
+
+  /** excerptSeqs(fileBytes, keyHex) -> [seq] of the rows with this key, or {error}: indexSeqs. */
+  function excerptSeqs(fileBytes, keyHex) { return indexSeqs(fileBytes, keyDigest(keyHex)); }
+
+  /**
+   * excerptFiles(size, keysOf(seq) -> [16 hex]) -> Map(path -> Uint8Array): every file of the
+   * excerpt index at this size (docs/tree.md#excerpts), from the keys each seq's released text
+   * keeps (excerptRows; [] for a seq with none): the digest index's runs, buckets and tail with
+   * these rows, under excerpts/. Paths are relative to ledger/tree/.
+   */
+  function excerptFiles(size, keysOf) {
+    needCount(size, 'a tree size');
+    var rows = indexRows(size, function (seq) { return (keysOf(seq) || []).map(keyDigest); }), order = sortRows(rows), out = new Map();
+    var put = function (path, bytes) { out.set('excerpts/' + path.slice('index/'.length), bytes); };
+    indexRunFiles(size, rows, order, put);
+    indexTailFile(size, rows, order, put);
+    return out;
+  }
+
+  var excerpt = {
+    SHINGLE: EXCERPT_SHINGLE,
+    WINDOW: EXCERPT_WINDOW,
+    MIN_WORDS: EXCERPT_MIN_WORDS,
+    words: excerptWords,
+    shingleKeys: shingleKeys,
+    winnow: winnowKeys,
+    rows: excerptRows,
+    lookupKey: excerptLookupKey,
+    place: excerptPlace,
+    wordsPlace: wordsPlace,
+    lookupPaths: excerptLookupPaths,
+    seqs: excerptSeqs,
+    files: excerptFiles
+  };
+
   // ---- Holding a site's files to the re-derivation (docs/tree.md#verifiers)
 
   function checkpointProblem(want, have) {
@@ -3682,6 +3816,8 @@
     // Witness cosignatures on the checkpoint (docs/anchoring.md#cosignatures).
     cosign: sign.cosign,
     tree: tree,
+    // The excerpt index (docs/tree.md#excerpts): words, shingle keys, winnowing, lookups.
+    excerpt: excerpt,
     ots: ots,
     ENTRY_SCHEMA: ENTRY_SCHEMA,
     _internal: {

@@ -67,10 +67,13 @@ visit() {
   [ -z "${SHOW_FILES:-}" ] || { echo "== $what" && sort -k2 -n "$log" | tail -n 8; } >&2
   bytes=$(awk '$1 != "index.html" {s += $2} END {print s + 0}' "$log")
   files=$(awk '$1 != "index.html"' "$log" | wc -l)
-  answer=$(jq -r '[.verdict["data-verdict"], (.pasteResult["data-kind"] // .pasteResult["data-match"] // empty)] | map(select(. != null)) | join(" / ")' "$work/facts.json")
+  answer=$(jq -r '[.verdict["data-verdict"], (.pasteResult["data-kind"] // .pasteResult["data-match"] // empty), (.pasteResult["data-proof"] // empty)] | map(select(. != null)) | join(" / ")' "$work/facts.json")
+  # The page's own milliseconds from the paste to its answer (proveLog's data-ms), once ready.
+  local ms
+  ms=$(jq -r '.pasteResult["data-ms"] // empty' "$work/facts.json")
   local verdict
   verdict=$(awk -v b="$bytes" -v l="$budget" 'BEGIN{print (b <= l ? "met" : "**not met**")}')
-  rows+=("| $what | $bytes bytes in $files files | $(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.1f", (b - a) / 1e9}') s (browser start included) | $answer | ≤ $((budget / 1024)) KB | $verdict |")
+  rows+=("| $what | $bytes bytes in $files files | $(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.1f", (b - a) / 1e9}') s (browser start included)${ms:+; answered ${ms} ms after the paste} | $answer | ≤ $((budget / 1024)) KB | $verdict |")
 }
 enc() { python3 -c 'import sys, urllib.parse; print(urllib.parse.quote(sys.stdin.read(), safe=""))'; }
 
@@ -82,8 +85,22 @@ if [ -n "$msg" ]; then
   visit "prove by text, with its trailer" 524288 --fragment "#paste=$(enc <"$msg")"
   visit "prove by text, without its trailer" 524288 --fragment "#paste=$(sed -E 's/ ?\[gate: [^]]*\]$//' "$msg" | enc)"
   visit "prove by digest (its sent_sha256)" 524288 --fragment "#paste=$(basename "$msg" .txt | enc)"
-  excerpt=$(tr -s '[:space:]' ' ' <"$msg" | sed -E 's/ ?\[gate: [^]]*\]//' | awk '{n = NF < 12 ? NF : 12; s = int((NF - n) / 2); for (i = s + 1; i <= s + n; i++) printf "%s%s", $i, (i < s + n ? " " : "")}')
-  visit "prove by an excerpt (12 words of its released text)" 524288 --fragment "#paste=$(printf '%s' "$excerpt" | enc)"
+fi
+# Twelve words from the middle of a released text of 24 words or more (the newest by name), as
+# the page and the excerpt index read words (verify.js's excerpt.words): found by the excerpt
+# index (docs/tree.md#excerpts), its line proved and its text fetched and re-hashed. EXCERPT=…
+# measures another.
+excerpt=${EXCERPT:-}
+[ -n "$excerpt" ] || excerpt=$(node -e '
+  const fs = require("fs"), path = require("path"), E = require(path.resolve("assets/verify.js")).excerpt;
+  const dir = process.argv[1];
+  const names = fs.existsSync(dir) ? fs.readdirSync(dir).filter((n) => n.endsWith(".txt")).sort().reverse() : [];
+  for (const n of names) {
+    const w = E.words(fs.readFileSync(path.join(dir, n), "utf8"));
+    if (w.length >= 24) { const s = Math.floor((w.length - 12) / 2); process.stdout.write(w.slice(s, s + 12).join(" ")); break; }
+  }' "$site/ledger/public_texts")
+if [ -n "$excerpt" ]; then
+  visit "prove by an excerpt (12 words from the middle of a released text)" 524288 --fragment "#paste=$(printf '%s' "$excerpt" | enc)"
 fi
 if [ -n "$old" ]; then
   # A returning visitor who last saw OLD: the cold visit saves today's checkpoint; it is made

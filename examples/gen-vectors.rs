@@ -1,5 +1,5 @@
-//! Writes `vectors/base.jsonl` and `vectors/vectors.json`, deterministically (the generator is
-//! `exhibit_testkit::vectors`):
+//! Writes `vectors/base.jsonl`, `vectors.json`, `tree.json`, `excerpt.json` and `ots.json`,
+//! deterministically (the generator is `exhibit_testkit::vectors`):
 //!
 //!     cargo run --example gen-vectors -- vectors          # write
 //!     cargo run --example gen-vectors -- vectors --check  # exit 1 if the files would change

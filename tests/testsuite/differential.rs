@@ -1366,6 +1366,130 @@ fn the_two_trees_agree_on_random_chains() {
     );
 }
 
+/// Pieces of the texts the excerpt fuzzing strings together: plain words, words that differ only
+/// in case, trailers and near-trailers, markdown marks, `_`, decomposed and composed letters,
+/// astral characters, and every kind of space JavaScript's `\s` has and some it has not.
+const EXCERPT_PIECES: &[&str] = &[
+    "gate",
+    "Gate",
+    "the",
+    "message",
+    "sent",
+    "sent.",
+    "12",
+    "0042",
+    "\u{b7}",
+    "ledger",
+    "café",
+    "cafe\u{301}",
+    "\u{212b}",
+    "\u{fb01}",
+    "\u{1f600}",
+    "a_b",
+    "_x_",
+    "__",
+    "_",
+    "*",
+    "**bold**",
+    "`c`",
+    "#",
+    "> q",
+    "[l](u)",
+    "(",
+    ")",
+    "[",
+    "]",
+    "[gate: ",
+    "[gate: 1 of 2 numerals bound \u{b7} ledger 7]",
+    " \u{b7} ledger 9]",
+    "[gate: x\n\u{b7} ledger 3]",
+    "[gate: y \u{b7} ledger ]",
+    "\u{b7} ledger 12a]",
+    " ",
+    "  ",
+    "\t",
+    "\n",
+    "\r\n",
+    "\r",
+    "\u{a0}",
+    "\u{85}",
+    "\u{feff}",
+    "\u{2028}",
+    "\u{3000}",
+    "\u{200b}",
+    "\u{180e}",
+    "\u{1680}",
+    "\u{202f}",
+    "\u{b}",
+    "\u{c}",
+];
+
+/// The excerpt index's two implementations on random texts (docs/tree.md#excerpts): the words,
+/// the keys winnowing keeps, the lookup key of an excerpt (a run of the text's words, or random
+/// pieces) and its place must be the same. `EXCERPT_FUZZ_CASES` (default 400) changes the run.
+#[test]
+fn the_two_excerpt_indexes_agree_on_random_texts() {
+    use exhibit_protocol::excerpt;
+    let cases = common::env_number("EXCERPT_FUZZ_CASES", 400usize);
+    let mut rng = Rng(common::env_number("FUZZ_SEED", 0xe7ce_u64));
+    let mut inputs = Vec::new();
+    let mut expected = Vec::new();
+    for _ in 0..cases {
+        let n = rng.below(60);
+        let mut text = String::new();
+        for _ in 0..n {
+            let piece: &&str = rng.pick(EXCERPT_PIECES);
+            text.push_str(piece);
+            if rng.chance(60) {
+                text.push(' ');
+            }
+        }
+        let words = excerpt::words(&text);
+        let ex = if !words.is_empty() && rng.chance(70) {
+            let from = rng.below(words.len());
+            let len = 1 + rng.below(words.len() - from);
+            let sep = *rng.pick(&[" ", "\n", "  ", "\u{a0}", " ** "]);
+            words[from..from + len].join(sep)
+        } else {
+            (0..rng.below(16))
+                .map(|_| *rng.pick(EXCERPT_PIECES))
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        expected.push(json!({
+            "words": words,
+            "kept": excerpt::winnowed(&excerpt::shingle_keys(&words)).iter().map(|k| format!("{k:016x}")).collect::<Vec<_>>(),
+            "lookup": excerpt::lookup_key(&ex).map(|k| format!("{k:016x}")),
+            "place": excerpt::place_in(&text, &ex),
+        }));
+        inputs.push(json!({"text": text, "excerpt": ex}));
+    }
+    let dir = root().join("target/differential");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("excerpt-cases.jsonl");
+    let mut f = std::fs::File::create(&path).unwrap();
+    for i in &inputs {
+        writeln!(f, "{i}").unwrap();
+    }
+    drop(f);
+    let answers = common::node_json_lines("excerpt-differential-runner.cjs", &path);
+    assert_eq!(answers.len(), inputs.len());
+    let disagree: Vec<String> = expected
+        .iter()
+        .zip(&answers)
+        .enumerate()
+        .filter(|(_, (want, got))| want != got)
+        .take(5)
+        .map(|(i, (want, got))| format!("case {i}: {}\n  rust {want}\n  page {got}", inputs[i]))
+        .collect();
+    assert!(
+        disagree.is_empty(),
+        "the two excerpt indexes disagree; cases in {}:\n{}",
+        path.display(),
+        disagree.join("\n")
+    );
+}
+
 /// One random change of a proof for the OpenTimestamps fuzzing: a byte changed or set to a
 /// tag, a run cut out, random bytes put in, a run copied elsewhere, another proof's tail
 /// spliced on, the end cut, a header byte changed, or a fork of the whole tree put in.

@@ -168,6 +168,18 @@ fn the_tree_vectors_are_what_the_rust_tree_makes() {
     );
 }
 
+/// `vectors/excerpt.json` is what the Rust excerpt index makes today (verify.js's
+/// `excerpt` is held to the same file by tests/js/excerpt-vectors.test.cjs): a change in
+/// crates/protocol/src/excerpt.rs that moves an answer shows here first.
+#[test]
+fn the_excerpt_vectors_are_what_the_rust_excerpt_index_makes() {
+    let file = std::fs::read(root().join("vectors/excerpt.json")).unwrap();
+    assert!(
+        file == exhibit_testkit::excerpt_vectors::document(),
+        "vectors/excerpt.json is not what the Rust excerpt index makes: review the change, then `cargo run --example gen-vectors -- vectors`"
+    );
+}
+
 /// `vectors/ots.json` is what the Rust evaluator answers today (verify.js is held to the same
 /// file by tests/js/ots-vectors.test.cjs), and its hello-world case says what the real proof
 /// says, written out here by hand: Bitcoin block 358391, whose header carries the merkle root

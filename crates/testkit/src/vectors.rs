@@ -1885,6 +1885,7 @@ pub fn main(mut args: impl Iterator<Item = String>) {
         ("base.jsonl", base_bytes),
         ("vectors.json", vectors),
         ("tree.json", crate::tree_vectors::document()),
+        ("excerpt.json", crate::excerpt_vectors::document()),
         ("ots.json", crate::ots_vectors::document()),
     ];
     let mut stale = false;

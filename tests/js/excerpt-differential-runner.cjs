@@ -1,0 +1,27 @@
+// The JavaScript side of the excerpt index's differential fuzzing (tests/testsuite/differential.rs):
+// reads cases, one JSON object a line ({text, excerpt}), and writes one answer a line with
+// assets/verify.js's `excerpt`: {words, kept, lookup, place} (keys as 16 hex digits; lookup and
+// place null when none), or {threw: message}.
+'use strict';
+const fs = require('node:fs');
+const path = require('node:path');
+
+const E = require(path.join(__dirname, '..', '..', 'assets', 'verify.js')).excerpt;
+
+const out = [];
+for (const text of fs.readFileSync(process.argv[2], 'utf8').split('\n')) {
+  if (!text) continue;
+  const c = JSON.parse(text);
+  try {
+    const words = E.words(c.text);
+    out.push(JSON.stringify({
+      words: words,
+      kept: E.winnow(E.shingleKeys(words)),
+      lookup: E.lookupKey(c.excerpt),
+      place: E.place(c.text, c.excerpt)
+    }));
+  } catch (e) {
+    out.push(JSON.stringify({ threw: String(e && e.stack || e) }));
+  }
+}
+process.stdout.write(out.join('\n') + '\n');

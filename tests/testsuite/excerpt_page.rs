@@ -1,0 +1,333 @@
+//! Proving a passage of a released text on a light page (docs/tree.md#excerpts, docs/page.md
+//! "Prove one message on a light page"): a generated box built with `public_texts = true`, served
+//! over http by light_page's counting server, visited in headless Chromium on the log-size path.
+//! The page must find the line by the excerpt index, prove it in the tree, re-hash the released
+//! text, and find the words as a run in it; and read only the lookup's buckets, one lines/ file,
+//! the text and the tiles of the proof. Needs `node` and `chromium`, like light_page.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use exhibit_protocol::excerpt;
+use exhibit_protocol::tree::TreeFile;
+use serde_json::Value as J;
+
+use crate::common;
+use crate::light_page::{Server, visit};
+
+/// The box, built: the site, and its generated gate folder.
+struct Site {
+    _tmp: tempfile::TempDir,
+    site: PathBuf,
+    gate: PathBuf,
+}
+
+fn build() -> Site {
+    use exhibit_testkit::gen_box::{self, BoxOptions};
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("box");
+    gen_box::generate(
+        &BoxOptions {
+            lines: 2600,
+            seed: 11,
+            witness: false,
+            ..BoxOptions::default()
+        },
+        &dir,
+    )
+    .unwrap();
+    let toml = std::fs::read_to_string(dir.join("exhibit.toml")).unwrap();
+    let toml = toml.replace(
+        "public_texts = false",
+        "public_texts = true\nsegment_bytes = 262144",
+    );
+    std::fs::write(dir.join("exhibit.toml"), toml).unwrap();
+    git2::Repository::init(tmp.path().join("exhibit")).unwrap();
+    let site = tmp.path().join("exhibit/site");
+    let o = common::exhibit(
+        &[
+            "build",
+            "--config",
+            &dir.join("exhibit.toml").display().to_string(),
+            "--out",
+            &site.display().to_string(),
+        ],
+        1_800_000_000,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", common::text(&o));
+    let stats: J =
+        serde_json::from_slice(&std::fs::read(site.join("ledger/STATS.json")).unwrap()).unwrap();
+    assert_eq!(
+        stats["tree"]["excerpts"], true,
+        "the build made the excerpt index"
+    );
+    Site {
+        _tmp: tmp,
+        site,
+        gate: dir.join("gate"),
+    }
+}
+
+/// The released texts: (sent_sha256, text).
+fn released(site: &Path) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(site.join("ledger/public_texts")).unwrap() {
+        let p = e.unwrap().path();
+        let name = p.file_name().unwrap().to_string_lossy().into_owned();
+        if let Some(sha) = name.strip_suffix(".txt") {
+            out.push((sha.to_string(), std::fs::read_to_string(&p).unwrap()));
+        }
+    }
+    out.sort();
+    out
+}
+
+/// `exhibit prove --site --excerpt FILE --json`: the Rust side's seq for an excerpt (none when
+/// it finds none). The page is held to it.
+fn cli_seq(site: &Path, excerpt: &str) -> Option<u64> {
+    let file = site.parent().unwrap().join("excerpt.txt");
+    std::fs::write(&file, excerpt).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_exhibit"))
+        .args(["prove", "--json", "--site"])
+        .arg(site)
+        .arg("--excerpt")
+        .arg(&file)
+        .output()
+        .unwrap();
+    let v: J = serde_json::from_slice(&o.stdout).unwrap_or(J::Null);
+    v["found"][0]["seq"].as_u64()
+}
+
+fn size(site: &Path) -> u64 {
+    let cp = std::fs::read_to_string(site.join("ledger/tree/checkpoint")).unwrap();
+    cp.lines().nth(1).unwrap().parse().unwrap()
+}
+
+/// A run of 12 words from the middle of a released text of 30 words or more, and the same
+/// words with two swapped such that their lookup key stays the run's (so the index names the
+/// run's seq for both): (the text's sha, where the run starts, the run, the swapped words).
+fn middle_run(texts: &[(String, String)]) -> (String, usize, Vec<String>, String) {
+    for (sha, text) in texts {
+        let words = excerpt::words(text);
+        if words.len() < 30 {
+            continue;
+        }
+        for at in (words.len() / 2 - 6)..words.len() - 12 {
+            let run = words[at..at + 12].to_vec();
+            if let Some(swapped) = swapped_same_key(&run) {
+                return (sha.clone(), at, run, swapped);
+            }
+        }
+    }
+    panic!("no released text of 30 words or more with a run whose swap keeps its key");
+}
+
+/// What the visit with the paste read that a cold visit did not: (path, bytes).
+fn paste_reads(server: &Server, paste: &str) -> (J, Vec<(String, u64)>) {
+    let cold: BTreeSet<String> = {
+        server.take_log();
+        visit(&server.url("index.html"), None, &[]);
+        server.take_log().into_iter().map(|(p, _)| p).collect()
+    };
+    let fragment = format!("#paste={}", encode(paste));
+    let f = visit(&server.url("index.html"), None, &["--fragment", &fragment]);
+    // The posts' proofs the log-size path reads beside its verdict, which the cold visit may
+    // close before it has read: not the paste's.
+    let more = server
+        .take_log()
+        .into_iter()
+        .filter(|(p, _)| !cold.contains(p) && !p.starts_with("ledger/anchors/"))
+        .collect();
+    (f, more)
+}
+
+fn encode(s: &str) -> String {
+    s.bytes()
+        .map(|b| {
+            if b.is_ascii_alphanumeric() {
+                (b as char).to_string()
+            } else {
+                format!("%{b:02X}")
+            }
+        })
+        .collect()
+}
+
+fn answer(f: &J) -> String {
+    let dom = f["dom"].as_str().unwrap();
+    let at = dom.find("id=\"paste-answer\"").expect("an answer lead");
+    let start = at + dom[at..].find('>').unwrap() + 1;
+    dom[start..start + dom[start..].find("</p>").unwrap()].to_string()
+}
+
+#[test]
+fn a_passage_of_a_released_text_is_found_proved_and_read_in_log_n() {
+    // Catches: a page that answers an excerpt as a digest miss (no excerpt lookup: data-match
+    // none); a lookup that reads another run's buckets or the whole index (the files read are
+    // exactly the lookup's); a hit taken from the index without the text (the shuffled run and
+    // the run with a word never sent after it share the lookup key, so the index names the
+    // seq: only the text says no); a text shown without its re-hash (the tampered bytes); a
+    // miss said as "not sent" (the unreleased text); a short paste looked up at all.
+    let s = build();
+    let server = Server::start(&s.site);
+    let n = size(&s.site);
+    let texts = released(&s.site);
+    let (sha, at, run, shuffled) = middle_run(&texts);
+    assert!(at > 0, "from the middle, not the start");
+    let paste = run.join(" ");
+    let seq = cli_seq(&s.site, &paste).expect("the CLI finds the run");
+    let key = excerpt::lookup_key(&paste).unwrap();
+    let lookup: BTreeSet<String> = excerpt::excerpt_lookup(n, key)
+        .iter()
+        .map(|f| format!("ledger/tree/{}", f.path()))
+        .collect();
+
+    let (f, read) = paste_reads(&server, &paste);
+    let r = &f["pasteResult"];
+    assert_eq!(r["data-match"], "excerpt", "{r}\n{}", answer(&f));
+    assert_eq!(r["data-proof"], "included", "{r}");
+    assert_eq!(r["data-seq"], seq.to_string(), "the CLI's seq: {r}");
+    let lead = answer(&f);
+    assert!(lead.contains("A PASSAGE OF THE MESSAGE SENT"), "{lead}");
+    assert!(lead.contains(&format!("(line {seq})")), "{lead}");
+    let dom = f["dom"].as_str().unwrap();
+    assert!(
+        dom.contains(&format!("<mark>{}</mark>", run.join(" "))),
+        "the passage marked"
+    );
+    assert!(
+        dom.contains("not show that your excerpt is the whole message"),
+        "what it proves"
+    );
+    // The files: the lookup's buckets (all of them), the digest index's buckets (the text was
+    // looked up by digest first), one lines/ file, the text, and hash tiles. Nothing else: no
+    // ledger file, no index part, no other bucket.
+    let paths: BTreeSet<&str> = read.iter().map(|(p, _)| p.as_str()).collect();
+    for p in &lookup {
+        assert!(paths.contains(p.as_str()), "{p} not read: {paths:?}");
+    }
+    let lines: Vec<&&str> = paths
+        .iter()
+        .filter(|p| p.starts_with("ledger/tree/lines/"))
+        .collect();
+    assert_eq!(lines.len(), 1, "{paths:?}");
+    for p in &paths {
+        let tree = p.strip_prefix("ledger/tree/").and_then(TreeFile::parse);
+        let ok = lookup.contains(*p)
+            || *p == format!("ledger/public_texts/{sha}.txt")
+            || matches!(
+                tree,
+                Some(
+                    TreeFile::Tile { .. }
+                        | TreeFile::IndexBucket { .. }
+                        | TreeFile::IndexTail { .. }
+                        | TreeFile::Lines { .. }
+                )
+            );
+        assert!(ok, "{p} read for an excerpt: {paths:?}");
+    }
+    let bytes: u64 = read.iter().map(|(_, b)| b).sum();
+    assert!(bytes < 512 * 1024, "{bytes} bytes: {read:?}");
+
+    // The same words, two of them swapped where the key's shingle is not: the same lookup key,
+    // so the index names the seq; the text holds no such run.
+    assert_eq!(excerpt::lookup_key(&shuffled), Some(key));
+    let (f, read) = paste_reads(&server, &shuffled);
+    let r = &f["pasteResult"];
+    assert_eq!(r["data-match"], "none", "{r}");
+    assert_eq!(r["data-excerpt"], "missed", "{r}");
+    assert!(
+        read.iter()
+            .any(|(p, _)| p == &format!("ledger/public_texts/{sha}.txt")),
+        "the text was read and searched: {read:?}"
+    );
+    let lead = answer(&f);
+    assert!(lead.starts_with("<strong>NOT FOUND"), "{lead}");
+
+    // Too short: not looked up, and said so.
+    let (f, read) = paste_reads(&server, &run[..11].join(" "));
+    assert_eq!(
+        f["pasteResult"]["data-excerpt"], "short",
+        "{}",
+        f["pasteResult"]
+    );
+    assert!(f["dom"].as_str().unwrap().contains("only from 12 words on"));
+    assert!(
+        read.iter().all(|(p, _)| !p.contains("/excerpts/")),
+        "{read:?}"
+    );
+
+    // The text on the server changed (a byte outside the run): not proved, and said so.
+    let file = s.site.join(format!("ledger/public_texts/{sha}.txt"));
+    let good = std::fs::read(&file).unwrap();
+    let mut bad = good.clone();
+    let last = bad.len() - 1;
+    bad[last] = if bad[last] == b'.' { b'!' } else { b'.' };
+    std::fs::write(&file, &bad).unwrap();
+    let (f, _) = paste_reads(&server, &paste);
+    std::fs::write(&file, &good).unwrap();
+    let r = &f["pasteResult"];
+    assert_eq!(r["data-excerpt"], "text-differs", "{r}");
+    assert_ne!(r["data-match"], "excerpt", "{r}");
+    assert!(answer(&f).contains("NOT PROVED"), "{}", answer(&f));
+
+    // An excerpt of a text the gate checked but the build did not release: not found, and a
+    // miss that proves nothing (never "not sent").
+    let unreleased = unreleased_run(&s.gate, &texts);
+    assert_eq!(cli_seq(&s.site, &unreleased), None);
+    let (f, _) = paste_reads(&server, &unreleased);
+    let r = &f["pasteResult"];
+    assert_eq!(r["data-match"], "none", "{r}");
+    let dom = f["dom"].as_str().unwrap();
+    assert!(dom.contains("A miss proves nothing"), "honest miss");
+    assert!(dom.contains("unreleased"), "says a text may be unreleased");
+    assert!(!answer(&f).contains("NOT SENT"), "{}", answer(&f));
+}
+
+/// The run with two neighbouring words swapped outside the shingle its lookup key comes from,
+/// when that keeps the lookup key: the index names the same seq, but the words are not a run.
+fn swapped_same_key(run: &[String]) -> Option<String> {
+    let key = excerpt::lookup_key(&run.join(" "));
+    let keys = excerpt::shingle_keys(run);
+    let least = keys.iter().min()?;
+    let j = keys.iter().position(|k| k == least)?;
+    (0..run.len() - 1)
+        .filter(|&a| a + 1 < j || a > j + excerpt::SHINGLE - 1)
+        .map(|a| {
+            let mut w = run.to_vec();
+            w.swap(a, a + 1);
+            w
+        })
+        .filter(|w| w != run)
+        .map(|w| w.join(" "))
+        .find(|t| excerpt::lookup_key(t) == key)
+}
+
+/// 12 words of a text the gate checked that no released text holds as a run: a source the
+/// build did not release (the generator keeps the sources of sends of every class).
+fn unreleased_run(gate: &Path, texts: &[(String, String)]) -> String {
+    let released: Vec<Vec<String>> = texts.iter().map(|(_, t)| excerpt::words(t)).collect();
+    let mut sources: Vec<PathBuf> = std::fs::read_dir(gate.join("sources"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    sources.sort();
+    for p in sources {
+        let Ok(text) = std::fs::read_to_string(&p) else {
+            continue;
+        };
+        let words = excerpt::words(&text);
+        if words.len() < 20 {
+            continue;
+        }
+        let run = &words[4..16];
+        let anywhere = released
+            .iter()
+            .any(|t| t.windows(run.len()).any(|w| w == run));
+        if !anywhere {
+            return run.join(" ");
+        }
+    }
+    panic!("no unreleased source of 20 words or more");
+}
