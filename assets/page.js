@@ -3130,7 +3130,7 @@
         }
         problems.sort(function (a, b) { return a.file < b.file ? -1 : a.file > b.file ? 1 : a.code < b.code ? -1 : a.code > b.code ? 1 : 0; });
         state.tree = { status: problems.length ? 'failed' : 'checked', mode: 'files', local: local, cp: cp, size: size, root: made.root, rootHex: bytesHex(made.root),
-          files: t.files, bytes: t.bytes, problems: problems };
+          files: t.files, bytes: t.bytes, problems: problems, excerpts: excerptNames.length };
         if (problems.some(function (p) { return p.code === 'tree_checkpoint' || /^tile\/[0-7]\//.test(p.file.slice(12)); })) return null;
         state.treeCp = cp;
         return historyCheck(cp);
@@ -3732,6 +3732,7 @@
       }
       return 'The tree: every file the tree at size ' + t.size.toLocaleString('en') + ' has (' + t.files.toLocaleString('en') + ' files, ' + t.bytes.toLocaleString('en') + ' bytes, ' + (t.local ? 'read from the folder you picked' : 'fetched from this site') +
         ') held to the tree re-derived here from the chain: hash tiles, entry bundles, lines/, the digest index and the checkpoint.' + (t.problems.length ? bad : ' Every one is the same.') +
+        (t.excerpts ? ' The excerpt index (ledger/tree/excerpts/, ' + t.excerpts.toLocaleString('en') + ' files) is made from the released texts, not the chain: this page read its files for the snapshot\'s tree/ digest and named any missing, but did NOT remake its rows from the texts (exhibit verify SITE does: docs/tree.md#excerpts).' : '') +
         (t.local ? ' Every other name in the picked folder\'s tree/ is a stray, and would be named.' : ' A name under ledger/tree/ that the tree does not have is not seen over http (a page cannot list a folder; exhibit verify SITE lists it, tree_stray).');
     }
     // The checkpoint under the verdict: what it states, and what this page made of it.
