@@ -120,6 +120,45 @@ fn runs(tmp: &Path) -> Vec<Run> {
         p,
         &["prove", "--json", "--site", "none", "--seq", "1"],
     ));
+    // By excerpt: 12 words from the middle of the longest released text of a site built with
+    // public texts (docs/tree.md#excerpts), a second folder of this repository (so a first
+    // publication said to be one).
+    let texts = [
+        "build",
+        "--json",
+        "--public-texts",
+        "--first-publication",
+        "--out",
+        "../texts",
+    ];
+    let built = run(&boxed, b, &texts);
+    assert_eq!(built.code, Some(0), "{}", built.value);
+    out.push(built);
+    let longest = std::fs::read_dir(root.join("texts/ledger/public_texts"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "txt"))
+        .filter_map(|p| std::fs::read_to_string(p).ok())
+        .max_by_key(|t| exhibit_protocol::excerpt::words(t).len())
+        .unwrap();
+    let words = exhibit_protocol::excerpt::words(&longest);
+    assert!(words.len() >= 14, "{longest}");
+    std::fs::write(root.join("excerpt.txt"), words[2..14].join(" ")).unwrap();
+    let excerpt = [
+        "prove",
+        "--json",
+        "--site",
+        "texts",
+        "--excerpt",
+        "excerpt.txt",
+    ];
+    let found = run(root, p, &excerpt);
+    assert!(
+        found.value["found"][0]["excerpt"]["word"].is_u64(),
+        "{}",
+        found.value
+    );
+    out.push(found);
     out
 }
 

@@ -303,9 +303,16 @@ pub(super) fn finish(
         }
     }
     let releases = std::mem::take(&mut texts.releases);
-    // The first published send line of each text: its allow-listed lines and the off-list
-    // ones that carry it are every published send line that does (docs/tree.md#excerpts).
-    out.first_seqs = releases
+    out.first_seqs = first_seqs(&releases);
+    release_files(releases, texts.dir_folder.as_ref(), made, &mut out)?;
+    out.stats = Some(LayerStats::PublicTexts(Box::new(counts)));
+    Ok(out)
+}
+
+/// The first published send line of each released text: its allow-listed lines and the off-list
+/// ones that carry it are every published send line that does (docs/tree.md#excerpts).
+fn first_seqs(releases: &[Release]) -> Vec<(u64, Digest)> {
+    releases
         .iter()
         .filter_map(|r| {
             let e = &r.entry;
@@ -316,10 +323,7 @@ pub(super) fn finish(
                 .fold(e.seq, |a, &b| a.min(b));
             Some((u64::try_from(first).ok()?, e.sent_sha256))
         })
-        .collect();
-    release_files(releases, texts.dir_folder.as_ref(), made, &mut out)?;
-    out.stats = Some(LayerStats::PublicTexts(Box::new(counts)));
-    Ok(out)
+        .collect()
 }
 
 /// One index part as a file: a part DIR already holds is named as DIR's file, not held
