@@ -290,6 +290,29 @@ impl Box {
         std::fs::write(&toml, format!("{text}page_bytes = 65536\n")).unwrap();
         b
     }
+    /// Every posted day's post stamped with a proof (more than the 64 a light page carries);
+    /// returns the posted days, in order, and the generator that made the proofs (to make
+    /// another the same way).
+    fn stamp_every_post(&self) -> (Vec<String>, exhibit_testkit::gen_box::Rng) {
+        let anchors = self.b.dir.join("gate/anchors");
+        let mut rng = exhibit_testkit::gen_box::Rng::new(7, 1);
+        let mut dates: Vec<String> = std::fs::read_dir(&anchors)
+            .unwrap()
+            .filter_map(|e| {
+                let name = e.unwrap().file_name().into_string().unwrap();
+                name.strip_suffix(".txt").map(str::to_string)
+            })
+            .collect();
+        dates.sort();
+        assert!(dates.len() > 64 + 5, "{} posted days", dates.len());
+        for d in &dates {
+            let post = std::fs::read(anchors.join(format!("{d}.txt"))).unwrap();
+            let ots = exhibit_testkit::gen_box::anchor_ots(&post, &mut rng);
+            std::fs::write(anchors.join(format!("{d}.txt.ots")), ots).unwrap();
+        }
+        (dates, rng)
+    }
+
     pub(crate) fn new(segment_bytes: u64) -> Box {
         let tmp = tempfile::tempdir().unwrap();
         let b = TestBox::new(tmp.path());
@@ -1952,22 +1975,7 @@ fn a_page_that_reads_its_records_carries_the_newest_posts_only() {
     let mut b = Box::light(4096);
     b.add(640);
     // Every post stamped: its proof's header is carried for the newest only.
-    let anchors = b.b.dir.join("gate/anchors");
-    let mut rng = exhibit_testkit::gen_box::Rng::new(7, 1);
-    let mut dates: Vec<String> = std::fs::read_dir(&anchors)
-        .unwrap()
-        .filter_map(|e| {
-            let name = e.unwrap().file_name().into_string().unwrap();
-            name.strip_suffix(".txt").map(str::to_string)
-        })
-        .collect();
-    dates.sort();
-    assert!(dates.len() > 64 + 5, "{} posted days", dates.len());
-    for d in &dates {
-        let post = std::fs::read(anchors.join(format!("{d}.txt"))).unwrap();
-        let ots = exhibit_testkit::gen_box::anchor_ots(&post, &mut rng);
-        std::fs::write(anchors.join(format!("{d}.txt.ots")), ots).unwrap();
-    }
+    let (dates, mut rng) = b.stamp_every_post();
     b.build(1_800_000_000);
     let html = std::fs::read_to_string(b.site.join("index.html")).unwrap();
     let layout: J = serde_json::from_slice(&unb64(block(&html, "layout-json"))).unwrap();
@@ -2343,22 +2351,7 @@ fn posts_read_while_the_ledger_streams_are_each_checked() {
 fn a_returning_visit_reads_only_the_posts_it_has_not_read() {
     let mut b = Box::light(4096);
     b.add(640);
-    let anchors = b.b.dir.join("gate/anchors");
-    let mut rng = exhibit_testkit::gen_box::Rng::new(7, 1);
-    let mut dates: Vec<String> = std::fs::read_dir(&anchors)
-        .unwrap()
-        .filter_map(|e| {
-            let name = e.unwrap().file_name().into_string().unwrap();
-            name.strip_suffix(".txt").map(str::to_string)
-        })
-        .collect();
-    dates.sort();
-    assert!(dates.len() > 64 + 5, "{} posted days", dates.len());
-    for d in &dates {
-        let post = std::fs::read(anchors.join(format!("{d}.txt"))).unwrap();
-        let ots = exhibit_testkit::gen_box::anchor_ots(&post, &mut rng);
-        std::fs::write(anchors.join(format!("{d}.txt.ots")), ots).unwrap();
-    }
+    let (dates, mut rng) = b.stamp_every_post();
     b.build(1_800_000_000);
     let server = Server::start(&b.site);
     let profile = tempfile::tempdir().unwrap();

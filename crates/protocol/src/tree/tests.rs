@@ -29,9 +29,13 @@ fn entry(i: u64) -> Digest {
 
 /// Every file the maker makes at `size`, by path.
 fn made(size: u64) -> (BTreeMap<String, Vec<u8>>, Hash) {
-    let mut m = TreeMaker::new();
+    made_from(TreeMaker::new(), size)
+}
+
+/// The files `m` makes as it takes the entries after its size up to `size`, and the root.
+fn made_from(mut m: TreeMaker, size: u64) -> (BTreeMap<String, Vec<u8>>, Hash) {
     let mut files = BTreeMap::new();
-    for i in 0..size {
+    for i in m.size()..size {
         if let Some(Made::Full(n, tile, bundle)) = m.push(&entry(i)) {
             files.insert(
                 TreeFile::Tile {
@@ -67,29 +71,11 @@ fn a_maker_resumed_from_its_full_tiles_roots_makes_the_same_files_and_root() {
         for i in 0..at {
             first.push(&entry(i));
         }
-        let mut m = TreeMaker::resume(first.upper().to_vec());
+        let m = TreeMaker::resume(first.upper().to_vec());
         assert_eq!(m.size(), at);
-        let mut files = BTreeMap::new();
-        for i in at..size {
-            if let Some(Made::Full(n, tile, bundle)) = m.push(&entry(i)) {
-                files.insert(
-                    TreeFile::Tile {
-                        level: 0,
-                        n,
-                        width: 256,
-                    }
-                    .path(),
-                    tile,
-                );
-                files.insert(TreeFile::Entries { n, width: 256 }.path(), bundle);
-            }
-        }
-        let f = m.finish();
-        for (file, bytes) in f.files {
-            files.insert(file.path(), bytes);
-        }
+        let (files, resumed_root) = made_from(m, size);
         let (all, root) = made(size);
-        assert_eq!(f.root, root, "{at} → {size}");
+        assert_eq!(resumed_root, root, "{at} → {size}");
         for (path, bytes) in &files {
             assert_eq!(all.get(path), Some(bytes), "{at} → {size}: {path}");
         }
