@@ -6,6 +6,7 @@
 //! records when written, not held (66 bytes a seq); a lines file is spans of the gate's ledger;
 //! what is held is the tiles above level 0 (one hash in 256) and the index's files.
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use anyhow::{Result, bail};
@@ -382,22 +383,24 @@ pub fn put_excerpts(
         }
     }
     let held = Arc::new(held);
-    let signature = |level: u8, run: u64| {
-        let (first, last) = tree::run_seqs(level, run);
-        let lo = held.partition_point(|t| t.0 < first);
-        let hi = held.partition_point(|t| t.0 <= last);
-        let mut h = Vec::with_capacity((hi - lo) * 40);
-        for (seq, d, _) in &held[lo..hi] {
-            h.extend_from_slice(&seq.to_be_bytes());
-            h.extend_from_slice(&d.0);
-        }
-        Digest::of(&h)
-    };
     let size = lines.len() as u64;
+    // Each run's pairs (seq, text digest), hashed once: what a carried run must have been made of.
+    let signatures: BTreeMap<(u8, u64), Digest> = tree::index_runs(size)
+        .into_iter()
+        .map(|(level, run)| {
+            let (first, last) = tree::run_seqs(level, run);
+            let mut h = Vec::new();
+            for (seq, d, _) in texts_between(&held, first, last) {
+                h.extend_from_slice(&seq.to_be_bytes());
+                h.extend_from_slice(&d.0);
+            }
+            ((level, run), Digest::of(&h))
+        })
+        .collect();
     let (runs, named) = put_index(out, size, text_rows(held.clone()), true, |level, run| {
         carry
             .and_then(|c| c.files.excerpts.get(&(level, run)))
-            .filter(|(s, _)| *s == signature(level, run))
+            .filter(|(s, _)| Some(s) == signatures.get(&(level, run)))
             .map(|(_, b)| b.clone())
     })?;
     if carry.is_some() {
@@ -407,7 +410,7 @@ pub fn put_excerpts(
     }
     files.excerpts = runs
         .into_iter()
-        .map(|(k, b)| (k, (signature(k.0, k.1), b)))
+        .filter_map(|(k, b)| Some((k, (*signatures.get(&k)?, b))))
         .collect();
     crate::terminal::progress::stage_done("assemble: the excerpt index");
     Ok(())
@@ -417,10 +420,8 @@ pub fn put_excerpts(
 /// seqs, each text read when its run is made.
 fn text_rows(held: Arc<Vec<(u64, Digest, Content)>>) -> RowSource {
     Arc::new(move |first, last| {
-        let lo = held.partition_point(|t| t.0 < first);
-        let hi = held.partition_point(|t| t.0 <= last);
         let mut rows = Vec::new();
-        for (seq, _, content) in &held[lo..hi] {
+        for (seq, _, content) in texts_between(&held, first, last) {
             // A released text is UTF-8 (docs/public-texts.md); one that is not has no words.
             if let Ok(text) = std::str::from_utf8(&content.bytes()?) {
                 rows.extend(exhibit_protocol::excerpt::rows_of_text(*seq, text));
@@ -429,6 +430,17 @@ fn text_rows(held: Arc<Vec<(u64, Digest, Content)>>) -> RowSource {
         rows.sort_by_key(|r| r.seq);
         Ok(rows)
     })
+}
+
+/// The released texts (sorted by seq) whose seq lies in `first..=last`.
+fn texts_between(
+    held: &[(u64, Digest, Content)],
+    first: u64,
+    last: u64,
+) -> &[(u64, Digest, Content)] {
+    let lo = held.partition_point(|t| t.0 < first);
+    let hi = held.partition_point(|t| t.0 <= last);
+    &held[lo..hi]
 }
 
 /// Each text's first published send line, found by reading every published line.
