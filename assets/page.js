@@ -3067,7 +3067,7 @@
       if (!treeBlock || state.picked || location.protocol === 'file:') return null;
       var cp = T.parseCheckpoint(treeBlock);
       if (cp.error) return null;
-      var names = T.treeFileNames(cp.size), excerpts = excerptNamesOf(names);
+      var names = T.treeFileNames(cp.size), excerpts = excerptNamesOf(names, cp.size);
       var acc = treeReadAll(names.concat(excerpts));
       acc.size = cp.size;
       acc.excerpts = excerpts.length;
@@ -3075,21 +3075,24 @@
       return acc;
     }
     /*
-     * The excerpt index's files at the tree's size (docs/tree.md#excerpts), when STATS.json says
-     * it is published: made from the released texts, not the chain, so they are read for the
+     * The excerpt index's files and its text map at the tree's size (docs/tree.md#excerpts), when
+     * STATS.json says it is published: made from the released texts, not the chain, so they are read for the
      * snapshot's tree/ digest and named (a missing one is missing), not held to the texts here
      * (exhibit verify SITE does that).
      */
-    function excerptNamesOf(names) {
+    function excerptNamesOf(names, size) {
       if (!(statsTree && statsTree.excerpts === true)) return [];
-      return names.filter(function (n) { return n.indexOf('index/') === 0; }).map(function (n) { return 'excerpts/' + n.slice(6); });
+      var out = names.filter(function (n) { return n.indexOf('index/') === 0; }).map(function (n) { return 'excerpts/' + n.slice(6); });
+      // The text map (docs/tree.md#text-map): one file a block of 1,024 seqs, the last partial.
+      for (var b = 0; b * 1024 < size; b++) out.push(V.excerpt.textMapPath(size, Math.min((b + 1) * 1024, size)));
+      return out;
     }
     function treeEarlyStop() { if (state.treeEarly) { state.treeEarly.stop = true; state.treeEarly = null; } }
     // Every tree file at `size` read and held to the chain re-derived (treeStep).
     function treeFilesCheck(r, cp, size) {
       var names = T.treeFileNames(size), local = !!state.picked;
       var isLines = function (rel) { return rel.indexOf('lines/') === 0; };
-      var excerptNames = excerptNamesOf(names);
+      var excerptNames = excerptNamesOf(names, size);
       var excerptSet = new Set(excerptNames);
       var present = local ? Object.keys(state.picked).filter(function (p) { return p.indexOf('ledger/tree/') === 0; }).map(function (p) { return p.slice(12); }) : null;
       var wanted = local ? present : names.concat(excerptNames);
@@ -3267,6 +3270,8 @@
       }
     }
     var MAX_HITS = 8;
+    // Candidates of an excerpt whose released text is held to the paste by the text map.
+    var MAX_TEXTS = 16;
     // `found`: the lines found, each proved (or not) against the verified checkpoint.
     function showTreeMatch(out, found, cost, hex) {
       var cp = state.treeCp, f = found[0], all = found.every(function (x) { return x.holds; });
@@ -3326,7 +3331,7 @@
         ' (words as the excerpt index reads them: case and punctuation count; spacing, markdown marks and the gate trailer do not). The line' + (found.length > 1 ? 's were' : ' was') + ' found through the tree\'s excerpt index (a hint, checked on each text itself).'));
       found.forEach(function (x) { out.appendChild(excerptHit(x, cp)); });
       if (ex.elsewhere.length) out.appendChild(el('p', { class: 'muted' }, 'The excerpt index also named ' + seqList(ex.elsewhere) + ', whose released text' + (ex.elsewhere.length === 1 ? ' does' : 's do') + ' not hold your words as a run (a shingle of 8 of your words shared by chance).'));
-      var unread = ex.named.filter(function (q) { return ex.read.indexOf(q) < 0; });
+      var unread = ex.named.filter(function (q) { return ex.read.indexOf(q) < 0 && ex.elsewhere.indexOf(q) < 0; });
       if (unread.length) out.appendChild(el('p', { class: 'muted', 'data-unread': String(unread.length) }, 'The excerpt index also names ' + seqList(unread.slice(0, 20)) + (unread.length > 20 ? ' and ' + (unread.length - 20) + ' more' : '') +
         ': not read for this answer (each costs its lines/ file of up to 256 lines); other released texts may hold the same words.'));
       if (ex.bad.length) out.appendChild(el('p', { class: 'bad' }, 'The released text of ' + seqList(ex.bad.map(function (b) { return b.seq; })) + ', also named, does NOT re-hash to its line\'s sent_sha256 on this site: it was changed after the build, and proves nothing.'));
@@ -3410,13 +3415,16 @@
       if (statsTree && typeof statsTree === 'object') return statsTree.excerpts === true ? 'yes' : 'no';
       return statsTree === null && publicTexts ? 'maybe' : 'no';
     }
-    // The lines whose released text holds the paste's words as a run (at most MAX_HITS candidates
-    // read), or null; what was read and why each candidate failed go into `ex`.
+    // The lines whose released text holds the paste's words as a run, or null; what was read and
+    // why each candidate failed go into `ex`. The text map (docs/tree.md#text-map) names each
+    // candidate's text, so that texts are held to the paste's words before any line is read
+    // (at most MAX_TEXTS by the map); only the lines whose text holds the words (or does not
+    // re-hash, or the map does not name) are read and proved, at most MAX_HITS of them.
     function excerptLookup(t, ex, size, tryLine) {
       var E = V.excerpt;
       ex.published = excerptsPublished();
       ex.state = ex.published === 'no' ? 'unpublished' : ex.words.length < E.MIN_WORDS ? 'short' : 'looked';
-      ex.named = []; ex.read = []; ex.noText = []; ex.absent = []; ex.bad = []; ex.elsewhere = [];
+      ex.named = []; ex.read = []; ex.checked = []; ex.noText = []; ex.absent = []; ex.bad = []; ex.elsewhere = [];
       ex.texts = { files: 0, bytes: 0, paths: [] };
       if (ex.state !== 'looked') return Promise.resolve(null);
       ex.key = E.lookupKey(t);
@@ -3428,13 +3436,19 @@
           q.forEach(function (x) { if (ex.named.indexOf(x) < 0 && x >= 1 && x <= size) ex.named.push(x); });
         });
         ex.named.sort(function (a, b) { return a - b; });
-        // In seq order until a text holds the run; after that only the seqs whose lines/ file is
-        // already read (a lines/ file is most of a proof's bytes: docs/tree.md#excerpts).
-        var hits = [], linesOf = function (q) { return Math.floor((q - 1) / 256); }, readFiles = new Set();
+        return excerptByMap(ex, size);
+      }, function (e) {
+        if (e && e.absent && ex.published === 'maybe') { ex.state = 'unpublished'; return null; }
+        throw e;
+      }).then(function (order) {
+        if (!order) return null;
+        // Lines in that order until a text holds the run; after that only the seqs whose lines/
+        // file is already read (a lines/ file is most of a proof's bytes: docs/tree.md#excerpts).
+        var hits = [], i = 0, linesOf = function (q) { return Math.floor((q - 1) / 256); }, readFiles = new Set();
         function next() {
-          if (ex.read.length >= ex.named.length || ex.read.length >= MAX_HITS) return hits.length ? hits : null;
-          var q = ex.named[ex.read.length];
-          if (hits.length && !readFiles.has(linesOf(q))) return hits;
+          if (i >= order.length || ex.read.length >= MAX_HITS) return hits.length ? hits : null;
+          var q = order[i++];
+          if (hits.length && !readFiles.has(linesOf(q))) return next();
           readFiles.add(linesOf(q));
           ex.read.push(q);
           return tryLine(q).then(function (f) {
@@ -3443,9 +3457,40 @@
           }).then(function (f) { if (f) hits.push(f); return next(); });
         }
         return next();
-      }, function (e) {
-        if (e && e.absent && ex.published === 'maybe') { ex.state = 'unpublished'; return null; }
-        throw e;
+      });
+    }
+    // The candidates' lines to read, in order: those whose text (as the text map names it)
+    // holds the paste's words, then those whose text does not re-hash to the map's digest (its
+    // line tells whether the site changed it), then those the map could not speak for. A
+    // candidate whose text re-hashes and does not hold the words is `elsewhere`, its line
+    // unread. The map is a hint: every hit is still proved through its own line.
+    function excerptByMap(ex, size) {
+      var E = V.excerpt, cands = ex.named.slice(0, MAX_TEXTS), rest = ex.named.slice(MAX_TEXTS);
+      var mapPaths = [];
+      cands.forEach(function (q) { var m = E.textMapPath(size, q); if (mapPaths.indexOf(m) < 0) mapPaths.push(m); });
+      var maps = new Map();
+      return Promise.all(mapPaths.map(function (m) {
+        return treeGet(m).then(function (b) { maps.set(m, b); }, function () { maps.set(m, null); });
+      })).then(function () {
+        var holds = [], changed = [], unknown = [];
+        return Promise.all(cands.map(function (q) {
+          var b = maps.get(E.textMapPath(size, q)), named = b ? E.textMapDigest(b, q) : null;
+          if (!named || named.error || !named.digest) { unknown.push(q); return null; }
+          var sha = named.digest, rel = 'public_texts/' + sha + '.txt', first = !partFetches[rel];
+          if (first) partFetches[rel] = ledgerFile(rel);
+          return partFetches[rel].then(function (bytes) {
+            if (first) { ex.texts.files++; ex.texts.bytes += bytes ? bytes.length : 0; ex.texts.paths.push('ledger/' + rel); }
+            if (!bytes) { unknown.push(q); return; }
+            if (V.sha256Hex(bytes) !== sha) { changed.push(q); return; }
+            ex.checked.push(q);
+            if (V.excerpt.wordsPlace(V.excerpt.words(V.utf8Decode(bytes) || ''), ex.words) === null) ex.elsewhere.push(q);
+            else holds.push(q);
+          }, function () { unknown.push(q); });
+        })).then(function () {
+          var up = function (a, b) { return a - b; };
+          ex.elsewhere.sort(up);
+          return holds.sort(up).concat(changed.sort(up), unknown.sort(up), rest);
+        });
       });
     }
     // A candidate line's released text, fetched once, re-hashed to the line's sent_sha256, and
@@ -3484,7 +3529,8 @@
       if (ex.elsewhere.length) why.push('the released text of ' + seqList(ex.elsewhere) + ' does not hold your words as a run (a key shared by chance, or your words out of order)');
       if (ex.absent.length) why.push('the released text of ' + seqList(ex.absent) + ' is not on this site');
       if (ex.noText.length) why.push(seqList(ex.noText) + ' has no published send line with a sent_sha256');
-      if (ex.named.length > ex.read.length) why.push((ex.named.length - ex.read.length) + ' more seqs named were not read (at most ' + MAX_HITS + ')');
+      var unread = ex.named.filter(function (q) { return ex.read.indexOf(q) < 0 && ex.elsewhere.indexOf(q) < 0; }).length;
+      if (unread) why.push(unread + ' more seq' + (unread === 1 ? '' : 's') + ' named ' + (unread === 1 ? 'was' : 'were') + ' not read (at most ' + MAX_TEXTS + ' texts and ' + MAX_HITS + ' lines)');
       out.appendChild(el('p', null, 'Looked up as a passage in the tree\'s excerpt index (your ' + ex.words.length + ' words; key ' + ex.key + '): ' +
         (ex.named.length ? 'it named ' + seqList(ex.named) + '; ' + why.join('; ') + '.' : 'no released text has that key among its rows: none holds these words as a run.') +
         (ex.texts.files ? ' Read ' + ex.texts.files + ' released text' + (ex.texts.files === 1 ? '' : 's') + ' (' + kb(ex.texts.bytes) + ').' : '')));

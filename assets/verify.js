@@ -2635,13 +2635,59 @@
    * keeps (excerptRows; [] for a seq with none): the digest index's runs, buckets and tail with
    * these rows, under excerpts/. Paths are relative to ledger/tree/.
    */
-  function excerptFiles(size, keysOf) {
+  function excerptFiles(size, keysOf, textOf) {
     needCount(size, 'a tree size');
     var rows = indexRows(size, function (seq) { return (keysOf(seq) || []).map(keyDigest); }), order = sortRows(rows), out = new Map();
     var put = function (path, bytes) { out.set('excerpts/' + path.slice('index/'.length), bytes); };
     indexRunFiles(size, rows, order, put);
     indexTailFile(size, rows, order, put);
+    textMapFiles(size, textOf || function () { return null; }, function (path, bytes) { out.set(path, bytes); });
     return out;
+  }
+
+  // ---- The text map (docs/tree.md#text-map): which released text is filed at a seq, so that a
+  // candidate the excerpt index names is held to its text before its line is read.
+
+  var TEXT_ENTRY = 40; // the seq, 8 bytes big-endian, then the text's sha256
+
+  /** textMapPath(size, seq) -> 'excerpts/texts/<b>[.p/<W>]', the file naming seq's text, or null. */
+  function textMapPath(size, seq) {
+    needCount(size, 'a tree size');
+    if (!Number.isSafeInteger(seq) || seq < 1 || seq > size) return null;
+    var b = Math.floor((seq - 1) / INDEX_BLOCK), w = Math.min(size - b * INDEX_BLOCK, INDEX_BLOCK);
+    return 'excerpts/texts/' + b + (w === INDEX_BLOCK ? '' : '.p/' + w);
+  }
+
+  // Every text map file at size, from textOf(seq) -> 64 hex or null, to put(path, bytes).
+  function textMapFiles(size, textOf, put) {
+    for (var b = 0; b * INDEX_BLOCK < size; b++) {
+      var first = b * INDEX_BLOCK + 1, last = Math.min((b + 1) * INDEX_BLOCK, size), entries = [];
+      for (var q = first; q <= last; q++) { var d = textOf(q); if (d) entries.push([q, d]); }
+      var bytes = new Uint8Array(entries.length * TEXT_ENTRY);
+      entries.forEach(function (e, i) {
+        var o = i * TEXT_ENTRY, hi = Math.floor(e[0] / 4294967296), lo = e[0] >>> 0;
+        for (var j = 0; j < 4; j++) { bytes[o + 3 - j] = (hi >>> (8 * j)) & 255; bytes[o + 7 - j] = (lo >>> (8 * j)) & 255; }
+        for (j = 0; j < 32; j++) bytes[o + 8 + j] = parseInt(e[1].substr(2 * j, 2), 16);
+      });
+      put(textMapPath(size, last), bytes);
+    }
+  }
+
+  /**
+   * textMapDigest(fileBytes, seq) -> {digest: 64 hex or null}, or {error}: the text the file
+   * names for seq; an error for bytes that are not whole 40-byte entries in rising seq order.
+   */
+  function textMapDigest(bytes, seq) {
+    if (!bytes || bytes.length % TEXT_ENTRY !== 0) return { error: (bytes ? bytes.length : 0) + ' bytes: not whole ' + TEXT_ENTRY + '-byte entries' };
+    var found = null, bh = 0, bl = 0;
+    for (var o = 0; o < bytes.length; o += TEXT_ENTRY) {
+      var hi = ((bytes[o] << 24) | (bytes[o + 1] << 16) | (bytes[o + 2] << 8) | bytes[o + 3]) >>> 0;
+      var lo = ((bytes[o + 4] << 24) | (bytes[o + 5] << 16) | (bytes[o + 6] << 8) | bytes[o + 7]) >>> 0;
+      if (hi < bh || (hi === bh && lo <= bl)) return { error: 'the entry at byte ' + o + ' is not after the one before it in seq order' };
+      bh = hi; bl = lo;
+      if (hi * 4294967296 + lo === seq && hi < 2097152) found = hexOfBytes(bytes.subarray(o + 8, o + TEXT_ENTRY));
+    }
+    return { digest: found };
   }
 
   var excerpt = {
@@ -2657,7 +2703,10 @@
     wordsPlace: wordsPlace,
     lookupPaths: excerptLookupPaths,
     seqs: excerptSeqs,
-    files: excerptFiles
+    files: excerptFiles,
+    TEXT_ENTRY: TEXT_ENTRY,
+    textMapPath: textMapPath,
+    textMapDigest: textMapDigest
   };
 
   // ---- Holding a site's files to the re-derivation (docs/tree.md#verifiers)

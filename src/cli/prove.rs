@@ -56,6 +56,8 @@ impl SiteTree {
             | TreeFile::IndexTail { .. }
             | TreeFile::ExcerptBucket { .. }
             | TreeFile::ExcerptTail { .. } => 256 << 20,
+            // 1,024 entries of 40 bytes at most.
+            TreeFile::ExcerptTexts { .. } => 40 * 1024,
         };
         // Read as `verify SITE` reads a tree file: no symlink followed, one byte past the ceiling.
         let Some(bytes) = crate::site_check::tree::read_tree_file(&self.folder, file, limit + 1)?
@@ -314,6 +316,15 @@ fn by_excerpt(
     candidates.dedup();
     let want = excerpt::words(excerpt).len();
     for seq in candidates {
+        // The text map names the candidate's text: one that re-hashes and does not hold the
+        // words needs no line read (docs/tree.md#text-map). Any other is proved through its line.
+        if let Some(texts) = texts
+            && map_text(site, texts, cp.size, seq)?
+                .is_some_and(|text| excerpt::place_in(&text, excerpt).is_none())
+        {
+            misses.push(seq);
+            continue;
+        }
         let Some(mut f) = prove_seq(site, cp, seq, None)? else {
             misses.push(seq);
             continue;
@@ -353,6 +364,24 @@ fn sent_of(line: &str) -> Option<Digest> {
 }
 
 /// A released text, counted as read, when it is there, hashes to its name and is UTF-8.
+/// The released text the text map names for `seq`, when the map names one and it re-hashes to
+/// the map's digest; `None` otherwise (no map, a map that does not parse, no such text).
+fn map_text(site: &SiteTree, texts: &BoxFolder, size: u64, seq: u64) -> Result<Option<String>> {
+    let Some(file) = exhibit_protocol::excerpt::text_map_file(size, seq) else {
+        return Ok(None);
+    };
+    let named = match site.read_file(&file)? {
+        Some(bytes) => exhibit_protocol::excerpt::text_map_digest(&bytes, seq)
+            .ok()
+            .flatten(),
+        None => None,
+    };
+    match named {
+        Some(digest) => read_text(site, texts, &digest),
+        None => Ok(None),
+    }
+}
+
 fn read_text(site: &SiteTree, texts: &BoxFolder, sent: &Digest) -> Result<Option<String>> {
     let Some(bytes) = texts.read(&format!("{sent}.txt"), FileClass::PublicText)? else {
         return Ok(None);

@@ -412,6 +412,12 @@ pub fn put_excerpts(
         .into_iter()
         .filter_map(|(k, b)| Some((k, (*signatures.get(&k)?, b))))
         .collect();
+    // The text map names each candidate's text before its line is read (docs/tree.md#text-map):
+    // 40 bytes a released text, made every build from the pairs alone (no text is read).
+    let pairs: Vec<(u64, Digest)> = held.iter().map(|(s, d, _)| (*s, *d)).collect();
+    exhibit_protocol::excerpt::text_map_files(size, &pairs, |file, bytes| {
+        out.put(format!("{TREE_DIR}{}", file.path()), bytes);
+    });
     crate::terminal::progress::stage_done("assemble: the excerpt index");
     Ok(())
 }

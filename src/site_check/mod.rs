@@ -132,7 +132,7 @@ pub fn check_site(dir: &Path) -> Result<Outcome> {
         .map_or(Ok(BTreeSet::new()), |a| {
             publisher_withheld_anchors(&a, anchors.as_deref().unwrap_or_default(), &mut files)
         })?;
-    let mut excerpt_rows = Vec::new();
+    let mut excerpt_rows = crate::site_check::tree::ExcerptSource::default();
     let texts = match &texts_dir {
         Some(folder) => {
             check_public_texts(folder, &text_lines, carried, &mut excerpt_rows, &mut files)?
@@ -183,7 +183,7 @@ pub fn check_site(dir: &Path) -> Result<Outcome> {
 fn excerpts_against_texts(
     tree: &crate::site_check::tree::TreeReport,
     stats: &crate::site_check::page::StatsFile,
-    rows: Vec<exhibit_protocol::tree::IndexRow>,
+    source: crate::site_check::tree::ExcerptSource,
     files: &mut Vec<FileProblem>,
 ) -> Result<()> {
     let stated = stats
@@ -191,7 +191,7 @@ fn excerpts_against_texts(
         .as_ref()
         .and_then(|v| v.pointer("/tree/excerpts"))
         .is_some_and(|v| v == true);
-    crate::site_check::tree::check_excerpts(tree, stated, rows, files)
+    crate::site_check::tree::check_excerpts(tree, stated, source, files)
 }
 
 /// The site's folder and its `ledger/`.
@@ -559,13 +559,13 @@ fn check_proofs_folder(folder: &BoxFolder, name: &str, files: &mut Vec<FileProbl
 /// must print the file's own name), and, where the page carries the texts, be the page's copy
 /// byte for byte (docs/scale.md#the-pages-texts): each is read once, for both.
 /// Returns how many texts the folder holds; takes each matched text out of `carried`.
-/// Each text that hashes to its name and has a send line gives `excerpt_rows` its rows
-/// (docs/tree.md#excerpts).
+/// Each text that hashes to its name and has a send line gives `excerpt_rows` its pair (seq,
+/// digest) and its rows (docs/tree.md#excerpts).
 fn check_public_texts(
     folder: &BoxFolder,
     lines: &crate::site_check::text_lines::TextLines,
     mut carried: Option<crate::site_check::page::CarriedTexts>,
-    excerpt_rows: &mut Vec<exhibit_protocol::tree::IndexRow>,
+    excerpt_rows: &mut crate::site_check::tree::ExcerptSource,
     files: &mut Vec<FileProblem>,
 ) -> Result<u64> {
     let mut count = 0;
@@ -585,11 +585,16 @@ fn check_public_texts(
                 code: "text_digest_mismatch".into(),
                 detail: format!("the bytes hash to {actual}, not to the name"),
             });
-        } else if let (Some(seq), Ok(text)) = (
-            stem.parse().ok().and_then(|d| lines.first_seq(&d)),
-            std::str::from_utf8(&bytes),
-        ) {
-            excerpt_rows.extend(exhibit_protocol::excerpt::rows_of_text(seq, text));
+        } else if let Some((seq, digest)) = stem
+            .parse()
+            .ok()
+            .and_then(|d| Some((lines.first_seq(&d)?, d)))
+        {
+            excerpt_rows.pairs.push((seq, digest));
+            if let Ok(text) = std::str::from_utf8(&bytes) {
+                let rows = exhibit_protocol::excerpt::rows_of_text(seq, text);
+                excerpt_rows.rows.extend(rows);
+            }
         }
         if let Some(carried) = carried.as_mut() {
             match carried.remove(stem) {

@@ -297,17 +297,28 @@ fn compare_file(
     }
 }
 
-/// The excerpt index held to the released texts (docs/tree.md#excerpts): `rows` are the rows of
-/// every released text that hashes to its name, filed at the first published send line that
-/// carries it. Checked when the tree is (the chain re-derives) and the site has the index or
-/// STATS.json states it (`stated`); every file made again and compared, every other name
-/// under `ledger/tree/excerpts/` a stray.
+/// What the excerpt index is made of (docs/tree.md#excerpts): every released text that hashes
+/// to its name, filed at the first published send line that carries it, as its pair (seq,
+/// digest) for the text map and its rows.
+#[derive(Default)]
+pub struct ExcerptSource {
+    pub rows: Vec<IndexRow>,
+    pub pairs: Vec<(u64, Digest)>,
+}
+
+/// The excerpt index held to the released texts (docs/tree.md#excerpts). Checked when the tree
+/// is (the chain re-derives) and the site has the index or STATS.json states it (`stated`);
+/// every file made again and compared, every other name under `ledger/tree/excerpts/` a stray.
 pub fn check_excerpts(
     tree: &TreeReport,
     stated: bool,
-    mut rows: Vec<IndexRow>,
+    source: ExcerptSource,
     files: &mut Vec<FileProblem>,
 ) -> Result<()> {
+    let ExcerptSource {
+        mut rows,
+        mut pairs,
+    } = source;
     let (Some(size), Some(folder)) = (
         tree.size.filter(|_| tree.checked),
         tree.ledger_dir.sub("tree")?,
@@ -319,9 +330,10 @@ pub fn check_excerpts(
         return Ok(());
     }
     rows.sort_by_key(|r| r.seq);
+    pairs.sort_unstable();
     let mut found = Vec::new();
     let mut expected = BTreeSet::new();
-    exhibit_protocol::excerpt::excerpt_files(size, &rows, |file, bytes| {
+    exhibit_protocol::excerpt::excerpt_files(size, &rows, &pairs, |file, bytes| {
         found.extend(compare_file(
             &folder,
             &file,

@@ -62,7 +62,8 @@ function filedText(s) {
 
 for (const c of doc.files) {
   test('files: ' + c.name, () => {
-    const files = E.files(c.size, (s) => { const t = filedText(s); return t === null ? [] : E.rows(s, t).map((r) => r.key); });
+    const files = E.files(c.size, (s) => { const t = filedText(s); return t === null ? [] : E.rows(s, t).map((r) => r.key); },
+      (s) => { const t = filedText(s); return t === null ? null : sha(Buffer.from(t, 'utf8')); });
     assert.deepEqual([...files.keys()].sort(), Object.keys(c.expect).sort(), 'the same file names');
     for (const [p, want] of Object.entries(c.expect)) {
       const got = files.get(p);
@@ -80,3 +81,27 @@ for (const c of doc.files) {
     }
   });
 }
+
+// The text map (docs/tree.md#text-map): the file naming a seq's text, and what a file names.
+test('text map: which file names a seq', () => {
+  assert.ok(doc.text_map.files.length > 0);
+  for (const c of doc.text_map.files) assert.equal(E.textMapPath(c.size, c.seq), c.expect, 'size ' + c.size + ', seq ' + c.seq);
+});
+
+test('text map: what a file\'s bytes name for a seq', () => {
+  assert.ok(doc.text_map.reads.length > 0);
+  for (const c of doc.text_map.reads) {
+    const got = E.textMapDigest(Buffer.from(c.hex, 'hex'), c.seq);
+    if (c.expect.error) assert.ok(got.error, c.hex.slice(0, 40) + '… seq ' + c.seq + ': an error');
+    else assert.deepEqual(got, { digest: c.expect.digest }, c.hex.slice(0, 40) + '… seq ' + c.seq);
+  }
+});
+
+test('text map: a lookup\'s candidate is named in the file of its seq', () => {
+  const c = doc.files.find((f) => f.size > 2048);
+  const files = E.files(c.size, () => [], (s) => { const t = filedText(s); return t === null ? null : sha(Buffer.from(t, 'utf8')); });
+  for (let s = 1; s <= c.size; s++) {
+    const t = filedText(s), got = E.textMapDigest(files.get(E.textMapPath(c.size, s)), s);
+    assert.deepEqual(got, { digest: t === null ? null : sha(Buffer.from(t, 'utf8')) }, 'seq ' + s);
+  }
+});

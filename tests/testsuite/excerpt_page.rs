@@ -201,8 +201,9 @@ fn a_passage_of_a_released_text_is_found_proved_and_read_in_log_n() {
         "what it proves"
     );
     // The files: the lookup's buckets (all of them), the digest index's buckets (the text was
-    // looked up by digest first), one lines/ file, the text, and hash tiles. Nothing else: no
-    // ledger file, no index part, no other bucket.
+    // looked up by digest first), the text map's files of the candidates, their texts, one
+    // lines/ file, and hash tiles. Nothing else: no ledger file, no index part, no other bucket.
+    let named = candidates(&s.site, n, key);
     let paths: BTreeSet<&str> = read.iter().map(|(p, _)| p.as_str()).collect();
     for p in &lookup {
         assert!(paths.contains(p.as_str()), "{p} not read: {paths:?}");
@@ -216,6 +217,14 @@ fn a_passage_of_a_released_text_is_found_proved_and_read_in_log_n() {
         let tree = p.strip_prefix("ledger/tree/").and_then(TreeFile::parse);
         let ok = lookup.contains(*p)
             || *p == format!("ledger/public_texts/{sha}.txt")
+            || named.iter().any(|(q, text)| {
+                *p == format!(
+                    "ledger/tree/{}",
+                    excerpt::text_map_file(n, *q).unwrap().path()
+                ) || text
+                    .as_ref()
+                    .is_some_and(|t| *p == format!("ledger/public_texts/{t}.txt"))
+            })
             || matches!(
                 tree,
                 Some(
@@ -241,6 +250,12 @@ fn a_passage_of_a_released_text_is_found_proved_and_read_in_log_n() {
         read.iter()
             .any(|(p, _)| p == &format!("ledger/public_texts/{sha}.txt")),
         "the text was read and searched: {read:?}"
+    );
+    // Held to its text by the text map, the candidate's line is never read.
+    assert!(
+        read.iter()
+            .all(|(p, _)| !p.starts_with("ledger/tree/lines/")),
+        "a lines/ file read for a candidate whose text does not hold the words: {read:?}"
     );
     let lead = answer(&f);
     assert!(lead.starts_with("<strong>NOT FOUND"), "{lead}");
@@ -283,6 +298,160 @@ fn a_passage_of_a_released_text_is_found_proved_and_read_in_log_n() {
     assert!(dom.contains("A miss proves nothing"), "honest miss");
     assert!(dom.contains("unreleased"), "says a text may be unreleased");
     assert!(!answer(&f).contains("NOT SENT"), "{}", answer(&f));
+}
+
+/// The seqs a lookup of `key` names on the site, each with the text the text map names for it.
+fn candidates(site: &Path, n: u64, key: u64) -> Vec<(u64, Option<String>)> {
+    let read = |f: &TreeFile| std::fs::read(site.join("ledger/tree").join(f.path())).unwrap();
+    let mut seqs: Vec<u64> = excerpt::excerpt_lookup(n, key)
+        .iter()
+        .flat_map(|f| {
+            exhibit_protocol::tree::index_seqs(&read(f), &excerpt::key_digest(key)).unwrap()
+        })
+        .collect();
+    seqs.sort_unstable();
+    seqs.dedup();
+    seqs.into_iter()
+        .map(|q| {
+            let map = read(&excerpt::text_map_file(n, q).unwrap());
+            (
+                q,
+                excerpt::text_map_digest(&map, q)
+                    .unwrap()
+                    .map(|d| d.to_string()),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_passage_whose_key_other_texts_share_reads_one_lines_file() {
+    // Catches: a page that reads every candidate's line before its text (the lines/ file of
+    // each candidate read: the generator's texts share phrases, so the lookup key of this run
+    // names seqs in several lines/ files, and the true one is not the first); a page that
+    // trusts the text map's text without its line (the answer's seq is the CLI's, proved).
+    let s = build();
+    let server = Server::start(&s.site);
+    let n = size(&s.site);
+    let texts = released(&s.site);
+    let (paste, seq, groups) = shared_key_run(&s.site, n, &texts);
+    assert!(groups >= 2, "candidates in {groups} lines/ files");
+    assert_eq!(cli_seq(&s.site, &paste), Some(seq));
+    let (f, read) = paste_reads(&server, &paste);
+    let r = &f["pasteResult"];
+    assert_eq!(r["data-match"], "excerpt", "{r}\n{}", answer(&f));
+    assert_eq!(r["data-proof"], "included", "{r}");
+    assert_eq!(r["data-seq"], seq.to_string(), "{r}");
+    let lines: Vec<&str> = read
+        .iter()
+        .map(|(p, _)| p.as_str())
+        .filter(|p| p.starts_with("ledger/tree/lines/"))
+        .collect();
+    assert_eq!(
+        lines,
+        [format!(
+            "ledger/tree/{}",
+            TreeFile::Lines {
+                n: (seq - 1) / 256,
+                width: (n - (seq - 1) / 256 * 256).min(256)
+            }
+            .path()
+        )],
+        "only the true candidate's lines/ file: {read:?}"
+    );
+    assert!(
+        read.iter()
+            .any(|(p, _)| p.starts_with("ledger/tree/excerpts/texts/")),
+        "the text map read: {read:?}"
+    );
+    a_lying_map_names_no_other_line(&s.site, &server, n, &paste, seq);
+}
+
+/// A map that lies: every candidate's entry names the true text, which holds the words. The
+/// page reads their lines, finds that each line's own sent_sha256 names another text, and still
+/// answers with the true seq alone (a page that took the map's word would name the first
+/// candidate, or every one).
+fn a_lying_map_names_no_other_line(site: &Path, server: &Server, n: u64, paste: &str, seq: u64) {
+    let key = excerpt::lookup_key(paste).unwrap();
+    let named = candidates(site, n, key);
+    let true_sha: exhibit_protocol::Digest = named
+        .iter()
+        .find(|(q, _)| *q == seq)
+        .and_then(|(_, t)| t.as_ref())
+        .unwrap()
+        .parse()
+        .unwrap();
+    let mut saved: Vec<(PathBuf, Vec<u8>)> = Vec::new();
+    for (q, _) in &named {
+        let path = site
+            .join("ledger/tree")
+            .join(excerpt::text_map_file(n, *q).unwrap().path());
+        let mut bytes = std::fs::read(&path).unwrap();
+        if !saved.iter().any(|(p, _)| *p == path) {
+            saved.push((path.clone(), bytes.clone()));
+        }
+        let at = bytes
+            .chunks_exact(excerpt::TEXT_ENTRY)
+            .position(|e| e[..8] == q.to_be_bytes())
+            .expect("the candidate's entry")
+            * excerpt::TEXT_ENTRY;
+        bytes[at + 8..at + 40].copy_from_slice(&true_sha.0);
+        std::fs::write(&path, &bytes).unwrap();
+    }
+    let (f, read) = paste_reads(server, paste);
+    for (path, bytes) in &saved {
+        std::fs::write(path, bytes).unwrap();
+    }
+    let r = &f["pasteResult"];
+    assert_eq!(r["data-match"], "excerpt", "{r}\n{}", answer(&f));
+    assert_eq!(
+        r["data-seq"],
+        seq.to_string(),
+        "the true seq, not the map's: {r}"
+    );
+    assert_eq!(r["data-proof"], "included", "{r}");
+    let dom = f["dom"].as_str().unwrap();
+    assert_eq!(dom.matches("data-word=").count(), 1, "one line found");
+    assert!(
+        read.iter()
+            .filter(|(p, _)| p.starts_with("ledger/tree/lines/"))
+            .count()
+            >= 2,
+        "the lying candidates' lines were read to learn their texts: {read:?}"
+    );
+}
+
+/// 12 words of a released text whose lookup key the index also names for other seqs, in other
+/// lines/ files, the first of them before the text's own: (the words, the text's seq, how many
+/// lines/ files the candidates lie in).
+fn shared_key_run(site: &Path, n: u64, texts: &[(String, String)]) -> (String, u64, usize) {
+    for (sha, text) in texts {
+        let words = excerpt::words(text);
+        for at in 0..words.len().saturating_sub(11) {
+            let run = words[at..at + 12].join(" ");
+            let key = excerpt::lookup_key(&run).unwrap();
+            let named = candidates(site, n, key);
+            let Some(&(seq, _)) = named
+                .iter()
+                .find(|(_, t)| t.as_deref() == Some(sha.as_str()))
+            else {
+                continue;
+            };
+            let groups: BTreeSet<u64> = named.iter().map(|(q, _)| (q - 1) / 256).collect();
+            let holds = named
+                .iter()
+                .filter(|(_, t)| {
+                    t.as_ref()
+                        .and_then(|t| texts.iter().find(|(h, _)| h == t))
+                        .is_some_and(|(_, body)| excerpt::place_in(body, &run).is_some())
+                })
+                .count();
+            if groups.len() >= 2 && holds == 1 && (seq - 1) / 256 != (named[0].0 - 1) / 256 {
+                return (run, seq, groups.len());
+            }
+        }
+    }
+    panic!("no run of a released text whose key other texts in other lines/ files share");
 }
 
 /// The run with two neighbouring words swapped outside the shingle its lookup key comes from,

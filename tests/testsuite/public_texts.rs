@@ -1792,6 +1792,43 @@ fn an_excerpt_of_a_released_text_proves_its_line_and_the_index_is_held_to_the_te
     std::fs::write(copy.join("ledger/tree/excerpts/tail/9.p/1"), b"").unwrap();
     let (_, v) = common::verify_json(&copy);
     common::assert_file_problem(&v, "ledger/tree/excerpts/tail/9.p/1", "excerpt_stray");
+    std::fs::remove_file(copy.join("ledger/tree/excerpts/tail/9.p/1")).unwrap();
+    // The text map (docs/tree.md#text-map) is held to the texts too: an entry that names
+    // another released text for its seq (the map lying to send a reader elsewhere), a map cut
+    // short, one gone, and one of a block the tree does not have.
+    let map_rel = walk_files(&copy.join("ledger/tree/excerpts/texts"))
+        .into_iter()
+        .map(|p| {
+            p.strip_prefix(&copy)
+                .unwrap()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .find(|rel| std::fs::metadata(copy.join(rel)).unwrap().len() >= 80)
+        .expect("a text map file with two entries");
+    let good = std::fs::read(copy.join(&map_rel)).unwrap();
+    let mut lie = good.clone();
+    let other: Vec<u8> = good[48..80].to_vec();
+    lie[8..40].copy_from_slice(&other);
+    for (bytes, code) in [
+        (lie, "excerpt_file_differs"),
+        (good[..good.len() - 40].to_vec(), "excerpt_file_differs"),
+    ] {
+        std::fs::write(copy.join(&map_rel), &bytes).unwrap();
+        let (code_, v) = common::verify_json(&copy);
+        assert_eq!(code_, Some(1), "{v}");
+        common::assert_file_problem(&v, &map_rel, code);
+    }
+    std::fs::remove_file(copy.join(&map_rel)).unwrap();
+    let (_, v) = common::verify_json(&copy);
+    common::assert_file_problem(&v, &map_rel, "excerpt_file_missing");
+    std::fs::write(copy.join(&map_rel), &good).unwrap();
+    std::fs::write(copy.join("ledger/tree/excerpts/texts/99"), b"").unwrap();
+    let (_, v) = common::verify_json(&copy);
+    common::assert_file_problem(&v, "ledger/tree/excerpts/texts/99", "excerpt_stray");
+    std::fs::remove_file(copy.join("ledger/tree/excerpts/texts/99")).unwrap();
+    let (code, v) = common::verify_json(&copy);
+    assert_eq!(code, Some(0), "restored: {v}");
     // Removing the whole index is caught too: STATS.json states it.
     std::fs::remove_dir_all(copy.join("ledger/tree/excerpts")).unwrap();
     let (code, v) = common::verify_json(&copy);

@@ -146,17 +146,89 @@ fn as_excerpt(file: TreeFile) -> TreeFile {
     }
 }
 
-/// Every file of the excerpt index at `size` with its bytes, from the rows sorted by seq: the
-/// digest index's runs, buckets and tail (docs/tree.md#index), under `excerpts/`.
-pub fn excerpt_files(size: u64, rows: &[IndexRow], mut each: impl FnMut(TreeFile, Vec<u8>)) {
+/// Every file of the excerpt index at `size` with its bytes: from the rows sorted by seq, the
+/// digest index's runs, buckets and tail (docs/tree.md#index) under `excerpts/`; from the
+/// (seq, text digest) pairs the rows were made of, sorted by seq, the text map
+/// (docs/tree.md#text-map).
+pub fn excerpt_files(
+    size: u64,
+    rows: &[IndexRow],
+    pairs: &[(u64, Digest)],
+    mut each: impl FnMut(TreeFile, Vec<u8>),
+) {
     tree::index_files(size, rows, |f, b| each(as_excerpt(f), b));
+    text_map_files(size, pairs, each);
 }
 
 /// The names of the excerpt index's files at `size`.
 pub fn excerpt_names(size: u64) -> Vec<TreeFile> {
     let mut out = Vec::new();
-    excerpt_files(size, &[], |f, _| out.push(f));
+    excerpt_files(size, &[], &[], |f, _| out.push(f));
     out
+}
+
+/// Bytes of one entry of the text map: the seq, 8 bytes big-endian, then the text's sha256.
+pub const TEXT_ENTRY: usize = 40;
+
+/// The text map's files at `size` with their bytes (docs/tree.md#text-map), from the
+/// (seq, text digest) pairs the excerpt rows are made of, sorted by seq: one file a block of
+/// [`tree::INDEX_BLOCK`] seqs, the last one partial unless `size` is a whole number of blocks;
+/// an empty file for a block with no released text.
+pub fn text_map_files(size: u64, pairs: &[(u64, Digest)], mut each: impl FnMut(TreeFile, Vec<u8>)) {
+    for block in 0..size.div_ceil(tree::INDEX_BLOCK) {
+        let first = block * tree::INDEX_BLOCK + 1;
+        let last = ((block + 1) * tree::INDEX_BLOCK).min(size);
+        let lo = pairs.partition_point(|p| p.0 < first);
+        let hi = pairs.partition_point(|p| p.0 <= last);
+        let mut bytes = Vec::with_capacity((hi - lo) * TEXT_ENTRY);
+        for (seq, digest) in &pairs[lo..hi] {
+            bytes.extend_from_slice(&seq.to_be_bytes());
+            bytes.extend_from_slice(&digest.0);
+        }
+        each(
+            TreeFile::ExcerptTexts {
+                block,
+                width: last + 1 - first,
+            },
+            bytes,
+        );
+    }
+}
+
+/// The text map's file that names the text filed at `seq`, at `size`; `None` for a seq
+/// outside `1..=size`.
+pub fn text_map_file(size: u64, seq: u64) -> Option<TreeFile> {
+    if seq == 0 || seq > size {
+        return None;
+    }
+    let block = (seq - 1) / tree::INDEX_BLOCK;
+    let width = (size - block * tree::INDEX_BLOCK).min(tree::INDEX_BLOCK);
+    Some(TreeFile::ExcerptTexts { block, width })
+}
+
+/// The text a text map file names for `seq`: `Ok(None)` when it names none; an error for bytes
+/// that are not whole entries in rising seq order.
+pub fn text_map_digest(bytes: &[u8], seq: u64) -> Result<Option<Digest>, String> {
+    if !bytes.len().is_multiple_of(TEXT_ENTRY) {
+        return Err(format!(
+            "{} bytes: not whole {TEXT_ENTRY}-byte entries",
+            bytes.len()
+        ));
+    }
+    let mut found = None;
+    let mut before = 0u64;
+    for entry in bytes.chunks_exact(TEXT_ENTRY) {
+        let (s, d) = entry.split_at(8);
+        let s = u64::from_be_bytes(s.try_into().map_err(|_| "cut entry")?);
+        if s <= before {
+            return Err(format!("seq {s} after seq {before}: not in rising order"));
+        }
+        before = s;
+        if s == seq {
+            found = Some(Digest(d.try_into().map_err(|_| "cut entry")?));
+        }
+    }
+    Ok(found)
 }
 
 /// The files a lookup of `key` at `size` reads.
@@ -223,11 +295,61 @@ mod tests {
     }
 
     #[test]
+    fn the_text_map_names_each_text_by_its_seq() {
+        let d = |b: u8| Digest([b; 32]);
+        let pairs = [(3, d(1)), (1024, d(2)), (1025, d(3)), (2049, d(4))];
+        let mut files = Vec::new();
+        text_map_files(2050, &pairs, |f, b| files.push((f, b)));
+        assert_eq!(files.len(), 3);
+        assert_eq!(files[0].1.len(), 2 * TEXT_ENTRY);
+        assert_eq!(files[1].1.len(), TEXT_ENTRY);
+        for (seq, digest) in pairs {
+            let file = text_map_file(2050, seq).unwrap();
+            let (_, bytes) = files.iter().find(|(f, _)| *f == file).unwrap();
+            assert_eq!(text_map_digest(bytes, seq), Ok(Some(digest)));
+            assert_eq!(text_map_digest(bytes, seq + 1), Ok(None));
+        }
+        assert_eq!(text_map_file(2050, 2051), None);
+        assert_eq!(text_map_file(2050, 0), None);
+        assert_eq!(
+            text_map_file(2048, 2048).map(|f| f.path()).as_deref(),
+            Some("excerpts/texts/1")
+        );
+        // A cut entry, or entries out of order, are no map.
+        assert!(text_map_digest(&files[0].1[..39], 3).is_err());
+        let mut swapped = files[0].1[TEXT_ENTRY..].to_vec();
+        swapped.extend_from_slice(&files[0].1[..TEXT_ENTRY]);
+        assert!(text_map_digest(&swapped, 3).is_err());
+        for name in ["excerpts/texts/0", "excerpts/texts/2.p/2"] {
+            assert_eq!(
+                TreeFile::parse(name).map(|f| f.path()).as_deref(),
+                Some(name)
+            );
+        }
+        for bad in [
+            "excerpts/texts/00",
+            "excerpts/texts/2.p/1024",
+            "excerpts/texts/2.p/0",
+            "excerpts/texts/x",
+        ] {
+            assert_eq!(TreeFile::parse(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
     fn the_files_are_the_digest_indexs_under_excerpts() {
         let names: Vec<String> = excerpt_names(2050).iter().map(TreeFile::path).collect();
-        assert_eq!(names.len(), 33);
+        assert_eq!(names.len(), 36);
         assert_eq!(names[0], "excerpts/0/0/0");
         assert_eq!(names[32], "excerpts/tail/2.p/2");
+        assert_eq!(
+            names[33..],
+            [
+                "excerpts/texts/0",
+                "excerpts/texts/1",
+                "excerpts/texts/2.p/2"
+            ]
+        );
         for n in &names {
             assert_eq!(
                 TreeFile::parse(n).map(|f| f.path()).as_deref(),

@@ -127,6 +127,12 @@ pub enum TreeFile {
         block: u64,
         width: u64,
     },
+    /// The excerpt index's text map of block `block` (docs/tree.md#text-map):
+    /// `excerpts/texts/<block>`, or `excerpts/texts/<block>.p/<width>` for the last, partial one.
+    ExcerptTexts {
+        block: u64,
+        width: u64,
+    },
 }
 
 impl TreeFile {
@@ -152,6 +158,12 @@ impl TreeFile {
             }
             TreeFile::ExcerptTail { block, width } => {
                 format!("excerpts/tail/{block}.p/{width}")
+            }
+            TreeFile::ExcerptTexts { block, width } if width == INDEX_BLOCK => {
+                format!("excerpts/texts/{block}")
+            }
+            TreeFile::ExcerptTexts { block, width } => {
+                format!("excerpts/texts/{block}.p/{width}")
             }
         }
     }
@@ -179,6 +191,17 @@ impl TreeFile {
         if let Some(rest) = rel.strip_prefix("lines/") {
             let (n, width) = parse_numbered(rest)?;
             return Some(TreeFile::Lines { n, width });
+        }
+        if let Some(rest) = rel.strip_prefix("excerpts/texts/") {
+            let (block, width) = match rest.split_once(".p/") {
+                Some((b, w)) => (
+                    b,
+                    parse_decimal(w).filter(|w| (1..INDEX_BLOCK).contains(w))?,
+                ),
+                None => (rest, INDEX_BLOCK),
+            };
+            let block = parse_decimal(block)?;
+            return Some(TreeFile::ExcerptTexts { block, width });
         }
         if let Some(rest) = rel.strip_prefix("excerpts/") {
             return match TreeFile::parse(&format!("index/{rest}"))? {

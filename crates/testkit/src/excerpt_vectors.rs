@@ -407,8 +407,11 @@ fn file_cases() -> Vec<J> {
                 .filter_map(|s| filed_text(s).map(|t| excerpt::rows_of_text(s, &t)))
                 .flatten()
                 .collect();
+            let pairs: Vec<(u64, Digest)> = (1..=size)
+                .filter_map(|s| filed_text(s).map(|t| (s, Digest::of(t.as_bytes()))))
+                .collect();
             let mut files = BTreeMap::new();
-            excerpt::excerpt_files(size, &rows, |f, b| {
+            excerpt::excerpt_files(size, &rows, &pairs, |f, b| {
                 files.insert(f.path(), json!({"len": b.len(), "sha256": Digest::of(&b).to_string()}));
             });
             json!({"name": format!("files-{size}"), "size": size, "rows": rows.len(), "expect": files})
@@ -416,11 +419,64 @@ fn file_cases() -> Vec<J> {
         .collect()
 }
 
+/// The text map (docs/tree.md#text-map): which file names a seq's text at a size, and what a
+/// file's bytes name for a seq (an error for bytes that are not whole entries in rising order).
+fn text_map_cases() -> J {
+    let files: Vec<J> = [
+        (0u64, 1u64),
+        (5, 5),
+        (5, 6),
+        (1024, 1024),
+        (1025, 1024),
+        (1025, 1025),
+        (2050, 2049),
+        (300_000, 299_999),
+        (7, 0),
+    ]
+    .iter()
+    .map(|&(size, seq)| {
+        json!({"size": size, "seq": seq,
+            "expect": excerpt::text_map_file(size, seq).map(|f| f.path())})
+    })
+    .collect();
+    let entry = |seq: u64, b: u8| {
+        let mut v = seq.to_be_bytes().to_vec();
+        v.extend_from_slice(&[b; 32]);
+        v
+    };
+    let two = [entry(3, 0xaa), entry(1000, 0xbb)].concat();
+    let reads: Vec<J> = [
+        (Vec::new(), 3u64),
+        (two.clone(), 3),
+        (two.clone(), 1000),
+        (two.clone(), 4),
+        (two[..79].to_vec(), 3),
+        ([entry(1000, 0xbb), entry(3, 0xaa)].concat(), 3),
+        ([entry(3, 0xaa), entry(3, 0xbb)].concat(), 3),
+        (entry(0, 0xaa), 0),
+        ([entry(1 << 40, 0xcc)].concat(), 1 << 40),
+    ]
+    .iter()
+    .map(|(bytes, seq)| {
+        let expect = match excerpt::text_map_digest(bytes, *seq) {
+            Ok(d) => json!({"digest": d.map(|d| d.to_string())}),
+            Err(_) => json!({"error": true}),
+        };
+        json!({"hex": hex(bytes), "seq": seq, "expect": expect})
+    })
+    .collect();
+    json!({"files": files, "reads": reads})
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
 /// The whole file, pretty JSON with a final LF.
 pub fn document() -> Vec<u8> {
     let doc = json!({
         "format": "exhibit-excerpt-vectors/v1",
-        "about": "docs/tree.md#excerpts. Keys are 16 lowercase hex digits (a shingle's sha256, first 8 bytes). `texts`: a text's words, the key of each shingle in order, the keys winnowing keeps (sorted, each once) and its lookup key (null under 12 words). `winnow`: the keys kept of given keys. `places`: the first word's place of the excerpt's words as a run of the text's (null when none). `lookups`: the files a lookup of a key reads at a size. `files`: every file of the index at a size, with its length and sha256, from the texts `rules` files.",
+        "about": "docs/tree.md#excerpts. Keys are 16 lowercase hex digits (a shingle's sha256, first 8 bytes). `texts`: a text's words, the key of each shingle in order, the keys winnowing keeps (sorted, each once) and its lookup key (null under 12 words). `winnow`: the keys kept of given keys. `places`: the first word's place of the excerpt's words as a run of the text's (null when none). `lookups`: the files a lookup of a key reads at a size. `files`: every file of the index at a size, with its length and sha256, from the texts `rules` files (the text map's pairs: each such seq with the sha256 of its text's UTF-8 bytes). `text_map`: `files`, the text map file that names a seq at a size (null outside 1..size); `reads`, what a text map file's bytes (hex) name for a seq: a digest, null, or an error for bytes that are not whole 40-byte entries in rising seq order.",
         "rules": {
             "filed_text": "for seq s with s % 5 == 2: the words `t<(s*31 + 7i) % 50>` for i in 0..(s % 17) + 4, then, when s % 3 == 0, the words w0 … w11; joined by one space. No text for any other seq.",
         },
@@ -429,6 +485,7 @@ pub fn document() -> Vec<u8> {
         "places": place_cases(),
         "lookups": lookup_cases(),
         "files": file_cases(),
+        "text_map": text_map_cases(),
     });
     let mut bytes = serde_json::to_vec_pretty(&doc).unwrap_or_default();
     bytes.push(b'\n');

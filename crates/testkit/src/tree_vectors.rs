@@ -261,6 +261,9 @@ fn path_cases() -> Vec<J> {
             TreeFile::ExcerptTail { block, width } => {
                 json!({"kind": "excerpt_tail", "block": block, "width": width})
             }
+            TreeFile::ExcerptTexts { block, width } => {
+                json!({"kind": "excerpt_texts", "block": block, "width": width})
+            }
         });
         json!({"path": p, "expect": expect})
     })
