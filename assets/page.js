@@ -4836,6 +4836,9 @@
     }
     function prove(text, fromLink) {
       var out = $('paste-result');
+      // A proof in the tree still reading for an earlier paste must not overwrite this paste's
+      // answer, nor its wait.
+      state.proving = null;
       if (!state.ready) {
         state.queued = text;
         state.queuedFromLink = !!fromLink;
@@ -4881,6 +4884,7 @@
         }
       }
       if (found.length) showMatch(out, found[0], found);
+      else if (hex === null && excerptInTree(t)) { proveLog(text, fromLink); return; }
       else if (hex === null) showMiss(out, t, V.sha256Hex(V.utf8Encode(t)), vs);
       else state.answer.searched = 'every line\'s sent_sha256, checked_sha256, stripped_sha256, draft_sha256 and entry_id, and every withheld line\'s digest';
       answerLead(out);
@@ -4892,6 +4896,13 @@
         out.scrollIntoView({ block: 'start' });
         try { out.focus({ preventScroll: true }); } catch (e) { out.focus(); }
       }
+    }
+
+    // After a light page's full check, a text of 12 words or more that the records find by no
+    // digest is looked up as a passage of a released text in the tree's excerpt index, as on the
+    // log-size path (proveLog): the page carries no texts to compare its words with.
+    function excerptInTree(t) {
+      return light && !!state.treeCp && !textsCarried && excerptsPublished() !== 'no' && V.excerpt.words(t).length >= V.excerpt.MIN_WORDS;
     }
 
     /*

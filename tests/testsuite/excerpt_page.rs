@@ -17,13 +17,13 @@ use crate::common;
 use crate::light_page::{Server, visit};
 
 /// The box, built: the site, and its generated gate folder.
-struct Site {
+pub(crate) struct Site {
     _tmp: tempfile::TempDir,
-    site: PathBuf,
+    pub(crate) site: PathBuf,
     gate: PathBuf,
 }
 
-fn build() -> Site {
+pub(crate) fn build() -> Site {
     use exhibit_testkit::gen_box::{self, BoxOptions};
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("box");
@@ -70,7 +70,7 @@ fn build() -> Site {
 }
 
 /// The released texts: (sent_sha256, text).
-fn released(site: &Path) -> Vec<(String, String)> {
+pub(crate) fn released(site: &Path) -> Vec<(String, String)> {
     let mut out = Vec::new();
     for e in std::fs::read_dir(site.join("ledger/public_texts")).unwrap() {
         let p = e.unwrap().path();
@@ -85,7 +85,7 @@ fn released(site: &Path) -> Vec<(String, String)> {
 
 /// `exhibit prove --site --excerpt FILE --json`: the Rust side's seq for an excerpt (none when
 /// it finds none). The page is held to it.
-fn cli_seq(site: &Path, excerpt: &str) -> Option<u64> {
+pub(crate) fn cli_seq(site: &Path, excerpt: &str) -> Option<u64> {
     let file = site.parent().unwrap().join("excerpt.txt");
     std::fs::write(&file, excerpt).unwrap();
     let o = Command::new(env!("CARGO_BIN_EXE_exhibit"))

@@ -11,6 +11,7 @@ mod carried_state;
 mod cosign;
 mod cosign_vectors;
 mod differential;
+mod excerpt_after_full;
 mod excerpt_page;
 mod fixtures;
 mod fn_length;
