@@ -3307,7 +3307,7 @@
         out.appendChild(box);
       });
       out.appendChild(el('p', { class: 'muted' }, 'Read for this answer: ' + cost.files + ' file' + (cost.files === 1 ? '' : 's') + ' of ledger/tree/ (' + kb(cost.bytes) + ')' + (cost.paths.length ? ': ' + cost.paths.map(function (p) { return 'ledger/tree/' + p; }).join(', ') : '') + '.'));
-      out.appendChild(el('p', { class: 'standing' }, el('strong', null, 'Standing: not computed on this visit. '), 'Whether a posted head vouches for a line, or a withheld line severs it, needs the chain, which this visit did not re-derive; Check everything (above) does.'));
+      out.appendChild(standingUnshown());
       out.appendChild(el('p', { class: 'caveat' }, all
         ? 'What this proves: ' + (found.length > 1 ? 'these lines\' bytes are the chain\'s lines at their seqs' : 'these bytes are the chain\'s line at seq ' + f.seq) + ' in the exhibit whose checkpoint this page checked on this visit. It does not show that the chain before it re-derives (Check everything does), nor that the operator shows everyone this checkpoint: a checkpoint is only as good as where you got it. It never proves who typed the text, or that it is true (docs/tree.md#what-it-proves).'
         : 'A line that is not the tree\'s line at its seq proves nothing: do not rely on it until the publisher explains.'));
@@ -3338,12 +3338,18 @@
       var files = cost.files + ex.texts.files, bytes = cost.bytes + ex.texts.bytes;
       out.appendChild(el('p', { class: 'muted', 'data-files': String(files), 'data-bytes': String(bytes) }, 'Read for this answer: ' + files + ' file' + (files === 1 ? '' : 's') + ' (' + kb(bytes) + '): ' +
         cost.paths.map(function (p) { return 'ledger/tree/' + p; }).concat(ex.texts.paths).join(', ') + '.'));
-      out.appendChild(el('p', { class: 'standing' }, el('strong', null, 'Standing: not computed on this visit. '), 'Whether a posted head vouches for a line, or a withheld line severs it, needs the chain, which this visit did not re-derive; Check everything (above) does.'));
+      out.appendChild(standingUnshown());
       out.appendChild(el('p', { class: 'caveat' }, all
         ? 'What this proves: your words are a verbatim passage of the released text whose sha256 is the sent_sha256 of the line at seq ' + f.seq + ', and that line is the chain\'s line at its seq in the exhibit whose checkpoint this page checked on this visit. ' +
           (whole ? 'Your words are all of that text\'s words (its bytes may still differ from your paste\'s: spacing and marks are not compared). ' : 'It does not show that your excerpt is the whole message: the rest of the text is shown above. ') +
           'It does not show that the chain before it re-derives (Check everything does), nor that the operator shows everyone this checkpoint, nor who typed the text, or that it is true (docs/tree.md#excerpts).'
         : 'A line that is not the tree\'s line at its seq proves nothing: do not rely on it until the publisher explains.'));
+    }
+    // What an answer through the tree says of the line's standing: after the full check the
+    // chain was re-derived, but this answer did not ask the records for the line's standing.
+    function standingUnshown() {
+      if (state.store && !(state.result && state.result.resumedToSeq)) return el('p', { class: 'standing' }, el('strong', null, 'Standing: not shown in this answer. '), 'This visit re-derived the chain (the verdict above), but this answer came through the tree; paste the whole message to see whether a posted head vouches for its line, or a withheld line severs it.');
+      return el('p', { class: 'standing' }, el('strong', null, 'Standing: not computed on this visit. '), 'Whether a posted head vouches for a line, or a withheld line severs it, needs the chain, which this visit did not re-derive; Check everything (above) does.');
     }
     // One line found by an excerpt: the line, its proof, its released text with the passage marked.
     function excerptHit(x, cp) {

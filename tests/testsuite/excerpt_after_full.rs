@@ -40,6 +40,8 @@ const SCRIPT: &str = r#"new Promise(function (resolve) {
     var o = {}, lead = document.getElementById('paste-answer'), pv = document.getElementById('paste-page-verdict'), hit = r.querySelector('.hit');
     for (var i = 0; i < r.attributes.length; i++) o[r.attributes[i].name] = r.attributes[i].value;
     o.lead = lead ? lead.textContent : null;
+    var st = r.querySelector('.standing');
+    o.standing = st ? st.textContent : null;
     o.answer = lead ? lead.getAttribute('data-answer') : null;
     o.pageVerdict = pv ? pv.getAttribute('data-page-verdict') : null;
     o.hitWord = hit ? hit.getAttribute('data-word') : null;
@@ -139,6 +141,13 @@ fn a_passage_is_found_in_the_excerpt_index_after_check_everything() {
     assert!(lead.starts_with("A PASSAGE OF THE MESSAGE SENT"), "{lead}");
     assert!(lead.contains(&format!("(line {seq})")), "{lead}");
     assert_eq!(x["pageVerdict"], v, "the page's own verdict under it: {x}");
+    // Its standing is not shown, and the words do not say the chain went unchecked.
+    let standing = x["standing"].as_str().unwrap_or_default();
+    assert!(
+        standing.starts_with("Standing: not shown in this answer")
+            && !standing.contains("did not re-derive"),
+        "{standing}"
+    );
 
     // The whole text: the records find it by its digest, and answer as they did.
     let w = &e["sent"];
