@@ -5041,7 +5041,8 @@
         out.appendChild(el('h3', { class: 'none' }, 'No line on this page carries your text\'s digest'));
         out.appendChild(noLine);
         out.appendChild(el('p', null, texts ? (best ? 'No released text holds your words: none shares enough of them as a whole, and no passage of one aligns with ' + Math.round(NEAR_THRESHOLD * 100) + '% of your words.' : 'No published released text to compare with.')
-          : publicTexts && !textsCarried ? 'This light page does not carry the released texts (it fetches one only by an exact digest), so it cannot compare your words with them.'
+          : publicTexts && !textsCarried ? 'This light page does not carry the released texts (it fetches one only by an exact digest), so it cannot compare your words with them.' +
+            (state.treeCp && excerptsPublished() !== 'no' ? ' A passage of ' + V.excerpt.MIN_WORDS + ' words or more, exactly as sent, is looked up in the tree\'s excerpt index (docs/tree.md#excerpts).' : '')
           : 'This page carries no released texts, so there is nothing to compare your words with.'));
         out.appendChild(tried);
         out.appendChild(missCaveat());
