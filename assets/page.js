@@ -3272,6 +3272,8 @@
     var MAX_HITS = 8;
     // Candidates of an excerpt whose released text is held to the paste by the text map.
     var MAX_TEXTS = 16;
+    // Lookups of an excerpt's keys, the least key's and those that narrow its seqs.
+    var MAX_KEYS = 3;
     // `found`: the lines found, each proved (or not) against the verified checkpoint.
     function showTreeMatch(out, found, cost, hex) {
       var cp = state.treeCp, f = found[0], all = found.every(function (x) { return x.holds; });
@@ -3434,14 +3436,33 @@
       ex.texts = { files: 0, bytes: 0, paths: [] };
       if (ex.state !== 'looked') return Promise.resolve(null);
       ex.key = E.lookupKey(t);
-      var paths = E.lookupPaths(size, ex.key);
-      return treeAll(paths).then(function (files) {
-        files.forEach(function (b, i) {
-          var q = E.seqs(b, ex.key);
-          if (q.error) throw new Error('ledger/tree/' + paths[i] + ': ' + q.error);
-          q.forEach(function (x) { if (ex.named.indexOf(x) < 0 && x >= 1 && x <= size) ex.named.push(x); });
+      // Every key winnowing keeps of the paste's own shingles is a row of any text holding the
+      // paste (each is the least of a window of 5 of the text's shingles): the seqs the least
+      // key names are narrowed by the others' while more than MAX_TEXTS are named, at most
+      // MAX_KEYS lookups (docs/tree.md#excerpts).
+      var keys = [ex.key].concat(E.winnow(E.shingleKeys(ex.words)).filter(function (k) { return k !== ex.key; }));
+      ex.keys = [];
+      function seqsOf(key) {
+        var paths = E.lookupPaths(size, key);
+        return treeAll(paths).then(function (files) {
+          var out = new Set();
+          files.forEach(function (b, i) {
+            var q = E.seqs(b, key);
+            if (q.error) throw new Error('ledger/tree/' + paths[i] + ': ' + q.error);
+            q.forEach(function (x) { if (x >= 1 && x <= size) out.add(x); });
+          });
+          ex.keys.push(key);
+          return out;
         });
-        ex.named.sort(function (a, b) { return a - b; });
+      }
+      function narrow(named, i) {
+        if (named.size <= MAX_TEXTS || i >= keys.length || i >= MAX_KEYS) return named;
+        return seqsOf(keys[i]).then(function (more) {
+          return narrow(new Set(Array.from(named).filter(function (q) { return more.has(q); })), i + 1);
+        });
+      }
+      return seqsOf(keys[0]).then(function (named) { return narrow(named, 1); }).then(function (named) {
+        ex.named = Array.from(named).sort(function (a, b) { return a - b; });
         return excerptByMap(ex, size);
       }, function (e) {
         if (e && e.absent && ex.published === 'maybe') { ex.state = 'unpublished'; return null; }
@@ -3471,7 +3492,7 @@
     // candidate whose text re-hashes and does not hold the words is `elsewhere`, its line
     // unread. The map is a hint: every hit is still proved through its own line.
     function excerptByMap(ex, size) {
-      var E = V.excerpt, cands = ex.named.slice(0, MAX_TEXTS), rest = ex.named.slice(MAX_TEXTS);
+      var E = V.excerpt, cands = ex.named.slice(0, MAX_TEXTS), rest = ex.named.slice(MAX_TEXTS), spoke = 0;
       var mapPaths = [];
       cands.forEach(function (q) { var m = E.textMapPath(size, q); if (mapPaths.indexOf(m) < 0) mapPaths.push(m); });
       var maps = new Map();
@@ -3481,6 +3502,7 @@
         var holds = [], changed = [], unknown = [];
         return Promise.all(cands.map(function (q) {
           var b = maps.get(E.textMapPath(size, q)), named = b ? E.textMapDigest(b, q) : null;
+          if (b && named && !named.error) spoke++;
           if (!named || named.error || !named.digest) { unknown.push(q); return null; }
           var sha = named.digest, rel = 'public_texts/' + sha + '.txt', first = !partFetches[rel];
           if (first) partFetches[rel] = ledgerFile(rel);
@@ -3495,6 +3517,10 @@
         })).then(function () {
           var up = function (a, b) { return a - b; };
           ex.elsewhere.sort(up);
+          // Past MAX_TEXTS, a seq is read by its line only on a site whose map never spoke (an
+          // exhibit built before the map): each costs a lines/ file. With the map, they are
+          // named as not checked (`crowded`), and a longer paste narrows them.
+          if (rest.length && spoke) { ex.crowded = rest.length; rest = []; }
           return holds.sort(up).concat(changed.sort(up), unknown.sort(up), rest);
         });
       });
@@ -3522,7 +3548,7 @@
     function seqList(q) { return (q.length === 1 ? 'seq ' : 'seqs ') + q.join(', '); }
     // What the excerpt index was asked and answered, for a paste it did not find.
     function excerptMissWords(out, ex) {
-      out.setAttribute('data-excerpt', ex.state === 'looked' ? 'missed' : ex.state);
+      out.setAttribute('data-excerpt', ex.state === 'looked' ? (ex.crowded ? 'crowded' : 'missed') : ex.state);
       if (ex.state === 'unpublished') {
         if (ex.words.length >= V.excerpt.MIN_WORDS) out.appendChild(el('p', null, 'This exhibit publishes no excerpt index' + (ex.published === 'maybe' ? ' (its ledger/tree/excerpts/ files are not on the site)' : ' (STATS.json says so)') + ', so your words were not looked up as a passage of a released text.'));
         return;
@@ -3536,7 +3562,8 @@
       if (ex.absent.length) why.push('the released text of ' + seqList(ex.absent) + ' is not on this site');
       if (ex.noText.length) why.push(seqList(ex.noText) + ' has no published send line with a sent_sha256');
       var unread = ex.named.filter(function (q) { return ex.read.indexOf(q) < 0 && ex.elsewhere.indexOf(q) < 0; }).length;
-      if (unread) why.push(unread + ' more seq' + (unread === 1 ? '' : 's') + ' named ' + (unread === 1 ? 'was' : 'were') + ' not read (at most ' + MAX_TEXTS + ' texts and ' + MAX_HITS + ' lines)');
+      if (unread) why.push(unread + ' more seq' + (unread === 1 ? '' : 's') + ' named ' + (unread === 1 ? 'was' : 'were') + ' not read (at most ' + MAX_TEXTS + ' texts and ' + MAX_HITS + ' lines)' +
+        (ex.crowded ? ': ' + ex.named.length + ' released texts share ' + (ex.keys.length > 1 ? 'these ' + ex.keys.length + ' keys' : 'this key') + ' of your words, so paste more of the message, exactly as sent (more words add keys that narrow them)' : ''));
       out.appendChild(el('p', null, 'Looked up as a passage in the tree\'s excerpt index (your ' + ex.words.length + ' words; key ' + ex.key + '): ' +
         (ex.named.length ? 'it named ' + seqList(ex.named) + '; ' + why.join('; ') + '.' : 'no released text has that key among its rows: none holds these words as a run.') +
         (ex.texts.files ? ' Read ' + ex.texts.files + ' released text' + (ex.texts.files === 1 ? '' : 's') + ' (' + kb(ex.texts.bytes) + ').' : '')));

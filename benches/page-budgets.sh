@@ -102,27 +102,30 @@ excerpt=${EXCERPT:-}
 if [ -n "$excerpt" ]; then
   visit "prove by an excerpt (12 words from the middle of a released text)" 524288 --fragment "#paste=$(printf '%s' "$excerpt" | enc)"
 fi
-# EXCERPT_SAMPLES=K (default 12): K more excerpts, 12 words from the middle of K released texts
-# of 24 words or more spread over the sorted names (a fixed pick), each a visit; one row with
-# the most and the median bytes, the answers, and the most lines/ files one answer read.
+# EXCERPT_SAMPLES=K (default 12): K more excerpts, each of EXCERPT_WORDS (default "12 20") words from the
+# middle of K released texts of 24 words or more spread over the sorted names (a fixed pick),
+# each a visit; one row with the most and the median bytes, the answers (`excerpt/included`
+# found and proved; `none/-` with data-excerpt `crowded`: more texts share the words' keys than
+# the page reads, and it asks for more words), and the most lines/ files one answer read.
 samples=${EXCERPT_SAMPLES:-12}
+for nwords in ${EXCERPT_WORDS:-12 20}; do
 if [ "$samples" -gt 0 ] && [ -z "${EXCERPT:-}" ]; then
   node -e '
     const fs = require("fs"), path = require("path"), E = require(path.resolve("assets/verify.js")).excerpt;
-    const dir = process.argv[1], k = Number(process.argv[2]);
+    const dir = process.argv[1], k = Number(process.argv[2]), m = Number(process.argv[3]);
     const names = fs.existsSync(dir) ? fs.readdirSync(dir).filter((n) => n.endsWith(".txt")).sort() : [];
-    const long = names.filter((n) => E.words(fs.readFileSync(path.join(dir, n), "utf8")).length >= 24);
+    const long = names.filter((n) => E.words(fs.readFileSync(path.join(dir, n), "utf8")).length >= Math.max(24, m));
     for (let i = 0; i < k && long.length; i++) {
       const w = E.words(fs.readFileSync(path.join(dir, long[Math.floor((i + 0.5) * long.length / k)]), "utf8"));
-      const s = Math.floor((w.length - 12) / 2);
-      console.log(w.slice(s, s + 12).join(" "));
-    }' "$site/ledger/public_texts" "$samples" >"$work/excerpts.txt"
+      const s = Math.floor((w.length - m) / 2);
+      console.log(w.slice(s, s + m).join(" "));
+    }' "$site/ledger/public_texts" "$samples" "$nwords" >"$work/excerpts.txt"
   sample_bytes=() sample_answers=() most_lines=0
   while IFS= read -r ex; do
     : >"$log"
     node tests/js/browser.cjs "$url" --profile "$(mktemp -d -p "$work")" --timeout-ms 600000 --fragment "#paste=$(printf '%s' "$ex" | enc)" >"$work/facts.json" </dev/null
     sample_bytes+=("$(awk '$1 != "index.html" {s += $2} END {print s + 0}' "$log")")
-    sample_answers+=("$(jq -r '[(.pasteResult["data-match"] // "?"), (.pasteResult["data-proof"] // "-")] | join("/")' "$work/facts.json")")
+    sample_answers+=("$(jq -r '[(.pasteResult["data-match"] // "?"), (.pasteResult["data-proof"] // .pasteResult["data-excerpt"] // "-")] | join("/")' "$work/facts.json")")
     l=$(grep -c '^ledger/tree/lines/' "$log" || true)
     [ "$l" -le "$most_lines" ] || most_lines=$l
   done <"$work/excerpts.txt"
@@ -130,9 +133,10 @@ if [ "$samples" -gt 0 ] && [ -z "${EXCERPT:-}" ]; then
     sorted=$(printf '%s\n' "${sample_bytes[@]}" | sort -n)
     max=$(tail -n 1 <<<"$sorted") med=$(sed -n "$(( (${#sample_bytes[@]} + 1) / 2 ))p" <<<"$sorted")
     answers=$(printf '%s\n' "${sample_answers[@]}" | sort | uniq -c | awk '{printf "%s%s× %s", (NR > 1 ? ", " : ""), $1, $2}')
-    rows+=("| prove by an excerpt, ${#sample_bytes[@]} more (12 words from the middle of texts spread over the names) | most $max bytes, median $med; at most $most_lines lines/ file(s) an answer | | $answers | ≤ 512 KB | $(awk -v b="$max" 'BEGIN{print (b <= 524288 ? "met" : "**not met**")}') |")
+    rows+=("| prove by an excerpt, ${#sample_bytes[@]} more ($nwords words from the middle of texts spread over the names) | most $max bytes, median $med; at most $most_lines lines/ file(s) an answer | | $answers | ≤ 512 KB | $(awk -v b="$max" 'BEGIN{print (b <= 524288 ? "met" : "**not met**")}') |")
   fi
 fi
+done
 if [ -n "$old" ]; then
   # A returning visitor who last saw OLD: the cold visit saves today's checkpoint; it is made
   # the old one, and the next visit with the same profile proves consistency from it.

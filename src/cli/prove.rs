@@ -299,21 +299,43 @@ fn by_excerpt(
         ));
         return Ok((found, misses, notes));
     };
-    let mut candidates = Vec::new();
-    for file in excerpt::excerpt_lookup(cp.size, key) {
-        let Some(bytes) = site.read_file(&file)? else {
-            notes.push(format!(
-                "ledger/tree/{} is absent: this exhibit publishes no excerpt index (built without --public-texts, or before it)",
-                file.path()
-            ));
-            return Ok((found, misses, notes));
-        };
-        let hits = tree::index_seqs(&bytes, &excerpt::key_digest(key))
-            .with_context(|| format!("ledger/tree/{}: not whole 16-byte rows", file.path()))?;
-        candidates.extend(hits);
+    // Every key winnowing keeps of the excerpt's own shingles is a row of any text that holds
+    // it (docs/tree.md#excerpts): a candidate must be named under each.
+    let mut keys = vec![key];
+    keys.extend(
+        excerpt::winnowed(&excerpt::shingle_keys(&excerpt::words(excerpt)))
+            .into_iter()
+            .filter(|&k| k != key),
+    );
+    let mut candidates: Option<Vec<u64>> = None;
+    for key in keys {
+        let mut named = Vec::new();
+        for file in excerpt::excerpt_lookup(cp.size, key) {
+            let Some(bytes) = site.read_file(&file)? else {
+                notes.push(format!(
+                    "ledger/tree/{} is absent: this exhibit publishes no excerpt index (built without --public-texts, or before it)",
+                    file.path()
+                ));
+                return Ok((found, misses, notes));
+            };
+            let hits = tree::index_seqs(&bytes, &excerpt::key_digest(key))
+                .with_context(|| format!("ledger/tree/{}: not whole 16-byte rows", file.path()))?;
+            named.extend(hits);
+        }
+        named.sort_unstable();
+        named.dedup();
+        candidates = Some(match candidates {
+            None => named,
+            Some(before) => before
+                .into_iter()
+                .filter(|q| named.binary_search(q).is_ok())
+                .collect(),
+        });
+        if candidates.as_ref().is_some_and(|c| c.len() <= 1) {
+            break;
+        }
     }
-    candidates.sort_unstable();
-    candidates.dedup();
+    let candidates = candidates.unwrap_or_default();
     let want = excerpt::words(excerpt).len();
     for seq in candidates {
         // The text map names the candidate's text: one that re-hashes and does not hold the
