@@ -3435,19 +3435,22 @@
       ex.named = []; ex.read = []; ex.checked = []; ex.noText = []; ex.absent = []; ex.bad = []; ex.elsewhere = [];
       ex.texts = { files: 0, bytes: 0, paths: [] };
       if (ex.state !== 'looked') return Promise.resolve(null);
-      ex.key = E.lookupKey(t);
+      var first = E.lookup(t);
+      ex.key = first.key;
       // Every key winnowing keeps of the paste's own shingles is a row of any text holding the
       // paste (each is the least of a window of 5 of the text's shingles): the seqs the least
       // key names are narrowed by the others' while more than MAX_TEXTS are named, at most
       // MAX_KEYS lookups (docs/tree.md#excerpts).
       var keys = [ex.key].concat(E.winnow(E.shingleKeys(ex.words)).filter(function (k) { return k !== ex.key; }));
       ex.keys = [];
+      // The least key's rows are held to the paste's contexts: the 2 words before its first
+      // place and the 2 after, where the paste has them (docs/tree.md#excerpts).
       function seqsOf(key) {
-        var paths = E.lookupPaths(size, key);
+        var paths = E.lookupPaths(size, key), ctx = key === first.key ? first : {};
         return treeAll(paths).then(function (files) {
           var out = new Set();
           files.forEach(function (b, i) {
-            var q = E.seqs(b, key);
+            var q = E.seqs(b, key, ctx.before, ctx.after);
             if (q.error) throw new Error('ledger/tree/' + paths[i] + ': ' + q.error);
             q.forEach(function (x) { if (x >= 1 && x <= size) out.add(x); });
           });

@@ -2158,6 +2158,8 @@
       out[o] = h >>> 24; out[o + 1] = h >>> 16; out[o + 2] = h >>> 8; out[o + 3] = h;
       out[o + 4] = l >>> 24; out[o + 5] = l >>> 16; out[o + 6] = l >>> 8; out[o + 7] = l;
       out[o + 12] = s >>> 24; out[o + 13] = s >>> 16; out[o + 14] = s >>> 8; out[o + 15] = s;
+      // The excerpt index's contexts (docs/tree.md#excerpts) stand between the prefix and the seq.
+      if (rows.ctx) { var c = rows.ctx[r]; out[o + 8] = c >>> 24; out[o + 9] = c >>> 16; out[o + 10] = c >>> 8; out[o + 11] = c; }
     }
     return out;
   }
@@ -2584,9 +2586,54 @@
     return kept.filter(function (k, j) { return j === 0 || k !== kept[j - 1]; });
   }
 
-  /** excerptRows(seq, text) -> [{key, seq}]: a released text's rows, filed at seq, by key. */
+  /**
+   * winnowPlaces(keys) -> [place]: every place of the least key of each window of 5 consecutive
+   * keys (of all of them when there are 5 or fewer), ties included, sorted, each once.
+   */
+  function winnowPlaces(keys) {
+    var width = Math.min(keys.length, EXCERPT_WINDOW), seen = {}, out = [];
+    if (!width) return out;
+    for (var i = 0; i + width <= keys.length; i++) {
+      var m = leastKey(keys, i, i + width);
+      for (var j = i; j < i + width; j++) if (keys[j] === m && !seen[j]) { seen[j] = true; out.push(j); }
+    }
+    return out.sort(function (a, b) { return a - b; });
+  }
+
+  // Two words' context: the first 2 bytes of the sha256 of `a b`, as 4 hex.
+  function pairHash(a, b) { return sha256HexOfString(a + ' ' + b).slice(0, 4); }
+  // The contexts of the shingle at word p, as 8 hex: the 2 words before it, then the 2 after
+  // (0000 where there are fewer).
+  function contextsAt(w, p) {
+    return (p >= 2 ? pairHash(w[p - 2], w[p - 1]) : '0000') + (p + EXCERPT_SHINGLE + 2 <= w.length ? pairHash(w[p + EXCERPT_SHINGLE], w[p + EXCERPT_SHINGLE + 1]) : '0000');
+  }
+
+  /**
+   * excerptRows(seq, text) -> [{key, ctx, seq}]: a released text's rows, filed at seq: one for
+   * each distinct key and contexts (8 hex) of a kept place, by key then contexts; none for a
+   * seq of 2^32 or more.
+   */
   function excerptRows(seq, text) {
-    return winnowKeys(shingleKeys(excerptWords(text))).map(function (k) { return { key: k, seq: seq }; });
+    if (seq > 4294967295) return [];
+    var w = excerptWords(text), keys = shingleKeys(w), seen = {}, out = [];
+    winnowPlaces(keys).forEach(function (p) {
+      var r = { key: keys[p], ctx: contextsAt(w, p), seq: seq }, id = r.key + r.ctx;
+      if (!seen[id]) { seen[id] = true; out.push(r); }
+    });
+    return out.sort(function (a, b) { return a.key < b.key ? -1 : a.key > b.key ? 1 : a.ctx < b.ctx ? -1 : a.ctx > b.ctx ? 1 : 0; });
+  }
+
+  /**
+   * excerptLookup(excerpt) -> {key, before, after} | null: the least key of the excerpt's
+   * shingles and the contexts of its first place that the excerpt holds (4 hex, or null where
+   * it has not the 2 words); every released text holding the excerpt as a run has a row of the
+   * key with these contexts. null under 12 words.
+   */
+  function excerptLookup(excerpt) {
+    var w = excerptWords(excerpt);
+    if (w.length < EXCERPT_MIN_WORDS) return null;
+    var keys = shingleKeys(w), key = leastKey(keys, 0, keys.length), j = keys.indexOf(key);
+    return { key: key, before: j >= 2 ? pairHash(w[j - 2], w[j - 1]) : null, after: j + EXCERPT_SHINGLE + 2 <= w.length ? pairHash(w[j + EXCERPT_SHINGLE], w[j + EXCERPT_SHINGLE + 1]) : null };
   }
 
   /**
@@ -2594,8 +2641,8 @@
    * every released text holding it as a run has among its rows; null under 12 words.
    */
   function excerptLookupKey(excerpt) {
-    var w = excerptWords(excerpt);
-    return w.length < EXCERPT_MIN_WORDS ? null : leastKey(shingleKeys(w), 0, w.length - EXCERPT_SHINGLE + 1);
+    var l = excerptLookup(excerpt);
+    return l ? l.key : null;
   }
 
   /**
@@ -2626,18 +2673,48 @@
     return indexLookupPaths(size, keyDigest(keyHex)).map(function (p) { return 'excerpts/' + p.slice('index/'.length); });
   }
 
-  /** excerptSeqs(fileBytes, keyHex) -> [seq] of the rows with this key, or {error}: indexSeqs. */
-  function excerptSeqs(fileBytes, keyHex) { return indexSeqs(fileBytes, keyDigest(keyHex)); }
+  /**
+   * excerptSeqs(fileBytes, keyHex[, before, after]) -> [seq] of the rows with this key and, when
+   * given (4 hex), these contexts; or {error}.
+   */
+  function excerptSeqs(fileBytes, keyHex, before, after) {
+    var b = toBytes(fileBytes), out = [];
+    if (typeof keyHex !== 'string' || !HEX16.test(keyHex)) return { error: 'an excerpt key is 16 lowercase hex' };
+    if (b.length % 16) return { error: 'an index file of ' + b.length + ' bytes is not whole rows of 16' };
+    var hi = hexWord(keyHex, 0), lo = hexWord(keyHex, 8);
+    var bw = before ? parseInt(before, 16) : null, aw = after ? parseInt(after, 16) : null;
+    for (var o = 0; o < b.length; o += 16) {
+      if (word(b, o) !== hi || word(b, o + 4) !== lo) continue;
+      var c = word(b, o + 8);
+      if (bw !== null && (c >>> 16) !== bw) continue;
+      if (aw !== null && (c & 65535) !== aw) continue;
+      out.push(word(b, o + 12));
+    }
+    return out;
+  }
 
   /**
-   * excerptFiles(size, keysOf(seq) -> [16 hex]) -> Map(path -> Uint8Array): every file of the
-   * excerpt index at this size (docs/tree.md#excerpts), from the keys each seq's released text
-   * keeps (excerptRows; [] for a seq with none): the digest index's runs, buckets and tail with
-   * these rows, under excerpts/. Paths are relative to ledger/tree/.
+   * excerptFiles(size, rowsOf(seq) -> [{key, ctx}], textOf(seq) -> 64 hex | null) ->
+   * Map(path -> Uint8Array): every file of the excerpt index at this size
+   * (docs/tree.md#excerpts), from the rows each seq's released text gives (excerptRows; [] for
+   * a seq with none; a bare key is contexts 00000000): the digest index's runs, buckets and tail
+   * with these rows (key, contexts, seq as 4 bytes), under excerpts/; and the text map from
+   * textOf. Paths are relative to ledger/tree/.
    */
-  function excerptFiles(size, keysOf, textOf) {
+  function excerptFiles(size, rowsOf, textOf) {
     needCount(size, 'a tree size');
-    var rows = indexRows(size, function (seq) { return (keysOf(seq) || []).map(keyDigest); }), order = sortRows(rows), out = new Map();
+    var list = [];
+    for (var q = 1; q <= size; q++) {
+      (rowsOf(q) || []).forEach(function (r) {
+        var k = typeof r === 'string' ? r : r.key, c = typeof r === 'string' ? '00000000' : r.ctx;
+        list.push([hexWord(k, 0), hexWord(k, 8), parseInt(c, 16) >>> 0, q]);
+      });
+    }
+    var rows = { count: list.length, hi: new Uint32Array(list.length), lo: new Uint32Array(list.length), ctx: new Uint32Array(list.length), seq: new Uint32Array(list.length) };
+    list.forEach(function (r, i) { rows.hi[i] = r[0]; rows.lo[i] = r[1]; rows.ctx[i] = r[2]; rows.seq[i] = r[3]; });
+    // Byte order: key, contexts, seq (the list is in seq order; the sort is stable).
+    var order = Array.from(list.keys()).sort(function (a, b) { var x = list[a], y = list[b]; return x[0] - y[0] || x[1] - y[1] || x[2] - y[2] || x[3] - y[3]; });
+    var out = new Map();
     var put = function (path, bytes) { out.set('excerpts/' + path.slice('index/'.length), bytes); };
     indexRunFiles(size, rows, order, put);
     indexTailFile(size, rows, order, put);
@@ -2698,6 +2775,8 @@
     shingleKeys: shingleKeys,
     winnow: winnowKeys,
     rows: excerptRows,
+    places: winnowPlaces,
+    lookup: excerptLookup,
     lookupKey: excerptLookupKey,
     place: excerptPlace,
     wordsPlace: wordsPlace,

@@ -292,7 +292,7 @@ fn by_excerpt(
 ) -> Result<(Vec<Found>, Vec<u64>, Vec<String>)> {
     use exhibit_protocol::excerpt;
     let (mut found, mut misses, mut notes) = (Vec::new(), Vec::new(), Vec::new());
-    let Some(key) = excerpt::lookup_key(excerpt) else {
+    let Some(first) = excerpt::lookup(excerpt) else {
         notes.push(format!(
             "an excerpt needs {} words or more to be looked up (docs/tree.md#excerpts)",
             excerpt::MIN_WORDS
@@ -301,14 +301,16 @@ fn by_excerpt(
     };
     // Every key winnowing keeps of the excerpt's own shingles is a row of any text that holds
     // it (docs/tree.md#excerpts): a candidate must be named under each.
-    let mut keys = vec![key];
+    // The least key's rows are held to its contexts too (docs/tree.md#excerpts).
+    let mut keys = vec![(first.key, first.before, first.after)];
     keys.extend(
         excerpt::winnowed(&excerpt::shingle_keys(&excerpt::words(excerpt)))
             .into_iter()
-            .filter(|&k| k != key),
+            .filter(|&k| k != first.key)
+            .map(|k| (k, None, None)),
     );
     let mut candidates: Option<Vec<u64>> = None;
-    for key in keys {
+    for (key, before, after) in keys {
         let mut named = Vec::new();
         for file in excerpt::excerpt_lookup(cp.size, key) {
             let Some(bytes) = site.read_file(&file)? else {
@@ -318,7 +320,7 @@ fn by_excerpt(
                 ));
                 return Ok((found, misses, notes));
             };
-            let hits = tree::index_seqs(&bytes, &excerpt::key_digest(key))
+            let hits = excerpt::lookup_seqs(&bytes, key, before, after)
                 .with_context(|| format!("ledger/tree/{}: not whole 16-byte rows", file.path()))?;
             named.extend(hits);
         }

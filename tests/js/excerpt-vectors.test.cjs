@@ -34,13 +34,20 @@ for (const c of doc.texts) {
     const keys = E.shingleKeys(words);
     assert.deepEqual(keys, c.expect.keys, 'shingle keys');
     assert.deepEqual(E.winnow(keys), c.expect.kept, 'kept keys');
-    assert.deepEqual(E.rows(9, c.text), c.expect.kept.map((k) => ({ key: k, seq: 9 })), 'rows');
+    assert.deepEqual(E.places(keys), c.expect.places, 'kept places');
+    assert.deepEqual(E.rows(9, c.text), c.expect.rows.map((r) => ({ key: r.key, ctx: r.ctx, seq: 9 })), 'rows');
+    assert.deepEqual([...new Set(E.rows(9, c.text).map((r) => r.key))].sort(), c.expect.kept, 'the rows\' keys are the kept keys');
     assert.equal(E.lookupKey(c.text), c.expect.lookup, 'lookup key');
+    const l = E.lookup(c.text);
+    assert.deepEqual(l && { before: l.before, after: l.after }, c.expect.lookup_ctx, 'lookup contexts');
   });
 }
 
 test('winnowing given keys', () => {
-  for (const c of doc.winnow) assert.deepEqual(E.winnow(c.keys), c.expect, c.name + ' (catches ' + c.catches + ')');
+  for (const c of doc.winnow) {
+    assert.deepEqual(E.winnow(c.keys), c.expect, c.name + ' (catches ' + c.catches + ')');
+    assert.deepEqual(E.places(c.keys), c.places, c.name + ': places');
+  }
 });
 
 test('places of an excerpt in a text', () => {
@@ -62,7 +69,7 @@ function filedText(s) {
 
 for (const c of doc.files) {
   test('files: ' + c.name, () => {
-    const files = E.files(c.size, (s) => { const t = filedText(s); return t === null ? [] : E.rows(s, t).map((r) => r.key); },
+    const files = E.files(c.size, (s) => { const t = filedText(s); return t === null ? [] : E.rows(s, t); },
       (s) => { const t = filedText(s); return t === null ? null : sha(Buffer.from(t, 'utf8')); });
     assert.deepEqual([...files.keys()].sort(), Object.keys(c.expect).sort(), 'the same file names');
     for (const [p, want] of Object.entries(c.expect)) {
@@ -74,8 +81,8 @@ for (const c of doc.files) {
     for (let s = 1; s <= c.size; s++) {
       const t = filedText(s);
       if (t === null || E.words(t).length < 12) continue;
-      const ex = E.words(t).slice(-12).join(' '), k = E.lookupKey(ex);
-      const seqs = [].concat(...E.lookupPaths(c.size, k).map((p) => E.seqs(files.get(p), k)));
+      const ex = E.words(t).slice(-12).join(' '), l = E.lookup(ex), k = l.key;
+      const seqs = [].concat(...E.lookupPaths(c.size, k).map((p) => E.seqs(files.get(p), k, l.before, l.after)));
       assert.ok(seqs.includes(s), 'seq ' + s + ' found by its last 12 words');
       break;
     }

@@ -1461,6 +1461,8 @@ fn the_two_excerpt_indexes_agree_on_random_texts() {
             "kept": excerpt::winnowed(&excerpt::shingle_keys(&words)).iter().map(|k| format!("{k:016x}")).collect::<Vec<_>>(),
             "lookup": excerpt::lookup_key(&ex).map(|k| format!("{k:016x}")),
             "place": excerpt::place_in(&text, &ex),
+            "rows": excerpt::rows_of_text(7, &text).iter().map(|r| format!("{:016x}:{:08x}", r.prefix, r.ctx)).collect::<Vec<_>>(),
+            "ctx": excerpt::lookup(&ex).map(|l| [l.before.map(|b| format!("{b:04x}")), l.after.map(|a| format!("{a:04x}"))]),
         }));
         inputs.push(json!({"text": text, "excerpt": ex}));
     }

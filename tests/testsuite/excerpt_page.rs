@@ -203,7 +203,7 @@ fn a_passage_of_a_released_text_is_found_proved_and_read_in_log_n() {
     // The files: the lookup's buckets (all of them), the digest index's buckets (the text was
     // looked up by digest first), the text map's files of the candidates, their texts, one
     // lines/ file, and hash tiles. Nothing else: no ledger file, no index part, no other bucket.
-    let named = candidates(&s.site, n, key);
+    let named = candidates(&s.site, n, key, (None, None));
     let paths: BTreeSet<&str> = read.iter().map(|(p, _)| p.as_str()).collect();
     for p in &lookup {
         assert!(paths.contains(p.as_str()), "{p} not read: {paths:?}");
@@ -300,14 +300,18 @@ fn a_passage_of_a_released_text_is_found_proved_and_read_in_log_n() {
     assert!(!answer(&f).contains("NOT SENT"), "{}", answer(&f));
 }
 
-/// The seqs a lookup of `key` names on the site, each with the text the text map names for it.
-fn candidates(site: &Path, n: u64, key: u64) -> Vec<(u64, Option<String>)> {
+/// The seqs a lookup of `key` names on the site (held to the contexts when given), each with the
+/// text the text map names for it.
+fn candidates(
+    site: &Path,
+    n: u64,
+    key: u64,
+    ctx: (Option<u16>, Option<u16>),
+) -> Vec<(u64, Option<String>)> {
     let read = |f: &TreeFile| std::fs::read(site.join("ledger/tree").join(f.path())).unwrap();
     let mut seqs: Vec<u64> = excerpt::excerpt_lookup(n, key)
         .iter()
-        .flat_map(|f| {
-            exhibit_protocol::tree::index_seqs(&read(f), &excerpt::key_digest(key)).unwrap()
-        })
+        .flat_map(|f| excerpt::lookup_seqs(&read(f), key, ctx.0, ctx.1).unwrap())
         .collect();
     seqs.sort_unstable();
     seqs.dedup();
@@ -326,16 +330,21 @@ fn candidates(site: &Path, n: u64, key: u64) -> Vec<(u64, Option<String>)> {
 
 #[test]
 fn a_passage_whose_key_other_texts_share_reads_one_lines_file() {
-    // Catches: a page that reads every candidate's line before its text (the lines/ file of
-    // each candidate read: the generator's texts share phrases, so the lookup key of this run
-    // names seqs in several lines/ files, and the true one is not the first); a page that
-    // trusts the text map's text without its line (the answer's seq is the CLI's, proved).
+    // Catches: a page that reads every candidate's line before its text (the generator's texts
+    // share phrases, so this run's lookup key alone names seqs in several lines/ files, the
+    // true one not first); a page that ignores the rows' contexts (it would fetch the other
+    // candidates' texts); a page that trusts the text map's text without its line, or a map
+    // that lies (a lie about the true seq's text is a miss, said to prove nothing, and
+    // `verify SITE` fails it).
     let s = build();
     let server = Server::start(&s.site);
     let n = size(&s.site);
     let texts = released(&s.site);
-    let (paste, seq, groups) = shared_key_run(&s.site, n, &texts);
-    assert!(groups >= 2, "candidates in {groups} lines/ files");
+    let (paste, seq, sha, groups) = shared_key_run(&s.site, n, &texts);
+    assert!(
+        groups >= 2,
+        "candidates by key alone in {groups} lines/ files"
+    );
     assert_eq!(cli_seq(&s.site, &paste), Some(seq));
     let (f, read) = paste_reads(&server, &paste);
     let r = &f["pasteResult"];
@@ -347,90 +356,89 @@ fn a_passage_whose_key_other_texts_share_reads_one_lines_file() {
         .map(|(p, _)| p.as_str())
         .filter(|p| p.starts_with("ledger/tree/lines/"))
         .collect();
+    let width = (n - (seq - 1) / 256 * 256).min(256);
+    let own = TreeFile::Lines {
+        n: (seq - 1) / 256,
+        width,
+    };
     assert_eq!(
         lines,
-        [format!(
-            "ledger/tree/{}",
-            TreeFile::Lines {
-                n: (seq - 1) / 256,
-                width: (n - (seq - 1) / 256 * 256).min(256)
-            }
-            .path()
-        )],
+        [format!("ledger/tree/{}", own.path())],
         "only the true candidate's lines/ file: {read:?}"
     );
-    assert!(
-        read.iter()
-            .any(|(p, _)| p.starts_with("ledger/tree/excerpts/texts/")),
-        "the text map read: {read:?}"
+    let texts_read: Vec<&str> = read
+        .iter()
+        .map(|(p, _)| p.as_str())
+        .filter(|p| p.starts_with("ledger/public_texts/"))
+        .collect();
+    assert_eq!(
+        texts_read,
+        [format!("ledger/public_texts/{sha}.txt")],
+        "the contexts leave the true text alone: {read:?}"
     );
-    a_lying_map_names_no_other_line(&s.site, &server, n, &paste, seq);
+    a_lying_map_is_a_miss(&s.site, &server, n, &paste, seq, &texts);
 }
 
-/// A map that lies: every candidate's entry names the true text, which holds the words. The
-/// page reads their lines, finds that each line's own sent_sha256 names another text, and still
-/// answers with the true seq alone (a page that took the map's word would name the first
-/// candidate, or every one).
-fn a_lying_map_names_no_other_line(site: &Path, server: &Server, n: u64, paste: &str, seq: u64) {
-    let key = excerpt::lookup_key(paste).unwrap();
-    let named = candidates(site, n, key);
-    let true_sha: exhibit_protocol::Digest = named
+/// The true seq's entry in the text map names another released text, which does not hold the
+/// words: the page reads that text, not the line, and answers a miss that proves nothing (a
+/// page that took the index's hit without a text would say found); `verify SITE` fails the map.
+fn a_lying_map_is_a_miss(
+    site: &Path,
+    server: &Server,
+    n: u64,
+    paste: &str,
+    seq: u64,
+    texts: &[(String, String)],
+) {
+    let path = site
+        .join("ledger/tree")
+        .join(excerpt::text_map_file(n, seq).unwrap().path());
+    let good = std::fs::read(&path).unwrap();
+    let other: exhibit_protocol::Digest = texts
         .iter()
-        .find(|(q, _)| *q == seq)
-        .and_then(|(_, t)| t.as_ref())
+        .find(|(_, t)| excerpt::place_in(t, paste).is_none())
         .unwrap()
+        .0
         .parse()
         .unwrap();
-    let mut saved: Vec<(PathBuf, Vec<u8>)> = Vec::new();
-    for (q, _) in &named {
-        let path = site
-            .join("ledger/tree")
-            .join(excerpt::text_map_file(n, *q).unwrap().path());
-        let mut bytes = std::fs::read(&path).unwrap();
-        if !saved.iter().any(|(p, _)| *p == path) {
-            saved.push((path.clone(), bytes.clone()));
-        }
-        let at = bytes
-            .chunks_exact(excerpt::TEXT_ENTRY)
-            .position(|e| e[..8] == q.to_be_bytes())
-            .expect("the candidate's entry")
-            * excerpt::TEXT_ENTRY;
-        bytes[at + 8..at + 40].copy_from_slice(&true_sha.0);
-        std::fs::write(&path, &bytes).unwrap();
-    }
+    let mut lie = good.clone();
+    let at = lie
+        .chunks_exact(excerpt::TEXT_ENTRY)
+        .position(|e| e[..8] == seq.to_be_bytes())
+        .expect("the true seq's entry")
+        * excerpt::TEXT_ENTRY;
+    lie[at + 8..at + 40].copy_from_slice(&other.0);
+    std::fs::write(&path, &lie).unwrap();
+    let (code, v) = common::verify_json(site);
     let (f, read) = paste_reads(server, paste);
-    for (path, bytes) in &saved {
-        std::fs::write(path, bytes).unwrap();
-    }
+    std::fs::write(&path, &good).unwrap();
+    assert_eq!(code, Some(1), "verify SITE fails a lying map: {v}");
     let r = &f["pasteResult"];
-    assert_eq!(r["data-match"], "excerpt", "{r}\n{}", answer(&f));
-    assert_eq!(
-        r["data-seq"],
-        seq.to_string(),
-        "the true seq, not the map's: {r}"
-    );
-    assert_eq!(r["data-proof"], "included", "{r}");
-    let dom = f["dom"].as_str().unwrap();
-    assert_eq!(dom.matches("data-word=").count(), 1, "one line found");
+    assert_eq!(r["data-match"], "none", "{r}");
+    assert_eq!(r["data-excerpt"], "missed", "{r}");
     assert!(
         read.iter()
-            .filter(|(p, _)| p.starts_with("ledger/tree/lines/"))
-            .count()
-            >= 2,
-        "the lying candidates' lines were read to learn their texts: {read:?}"
+            .any(|(p, _)| *p == format!("ledger/public_texts/{other}.txt")),
+        "the map's text read: {read:?}"
     );
+    assert!(
+        read.iter()
+            .all(|(p, _)| !p.starts_with("ledger/tree/lines/")),
+        "{read:?}"
+    );
+    assert!(!answer(&f).contains("NOT SENT"), "{}", answer(&f));
 }
 
-/// 12 words of a released text whose lookup key the index also names for other seqs, in other
-/// lines/ files, the first of them before the text's own: (the words, the text's seq, how many
-/// lines/ files the candidates lie in).
-fn shared_key_run(site: &Path, n: u64, texts: &[(String, String)]) -> (String, u64, usize) {
+/// 12 words of a released text whose lookup key alone the index also names for other seqs in
+/// other lines/ files, the first of them before the text's own: (the words, the text's seq, its
+/// sha, how many lines/ files the key's seqs lie in).
+fn shared_key_run(site: &Path, n: u64, texts: &[(String, String)]) -> (String, u64, String, usize) {
     for (sha, text) in texts {
         let words = excerpt::words(text);
         for at in 0..words.len().saturating_sub(11) {
             let run = words[at..at + 12].join(" ");
-            let key = excerpt::lookup_key(&run).unwrap();
-            let named = candidates(site, n, key);
+            let l = excerpt::lookup(&run).unwrap();
+            let named = candidates(site, n, l.key, (None, None));
             let Some(&(seq, _)) = named
                 .iter()
                 .find(|(_, t)| t.as_deref() == Some(sha.as_str()))
@@ -438,16 +446,9 @@ fn shared_key_run(site: &Path, n: u64, texts: &[(String, String)]) -> (String, u
                 continue;
             };
             let groups: BTreeSet<u64> = named.iter().map(|(q, _)| (q - 1) / 256).collect();
-            let holds = named
-                .iter()
-                .filter(|(_, t)| {
-                    t.as_ref()
-                        .and_then(|t| texts.iter().find(|(h, _)| h == t))
-                        .is_some_and(|(_, body)| excerpt::place_in(body, &run).is_some())
-                })
-                .count();
-            if groups.len() >= 2 && holds == 1 && (seq - 1) / 256 != (named[0].0 - 1) / 256 {
-                return (run, seq, groups.len());
+            let held = candidates(site, n, l.key, (l.before, l.after));
+            if groups.len() >= 2 && held.len() == 1 && (seq - 1) / 256 != (named[0].0 - 1) / 256 {
+                return (run, seq, sha.clone(), groups.len());
             }
         }
     }
@@ -457,7 +458,7 @@ fn shared_key_run(site: &Path, n: u64, texts: &[(String, String)]) -> (String, u
 /// The run with two neighbouring words swapped outside the shingle its lookup key comes from,
 /// when that keeps the lookup key: the index names the same seq, but the words are not a run.
 fn swapped_same_key(run: &[String]) -> Option<String> {
-    let key = excerpt::lookup_key(&run.join(" "));
+    let whole = excerpt::lookup(&run.join(" "));
     let keys = excerpt::shingle_keys(run);
     let least = keys.iter().min()?;
     let j = keys.iter().position(|k| k == least)?;
@@ -470,7 +471,7 @@ fn swapped_same_key(run: &[String]) -> Option<String> {
         })
         .filter(|w| w != run)
         .map(|w| w.join(" "))
-        .find(|t| excerpt::lookup_key(t) == key)
+        .find(|t| excerpt::lookup(t) == whole)
 }
 
 /// 12 words of a text the gate checked that no released text holds as a run: a source the

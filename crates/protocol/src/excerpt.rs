@@ -98,23 +98,127 @@ pub fn winnowed(keys: &[u64]) -> Vec<u64> {
     out
 }
 
-/// The rows of a released text filed at `seq` (docs/tree.md#excerpts).
+/// The places of the shingles winnowing keeps: every place of the least key of each window of
+/// [`WINDOW`] shingles (of all of them when there are fewer), ties included, sorted.
+pub fn kept_places(keys: &[u64]) -> Vec<usize> {
+    let mut out = Vec::new();
+    let width = keys.len().min(WINDOW);
+    if width == 0 {
+        return out;
+    }
+    for start in 0..=keys.len() - width {
+        let w = &keys[start..start + width];
+        let least = w.iter().min().copied().unwrap_or_default();
+        out.extend((start..start + width).filter(|&i| keys[i] == least));
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// Two words' context hash: the first 2 bytes of the sha256 of `a b`.
+fn pair_hash(a: &str, b: &str) -> u16 {
+    let d = Digest::of(format!("{a} {b}").as_bytes());
+    u16::from_be_bytes([d.0[0], d.0[1]])
+}
+
+/// The contexts of the shingle at word `p`: the hash of the 2 words before it (0 when there are
+/// fewer) in the high 16 bits, of the 2 words after it (0 when there are fewer) in the low.
+fn contexts(words: &[String], p: usize) -> u32 {
+    let before = if p >= 2 {
+        pair_hash(&words[p - 2], &words[p - 1])
+    } else {
+        0
+    };
+    let after = if p + SHINGLE + 2 <= words.len() {
+        pair_hash(&words[p + SHINGLE], &words[p + SHINGLE + 1])
+    } else {
+        0
+    };
+    (u32::from(before) << 16) | u32::from(after)
+}
+
+/// The rows of a released text filed at `seq` (docs/tree.md#excerpts): one for each distinct
+/// (key, contexts) of a kept place. None for a seq of 2^32 or more (a row has 4 bytes for it).
 pub fn rows_of_text(seq: u64, text: &str) -> Vec<IndexRow> {
-    winnowed(&shingle_keys(&words(text)))
+    if seq > u64::from(u32::MAX) {
+        return Vec::new();
+    }
+    let words = words(text);
+    let keys = shingle_keys(&words);
+    let mut out: Vec<IndexRow> = kept_places(&keys)
         .into_iter()
-        .map(|prefix| IndexRow { prefix, seq })
-        .collect()
+        .map(|p| IndexRow {
+            prefix: keys[p],
+            ctx: contexts(&words, p),
+            seq,
+        })
+        .collect();
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// What an excerpt is looked up by: its least key, and the contexts of its first place that
+/// the excerpt holds (the 2 words before it when it has them, the 2 after when it has them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Lookup {
+    pub key: u64,
+    pub before: Option<u16>,
+    pub after: Option<u16>,
+}
+
+/// The lookup of an excerpt of [`MIN_WORDS`] words or more; `None` when it has fewer. Any text
+/// holding the excerpt keeps that key at the place the excerpt's first place falls on (a window
+/// of the excerpt's shingles is one of the text's), with these contexts (docs/tree.md#excerpts).
+pub fn lookup(excerpt: &str) -> Option<Lookup> {
+    let w = words(excerpt);
+    if w.len() < MIN_WORDS {
+        return None;
+    }
+    let keys = shingle_keys(&w);
+    let key = keys.iter().min().copied()?;
+    let j = keys.iter().position(|&k| k == key)?;
+    Some(Lookup {
+        key,
+        before: (j >= 2).then(|| pair_hash(&w[j - 2], &w[j - 1])),
+        after: (j + SHINGLE + 2 <= w.len())
+            .then(|| pair_hash(&w[j + SHINGLE], &w[j + SHINGLE + 1])),
+    })
 }
 
 /// The key to look an excerpt up by: the least key of its shingles, which every released text
 /// holding the excerpt has among its rows when the excerpt has [`MIN_WORDS`] words or more.
 /// `None` when it has fewer.
 pub fn lookup_key(excerpt: &str) -> Option<u64> {
-    let w = words(excerpt);
-    if w.len() < MIN_WORDS {
+    lookup(excerpt).map(|l| l.key)
+}
+
+/// The seqs of an excerpt index file's rows that match a lookup: its key, and each context the
+/// lookup has. With `None` for the contexts, every row of the key. `None` for bytes that are
+/// not whole rows.
+pub fn lookup_seqs(
+    bytes: &[u8],
+    key: u64,
+    before: Option<u16>,
+    after: Option<u16>,
+) -> Option<Vec<u64>> {
+    if !bytes.len().is_multiple_of(16) {
         return None;
     }
-    shingle_keys(&w).into_iter().min()
+    Some(
+        bytes
+            .chunks_exact(16)
+            .filter_map(|row| {
+                let p = u64::from_be_bytes(row[..8].try_into().ok()?);
+                let b = u16::from_be_bytes(row[8..10].try_into().ok()?);
+                let a = u16::from_be_bytes(row[10..12].try_into().ok()?);
+                let s = u32::from_be_bytes(row[12..16].try_into().ok()?);
+                (p == key && before.is_none_or(|x| x == b) && after.is_none_or(|x| x == a))
+                    .then_some(u64::from(s))
+            })
+            .collect(),
+    )
 }
 
 /// Where the excerpt's words stand in the text's, as a run: the first word's place (from 0) at

@@ -401,10 +401,14 @@ fn first8(b: &[u8; 32]) -> [u8; 8] {
     [b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]
 }
 
-/// One row of the digest index: the digest's first 8 bytes, then the seq (docs/tree.md#index).
+/// One row of an index: the digest's first 8 bytes, then 8 bytes big-endian of `ctx << 32 |
+/// seq` (docs/tree.md#index). The digest index's `ctx` is 0, so its row is the prefix and the
+/// seq; the excerpt index's is a shingle's 2-word contexts and its seq is under 2^32
+/// (docs/tree.md#excerpts). Field order is byte order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub struct IndexRow {
     pub prefix: u64,
+    pub ctx: u32,
     pub seq: u64,
 }
 
@@ -412,6 +416,7 @@ impl IndexRow {
     pub fn new(digest: &Digest, seq: u64) -> IndexRow {
         IndexRow {
             prefix: u64::from_be_bytes(first8(&digest.0)),
+            ctx: 0,
             seq,
         }
     }
@@ -518,7 +523,7 @@ fn row_bytes(rows: &[IndexRow]) -> Vec<u8> {
     let mut out = Vec::with_capacity(rows.len() * 16);
     for r in rows {
         out.extend_from_slice(&r.prefix.to_be_bytes());
-        out.extend_from_slice(&r.seq.to_be_bytes());
+        out.extend_from_slice(&((u64::from(r.ctx) << 32) | r.seq).to_be_bytes());
     }
     out
 }

@@ -49,7 +49,13 @@ fn text_case(name: &str, catches: &str, text: &str) -> J {
             "words": words,
             "keys": keys.iter().map(|&k| key(k)).collect::<Vec<_>>(),
             "kept": excerpt::winnowed(&keys).into_iter().map(key).collect::<Vec<_>>(),
+            "places": excerpt::kept_places(&keys),
+            "rows": excerpt::rows_of_text(9, text).iter().map(|r| json!({"key": key(r.prefix), "ctx": format!("{:08x}", r.ctx)})).collect::<Vec<_>>(),
             "lookup": excerpt::lookup_key(text).map(key),
+            "lookup_ctx": excerpt::lookup(text).map(|l| json!({
+                "before": l.before.map(|b| format!("{b:04x}")),
+                "after": l.after.map(|a| format!("{a:04x}")),
+            })),
         }
     })
 }
@@ -285,6 +291,7 @@ fn winnow_cases() -> Vec<J> {
                 "name": name, "catches": catches,
                 "keys": keys.iter().map(|&k| key(k)).collect::<Vec<_>>(),
                 "expect": excerpt::winnowed(&keys).into_iter().map(key).collect::<Vec<_>>(),
+                "places": excerpt::kept_places(&keys),
             })
         })
         .collect()
@@ -476,7 +483,7 @@ fn hex(bytes: &[u8]) -> String {
 pub fn document() -> Vec<u8> {
     let doc = json!({
         "format": "exhibit-excerpt-vectors/v1",
-        "about": "docs/tree.md#excerpts. Keys are 16 lowercase hex digits (a shingle's sha256, first 8 bytes). `texts`: a text's words, the key of each shingle in order, the keys winnowing keeps (sorted, each once) and its lookup key (null under 12 words). `winnow`: the keys kept of given keys. `places`: the first word's place of the excerpt's words as a run of the text's (null when none). `lookups`: the files a lookup of a key reads at a size. `files`: every file of the index at a size, with its length and sha256, from the texts `rules` files (the text map's pairs: each such seq with the sha256 of its text's UTF-8 bytes). `text_map`: `files`, the text map file that names a seq at a size (null outside 1..size); `reads`, what a text map file's bytes (hex) name for a seq: a digest, null, or an error for bytes that are not whole 40-byte entries in rising seq order.",
+        "about": "docs/tree.md#excerpts. Keys are 16 lowercase hex digits (a shingle's sha256, first 8 bytes). `texts`: a text's words, the key of each shingle in order, the keys winnowing keeps (sorted, each once), the places it keeps (every place of each window's least key, ties included), the rows of the text filed at seq 9 (key and contexts as 8 hex: the 2 words before the kept place, then the 2 after, each the first 2 bytes of sha256 of the two words joined by a space, 0000 where there are fewer), its lookup key (null under 12 words) and the lookup's contexts (null where the excerpt has not the 2 words). `winnow`: the keys kept of given keys, and the places kept. `places`: the first word's place of the excerpt's words as a run of the text's (null when none). `lookups`: the files a lookup of a key reads at a size. `files`: every file of the index at a size, with its length and sha256, from the texts `rules` files (the text map's pairs: each such seq with the sha256 of its text's UTF-8 bytes). `text_map`: `files`, the text map file that names a seq at a size (null outside 1..size); `reads`, what a text map file's bytes (hex) name for a seq: a digest, null, or an error for bytes that are not whole 40-byte entries in rising seq order.",
         "rules": {
             "filed_text": "for seq s with s % 5 == 2: the words `t<(s*31 + 7i) % 50>` for i in 0..(s % 17) + 4, then, when s % 3 == 0, the words w0 … w11; joined by one space. No text for any other seq.",
         },
