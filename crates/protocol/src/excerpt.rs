@@ -391,6 +391,45 @@ mod tests {
     }
 
     #[test]
+    fn every_run_is_found_by_its_key_and_contexts() {
+        // A text that repeats phrases (one shingle at several places, with other neighbours),
+        // as templated messages do: each run of 12 to 20 words is named by a row of its lookup
+        // key whose contexts are the run's (a context taken from another place of the key, or a
+        // tie dropped by winnowing, misses some run).
+        let phrase = "no more and no less than the night shift said";
+        let text: String = (0..12)
+            .map(|i| format!("w{} x{} {phrase} ", i * 5 % 7, i % 3))
+            .collect();
+        let rows = rows_of_text(5, &text);
+        let all = words(&text);
+        for len in MIN_WORDS..=20 {
+            for start in 0..=all.len() - len {
+                let run = all[start..start + len].join(" ");
+                let l = lookup(&run).expect("long enough");
+                let found = rows.iter().any(|r| {
+                    r.prefix == l.key
+                        && l.before.is_none_or(|b| (r.ctx >> 16) as u16 == b)
+                        && l.after.is_none_or(|a| (r.ctx & 0xffff) as u16 == a)
+                });
+                assert!(found, "run of {len} at {start}");
+                assert!(
+                    l.before.is_some() || l.after.is_some(),
+                    "a context is always held"
+                );
+            }
+        }
+        // Row bytes: the lookup reads them back.
+        let mut bytes = Vec::new();
+        for r in &rows {
+            bytes.extend_from_slice(&r.prefix.to_be_bytes());
+            bytes.extend_from_slice(&((u64::from(r.ctx) << 32) | r.seq).to_be_bytes());
+        }
+        let l = lookup(&all[3..15].join(" ")).unwrap();
+        assert_eq!(lookup_seqs(&bytes, l.key, l.before, l.after), Some(vec![5]));
+        assert_eq!(lookup_seqs(&bytes[..15], l.key, None, None), None);
+    }
+
+    #[test]
     fn a_short_text_keeps_its_least_shingle() {
         let keys = vec![9, 4, 7];
         assert_eq!(winnowed(&keys), vec![4]);
