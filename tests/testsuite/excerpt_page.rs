@@ -99,7 +99,7 @@ pub(crate) fn cli_seq(site: &Path, excerpt: &str) -> Option<u64> {
     v["found"][0]["seq"].as_u64()
 }
 
-fn size(site: &Path) -> u64 {
+pub(crate) fn size(site: &Path) -> u64 {
     let cp = std::fs::read_to_string(site.join("ledger/tree/checkpoint")).unwrap();
     cp.lines().nth(1).unwrap().parse().unwrap()
 }
@@ -124,7 +124,7 @@ fn middle_run(texts: &[(String, String)]) -> (String, usize, Vec<String>, String
 }
 
 /// What the visit with the paste read that a cold visit did not: (path, bytes).
-fn paste_reads(server: &Server, paste: &str) -> (J, Vec<(String, u64)>) {
+pub(crate) fn paste_reads(server: &Server, paste: &str) -> (J, Vec<(String, u64)>) {
     let cold: BTreeSet<String> = {
         server.take_log();
         visit(&server.url("index.html"), None, &[]);
@@ -154,7 +154,7 @@ fn encode(s: &str) -> String {
         .collect()
 }
 
-fn answer(f: &J) -> String {
+pub(crate) fn answer(f: &J) -> String {
     let dom = f["dom"].as_str().unwrap();
     let at = dom.find("id=\"paste-answer\"").expect("an answer lead");
     let start = at + dom[at..].find('>').unwrap() + 1;
@@ -302,7 +302,7 @@ fn a_passage_of_a_released_text_is_found_proved_and_read_in_log_n() {
 
 /// The seqs a lookup of `key` names on the site (held to the contexts when given), each with the
 /// text the text map names for it.
-fn candidates(
+pub(crate) fn candidates(
     site: &Path,
     n: u64,
     key: u64,

@@ -12,6 +12,7 @@ mod cosign;
 mod cosign_vectors;
 mod differential;
 mod excerpt_after_full;
+mod excerpt_crowded;
 mod excerpt_page;
 mod fixtures;
 mod fn_length;
