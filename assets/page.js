@@ -3083,9 +3083,7 @@
     function excerptNamesOf(names, size) {
       if (!(statsTree && statsTree.excerpts === true)) return [];
       var out = names.filter(function (n) { return n.indexOf('index/') === 0; }).map(function (n) { return 'excerpts/' + n.slice(6); });
-      // The text map (docs/tree.md#text-map): one file a block of 1,024 seqs, the last partial.
-      for (var b = 0; b * 1024 < size; b++) out.push(V.excerpt.textMapPath(size, Math.min((b + 1) * 1024, size)));
-      return out;
+      return out.concat(V.excerpt.textMapNames(size));
     }
     function treeEarlyStop() { if (state.treeEarly) { state.treeEarly.stop = true; state.treeEarly = null; } }
     // Every tree file at `size` read and held to the chain re-derived (treeStep).
@@ -3507,10 +3505,8 @@
           var b = maps.get(E.textMapPath(size, q)), named = b ? E.textMapDigest(b, q) : null;
           if (b && named && !named.error) spoke++;
           if (!named || named.error || !named.digest) { unknown.push(q); return null; }
-          var sha = named.digest, rel = 'public_texts/' + sha + '.txt', first = !partFetches[rel];
-          if (first) partFetches[rel] = ledgerFile(rel);
-          return partFetches[rel].then(function (bytes) {
-            if (first) { ex.texts.files++; ex.texts.bytes += bytes ? bytes.length : 0; ex.texts.paths.push('ledger/' + rel); }
+          var sha = named.digest;
+          return releasedText(sha, ex).then(function (bytes) {
             if (!bytes) { unknown.push(q); return; }
             if (V.sha256Hex(bytes) !== sha) { changed.push(q); return; }
             ex.checked.push(q);
@@ -3530,13 +3526,20 @@
     }
     // A candidate line's released text, fetched once, re-hashed to the line's sent_sha256, and
     // the paste's words found as a run of its words: the line with `excerpt`, or null (noted).
-    function excerptText(f, ex) {
-      var o = f.object || {}, sha = o.sent_sha256;
-      if (o.kind !== 'send' || typeof sha !== 'string' || !HEX64.test(sha)) { ex.noText.push(f.seq); return null; }
+    // A released text's bytes (null when absent), fetched once a visit and counted in
+    // ex.texts when this answer fetched it.
+    function releasedText(sha, ex) {
       var rel = 'public_texts/' + sha + '.txt', first = !partFetches[rel];
       if (first) partFetches[rel] = ledgerFile(rel);
       return partFetches[rel].then(function (b) {
         if (first) { ex.texts.files++; ex.texts.bytes += b ? b.length : 0; ex.texts.paths.push('ledger/' + rel); }
+        return b;
+      });
+    }
+    function excerptText(f, ex) {
+      var o = f.object || {}, sha = o.sent_sha256;
+      if (o.kind !== 'send' || typeof sha !== 'string' || !HEX64.test(sha)) { ex.noText.push(f.seq); return null; }
+      return releasedText(sha, ex).then(function (b) {
         if (!b) { ex.absent.push(f.seq); return null; }
         var again = V.sha256Hex(b);
         if (again !== sha) { ex.bad.push({ seq: f.seq, sha: sha, again: again }); return null; }
@@ -3544,7 +3547,7 @@
         if (at === null) { ex.elsewhere.push(f.seq); return null; }
         f.via = 'excerpt';
         f.fields = [];
-        f.excerpt = { sha: sha, path: 'ledger/' + rel, bytes: b.length, text: text || '', words: words, at: at, n: ex.words.length };
+        f.excerpt = { sha: sha, path: 'ledger/public_texts/' + sha + '.txt', bytes: b.length, text: text || '', words: words, at: at, n: ex.words.length };
         return f;
       });
     }

@@ -2735,6 +2735,13 @@
     return 'excerpts/texts/' + b + (w === INDEX_BLOCK ? '' : '.p/' + w);
   }
 
+  /** textMapNames(size) -> [path]: every text map file at size, one a block, the last partial. */
+  function textMapNames(size) {
+    var out = [];
+    for (var b = 0; b * INDEX_BLOCK < size; b++) out.push(textMapPath(size, Math.min((b + 1) * INDEX_BLOCK, size)));
+    return out;
+  }
+
   // Every text map file at size, from textOf(seq) -> 64 hex or null, to put(path, bytes).
   function textMapFiles(size, textOf, put) {
     for (var b = 0; b * INDEX_BLOCK < size; b++) {
@@ -2785,6 +2792,7 @@
     files: excerptFiles,
     TEXT_ENTRY: TEXT_ENTRY,
     textMapPath: textMapPath,
+    textMapNames: textMapNames,
     textMapDigest: textMapDigest
   };
 

@@ -339,12 +339,18 @@ fn by_excerpt(
     }
     let candidates = candidates.unwrap_or_default();
     let want = excerpt::words(excerpt).len();
+    // Each text map file is read once, and a text the map named is not read again for its line.
+    let mut maps = std::collections::BTreeMap::new();
     for seq in candidates {
         // The text map names the candidate's text: one that re-hashes and does not hold the
         // words needs no line read (docs/tree.md#text-map). Any other is proved through its line.
-        if let Some(texts) = texts
-            && map_text(site, texts, cp.size, seq)?
-                .is_some_and(|text| excerpt::place_in(&text, excerpt).is_none())
+        let mapped = match texts {
+            Some(texts) => map_text(site, texts, &mut maps, cp.size, seq)?,
+            None => None,
+        };
+        if mapped
+            .as_ref()
+            .is_some_and(|(_, text)| excerpt::place_in(text, excerpt).is_none())
         {
             misses.push(seq);
             continue;
@@ -354,7 +360,11 @@ fn by_excerpt(
             continue;
         };
         let place = match (sent_of(&f.line), texts) {
-            (Some(sent), Some(texts)) => read_text(site, texts, &sent)?.and_then(|text| {
+            (Some(sent), Some(texts)) => match mapped {
+                Some((named, text)) if named == sent => Some(text),
+                _ => read_text(site, texts, &sent)?,
+            }
+            .and_then(|text| {
                 let t = excerpt::words(&text).len();
                 excerpt::place_in(&text, excerpt).map(|at| ExcerptPlace {
                     text: format!("ledger/public_texts/{sent}.txt"),
@@ -388,20 +398,30 @@ fn sent_of(line: &str) -> Option<Digest> {
 }
 
 /// A released text, counted as read, when it is there, hashes to its name and is UTF-8.
-/// The released text the text map names for `seq`, when the map names one and it re-hashes to
-/// the map's digest; `None` otherwise (no map, a map that does not parse, no such text).
-fn map_text(site: &SiteTree, texts: &BoxFolder, size: u64, seq: u64) -> Result<Option<String>> {
+/// The released text the text map names for `seq`, with its digest, when the map names one and
+/// it re-hashes to the map's digest; `None` otherwise (no map, a map that does not parse, no
+/// such text). `maps` keeps each map file read, by its place.
+fn map_text(
+    site: &SiteTree,
+    texts: &BoxFolder,
+    maps: &mut std::collections::BTreeMap<TreeFile, Option<Vec<u8>>>,
+    size: u64,
+    seq: u64,
+) -> Result<Option<(Digest, String)>> {
     let Some(file) = exhibit_protocol::excerpt::text_map_file(size, seq) else {
         return Ok(None);
     };
-    let named = match site.read_file(&file)? {
-        Some(bytes) => exhibit_protocol::excerpt::text_map_digest(&bytes, seq)
+    if !maps.contains_key(&file) {
+        let bytes = site.read_file(&file)?;
+        maps.insert(file.clone(), bytes);
+    }
+    let named = maps.get(&file).and_then(Option::as_ref).and_then(|b| {
+        exhibit_protocol::excerpt::text_map_digest(b, seq)
             .ok()
-            .flatten(),
-        None => None,
-    };
+            .flatten()
+    });
     match named {
-        Some(digest) => read_text(site, texts, &digest),
+        Some(digest) => Ok(read_text(site, texts, &digest)?.map(|text| (digest, text))),
         None => Ok(None),
     }
 }

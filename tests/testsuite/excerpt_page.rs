@@ -23,14 +23,16 @@ pub(crate) struct Site {
     gate: PathBuf,
 }
 
-pub(crate) fn build() -> Site {
+/// A generated box of 2,600 lines (seed `seed`, no witness store) with `public_texts = true` and
+/// segments of 256 KiB, built into a repository's `site/`: a light page with released texts.
+pub(crate) fn light_box_with_texts(seed: u64) -> Site {
     use exhibit_testkit::gen_box::{self, BoxOptions};
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("box");
     gen_box::generate(
         &BoxOptions {
             lines: 2600,
-            seed: 11,
+            seed,
             witness: false,
             ..BoxOptions::default()
         },
@@ -56,17 +58,23 @@ pub(crate) fn build() -> Site {
         1_800_000_000,
     );
     assert_eq!(o.status.code(), Some(0), "{}", common::text(&o));
+    Site {
+        _tmp: tmp,
+        site,
+        gate: dir.join("gate"),
+    }
+}
+
+pub(crate) fn build() -> Site {
+    let built = light_box_with_texts(11);
+    let site = &built.site;
     let stats: J =
         serde_json::from_slice(&std::fs::read(site.join("ledger/STATS.json")).unwrap()).unwrap();
     assert_eq!(
         stats["tree"]["excerpts"], true,
         "the build made the excerpt index"
     );
-    Site {
-        _tmp: tmp,
-        site,
-        gate: dir.join("gate"),
-    }
+    built
 }
 
 /// The released texts: (sent_sha256, text).

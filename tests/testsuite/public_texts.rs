@@ -1613,38 +1613,8 @@ fn the_dry_run_names_each_withheld_text_with_its_flag_in_every_form() {
 /// line released before reading it, and a button that settles nothing.
 #[test]
 fn a_large_index_part_is_read_on_request() {
-    use exhibit_testkit::gen_box::{self, BoxOptions};
-    let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path().join("box");
-    gen_box::generate(
-        &BoxOptions {
-            lines: 2600,
-            seed: 5,
-            witness: false,
-            ..BoxOptions::default()
-        },
-        &dir,
-    )
-    .unwrap();
-    let toml = std::fs::read_to_string(dir.join("exhibit.toml")).unwrap();
-    let toml = toml.replace(
-        "public_texts = false",
-        "public_texts = true\nsegment_bytes = 262144",
-    );
-    std::fs::write(dir.join("exhibit.toml"), toml).unwrap();
-    git2::Repository::init(tmp.path().join("exhibit")).unwrap();
-    let site = tmp.path().join("exhibit/site");
-    let o = common::exhibit(
-        &[
-            "build",
-            "--config",
-            &dir.join("exhibit.toml").display().to_string(),
-            "--out",
-            &site.display().to_string(),
-        ],
-        1_800_000_000,
-    );
-    assert_eq!(o.status.code(), Some(0), "{}", common::text(&o));
+    let built = crate::excerpt_page::light_box_with_texts(5);
+    let site = built.site.clone();
     let index: J = serde_json::from_slice(
         &std::fs::read(site.join("ledger/public_texts/index.json")).unwrap(),
     )
