@@ -93,7 +93,9 @@ pub fn verify(
     let verified = verify_reader(
         &mut stream,
         &none,
-        Pass::Entries(&mut |entry, offset| {
+        // The fast scanner's fields: a canonical line is never built into an object here, as
+        // in `exhibit verify` (docs/scale.md#the-gates-ledger-is-not-held).
+        Pass::Fields(&mut |entry, offset| {
             let start = offset as usize;
             let Ok(len) = u32::try_from(entry.bytes.len()) else {
                 too_long.get_or_insert((
@@ -113,12 +115,12 @@ pub fn verify(
             if !entry.has_problem
                 && let Some(entry_id) = entry.derived_id
             {
-                let o = &entry.object;
-                let timestamp = o
-                    .get_str("timestamp")
+                let timestamp = entry
+                    .timestamp
+                    .as_deref()
                     .and_then(exhibit_protocol::days::parse_timestamp);
-                let kind = shared(o.get_str("kind").unwrap_or_default(), &mut kinds);
-                let day = o.get_str("day").unwrap_or_default();
+                let kind = shared(entry.kind.as_deref().unwrap_or_default(), &mut kinds);
+                let day = entry.day.as_deref().unwrap_or_default();
                 if &*last_day != day {
                     last_day = day.into();
                 }

@@ -4,7 +4,7 @@
 use std::borrow::Cow;
 
 use exhibit_protocol::canonical::{self, Object, Value};
-use exhibit_protocol::verify::{Withheld, verify_bytes, verify_bytes_full};
+use exhibit_protocol::verify::{Pass, Withheld, verify_bytes, verify_bytes_full, verify_reader};
 use proptest::prelude::*;
 
 fn admitted_value() -> impl Strategy<Value = Value<'static>> {
@@ -56,7 +56,81 @@ proptest! {
         // The fast path and the full reader give the same answer, problem for problem.
         let full = verify_bytes_full(&bytes, &Withheld::default());
         prop_assert_eq!(format!("{:?}", report), format!("{:?}", full));
+        // And the build's lean pass hands on what the full reader's objects say, line for line.
+        let (lean, objects) = fields_both_ways(&bytes);
+        prop_assert_eq!(lean, objects);
     }
+}
+
+/// Each entry's fields as the build's lean pass (`Pass::Fields`) hands them on, and as read
+/// from the full reader's objects (`Pass::Entries`), with the reports: a fast path that read a
+/// field otherwise than the object says (another key's value, an escaped string taken raw, a
+/// line skipped) makes the two differ.
+fn fields_both_ways(bytes: &[u8]) -> (Vec<String>, Vec<String>) {
+    let mut lean = Vec::new();
+    let report = verify_reader(
+        bytes,
+        &Withheld::default(),
+        Pass::Fields(&mut |f, offset| {
+            lean.push(format!(
+                "{} {offset} {:?} {:?} {} {:?} {:?} {:?} {}",
+                f.line,
+                f.seq,
+                f.derived_id,
+                f.has_problem,
+                f.kind.as_deref(),
+                f.day.as_deref(),
+                f.timestamp.as_deref(),
+                f.bytes.len()
+            ))
+        }),
+    )
+    .map(|v| format!("{:?}", v.report));
+    lean.push(format!("{report:?}"));
+    let mut objects = Vec::new();
+    let report = verify_reader(
+        bytes,
+        &Withheld::default(),
+        Pass::Entries(&mut |e, offset| {
+            objects.push(format!(
+                "{} {offset} {:?} {:?} {} {:?} {:?} {:?} {}",
+                e.line,
+                e.seq,
+                e.derived_id,
+                e.has_problem,
+                e.object.get_str("kind"),
+                e.object.get_str("day"),
+                e.object.get_str("timestamp"),
+                e.bytes.len()
+            ))
+        }),
+    )
+    .map(|v| format!("{:?}", v.report));
+    objects.push(format!("{report:?}"));
+    (lean, objects)
+}
+
+/// The base ledger, and one whose kinds and days are spelt with escapes (the fast scanner
+/// leaves those lines to the full reader), give the same fields both ways.
+#[test]
+fn the_builds_lean_pass_reads_what_the_objects_say() {
+    let base = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/vectors/base.jsonl")).unwrap();
+    let (lean, objects) = fields_both_ways(&base);
+    assert!(lean.len() > 3, "{lean:?}");
+    assert!(
+        lean.iter().any(|l| l.contains("Some(\"send\")")),
+        "{lean:?}"
+    );
+    assert_eq!(lean, objects);
+    let escaped = String::from_utf8(base)
+        .unwrap()
+        .replace("\"kind\":\"send\"", "\"kind\":\"s\\u0065nd\"");
+    let (lean, objects) = fields_both_ways(escaped.as_bytes());
+    assert!(
+        lean.iter().any(|l| l.contains("Some(\"send\")")),
+        "{lean:?}"
+    );
+    assert_eq!(lean, objects);
 }
 
 /// Every position, one mask: no byte of the base is unguarded.

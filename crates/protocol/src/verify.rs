@@ -10,8 +10,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::Serialize;
 use sha2::{Digest as _, Sha256};
 
-use crate::canonical::{self, NotAdmitted, Object, Value};
+use crate::canonical::{self, EntryScan, NotAdmitted, Object, Value};
 use crate::days::{self, DayDeriver};
+use std::borrow::Cow;
 
 pub const HEADER_SCHEMA: &str = "darkflobi.gate/log/v0";
 pub const ENTRY_SCHEMA: &str = "darkflobi.gate/entry/v0";
@@ -682,30 +683,62 @@ impl<'w> Verifier<'w> {
     /// line goes through the full reader, which finds and words its problems. Same answers —
     /// `tests/testsuite/properties.rs` holds the two paths to it.
     pub fn push_line_lean(&mut self, line: u64, bytes: &[u8]) {
-        if line == 1 || bytes.is_empty() || !self.fast_entry(line, bytes) {
+        if line == 1 || bytes.is_empty() || self.fast_entry(line, bytes).is_none() {
             self.push_line(line, bytes);
         }
     }
 
-    /// The fast path: true when the line was canonical and chained with no problem (state
-    /// updated); false with no state touched otherwise.
-    fn fast_entry(&mut self, _line: u64, bytes: &[u8]) -> bool {
-        let Some(scan) = canonical::scan_entry(bytes) else {
-            return false;
-        };
+    /// Like [`Verifier::push_line_lean`], handing back what a reader of the line keeps of it
+    /// ([`EntryFields`]): from the scan when the fast path took the line, else from the full
+    /// reader's object. The build's verify stage reads a million lines this way, never building
+    /// an object for a canonical one (docs/scale.md#the-gates-ledger-is-not-held).
+    pub fn push_line_fields<'a>(&mut self, line: u64, bytes: &'a [u8]) -> Option<EntryFields<'a>> {
+        if line != 1
+            && !bytes.is_empty()
+            && let Some((scan, derived)) = self.fast_entry(line, bytes)
+        {
+            return Some(EntryFields {
+                line,
+                bytes,
+                seq: scan.seq,
+                derived_id: Some(derived),
+                has_problem: false,
+                kind: scan.kind.map(Cow::Borrowed),
+                day: scan.day.map(Cow::Borrowed),
+                timestamp: scan.timestamp.map(Cow::Borrowed),
+            });
+        }
+        let entry = self.push_line(line, bytes)?;
+        let text = |key: &str| entry.object.get_str(key).map(|s| Cow::Owned(s.to_owned()));
+        Some(EntryFields {
+            line,
+            bytes,
+            seq: entry.seq,
+            derived_id: entry.derived_id,
+            has_problem: entry.has_problem,
+            kind: text("kind"),
+            day: text("day"),
+            timestamp: text("timestamp"),
+        })
+    }
+
+    /// The fast path: the scan and the derived entry_id when the line was canonical and chained
+    /// with no problem (state updated); `None` with no state touched otherwise.
+    fn fast_entry<'a>(&mut self, _line: u64, bytes: &'a [u8]) -> Option<(EntryScan<'a>, Digest)> {
+        let scan = canonical::scan_entry(bytes)?;
         let (Some(seq), Some(stated_id), Some(prev), Some(ts), Some(day)) =
             (scan.seq, scan.entry_id, scan.prev, scan.timestamp, scan.day)
         else {
-            return false;
+            return None;
         };
         if scan.schema != Some(ENTRY_SCHEMA) || self.withheld.contains(seq) {
-            return false;
+            return None;
         }
         let (mut expected_seq, mut expected_prev) = match &self.previous {
             Some(Previous {
                 id: Some(PrevId::Lone(_) | PrevId::Text(_)),
                 ..
-            }) => return false, // not a digest: the full reader words it
+            }) => return None, // not a digest: the full reader words it
             Some(p) => (p.seq + 1, p.id.as_ref().and_then(PrevId::digest)),
             None => (1, self.header.as_ref().and_then(|h| h.digest)),
         };
@@ -717,15 +750,15 @@ impl<'w> Verifier<'w> {
         }
         // A digest has one spelling: the stated text matches when it is that spelling.
         if seq != expected_seq || expected_prev.is_some_and(|e| e.hex() != prev.as_bytes()) {
-            return false;
+            return None;
         }
         let Some(secs) = days::parse_timestamp(ts) else {
-            return false;
+            return None;
         };
         if let Some(deriver) = &mut self.deriver {
             let derived = days::day_bytes(deriver.day_number(secs));
             if derived.is_none_or(|d| d.as_slice() != day.as_bytes()) {
-                return false;
+                return None;
             }
         }
         let mut hasher = Sha256::new();
@@ -738,7 +771,7 @@ impl<'w> Verifier<'w> {
         }
         let derived = Digest(hasher.finalize().into());
         if derived.hex() != stated_id.as_bytes() {
-            return false;
+            return None;
         }
         // Every check passed: commit.
         self.entries += 1;
@@ -749,7 +782,7 @@ impl<'w> Verifier<'w> {
             seq,
             id: Some(PrevId::Digest(derived)),
         });
-        true
+        Some((scan, derived))
     }
 
     fn header_line(&mut self, bytes: &[u8]) {
@@ -1080,6 +1113,23 @@ pub enum Pass<'f> {
     Lean,
     /// Every readable entry is handed to the callback, with the byte offset its line starts at.
     Entries(&'f mut dyn FnMut(&Entry<'_>, u64)),
+    /// Every readable entry's [`EntryFields`], with its offset: as lean as [`Pass::Lean`].
+    Fields(&'f mut dyn FnMut(&EntryFields<'_>, u64)),
+}
+
+/// What [`Pass::Fields`] hands on of an entry: its bytes, seq and derived id as
+/// [`Entry`] has them, whether a problem was reported at it, and its `kind`, `day` and
+/// `timestamp` when each is a string (borrowed from the line when the fast path read it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EntryFields<'a> {
+    pub line: u64,
+    pub bytes: &'a [u8],
+    pub seq: Option<i64>,
+    pub derived_id: Option<Digest>,
+    pub has_problem: bool,
+    pub kind: Option<Cow<'a, str>>,
+    pub day: Option<Cow<'a, str>>,
+    pub timestamp: Option<Cow<'a, str>>,
 }
 
 /// What one pass over a ledger concluded.
@@ -1141,6 +1191,11 @@ pub fn verify_reader<R: std::io::BufRead>(
                 Pass::Entries(on_entry) => {
                     if let Some(entry) = verifier.push_line(line, &buf) {
                         on_entry(&entry, offset);
+                    }
+                }
+                Pass::Fields(on_fields) => {
+                    if let Some(fields) = verifier.push_line_fields(line, &buf) {
+                        on_fields(&fields, offset);
                     }
                 }
             }
@@ -1342,7 +1397,11 @@ mod tests {
         let mut v = Verifier::new(&withheld);
         v.push_line(1, &lines[0]);
         for (i, line) in lines.iter().enumerate().skip(1) {
-            assert!(v.fast_entry(i as u64 + 1, line), "line {} fell back", i + 1);
+            assert!(
+                v.fast_entry(i as u64 + 1, line).is_some(),
+                "line {} fell back",
+                i + 1
+            );
         }
         let report = v.finish();
         assert!(report.ok, "{:?}", report.problems);

@@ -12,6 +12,8 @@ pub struct EntryScan<'a> {
     pub entry_id: Option<&'a str>,
     pub timestamp: Option<&'a str>,
     pub day: Option<&'a str>,
+    /// Not a chain field: read so that the build keeps a line's kind without its object.
+    pub kind: Option<&'a str>,
     /// The `entry_id` member with one adjacent comma: removing it leaves the core's dump.
     pub entry_id_range: Option<std::ops::Range<usize>>,
 }
@@ -178,7 +180,7 @@ impl<'a> Scanner<'a> {
                     let value_start = self.pos;
                     match key {
                         b"seq" => scan.seq = Some(self.integer()?),
-                        b"schema" | b"prev" | b"entry_id" | b"timestamp" | b"day"
+                        b"schema" | b"prev" | b"entry_id" | b"timestamp" | b"day" | b"kind"
                             if self.peek() == Some(b'"') =>
                         {
                             let text = self.string()?;
@@ -187,6 +189,7 @@ impl<'a> Scanner<'a> {
                                 b"prev" => &mut scan.prev,
                                 b"entry_id" => &mut scan.entry_id,
                                 b"timestamp" => &mut scan.timestamp,
+                                b"kind" => &mut scan.kind,
                                 _ => &mut scan.day,
                             };
                             *slot = Some(text?);
