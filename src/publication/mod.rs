@@ -221,7 +221,7 @@ pub fn run(plan: &BuildPlan) -> Result<ExitCode> {
     crate::terminal::memory::give_back();
     let git_dir = previous.git_dir();
     crate::terminal::progress::stage_start("write");
-    let code = write::run(plan, summary, &assembled, (git_dir, &journal))?;
+    let (code, kept) = write::run(plan, summary, &assembled, (git_dir, &journal))?;
     // The made files' second names go before DIR's files are recorded: removing a name changes
     // the file's link count and ctime, which the record holds (docs/scale.md#made-as-written).
     drop(made);
@@ -235,6 +235,7 @@ pub fn run(plan: &BuildPlan) -> Result<ExitCode> {
                 record,
                 carried,
                 records,
+                kept,
             },
             git_dir,
             plan,
@@ -252,6 +253,8 @@ struct Remembered {
     record: crate::previous::trust::Record,
     carried: Vec<crate::previous::carried::Carried>,
     records: Vec<crate::previous::file_records::Pending>,
+    /// DIR's files the write stage found unchanged by DIR's record: their record stands.
+    kept: crate::site_write::dir_record::KeptByRecord,
 }
 
 /// DIR is written; what the HEAD check hashed, what HEAD's ledger files hold, DIR's files as
@@ -271,6 +274,7 @@ fn remember(
         mut record,
         carried,
         records,
+        kept,
     } = r;
     if let Err(e) = blob_digests.commit() {
         crate::say!("exhibit: note: {e:#}; the next build re-reads HEAD's blobs");
@@ -281,7 +285,8 @@ fn remember(
     if let Err(e) = ledger_seqs.save() {
         crate::say!("exhibit: note: {e:#}; the next build re-reads HEAD's ledger files");
     }
-    if let Err(e) = crate::site_write::dir_record::save(git_dir, &plan.out, &assembled.tree) {
+    if let Err(e) = crate::site_write::dir_record::save(git_dir, &plan.out, &assembled.tree, &kept)
+    {
         crate::say!("exhibit: note: {e:#}; the next build reads DIR's files to compare them");
     }
     if let Err(e) = record.add(&assembled.snapshots.bytes) {

@@ -13,6 +13,7 @@ use serde_json::{Value as J, json};
 use super::BuildPlan;
 use super::review;
 use crate::published::output_tree::Tree;
+use crate::site_write::dir_record::KeptByRecord;
 use crate::terminal::refusal::Refusal;
 
 /// How `--dry-run` prints its review in words.
@@ -106,7 +107,7 @@ pub fn finish(
     built: &Built,
     notes: &[String],
     (git_dir, journal): (Option<&std::path::Path>, &std::path::Path),
-) -> Result<ExitCode> {
+) -> Result<(ExitCode, KeptByRecord)> {
     let voice = plan.voice;
     if plan.dry_run {
         // Nothing is written: the review is what the person reads next.
@@ -151,7 +152,7 @@ pub fn finish(
             crate::terminal::to_stdout(&text)
                 .context("stdout: cannot write the dry run's review")?;
         }
-        return Ok(ExitCode::SUCCESS);
+        return Ok((ExitCode::SUCCESS, KeptByRecord::default()));
     }
     // Listed before DIR is written: what this build changes in it.
     let files = voice
@@ -159,7 +160,7 @@ pub fn finish(
         .then(|| review::file_changes(walk_dir()?, tree))
         .transpose()?;
     // Temporary files a stopped build left in DIR are removed as DIR is written, and said.
-    let said = crate::site_write::out_dir::write_tree(&plan.out, tree, git_dir, journal)?;
+    let (said, kept) = crate::site_write::out_dir::write_tree(&plan.out, tree, git_dir, journal)?;
     crate::terminal::progress::end(Some("write"));
     for said in said {
         if !voice.quiet {
@@ -194,7 +195,7 @@ pub fn finish(
         crate::terminal::to_stdout(&line)
             .context("stdout: cannot write the build's summary (the tree was written)")?;
     }
-    Ok(ExitCode::SUCCESS)
+    Ok((ExitCode::SUCCESS, kept))
 }
 
 fn summary_json(

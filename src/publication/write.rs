@@ -70,7 +70,7 @@ pub fn run(
     summary: Summary,
     assembled: &Assembled,
     (git_dir, journal): (Option<&std::path::Path>, &std::path::Path),
-) -> Result<ExitCode> {
+) -> Result<(ExitCode, crate::site_write::dir_record::KeptByRecord)> {
     let Summary { mut notes, built } = summary;
     // Folders of made files a killed build left beside DIR (docs/build.md#safety).
     notes.extend(crate::site_write::out_dir::clean_leftovers(

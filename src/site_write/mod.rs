@@ -27,7 +27,7 @@ use rustix::fs::{AtFlags, FileType, Mode, OFlags};
 
 use crate::published::output_tree::{Content, Tree};
 use crate::site_write::dir_folders::{FOLDER, OpenFolders, folder_and_name, is_regular, stat_in};
-use crate::site_write::dir_record::DirRecords;
+use crate::site_write::dir_record::{DirRecords, KeptByRecord};
 use crate::site_write::journal::{CannotFinish, Entry, Journal, Pending, Phase};
 
 /// The head files, renamed last and in this order: the page's rename is the commit point.
@@ -95,23 +95,25 @@ pub struct Done {
 }
 
 /// Writes `tree` as DIR (which has passed `check_out_dir`; made when absent), its plan journaled
-/// at `journal`. Returns what a person should be told (leftovers removed).
+/// at `journal`. Returns what a person should be told (leftovers removed), and which files DIR's
+/// record showed unchanged, for the next record.
 pub fn write(
     dir: &Path,
     tree: &Tree,
     known: DirRecords,
     journal: &Path,
     made: &Path,
-) -> Result<Vec<String>> {
+) -> Result<(Vec<String>, KeptByRecord)> {
     let mut said = Vec::new();
     check_shape(tree)?;
     let mut pending = Pending::create(journal)?;
+    let mut kept = KeptByRecord::default();
     let planned = sweep(dir, tree, &mut pending, &mut said)
-        .and_then(|()| write_temps(dir, tree, known, &mut pending, made));
+        .and_then(|()| write_temps(dir, tree, (known, &mut kept), &mut pending, made));
     // Nothing to rename or remove: DIR already is the publication, and nothing is touched.
     if planned.is_ok() && pending.is_empty() {
         pending.discard();
-        return Ok(said);
+        return Ok((said, kept));
     }
     let planned = planned.and_then(|()| sync_filesystem(dir));
     if let Err(e) = planned {
@@ -142,7 +144,7 @@ pub fn write(
     carry_out(dir, &journal, false).map_err(stopped)?;
     sync_filesystem(dir).map_err(stopped)?;
     journal.remove()?;
-    Ok(said)
+    Ok((said, kept))
 }
 
 /// No path of the tree is also a folder of another (written past the output's grammar, which
@@ -381,10 +383,11 @@ fn remove_name(
 fn write_temps(
     dir: &Path,
     tree: &Tree,
-    mut known: DirRecords,
+    (mut known, kept): (DirRecords, &mut KeptByRecord),
     pending: &mut Pending,
     made: &Path,
 ) -> Result<()> {
+    use crate::site_write::out_dir::{Unchanged, unchanged};
     let mut folders = OpenFolders::creating(dir)
         .with_context(|| format!("{}: cannot open as a folder", dir.display()))?;
     let pid = std::process::id();
@@ -405,10 +408,15 @@ fn write_temps(
             Err(e) => {
                 return Err(e).with_context(|| format!("{}: cannot stat", dir.join(rel).display()));
             }
-            Ok(_) if crate::site_write::out_dir::unchanged(&mut known, rel, fd, name, content) => {
-                continue;
-            }
-            Ok(_) => Phase::Changed,
+            // Looked at once: the record compares the same stat data (docs/scale.md#comparing-without-reading).
+            Ok(stat) => match unchanged(&mut known, rel, (fd, name, &stat), content) {
+                Unchanged::ByRecord => {
+                    kept.keep(n);
+                    continue;
+                }
+                Unchanged::ByReading => continue,
+                Unchanged::No => Phase::Changed,
+            },
         };
         let phase = if HEADS.contains(&rel) {
             Phase::Head

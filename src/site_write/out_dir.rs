@@ -13,7 +13,7 @@ use crate::operator_box::read::{BoxFolder, FileClass};
 use crate::published::layout::folder_and_name;
 use crate::published::output_tree::*;
 use crate::site_write::dir_folders::{is_regular, stat_in};
-use crate::site_write::dir_record::DirRecords;
+use crate::site_write::dir_record::{DirRecords, KeptByRecord};
 use rustix::fd::BorrowedFd;
 use rustix::fs::{AtFlags, Mode, OFlags};
 
@@ -412,7 +412,7 @@ pub fn write_tree(
     tree: &Tree,
     git_dir: Option<&Path>,
     journal: &Path,
-) -> Result<Vec<String>> {
+) -> Result<(Vec<String>, KeptByRecord)> {
     check_paths(tree)?;
     write_journaled(dir, tree, DirRecords::open(git_dir, dir), journal)
 }
@@ -422,7 +422,7 @@ fn write_journaled(
     tree: &Tree,
     known: DirRecords,
     journal: &Path,
-) -> Result<Vec<String>> {
+) -> Result<(Vec<String>, KeptByRecord)> {
     if let Ok(m) = std::fs::symlink_metadata(dir)
         && (m.file_type().is_symlink() || !m.is_dir())
     {
@@ -513,38 +513,48 @@ pub(crate) fn link_made(file: &DiskFile, to: BorrowedFd<'_>, name: &str) -> bool
 pub(crate) fn unchanged(
     known: &mut DirRecords,
     rel: &str,
-    from: BorrowedFd<'_>,
-    name: &str,
+    (from, name, stat): (BorrowedFd<'_>, &str, &rustix::fs::Stat),
     content: &Content,
-) -> bool {
-    match recorded(known, rel, from, name, content) {
-        Some((same, _)) => same,
-        None => same_bytes(from, name, content).is_some(),
+) -> Unchanged {
+    match recorded(known, rel, stat, content) {
+        Some(true) => Unchanged::ByRecord,
+        Some(false) => Unchanged::No,
+        None if same_bytes(from, name, content).is_some() => Unchanged::ByReading,
+        None => Unchanged::No,
     }
 }
 
-/// What the last build's record tells of `name` in DIR's folder `from` (`rel` in DIR) without
-/// reading it: `None` when there is no record or the file changed since (it is read and
-/// compared); else whether it holds `content`'s bytes (its recorded sha256 is `content`'s),
-/// with its stat data. Like [`same_bytes`], only a regular, non-executable file of the same
-/// size qualifies; the stat data is read without following a symlink.
+/// What [`unchanged`] found of a file of DIR.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Unchanged {
+    /// Not the tree's bytes (or not a plain file): written.
+    No,
+    /// Its stat data what the last record says, its sha256 the tree's: not read.
+    ByRecord,
+    /// Read and compared.
+    ByReading,
+}
+
+/// What the last build's record tells of DIR's file `rel`, whose stat data (read by its
+/// folder's handle without following a symlink, once) is `stat`, without reading it: `None`
+/// when there is no record or the file changed since (it is read and compared); else whether it
+/// holds `content`'s bytes (its recorded sha256 is `content`'s). Like [`same_bytes`], only a
+/// regular, non-executable file of the same size qualifies.
 fn recorded(
     known: &mut DirRecords,
     rel: &str,
-    from: BorrowedFd<'_>,
-    name: &str,
+    stat: &rustix::fs::Stat,
     content: &Content,
-) -> Option<(bool, rustix::fs::Stat)> {
+) -> Option<bool> {
     let recorded = known.get(rel)?;
-    let stat = stat_in(from, name).ok()?;
-    if !is_regular(&stat)
+    if !is_regular(stat)
         || stat.st_size as u64 != content.len()
         || stat.st_mode & 0o111 != 0
-        || !recorded.describes(&stat)
+        || !recorded.describes(stat)
     {
         return None;
     }
-    Some((content.sha256().is_ok_and(|d| d == recorded.sha256), stat))
+    Some(content.sha256().is_ok_and(|d| d == recorded.sha256))
 }
 
 /// The stat data of `name` in `folder` when it is a regular, non-executable file (opened
@@ -1606,7 +1616,8 @@ mod tests {
     /// racy rule keeps the records), then the records as the next build opens them.
     fn recorded_as(git: &Path, dir: &Path, tree: &Tree) -> DirRecords {
         std::thread::sleep(std::time::Duration::from_millis(30));
-        crate::site_write::dir_record::save(Some(git), dir, tree).unwrap();
+        crate::site_write::dir_record::save(Some(git), dir, tree, &KeptByRecord::default())
+            .unwrap();
         DirRecords::open(Some(git), dir)
     }
 

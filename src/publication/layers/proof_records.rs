@@ -17,7 +17,6 @@
 //! from the store and must still give the recorded sha256 (crate::published::output_tree::DiskFile::read).
 
 use std::os::unix::ffi::OsStrExt;
-use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -37,13 +36,16 @@ const PAYLOAD: usize = 32 + 20 + 1 + DiskFile::HEAD;
 pub struct KnownProof {
     pub file: DiskFile,
     pub oid: git2::Oid,
-    pub meta: std::fs::Metadata,
+    pub stat: Stat,
 }
 
 /// The last build's records of the store's proofs, and this build's (none on `--dry-run`).
 pub struct ProofRecords {
     known: Records,
     pending: Option<Pending>,
+    /// The proofs folder, opened once: each proof is looked at by name in it, not by a path
+    /// walked again from the root a million times (docs/scale.md#comparing-without-reading).
+    folder: Option<std::os::fd::OwnedFd>,
     /// Proofs taken on their record's word (not read).
     pub trusted: usize,
 }
@@ -55,12 +57,17 @@ impl ProofRecords {
             return ProofRecords {
                 known: Records::none(),
                 pending: None,
+                folder: None,
                 trusted: 0,
             };
         };
         let path = git_dir.join(FILE);
+        let flags = rustix::fs::OFlags::RDONLY
+            | rustix::fs::OFlags::DIRECTORY
+            | rustix::fs::OFlags::CLOEXEC;
         ProofRecords {
             known: Records::open(&path, &scope, PAYLOAD),
+            folder: rustix::fs::open(proofs, flags, rustix::fs::Mode::empty()).ok(),
             // Unable to start new records (no `<git dir>/exhibit/` yet: a build that may still be
             // refused creates no folder): nothing is recorded, nothing fails.
             pending: (!dry_run)
@@ -76,11 +83,17 @@ impl ProofRecords {
     /// (a hard link, refused when read) — is `None`: read it.
     pub fn known(&mut self, name: &str, folder: &Arc<Path>) -> Option<KnownProof> {
         let (stat, payload) = self.known.get(name)?;
-        let meta = std::fs::symlink_metadata(folder.join(name)).ok()?;
-        if !meta.is_file()
-            || meta.nlink() > 1
-            || meta.len() > FileClass::Proof.ceiling()
-            || !stat.describes(&meta)
+        let raw = rustix::fs::statat(
+            self.folder.as_ref()?,
+            name,
+            rustix::fs::AtFlags::SYMLINK_NOFOLLOW,
+        )
+        .ok()?;
+        let len = raw.st_size as u64;
+        if !crate::site_write::dir_folders::is_regular(&raw)
+            || raw.st_nlink > 1
+            || len > FileClass::Proof.ceiling()
+            || stat != Stat::of_raw(&raw)
             || payload.len() != PAYLOAD
         {
             return None;
@@ -90,7 +103,7 @@ impl ProofRecords {
         let head_len = payload[52];
         let mut head = Box::new([0u8; DiskFile::HEAD]);
         head.copy_from_slice(&payload[53..]);
-        if usize::from(head_len) != DiskFile::HEAD.min(meta.len() as usize) {
+        if usize::from(head_len) != DiskFile::HEAD.min(len as usize) {
             return None;
         }
         self.trusted += 1;
@@ -99,13 +112,13 @@ impl ProofRecords {
                 folder: folder.clone(),
                 name: crate::published::output_tree::FileName::new(name),
                 class: FileClass::Proof,
-                len: meta.len(),
+                len,
                 sha256: Some(sha256),
                 head: Some(head),
                 head_len,
             },
             oid,
-            meta,
+            stat,
         })
     }
 
@@ -114,15 +127,9 @@ impl ProofRecords {
         self.pending.is_some()
     }
 
-    /// Records a proof that passed every check, as `meta` (read when it was opened) describes
+    /// Records a proof that passed every check, as `stat` (read when it was opened) describes
     /// it. A failure to write stops the recording; it fails nothing.
-    pub fn record(
-        &mut self,
-        name: &str,
-        meta: &std::fs::Metadata,
-        file: &DiskFile,
-        oid: git2::Oid,
-    ) {
+    pub fn record(&mut self, name: &str, stat: Stat, file: &DiskFile, oid: git2::Oid) {
         // A file whose header was let go is not recorded: the next build reads it.
         let (Some(pending), Some(sha256), Some(head)) =
             (self.pending.as_mut(), file.sha256, file.head.as_deref())
@@ -134,7 +141,7 @@ impl ProofRecords {
         payload.extend_from_slice(oid.as_bytes());
         payload.push(file.head_len);
         payload.extend_from_slice(head);
-        if payload.len() != PAYLOAD || pending.record(name, Stat::of(meta), &payload).is_err() {
+        if payload.len() != PAYLOAD || pending.record(name, stat, &payload).is_err() {
             self.pending = None;
         }
     }
@@ -177,7 +184,7 @@ mod tests {
         std::thread::sleep(std::time::Duration::from_millis(30));
         let mut first = ProofRecords::open(Some(&git), &folder, false);
         assert!(first.recording());
-        first.record("a.ots", &meta, &file, oid);
+        first.record("a.ots", Stat::of(&meta), &file, oid);
         first.into_pending().unwrap().commit().unwrap();
 
         let mut second = ProofRecords::open(Some(&git), &folder, true);
@@ -198,5 +205,33 @@ mod tests {
         std::fs::write(other.join("a.ots"), b"proof bytes").unwrap();
         let mut fourth = ProofRecords::open(Some(&git), &other, true);
         assert!(fourth.known("a.ots", &other).is_none());
+    }
+
+    #[test]
+    fn a_proof_looked_at_by_its_folders_handle_is_described_as_when_it_was_read() {
+        // A proof is recorded from the stat data of the file read (std's metadata) and known
+        // from a look by the folder's handle (rustix): were the two spelt otherwise (a device
+        // number encoded another way), no proof would ever be known again and every build
+        // would read the whole store. Also: a hard link or a symlink in its place is not known.
+        let (tmp, folder) = folder_with("a.ots", b"proof bytes");
+        let git = tmp.path().join("git");
+        let meta = std::fs::File::open(folder.join("a.ots"))
+            .unwrap()
+            .metadata()
+            .unwrap();
+        let file = DiskFile::checked(&folder, "a.ots", FileClass::Proof, b"proof bytes");
+        let oid = git2::Oid::hash_object(git2::ObjectType::Blob, b"proof bytes").unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(30));
+        let mut first = ProofRecords::open(Some(&git), &folder, false);
+        first.record("a.ots", Stat::of(&meta), &file, oid);
+        first.into_pending().unwrap().commit().unwrap();
+        let mut second = ProofRecords::open(Some(&git), &folder, false);
+        assert_eq!(
+            second.known("a.ots", &folder).map(|k| k.stat),
+            Some(Stat::of(&meta))
+        );
+        std::fs::hard_link(folder.join("a.ots"), tmp.path().join("b.ots")).unwrap();
+        let mut third = ProofRecords::open(Some(&git), &folder, false);
+        assert!(third.known("a.ots", &folder).is_none(), "a second name");
     }
 }

@@ -674,7 +674,8 @@ mod tests {
         }
         std::thread::sleep(std::time::Duration::from_millis(30));
         assert_eq!(
-            crate::site_write::dir_record::save(Some(&git), &dir, &tree).unwrap(),
+            crate::site_write::dir_record::save(Some(&git), &dir, &tree, &Default::default())
+                .unwrap(),
             3
         );
 

@@ -218,7 +218,7 @@ pub(super) fn proofs(
             && let Some(k) = records.known(&name, &proofs_folder)
             && at_head.is_none_or(|h| h.oid == k.oid)
         {
-            records.record(&name, &k.meta, &k.file, k.oid);
+            records.record(&name, k.stat, &k.file, k.oid);
             let mut file = k.file;
             if ctx.segmented {
                 file.forget_head();
@@ -254,7 +254,12 @@ pub(super) fn proofs(
         let name = p.name.clone();
         let mut kept = p.kept(&proofs_folder);
         if let Some(oid) = oid {
-            records.record(&name, &meta, &kept, oid);
+            records.record(
+                &name,
+                crate::previous::file_records::Stat::of(&meta),
+                &kept,
+                oid,
+            );
         }
         // A segmented exhibit gets the light page, which carries no per-line proof's header
         // (docs/page.md "Proof headers"): the header's bytes are let go once recorded.
