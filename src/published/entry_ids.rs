@@ -111,6 +111,15 @@ impl SortedIds {
         }
     }
 
+    /// The position in the lines of the line whose entry_id is the digest at `k`, when the table
+    /// holds that digest as the line's (`None` for a digest held as itself).
+    pub fn line_at(&self, k: usize) -> Option<usize> {
+        match &self.0 {
+            Held::ByLine { at, .. } => at.get(k).filter(|&&a| a & OTHER == 0).map(|&a| a as usize),
+            Held::Own(_) => None,
+        }
+    }
+
     /// The digest at position `k`, if there is one.
     pub fn get(&self, k: usize) -> Option<Digest> {
         (k < self.len()).then(|| self.at(k))
