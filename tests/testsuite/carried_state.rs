@@ -197,3 +197,57 @@ fn another_field_registry_judges_every_line_again() {
     let other = s.build_ok();
     assert_eq!(carried(&other, "line verdicts"), 0, "{other}");
 }
+
+/// A segmented exhibit's witness index parts are known from what they were made of
+/// (docs/scale.md#parts-carried): a daily build that takes the last build's size and sha256 of
+/// the parts whose inputs did not change publishes exactly what a build that makes every part
+/// again publishes. Catches a carried part that stands for other bytes (an input the
+/// fingerprint leaves out, a part taken for another path) and one never carried.
+#[test]
+fn a_build_that_carries_the_witness_parts_publishes_what_making_every_part_publishes() {
+    let s = scene();
+    let config = s.boxdir.join("exhibit.toml");
+    let toml = std::fs::read_to_string(&config).unwrap();
+    std::fs::write(
+        &config,
+        toml.replace(
+            "[publish]\n",
+            "[publish]\nsegment_bytes = 8192\nwitness_part_seqs = 40\n",
+        ),
+    )
+    .unwrap();
+    s.day(300);
+    s.build_ok();
+    commit_site(&s.repo);
+    let parts_state = s.work.join(".git/exhibit/index-parts");
+    assert!(parts_state.is_file(), "the parts' state was not saved");
+    s.day(401);
+    let daily = s.build_ok();
+    // The parts of the first 300 lines' seqs, but the last one the day fills, are known.
+    assert!(carried(&daily, "witness index parts") >= 5, "{daily}");
+    let with_carried = tree(&s.work.join("site"));
+    let parts: Vec<&String> = with_carried
+        .keys()
+        .filter(|p| p.starts_with("ledger/witness/index/"))
+        .collect();
+    assert!(parts.len() > 3, "{parts:?}");
+
+    s.repo
+        .checkout_head(Some(git2::build::CheckoutBuilder::new().force()))
+        .unwrap();
+    let _ = std::fs::remove_dir_all(s.work.join("site"));
+    s.repo
+        .checkout_head(Some(git2::build::CheckoutBuilder::new().force()))
+        .unwrap();
+    std::fs::remove_file(&parts_state).unwrap();
+    let again = s.build_ok();
+    assert_eq!(carried(&again, "witness index parts"), 0, "{again}");
+    let made = tree(&s.work.join("site"));
+    assert_eq!(
+        with_carried.keys().collect::<Vec<_>>(),
+        made.keys().collect::<Vec<_>>()
+    );
+    for (path, bytes) in &made {
+        assert!(with_carried[path] == *bytes, "{path} differs");
+    }
+}

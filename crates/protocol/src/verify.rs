@@ -752,9 +752,7 @@ impl<'w> Verifier<'w> {
         if seq != expected_seq || expected_prev.is_some_and(|e| e.hex() != prev.as_bytes()) {
             return None;
         }
-        let Some(secs) = days::parse_timestamp(ts) else {
-            return None;
-        };
+        let secs = days::parse_timestamp(ts)?;
         if let Some(deriver) = &mut self.deriver {
             let derived = days::day_bytes(deriver.day_number(secs));
             if derived.is_none_or(|d| d.as_slice() != day.as_bytes()) {

@@ -34,13 +34,13 @@ impl Chain {
         // that line's, found without a search: at a million lines the searches, twenty steps of
         // two cache misses each, took seconds. A chain that verified has no two lines of one
         // entry_id (each commits to its seq), so the line is the only one the search would find.
-        for k in 0..index.records.len() {
+        for (k, claim) in claimed.iter_mut().enumerate() {
             if let Some(i) = index
                 .ids
                 .line_at(k)
                 .filter(|&i| lines.get(i).is_some_and(|l| l.entry_id == index.ids.at(k)))
             {
-                claimed[k] = true;
+                *claim = true;
                 record_of.set(i, k);
                 let (seq, r) = (lines[i].seq, &index.records[k]);
                 if seq != r.seq() {

@@ -141,7 +141,8 @@ pub fn build(ctx: &LayerContext<'_>, store: &Path) -> Result<LayerOutput> {
     // when read, keeping their own records (or sharing them, on a first build), and nothing
     // after reads them (docs/scale.md#records-let-go).
     let part_seqs = ctx.segmented.then_some(ctx.plan.config.witness_part_seqs);
-    let from_records = FromRecords::of(ctx, index, &chain, &proofs.places, part_seqs)?;
+    let mut from_records = FromRecords::of(ctx, index, &chain, &proofs.places, part_seqs)?;
+    let parts_carried = from_records.carried.take();
     if part_seqs.is_some()
         && let Some(index) = s.index.as_mut()
     {
@@ -151,7 +152,8 @@ pub fn build(ctx: &LayerContext<'_>, store: &Path) -> Result<LayerOutput> {
     crate::terminal::progress::stage_done("witness: the index parts");
     // The run log is read as it is published, never held: at a million lines it is 250 MB
     // (docs/scale.md#the-run-log-is-not-held).
-    let (run_log, head_runs, carried) = read_run_log(ctx, store, &tail, &mut refusals)?;
+    let (run_log, head_runs, mut carried) = read_run_log(ctx, store, &tail, &mut refusals)?;
+    carried.extend(parts_carried);
     let (runs_count, tail_last_run) = run_log
         .as_ref()
         .map_or((0, None), |l| (l.count, l.last_run.clone()));
@@ -484,7 +486,98 @@ mod tests {
     ) -> Vec<(String, Content)> {
         let places = std::sync::Arc::default();
         let source = (index, &Chain::of(&[], index), &places);
-        index_parts(source, "UTC", 10, holds, None).unwrap().1
+        index_parts(source, "UTC", 10, (holds, &mut Default::default()), None)
+            .unwrap()
+            .1
+    }
+
+    /// Each index part's path and fingerprint, as `index_parts` records them for the next build,
+    /// with the parts it lists.
+    fn fingerprints(
+        index: &StoreIndex,
+        (tz, places): (&str, &std::sync::Arc<Vec<u32>>),
+        known: &mut published_index::KnownParts,
+    ) -> (BTreeMap<String, Digest>, Vec<published_index::IndexPart>) {
+        let dir = tempfile::tempdir().unwrap();
+        let holds = crate::site_write::dir_record::DirHolds::open(None, dir.path());
+        let source = (index, &Chain::of(&[], index), places);
+        let (listed, _) = index_parts(source, tz, 10, (holds, &mut *known), None).unwrap();
+        let made = std::mem::take(known).into_made();
+        (
+            made.into_iter().map(|(p, f, _, _)| (p, f)).collect(),
+            listed,
+        )
+    }
+
+    #[test]
+    fn a_part_made_from_the_same_inputs_is_known_and_any_other_input_makes_it_again() {
+        // Catches a fingerprint that leaves out an input the part's bytes depend on (a record's
+        // clock or calendars, the anchor zone, a proof's place) — the last build's size and
+        // sha256 would then stand for other bytes — one that changes with nothing changed (no
+        // part would ever be known), and a known part whose sha256 is not the one listed.
+        let none = std::sync::Arc::default();
+        let index = index_of(25);
+        let (base, listed) = fingerprints(&index, ("UTC", &none), &mut Default::default());
+        assert_eq!(base.len(), 3);
+        let (again, listed_again) = fingerprints(&index, ("UTC", &none), &mut Default::default());
+        assert_eq!(again, base);
+        let shas = |l: &[published_index::IndexPart]| -> Vec<Digest> {
+            l.iter().map(|p| p.sha256).collect()
+        };
+        assert_eq!(shas(&listed_again), shas(&listed));
+        let differs = |other: &BTreeMap<String, Digest>| -> Vec<String> {
+            base.iter()
+                .filter(|(p, f)| other.get(*p) != Some(*f))
+                .map(|(p, _)| p.clone())
+                .collect()
+        };
+        let part = |n: u64| index_part_path(n);
+        // One record's clock, then its calendars' names: its part only.
+        let edited = |from: &str, to: &str, seq: i64| {
+            let t = "2026-10-24T13:00:00Z";
+            let entries: Vec<String> = (1..=25i64)
+                .map(|s| {
+                    let e = format!(
+                        r#""{}": {{"seq": {s}, "status": "pending", "calendars": ["https://a.example"],
+                        "line_timestamp": "{t}", "seen_at": "{t}", "stamped_at": "{t}"}}"#,
+                        Digest::of(&s.to_le_bytes())
+                    );
+                    if s == seq { e.replace(from, to) } else { e }
+                })
+                .collect();
+            parse_index(format!(r#"{{"entries": {{{}}}}}"#, entries.join(",")).as_bytes()).unwrap()
+        };
+        let stamped = edited(
+            r#""stamped_at": "2026-10-24T13:00:00Z""#,
+            r#""stamped_at": "2026-10-24T13:00:01Z""#,
+            3,
+        );
+        let (fp, _) = fingerprints(&stamped, ("UTC", &none), &mut Default::default());
+        assert_eq!(differs(&fp), [part(1)]);
+        let calendars = edited("https://a.example", "https://b.example", 13);
+        let (fp, _) = fingerprints(&calendars, ("UTC", &none), &mut Default::default());
+        assert_eq!(differs(&fp), [part(2)]);
+        let (fp, _) = fingerprints(&index, ("Europe/Paris", &none), &mut Default::default());
+        assert_eq!(differs(&fp).len(), 3);
+        let bucketed = std::sync::Arc::new(vec![
+            crate::published::layout::ProofPlace::Bucket(0)
+                .pack();
+            25
+        ]);
+        let (fp, _) = fingerprints(&index, ("UTC", &bucketed), &mut Default::default());
+        assert_eq!(differs(&fp).len(), 3);
+        // Known from the last build: its size and sha256 are taken, not made again (a sham
+        // sha256 shows which), for a part of the same inputs only.
+        let sham = Digest::of(b"the last build's");
+        let mut known = published_index::KnownParts::remembering(
+            base.iter().map(|(p, f)| (p.clone(), *f, 7, sham)).collect(),
+        );
+        let (_, carried) = fingerprints(&stamped, ("UTC", &none), &mut known);
+        let shas: Vec<(String, bool)> = carried
+            .iter()
+            .map(|p| (p.path.clone(), p.sha256 == sham))
+            .collect();
+        assert_eq!(shas, [(part(1), false), (part(2), true), (part(3), true)]);
     }
 
     #[test]
@@ -502,7 +595,7 @@ mod tests {
             (&index, &Chain::of(&[], &index), &places),
             "UTC",
             10,
-            none(),
+            (none(), &mut Default::default()),
             Some(&made_files),
         )
         .unwrap();

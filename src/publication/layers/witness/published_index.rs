@@ -231,6 +231,111 @@ pub(super) struct FromRecords {
     /// The records no chain line names, in the records' order.
     pub(super) orphans: Vec<Orphan>,
     pub(super) store_entries: usize,
+    /// What each part was made from and came to, for the next build ([`KnownParts`]).
+    pub(super) carried: Option<crate::previous::carried::Carried>,
+}
+
+/// What the last build made each index part from (a fingerprint of its inputs:
+/// [`PartSource::fingerprint`]) and what the part came to (size, sha256), so that a part made
+/// from the same inputs is not serialised again to learn its sha256: at a million lines that is
+/// 640 MB of JSON, a daily build changing the last part or two (docs/scale.md#parts-carried).
+/// Scoped to the binary, whose code makes the bytes; a cache, never a source of truth: the part
+/// DIR holds must still have the sha256, or the part is made and written.
+#[derive(Debug, Default)]
+pub(super) struct KnownParts {
+    old: BTreeMap<String, (Digest, u64, Digest)>,
+    new: Vec<(String, Digest, u64, Digest)>,
+    /// Parts whose size and sha256 were known.
+    carried: usize,
+}
+
+const PARTS_FILE: &str = "exhibit/index-parts";
+const PARTS_MAGIC: &[u8] = b"exhibit-index-parts-1\n";
+
+impl KnownParts {
+    /// What `<git dir>/exhibit/index-parts` remembers, or nothing.
+    pub(super) fn open(git_dir: Option<&Path>) -> KnownParts {
+        let body = crate::previous::carried::read_for_binary(git_dir, PARTS_FILE, PARTS_MAGIC);
+        let mut old = BTreeMap::new();
+        let mut rest = body.as_deref().unwrap_or_default();
+        // Each: the path's length (u16 LE) and bytes, the fingerprint, the size (u64 LE), the
+        // sha256. A body that does not parse whole is none.
+        while !rest.is_empty() {
+            let Some(entry) = (|| {
+                let n = u16::from_le_bytes(rest.get(..2)?.try_into().ok()?) as usize;
+                let path = std::str::from_utf8(rest.get(2..2 + n)?).ok()?.to_string();
+                let at = 2 + n;
+                let fingerprint = Digest(rest.get(at..at + 32)?.try_into().ok()?);
+                let len = u64::from_le_bytes(rest.get(at + 32..at + 40)?.try_into().ok()?);
+                let sha256 = Digest(rest.get(at + 40..at + 72)?.try_into().ok()?);
+                Some((path, fingerprint, len, sha256, at + 72))
+            })() else {
+                return KnownParts::default();
+            };
+            let (path, fingerprint, len, sha256, used) = entry;
+            old.insert(path, (fingerprint, len, sha256));
+            rest = &rest[used..];
+        }
+        KnownParts {
+            old,
+            ..KnownParts::default()
+        }
+    }
+
+    /// The size and sha256 of the part at `path` made from `fingerprint`'s inputs, when the
+    /// last build made it from the same.
+    fn known(&self, path: &str, fingerprint: Digest) -> Option<(u64, Digest)> {
+        self.old
+            .get(path)
+            .filter(|(f, _, _)| *f == fingerprint)
+            .map(|&(_, len, sha256)| (len, sha256))
+    }
+
+    /// Remembering these parts (tests).
+    #[cfg(test)]
+    pub(super) fn remembering(parts: Vec<(String, Digest, u64, Digest)>) -> KnownParts {
+        KnownParts {
+            old: parts
+                .into_iter()
+                .map(|(p, f, l, s)| (p, (f, l, s)))
+                .collect(),
+            ..KnownParts::default()
+        }
+    }
+
+    /// What this build made (tests).
+    #[cfg(test)]
+    pub(super) fn into_made(self) -> Vec<(String, Digest, u64, Digest)> {
+        self.new
+    }
+
+    fn made(&mut self, path: &str, fingerprint: Digest, len: u64, sha256: Digest) {
+        if self.known(path, fingerprint).is_some() {
+            self.carried += 1;
+        }
+        self.new.push((path.to_string(), fingerprint, len, sha256));
+    }
+
+    /// This build's parts, for the next.
+    pub(super) fn carried(
+        self,
+        git_dir: Option<&Path>,
+    ) -> Option<crate::previous::carried::Carried> {
+        crate::terminal::progress::stage_times::carried(&format!(
+            "{} of {} witness index parts from the previous build",
+            self.carried,
+            self.new.len()
+        ));
+        let mut body = Vec::with_capacity(self.new.len() * 96);
+        for (path, fingerprint, len, sha256) in &self.new {
+            body.extend_from_slice(&u16::try_from(path.len()).ok()?.to_le_bytes());
+            body.extend_from_slice(path.as_bytes());
+            body.extend_from_slice(&fingerprint.0);
+            body.extend_from_slice(&len.to_le_bytes());
+            body.extend_from_slice(&sha256.0);
+        }
+        crate::previous::carried::for_binary(git_dir, PARTS_FILE, PARTS_MAGIC, &body)
+    }
 }
 
 impl FromRecords {
@@ -248,9 +353,21 @@ impl FromRecords {
                     &ctx.plan.out,
                 );
                 let source = (index, chain, places);
-                index_parts(source, &ctx.verified.anchor_tz, k, holds, ctx.made)
+                let mut known = KnownParts::open(ctx.previous.git_dir());
+                let parts = index_parts(
+                    source,
+                    &ctx.verified.anchor_tz,
+                    k,
+                    (holds, &mut known),
+                    ctx.made,
+                )?;
+                Ok::<_, anyhow::Error>((parts, known.carried(ctx.previous.git_dir())))
             })
             .transpose()?;
+        let (parts, carried) = match parts {
+            Some((parts, carried)) => (Some(parts), carried),
+            None => (None, None),
+        };
         let orphans = chain
             .orphans
             .iter()
@@ -263,6 +380,7 @@ impl FromRecords {
             parts,
             orphans,
             store_entries: index.records.len(),
+            carried,
         })
     }
 }
@@ -273,7 +391,7 @@ pub(super) fn index_parts(
     (index, chain, places): (&StoreIndex, &Chain, &std::sync::Arc<Vec<u32>>),
     anchor_tz: &str,
     k: u64,
-    mut holds: crate::site_write::dir_record::DirHolds,
+    (mut holds, known): (crate::site_write::dir_record::DirHolds, &mut KnownParts),
     made: Option<&crate::site_write::staged_files::MadeFiles>,
 ) -> Result<IndexParts> {
     // Each part is made from its own records: once, and written at once into the build's folder
@@ -328,10 +446,15 @@ pub(super) fn index_parts(
         let path = index_part_path(number);
         let recorded = holds.recorded(&path);
         let bytes = made.filter(|_| recorded.is_none()).map(|_| source.bytes());
-        let (len, sha256) = match &bytes {
-            Some(bytes) => (bytes.len() as u64, Digest::of(bytes)),
-            None => source.len_and_sha256(),
+        // A part made from the inputs the last build made it from is the same part: its size
+        // and sha256 are known without serialising it (docs/scale.md#parts-carried).
+        let fingerprint = source.fingerprint();
+        let (len, sha256) = match (&bytes, known.known(&path, fingerprint)) {
+            (Some(bytes), _) => (bytes.len() as u64, Digest::of(bytes)),
+            (None, Some(known)) => known,
+            (None, None) => source.len_and_sha256(),
         };
+        known.made(&path, fingerprint, len, sha256);
         parts.push(IndexPart {
             entries: source.len(),
             first_seq: (number - 1) * k + 1,
@@ -455,6 +578,28 @@ impl PartSource {
                     .map(|(id, r, cut, place)| (*id, r, *cut, *place)),
             ),
         }
+    }
+
+    /// What the part's bytes are made from, hashed: the anchor zone, and each record's id, every
+    /// field (as `Debug` spells the record: a field added later is in it), its calendars' names,
+    /// whether its clocks are cut and its proof's place. One binary makes the same bytes from
+    /// the same fingerprint ([`KnownParts`]).
+    pub(super) fn fingerprint(&self) -> Digest {
+        use sha2::Digest as _;
+        use std::fmt::Write as _;
+        let mut h = sha2::Sha256::new();
+        h.update((self.anchor_tz.len() as u64).to_le_bytes());
+        h.update(self.anchor_tz.as_bytes());
+        let mut buf = String::new();
+        for (id, r, cut, place) in self.each() {
+            buf.clear();
+            let calendars = self.calendars.get(usize::from(r.calendars));
+            let _ = writeln!(buf, "{r:?}\0{calendars:?}\0{cut}\0{}", place.pack());
+            h.update(id.0);
+            h.update((buf.len() as u64).to_le_bytes());
+            h.update(buf.as_bytes());
+        }
+        Digest(h.finalize().into())
     }
 
     pub(super) fn file(&self) -> IndexPartFile<'_> {
