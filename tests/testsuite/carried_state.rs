@@ -87,6 +87,14 @@ impl Scene {
         text(&o)
     }
 
+    /// DIR as HEAD holds it, nothing else in it (the next build starts from the commit).
+    fn restore_head_site(&self) {
+        let force = || Some(git2::build::CheckoutBuilder::new().force());
+        self.repo.checkout_head(force()).unwrap();
+        let _ = std::fs::remove_dir_all(self.work.join("site"));
+        self.repo.checkout_head(force()).unwrap();
+    }
+
     fn forget_states(&self) {
         for f in STATES {
             let _ = std::fs::remove_file(self.work.join(".git").join(f));
@@ -101,6 +109,14 @@ fn carried(out: &str, what: &str) -> u64 {
         .and_then(|l| l["exhibit: carried: ".len()..].split(' ').next())
         .and_then(|n| n.parse().ok())
         .unwrap_or_else(|| panic!("no carried line for {what:?} in:\n{out}"))
+}
+
+/// Two builds' DIRs hold the same files, byte for byte.
+fn assert_same_site(a: &BTreeMap<String, Vec<u8>>, b: &BTreeMap<String, Vec<u8>>) {
+    assert_eq!(a.keys().collect::<Vec<_>>(), b.keys().collect::<Vec<_>>());
+    for (path, bytes) in b {
+        assert!(a[path] == *bytes, "{path} differs");
+    }
 }
 
 fn tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
@@ -131,25 +147,12 @@ fn a_build_that_carries_the_guards_verdicts_publishes_what_judging_everything_pu
     let with_carried = tree(&s.work.join("site"));
 
     // The same day, judged from nothing: the states forgotten, HEAD's publication restored.
-    s.repo
-        .checkout_head(Some(git2::build::CheckoutBuilder::new().force()))
-        .unwrap();
-    let _ = std::fs::remove_dir_all(s.work.join("site"));
-    s.repo
-        .checkout_head(Some(git2::build::CheckoutBuilder::new().force()))
-        .unwrap();
+    s.restore_head_site();
     s.forget_states();
     let again = s.build_ok();
     assert_eq!(carried(&again, "line verdicts"), 0, "{again}");
     assert_eq!(carried(&again, "run log"), 0, "{again}");
-    let judged = tree(&s.work.join("site"));
-    assert_eq!(
-        with_carried.keys().collect::<Vec<_>>(),
-        judged.keys().collect::<Vec<_>>()
-    );
-    for (path, bytes) in &judged {
-        assert!(with_carried[path] == *bytes, "{path} differs");
-    }
+    assert_same_site(&with_carried, &tree(&s.work.join("site")));
 }
 
 /// The run log's carried verdict covers the bytes it guarded, not a length: a line inside the
@@ -232,22 +235,9 @@ fn a_build_that_carries_the_witness_parts_publishes_what_making_every_part_publi
         .collect();
     assert!(parts.len() > 3, "{parts:?}");
 
-    s.repo
-        .checkout_head(Some(git2::build::CheckoutBuilder::new().force()))
-        .unwrap();
-    let _ = std::fs::remove_dir_all(s.work.join("site"));
-    s.repo
-        .checkout_head(Some(git2::build::CheckoutBuilder::new().force()))
-        .unwrap();
+    s.restore_head_site();
     std::fs::remove_file(&parts_state).unwrap();
     let again = s.build_ok();
     assert_eq!(carried(&again, "witness index parts"), 0, "{again}");
-    let made = tree(&s.work.join("site"));
-    assert_eq!(
-        with_carried.keys().collect::<Vec<_>>(),
-        made.keys().collect::<Vec<_>>()
-    );
-    for (path, bytes) in &made {
-        assert!(with_carried[path] == *bytes, "{path} differs");
-    }
+    assert_same_site(&with_carried, &tree(&s.work.join("site")));
 }

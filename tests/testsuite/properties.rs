@@ -62,51 +62,48 @@ proptest! {
     }
 }
 
+/// One entry's fields in one line, as both passes spell them.
+fn spelt(
+    line: u64,
+    offset: u64,
+    (seq, id, problem): (Option<i64>, Option<exhibit_protocol::Digest>, bool),
+    texts: [Option<&str>; 3],
+    bytes: &[u8],
+) -> String {
+    format!(
+        "{line} {offset} {seq:?} {id:?} {problem} {texts:?} {}",
+        bytes.len()
+    )
+}
+
 /// Each entry's fields as the build's lean pass (`Pass::Fields`) hands them on, and as read
 /// from the full reader's objects (`Pass::Entries`), with the reports: a fast path that read a
 /// field otherwise than the object says (another key's value, an escaped string taken raw, a
 /// line skipped) makes the two differ.
 fn fields_both_ways(bytes: &[u8]) -> (Vec<String>, Vec<String>) {
-    let mut lean = Vec::new();
-    let report = verify_reader(
+    let none = Withheld::default();
+    let (mut lean, mut objects) = (Vec::new(), Vec::new());
+    let by_fields = verify_reader(
         bytes,
-        &Withheld::default(),
-        Pass::Fields(&mut |f, offset| {
-            lean.push(format!(
-                "{} {offset} {:?} {:?} {} {:?} {:?} {:?} {}",
-                f.line,
-                f.seq,
-                f.derived_id,
-                f.has_problem,
-                f.kind.as_deref(),
-                f.day.as_deref(),
-                f.timestamp.as_deref(),
-                f.bytes.len()
-            ))
+        &none,
+        Pass::Fields(&mut |f, at| {
+            let texts = [f.kind.as_deref(), f.day.as_deref(), f.timestamp.as_deref()];
+            let facts = (f.seq, f.derived_id, f.has_problem);
+            lean.push(spelt(f.line, at, facts, texts, f.bytes))
         }),
-    )
-    .map(|v| format!("{:?}", v.report));
-    lean.push(format!("{report:?}"));
-    let mut objects = Vec::new();
-    let report = verify_reader(
+    );
+    let by_objects = verify_reader(
         bytes,
-        &Withheld::default(),
-        Pass::Entries(&mut |e, offset| {
-            objects.push(format!(
-                "{} {offset} {:?} {:?} {} {:?} {:?} {:?} {}",
-                e.line,
-                e.seq,
-                e.derived_id,
-                e.has_problem,
-                e.object.get_str("kind"),
-                e.object.get_str("day"),
-                e.object.get_str("timestamp"),
-                e.bytes.len()
-            ))
+        &none,
+        Pass::Entries(&mut |e, at| {
+            let texts = ["kind", "day", "timestamp"].map(|k| e.object.get_str(k));
+            let facts = (e.seq, e.derived_id, e.has_problem);
+            objects.push(spelt(e.line, at, facts, texts, e.bytes))
         }),
-    )
-    .map(|v| format!("{:?}", v.report));
-    objects.push(format!("{report:?}"));
+    );
+    for (list, report) in [(&mut lean, by_fields), (&mut objects, by_objects)] {
+        list.push(format!("{:?}", report.map(|v| format!("{:?}", v.report))));
+    }
     (lean, objects)
 }
 

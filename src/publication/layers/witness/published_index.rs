@@ -581,23 +581,32 @@ impl PartSource {
     }
 
     /// What the part's bytes are made from, hashed: the anchor zone, and each record's id, every
-    /// field (as `Debug` spells the record: a field added later is in it), its calendars' names,
-    /// whether its clocks are cut and its proof's place. One binary makes the same bytes from
-    /// the same fingerprint ([`KnownParts`]).
+    /// field (`Record::fingerprint_bytes`), its calendars' names, whether its clocks are cut and
+    /// its proof's place. One binary makes the same bytes from the same fingerprint
+    /// ([`KnownParts`]).
     pub(super) fn fingerprint(&self) -> Digest {
         use sha2::Digest as _;
-        use std::fmt::Write as _;
         let mut h = sha2::Sha256::new();
         h.update((self.anchor_tz.len() as u64).to_le_bytes());
         h.update(self.anchor_tz.as_bytes());
-        let mut buf = String::new();
+        // Each calendars list once, by the digest of its names, each name's length first.
+        let lists: Vec<Digest> = self
+            .calendars
+            .iter()
+            .map(|list| {
+                let mut l = sha2::Sha256::new();
+                for name in list {
+                    l.update((name.len() as u64).to_le_bytes());
+                    l.update(name.as_bytes());
+                }
+                Digest(l.finalize().into())
+            })
+            .collect();
         for (id, r, cut, place) in self.each() {
-            buf.clear();
-            let calendars = self.calendars.get(usize::from(r.calendars));
-            let _ = writeln!(buf, "{r:?}\0{calendars:?}\0{cut}\0{}", place.pack());
             h.update(id.0);
-            h.update((buf.len() as u64).to_le_bytes());
-            h.update(buf.as_bytes());
+            h.update(r.fingerprint_bytes(&lists));
+            h.update([u8::from(cut)]);
+            h.update(place.pack().to_le_bytes());
         }
         Digest(h.finalize().into())
     }

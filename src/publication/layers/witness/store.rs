@@ -30,6 +30,40 @@ pub(super) struct Record {
 }
 
 impl Record {
+    /// Every field, in fixed bytes, for a part's fingerprint (published_index::KnownParts);
+    /// the calendars as their list's digest in `lists`. Destructured whole, so that a field
+    /// added to the record cannot be left out of it unnoticed (the compiler names it).
+    pub(super) fn fingerprint_bytes(&self, lists: &[Digest]) -> [u8; 101] {
+        let Record {
+            block_hash,
+            seq40,
+            line_timestamp,
+            seen_at,
+            stamped_at,
+            upgraded_at,
+            block_height,
+            block_time,
+            calendars,
+            status,
+            present,
+        } = *self;
+        let mut out = [0u8; 101];
+        out[..32].copy_from_slice(&block_hash.0);
+        out[32..37].copy_from_slice(&seq40.get().to_le_bytes()[..5]);
+        for (i, clock) in [line_timestamp, seen_at, stamped_at, upgraded_at, block_time]
+            .into_iter()
+            .enumerate()
+        {
+            out[37 + 5 * i..42 + 5 * i].copy_from_slice(&clock.secs().to_le_bytes()[..5]);
+        }
+        out[62..67].copy_from_slice(&block_height.get().to_le_bytes()[..5]);
+        let list = lists.get(usize::from(calendars)).map_or([0u8; 32], |d| d.0);
+        out[67..99].copy_from_slice(&list);
+        out[99] = status as u8;
+        out[100] = present;
+        out
+    }
+
     const UPGRADED_AT: u8 = 1;
     const BLOCK_HEIGHT: u8 = 2;
     const BLOCK_HASH: u8 = 4;
