@@ -89,10 +89,13 @@ impl Scene {
 
     /// DIR as HEAD holds it, nothing else in it (the next build starts from the commit).
     fn restore_head_site(&self) {
-        let force = || Some(git2::build::CheckoutBuilder::new().force());
-        self.repo.checkout_head(force()).unwrap();
-        let _ = std::fs::remove_dir_all(self.work.join("site"));
-        self.repo.checkout_head(force()).unwrap();
+        for remove in [false, true] {
+            if remove {
+                let _ = std::fs::remove_dir_all(self.work.join("site"));
+            }
+            let mut force = git2::build::CheckoutBuilder::new();
+            self.repo.checkout_head(Some(force.force())).unwrap();
+        }
     }
 
     fn forget_states(&self) {
