@@ -578,6 +578,29 @@ mod tests {
             .map(|p| (p.path.clone(), p.sha256 == sham))
             .collect();
         assert_eq!(shas, [(part(1), false), (part(2), true), (part(3), true)]);
+        // A build that writes the parts (DIR holds none of them) lists each part's own sha256
+        // and remembers it, even from a state that says otherwise: a stale state costs the
+        // making, never a listing of bytes no part has.
+        let dir = tempfile::tempdir().unwrap();
+        let made_files =
+            crate::site_write::staged_files::MadeFiles::beside(&dir.path().join("site")).unwrap();
+        let mut known = published_index::KnownParts::remembering(
+            base.iter()
+                .map(|(p, f, _, _)| (p.clone(), *f, 7, sham))
+                .collect(),
+        );
+        let holds = crate::site_write::dir_record::DirHolds::open(None, &dir.path().join("site"));
+        let (listed_made, _) = index_parts(
+            (&index, &Chain::of(&[], &index), &none),
+            "UTC",
+            10,
+            (holds, &mut known),
+            Some(&made_files),
+        )
+        .unwrap();
+        assert_eq!(shas(&listed_made), shas(&listed));
+        let remembered: Vec<Digest> = known.into_made().iter().map(|p| p.3).collect();
+        assert_eq!(remembered, shas(&listed));
     }
 
     #[test]

@@ -454,7 +454,6 @@ pub(super) fn index_parts(
             (None, Some(known)) => known,
             (None, None) => source.len_and_sha256(),
         };
-        known.made(&path, fingerprint, len, sha256);
         parts.push(IndexPart {
             entries: source.len(),
             first_seq: (number - 1) * k + 1,
@@ -472,15 +471,29 @@ pub(super) fn index_parts(
             None => None,
         };
         match (held, made) {
-            (Some(file), _) => files.push((path, Content::File(file))),
+            (Some(file), _) => {
+                known.made(&path, fingerprint, len, sha256);
+                files.push((path, Content::File(file)));
+            }
             // Written now into the build's folder of made files, so that no part shares the
             // store's records past the witness layer (docs/scale.md#made-as-written).
             (None, Some(made)) => {
                 let bytes = bytes.unwrap_or_else(|| source.bytes());
                 let file = made.put(&path, &bytes)?;
+                // Made now: its own size and sha256 are listed and remembered, whatever a
+                // state said (a stale one costs this part's making, never a wrong listing).
+                if let (Some(part), Some(made)) = (parts.last_mut(), file.sha256) {
+                    part.sha256 = made;
+                }
+                known.made(&path, fingerprint, file.len, file.sha256.unwrap_or(sha256));
                 files.push((path, Content::File(file)));
             }
-            (None, None) => remade.push((path, len, sha256, source)),
+            // A dry run's part is made again when read, and must then give this size and
+            // sha256 (`Remade::known`), or the review fails naming it.
+            (None, None) => {
+                known.made(&path, fingerprint, len, sha256);
+                remade.push((path, len, sha256, source));
+            }
         }
     }
     // When few parts are made again (a daily rebuild: the last one or two), each keeps a copy
