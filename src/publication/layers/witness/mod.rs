@@ -573,11 +573,11 @@ mod tests {
             base.iter().map(|(p, f)| (p.clone(), *f, 7, sham)).collect(),
         );
         let (_, carried) = fingerprints(&stamped, ("UTC", &none), &mut known);
-        let shas: Vec<(String, bool)> = carried
+        let taken: Vec<(String, bool)> = carried
             .iter()
             .map(|p| (p.path.clone(), p.sha256 == sham))
             .collect();
-        assert_eq!(shas, [(part(1), false), (part(2), true), (part(3), true)]);
+        assert_eq!(taken, [(part(1), false), (part(2), true), (part(3), true)]);
         // A build that writes the parts (DIR holds none of them) lists each part's own sha256
         // and remembers it, even from a state that says otherwise: a stale state costs the
         // making, never a listing of bytes no part has.
@@ -585,9 +585,7 @@ mod tests {
         let made_files =
             crate::site_write::staged_files::MadeFiles::beside(&dir.path().join("site")).unwrap();
         let mut known = published_index::KnownParts::remembering(
-            base.iter()
-                .map(|(p, f, _, _)| (p.clone(), *f, 7, sham))
-                .collect(),
+            base.iter().map(|(p, f)| (p.clone(), *f, 7, sham)).collect(),
         );
         let holds = crate::site_write::dir_record::DirHolds::open(None, &dir.path().join("site"));
         let (listed_made, _) = index_parts(
