@@ -577,6 +577,17 @@
     return { lines: lines, first_seq: a ? a.seq : null, last_seq: z ? z.seq : null, head: z && typeof z.entry_id === 'string' ? z.entry_id : '' };
   }
 
+  /**
+   * A file's facts (fileFacts) from those of its first part, which this browser re-derived on an
+   * earlier visit (`pre`: {lines, first_seq, last_seq, head}; `header`: whether that part begins
+   * with the ledger's header line), and those of the lines after it (`rest`).
+   */
+  function joinFacts(pre, header, rest) {
+    var entries = pre.lines - (header ? 1 : 0) > 0;
+    return { lines: pre.lines + rest.lines, first_seq: entries ? pre.first_seq : rest.first_seq,
+      last_seq: rest.lines ? rest.last_seq : pre.last_seq, head: rest.lines ? rest.head : pre.head };
+  }
+
   /** The facts the list gives a file against those its bytes give: the differences, in words. */
   function factsDiffer(listed, read, keys) {
     var out = [];
@@ -616,14 +627,16 @@
   /**
    * The monitor (docs/page.md "The monitor"): what this browser remembered of the exhibit against
    * the list of files it has now. `mem`: {bytes, head, head_seq, files: [{path, bytes, sha256,
-   * full}], checkpoint, withheld_sha}; `files`: ledgerFileList's answer; `withheldShaUpTo(seq)`:
+   * full}], checkpoint, withheld_sha, tail}; `files`: ledgerFileList's answer; `withheldShaUpTo(seq)`:
    * a digest of the withheld list's entries at or before seq; `postSeqs`: the posts' seqs (decimal
    * strings); `withheldSeqs`: a Set of the withheld list's seqs (a post may name one: the anchor
    * checks read its digest from the list, not from a line). Returns {rewritten: null or {file, why}, resumeFrom: the index of the first file to
-   * read, checkpoint: the verifier's state to resume from (null: from the first line), note}.
+   * read, checkpoint: the verifier's state to resume from (null: from the first line), prefix:
+   * the part of file resumeFrom that state ends in ({bytes, sha256, lines, facts}, or null: it
+   * ends with the file before), note}.
    */
   function compareMemory(mem, files, withheldShaUpTo, postSeqs, withheldSeqs) {
-    var scratch = function (rewritten, note) { return { rewritten: rewritten, resumeFrom: 0, checkpoint: null, note: note || null }; };
+    var scratch = function (rewritten, note) { return { rewritten: rewritten, resumeFrom: 0, checkpoint: null, prefix: null, note: note || null }; };
     if (!mem || !Array.isArray(mem.files) || !mem.files.length) return scratch(null, 'nothing remembered');
     var total = 0;
     files.forEach(function (f) { total += f.bytes; });
@@ -642,9 +655,13 @@
     }
     if (total < mem.bytes) return scratch({ file: files[files.length - 1].path, why: 'the ledger holds ' + total + ' bytes, fewer than the ' + mem.bytes + ' this browser checked' });
     var full = mem.files.filter(function (f) { return f.full; }).length;
-    var cp = mem.checkpoint;
-    if (!cp || !full) return scratch(null, 'no full file remembered');
-    if (withheldShaUpTo(cp.lastSeq) !== mem.withheld_sha) {
+    // The state at the end of the last line read, in the last file (`tail`): the visit resumes
+    // inside that file, after the bytes it re-derived (held to their sha256 as the file is read);
+    // a memory of before it keeps the state at the end of the last full file (`checkpoint`).
+    var last = mem.files[mem.files.length - 1], tail = mem.tail && typeof mem.tail === 'object' && mem.tail.checkpoint ? mem.tail : null;
+    var cp = tail ? tail.checkpoint : mem.checkpoint;
+    if (!cp || (!full && !tail)) return scratch(null, 'no full file remembered');
+    if (withheldShaUpTo(cp.lastSeq) !== (tail ? tail.withheld_sha : mem.withheld_sha)) {
       return scratch({ file: 'ledger/withheld.json', why: 'its entries up to seq ' + cp.lastSeq + ' are not the ones this browser checked' });
     }
     // A post naming a seq in the remembered files whose digest the checkpoint did not keep: the
@@ -656,7 +673,9 @@
       var N = Number(postSeqs[k]);
       if (N <= cp.lastSeq && N > 0 && !known.has(String(postSeqs[k])) && !(withheldSeqs && withheldSeqs.has(N))) return scratch(null, 'a post names seq ' + postSeqs[k] + ', inside the remembered files');
     }
-    return { rewritten: null, resumeFrom: full, checkpoint: cp, note: null };
+    if (!tail) return { rewritten: null, resumeFrom: full, checkpoint: cp, prefix: null, note: null };
+    return { rewritten: null, resumeFrom: mem.files.length - 1, checkpoint: cp, note: null,
+      prefix: { bytes: last.bytes, sha256: last.sha256, lines: tail.lines, facts: tail.facts || null } };
   }
 
   /**
@@ -742,17 +761,49 @@
       rows: data.slice(page * size, (page + 1) * size).map(rowOf) };
   }
 
+  // A file's sha256, and its first n bytes' in the same pass when n > 0: {whole, prefix, n}.
+  function fileSums(V, bytes, n) {
+    var out = n > 0 ? V.sha256HexPrefix(bytes, n) : { whole: V.sha256Hex(bytes) };
+    out.n = n > 0 ? n : 0;
+    return out;
+  }
+  /*
+   * The ledger files the reader fetches itself (docs/page.md "Reading the files"): `ask(url,
+   * prefix)` fetches one before it is read and hashes it as it arrives (its first `prefix` bytes
+   * in the same pass), while the reader waits for the page; `take(url)` resolves to what was
+   * read, {bytes, sums} or {status, message}, fetching it now when it was not asked for.
+   * Stringified into the worker with lightEngine.
+   */
+  function fileFetcher(V) {
+    var asked = {};
+    function read(url) {
+      return fetch(url, { cache: 'no-store', credentials: 'same-origin' }).then(function (res) {
+        if (!res.ok) return { status: res.status, message: 'the server answered ' + res.status + ' ' + res.statusText };
+        return res.arrayBuffer().then(function (b) { return { bytes: b }; });
+      }).then(null, function (e) { return { status: null, message: String(e && e.message || e) }; });
+    }
+    return {
+      ask: function (url, prefix) {
+        if (!asked[url]) asked[url] = read(url).then(function (r) { if (r.bytes) r.sums = fileSums(V, new Uint8Array(r.bytes), prefix || 0); return r; });
+      },
+      take: function (url) { var got = asked[url] || read(url); delete asked[url]; return got; }
+    };
+  }
+
   /**
    * The light page's reader: takes the ledger's files one message at a time and answers with
    * messages (runs in the Web Worker, or on the main thread when no worker starts). It is
    * stringified into the worker, so it uses nothing but its arguments. Messages in:
    * {type: 'init', withheld, tzRules, posts, watchSeqs, checkpoint}, {type: 'file', path, bytes
-   * (ArrayBuffer), size, sha256, wantCheckpoint}, {type: 'posts', posts, watchSeqs} (the posts
+   * (ArrayBuffer) or url (fetched here, and first by {type: 'prefetch', url} when sent), size,
+   * sha256, facts, prefix, wantCheckpoint}, {type: 'posts', posts, watchSeqs} (the posts
    * read while the ledger streams: they replace init's; a seq to keep that the reader has passed
    * is taken from the records it keeps, which hold every line read on this visit), {type:
    * 'finish', headSeq}. Out: 'progress', 'file-bad' (size, sha256 or a missing final LF: named by
-   * file), 'file-done' (the file's line records, the posts the chain reached, a checkpoint when
-   * asked), 'reached' (after 'posts': the posts the chain has reached so far), 'done', 'error'.
+   * file), 'file-unread' (a url that could not be read: its status), 'file-rewritten' (the part
+   * `prefix` names is not the bytes re-derived before), 'file-done' (the file's line records, the
+   * posts the chain reached, a checkpoint when asked), 'reached' (after 'posts': the posts the
+   * chain has reached so far), 'done', 'error'.
    * The line records stay here (docs/page.md#records-in-the-worker): 'file-done' counts them,
    * and {type: 'ask', id, op, ...} is answered {type: 'answer', id, value} (lineStore).
    */
@@ -782,16 +833,22 @@
       });
     }
     // The posts the chain has reached (its last line read past their seq), each date told once.
-    function reachedNow() {
+    // Each is a pass over every post: when the posts arrive and after the last file, the pass
+    // is left to the next file or to 'finish', whose own anchor checks give it (`later`).
+    var later = false;
+    function reachedIn(a, upTo, clean) {
       var reached = [];
-      var upTo = v.s.hasPrev ? v.s.prevNext - 1 : 0;
-      var a = V.checkAnchors({ headerDigest: v.s.headerDigest, anchorState: v.checkpointState() }, init.withheld, init.posts);
       a.forEach(function (x) {
         if (x.post_seq === null || told[x.date] || Number(x.post_seq) > upTo) return;
         told[x.date] = 1;
-        reached.push({ date: x.date, seq: x.post_seq, head: x.head, clean: v.s.problems.length === 0 });
+        reached.push({ date: x.date, seq: x.post_seq, head: x.head, clean: clean });
       });
       return reached;
+    }
+    function reachedNow() {
+      later = false;
+      return reachedIn(V.checkAnchors({ headerDigest: v.s.headerDigest, anchorState: v.checkpointState() }, init.list, init.posts),
+        v.s.hasPrev ? v.s.prevNext - 1 : 0, v.s.problems.length === 0);
     }
     // Seqs to keep from now on; those already passed get the stated entry_ids of the lines read
     // at them, in order, as the reader would have kept them had it watched them from the start.
@@ -807,48 +864,76 @@
         ids.push(L.id);
       }
     }
-    return function (d) {
+    var remote = fileFetcher(V);
+    function handle(d) {
       try {
+        if (d.type === 'prefetch') { remote.ask(d.url, d.prefix); return; }
+        if (d.type === 'file' && d.url) {
+          remote.take(d.url).then(function (r) {
+            if (r.bytes) handle({ type: 'file', path: d.path, bytes: r.bytes, size: d.size, sha256: d.sha256, facts: d.facts, prefix: d.prefix, wantCheckpoint: d.wantCheckpoint, last: d.last, sums: r.sums });
+            else post({ type: 'file-unread', path: d.path, status: r.status, message: r.message });
+          });
+          return;
+        }
         if (d.type === 'posts') {
           init.posts = d.posts;
           watchMore(d.watchSeqs);
           told = {};
-          post({ type: 'reached', reached: reachedNow() });
+          if (d.later) later = true;
+          else post({ type: 'reached', reached: reachedNow() });
           return;
         }
         if (d.type === 'init') {
           init = d;
+          // Read once: the reader and every anchor check take the list read (a few hundred
+          // thousand entries' JSON is read in tens of milliseconds, and the checks run per file).
+          init.list = d.withheld === null || d.withheld === undefined ? d.withheld : V.parseWithheld(d.withheld);
           groups = d.lineGroups ? { cur: -1, parts: [], out: [], bad: false } : null;
-          v = new V.Verifier(d.withheld, d.tzRules, { watchSeqs: d.watchSeqs, checkpoint: d.checkpoint || undefined,
+          v = new V.Verifier(init.list, d.tzRules, { watchSeqs: d.watchSeqs, checkpoint: d.checkpoint || undefined,
             onProgress: function (n, b) { post({ type: 'progress', bytes: b - fileBase }); } });
           return;
         }
         if (d.type === 'file') {
-          var bytes = new Uint8Array(d.bytes);
+          var bytes = new Uint8Array(d.bytes), pre = d.prefix || null;
           if (bytes.length !== d.size) { post({ type: 'file-bad', path: d.path, why: 'it holds ' + bytes.length + ' bytes; the list says ' + d.size }); return; }
-          var sha = V.sha256Hex(bytes);
+          // The part this browser re-derived on an earlier visit is hashed in the same pass as
+          // the whole file (docs/page.md "The monitor").
+          var hashed = d.sums && d.sums.n === (pre ? pre.bytes : 0) ? d.sums : fileSums(V, bytes, pre ? pre.bytes : 0), sha = hashed.whole;
           if (sha !== d.sha256) { post({ type: 'file-bad', path: d.path, why: 'its sha256 is ' + sha + '; the list says ' + d.sha256 }); return; }
           if (!bytes.length || bytes[bytes.length - 1] !== 10) { post({ type: 'file-bad', path: d.path, why: 'it does not end with a line feed: a ledger file is cut at a line boundary' }); return; }
+          if (pre && hashed.prefix !== pre.sha256) {
+            post({ type: 'file-rewritten', path: d.path, why: 'its first ' + pre.bytes + ' bytes, which this browser re-derived on an earlier visit, changed: sha256 ' + pre.sha256 + ' then, ' + hashed.prefix + ' now' });
+            return;
+          }
           fileBase = v.s.bytes;
-          var before = v.s.lineNo;
-          v.push(bytes);
+          var before = v.s.lineNo, from = pre ? before - pre.lines : before;
+          // Resumed inside the file: only the lines after that part are read (the state is the
+          // one the verifier had at its end).
+          v.push(pre ? bytes.subarray(pre.bytes) : bytes);
           var recs = v.takeLines();
           if (groups) groupLines(bytes, before, recs);
           if (d.facts) {
-            var differ = factsDiffer(d.facts, fileFacts(before, v.s.lineNo - before, recs, v.s.headerDigest));
+            var read = fileFacts(before, v.s.lineNo - before, recs, v.s.headerDigest);
+            if (pre && pre.facts) read = joinFacts(pre.facts, from === 0, read);
+            var differ = factsDiffer(d.facts, read);
             if (differ.length) { post({ type: 'file-bad', path: d.path, why: 'the list says ' + differ.join(', ') }); return; }
           }
           var kept = compact({ lines: recs }).lines;
           for (var k = 0; k < kept.length; k++) store.push(kept[k]);
-          var reached = reachedNow();
-          post({ type: 'file-done', path: d.path, count: kept.length, linesTotal: v.s.linesTotal,
+          var reached = d.last ? [] : reachedNow();
+          if (d.last) later = true;
+          post({ type: 'file-done', path: d.path, count: kept.length, linesTotal: v.s.linesTotal, derived: v.s.lineNo - before,
+            fileLines: v.s.lineNo - from, resumedLines: pre ? pre.lines : 0,
             firstSeq: recs.length ? recs[0].seq : null, lastSeq: v.s.lastSeq, problems: v.s.problems.length, reached: reached,
             checkpoint: d.wantCheckpoint ? v.checkpoint() : null });
           return;
         }
         if (d.type === 'finish') {
+          var upTo = v.s.hasPrev ? v.s.prevNext - 1 : 0, clean = v.s.problems.length === 0, owed = later;
           var r = v.finish();
-          var anchors = V.checkAnchors(r, init.withheld, init.posts);
+          var anchors = V.checkAnchors(r, init.list, init.posts);
+          var late = owed ? reachedIn(anchors, upTo, clean) : [];
+          if (late.length) post({ type: 'reached', reached: late });
           var c = compact(r);
           c.unposted = V.datesWithoutPost(r, init.posts);
           c.certifies = r.header && typeof r.header.certifies === 'string' ? r.header.certifies : null;
@@ -869,7 +954,8 @@
         }
         if (d.type === 'ask') post({ type: 'answer', id: d.id, value: storeAnswer(V, store, index, d, treeLeaves, hexBytes) });
       } catch (err) { post({ type: 'error', message: String(err && err.message || err), id: d && d.type === 'ask' ? d.id : undefined }); }
-    };
+    }
+    return handle;
   }
 
   // ------------------------------------------------------------------------------------------
@@ -1081,8 +1167,8 @@
    * head <head> seq <seq>`), whose proof's header was read and commits to it — then the 65 bytes
    * read are the OpenTimestamps header of the post's sha256, and only the proof's length is
    * kept. `index`: anchors/index.json as read; `posts`: date -> text; `headers`: the proofs'
-   * (decodeProofHeaders' shape); `except`: dates never kept (the posts the page carries, which
-   * every visit reads). {dates, lengths, sha} (sha: of what was read, to hold a later index to),
+   * (decodeProofHeaders' shape); `except`: dates not to keep. {dates, lengths, sha} (sha: of what
+   * was read, to hold a later index to),
    * or null when none is kept.
    */
   function exactPostText(p) {
@@ -1096,13 +1182,23 @@
     return by;
   }
   function postsDigest(V, list) { return V.sha256Hex(V.utf8Encode(JSON.stringify(list))); }
+  // A post's sha256, each text hashed once a visit: a returning visit rebuilt, checked and
+  // remembered the same 1,800 posts' digests, each of them three times.
+  var postShas = new Map();
+  function postSha(V, text) {
+    var h = postShas.get(text);
+    if (h === undefined) { h = V.sha256Hex(V.utf8Encode(text)); postShas.set(text, h); }
+    return h;
+  }
+  // A post's sha256 as the reader computed it (checkAnchors' text_sha256, of the same text).
+  function knownPostSha(text, hex) { if (typeof hex === 'string' && !postShas.has(text)) postShas.set(text, hex); }
   function rememberedPosts(V, index, posts, headers, except) {
     var by = indexByDate(index), hdr = {}, list = [];
     (Array.isArray(headers) ? headers : []).forEach(function (h) { if (h.kind === 'anchor') hdr[h.name] = h; });
     Object.keys(posts || {}).sort().forEach(function (d) {
       var text = exactPostText(by[d]), h = hdr[d + '.txt.ots'];
       if (Object.prototype.hasOwnProperty.call(except || {}, d) || text === null || text !== posts[d] || !h) return;
-      if (checkProofHeader(h.header, V.sha256Hex(V.utf8Encode(text))) === 'ok') list.push([d, text, h.length]);
+      if (checkProofHeader(h.header, postSha(V, text)) === 'ok') list.push([d, text, h.length]);
     });
     return list.length ? { dates: list.map(function (x) { return x[0]; }), lengths: list.map(function (x) { return x[2]; }), sha: postsDigest(V, list) } : null;
   }
@@ -1123,13 +1219,21 @@
     if (postsDigest(V, list) !== mem.sha) return null;
     var out = { posts: {}, headers: [], count: list.length, last: list[list.length - 1][0] };
     list.forEach(function (x) {
-      var h = new Uint8Array(65);
-      h.set(OTS_MAGIC, 0);
-      h[31] = 0x01;
-      h[32] = 0x08;
-      h.set(hexBytes(V.sha256Hex(V.utf8Encode(x[1]))), 33);
+      // Made when first read: its digest is the post's sha256 (postSha), which the reader also
+      // computes for every post (knownPostSha); 1,800 of them made here took 100 ms of the start.
+      var h = { kind: 'anchor', name: x[0] + '.txt.ots', length: x[2] }, made = null;
+      Object.defineProperty(h, 'header', { enumerable: true, get: function () {
+        if (!made) {
+          made = new Uint8Array(65);
+          made.set(OTS_MAGIC, 0);
+          made[31] = 0x01;
+          made[32] = 0x08;
+          made.set(hexBytes(postSha(V, x[1])), 33);
+        }
+        return made;
+      } });
       out.posts[x[0]] = x[1];
-      out.headers.push({ kind: 'anchor', name: x[0] + '.txt.ots', length: x[2], header: h });
+      out.headers.push(h);
     });
     return out;
   }
@@ -1172,29 +1276,145 @@
     var wanted = FETCHED_RECORDS.filter(function (r) {
       return r[0] !== 'withheld-json' || !Object.prototype.hasOwnProperty.call(lay, 'withheld_files');
     });
-    var got = {};
+    var got = { __absent: {} };
     wanted.forEach(function (r) { got[r[0]] = new Uint8Array(0); });
     if (location.protocol === 'file:') {
       startWith(got, 'This page reads its records (ledger/STATS.json and the others) from the site beside it, and it was opened from a file (file://), where a browser lets it read no file. Serve the folder over http (for example python3 -m http.server in it) and open it there.');
       return;
     }
+    var mem = null;
+    try { mem = JSON.parse(window.localStorage.getItem(monitorKey()) || 'null'); } catch (e) { mem = null; }
+    got.__mem = mem;
+    // The full check's reader, and the first ledger file it will read, started with the records:
+    // only the order of the work depends on it (requestEarly).
+    spareReader = readerWorker();
+    var first = firstFileEarly(lay, mem);
+    if (spareReader && first) spareReader.postMessage({ type: 'prefetch', url: new URL(first, location.href).href, prefix: firstPrefix(lay, mem, first) });
+    // Read by the newer-publication check and by the copies' (siteCopies), one after the other.
+    if (first) { askEarly('ledger/tree/checkpoint'); askEarly('ledger/tree/checkpoint'); }
     Promise.all(wanted.map(function (r) {
       return fetch(r[1], { cache: 'no-store', credentials: 'same-origin' }).then(function (res) {
-        if (res.status === 404 || res.status === 410) return;
+        if (res.status === 404 || res.status === 410) { got.__absent[r[1]] = true; return; }
         if (!res.ok) throw new Error(r[1] + ': the server answered ' + res.status);
         return res.arrayBuffer().then(function (buf) { got[r[0]] = new Uint8Array(buf); });
       });
     })).then(function () {
-      // The posts and their proofs are read while the ledger streams: the full check waits for
-      // them before its verdict, and says so if they cannot be read (streamFiles).
-      var mem = null;
-      try { mem = JSON.parse(window.localStorage.getItem(monitorKey()) || 'null'); } catch (e) { mem = null; }
-      got.__postsIn = fetchPosts(V, got, mem && typeof mem === 'object' && !mem.rewritten ? mem.posts : null);
-      got.__postsIn.catch(function () { /* said by the full check, which waits for them */ });
-      startWith(got, null);
+      got.__initSent = initEarly(V, got, lay, mem);
+      // A task each: a message to a worker is handed to it between the page's tasks, and the
+      // page's start is no one task over 200 ms (docs/page.md#records-in-the-worker).
+      setTimeout(function () {
+        // The posts and their proofs are read while the ledger streams: the full check waits for
+        // them before its verdict, and says so if they cannot be read (streamFiles).
+        got.__postsIn = fetchPosts(V, got, mem && typeof mem === 'object' && !mem.rewritten ? mem.posts : null);
+        got.__postsIn.catch(function () { /* said by the full check, which waits for them */ });
+        setTimeout(function () {
+          // The withheld list read here, in a task of its own (startWith's withheldList takes it).
+          var w = got['withheld-json'];
+          if (w && w.length) { try { got.__withheldRead = [w, V.parseWithheld(w)]; } catch (e) { got.__withheldRead = [w, { __error: String(e && e.message || e) }]; } }
+          setTimeout(function () { startWith(got, null); }, 0);
+        }, 0);
+      }, 0);
     }, function (e) {
       startWith(got, 'This page reads its records from the site beside it, and could not (' + String(e && e.message || e) + ').');
     });
+  }
+
+  // The anchors' index the site holds, read once: the page takes it as read here (jsonBlock).
+  function anchorsRead(V, got) {
+    if (got.__read && got.__read['anchors-json']) return got.__read['anchors-json'];
+    var ix = V.readSiteJSON(V.utf8Decode(got['anchors-json'] || new Uint8Array(0)));
+    if (got['anchors-json'] && got['anchors-json'].length) got.__read = { 'anchors-json': ix };
+    return ix;
+  }
+  /*
+   * The reader's first message as a returning visit that resumes from the state this browser
+   * remembers (`mem.tail`) will send it (readerInit), sent to the reader started with the page
+   * (spareReader) as soon as the records are read, so that it reads the withheld list and that
+   * state while the page starts. readerEarly holds it to the one the visit's plan makes and
+   * sends that one instead when any of it differs. The message sent, or null.
+   */
+  function initEarly(V, got, lay, mem) {
+    if (!spareReader || !mem || typeof mem !== 'object' || mem.rewritten || !mem.tail || !mem.tail.checkpoint ||
+        Object.prototype.hasOwnProperty.call(lay, 'withheld_files') || !got['withheld-json'] || !got['withheld-json'].length) return null;
+    try {
+      var read = function (id) { var s = document.getElementById(id); return s ? V.readSiteJSON(V.utf8Decode(b64ToBytes(s.textContent))) : null; };
+      var tz = read('tz-rules-json'), carried = carriedCopies(V).posts, ix = anchorsRead(V, got);
+      var posts = Object.keys(carried).sort().map(function (d) { return { date: d, text: String(carried[d]) }; });
+      var seqs = new Set();
+      posts.forEach(function (p) { var m = / seq (0|[1-9][0-9]{0,15})$/.exec(p.text); if (m) seqs.add(m[1]); });
+      (ix && Array.isArray(ix.posts) ? ix.posts : []).forEach(function (p) { if (p && Number.isSafeInteger(p.seq) && p.seq >= 0) seqs.add(String(p.seq)); });
+      var watch = Array.from(seqs);
+      if (typeof mem.head_seq === 'number') watch.push(String(mem.head_seq));
+      var init = { type: 'init', withheld: got['withheld-json'], tzRules: tz && typeof tz === 'object' ? tz : null, posts: posts, watchSeqs: watch,
+        checkpoint: mem.tail.checkpoint, lineGroups: false };
+      spareReader.postMessage(init);
+      return init;
+    } catch (e) { return null; }
+  }
+  /*
+   * Whether the first message sent (`a`) stands for the one the visit's plan makes (`b`): the same
+   * list, state, tz rules and reading, every seq `b` keeps kept by `a` too, and the same posts —
+   * or any, when the posts read from the site follow (`postsFollow`: they replace the init's,
+   * streamFiles' postsStep) (readerEarly).
+   */
+  function sameInit(a, b, postsFollow) {
+    if (!a || !b || a.withheld !== b.withheld || a.checkpoint !== b.checkpoint || a.lineGroups !== b.lineGroups) return false;
+    var kept = new Set(a.watchSeqs);
+    return JSON.stringify(a.tzRules) === JSON.stringify(b.tzRules) && b.watchSeqs.every(function (q) { return kept.has(q); }) &&
+      (postsFollow || JSON.stringify(a.posts) === JSON.stringify(b.posts));
+  }
+  /*
+   * Requests made before the check that reads them asks (requestEarly, start), each taken once by
+   * the read of its path (fetchNow): only the order of the requests depends on them.
+   */
+  var early = new Map();
+  function askEarly(path) {
+    var p = fetch(path, { cache: 'no-store', credentials: 'same-origin' });
+    p.catch(function () { /* said by the check that takes it */ });
+    if (!early.has(path)) early.set(path, []);
+    early.get(path).push(p);
+  }
+  function fetchNow(path) {
+    var q = early.get(path);
+    if (q && q.length) { var got = q.shift(); if (!q.length) early.delete(path); return got; }
+    return fetch(path, { cache: 'no-store', credentials: 'same-origin' });
+  }
+  /*
+   * The ledger file a full check that starts at once (#check-everything) reads first, asked for
+   * as the page starts: the last remembered one when this browser remembers the state inside it,
+   * else the first one it does not remember as full ("The monitor"). Its path, or null.
+   */
+  function firstFileEarly(lay, mem) {
+    if (location.hash !== '#check-everything' || !Array.isArray(lay.files)) return null;
+    var m = mem && typeof mem === 'object' && !mem.rewritten && Array.isArray(mem.files) ? mem.files : [];
+    var k = m.length && mem.tail && mem.tail.checkpoint ? m.length - 1 : m.filter(function (f) { return f && f.full; }).length;
+    var f = lay.files[k], latest = document.getElementById('ledger-latest');
+    if (!f || typeof f.path !== 'string' || !LEDGER_FILE.test(f.path) || (m[k] && m[k].path !== f.path) || (k === lay.files.length - 1 && latest && latest.firstChild)) return null;
+    return typeof URL === 'function' ? f.path : null;
+  }
+  // The bytes of `path` this browser re-derived on an earlier visit (its memory's tail), or 0.
+  function firstPrefix(lay, mem, path) {
+    var m = mem && Array.isArray(mem.files) ? mem.files[mem.files.length - 1] : null;
+    return m && mem.tail && mem.tail.checkpoint && m.path === path && Number.isSafeInteger(m.bytes) ? m.bytes : 0;
+  }
+  /*
+   * The worker a light page's reader runs in (lightReader): verify.js's own inline copy and the
+   * reader's functions. Null when no worker can start.
+   */
+  var spareReader = null;
+  function readerWorker() {
+    var src = document.getElementById('verify-src'), source = src ? src.textContent : '';
+    if (!source || typeof Worker !== 'function' || typeof Blob !== 'function') return null;
+    var shim = '\n;var compactResult = ' + compactResult.toString() + ';\nvar fileFacts = ' + fileFacts.toString() + ';\nvar joinFacts = ' + joinFacts.toString() + ';\nvar factsDiffer = ' + factsDiffer.toString() + ';\nvar lightEngine = ' + lightEngine.toString() + ';\n' +
+      'var fileSums = ' + fileSums.toString() + ';\nvar fileFetcher = ' + fileFetcher.toString() + ';\n' +
+      'var storeAnswer = ' + storeAnswer.toString() + ';\nvar storeRows = ' + storeRows.toString() + ';\nvar treeLeaves = ' + treeLeaves.toString() + ';\nvar hexBytes = ' + hexBytes.toString() + ';\nvar HEX64 = ' + HEX64.toString() + ';\n' +
+      'var handle = lightEngine(self.ExhibitVerify, compactResult, function (m) { self.postMessage(m); });\n' +
+      'self.onmessage = function (e) { handle(e.data); };\n';
+    try {
+      var w = new Worker(URL.createObjectURL(new Blob([source, shim], { type: 'text/javascript' })));
+      w.onerror = function (e) { if (e && e.preventDefault) e.preventDefault(); w.failed = true; };
+      return w;
+    } catch (e) { return null; }
   }
 
   /*
@@ -1210,10 +1430,41 @@
    * posts' own form are fetched, a few at a time; a 404 or 410 is a post the site does not hold.
    */
   var POSTS_CARRIED = 64, POST_DATE = /^[0-9]{4}-[0-9]{2}-[0-9]{2}$/;
+  // The posts this page carries and its proofs' headers, as read from its blocks (or empty).
+  function carriedCopies(V) {
+    var read = function (id) { var s = document.getElementById(id); return s ? b64ToBytes(s.textContent) : new Uint8Array(0); };
+    var out = { posts: {}, headers: {} };
+    try { var p = V.readSiteJSON(V.utf8Decode(read('anchor-posts-json'))); if (p && typeof p === 'object' && !Array.isArray(p)) out.posts = p; } catch (e) { /* none */ }
+    try { decodeProofHeaders(read('proof-headers')).forEach(function (h) { if (h.kind === 'anchor') out.headers[h.name] = h; }); } catch (e) { /* none */ }
+    return out;
+  }
+  /*
+   * The remembered posts (postsFromMemory's `known`) less those the page carries in another form
+   * than this browser read them (`carried`: carriedCopies'): a post the page carries is taken
+   * from memory only when its copy is the text read then and its proof's header and length are
+   * those read then (a proof upgraded since is read again), so that the copy is held to what was
+   * read from the site (carriedPostsDiffer). Null when none is left.
+   */
+  function carriedAsRead(known, carried) {
+    var drop = {};
+    var mine = {};
+    known.headers.forEach(function (x) { mine[x.name] = x; });
+    Object.keys(known.posts).forEach(function (d) {
+      if (!Object.prototype.hasOwnProperty.call(carried.posts, d)) return;
+      var h = carried.headers[d + '.txt.ots'], k = mine[d + '.txt.ots'];
+      if (String(carried.posts[d]) !== known.posts[d] || !h || !k || h.length !== k.length || bytesHex(h.header) !== bytesHex(k.header)) drop[d] = true;
+    });
+    var dates = Object.keys(known.posts).filter(function (d) { return !drop[d]; }).sort();
+    if (!dates.length) return null;
+    var out = { posts: {}, headers: known.headers.filter(function (x) { return !drop[x.name.replace(/\.txt\.ots$/, '')]; }), count: dates.length, last: dates[dates.length - 1],
+      carried: dates.filter(function (d) { return Object.prototype.hasOwnProperty.call(carried.posts, d); }).length };
+    dates.forEach(function (d) { out.posts[d] = known.posts[d]; });
+    return out;
+  }
   function fetchPosts(V, got, remembered) {
     var dates = [], seen = {}, known = null;
     try {
-      var ix = V.readSiteJSON(V.utf8Decode(got['anchors-json'] || new Uint8Array(0)));
+      var ix = anchorsRead(V, got);
       known = postsFromMemory(V, ix, remembered);
       (ix && Array.isArray(ix.posts) ? ix.posts : []).forEach(function (p) {
         var d = p && p.date;
@@ -1221,13 +1472,16 @@
       });
     } catch (e) { dates = []; known = null; } // an index that cannot be read fails the check on its own
     var posts = {}, headers = [], k = 0, lossy = new TextDecoder('utf-8');
+    if (known) known = carriedAsRead(known, carriedCopies(V));
     if (known) {
       dates = dates.filter(function (d) { return !Object.prototype.hasOwnProperty.call(known.posts, d); });
       Object.keys(known.posts).forEach(function (d) { posts[d] = known.posts[d]; });
       headers = known.headers.slice();
-      got.__postsRemembered = { count: known.count, last: known.last };
+      got.__postsRemembered = { count: known.count, last: known.last, carried: known.carried };
     }
     dates.sort();
+    // None read on this visit: every post from memory, which the next visit remembers as it is.
+    got.__postsRead = dates.length;
     function file(path) {
       return fetch(path, { cache: 'no-store', credentials: 'same-origin' }).then(function (res) {
         if (res.status === 404 || res.status === 410) return null;
@@ -1310,6 +1564,7 @@
       try { return b64ToBytes(s.textContent); } catch (e) { throw new Error('its data block ' + id + ' is ' + errorWords(e)); }
     }
     function jsonBlock(id) {
+      if (fetched && fetched.__read && Object.prototype.hasOwnProperty.call(fetched.__read, id)) return fetched.__read[id];
       var b = block(id);
       if (!b || !b.length) return null;
       var text = V.utf8Decode(b);
@@ -1319,6 +1574,7 @@
     function obj(x) { return x && typeof x === 'object' && !x.__error ? x : null; }
     function withheldList(bytes) {
       if (!bytes) return null;
+      if (fetched && fetched.__withheldRead && fetched.__withheldRead[0] === bytes) return fetched.__withheldRead[1];
       try { return V.parseWithheld(bytes); } catch (e) { return { __error: String(e && e.message || e) }; }
     }
 
@@ -1336,14 +1592,15 @@
     }
     function copyButton(text, label) {
       var b = el('button', { type: 'button', class: 'copy', 'aria-label': label || 'Copy' }, 'Copy');
-      b.addEventListener('click', function () {
-        var done = function () { b.textContent = 'Copied'; setTimeout(function () { b.textContent = 'Copy'; }, 1500); };
-        try {
-          if (navigator.clipboard && navigator.clipboard.writeText) { navigator.clipboard.writeText(text).then(done, function () { selectText(b.previousSibling); }); return; }
-        } catch (e) { /* fall through */ }
-        selectText(b.previousSibling);
-      });
+      b.addEventListener('click', function () { copyNow(b, text); });
       return b;
+    }
+    function copyNow(b, text) {
+      var done = function () { b.textContent = 'Copied'; setTimeout(function () { b.textContent = 'Copy'; }, 1500); };
+      try {
+        if (navigator.clipboard && navigator.clipboard.writeText) { navigator.clipboard.writeText(text).then(done, function () { selectText(b.previousSibling); }); return; }
+      } catch (e) { /* fall through */ }
+      selectText(b.previousSibling);
     }
     function selectText(node) {
       try {
@@ -1514,15 +1771,17 @@
      * publishes no failing proof, docs/build.md#safety). Returns the code, or null. Such a day is
      * a failure, never "not yet stamped" (docs/page.md "A withheld proof").
      */
+    var withheldProofs = null; // date -> code, read once from the index (asked for every post)
     function withheldProof(date) {
-      var posts = Array.isArray(anchorsIndex.posts) ? anchorsIndex.posts : [];
-      for (var i = 0; i < posts.length; i++) {
-        var p = posts[i];
-        if (!p || p.date !== date || p.proof_file) continue;
-        var h = p.checks && p.checks.proof_header;
-        if (typeof h === 'string' && h !== 'ok' && h !== 'missing') return h;
+      if (!withheldProofs) {
+        withheldProofs = new Map();
+        (Array.isArray(anchorsIndex.posts) ? anchorsIndex.posts : []).forEach(function (p) {
+          if (!p || p.proof_file || withheldProofs.has(p.date)) return;
+          var h = p.checks && p.checks.proof_header;
+          if (typeof h === 'string' && h !== 'ok' && h !== 'missing') withheldProofs.set(p.date, h);
+        });
       }
-      return null;
+      return withheldProofs.has(date) ? withheldProofs.get(date) : null;
     }
     function withheldProofWords(date, code) {
       return 'the publisher withheld the Bitcoin proof of the post for ' + date + ': its header did not commit to the post (' +
@@ -1566,7 +1825,8 @@
         // log-size path"); the full re-derivation when asked (`#check-everything`, or the
         // button), from a file (file://: the folder picked), or on a site with no tree.
         if (treeBlock && !fetchFailed && location.protocol !== 'file:' && location.hash !== '#check-everything') runLog();
-        else { state.full = true; state.mode = 'full'; runLight(); }
+        // In a task of its own: the page's start is no one task over 200 ms (docs/page.md#records-in-the-worker).
+        else { state.full = true; state.mode = 'full'; setTimeout(function () { runLight(); }, 0); }
         return;
       }
       t0 = performance.now();
@@ -1615,10 +1875,15 @@
     function postsRememberedWords() {
       var R = state.postsRemembered;
       return 'NOT fetched again: the posts of ' + R.count.toLocaleString('en') + ' day' + (R.count === 1 ? '' : 's') + ' up to ' + R.last +
-        ' and their proofs\' headers, which this browser read on an earlier visit. Today\'s ledger/anchors/index.json names each of them exactly as it was read then (date, head and seq), so each was checked again against the chain as read then; their files on the site were not re-read on this visit (Forget, below the verdict, and Check everything reads them all).';
+        ' and their proofs\' headers, which this browser read on an earlier visit' + (R.carried ? ' (the ' + R.carried + ' of them this page carries among them: its copies are the posts and headers read then)' : '') +
+        '. Today\'s ledger/anchors/index.json names each of them exactly as it was read then (date, head and seq), so each was checked again against the chain as read then; their files on the site were not re-read on this visit (Forget, below the verdict, and Check everything reads them all).';
     }
     function resumedWords() {
-      return 'The lines up to seq ' + state.result.resumedToSeq + ' sit in files this browser re-derived on an earlier visit, which the list this page carries names with the same sha256: they were not fetched again, so their bytes on the site were not re-checked on this visit, they are not listed here and a pasted message is looked for only among the lines read on this visit. Forget what this browser remembers (below the verdict) and reload to read everything.';
+      var R = state.resumedIn, kept = state.resumeFrom || 0;
+      return 'The lines up to seq ' + state.result.resumedToSeq + ' were re-derived by this browser on an earlier visit, not on this one: ' +
+        (kept ? 'those in the remembered full files, which the list this page carries names with the same sha256, were not fetched again, so their bytes on the site were not re-checked on this visit' + (R ? '; ' : '') : '') +
+        (R ? 'those in the first ' + R.bytes.toLocaleString('en') + ' bytes of ' + R.path + ' were fetched and are the bytes re-derived then (the same sha256)' : '') +
+        '. They are not listed here, and a pasted message is looked for only among the lines read on this visit. Forget what this browser remembers (below the verdict) and reload to read everything.';
     }
     // The seq a post's text names (decimal digits), or null.
     function postSeq(p) { var m = / seq (0|[1-9][0-9]{0,15})$/.exec(String(p.text)); return m ? m[1] : null; }
@@ -1646,7 +1911,8 @@
         postSeqs = posts.map(postSeq).filter(Boolean);
         if (Array.isArray(proofHeadersCarried)) proofHeaders = proofHeadersCarried.filter(function (h) { return h.kind !== 'anchor'; }).concat(fetched.__anchorHeaders);
         state.postsRemembered = fetched.__postsRemembered || null;
-        renderDays();
+        // Drawn again only when these posts are not the ones drawn (read before the page started).
+        if (state.daysOf !== postsRaw) renderDays();
         var days = $('stream-days');
         if (state.postsRemembered && days && days.parentNode && !$('posts-remembered')) {
           days.parentNode.insertBefore(el('p', { id: 'posts-remembered', 'data-count': String(state.postsRemembered.count) }, postsRememberedWords()), days);
@@ -1676,6 +1942,7 @@
       renderDays();
     }
     function renderDays() {
+      state.daysOf = postsRaw;
       var days = clear($('stream-days')), all = document.createDocumentFragment();
       dayItems = new Map();
       posts.forEach(function (p) {
@@ -1694,22 +1961,42 @@
         : !x.clean ? 'the chain has problems before seq ' + x.seq : 'FAILS: the line at seq ' + x.seq + ' does not carry the posted head';
     }
 
+    // The reader's first message for `plan` (streamFiles): what it resumes from, the seqs to
+    // keep (the posts' and the remembered head's), the withheld list; and that head's seq.
+    function readerInit(plan, mem) {
+      var headSeq = mem && !mem.rewritten && !plan.rewritten && typeof mem.head_seq === 'number' ? mem.head_seq : null;
+      var watch = postSeqs.slice();
+      if (headSeq !== null) watch.push(String(headSeq));
+      return { type: 'init', withheld: withheldBytes, tzRules: tzRules, posts: posts, watchSeqs: watch, checkpoint: plan.checkpoint, lineGroups: !plan.checkpoint, headSeq: headSeq };
+    }
+    /*
+     * A reader started before the checks that precede the ledger's files (requestEarly): the
+     * worker starts and reads the withheld list and the remembered state while they run.
+     * `take(onmsg)` hands its messages to streamFiles, those it said so far first.
+     */
+    function readerEarly(plan, mem) {
+      var to = null, said = [], out = { plan: plan, broken: false };
+      var init = readerInit(plan, mem);
+      var rd = lightReader(function (m) { if (to) to(m); else said.push(m); });
+      rd.onerror = function () { out.broken = true; };
+      // The one sent to the page's first worker as the page started (initEarly) stands when it
+      // says the same; another replaces it (the reader starts again from the init it is sent last).
+      if (!(rd.spare && fetched && sameInit(fetched.__initSent, init, !!postsIn))) rd.post(init);
+      out.rd = rd;
+      out.take = function (onmsg) { to = onmsg; rd.onerror = null; said.forEach(onmsg); said = []; };
+      return out;
+    }
     // A worker running lightEngine over verify.js's own inline copy; on the main thread when no
     // worker starts. `onmsg(m)` gets its answers.
     function lightReader(onmsg, forceMain) {
-      var source = $('verify-src') ? $('verify-src').textContent : '';
-      if (!forceMain && source && typeof Worker === 'function' && typeof Blob === 'function') {
-        var shim = '\n;var compactResult = ' + compactResult.toString() + ';\nvar fileFacts = ' + fileFacts.toString() + ';\nvar factsDiffer = ' + factsDiffer.toString() + ';\nvar lightEngine = ' + lightEngine.toString() + ';\n' +
-          'var storeAnswer = ' + storeAnswer.toString() + ';\nvar storeRows = ' + storeRows.toString() + ';\nvar treeLeaves = ' + treeLeaves.toString() + ';\nvar hexBytes = ' + hexBytes.toString() + ';\nvar HEX64 = ' + HEX64.toString() + ';\n' +
-          'var handle = lightEngine(self.ExhibitVerify, compactResult, function (m) { self.postMessage(m); });\n' +
-          'self.onmessage = function (e) { handle(e.data); };\n';
-        try {
-          var w = new Worker(URL.createObjectURL(new Blob([source, shim], { type: 'text/javascript' })));
-          var rd = { where: 'a Web Worker', post: function (m, t) { w.postMessage(m, t || []); }, stop: function () { w.terminate(); } };
-          w.onmessage = function (e) { onmsg(e.data); };
-          w.onerror = function (e) { if (e && e.preventDefault) e.preventDefault(); if (rd.onerror) rd.onerror(); };
-          return rd;
-        } catch (e) { /* the main thread, below */ }
+      // The worker started with the page (readerWorker), once, unless it failed to start.
+      var w = forceMain ? null : spareReader && !spareReader.failed ? spareReader : readerWorker(), spare = !!w && w === spareReader;
+      if (spare) spareReader = null;
+      if (w && !w.failed) {
+        var rd = { where: 'a Web Worker', spare: spare, post: function (m, t) { w.postMessage(m, t || []); }, stop: function () { w.terminate(); } };
+        w.onmessage = function (e) { onmsg(e.data); };
+        w.onerror = function (e) { if (e && e.preventDefault) e.preventDefault(); if (rd.onerror) rd.onerror(); };
+        return rd;
       }
       var h = lightEngine(V, compactResult, function (m) { setTimeout(function () { onmsg(m); }, 0); });
       return { where: 'the page itself', post: function (m) { setTimeout(function () { h(m); }, 0); }, stop: function () {} };
@@ -1770,10 +2057,16 @@
       status(said);
     }
 
+    // Computed once a seq for the list read (the monitor asks it for the same seq again).
+    var withheldShas = { of: null, by: new Map() };
     function withheldShaUpTo(seq) {
+      if (withheldShas.of !== withheld) withheldShas = { of: withheld, by: new Map() };
+      if (withheldShas.by.has(seq)) return withheldShas.by.get(seq);
       var rows = withheld.filter(function (w) { return typeof w.seq === 'number' && w.seq <= seq; })
         .map(function (w) { return [w.seq, w.entry_id, w.day]; }).sort(function (a, b) { return a[0] - b[0]; });
-      return V.sha256Hex(V.utf8Encode(JSON.stringify(rows)));
+      var sha = V.sha256Hex(V.utf8Encode(JSON.stringify(rows)));
+      withheldShas.by.set(seq, sha);
+      return sha;
     }
 
     // `picked`: the files of the folder a visitor picked, when the withheld list had to be read
@@ -1810,10 +2103,15 @@
         });
         return;
       }
-      var mem = monitorLoad();
-      var plan = mem && !mem.rewritten ? compareMemory(mem, files, withheldShaUpTo, postSeqs, new Set(withheld.map(function (w) { return w.seq; })))
-        : { rewritten: null, resumeFrom: 0, checkpoint: null };
-      if (mem && mem.rewritten) { monitorShow('rewritten', mem.rewritten); state.monitorRewritten = mem.rewritten; }
+      // After the newer-publication check below, the memory and plan of the call before it (the
+      // reader started for that plan reads on: requestEarly).
+      var again = state.lightPlan;
+      state.lightPlan = null;
+      var mem = again ? again.mem : monitorLoad();
+      var plan = again ? again.plan : mem && !mem.rewritten ? compareMemory(mem, files, withheldShaUpTo, postSeqs, new Set(withheld.map(function (w) { return w.seq; })))
+        : { rewritten: null, resumeFrom: 0, checkpoint: null, prefix: null };
+      if (again) { /* said by the call before */ }
+      else if (mem && mem.rewritten) { monitorShow('rewritten', mem.rewritten); state.monitorRewritten = mem.rewritten; }
       else if (plan.rewritten) {
         // Kept, with the memory, until the visitor forgets it: a split view must not be able to
         // silence the alarm by showing the old bytes once more.
@@ -1821,17 +2119,19 @@
         monitorSave(mem);
         monitorShow('rewritten', mem.rewritten);
         state.monitorRewritten = mem.rewritten;
-      } else if (mem) monitorShow(plan.resumeFrom ? 'resuming' : 'remembered', mem);
-      renderStreamLists(files, plan.resumeFrom);
+      } else if (mem) monitorShow(plan.checkpoint ? 'resuming' : 'remembered', mem);
+      if (!again) renderStreamLists(files, plan.resumeFrom);
       state.resumeFrom = plan.resumeFrom;
+      if (!picked && location.protocol !== 'file:') requestEarly(files, plan, mem);
       // Over http, a site that moved on since this copy of the page was published (a cached
       // index.html beside a newer STATS.json and checkpoint) is a newer publication, never a
       // failure, when its tree extends the one this page carries (docs/page.md "A newer
       // publication").
       if (!picked && location.protocol !== 'file:' && treeBlock && !state.newerAsked) {
         state.newerAsked = true;
+        state.lightPlan = { mem: mem, plan: plan };
         treeGet('checkpoint').then(newerPublication).then(function (n) {
-          if (n) renderNewer(n); else runLight(picked);
+          if (n) renderNewer(n); else setTimeout(function () { runLight(picked); }, 0);
         }, function () { runLight(picked); });
         return;
       }
@@ -1844,7 +2144,7 @@
         $('pick-ledger').addEventListener('change', function () { fromFolder(this.files, files, plan, mem); });
         return;
       }
-      var seen = {}, getPath = function (path) { return fetchFile({ path: path }); };
+      var seen = recordsSeen(), getPath = function (path) { return fetchFile({ path: path }); };
       siteCopies(remembering(seen, getPath), files).then(function (bad) {
         if (bad) { failLight([{ what: bad, href: '#stream' }]); return; }
         return lookBeyond(files).then(function (beyond) {
@@ -1882,15 +2182,19 @@
      * to null (every copy the same) or the first difference in words; rejects when a file could
      * not be read (docs/page.md "The light page").
      */
-    function siteCopies(get, files) {
-      var segmented = files.some(function (f) { return f.path !== 'ledger/ledger.jsonl'; });
+    function siteCopyList() {
       var copies = [['ledger/STATS.json', 'stats-json'], ['ledger/SNAPSHOTS.jsonl', 'snapshots-jsonl'], ['ledger/anchors/index.json', 'anchors-json']];
       if (!Object.prototype.hasOwnProperty.call(layout, 'withheld_files')) copies.push(['ledger/withheld.json', 'withheld-json']);
       // The tree's checkpoint (docs/tree.md#checkpoint), which every page carries since the tree
       // (`exhibit verify SITE`: page_copy_mismatch); a page and a site without one are the same.
       copies.push(['ledger/tree/checkpoint', 'tree-checkpoint']);
       // A record read from the site is the site's file: nothing to hold it to.
-      copies = copies.filter(function (c) { return !(fetched && Object.prototype.hasOwnProperty.call(fetched, c[1])); });
+      return copies.filter(function (c) { return !(fetched && Object.prototype.hasOwnProperty.call(fetched, c[1])); });
+    }
+    function siteCopyPaths() { return siteCopyList().map(function (c) { return c[0]; }); }
+    function siteCopies(get, files) {
+      var segmented = files.some(function (f) { return f.path !== 'ledger/ledger.jsonl'; });
+      var copies = siteCopyList();
       var k = 0;
       function nextCopy() {
         if (k >= copies.length) return carriedPostsDiffer() || textsIndexCheck(get);
@@ -2019,7 +2323,7 @@
       return names.reduce(function (p, path) {
         return p.then(function (found) {
           if (found) return found;
-          return fetch(path, { cache: 'no-store', credentials: 'same-origin' }).then(function (res) {
+          return fetchNow(path).then(function (res) {
             if (res.ok) return beyondWords(path, 'the site holds');
             if (res.status !== 404 && res.status !== 410) unseen.push(path + ' (the server answered ' + res.status + ')');
             return null;
@@ -2163,8 +2467,58 @@
         (S.local ? (notHeld.length ? '.' : '') : (notHeld.length ? '; nor' : 'Not checked here:') + ' whether the site holds a file directly under ledger/ that the snapshot does not name, other than ' + DIRECT_FILES.join(', ') + ' (which it asks for): a page cannot list a folder over http.');
     }
 
+    /*
+     * The records a page that does not carry them read from the site (start), as `seen` holds
+     * what siteCopies reads: 'ledger/<path>' -> the sha256 of the bytes read, null when the site
+     * holds no such file. The snapshot's digests are held to the bytes this visit used.
+     */
+    var recordsSha = null;
+    function recordsSeen() {
+      if (!recordsSha) {
+        recordsSha = {};
+        if (fetched) FETCHED_RECORDS.forEach(function (r) {
+          if (!Object.prototype.hasOwnProperty.call(fetched, r[0])) return;
+          recordsSha[r[1]] = fetched.__absent && fetched.__absent[r[1]] ? null : V.sha256Hex(fetched[r[0]]);
+        });
+      }
+      return Object.assign({}, recordsSha);
+    }
+    /*
+     * Over http the requests a full check makes one after another — the copies (siteCopies), the
+     * names beyond the lists (lookBeyond), the files the snapshot names (snapshotCheck) and, for
+     * a visit that resumes, the tiles of its log-size checks (treeStep) — are all made at once
+     * when it starts, and each is taken by the check that asks for it (fetchNow): the checks and
+     * their order are the same, only the waiting is not (docs/page.md#records-in-the-worker).
+     * The reader is started, and asked for the first ledger file it will read (fileFetcher).
+     */
+    function requestEarly(files, plan, mem) {
+      if (state.early) return;
+      state.early = true;
+      state.readerEarly = readerEarly(plan, mem);
+      var latest = $('ledger-latest'), f = files[plan.resumeFrom];
+      if (f && !(plan.resumeFrom === files.length - 1 && latest && latest.firstChild) && typeof URL === 'function') {
+        state.readerEarly.rd.post({ type: 'prefetch', url: new URL(f.path, location.href).href, prefix: plan.prefix ? plan.prefix.bytes : 0 });
+      }
+      siteCopyPaths(files).forEach(function (p) { if (!early.has(p)) askEarly(p); });
+      namesBeyondList(files).forEach(askEarly);
+      var known = recordsSeen();
+      files.concat(withheldFiles || []).forEach(function (f) { known[f.path] = true; });
+      siteCopyPaths(files).forEach(function (p) { known[p] = true; });
+      Object.keys(lastSnapshotDigests(snapshotsText) || {}).concat(DIRECT_FILES).forEach(function (k) {
+        if (k.indexOf('/') < 0 && k !== 'SNAPSHOTS.jsonl' && known['ledger/' + k] === undefined) { known['ledger/' + k] = true; askEarly('ledger/' + k); }
+      });
+      if (plan.checkpoint && treeBlock) {
+        var cp = T.parseCheckpoint(treeBlock), tm = treeMemLoad();
+        if (!cp.error && cp.size) {
+          var heads = postedHeads(posts).filter(function (h) { return h.seq >= 1 && h.seq <= cp.size; });
+          var tiles = T.rootTiles(cp.size).concat(T.neededTiles(cp.size, cp.size - 1), heads.length ? T.neededTiles(cp.size, heads[heads.length - 1].seq - 1) : [],
+            tm && !tm.rewritten && tm.size > 0 && tm.size <= cp.size ? T.consistencyTiles(tm.size, cp.size) : []);
+          tiles.forEach(function (rel) { treeGet(rel).catch(function () { /* said by the check that reads it */ }); });
+        }
+      }
+    }
     function fetchFile(f) {
-      return fetch(f.path, { cache: 'no-store', credentials: 'same-origin' }).then(function (res) {
+      return fetchNow(f.path).then(function (res) {
         if (!res.ok) { var e = new Error('the server answered ' + res.status + ' ' + res.statusText); e.status = res.status; throw e; }
         return res.arrayBuffer();
       });
@@ -2269,7 +2623,7 @@
       // Decoded when the last file is read, in a task of its own: 16 MB of base64 decoded with
       // the page's start made a task over 200 ms (docs/page.md#records-in-the-worker).
       var latest;
-      var i = plan.resumeFrom, acc = { checkpoint: plan.checkpoint, done: 0 };
+      var i = plan.resumeFrom, acc = { checkpoint: null, done: 0 };
       var toRead = 0;
       files.forEach(function (f, k) { if (k >= i) toRead += f.bytes; });
       // The bar counts bytes checked, the tree's files' after the ledger's (treeStep): it is full
@@ -2277,13 +2631,14 @@
       var grand = toRead + (plan.checkpoint ? 0 : treeBytesEstimate(files));
       state.progress = { ledger: 0, tree: 0, total: grand };
       setProgress(0, grand);
+      // The reader started for this plan when the check began (requestEarly), or one now.
+      var ready = state.readerEarly && state.readerEarly.plan === plan && !forceMain && !state.readerEarly.broken ? state.readerEarly : null;
+      if (ready) state.readerEarly = null;
       treeEarlyStop();
       if (!plan.checkpoint) state.treeEarly = treeEarly();
-      var headSeq = mem && !mem.rewritten && !plan.rewritten && typeof mem.head_seq === 'number' ? mem.head_seq : null;
-      var watch = postSeqs.slice();
-      if (headSeq !== null) watch.push(String(headSeq));
+      var init = readerInit(plan, mem), headSeq = init.headSeq;
       var settled = false;
-      var rd = lightReader(function (m) {
+      var onmsg = function (m) {
         if (m.type === 'answer' || (m.type === 'error' && m.id !== undefined)) { if (state.store) state.store.settle(m); return; }
         if (settled) return;
         if (m.type === 'progress') { state.progress.ledger = acc.done + m.bytes; showProgress(); }
@@ -2292,13 +2647,26 @@
           settled = true; rd.stop();
           fileState(i, 'bad', 'FAILS: ' + m.why);
           failLight([{ what: 'the ledger file ' + m.path + ' is not the one the page lists: ' + m.why, href: '#stream' }]);
+        } else if (m.type === 'file-unread') {
+          var e = new Error(m.message);
+          e.status = m.status;
+          unread(e);
+        } else if (m.type === 'file-rewritten') {
+          settled = true; rd.stop();
+          fileState(i, 'bad', 'REWRITTEN: ' + m.why);
+          prefixRewritten(files, mem, { file: m.path, why: m.why }, get, how);
         } else if (m.type === 'file-done') {
           acc.done += files[i].bytes;
           if (acc.latest && i === files.length - 1) state.latestHeld = true;
-          fileState(i, 'done', 're-derived (' + how + ', sha256 and size as listed): ' + m.count + ' line' + (m.count === 1 ? '' : 's') +
-            (m.problems ? '; the chain has ' + m.problems + ' problem' + (m.problems === 1 ? '' : 's') + ' so far' : ''));
+          var gone = m.problems ? '; the chain has ' + m.problems + ' problem' + (m.problems === 1 ? '' : 's') + ' so far' : '';
+          // What this visit re-derived of the file, said and counted (docs/page.md "The monitor").
+          fileState(i, 'done', m.resumedLines ? resumedFileWords(how, files[i], m) + gone
+            : 're-derived (' + how + ', sha256 and size as listed): ' + m.count + ' line' + (m.count === 1 ? '' : 's') + gone);
+          var li = fileItem(i);
+          if (li) { li.setAttribute('data-derived-lines', String(m.derived)); li.setAttribute('data-resumed-lines', String(m.resumedLines)); }
+          if (m.resumedLines) state.resumedIn = { path: files[i].path, bytes: plan.prefix.bytes, lines: m.resumedLines, derived: m.derived, last: i === files.length - 1 };
           m.reached.forEach(markDay);
-          if (m.checkpoint) acc.checkpoint = m.checkpoint;
+          if (m.checkpoint) { acc.checkpoint = m.checkpoint; acc.fileLines = m.fileLines; }
           state.progress.ledger = acc.done;
           showProgress();
           i++;
@@ -2307,12 +2675,15 @@
           // The worker stays: it keeps the line records, and the page asks it for them.
           settled = true;
           state.store = lineStore(rd);
+          // The lines table's first page, asked for now: finish waits for it, so that the verdict,
+          // which waits for it too, is drawn in the same task (renderLines).
+          state.firstRows = linesPage();
           var r = m.result;
           // The header line this page carries (its first screen's certifies sentence) must be
           // the ledger's line 1, as `exhibit verify SITE` holds it (page_copy_mismatch).
           var carried = headerNotLine1(block('ledger-header'), files, r.headerLine);
           if (carried) { failLight([{ what: carried, href: '#stream' }]); return; }
-          r.resumedToSeq = plan.resumeFrom && plan.checkpoint ? plan.checkpoint.lastSeq : null;
+          r.resumedToSeq = plan.checkpoint ? plan.checkpoint.lastSeq : null;
           // Posts the stream did not reach on its way (a head at a withheld seq after the last
           // line, a post not in the exact form): their state from the final checks.
           m.anchors.forEach(function (a) {
@@ -2322,19 +2693,26 @@
             else markDay({ date: a.date, seq: a.post_seq, head: a.head, clean: r.ok });
           });
           earlyVerdict({ ok: r.ok, head: r.head, entries: r.entries, problems: r.problems.length });
+          var texts = {};
+          posts.forEach(function (p) { texts[p.date] = p.text; });
+          m.anchors.forEach(function (a) { if (Object.prototype.hasOwnProperty.call(texts, a.date)) knownPostSha(texts[a.date], a.text_sha256); });
           // The remembered head on today's chain, before the headline verdict: a rewrite of what
           // this browser checked is a headline failure (docs/page.md "The monitor").
-          monitorHeadCheck(r, files, mem, headSeq);
-          // Every tree file held to the chain just re-derived, then the headline verdict.
-          treeStep(r).then(function () {
+          monitorHeadCheck(r, files, mem, headSeq, plan);
+          // Every tree file held to the chain just re-derived, then the headline verdict (once
+          // the lines table's first page is in).
+          var rowsIn = state.firstRows ? state.firstRows.then(null, function () { return null; }) : null;
+          Promise.all([treeStep(r), rowsIn]).then(function () {
             finish(r, m.anchors, rd.where);
-            monitorAfter(r, files, plan, mem, acc.checkpoint, headSeq);
+            monitorAfter(r, files, plan, mem, acc);
           }, function (err) {
             needsData('The page could not read the tree\'s files (' + String(err && err.message || err) + '), so it cannot hold them to the chain it re-derived. Pick the cloned ledger/ folder to check it from there.');
             $('pick-ledger').addEventListener('change', function () { fromFolder(this.files, files, plan, mem); });
           });
         } else if (m.type === 'error') { settled = true; rd.stop(); fail(m.message); }
-      }, forceMain);
+      };
+      var rd = ready ? ready.rd : lightReader(onmsg, forceMain);
+      if (ready) ready.take(onmsg);
       rd.onerror = function () {
         // The worker could not start (or died): read everything again on the main thread.
         if (state.store && state.store.rd === rd) state.store.settle({ type: 'error', message: 'the worker that keeps the line records stopped' });
@@ -2342,7 +2720,7 @@
         settled = true;
         streamFiles(files, plan, mem, get, how, true);
       };
-      rd.post({ type: 'init', withheld: withheldBytes, tzRules: tzRules, posts: posts, watchSeqs: watch, checkpoint: plan.checkpoint, lineGroups: !plan.checkpoint });
+      if (!ready) rd.post(init);
       var postsHeld = postsStep(rd, files, plan, mem, get, how, function () { return settled; }, function () { settled = true; rd.stop(); });
       function next() {
         // The verdict's anchor checks wait for every post (postsStep).
@@ -2356,29 +2734,61 @@
         // it to the list (size, sha256), so blockFailures need not decode and hash it again.
         if (i === files.length - 1 && latest === undefined) latest = block('ledger-latest');
         var mine = i === files.length - 1 && latest && latest.length === f.bytes;
+        var msg = { type: 'file', path: f.path, size: f.bytes, sha256: f.sha256, facts: f.facts, prefix: i === plan.resumeFrom ? plan.prefix || null : null,
+          wantCheckpoint: i === files.length - 1, last: i === files.length - 1 };
+        // Over http the reader fetches the file itself: its bytes never pass through the page's
+        // thread, whose tasks would hold the download back (docs/page.md "Reading the files").
+        if (get === fetchFile && !mine && typeof URL === 'function') { msg.url = new URL(f.path, location.href).href; rd.post(msg); return; }
         try { got = mine ? Promise.resolve(latest.byteOffset === 0 && latest.byteLength === latest.buffer.byteLength ? latest.buffer : latest.slice().buffer) : get(f); }
         catch (e) { got = Promise.reject(e); } // a browser without fetch: the same as a failed fetch
         got.then(function (buf) {
           if (settled) return;
           if (mine) { latest = null; acc.latest = true; }
-          rd.post({ type: 'file', path: f.path, bytes: buf, size: f.bytes, sha256: f.sha256, facts: f.facts, wantCheckpoint: i === files.length - 2 }, [buf]);
-        }, function (err) {
-          if (settled) return;
-          settled = true; rd.stop();
-          if (err && (err.status === 404 || err.status === 410)) {
-            // The site itself says the listed file is not there: a gap in the published
-            // ledger, which `exhibit verify SITE` names too (stats_file_absent). Not a file the
-            // page could not reach: no folder picked in its place would be this site's.
-            fileState(i, 'bad', 'FAILS: the site does not hold it (' + String(err.message) + ')');
-            failLight([{ what: 'the ledger file ' + f.path + ' is listed but the site does not hold it (' + String(err.message) + ')', href: '#stream' }]);
-            return;
-          }
-          fileState(i, 'unread', 'could not be read: ' + String(err && err.message || err));
-          needsData('The page could not read ' + f.path + ' (' + String(err && err.message || err) + '), so it cannot re-derive the ledger. Pick the cloned ledger/ folder to re-derive it from there.');
-          $('pick-ledger').addEventListener('change', function () { fromFolder(this.files, files, plan, mem); });
-        });
+          msg.bytes = buf;
+          rd.post(msg, [buf]);
+        }, unread);
+      }
+      // A file that could not be read (`err`: its .status when the server answered).
+      function unread(err) {
+        if (settled) return;
+        settled = true; rd.stop();
+        var f = files[i];
+        if (err && (err.status === 404 || err.status === 410)) {
+          // The site itself says the listed file is not there: a gap in the published
+          // ledger, which `exhibit verify SITE` names too (stats_file_absent). Not a file the
+          // page could not reach: no folder picked in its place would be this site's.
+          fileState(i, 'bad', 'FAILS: the site does not hold it (' + String(err.message) + ')');
+          failLight([{ what: 'the ledger file ' + f.path + ' is listed but the site does not hold it (' + String(err.message) + ')', href: '#stream' }]);
+          return;
+        }
+        fileState(i, 'unread', 'could not be read: ' + String(err && err.message || err));
+        needsData('The page could not read ' + f.path + ' (' + String(err && err.message || err) + '), so it cannot re-derive the ledger. Pick the cloned ledger/ folder to re-derive it from there.');
+        $('pick-ledger').addEventListener('change', function () { fromFolder(this.files, files, plan, mem); });
       }
       setTimeout(next, 0);
+    }
+    // A file the visit resumed inside (docs/page.md "The monitor"): what was read, held and re-derived.
+    function resumedFileWords(how, f, m) {
+      var n = function (k) { return k.toLocaleString('en') + ' line' + (k === 1 ? '' : 's'); };
+      return 'held to the list (' + how + ', sha256 and size as listed); its first ' + n(m.resumedLines) + ' are the bytes this browser re-derived on an earlier visit ' +
+        '(the same sha256), so they were not re-derived again; re-derived: the ' + n(m.derived) + ' after them';
+    }
+    /*
+     * The part of the last file this browser re-derived on an earlier visit is not the bytes the
+     * site holds now (the reader held it to its sha256): what this browser checked was rewritten,
+     * the headline failure, kept with the memory until Forget as compareMemory's (docs/page.md
+     * "The monitor"). The ledger is then re-derived as it is now, from the first line.
+     */
+    function prefixRewritten(files, mem, x, get, how) {
+      mem.rewritten = { file: x.file, why: x.why, seen: new Date().toISOString() };
+      monitorSave(mem);
+      monitorShow('rewritten', mem.rewritten);
+      state.monitorRewritten = mem.rewritten;
+      treeEarlyStop();
+      state.resumeFrom = 0;
+      state.resumedIn = null;
+      renderStreamLists(files, 0);
+      streamFiles(files, { rewritten: mem.rewritten, resumeFrom: 0, checkpoint: null, prefix: null, note: 'a remembered part rewritten' }, mem, get, how);
     }
     /*
      * The posts a page that reads its records from the site reads while its ledger streams
@@ -2400,11 +2810,12 @@
           treeEarlyStop();
           monitorShow('remembered', mem);
           state.resumeFrom = 0;
+          state.resumedIn = null;
           renderStreamLists(files, 0);
-          streamFiles(files, { rewritten: null, resumeFrom: 0, checkpoint: null, note: 'a post names a seq inside the remembered files' }, mem, get, how);
+          streamFiles(files, { rewritten: null, resumeFrom: 0, checkpoint: null, prefix: null, note: 'a post names a seq inside the remembered files' }, mem, get, how);
           return false;
         }
-        rd.post({ type: 'posts', posts: posts, watchSeqs: postSeqs });
+        rd.post({ type: 'posts', posts: posts, watchSeqs: postSeqs, later: true });
         return true;
       }, function (e) {
         if (isSettled()) return false;
@@ -2441,7 +2852,10 @@
     function monitorLoad() {
       var st = storage();
       if (!st) { monitorShow('unavailable'); return null; }
-      try { var m = JSON.parse(st.getItem(MONITOR_KEY) || 'null'); return m && typeof m === 'object' && Array.isArray(m.files) ? m : null; }
+      // Read once as the page started (start), read again after that.
+      var read = fetched && fetched.__mem !== undefined ? fetched.__mem : undefined;
+      if (fetched) delete fetched.__mem;
+      try { var m = read !== undefined ? read : JSON.parse(st.getItem(MONITOR_KEY) || 'null'); return m && typeof m === 'object' && Array.isArray(m.files) ? m : null; }
       catch (e) { return null; }
     }
     function monitorSave(m) {
@@ -2460,22 +2874,42 @@
           'The page re-derives the ledger as it is now, from the first line, and keeps saying this on every visit until you click Forget.';
       } else if (kind === 'none') t.textContent = 'Nothing: this browser remembers nothing about this exhibit.';
       else {
-        var full = x.files.filter(function (f) { return f.full; }).length;
-        var kept = state.resumeFrom || 0;
-        t.textContent = (kind === 'stored' ? 'This browser now remembers' : kind === 'resumed' ? 'Re-checked on this visit: the files after those this browser re-derived before, fetched and re-derived, and the list this page carries, which names every remembered file with the sha256 this browser checked. NOT re-checked: the bytes of the ' + (kept > 0 ? kept : 'remembered') + ' remembered full file' + (kept === 1 ? '' : 's') + ' on the site, which were not fetched again (Forget, below, and Check everything reads them all). This browser now remembers'
+        var full = x.files.filter(function (f) { return f.full; }).length, last = x.files[x.files.length - 1];
+        t.textContent = (kind === 'stored' ? 'This browser now remembers' : kind === 'resumed' ? resumedMemoryWords() + ' This browser now remembers'
           : 'This browser remembers, from ' + (x.checked_at ? 'its visit of ' + x.checked_at : 'an earlier visit')) +
           ': the ledger\'s size (' + Number(x.bytes).toLocaleString('en') + ' bytes), its head ' + String(x.head).slice(0, 12) + '… at seq ' + x.head_seq +
-          ', the sha256 and size of its ' + x.files.length + ' file' + (x.files.length === 1 ? '' : 's') + ' (' + full + ' full, never to change), and the verifier\'s state at the end of the last full one. ' +
+          ', the sha256 and size of its ' + x.files.length + ' file' + (x.files.length === 1 ? '' : 's') + ' (' + full + ' full, never to change), and the verifier\'s state ' +
+          (x.tail && x.tail.checkpoint ? 'at the end of the last line it read (' + last.path + ', ' + Number(last.bytes).toLocaleString('en') + ' bytes, whose sha256 it also remembers). ' : 'at the end of the last full one. ') +
           (x.posts ? 'And the ' + x.posts.dates.length.toLocaleString('en') + ' posts it read up to ' + x.posts.dates[x.posts.dates.length - 1] + ' with their proofs\' headers, by date and length and one digest of them all. ' : '') +
-          (kind === 'resuming' ? 'This visit compares the list this page carries with them and reads only the files after them; it does not fetch the remembered files again.' : kind === 'stored' ? 'The next visit reads only what is new, and says loudly if any of it changed.' : '') +
+          (kind === 'resuming' ? 'This visit compares the list this page carries with them and reads only ' + (x.tail && x.tail.checkpoint ? last.path + ' and the files after it, re-deriving only the lines after the ' + Number(last.bytes).toLocaleString('en') + ' bytes of it re-derived before (held to their sha256)' : 'the files after them') + '; it does not fetch the remembered full files again.' : kind === 'stored' ? 'The next visit reads only what is new, and says loudly if any of it changed.' : '') +
           ((kind === 'resumed' || kind === 'stored') && state.postsRemembered ? ' ' + postsRememberedWords() : '');
       }
     }
+    /*
+     * What a resumed visit re-checked and what it did not (docs/page.md "The monitor"): the
+     * remembered full files were not fetched; the file it resumed inside (state.resumedIn:
+     * {path, bytes, lines, derived}) was fetched and held to the list, and its first part to the
+     * sha256 this browser re-derived it with, so only the lines after that part were re-derived.
+     */
+    function resumedMemoryWords() {
+      var kept = state.resumeFrom || 0, R = state.resumedIn;
+      var lines = function (n) { return n.toLocaleString('en') + ' line' + (n === 1 ? '' : 's'); };
+      var part = R ? R.path + ', fetched and held to the size and sha256 the list names, and its first ' + R.bytes.toLocaleString('en') + ' bytes (' + lines(R.lines) +
+        ') to the sha256 this browser re-derived them with on an earlier visit: the same bytes, so only the ' + lines(R.derived) + ' after them ' + (R.derived === 1 ? 'was' : 'were') + ' re-derived' : '';
+      return 'Re-checked on this visit: ' + (R ? part + '; ' : '') + (R && R.last ? '' : 'the files after ' + (R ? 'it' : 'those this browser re-derived before') + ', fetched and re-derived; ') +
+        'and the list this page carries, which names every remembered file with the sha256 this browser checked. NOT re-checked: ' +
+        (kept > 0 ? 'the bytes of the ' + kept + ' remembered full file' + (kept === 1 ? '' : 's') + ' on the site, which were not fetched again' + (R ? '; ' : '') : '') +
+        (R ? 'the ' + lines(R.lines) + ' of ' + R.path + '\'s first part were not re-derived again (their bytes are the ones re-derived before)' : '') +
+        ' (Forget, below, and Check everything reads ' + (R ? 'and re-derives ' : '') + 'them all).';
+    }
     // The remembered head must lie on the chain at its seq; else the memory records the rewrite
-    // (kept until Forget) and the verdict about to be drawn fails on it.
-    function monitorHeadCheck(r, files, mem, headSeq) {
+    // (kept until Forget) and the verdict about to be drawn fails on it. A visit resumed inside
+    // the last file keeps no entry_id at a seq it did not read: the remembered head at the last
+    // seq read then is the state's own, in bytes held to their sha256 (`plan.prefix`).
+    function monitorHeadCheck(r, files, mem, headSeq, plan) {
       if (headSeq === null || !mem || mem.rewritten) return;
-      var onChain = (r.headSeqIds || []).indexOf(mem.head) >= 0 ||
+      var cp = plan.prefix ? plan.checkpoint : null;
+      var onChain = (cp && headSeq === cp.lastSeq && mem.head === cp.prevEntryId) || (r.headSeqIds || []).indexOf(mem.head) >= 0 ||
         withheld.some(function (w) { return w.seq === headSeq && w.entry_id === mem.head; }) ||
         (headSeq === 0 && r.headerDigest === mem.head);
       if (onChain) return;
@@ -2496,21 +2930,26 @@
       if (h) return 'This exhibit\'s history was rewritten since your last visit on ' + h.date + '. ';
       return state.monitorRewritten ? 'This exhibit rewrote what this browser checked on an earlier visit (' + state.monitorRewritten.file + '). ' : '';
     }
-    function monitorAfter(r, files, plan, mem, checkpoint, headSeq) {
+    // After a complete re-derivation whose chain re-derives: what the next visit resumes from
+    // (docs/page.md "The monitor"), `acc.checkpoint` the reader's state at the end of the last
+    // file, which holds `acc.fileLines` lines. `checkpoint` stays null: a page of before this
+    // field resumed from it at the end of the last full file, and so reads everything instead.
+    function monitorAfter(r, files, plan, mem, acc) {
       if ((mem && mem.rewritten) || plan.rewritten || !r.ok || !r.head) return;
       var headSeqNow = Math.max(r.lastSeq || 0, r.bridged.length ? r.bridged[r.bridged.length - 1] : 0);
+      var cp = acc.checkpoint;
       var m = {
         bytes: files.reduce(function (a, f) { return a + f.bytes; }, 0), head: r.head, head_seq: headSeqNow,
         files: files.map(function (f, i) { return { path: f.path, bytes: f.bytes, sha256: f.sha256, full: i < files.length - 1 }; }),
-        checkpoint: files.length > 1 ? checkpoint : null,
-        withheld_sha: checkpoint ? withheldShaUpTo(checkpoint.lastSeq) : null,
+        checkpoint: null, withheld_sha: null,
+        tail: cp ? { checkpoint: cp, withheld_sha: withheldShaUpTo(cp.lastSeq), lines: acc.fileLines, facts: files[files.length - 1].facts || null } : null,
         // The posts read from the site, every one but those the page carries (fetchPosts).
-        posts: postsIn ? rememberedPosts(V, anchorsIndex, postsRaw, proofHeaders, postsCarried) : null,
+        posts: !postsIn ? null : fetched.__postsRead === 0 && mem && mem.posts ? mem.posts : rememberedPosts(V, anchorsIndex, postsRaw, proofHeaders, null),
         checked_at: new Date().toISOString()
       };
-      if (monitorSave(m)) monitorShow(plan.resumeFrom ? 'resumed' : 'stored', m);
+      if (monitorSave(m)) monitorShow(plan.checkpoint ? 'resumed' : 'stored', m);
       else monitorShow('unavailable');
-      if (plan.resumeFrom) $('monitor').setAttribute('data-state', 'resumed');
+      if (plan.checkpoint) $('monitor').setAttribute('data-state', 'resumed');
     }
     if ($('monitor-forget')) $('monitor-forget').addEventListener('click', function () {
       var st = storage();
@@ -2537,7 +2976,7 @@
         return f.arrayBuffer().then(function (b) { return new Uint8Array(b); });
       }
       if (location.protocol === 'file:') return Promise.reject(new Error('this page was opened from a file (file://), where a browser lets it read no file beside it'));
-      return fetch(path, { cache: 'no-store', credentials: 'same-origin' }).then(function (res) {
+      return fetchNow(path).then(function (res) {
         if (!res.ok) {
           var e = new Error('the server answered ' + res.status + ' for ' + path);
           e.status = res.status; e.path = path; e.absent = res.status === 404 || res.status === 410;
@@ -2546,12 +2985,18 @@
         return res.arrayBuffer().then(function (b) { return new Uint8Array(b); });
       });
     }
+    // One request a file: a read asked for again while it is under way waits for it.
+    var treePending = new Map();
     function treeGet(rel) {
       if (treeCache.has(rel)) return Promise.resolve(treeCache.get(rel));
-      return treeRaw(rel).then(function (b) {
+      if (treePending.has(rel)) return treePending.get(rel);
+      var p = treeRaw(rel).then(function (b) {
+        treePending.delete(rel);
         treeCache.set(rel, b); treeRead.files++; treeRead.bytes += b.length;
         return b;
-      });
+      }, function (e) { treePending.delete(rel); throw e; });
+      treePending.set(rel, p);
+      return p;
     }
     function treeAll(rels) { return Promise.all(rels.map(treeGet)); }
     // fn over items, k at a time; resolves when every one has.
@@ -2701,7 +3146,7 @@
         else fail('the head posted for ' + p.date + ' (' + p.head + ', seq ' + p.seq + ') is not the tree\'s leaf at seq ' + p.seq + ': the tree this checkpoint states does not hold the chain the head posted outside the box names');
         if (!Array.isArray(proofHeaders)) { fail('the page could not read the proofs\' headers it carries (' + (proofHeaders && proofHeaders.__error) + ')'); return out; }
         var h = proofHeaders.filter(function (x) { return x.kind === 'anchor' && x.name === p.date + '.txt.ots'; })[0];
-        var post = postsRaw[p.date], pr = h ? checkProofHeader(h.header, V.sha256Hex(V.utf8Encode(String(post)))) : null;
+        var post = postsRaw[p.date], pr = h ? checkProofHeader(h.header, postSha(V, String(post))) : null;
         if (pr === 'ok') out.checked.push('The header of that post\'s Bitcoin proof (carried by this page) commits to the post; its attestation is checked with an OpenTimestamps client.');
         else if (pr) fail('the Bitcoin proof of the post for ' + p.date + ' ' + PROOF_PROBLEM_WORDS[pr]);
         else if (withheldProof(p.date)) fail(withheldProofWords(p.date, withheldProof(p.date)));
@@ -2819,6 +3264,7 @@
     }
     // The verdict on a page older than its site: no failure, a link to the newer publication.
     function renderNewer(n) {
+      treeEarlyStop();
       verdict.setAttribute('data-state', 'newer');
       verdict.setAttribute('data-head', '');
       verdict.setAttribute('data-vouched', '');
@@ -3085,7 +3531,11 @@
       var out = names.filter(function (n) { return n.indexOf('index/') === 0; }).map(function (n) { return 'excerpts/' + n.slice(6); });
       return out.concat(V.excerpt.textMapNames(size));
     }
-    function treeEarlyStop() { if (state.treeEarly) { state.treeEarly.stop = true; state.treeEarly = null; } }
+    // What was started early for a check that ended: the tree's reads, the reader (requestEarly).
+    function treeEarlyStop() {
+      if (state.treeEarly) { state.treeEarly.stop = true; state.treeEarly = null; }
+      if (state.readerEarly) { state.readerEarly.rd.stop(); state.readerEarly = null; }
+    }
     // Every tree file at `size` read and held to the chain re-derived (treeStep).
     function treeFilesCheck(r, cp, size) {
       var names = T.treeFileNames(size), local = !!state.picked;
@@ -4156,7 +4606,8 @@
     // Draws the lines table's page; a promise when the rows are asked for (null: nothing drawn).
     function renderLines(seq) {
       if (!state.result) return null;
-      var got = linesPage(seq);
+      var got = seq === undefined && state.firstRows ? state.firstRows : linesPage(seq);
+      state.firstRows = null;
       return got && typeof got.then === 'function' ? got.then(drawLines) : drawLines(got);
     }
     function drawLines(got) {
@@ -4210,13 +4661,6 @@
     // another host), evaluated by ExhibitVerify.ots, and each attestation shown — a Bitcoin block
     // with the merkle root it must carry and two explorers' pages to compare it on (links, not
     // requests), a pending one named pending.
-    function otsButton(date) {
-      var out = el('div', { class: 'ots-eval', id: 'ots-' + date });
-      var b = el('button', { type: 'button' }, 'What does its proof attest?');
-      b.addEventListener('click', function () { evaluateProof(date, out); });
-      out.appendChild(b);
-      return out;
-    }
     function attestationItem(x) {
       if (x.kind === 'bitcoin') {
         var ex = V.ots.explorers(x.height);
@@ -4246,40 +4690,84 @@
         out.setAttribute('data-state', 'unread');
       });
     }
+    /*
+     * The posted heads table, one row a day (1,833 at 100,000 lines): each row's markup as text
+     * (the same elements as el() makes), parsed at once, with one listener on the table for its
+     * buttons. Made element by element it took most of 200 ms of the verdict's task on a
+     * returning visit (docs/page.md#records-in-the-worker).
+     */
+    function esc(v) { return String(v).replace(/[&<>"']/g, function (c) { return '&#' + c.charCodeAt(0) + ';'; }); }
+    function markup(name, attrs, inner) {
+      var a = '';
+      for (var k in attrs || {}) if (attrs[k] !== null && attrs[k] !== undefined) a += ' ' + k + '="' + esc(attrs[k]) + '"';
+      return '<' + name + a + '>' + (inner || '') + '</' + name + '>';
+    }
+    function digestHtml(hex, label) {
+      if (typeof hex !== 'string' || !hex) return markup('span', { class: 'muted' }, '—');
+      return markup('code', { class: 'digest', title: (label ? label + ' ' : '') + hex, 'data-full': hex }, esc(hex.length > 16 ? hex.slice(0, 12) + '…' : hex));
+    }
+    function anchorRowHtml(a, p) {
+      var pc = p.checks ? Object.keys(p.checks).map(function (k) { return words(k) + ' ' + p.checks[k]; }).join(', ') : 'not in the index';
+      var agree = p.ok === undefined ? '' : (p.ok === (a.ok && !proofFails(a)) ? 'agrees' : 'DISAGREES');
+      var pr = state.proofs.anchor[a.date], prState = anchorProof(a);
+      var good = a.ok && prState !== 'bad';
+      var proof = prState === 'ok' ? 'ok: OpenTimestamps v1, sha256, commits to the post' : prState === 'bad' ? 'FAILS: the proof ' + PROOF_PROBLEM_WORDS[pr.problem]
+        : prState === 'withheld' ? 'WITHHELD: ' + withheldProofWords(a.date, withheldProof(a.date)) : 'no proof carried';
+      // The posted head in full, selectable, with a Copy button a keyboard reaches: the one
+      // string a reader compares with the post outside the box (issue 45 item 5).
+      var head = typeof a.post_head === 'string' && HEX64.test(a.post_head)
+        ? markup('span', { class: 'fulldigest' }, markup('code', { class: 'full' }, esc(a.post_head)) + ' ' + markup('button', { type: 'button', class: 'copy', 'aria-label': 'Copy the head posted for ' + a.date }, 'Copy'))
+        : digestHtml(a.post_head, 'posted head');
+      var post = 'ledger/anchors/' + a.date + '.txt';
+      return markup('tr', { 'data-date': a.date, id: 'anchor-' + a.date, class: good ? null : 'bad' },
+        markup('td', null, esc(a.date)) + markup('td', null, esc(a.post_seq !== null ? String(a.post_seq) : '—')) + markup('td', { class: 'posted-head' }, head) +
+        markup('td', { class: good ? 'ok' : 'bad' }, good ? 'checks out' : 'FAILS') +
+        markup('td', null, esc('format ' + a.format + ', head ' + a.head + ', day closed ' + a.day_closed + ', ledger line ' + a.ledger_line)) +
+        markup('td', { class: prState === 'ok' ? 'ok' : prState === 'bad' || prState === 'withheld' ? 'bad' : 'muted', 'data-proof': prState }, esc(proof)) +
+        markup('td', null, esc((p.ok === undefined ? '' : (p.ok ? 'ok' : 'not ok') + (p.late ? ', late' : '') + ' — ') + pc) + (agree ? markup('div', null, esc('page and publisher: ' + agree)) : '')) +
+        markup('td', null, markup('a', { href: post }, 'post') + (prState === 'ok' || prState === 'bad' ? ' · ' + markup('a', { href: post + '.ots' }, 'proof (.ots)') : '') +
+          (prState === 'ok' ? markup('div', { class: 'ots-eval', id: 'ots-' + a.date }, markup('button', { type: 'button' }, 'What does its proof attest?')) : '')));
+    }
+    // The table's buttons: a posted head's Copy (copyNow), and what its proof attests (evaluateProof).
+    if ($('anchors-body')) $('anchors-body').addEventListener('click', function (ev) {
+      var b = ev.target && ev.target.closest ? ev.target.closest('button') : null;
+      if (!b) return;
+      if (b.classList.contains('copy')) copyNow(b, b.parentNode.querySelector('code.full').textContent);
+      else if (b.parentNode.classList.contains('ots-eval')) evaluateProof(b.parentNode.id.slice(4), b.parentNode);
+    });
+    /*
+     * The table's rows, the first ANCHOR_ROWS_FIRST with the verdict and the rest after it, a
+     * chunk a task (`#anchors-body[data-rows]`: "first N of M", then "all"): 1,833 rows at
+     * 100,000 lines are 55,000 elements, 150 ms of the verdict's task and a layout after it.
+     */
+    var ANCHOR_ROWS_FIRST = 200, ANCHOR_ROWS_CHUNK = 300, anchorsDrawn = 0;
     function renderAnchors() {
-      var tb = clear($('anchors-body'));
+      var tb = clear($('anchors-body')), run = ++anchorsDrawn;
       var theirs = {};
       (Array.isArray(anchorsIndex.posts) ? anchorsIndex.posts : []).forEach(function (p) { if (p && p.date) theirs[p.date] = p; });
-      state.anchors.forEach(function (a) {
-        var p = theirs[a.date] || {};
-        var checks = el('td', null, 'format ' + a.format + ', head ' + a.head + ', day closed ' + a.day_closed + ', ledger line ' + a.ledger_line);
-        var pc = p.checks ? Object.keys(p.checks).map(function (k) { return words(k) + ' ' + p.checks[k]; }).join(', ') : 'not in the index';
-        var agree = p.ok === undefined ? '' : (p.ok === (a.ok && !proofFails(a)) ? 'agrees' : 'DISAGREES');
-        var pr = state.proofs.anchor[a.date], prState = anchorProof(a);
-        var good = a.ok && prState !== 'bad';
-        var proofCell = el('td', { class: prState === 'ok' ? 'ok' : prState === 'bad' || prState === 'withheld' ? 'bad' : 'muted', 'data-proof': prState },
-          prState === 'ok' ? 'ok: OpenTimestamps v1, sha256, commits to the post' : prState === 'bad' ? 'FAILS: the proof ' + PROOF_PROBLEM_WORDS[pr.problem]
-            : prState === 'withheld' ? 'WITHHELD: ' + withheldProofWords(a.date, withheldProof(a.date)) : 'no proof carried');
-        tb.appendChild(el('tr', { 'data-date': a.date, id: 'anchor-' + a.date, class: good ? null : 'bad' },
-          el('td', null, a.date), el('td', null, a.post_seq !== null ? String(a.post_seq) : '—'),
-          // The posted head in full, selectable, with a Copy button a keyboard reaches: the one
-          // string a reader compares with the post outside the box (issue 45 item 5).
-          el('td', { class: 'posted-head' }, typeof a.post_head === 'string' && HEX64.test(a.post_head) ? fullDigest(a.post_head, 'the head posted for ' + a.date) : digest(a.post_head, 'posted head')),
-          el('td', { class: good ? 'ok' : 'bad' }, good ? 'checks out' : 'FAILS'), checks, proofCell,
-          el('td', null, (p.ok === undefined ? '' : (p.ok ? 'ok' : 'not ok') + (p.late ? ', late' : '') + ' — ') + pc, agree ? el('div', null, 'page and publisher: ' + agree) : null),
-          el('td', null, link('ledger/anchors/' + a.date + '.txt', 'post'), prState === 'ok' || prState === 'bad' ? [' · ', link('ledger/anchors/' + a.date + '.txt.ots', 'proof (.ots)')] : null,
-            prState === 'ok' ? otsButton(a.date) : null)));
-      });
-      var checked = {};
-      state.anchors.forEach(function (a) { checked[a.date] = 1; });
-      (Array.isArray(anchorsIndex.posts) ? anchorsIndex.posts : []).forEach(function (p) {
-        if (!p || !p.date || checked[p.date]) return;
-        tb.appendChild(el('tr', { 'data-date': p.date, id: 'anchor-' + p.date, class: p.ok === false ? 'bad' : null },
-          el('td', null, String(p.date)), el('td', null, p.seq === null || p.seq === undefined ? '—' : String(p.seq)), el('td', null, '—'),
-          el('td', { class: 'bad' }, 'not checked here'), el('td', { colspan: '2' }, 'The post is not in the exact form, so its text is withheld; the page has nothing to check.'),
-          el('td', null, p.checks ? plain(p.checks) : '—'), el('td', null, '—')));
-      });
-      if (!tb.firstChild) tb.appendChild(el('tr', null, el('td', { colspan: '8' }, 'No posted head yet.')));
+      var rows = state.anchors, k = Math.min(rows.length, ANCHOR_ROWS_FIRST);
+      var html = function (from, to) { return rows.slice(from, to).map(function (a) { return anchorRowHtml(a, theirs[a.date] || {}); }).join(''); };
+      tb.innerHTML = html(0, k);
+      var rest = function () {
+        var checked = {};
+        state.anchors.forEach(function (a) { checked[a.date] = 1; });
+        (Array.isArray(anchorsIndex.posts) ? anchorsIndex.posts : []).forEach(function (p) {
+          if (!p || !p.date || checked[p.date]) return;
+          tb.appendChild(el('tr', { 'data-date': p.date, id: 'anchor-' + p.date, class: p.ok === false ? 'bad' : null },
+            el('td', null, String(p.date)), el('td', null, p.seq === null || p.seq === undefined ? '—' : String(p.seq)), el('td', null, '—'),
+            el('td', { class: 'bad' }, 'not checked here'), el('td', { colspan: '2' }, 'The post is not in the exact form, so its text is withheld; the page has nothing to check.'),
+            el('td', null, p.checks ? plain(p.checks) : '—'), el('td', null, '—')));
+        });
+        if (!tb.firstChild) tb.appendChild(el('tr', null, el('td', { colspan: '8' }, 'No posted head yet.')));
+        tb.setAttribute('data-rows', 'all');
+      };
+      var more = function () {
+        if (run !== anchorsDrawn) return;
+        tb.insertAdjacentHTML('beforeend', html(k, k + ANCHOR_ROWS_CHUNK));
+        k = Math.min(rows.length, k + ANCHOR_ROWS_CHUNK);
+        if (k < rows.length) { tb.setAttribute('data-rows', 'first ' + k + ' of ' + rows.length); setTimeout(more, 0); } else rest();
+      };
+      if (k < rows.length) { tb.setAttribute('data-rows', 'first ' + k + ' of ' + rows.length); setTimeout(more, 0); } else rest();
       var without = anchorsIndex.anchor_lines_without_post;
       if (Array.isArray(without) && without.length) $('anchors-extra').textContent = 'Anchor lines without a post (the publisher\'s list): ' + without.map(function (x) {
         return x && typeof x === 'object' ? String(x.anchor_date) + ' (seq ' + plain(x.anchor_line_seqs) + ')' : String(x);
@@ -4558,7 +5046,7 @@
       // the post: no request for a proof the site does not hold.
       var stamped = {};
       if (Array.isArray(proofHeaders)) proofHeaders.forEach(function (h) { if (h.kind === 'anchor') stamped[h.name.replace(/\.txt\.ots$/, '')] = h.header; });
-      var has = function (date) { var h = stamped[date]; return !!h && postsRaw[date] !== undefined && checkProofHeader(h, V.sha256Hex(V.utf8Encode(String(postsRaw[date])))) === 'ok'; };
+      var has = function (date) { var h = stamped[date]; return !!h && postsRaw[date] !== undefined && checkProofHeader(h, postSha(V, String(postsRaw[date]))) === 'ok'; };
       var out = [];
       if (state.mode === 'log') {
         postedHeads(posts).forEach(function (h) { out.push({ date: h.date, head: h.head, seq: h.seq, text: String(postsRaw[h.date]) }); });

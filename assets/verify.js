@@ -127,6 +127,12 @@
     var off = start;
     var lastFull = start + (len - (len % 64));
     for (; off < lastFull; off += 64) shaCompress(h, bytes, off);
+    shaPad(bytes, off, end, len);
+  }
+
+  // The message's last bytes[off, end) (fewer than 64), its padding and its length `len` into SHA_H.
+  function shaPad(bytes, off, end, len) {
+    var h = SHA_H;
     var rem = end - off;
     var t = SHA_TAIL;
     t.fill(0);
@@ -164,6 +170,26 @@
     var b = toBytes(bytes);
     shaRange(b, 0, b.length);
     return shaHexOut();
+  }
+
+  /**
+   * sha256HexPrefix(Uint8Array, n) -> {prefix, whole}: the sha256 hex of the first n bytes and
+   * of them all, in one pass over the bytes (a returning visitor's last ledger file: the part
+   * this browser re-derived before, and the whole file the list names; docs/page.md "The
+   * monitor").
+   */
+  function sha256HexPrefix(bytes, n) {
+    var b = toBytes(bytes), h = SHA_H, off = 0;
+    n = Math.max(0, Math.min(n, b.length));
+    shaInit();
+    for (var cut = n - (n % 64); off < cut; off += 64) shaCompress(h, b, off);
+    var saved = new Int32Array(h);
+    shaPad(b, off, n, n);
+    var prefix = shaHexOut();
+    h.set(saved);
+    for (var lastFull = b.length - (b.length % 64); off < lastFull; off += 64) shaCompress(h, b, off);
+    shaPad(b, off, b.length, b.length);
+    return { prefix: prefix, whole: shaHexOut() };
   }
 
   /** sha256(Uint8Array | string) -> Uint8Array(32) */
@@ -3936,6 +3962,7 @@
     parseJsonLine: parseJsonLine,
     lineEntryId: lineEntryId,
     sha256Hex: sha256Hex,
+    sha256HexPrefix: sha256HexPrefix,
     sha256: sha256,
     utf8Encode: utf8Encode,
     utf8Decode: utf8Decode,

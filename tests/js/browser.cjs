@@ -18,13 +18,16 @@
 // `#paste-result[data-match]` is set; then it prints one JSON object: the DOM, the verdict's
 // attributes, layout facts (document width, the paste result's box and the viewport, the body's
 // colours), the axe-core violations when --axe is given, and whether an injected inline script
-// ran (--inject-script: the page's CSP must block it).
+// ran (--inject-script: the page's CSP must block it). `msToVerdict` counts from the navigation
+// (not the browser's start) to when the final verdict was seen, polled every 100 ms (20 with
+// --perf); the verdict's `data-ms-details` is the page's own clock, from its navigation.
 //
 // --perf watches the page from before its first script (docs/page.md#records-in-the-worker):
 // every long task (PerformanceObserver 'longtask': its duration), and whether #progress was
 // full while the verdict was still working; after the verdict it collects garbage and reports
-// the page's main-thread JavaScript heap (Runtime.getHeapUsage). --heap-strings then takes a
-// heap snapshot of the main thread and says which of the given strings it holds.
+// the page's main-thread JavaScript heap (Runtime.getHeapUsage), and the requests by kind, its
+// workers' (which fetch the ledger's files) with the page's. --heap-strings then takes a heap
+// snapshot of the main thread and says which of the given strings it holds.
 'use strict';
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
@@ -107,8 +110,19 @@ async function open(b, url, { width = 1280, height = 900, dark = false, noJs = f
   await b.send('Emulation.setEmulatedMedia', { features: [{ name: 'prefers-color-scheme', value: dark ? 'dark' : 'light' }] }, sessionId);
   if (noJs) await b.send('Emulation.setScriptExecutionDisabled', { value: true }, sessionId);
   if (perf) await b.send('Page.addScriptToEvaluateOnNewDocument', { source: PERF_WATCH }, sessionId);
+  // --perf: the page's workers too, for the requests they make (a light page's reader fetches
+  // the ledger's files itself).
+  const workers = [];
+  if (perf) {
+    b.on((m) => {
+      if (m.method === 'Target.attachedToTarget' && m.sessionId === sessionId && m.params.targetInfo.type === 'worker') workers.push(m.params.sessionId);
+    });
+    await b.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: true }, sessionId);
+  }
+  // Navigation to the verdict is timed from here, not from the browser's start.
+  const navigatedAt = Date.now();
   await b.send('Page.navigate', { url }, sessionId);
-  return { sessionId, evaluate };
+  return { sessionId, evaluate, workers, navigatedAt };
 }
 
 // Runs before the page's own scripts (--perf): long tasks, and #progress full before a verdict.
@@ -145,6 +159,28 @@ const REQUESTS = `(function () {
   return out;
 })()`;
 
+/**
+ * REQUESTS over the page and its workers, each worker's times moved to the page's clock (a
+ * worker's performance.now() counts from its own start).
+ */
+async function requestsOf(b, evaluate, workers) {
+  const out = await evaluate(REQUESTS);
+  const origin = await evaluate('performance.timeOrigin');
+  for (const w of workers) {
+    let r;
+    try {
+      r = await b.send('Runtime.evaluate', { expression: '[' + REQUESTS + ', performance.timeOrigin]', returnByValue: true }, w);
+    } catch (e) { continue; } // a worker that ended
+    const [theirs, at] = r.result.value || [{}, origin];
+    Object.keys(theirs).forEach((k) => {
+      const g = out[k] = out[k] || { count: 0, bytes: 0, start: Infinity, end: 0 }, t = theirs[k], shift = at - origin;
+      g.count += t.count; g.bytes += t.bytes;
+      g.start = Math.min(g.start, Math.round(t.start + shift)); g.end = Math.max(g.end, Math.round(t.end + shift));
+    });
+  }
+  return out;
+}
+
 /** The main thread's heap after a collection, and which of `needles` a heap snapshot holds. */
 async function heapFacts(b, sessionId, needles) {
   await b.send('HeapProfiler.enable', {}, sessionId);
@@ -165,14 +201,14 @@ async function heapFacts(b, sessionId, needles) {
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /** Polls `expression` until it is truthy; returns its value. */
-async function waitFor(evaluate, expression, timeoutMs, what) {
+async function waitFor(evaluate, expression, timeoutMs, what, pollMs = 100) {
   const t0 = Date.now();
   for (;;) {
     let v = null;
     try { v = await evaluate(expression); } catch (e) { v = null; }
     if (v) return v;
     if (Date.now() - t0 > timeoutMs) throw new Error(`waited ${timeoutMs} ms for ${what}`);
-    await sleep(100);
+    await sleep(pollMs);
   }
 }
 
@@ -216,11 +252,11 @@ async function probe(o) {
   });
   try {
     const url = (/^https?:\/\//.test(o.page) ? o.page : 'file://' + path.resolve(o.page)) + (o.fragment || '');
-    const t0 = Date.now();
-    const { sessionId, evaluate } = await open(b, url, o);
+    const { sessionId, evaluate, workers, navigatedAt } = await open(b, url, o);
+    const t0 = navigatedAt;
     if (o.noJs) await waitFor(evaluate, "document.readyState === 'complete'", o.timeoutMs, 'the document to load');
     else await waitFor(evaluate, "(function(){var v=document.getElementById('verdict');var d=v&&v.getAttribute('data-verdict');return d&&d!=='working'?d:null})()",
-      o.timeoutMs, 'the final verdict (#verdict[data-verdict])');
+      o.timeoutMs, 'the final verdict (#verdict[data-verdict])', o.perf ? 20 : 100);
     if (o.pick) {
       const before = await evaluate("document.getElementById('verdict').getAttribute('data-verdict')");
       if (before !== 'needs-data') throw new Error('--pick: the page did not ask for the ledger (data-verdict=' + before + ')');
@@ -281,7 +317,7 @@ async function probe(o) {
     if (o.evalExpr) facts.evalResult = await evaluate(o.evalExpr);
     if (o.perf) {
       facts.perf = await evaluate('window.__exhibitPerf || null');
-      if (facts.perf) facts.perf.requests = await evaluate(REQUESTS);
+      if (facts.perf) facts.perf.requests = await requestsOf(b, evaluate, workers);
       facts.heap = await heapFacts(b, sessionId, o.heapStrings);
     }
     if (o.injectScript) {

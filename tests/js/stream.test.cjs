@@ -183,6 +183,89 @@ test('a post naming a remembered seq whose digest was not kept: read again, not 
   assert.equal(P.compareMemory(mem, now, wsha, ['4'], new Set([4])).resumeFrom, 2, 'a post at a withheld seq: its digest is in the list');
 });
 
+// docs/page.md "The monitor": a memory that keeps the reader's state at the end of the last line
+// read, inside the last file (`tail`), resumes inside that file, after the bytes it re-derived,
+// whatever became of the file since (grown, or full with files after it); held to the withheld
+// list up to that state's last seq, and read from the first line when a post names a seq it did
+// not keep. Catches a plan that resumes after the last file (skipping its new lines), or at its
+// start with the state of its end.
+test('a memory of the state inside the last file resumes inside that file', () => {
+  const tailMem = Object.assign({}, mem, { checkpoint: null, withheld_sha: null,
+    tail: { checkpoint: { v: 1, lastSeq: 9, ids: [['9', [hex('e')]]], dayLast: [['2026-10-25', 9, [hex('e')]]] }, withheld_sha: 'W9', lines: 3,
+      facts: { lines: 3, first_seq: 7, last_seq: 9, head: hex('e') } } });
+  for (const specs of [
+    [['ledger/ledger.jsonl', 100, 'a'], ['ledger/segments/000001.jsonl', 100, 'b'], ['ledger/segments/000002.jsonl', 100, 'c']],
+    [['ledger/ledger.jsonl', 100, 'a'], ['ledger/segments/000001.jsonl', 100, 'b'], ['ledger/segments/000002.jsonl', 180, '1']],
+    [['ledger/ledger.jsonl', 100, 'a'], ['ledger/segments/000001.jsonl', 100, 'b'], ['ledger/segments/000002.jsonl', 180, '1'], ['ledger/segments/000003.jsonl', 50, '2']]
+  ]) {
+    const r = P.compareMemory(tailMem, list(specs), wsha, ['9', '12']);
+    assert.equal(r.rewritten, null, JSON.stringify(specs));
+    assert.equal(r.resumeFrom, 2, 'the last remembered file is read, after its remembered part');
+    assert.equal(r.checkpoint, tailMem.tail.checkpoint);
+    assert.deepEqual(r.prefix, { bytes: 100, sha256: hex('c'), lines: 3, facts: tailMem.tail.facts });
+  }
+  const ok = list([['ledger/ledger.jsonl', 100, 'a'], ['ledger/segments/000001.jsonl', 100, 'b'], ['ledger/segments/000002.jsonl', 150, '1']]);
+  assert.equal(P.compareMemory(tailMem, ok, (q) => (q === 9 ? 'other' : 'W' + q), []).rewritten.file, 'ledger/withheld.json',
+    'the withheld list up to the state\'s last seq is held to the one checked');
+  const short = P.compareMemory(tailMem, list([['ledger/ledger.jsonl', 100, 'a'], ['ledger/segments/000001.jsonl', 100, 'b'], ['ledger/segments/000002.jsonl', 90, '1']]), wsha, []);
+  assert.match(short.rewritten.why, /shorter/);
+  const again = P.compareMemory(tailMem, ok, wsha, ['8']);
+  assert.equal(again.rewritten, null);
+  assert.equal(again.checkpoint, null, 'a post at a seq the state did not keep: read from the first line');
+  // A memory of before the tail resumes after the last full file, as it did.
+  const old = P.compareMemory(mem, ok, wsha, ['6']);
+  assert.equal(old.resumeFrom, 2);
+  assert.equal(old.prefix, null);
+});
+
+// docs/page.md "The monitor": the reader resumed inside a file holds the file to the list and its
+// first part to the sha256 remembered for it, and re-derives only the lines after that part:
+// the same answer, facts and posted heads as one pass. A changed byte in that part is said as a
+// rewrite, even when the list names the changed file. Catches a reader that re-derives the part
+// again, one that skips the lines after it, and one that trusts the part without hashing it.
+test('the reader resumed inside a file re-derives only the lines after the part it read before', () => {
+  const ends = lineEnds(demo.ledger);
+  const cut = ends[150], last = ends[200];
+  const part = demo.ledger.subarray(0, cut), grown = demo.ledger.subarray(0, last);
+  const run = (msgs) => {
+    const out = [];
+    const h = P.lightEngine(V, P.compactResult, (m) => out.push(m));
+    msgs.forEach((m) => h(m));
+    return out;
+  };
+  const init = (checkpoint) => ({ type: 'init', withheld: demo.withheld, tzRules: null, posts: demo.posts, watchSeqs: postSeqs, checkpoint });
+  const facts = (bytes) => {
+    const r = V.verifyLedger(bytes, demo.withheld);
+    const lines = r.lines.filter((L) => L.seq !== null);
+    return { lines: r.lineCount, first_seq: lines[0].seq, last_seq: lines[lines.length - 1].seq, head: lines[lines.length - 1].entry_id };
+  };
+  const file = (bytes, extra) => Object.assign({ type: 'file', path: 'ledger/ledger.jsonl', bytes: bytes.slice().buffer, size: bytes.length, sha256: V.sha256Hex(bytes), facts: facts(bytes), wantCheckpoint: true }, extra);
+  const first = run([init(null), file(part)]);
+  const cp = first.find((m) => m.type === 'file-done').checkpoint;
+  assert.ok(cp, 'the state at the end of the last line read');
+  const prefix = { bytes: part.length, sha256: V.sha256Hex(part), lines: facts(part).lines, facts: facts(part) };
+  const resumed = run([init(JSON.parse(JSON.stringify(cp))), file(grown, { prefix }), { type: 'finish', headSeq: null }]);
+  const done = resumed.find((m) => m.type === 'file-done');
+  assert.equal(done.resumedLines, prefix.lines);
+  assert.equal(done.derived, 50, 'only the 50 lines after the remembered part');
+  assert.equal(done.fileLines, facts(grown).lines);
+  const whole = run([init(null), file(grown), { type: 'finish', headSeq: null }]).find((m) => m.type === 'done');
+  const back = resumed.find((m) => m.type === 'done');
+  for (const k of ['ok', 'head', 'entries', 'linesTotal', 'lastSeq', 'bytes']) assert.deepEqual(back.result[k], whole.result[k], k);
+  assert.deepEqual(back.anchors, whole.anchors);
+  // Nothing new: nothing re-derived, the same answer.
+  const same = run([init(JSON.parse(JSON.stringify(cp))), file(part, { prefix }), { type: 'finish', headSeq: null }]);
+  assert.equal(same.find((m) => m.type === 'file-done').derived, 0);
+  assert.equal(same.find((m) => m.type === 'done').result.head, run([init(null), file(part), { type: 'finish', headSeq: null }]).find((m) => m.type === 'done').result.head);
+  // One byte of the remembered part changed, the list naming the changed file: a rewrite.
+  const forged = grown.slice();
+  forged[ends[10] + 5] ^= 1;
+  const said = run([init(JSON.parse(JSON.stringify(cp))), file(forged, { prefix })]);
+  const rw = said.find((m) => m.type === 'file-rewritten');
+  assert.ok(rw && /first \d+ bytes, which this browser re-derived on an earlier visit, changed/.test(rw.why), JSON.stringify(said.map((m) => m.type)));
+  assert.equal(said.find((m) => m.type === 'file-done'), undefined, 'nothing of it is re-derived');
+});
+
 // docs/page.md "The monitor": a returning visit takes from memory the posts it read before, only
 // while today's anchors index spells each exactly as read then; a post not in the exact form, one
 // whose proof's header was not read or fails, and one the page carries are always read again.

@@ -2342,11 +2342,13 @@ fn posts_read_while_the_ledger_streams_are_each_checked() {
 /// A returning visitor's full check reads only the posts it has not read before
 /// (docs/page.md "The monitor"): the posts it read, in the exact form the anchors' index spells
 /// and with a proof whose header commits to them, are taken from what this browser remembers
-/// while today's index spells each as it was read, and the page says they were not fetched
-/// again; every other post is read. Catches a returning visit that reads every post again (its
-/// verdict waited on 1,833 days' files at 100,000 lines), one that takes a remembered post
-/// whose index entry changed (a forged post and index passed it), and one that says nothing of
-/// what it did not read.
+/// while today's index spells each as it was read — those the page carries too, while its copy
+/// is the one read — and the page says they were not fetched again; every other post is read.
+/// Catches a returning visit that reads every post again (its verdict waited on 1,833 days'
+/// files at 100,000 lines, then on the 64 carried ones' 128), one that takes a remembered post
+/// whose index entry changed (a forged post and index passed it), one that takes a carried post
+/// from memory when the page carries another copy, and one that says nothing of what it did not
+/// read.
 #[test]
 fn a_returning_visit_reads_only_the_posts_it_has_not_read() {
     let mut b = Box::light(4096);
@@ -2368,31 +2370,56 @@ fn a_returning_visit_reads_only_the_posts_it_has_not_read() {
     assert_eq!(posts_read(&server).len(), 2 * dates.len());
     let back = visit(&server.url(FULL), Some(profile.path()), &[]);
     assert_eq!(verdict(&back), want);
-    // The newest 64, which the page carries, are read on every visit; the older ones not.
-    let carried = &dates[dates.len() - 64..];
+    // Every post was read before, the newest 64 (which the page carries) too, and the page's
+    // copies are the ones read then: none is read again. (The verdict's line on what is anchored
+    // outside the box reads the newest proofs in full after the verdict: ANCHOR_TRIES, 10.)
+    let newest_ten = |read: &[String]| {
+        read.iter().all(|p| {
+            dates[dates.len() - 10..]
+                .iter()
+                .any(|d| *p == format!("ledger/anchors/{d}.txt.ots"))
+        })
+    };
     let read = posts_read(&server);
-    let posts: Vec<&String> = read.iter().filter(|p| p.ends_with(".txt")).collect();
-    let want_posts: Vec<String> = carried
-        .iter()
-        .map(|d| format!("ledger/anchors/{d}.txt"))
-        .collect();
-    assert_eq!(posts, want_posts.iter().collect::<Vec<_>>());
-    assert!(
-        read.iter().all(|p| carried
-            .iter()
-            .any(|d| p.starts_with(&format!("ledger/anchors/{d}.txt")))),
-        "{read:?}"
-    );
+    assert!(newest_ten(&read), "no post read: {read:?}");
     let dom = back["dom"].as_str().unwrap();
     let said = text_of(dom, "posts-remembered");
     assert!(
         said.starts_with(&format!(
-            "NOT fetched again: the posts of {} days up to {}",
-            dates.len() - 64,
-            dates[dates.len() - 65]
+            "NOT fetched again: the posts of {} days up to {} and their proofs' headers, which this browser read on an earlier visit (the 64 of them this page carries among them",
+            dates.len(),
+            dates[dates.len() - 1]
         )),
         "{said}"
     );
+
+    // The newest post's proof upgraded since (another length; the page carries the new one): the
+    // page's copy is not the one read, so that post is read again and its copy held to it.
+    // Catches a page that takes a carried post from memory whatever the page now carries.
+    let newest = &dates[dates.len() - 1];
+    let post = std::fs::read(b.b.dir.join(format!("gate/anchors/{newest}.txt"))).unwrap();
+    let (upgraded, _) = bitcoin_proof(&post, &[7; 16], 840_000);
+    std::fs::write(
+        b.b.dir.join(format!("gate/anchors/{newest}.txt.ots")),
+        &upgraded,
+    )
+    .unwrap();
+    b.build(1_800_050_000);
+    let again = visit(&server.url(FULL), Some(profile.path()), &[]);
+    let read = posts_read(&server);
+    let (texts, proofs): (Vec<String>, Vec<String>) =
+        read.into_iter().partition(|p| p.ends_with(".txt"));
+    assert_eq!(texts, vec![format!("ledger/anchors/{newest}.txt")]);
+    assert!(
+        proofs.contains(&format!("ledger/anchors/{newest}.txt.ots")) && newest_ten(&proofs),
+        "{proofs:?}"
+    );
+    assert_eq!(
+        verdict(&again),
+        verdict(&visit(&server.url(FULL), None, &[]))
+    );
+    assert_eq!(verdict(&again).0, want.0);
+    server.take();
 
     // An old post and its index entry rewritten (the head one digit off, a proof made for the
     // new text): the index no longer spells the remembered post, every post is read, and the
@@ -2429,4 +2456,180 @@ fn a_returning_visit_reads_only_the_posts_it_has_not_read() {
         forged_visit["verdict"]
     );
     assert!(posts_read(&server).contains(&format!("ledger/anchors/{}.txt", dates[0])));
+}
+
+/// The ledger's files as the page lists them (`layout-json`): path, bytes and lines.
+fn listed(site: &Path) -> Vec<(String, usize, usize)> {
+    let html = std::fs::read_to_string(site.join("index.html")).unwrap();
+    let layout: J = serde_json::from_slice(&unb64(block(&html, "layout-json"))).unwrap();
+    layout["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            let n = |k: &str| usize::try_from(f[k].as_u64().unwrap()).unwrap();
+            (
+                f["path"].as_str().unwrap().to_string(),
+                n("bytes"),
+                n("lines"),
+            )
+        })
+        .collect()
+}
+
+/// `path`'s bytes replaced on the site and in every list of it, as a forced push would leave
+/// them: the page's `layout-json` (and its copy of STATS.json when it carries one), STATS.json
+/// and the last snapshot.
+fn relist(site: &Path, path: &str, bytes: &[u8]) {
+    std::fs::write(site.join(path), bytes).unwrap();
+    let sha = J::String(exhibit_protocol::Digest::of(bytes).to_string());
+    let size = J::from(bytes.len());
+    let relisted = |files: &mut J| {
+        for f in files.as_array_mut().unwrap() {
+            if f["path"] == path {
+                f["sha256"] = sha.clone();
+                f["bytes"] = size.clone();
+            }
+        }
+    };
+    let index = site.join("index.html");
+    let mut html = std::fs::read_to_string(&index).unwrap();
+    let b64 = block(&html, "layout-json").to_string();
+    let mut layout: J = serde_json::from_slice(&unb64(&b64)).unwrap();
+    relisted(&mut layout["files"]);
+    let enc = |v: &J| exhibit::published::encode::base64(&serde_json::to_vec(v).unwrap());
+    html = html.replacen(&b64, &enc(&layout), 1);
+    let stats_path = site.join("ledger/STATS.json");
+    let mut stats: J = serde_json::from_slice(&std::fs::read(&stats_path).unwrap()).unwrap();
+    relisted(&mut stats["ledger"]["files"]);
+    let stats_bytes = serde_json::to_vec_pretty(&stats).unwrap();
+    std::fs::write(&stats_path, &stats_bytes).unwrap();
+    if crate::common::page_blocks(&html).contains_key("stats-json") {
+        let old = block(&html, "stats-json").to_string();
+        html = html.replacen(&old, &exhibit::published::encode::base64(&stats_bytes), 1);
+    }
+    std::fs::write(&index, html).unwrap();
+    reseal_snapshot(site);
+}
+
+/// A returning visitor whose last ledger file grew since (docs/page.md "The monitor"): the page
+/// resumes inside it, from the reader's state at the end of the last line it read, holds the
+/// bytes it read then to the sha256 it remembers, and re-derives only the lines after them (and
+/// the files after it), to the verdict a first visitor gets; unchanged, it re-derives none. The
+/// file's `data-derived-lines` counts them. Catches a page that re-derives the whole last file
+/// (the count is its every line), one that skips the new lines or reads the old ones again as
+/// new (another head, or a broken chain), and one that resumes after the last remembered file.
+#[test]
+fn a_returning_visit_re_derives_only_the_lines_it_has_not_read() {
+    let mut b = Box::light(4096);
+    b.add(60);
+    b.build(1_800_000_000);
+    let server = Server::start(&b.site);
+    let profile = tempfile::tempdir().unwrap();
+    let want = verdict(&visit(&server.url(FULL), Some(profile.path()), &[]));
+    assert!(want.0 == "gaps" || want.0 == "intact", "{want:?}");
+    let before = listed(&b.site);
+    let (tail, tail_bytes, tail_lines) = before.last().cloned().unwrap();
+    server.take();
+    let derived = |facts: &J, path: &str| -> (usize, usize) {
+        let li = tag(
+            facts["dom"].as_str().unwrap(),
+            &format!("data-path=\"{path}\""),
+        );
+        let n = |k: &str| attr(li, k).parse::<usize>().unwrap();
+        (n("data-derived-lines"), n("data-resumed-lines"))
+    };
+
+    // Nothing new: the last file is fetched and held to the list; none of its lines re-derived.
+    let same = visit(&server.url(FULL), Some(profile.path()), &[]);
+    assert_eq!(verdict(&same), want);
+    let dom = same["dom"].as_str().unwrap();
+    assert_eq!(attr(tag(dom, "id=\"monitor\""), "data-state"), "resumed");
+    assert_eq!(derived(&same, &tail), (0, tail_lines));
+    let hits = server.take();
+    assert_eq!(hits.get(&tail), Some(&1), "{hits:?}");
+    for (p, _, _) in &before[..before.len() - 1] {
+        assert_eq!(hits.get(p), None, "{p} is full and remembered: {hits:?}");
+    }
+    let memory = text_of(dom, "monitor-text");
+    assert!(
+        memory.contains(&format!(
+            "{tail}, fetched and held to the size and sha256 the list names"
+        )) && memory.contains("so only the 0 lines after them were re-derived"),
+        "{memory}"
+    );
+
+    // Twenty lines later: the last file grew.
+    b.add(20);
+    b.build(1_800_100_000);
+    let after = listed(&b.site);
+    let at = after.iter().position(|f| f.0 == tail).unwrap();
+    assert!(after[at].1 > tail_bytes, "{tail} grew: {after:?}");
+    let back = visit(&server.url(FULL), Some(profile.path()), &[]);
+    let fresh = visit(&server.url(FULL), None, &[]);
+    assert_eq!(
+        verdict(&back),
+        verdict(&fresh),
+        "the verdict a first visitor gets"
+    );
+    assert_eq!(verdict(&back).2, verify_head(&b.site));
+    assert_eq!(derived(&back, &tail).1, tail_lines);
+    let lines: usize = after[at..].iter().map(|f| derived(&back, &f.0).0).sum();
+    assert_eq!(lines, 20, "each new line re-derived once, and no other");
+}
+
+/// One byte changed in the part of the last ledger file this browser re-derived on an earlier
+/// visit, the file grown since and every list naming its new bytes (a forced push): the page
+/// holds that part to the sha256 it remembers and says REWRITTEN, naming the file and its first
+/// bytes — the headline failure, `data-failed="history"`, the status an alert (docs/page.md "The
+/// monitor"). A first visitor is failed on the broken chain, not on a rewrite. Catches a page that
+/// trusts the remembered part without hashing it, and one that re-derives the file and says only
+/// that the chain is broken, never that what this browser checked changed.
+#[test]
+fn a_changed_byte_in_the_remembered_part_of_the_last_file_is_the_headline_failure() {
+    let mut b = Box::light(4096);
+    b.add(60);
+    b.build(1_800_000_000);
+    let server = Server::start(&b.site);
+    let profile = tempfile::tempdir().unwrap();
+    let first = verdict(&visit(&server.url(FULL), Some(profile.path()), &[])).0;
+    assert!(first == "gaps" || first == "intact", "{first}");
+    let (tail, tail_bytes, _) = listed(&b.site).last().cloned().unwrap();
+    b.add(20);
+    b.build(1_800_100_000);
+    let mut bytes = std::fs::read(b.site.join(&tail)).unwrap();
+    assert!(bytes.len() > tail_bytes, "{tail} grew");
+    let at = bytes
+        .windows(10)
+        .position(|w| w == b"\"scanned\":")
+        .unwrap()
+        + 10;
+    assert!(at < tail_bytes, "the byte is in the remembered part");
+    bytes[at] = if bytes[at] == b'9' { b'8' } else { b'9' };
+    relist(&b.site, &tail, &bytes);
+
+    let f = visit(&server.url(FULL), Some(profile.path()), &["--eval", ALARM]);
+    assert_eq!(f["verdict"]["data-verdict"], "failed", "{}", f["verdict"]);
+    assert_eq!(f["verdict"]["data-failed"], "history", "{}", f["verdict"]);
+    let dom = f["dom"].as_str().unwrap();
+    assert_eq!(attr(tag(dom, "id=\"monitor\""), "data-state"), "rewritten");
+    let said_memory = text_of(dom, "monitor-text");
+    assert!(
+        said_memory.contains("REWRITTEN")
+            && said_memory.contains(&format!(
+                "{tail}: its first {tail_bytes} bytes, which this browser re-derived on an earlier visit, changed"
+            )),
+        "{said_memory}"
+    );
+    assert!(
+        failures_of(&f).contains(&format!("earlier visit was rewritten: {tail}")),
+        "{}",
+        failures_of(&f)
+    );
+    assert!(said(&f, "verdict-text").contains("rewrote what this browser checked"));
+    assert_eq!(f["evalResult"]["role"], "alert", "{}", f["evalResult"]);
+
+    let fresh = visit(&server.url(FULL), None, &[]);
+    assert_eq!(fresh["verdict"]["data-verdict"], "failed");
+    assert_ne!(fresh["verdict"]["data-failed"], "history");
 }
