@@ -1582,10 +1582,11 @@
     // places a reader copies a digest from (a match, a released text) carry a Copy button.
     function digest(hex, label) {
       if (typeof hex !== 'string' || !hex) return el('span', { class: 'muted' }, '—');
-      var c = el('code', { class: 'digest', title: (label ? label + ' ' : '') + hex, 'data-full': hex },
-        hex.length > 16 ? hex.slice(0, 12) + '…' : hex);
-      return c;
+      return el('code', digestAttrs(hex, label), shortHex(hex));
     }
+    // What a short digest's element carries (digest, and digestHtml's markup of the same).
+    function digestAttrs(hex, label) { return { class: 'digest', title: (label ? label + ' ' : '') + hex, 'data-full': hex }; }
+    function shortHex(hex) { return hex.length > 16 ? hex.slice(0, 12) + '…' : hex; }
     // A digest in full with a button that copies it.
     function fullDigest(hex, label) {
       return el('span', { class: 'fulldigest' }, el('code', { class: 'full' }, hex), ' ', copyButton(hex, 'Copy' + (label ? ' ' + label : '')));
@@ -4704,7 +4705,7 @@
     }
     function digestHtml(hex, label) {
       if (typeof hex !== 'string' || !hex) return markup('span', { class: 'muted' }, '—');
-      return markup('code', { class: 'digest', title: (label ? label + ' ' : '') + hex, 'data-full': hex }, esc(hex.length > 16 ? hex.slice(0, 12) + '…' : hex));
+      return markup('code', digestAttrs(hex, label), esc(shortHex(hex)));
     }
     function anchorRowHtml(a, p) {
       var pc = p.checks ? Object.keys(p.checks).map(function (k) { return words(k) + ' ' + p.checks[k]; }).join(', ') : 'not in the index';

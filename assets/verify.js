@@ -2628,10 +2628,15 @@
 
   // Two words' context: the first 2 bytes of the sha256 of `a b`, as 4 hex.
   function pairHash(a, b) { return sha256HexOfString(a + ' ' + b).slice(0, 4); }
-  // The contexts of the shingle at word p, as 8 hex: the 2 words before it, then the 2 after
-  // (0000 where there are fewer).
+  // The contexts of the shingle at word p: [the 2 words before it, the 2 after], each 4 hex or
+  // null where there are fewer.
+  function contextPair(w, p) {
+    return [p >= 2 ? pairHash(w[p - 2], w[p - 1]) : null, p + EXCERPT_SHINGLE + 2 <= w.length ? pairHash(w[p + EXCERPT_SHINGLE], w[p + EXCERPT_SHINGLE + 1]) : null];
+  }
+  // contextPair as a row holds it, 8 hex (0000 for none).
   function contextsAt(w, p) {
-    return (p >= 2 ? pairHash(w[p - 2], w[p - 1]) : '0000') + (p + EXCERPT_SHINGLE + 2 <= w.length ? pairHash(w[p + EXCERPT_SHINGLE], w[p + EXCERPT_SHINGLE + 1]) : '0000');
+    var c = contextPair(w, p);
+    return (c[0] || '0000') + (c[1] || '0000');
   }
 
   /**
@@ -2658,8 +2663,8 @@
   function excerptLookup(excerpt) {
     var w = excerptWords(excerpt);
     if (w.length < EXCERPT_MIN_WORDS) return null;
-    var keys = shingleKeys(w), key = leastKey(keys, 0, keys.length), j = keys.indexOf(key);
-    return { key: key, before: j >= 2 ? pairHash(w[j - 2], w[j - 1]) : null, after: j + EXCERPT_SHINGLE + 2 <= w.length ? pairHash(w[j + EXCERPT_SHINGLE], w[j + EXCERPT_SHINGLE + 1]) : null };
+    var keys = shingleKeys(w), key = leastKey(keys, 0, keys.length), c = contextPair(w, keys.indexOf(key));
+    return { key: key, before: c[0], after: c[1] };
   }
 
   /**

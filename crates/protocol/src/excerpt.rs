@@ -122,20 +122,20 @@ fn pair_hash(a: &str, b: &str) -> u16 {
     u16::from_be_bytes([d.0[0], d.0[1]])
 }
 
-/// The contexts of the shingle at word `p`: the hash of the 2 words before it (0 when there are
-/// fewer) in the high 16 bits, of the 2 words after it (0 when there are fewer) in the low.
+/// The contexts of the shingle at word `p`: the hash of the 2 words before it and of the 2 words
+/// after it, each `None` where `words` has fewer.
+fn context_pair(words: &[String], p: usize) -> (Option<u16>, Option<u16>) {
+    (
+        (p >= 2).then(|| pair_hash(&words[p - 2], &words[p - 1])),
+        (p + SHINGLE + 2 <= words.len())
+            .then(|| pair_hash(&words[p + SHINGLE], &words[p + SHINGLE + 1])),
+    )
+}
+
+/// [`context_pair`] as a row holds it: before in the high 16 bits, after in the low, 0 for none.
 fn contexts(words: &[String], p: usize) -> u32 {
-    let before = if p >= 2 {
-        pair_hash(&words[p - 2], &words[p - 1])
-    } else {
-        0
-    };
-    let after = if p + SHINGLE + 2 <= words.len() {
-        pair_hash(&words[p + SHINGLE], &words[p + SHINGLE + 1])
-    } else {
-        0
-    };
-    (u32::from(before) << 16) | u32::from(after)
+    let (before, after) = context_pair(words, p);
+    (u32::from(before.unwrap_or(0)) << 16) | u32::from(after.unwrap_or(0))
 }
 
 /// The rows of a released text filed at `seq` (docs/tree.md#excerpts): one for each distinct
@@ -179,12 +179,8 @@ pub fn lookup(excerpt: &str) -> Option<Lookup> {
     let keys = shingle_keys(&w);
     let key = keys.iter().min().copied()?;
     let j = keys.iter().position(|&k| k == key)?;
-    Some(Lookup {
-        key,
-        before: (j >= 2).then(|| pair_hash(&w[j - 2], &w[j - 1])),
-        after: (j + SHINGLE + 2 <= w.len())
-            .then(|| pair_hash(&w[j + SHINGLE], &w[j + SHINGLE + 1])),
-    })
+    let (before, after) = context_pair(&w, j);
+    Some(Lookup { key, before, after })
 }
 
 /// The key to look an excerpt up by: the least key of its shingles, which every released text
