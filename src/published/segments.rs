@@ -235,6 +235,10 @@ impl std::io::BufRead for PublishedStream<'_> {
             let Some(next) = self.files.next() else {
                 break;
             };
+            // The file read is let go before the next is read, so one is held, not two: at a
+            // million lines each is 16 MiB, and this was the self-check's peak
+            // (docs/scale.md#memory).
+            self.current = std::borrow::Cow::Borrowed(&[]);
             self.current = next
                 .bytes()
                 .map_err(|e| std::io::Error::other(format!("{e:#}")))?;

@@ -952,7 +952,19 @@ pub fn has_listed_profile_link(s: &str) -> bool {
 }
 
 fn is_profile_link_at(t: &[char], i: usize) -> bool {
-    if PROFILE_APP_LINKS
+    // Every listed link starts with an ASCII letter, and a link matches only where its first
+    // letter does (ignoring ASCII case): so only the links of `t[i]`'s letter are tried. The
+    // same answer as trying all 50 at every character (`tests::the_first_letter_index_answers_as_trying_every_link`),
+    // a tenth of the work: this check ran at every character of every proof and text.
+    let Some(first) = t[i]
+        .is_ascii_alphabetic()
+        .then(|| t[i].to_ascii_lowercase())
+    else {
+        return false;
+    };
+    let links = &PROFILE_LINKS_BY_LETTER[(first as u8 - b'a') as usize];
+    if links
+        .app
         .iter()
         .any(|link| starts_with_ignore_ascii_case(t, i, link) && has_name_at(t, i + link.len()))
     {
@@ -961,13 +973,82 @@ fn is_profile_link_at(t: &[char], i: usize) -> bool {
     if i > 0 && (t[i - 1].is_ascii_alphanumeric() || t[i - 1] == '-') {
         return false;
     }
-    PROFILE_PREFIXES.iter().any(|prefix| {
-        let at = i + prefix.len();
-        starts_with_ignore_ascii_case(t, i, prefix)
-            && !starts_with_ignore_ascii_case(t, at, "joinchat/")
-            && (has_name_at(t, at) || (t.get(at) == Some(&'@') && has_name_at(t, at + 1)))
-    })
+    links
+        .hosts
+        .iter()
+        .any(|prefix| profile_prefix_at(t, i, prefix))
 }
+
+/// `prefix` at `i`, then a name (or `@` and a name), and not a Telegram group's `joinchat/`.
+fn profile_prefix_at(t: &[char], i: usize, prefix: &str) -> bool {
+    let at = i + prefix.len();
+    starts_with_ignore_ascii_case(t, i, prefix)
+        && !starts_with_ignore_ascii_case(t, at, "joinchat/")
+        && (has_name_at(t, at) || (t.get(at) == Some(&'@') && has_name_at(t, at + 1)))
+}
+
+/// The listed links of one first letter, in the lists' order.
+struct LinksOfLetter {
+    app: &'static [&'static str],
+    hosts: &'static [&'static str],
+}
+
+/// [`PROFILE_APP_LINKS`] and [`PROFILE_PREFIXES`] by their first letter, `a` to `z`: made at
+/// compile time from the two lists, so a link added to a list is in its letter's.
+static PROFILE_LINKS_BY_LETTER: [LinksOfLetter; 26] = {
+    const fn of_letter<const N: usize, const M: usize>(
+        list: &[&'static str; N],
+        letter: u8,
+    ) -> ([&'static str; M], usize) {
+        let mut out = [""; M];
+        let (mut k, mut n) = (0, 0);
+        while k < N {
+            if list[k].as_bytes()[0].to_ascii_lowercase() == letter {
+                out[n] = list[k];
+                n += 1;
+            }
+            k += 1;
+        }
+        (out, n)
+    }
+    static APP: [([&str; 10], usize); 26] = {
+        let mut all = [([""; 10], 0); 26];
+        let mut l = 0;
+        while l < 26 {
+            all[l] = of_letter::<10, 10>(&PROFILE_APP_LINKS, b'a' + l as u8);
+            l += 1;
+        }
+        all
+    };
+    static HOSTS: [([&str; 40], usize); 26] = {
+        let mut all = [([""; 40], 0); 26];
+        let mut l = 0;
+        while l < 26 {
+            all[l] = of_letter::<40, 40>(&PROFILE_PREFIXES, b'a' + l as u8);
+            l += 1;
+        }
+        all
+    };
+    let mut out = [const {
+        LinksOfLetter {
+            app: &[],
+            hosts: &[],
+        }
+    }; 26];
+    let (mut l, mut apps, mut hostss) = (0, 0, 0);
+    while l < 26 {
+        let (app, hosts) = (&APP[l], &HOSTS[l]);
+        out[l] = LinksOfLetter {
+            app: app.0.split_at(app.1).0,
+            hosts: hosts.0.split_at(hosts.1).0,
+        };
+        (apps, hostss) = (apps + app.1, hostss + hosts.1);
+        l += 1;
+    }
+    // A link that did not start with a letter would be in no letter's list: the build fails.
+    assert!(apps == PROFILE_APP_LINKS.len() && hostss == PROFILE_PREFIXES.len());
+    out
+};
 
 /// `host.tld/@name`: a handle as the first segment of a site's path (Mastodon and every other
 /// fediverse server, Medium, TikTok, YouTube, Threads).
@@ -1158,6 +1239,90 @@ fn starts_with_ignore_ascii_case(t: &[char], at: usize, word: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The guard's rule before the first-letter index: every listed link tried at `i`.
+    fn profile_link_at_trying_every_link(t: &[char], i: usize) -> bool {
+        if PROFILE_APP_LINKS
+            .iter()
+            .any(|link| starts_with_ignore_ascii_case(t, i, link) && has_name_at(t, i + link.len()))
+        {
+            return true;
+        }
+        if i > 0 && (t[i - 1].is_ascii_alphanumeric() || t[i - 1] == '-') {
+            return false;
+        }
+        PROFILE_PREFIXES
+            .iter()
+            .any(|prefix| profile_prefix_at(t, i, prefix))
+    }
+
+    #[test]
+    fn the_first_letter_index_answers_as_trying_every_link() {
+        // Every link, in three cases, after each kind of character, before each kind of end;
+        // then strings drawn from the links' own pieces and look-alikes (`ſ`, `K` the Kelvin
+        // sign, a fullwidth `ｔ`, which ASCII case folding must not take for a letter).
+        let befores = ["", " ", "a", "-", "/", "(", "é", "1", "_", "ſ"];
+        let afters = ["alice", "@bob", "_x", "joinchat/abc", "", "-", "é", " x"];
+        let mut inputs: Vec<String> = Vec::new();
+        for link in PROFILE_APP_LINKS.iter().chain(&PROFILE_PREFIXES) {
+            for case in [link.to_string(), link.to_uppercase(), {
+                let mut c = link.chars();
+                c.next()
+                    .map(|f| f.to_ascii_uppercase().to_string() + c.as_str())
+                    .unwrap_or_default()
+            }] {
+                for b in befores {
+                    for a in afters {
+                        inputs.push(format!("{b}{case}{a}"));
+                    }
+                }
+            }
+        }
+        let pieces = [
+            "t.me/",
+            "x.com/",
+            "tg://",
+            "resolve?",
+            "skype:",
+            "wa.me",
+            "/",
+            "@",
+            "a",
+            "T",
+            ".",
+            "-",
+            "me/",
+            "ſkype:",
+            "\u{212a}eybase.io/",
+            "ｔ.me/",
+            "joinchat/",
+            "linkedin.com/in/",
+            " ",
+            "é",
+        ];
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        for _ in 0..20_000 {
+            let mut s = String::new();
+            for _ in 0..(x % 7 + 1) {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                s.push_str(pieces[(x % pieces.len() as u64) as usize]);
+            }
+            inputs.push(s);
+        }
+        let mut found = 0;
+        for s in &inputs {
+            let t: Vec<char> = s.chars().collect();
+            for i in 0..t.len() {
+                let want = profile_link_at_trying_every_link(&t, i);
+                assert_eq!(is_profile_link_at(&t, i), want, "{s:?} at {i}");
+                found += usize::from(want);
+            }
+        }
+        // The inputs reach both answers, many times over (a test of `false` alone proves nothing).
+        assert!(found > 1000, "{found}");
+    }
 
     fn chars(s: &str) -> Vec<char> {
         s.chars().collect()
