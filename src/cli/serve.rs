@@ -5,11 +5,12 @@
 //! (`..`, its percent-encoded forms and symbolic links leading out are all refused).
 //!
 //! Connections are kept alive as Pages keeps them (docs/operator.md#serve): HTTP/1.1 persistent
-//! connections, several requests on one in order, closed on the client's `Connection: close`, for
-//! an HTTP/1.0 client that did not ask for keep-alive, after a request announcing a body, and after
-//! an idle time. A light page's full check reads thousands of small files (docs/page.md#the-line-records-stay-in-the-worker);
-//! one connection a request measured that instead of the page. At most `MAX_CONNECTIONS` are
-//! served at once, a thread each; the next waits in the listen queue until one closes.
+//! connections, several requests on one in order, closed on the client's `Connection: close`,
+//! for an HTTP/1.0 client that did not ask for keep-alive, after a request announcing a body, and
+//! after an idle time. A light page's full check reads thousands of small files
+//! (docs/page.md#records-in-the-worker); one connection a request measured the connections'
+//! setup instead of the page. At most `MAX_CONNECTIONS` are served at once, a thread each; the
+//! next waits in the listen queue until one closes.
 //!
 //! The standard library only: a preview for one person needs GET, HEAD and one range, which is
 //! less code than a dependency's configuration, and adds nothing to the binary's build.
