@@ -4,13 +4,22 @@
 //! the cache lifetime Pages sends, byte ranges, no folder listing, and never a file outside DIR
 //! (`..`, its percent-encoded forms and symbolic links leading out are all refused).
 //!
+//! Connections are kept alive as Pages keeps them (docs/operator.md#serve): HTTP/1.1 persistent
+//! connections, several requests on one in order, closed on the client's `Connection: close`,
+//! for an HTTP/1.0 client that did not ask for keep-alive, after a request announcing a body, and
+//! after an idle time. A light page's full check reads thousands of small files
+//! (docs/page.md#records-in-the-worker); one connection a request measured the connections'
+//! setup instead of the page. At most `MAX_CONNECTIONS` are served at once, a thread each; the
+//! next waits in the listen queue until one closes.
+//!
 //! The standard library only: a preview for one person needs GET, HEAD and one range, which is
 //! less code than a dependency's configuration, and adds nothing to the binary's build.
 
-use std::io::{BufRead, BufReader, Read, Seek, SeekFrom, Write};
-use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::io::{BufRead, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
+use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream};
 use std::path::{Component, Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::Duration;
 
 use anyhow::{Context, Result};
@@ -27,8 +36,68 @@ pub struct ServePlan {
 pub const CACHE_CONTROL: &str = "max-age=600";
 /// The longest request head read: a browser's is well under it.
 const MAX_HEAD: usize = 16 << 10;
-/// How long a connection may take to send its request.
-const READ_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long a kept-alive connection may wait for its next request, and a request's head may stall.
+const IDLE_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long one write may block on a client that does not read.
+const WRITE_TIMEOUT: Duration = Duration::from_secs(30);
+/// Connections served at once: a browser opens six to one host; a client opening more waits.
+const MAX_CONNECTIONS: usize = 64;
+/// After a response that closes the connection, what a client still sends is read and dropped
+/// (up to this much, for at most a second), so that closing does not reset the connection under
+/// a response the client has not read yet (RFC 9112, section 9.6).
+const LINGER_BYTES: u64 = 1 << 20;
+
+/// The idle time and the bound on connections; a test shortens them with
+/// `EXHIBIT_TEST_SERVE_IDLE_MS` and `EXHIBIT_TEST_SERVE_CONNECTIONS` (docs/operator.md#serve).
+#[derive(Debug, Clone, Copy)]
+struct Limits {
+    idle: Duration,
+    connections: usize,
+}
+
+impl Limits {
+    fn from_env() -> Limits {
+        let number = |name: &str| std::env::var(name).ok().and_then(|v| v.parse::<u64>().ok());
+        Limits {
+            idle: number("EXHIBIT_TEST_SERVE_IDLE_MS")
+                .filter(|&ms| ms > 0)
+                .map_or(IDLE_TIMEOUT, Duration::from_millis),
+            connections: number("EXHIBIT_TEST_SERVE_CONNECTIONS")
+                .filter(|&n| n > 0)
+                .map_or(MAX_CONNECTIONS, |n| n as usize),
+        }
+    }
+}
+
+/// The connections still free to serve; a `Slot` is one taken, given back when dropped.
+struct Slots {
+    free: Mutex<usize>,
+    freed: Condvar,
+}
+
+struct Slot(Arc<Slots>);
+
+impl Slots {
+    /// Waits until a connection closes when all are taken.
+    fn take(self: &Arc<Self>) -> Slot {
+        let mut free = self.free.lock().unwrap_or_else(PoisonError::into_inner);
+        while *free == 0 {
+            free = self
+                .freed
+                .wait(free)
+                .unwrap_or_else(PoisonError::into_inner);
+        }
+        *free -= 1;
+        Slot(Arc::clone(self))
+    }
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        *self.0.free.lock().unwrap_or_else(PoisonError::into_inner) += 1;
+        self.0.freed.notify_one();
+    }
+}
 
 /// The content type Pages sends for a file name (its extension; none is `application/octet-stream`,
 /// as for the tiles and the checkpoint).
@@ -74,13 +143,7 @@ pub fn run(plan: &ServePlan) -> Result<ExitCode> {
     if plan.open {
         open_in_browser(&url);
     }
-    for stream in listener.incoming() {
-        let Ok(stream) = stream else { continue };
-        let root = root.clone();
-        std::thread::spawn(move || {
-            let _ = answer(stream, &root);
-        });
-    }
+    accept_forever(&listener, &root, Limits::from_env());
     Ok(ExitCode::SUCCESS)
 }
 
@@ -103,56 +166,215 @@ fn open_in_browser(url: &str) {
     }
 }
 
-/// One request, one response, then the connection closes.
-fn answer(stream: TcpStream, root: &Path) -> std::io::Result<()> {
-    stream.set_read_timeout(Some(READ_TIMEOUT))?;
-    let mut reader = BufReader::new(stream.try_clone()?.take(MAX_HEAD as u64));
-    let mut request_line = String::new();
-    reader.read_line(&mut request_line)?;
-    let mut range = None;
+/// Each connection on a thread of its own, at most `limits.connections` at once: the slot is
+/// taken before `accept`, so one more waits in the listen queue, not on a thread.
+fn accept_forever(listener: &TcpListener, root: &Path, limits: Limits) {
+    let slots = Arc::new(Slots {
+        free: Mutex::new(limits.connections),
+        freed: Condvar::new(),
+    });
     loop {
-        let mut line = String::new();
-        if reader.read_line(&mut line)? == 0 || line.trim_end().is_empty() {
+        let slot = slots.take();
+        let stream = match listener.accept() {
+            Ok((stream, _)) => stream,
+            Err(_) => {
+                // Out of descriptors, or a connection reset while queued: not a hot loop.
+                std::thread::sleep(Duration::from_millis(10));
+                continue;
+            }
+        };
+        let root = root.to_path_buf();
+        // A thread that cannot be started drops the stream (closed) and gives the slot back.
+        let _ = std::thread::Builder::new()
+            .name("serve".into())
+            .spawn(move || {
+                let _slot = slot;
+                let _ = connection(stream, &root, limits.idle);
+            });
+    }
+}
+
+/// One request read: what the answer needs, and whether the connection stays open after it.
+#[derive(Debug, Default)]
+struct Request {
+    method: String,
+    target: String,
+    range: Option<String>,
+    keep_alive: bool,
+}
+
+/// Why no request was read: the client closed or went idle (closed without a word), or sent
+/// what is not an HTTP request head (answered, then closed).
+#[derive(Debug)]
+enum NoRequest {
+    Gone,
+    Malformed,
+    TooLarge,
+}
+
+/// Requests answered in the order they come until one closes the connection, the client goes
+/// away or stays idle for `idle`. Pipelined requests wait in `reader`'s buffer.
+fn connection(stream: TcpStream, root: &Path, idle: Duration) -> std::io::Result<()> {
+    stream.set_read_timeout(Some(idle))?;
+    stream.set_write_timeout(Some(WRITE_TIMEOUT))?;
+    // A response's last segment must not wait for the client's delayed ACK (Nagle).
+    stream.set_nodelay(true)?;
+    let mut reader = BufReader::new(stream.try_clone()?);
+    let mut out = BufWriter::with_capacity(64 << 10, stream);
+    loop {
+        let request = match read_request(&mut reader) {
+            Ok(request) => request,
+            Err(NoRequest::Gone) => return Ok(()),
+            Err(NoRequest::Malformed) => {
+                simple(
+                    &mut out,
+                    400,
+                    "Bad Request",
+                    "not an HTTP request\n",
+                    false,
+                    false,
+                )?;
+                return linger(out, reader);
+            }
+            Err(NoRequest::TooLarge) => {
+                let body = "the request head passes 16 KiB\n";
+                simple(
+                    &mut out,
+                    431,
+                    "Request Header Fields Too Large",
+                    body,
+                    false,
+                    false,
+                )?;
+                return linger(out, reader);
+            }
+        };
+        answer(&mut out, root, &request)?;
+        out.flush()?;
+        if !request.keep_alive {
+            return linger(out, reader);
+        }
+    }
+}
+
+/// Closes after a last response: the write side first, then what the client still sends is
+/// read (bounded) until it closes, so that its unread bytes do not reset the response away.
+fn linger(out: BufWriter<TcpStream>, reader: BufReader<TcpStream>) -> std::io::Result<()> {
+    let stream = out.into_inner().map_err(|e| e.into_error())?;
+    stream.shutdown(Shutdown::Write)?;
+    stream.set_read_timeout(Some(Duration::from_secs(1)))?;
+    let _ = std::io::copy(&mut reader.take(LINGER_BYTES), &mut std::io::sink());
+    Ok(())
+}
+
+/// One request head, at most `MAX_HEAD` bytes, from the request line to the empty line.
+fn read_request(reader: &mut BufReader<TcpStream>) -> Result<Request, NoRequest> {
+    let mut budget = MAX_HEAD as u64;
+    let mut request_line = String::new();
+    // RFC 9112, section 2.2: empty lines before a request line are ignored.
+    while request_line.is_empty() {
+        request_line = head_line(reader, &mut budget)?;
+    }
+    let mut parts = request_line.split_whitespace();
+    let (Some(method), Some(target), version) = (parts.next(), parts.next(), parts.next()) else {
+        return Err(NoRequest::Malformed);
+    };
+    let mut request = Request {
+        method: method.to_string(),
+        target: target.to_string(),
+        ..Request::default()
+    };
+    let (mut close, mut keep, mut body) = (false, false, false);
+    loop {
+        let line = head_line(reader, &mut budget)?;
+        if line.is_empty() {
             break;
         }
-        if let Some((name, value)) = line.split_once(':')
-            && name.trim().eq_ignore_ascii_case("range")
-        {
-            range = Some(value.trim().to_string());
+        let Some((name, value)) = line.split_once(':') else {
+            return Err(NoRequest::Malformed);
+        };
+        let (name, value) = (name.trim().to_ascii_lowercase(), value.trim());
+        match name.as_str() {
+            "range" => request.range = Some(value.to_string()),
+            "connection" => {
+                for token in value.split(',').map(str::trim) {
+                    close |= token.eq_ignore_ascii_case("close");
+                    keep |= token.eq_ignore_ascii_case("keep-alive");
+                }
+            }
+            "content-length" => body |= value != "0",
+            "transfer-encoding" => body = true,
+            _ => {}
         }
     }
-    let mut out = stream;
-    let mut parts = request_line.split_whitespace();
-    let (Some(method), Some(target)) = (parts.next(), parts.next()) else {
-        return simple(&mut out, 400, "Bad Request", "not an HTTP request\n", true);
+    // HTTP/1.1 stays open unless told to close; HTTP/1.0 only when it asked; a request with a
+    // body, which this server does not read, closes (RFC 9112, sections 6.3 and 9.3).
+    request.keep_alive = !body
+        && match version {
+            Some("HTTP/1.1") => !close,
+            Some("HTTP/1.0") => keep && !close,
+            _ => false,
+        };
+    Ok(request)
+}
+
+/// One line of the head without its line end; `Gone` when the connection ends or times out
+/// (between requests, that is an idle connection closing).
+fn head_line(reader: &mut BufReader<TcpStream>, budget: &mut u64) -> Result<String, NoRequest> {
+    let mut line = Vec::new();
+    let n = match reader.by_ref().take(*budget).read_until(b'\n', &mut line) {
+        Ok(n) => n,
+        Err(_) => return Err(NoRequest::Gone),
     };
-    let head_only = method == "HEAD";
-    if method != "GET" && !head_only {
-        return simple(
-            &mut out,
-            405,
-            "Method Not Allowed",
-            "GET or HEAD\n",
-            head_only,
-        );
+    *budget -= n as u64;
+    if !line.ends_with(b"\n") {
+        // Cut at the budget: too large; otherwise the connection ended inside a head.
+        return Err(if *budget == 0 {
+            NoRequest::TooLarge
+        } else {
+            NoRequest::Gone
+        });
     }
-    match resolve(root, target) {
-        Resolved::File(path) => send_file(&mut out, &path, range.as_deref(), head_only),
+    Ok(String::from_utf8_lossy(&line).trim_end().to_string())
+}
+
+/// One response, with the connection's fate in its `Connection` header.
+fn answer(out: &mut BufWriter<TcpStream>, root: &Path, request: &Request) -> std::io::Result<()> {
+    let keep = request.keep_alive;
+    let head_only = request.method == "HEAD";
+    if request.method != "GET" && !head_only {
+        return simple(out, 405, "Method Not Allowed", "GET or HEAD\n", false, keep);
+    }
+    match resolve(root, &request.target) {
+        Resolved::File(path) => send_file(out, &path, request.range.as_deref(), head_only, keep),
         Resolved::Redirect(to) => {
             let head = format!(
-                "HTTP/1.1 301 Moved Permanently\r\nLocation: {to}\r\nContent-Length: 0\r\nCache-Control: {CACHE_CONTROL}\r\nConnection: close\r\n\r\n"
+                "HTTP/1.1 301 Moved Permanently\r\nLocation: {to}\r\nContent-Length: 0\r\nCache-Control: {CACHE_CONTROL}\r\nConnection: {}\r\n\r\n",
+                connection_header(keep)
             );
             out.write_all(head.as_bytes())
         }
         Resolved::Forbidden => simple(
-            &mut out,
+            out,
             403,
             "Forbidden",
             "outside the folder served\n",
             head_only,
+            keep,
         ),
-        Resolved::NotFound => simple(&mut out, 404, "Not Found", "404: no such file\n", head_only),
+        Resolved::NotFound => simple(
+            out,
+            404,
+            "Not Found",
+            "404: no such file\n",
+            head_only,
+            keep,
+        ),
     }
+}
+
+fn connection_header(keep_alive: bool) -> &'static str {
+    if keep_alive { "keep-alive" } else { "close" }
 }
 
 enum Resolved {
@@ -261,18 +483,31 @@ pub fn byte_range(range: Option<&str>, len: u64) -> Result<Option<(u64, u64)>, U
     Ok(Some((first, last)))
 }
 
+/// A file whole or one range of it. A file that cannot be opened is not found; a file that
+/// shrinks while it is sent leaves its response short, so the connection closes (an error).
 fn send_file(
-    out: &mut TcpStream,
+    out: &mut BufWriter<TcpStream>,
     path: &Path,
     range: Option<&str>,
     head_only: bool,
+    keep: bool,
 ) -> std::io::Result<()> {
-    let mut file = std::fs::File::open(path)?;
-    let len = file.metadata()?.len();
+    let opened = std::fs::File::open(path).and_then(|f| Ok((f.metadata()?.len(), f)));
+    let Ok((len, mut file)) = opened else {
+        return simple(
+            out,
+            404,
+            "Not Found",
+            "404: no such file\n",
+            head_only,
+            keep,
+        );
+    };
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
     let common = format!(
-        "Content-Type: {}\r\nCache-Control: {CACHE_CONTROL}\r\nAccept-Ranges: bytes\r\nAccess-Control-Allow-Origin: *\r\nConnection: close\r\n",
-        content_type(name)
+        "Content-Type: {}\r\nCache-Control: {CACHE_CONTROL}\r\nAccept-Ranges: bytes\r\nAccess-Control-Allow-Origin: *\r\nConnection: {}\r\n",
+        content_type(name),
+        connection_header(keep)
     );
     let (status, first, count, extra) = match byte_range(range, len) {
         Ok(None) => ("200 OK", 0, len, String::new()),
@@ -295,26 +530,31 @@ fn send_file(
         return Ok(());
     }
     file.seek(SeekFrom::Start(first))?;
-    std::io::copy(&mut file.take(count), out)?;
-    out.flush()
+    if std::io::copy(&mut file.take(count), out)? != count {
+        return Err(std::io::ErrorKind::UnexpectedEof.into());
+    }
+    Ok(())
 }
 
+/// A short plain-text answer; `head_only` sends its headers alone (HEAD), as for a file.
 fn simple(
-    out: &mut TcpStream,
+    out: &mut BufWriter<TcpStream>,
     code: u16,
     reason: &str,
     body: &str,
     head_only: bool,
+    keep: bool,
 ) -> std::io::Result<()> {
     let head = format!(
-        "HTTP/1.1 {code} {reason}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: {}\r\nCache-Control: {CACHE_CONTROL}\r\nConnection: close\r\n\r\n",
-        body.len()
+        "HTTP/1.1 {code} {reason}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: {}\r\nCache-Control: {CACHE_CONTROL}\r\nConnection: {}\r\n\r\n",
+        body.len(),
+        connection_header(keep)
     );
     out.write_all(head.as_bytes())?;
-    if !head_only {
-        out.write_all(body.as_bytes())?;
+    if head_only {
+        return Ok(());
     }
-    out.flush()
+    out.write_all(body.as_bytes())
 }
 
 #[cfg(test)]

@@ -226,10 +226,17 @@ impl Drop for Served {
 }
 
 fn serve(dir: &Path, extra: &[&str]) -> Served {
+    serve_with(dir, extra, &[])
+}
+
+/// `exhibit serve` with its test limits (`EXHIBIT_TEST_SERVE_IDLE_MS`,
+/// `EXHIBIT_TEST_SERVE_CONNECTIONS`; docs/operator.md#serve) set in its environment.
+fn serve_with(dir: &Path, extra: &[&str], env: &[(&str, &str)]) -> Served {
     use std::io::BufRead;
     let mut child = Command::new(env!("CARGO_BIN_EXE_exhibit"))
         .args(["serve", dir.to_str().unwrap(), "--address", "127.0.0.1:0"])
         .args(extra)
+        .envs(env.iter().copied())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::null())
         .spawn()
@@ -246,7 +253,8 @@ fn serve(dir: &Path, extra: &[&str]) -> Served {
     Served { child, addr }
 }
 
-/// One HTTP/1.1 request over TCP; the status, the headers (lower-cased names) and the body.
+/// One HTTP/1.1 request over TCP on a connection of its own (`Connection: close`, read to its
+/// end); the status, the headers (lower-cased names) and the body.
 fn get(
     addr: &str,
     method: &str,
@@ -257,7 +265,7 @@ fn get(
     let mut s = std::net::TcpStream::connect(addr).unwrap();
     s.set_read_timeout(Some(std::time::Duration::from_secs(10)))
         .unwrap();
-    let mut req = format!("{method} {target} HTTP/1.1\r\nHost: {addr}\r\n");
+    let mut req = format!("{method} {target} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n");
     for h in headers {
         req.push_str(h);
         req.push_str("\r\n");
@@ -292,16 +300,11 @@ fn header<'h>(h: &'h [(String, String)], name: &str) -> Option<&'h str> {
     h.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
 }
 
-/// A built exhibit served over TCP with Pages' headers, byte ranges, no listing and nothing
-/// outside DIR. Catches: a server on every interface, a wrong content type or cache lifetime, a
-/// Range ignored or an unsatisfiable one answered 200, a folder listed, `..` (plain or encoded)
-/// or a link leading out served.
-#[test]
-fn serve_answers_as_pages_does_and_never_outside_dir() {
-    let tmp = tempfile::tempdir().unwrap();
-    let b = TestBox::new(tmp.path());
+/// A ten-line exhibit built into `tmp/site`.
+fn ten_line_site(tmp: &Path) -> std::path::PathBuf {
+    let b = TestBox::new(tmp);
     ten_lines(&b);
-    let site = tmp.path().join("site");
+    let site = tmp.join("site");
     let o = exhibit(
         &[
             "build",
@@ -313,6 +316,17 @@ fn serve_answers_as_pages_does_and_never_outside_dir() {
         1_790_000_000,
     );
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    site
+}
+
+/// A built exhibit served over TCP with Pages' headers, byte ranges, no listing and nothing
+/// outside DIR. Catches: a server on every interface, a wrong content type or cache lifetime, a
+/// Range ignored or an unsatisfiable one answered 200, a folder listed, `..` (plain or encoded)
+/// or a link leading out served.
+#[test]
+fn serve_answers_as_pages_does_and_never_outside_dir() {
+    let tmp = tempfile::tempdir().unwrap();
+    let site = ten_line_site(tmp.path());
     std::fs::write(tmp.path().join("secret.txt"), "private").unwrap();
     std::os::unix::fs::symlink(tmp.path().join("secret.txt"), site.join("leak.txt")).unwrap();
     std::os::unix::fs::symlink(tmp.path(), site.join("up")).unwrap();
@@ -388,6 +402,223 @@ fn serve_answers_as_pages_does_and_never_outside_dir() {
     }
     let (status, _, _) = get(&s.addr, "POST", "/", &[]);
     assert_eq!(status, 405);
+}
+
+type Reader = std::io::BufReader<std::net::TcpStream>;
+
+/// A connection of the tests' own, kept open: the writing half and the reading half, every read
+/// bounded by 20 s so that a server that never answers or never closes fails the test (no timing
+/// is asserted: the test limits below are far from it).
+fn connect(addr: &str) -> (std::net::TcpStream, Reader) {
+    let s = std::net::TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(std::time::Duration::from_secs(20)))
+        .unwrap();
+    (s.try_clone().unwrap(), std::io::BufReader::new(s))
+}
+
+fn send(w: &mut std::net::TcpStream, text: &str) {
+    use std::io::Write;
+    w.write_all(text.as_bytes()).unwrap();
+}
+
+/// One response off a kept connection, its body as long as its Content-Length says (none for a
+/// HEAD): the status, the headers (lower-cased names) and the body.
+fn response(r: &mut Reader, head: bool) -> (u16, Vec<(String, String)>, Vec<u8>) {
+    use std::io::{BufRead, Read};
+    let mut lines = Vec::new();
+    loop {
+        let mut line = String::new();
+        let n = r.read_line(&mut line).expect("a response, not a timeout");
+        assert!(n > 0, "the connection closed before a response");
+        if line.trim_end().is_empty() {
+            break;
+        }
+        lines.push(line.trim_end().to_string());
+    }
+    let status = lines[0].split(' ').nth(1).unwrap().parse().unwrap();
+    let headers: Vec<(String, String)> = lines[1..]
+        .iter()
+        .filter_map(|l| l.split_once(':'))
+        .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_string()))
+        .collect();
+    let len: usize = header(&headers, "content-length")
+        .expect("a Content-Length on a kept connection")
+        .parse()
+        .unwrap();
+    let mut body = vec![0; if head { 0 } else { len }];
+    r.read_exact(&mut body).unwrap();
+    (status, headers, body)
+}
+
+/// The server closed the connection: the next read ends (or is reset) with nothing more sent.
+fn closed(r: &mut Reader) -> bool {
+    use std::io::Read;
+    let mut byte = [0u8; 1];
+    match r.read(&mut byte) {
+        Ok(0) => true,
+        Err(e) => e.kind() == std::io::ErrorKind::ConnectionReset,
+        Ok(_) => false,
+    }
+}
+
+fn request(target: &str, extra: &str) -> String {
+    format!("GET {target} HTTP/1.1\r\nHost: exhibit\r\n{extra}\r\n")
+}
+
+/// Several requests on one connection, answered in order with the right bodies, as Pages keeps
+/// connections alive; pipelined requests too; `Connection: close` closes after its answer.
+/// Catches: one response a connection (the old server), a HEAD or an error that sends more or
+/// fewer bytes than its Content-Length (the next response misread), pipelined bytes lost between
+/// requests, and a client's `Connection: close` ignored (the idle time here is a minute).
+#[test]
+fn serve_keeps_a_connection_alive_as_pages_does() {
+    let tmp = tempfile::tempdir().unwrap();
+    let site = ten_line_site(tmp.path());
+    let index = std::fs::read(site.join("index.html")).unwrap();
+    let ledger = std::fs::read(site.join("ledger/ledger.jsonl")).unwrap();
+    let stats = std::fs::read(site.join("ledger/STATS.json")).unwrap();
+    let s = serve_with(&site, &[], &[("EXHIBIT_TEST_SERVE_IDLE_MS", "60000")]);
+    let (mut w, mut r) = connect(&s.addr);
+    send(&mut w, &request("/index.html", ""));
+    let (status, h, body) = response(&mut r, false);
+    assert_eq!((status, body), (200, index));
+    assert_eq!(header(&h, "connection"), Some("keep-alive"));
+    send(
+        &mut w,
+        "HEAD /ledger/ledger.jsonl HTTP/1.1\r\nHost: exhibit\r\n\r\n",
+    );
+    let (status, h, _) = response(&mut r, true);
+    let len = ledger.len().to_string();
+    assert_eq!(
+        (status, header(&h, "content-length")),
+        (200, Some(len.as_str()))
+    );
+    send(
+        &mut w,
+        &request("/ledger/ledger.jsonl", "Range: bytes=0-9\r\n"),
+    );
+    let (status, _, body) = response(&mut r, false);
+    assert_eq!((status, body.as_slice()), (206, &ledger[..10]));
+    send(&mut w, &request("/no-such-file", ""));
+    assert_eq!(response(&mut r, false).0, 404);
+    send(&mut w, &request("/ledger", ""));
+    assert_eq!(response(&mut r, false).0, 301);
+    send(&mut w, "POST / HTTP/1.1\r\nHost: exhibit\r\n\r\n");
+    assert_eq!(response(&mut r, false).0, 405);
+    // Two requests in one write: answered in order, the second closing the connection.
+    let both = request("/ledger/STATS.json", "")
+        + &request("/ledger/ledger.jsonl", "Connection: close\r\n");
+    send(&mut w, &both);
+    assert_eq!(response(&mut r, false).2, stats);
+    let (status, h, body) = response(&mut r, false);
+    assert_eq!((status, body), (200, ledger));
+    assert_eq!(header(&h, "connection"), Some("close"));
+    assert!(closed(&mut r), "Connection: close left the connection open");
+}
+
+/// What closes a connection: an HTTP/1.0 request without keep-alive, a request announcing a body
+/// (never read), and the idle time (shortened to 300 ms here). HTTP/1.0 asking for keep-alive
+/// keeps it. Catches: a server that keeps every connection (HTTP/1.0 clients read to the close),
+/// that reads a body as the next request, or that never times an idle connection out (the
+/// test's read gives up after 20 s and fails).
+#[test]
+fn serve_closes_http_1_0_bodies_and_idle_connections() {
+    let tmp = tempfile::tempdir().unwrap();
+    let site = ten_line_site(tmp.path());
+    let s = serve_with(&site, &[], &[("EXHIBIT_TEST_SERVE_IDLE_MS", "60000")]);
+    let (mut w, mut r) = connect(&s.addr);
+    send(&mut w, "GET /index.html HTTP/1.0\r\n\r\n");
+    let (status, h, _) = response(&mut r, false);
+    assert_eq!((status, header(&h, "connection")), (200, Some("close")));
+    assert!(
+        closed(&mut r),
+        "an HTTP/1.0 request left the connection open"
+    );
+    let (mut w, mut r) = connect(&s.addr);
+    for _ in 0..2 {
+        send(
+            &mut w,
+            "GET /index.html HTTP/1.0\r\nConnection: keep-alive\r\n\r\n",
+        );
+        let (status, h, _) = response(&mut r, false);
+        assert_eq!(
+            (status, header(&h, "connection")),
+            (200, Some("keep-alive"))
+        );
+    }
+    let (mut w, mut r) = connect(&s.addr);
+    send(
+        &mut w,
+        "POST / HTTP/1.1\r\nHost: exhibit\r\nContent-Length: 20\r\n\r\nGET /index.html HTTP",
+    );
+    let (status, h, _) = response(&mut r, false);
+    assert_eq!((status, header(&h, "connection")), (405, Some("close")));
+    assert!(closed(&mut r), "a body was read as a request");
+
+    let s = serve_with(&site, &[], &[("EXHIBIT_TEST_SERVE_IDLE_MS", "300")]);
+    let (mut w, mut r) = connect(&s.addr);
+    for _ in 0..2 {
+        send(&mut w, &request("/index.html", ""));
+        assert_eq!(response(&mut r, false).0, 200);
+    }
+    assert!(closed(&mut r), "an idle connection was not closed");
+}
+
+/// The threads of a running process (Linux's /proc), to see connections waiting off-thread.
+fn threads(pid: u32) -> Option<usize> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("Threads:"))?;
+    line["Threads:".len()..].trim().parse().ok()
+}
+
+/// At most N connections are served at once (2 here): a third waits unanswered, on no thread,
+/// until one closes, then is answered. Catches: a thread for every connection (a client opening
+/// thousands exhausts the machine), and a bound that drops the connection over it instead of
+/// answering it when a place frees.
+#[test]
+fn serve_bounds_its_connections_and_threads() {
+    let tmp = tempfile::tempdir().unwrap();
+    let site = ten_line_site(tmp.path());
+    let s = serve_with(
+        &site,
+        &[],
+        &[
+            ("EXHIBIT_TEST_SERVE_IDLE_MS", "60000"),
+            ("EXHIBIT_TEST_SERVE_CONNECTIONS", "2"),
+        ],
+    );
+    let before = threads(s.child.id());
+    let (mut wa, mut ra) = connect(&s.addr);
+    let (mut wb, mut rb) = connect(&s.addr);
+    for (w, r) in [(&mut wa, &mut ra), (&mut wb, &mut rb)] {
+        send(w, &request("/index.html", ""));
+        assert_eq!(response(r, false).0, 200);
+    }
+    let (mut wc, mut rc) = connect(&s.addr);
+    send(&mut wc, &request("/index.html", ""));
+    // B is still answered; by then a server with a thread for C would have answered it too.
+    send(&mut wb, &request("/ledger/STATS.json", ""));
+    assert_eq!(response(&mut rb, false).0, 200);
+    rc.get_ref().set_nonblocking(true).unwrap();
+    let mut byte = [0u8; 1];
+    let waiting = rc.get_ref().peek(&mut byte);
+    assert!(
+        matches!(&waiting, Err(e) if e.kind() == std::io::ErrorKind::WouldBlock),
+        "a third connection was answered past the bound: {waiting:?}"
+    );
+    if let (Some(before), Some(now)) = (before, threads(s.child.id())) {
+        assert!(
+            now <= before + 2,
+            "{now} threads for 2 connections ({before} before)"
+        );
+    }
+    rc.get_ref().set_nonblocking(false).unwrap();
+    drop((wa, ra));
+    let (status, _, _) = response(&mut rc, false);
+    assert_eq!(
+        status, 200,
+        "the waiting connection was not answered once one closed"
+    );
 }
 
 // ---------------------------------------------------------------------------------------------
