@@ -362,15 +362,20 @@ fn answer(out: &mut BufWriter<TcpStream>, root: &Path, request: &Request) -> std
             head_only,
             keep,
         ),
-        Resolved::NotFound => simple(
-            out,
-            404,
-            "Not Found",
-            "404: no such file\n",
-            head_only,
-            keep,
-        ),
+        Resolved::NotFound => not_found(out, head_only, keep),
     }
+}
+
+/// The answer for a path that names no file DIR serves.
+fn not_found(out: &mut BufWriter<TcpStream>, head_only: bool, keep: bool) -> std::io::Result<()> {
+    simple(
+        out,
+        404,
+        "Not Found",
+        "404: no such file\n",
+        head_only,
+        keep,
+    )
 }
 
 fn connection_header(keep_alive: bool) -> &'static str {
@@ -494,14 +499,7 @@ fn send_file(
 ) -> std::io::Result<()> {
     let opened = std::fs::File::open(path).and_then(|f| Ok((f.metadata()?.len(), f)));
     let Ok((len, mut file)) = opened else {
-        return simple(
-            out,
-            404,
-            "Not Found",
-            "404: no such file\n",
-            head_only,
-            keep,
-        );
+        return not_found(out, head_only, keep);
     };
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
     let common = format!(
