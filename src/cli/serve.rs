@@ -225,27 +225,17 @@ fn connection(stream: TcpStream, root: &Path, idle: Duration) -> std::io::Result
         let request = match read_request(&mut reader) {
             Ok(request) => request,
             Err(NoRequest::Gone) => return Ok(()),
-            Err(NoRequest::Malformed) => {
-                simple(
-                    &mut out,
-                    400,
-                    "Bad Request",
-                    "not an HTTP request\n",
-                    false,
-                    false,
-                )?;
-                return linger(out, reader);
-            }
-            Err(NoRequest::TooLarge) => {
-                let body = "the request head passes 16 KiB\n";
-                simple(
-                    &mut out,
-                    431,
-                    "Request Header Fields Too Large",
-                    body,
-                    false,
-                    false,
-                )?;
+            // A head that cannot be read is answered, and the connection closes.
+            Err(bad) => {
+                let (code, reason, body) = match bad {
+                    NoRequest::TooLarge => (
+                        431,
+                        "Request Header Fields Too Large",
+                        "the request head passes 16 KiB\n",
+                    ),
+                    _ => (400, "Bad Request", "not an HTTP request\n"),
+                };
+                simple(&mut out, code, reason, body, false, false)?;
                 return linger(out, reader);
             }
         };
@@ -348,11 +338,8 @@ fn answer(out: &mut BufWriter<TcpStream>, root: &Path, request: &Request) -> std
     match resolve(root, &request.target) {
         Resolved::File(path) => send_file(out, &path, request.range.as_deref(), head_only, keep),
         Resolved::Redirect(to) => {
-            let head = format!(
-                "HTTP/1.1 301 Moved Permanently\r\nLocation: {to}\r\nContent-Length: 0\r\nCache-Control: {CACHE_CONTROL}\r\nConnection: {}\r\n\r\n",
-                connection_header(keep)
-            );
-            out.write_all(head.as_bytes())
+            let fields = format!("Location: {to}\r\n");
+            out.write_all(head("301 Moved Permanently", &fields, 0, keep).as_bytes())
         }
         Resolved::Forbidden => simple(
             out,
@@ -378,8 +365,13 @@ fn not_found(out: &mut BufWriter<TcpStream>, head_only: bool, keep: bool) -> std
     )
 }
 
-fn connection_header(keep_alive: bool) -> &'static str {
-    if keep_alive { "keep-alive" } else { "close" }
+/// A response's head: its status line, `fields` (each ending in CRLF), then what every answer
+/// carries: its length, Pages' cache lifetime and the connection's fate.
+fn head(status: &str, fields: &str, len: u64, keep_alive: bool) -> String {
+    let connection = if keep_alive { "keep-alive" } else { "close" };
+    format!(
+        "HTTP/1.1 {status}\r\n{fields}Content-Length: {len}\r\nCache-Control: {CACHE_CONTROL}\r\nConnection: {connection}\r\n\r\n"
+    )
 }
 
 enum Resolved {
@@ -503,11 +495,10 @@ fn send_file(
     };
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
     let common = format!(
-        "Content-Type: {}\r\nCache-Control: {CACHE_CONTROL}\r\nAccept-Ranges: bytes\r\nAccess-Control-Allow-Origin: *\r\nConnection: {}\r\n",
-        content_type(name),
-        connection_header(keep)
+        "Content-Type: {}\r\nAccept-Ranges: bytes\r\nAccess-Control-Allow-Origin: *\r\n",
+        content_type(name)
     );
-    let (status, first, count, extra) = match byte_range(range, len) {
+    let (status, first, count, range) = match byte_range(range, len) {
         Ok(None) => ("200 OK", 0, len, String::new()),
         Ok(Some((a, b))) => (
             "206 Partial Content",
@@ -516,14 +507,11 @@ fn send_file(
             format!("Content-Range: bytes {a}-{b}/{len}\r\n"),
         ),
         Err(Unsatisfiable) => {
-            let head = format!(
-                "HTTP/1.1 416 Range Not Satisfiable\r\nContent-Range: bytes */{len}\r\nContent-Length: 0\r\n{common}\r\n"
-            );
-            return out.write_all(head.as_bytes());
+            let fields = format!("Content-Range: bytes */{len}\r\n{common}");
+            return out.write_all(head("416 Range Not Satisfiable", &fields, 0, keep).as_bytes());
         }
     };
-    let head = format!("HTTP/1.1 {status}\r\n{common}{extra}Content-Length: {count}\r\n\r\n");
-    out.write_all(head.as_bytes())?;
+    out.write_all(head(status, &format!("{common}{range}"), count, keep).as_bytes())?;
     if head_only {
         return Ok(());
     }
@@ -543,12 +531,9 @@ fn simple(
     head_only: bool,
     keep: bool,
 ) -> std::io::Result<()> {
-    let head = format!(
-        "HTTP/1.1 {code} {reason}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: {}\r\nCache-Control: {CACHE_CONTROL}\r\nConnection: {}\r\n\r\n",
-        body.len(),
-        connection_header(keep)
-    );
-    out.write_all(head.as_bytes())?;
+    let status = format!("{code} {reason}");
+    let fields = "Content-Type: text/plain; charset=utf-8\r\n";
+    out.write_all(head(&status, fields, body.len() as u64, keep).as_bytes())?;
     if head_only {
         return Ok(());
     }
