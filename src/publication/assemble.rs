@@ -84,12 +84,15 @@ pub fn run(
             tree.put_listed(list);
         }
     }
-    if let Some(texts) = layers.public_texts.as_ref() {
+    if let Some(texts) = layers.public_texts.as_mut() {
+        // Taken, not borrowed: the excerpt index is their only reader, and at a million texts
+        // they are 40 MB held to the end of the build otherwise (docs/scale.md#memory).
+        let first_seqs = std::mem::take(&mut texts.first_seqs);
         super::tree::put_excerpts(
             &mut tree,
             decided,
             loaded,
-            &texts.first_seqs,
+            first_seqs,
             carry.as_ref(),
             &mut tree_files,
         )?;

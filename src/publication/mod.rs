@@ -96,6 +96,24 @@ fn ready_out(plan: &BuildPlan) -> Result<PathBuf> {
     Ok(journal)
 }
 
+/// What was decided is let go once assembled, but for the verdicts the next build carries: the
+/// per-line records (73 MB at a million lines) go before the page is made and DIR written.
+/// The proofs lists are named by the store's ids, read from the lines: made to read the lines'
+/// entry_ids alone as the lines are let go (32 MB at a million), or the lines would stay with
+/// them (docs/scale.md#ids-by-line).
+fn let_go_of_lines(
+    mut decided: decide::Decided,
+    tree: &mut crate::published::output_tree::Tree,
+) -> decide::Verdicts {
+    let verdicts = std::mem::take(&mut decided.verdicts);
+    let lines = std::mem::take(&mut decided.verified.lines);
+    drop(decided);
+    tree.let_go_of_lines(lines, |line: &decide::LineRecord| line.entry_id);
+    crate::terminal::memory::give_back();
+    crate::terminal::progress::stage_times::mark("the lines let go");
+    verdicts
+}
+
 pub fn run(plan: &BuildPlan) -> Result<ExitCode> {
     let journal = ready_out(plan)?;
     crate::terminal::progress::stage_times::start();
@@ -198,13 +216,7 @@ pub fn run(plan: &BuildPlan) -> Result<ExitCode> {
     let mut summary = write::Summary::of(plan, &loaded, &decided, &layers, &assembled);
     summary.set_history(first.unwrap_or_default(), previous.in_checkout);
     let facts = render::LedgerFacts::of(&decided.verified);
-    // The proofs list is named by the store's ids, read from the lines: held as digests now
-    // (32 MB at a million, where the lines are 73), or the lines would stay with it
-    // (docs/scale.md#ids-by-line).
-    assembled.tree.hold_names_alone();
-    let verdicts = std::mem::take(&mut decided.verdicts);
-    drop(decided);
-    crate::terminal::memory::give_back();
+    let verdicts = let_go_of_lines(decided, &mut assembled.tree);
     crate::terminal::progress::stage_start("render");
     render::run(&mut assembled, &facts, &layers, plan)?;
     crate::terminal::progress::stage_done("render");

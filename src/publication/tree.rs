@@ -93,7 +93,7 @@ pub fn put(
     }
     let (groups, named_groups) = put_lines(out, &lines, loaded, carry)?;
     files.lines = groups;
-    let source = line_rows(lines.clone(), loaded);
+    let source = line_rows(&lines, loaded);
     let (runs, named_runs) = put_index(out, size, source, false, |level, run| {
         let (first, last) = tree::run_seqs(level, run);
         carry
@@ -246,24 +246,77 @@ fn put_lines(
 type RowSource = Arc<dyn Fn(u64, u64) -> Result<Vec<IndexRow>> + Send + Sync>;
 
 /// The digest index's rows of the published lines between two seqs (docs/tree.md#index).
-fn line_rows(lines: Arc<Vec<LineRecord>>, loaded: &LoadedBox) -> RowSource {
+/// The source keeps of each line only where it lies in the gate's ledger and whether it is
+/// published (9 bytes and a bit, [`LineSpans`]), not the per-line records: the index's files
+/// are made again from it when written, after the records are let go, and at a million lines
+/// the records are 73 MB that would otherwise stay until DIR is written (docs/scale.md#memory).
+fn line_rows(lines: &[LineRecord], loaded: &LoadedBox) -> RowSource {
     let ledger = loaded.ledger.clone();
+    let spans = LineSpans::of(lines);
     Arc::new(move |first, last| {
         let mut rows = Vec::new();
         let (a, b) = (
             (first.max(1) - 1) as usize,
-            (last as usize).min(lines.len()),
+            (last as usize).min(spans.len()),
         );
-        let range = &lines[a.min(b)..b];
+        let a = a.min(b);
         // Read from the range's first line, not from the ledger's start for every run.
-        let mut read = ledger.lines_from(range.first().map_or(0, |r| r.offset.get() as usize));
-        for r in range.iter().filter(|r| r.published()) {
-            let start = r.offset.get() as usize;
-            let bytes = read.get(start, start + r.len as usize)?;
-            rows.extend(tree::rows_of_line(r.seq as u64, bytes));
+        let mut read = ledger.lines_from(spans.start(a).unwrap_or(0));
+        for k in (a..b).filter(|&k| spans.published(k)) {
+            let (start, end) = spans.span(k);
+            let bytes = read.get(start, end)?;
+            rows.extend(tree::rows_of_line(k as u64 + 1, bytes));
         }
         Ok(rows)
     })
+}
+
+/// Where each line of the chain lies in the gate's ledger, and which are published: what the
+/// digest index's rows are read by ([`line_rows`]), line `k` (0-based) being seq `k + 1`
+/// (checked by [`put`] before).
+struct LineSpans {
+    /// Each line's start and length without its LF (9 bytes a line, unaligned).
+    spans: Vec<(crate::publication::record_fields::Offset, [u8; 4])>,
+    /// Bit `k` set: line `k` is withheld.
+    withheld: Vec<u64>,
+}
+
+impl LineSpans {
+    fn of(lines: &[LineRecord]) -> LineSpans {
+        let mut withheld = vec![0u64; lines.len().div_ceil(64)];
+        for (k, r) in lines.iter().enumerate() {
+            if !r.published() {
+                withheld[k / 64] |= 1 << (k % 64);
+            }
+        }
+        LineSpans {
+            spans: lines
+                .iter()
+                .map(|r| (r.offset, r.len.to_le_bytes()))
+                .collect(),
+            withheld,
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.spans.len()
+    }
+
+    fn start(&self, k: usize) -> Option<usize> {
+        self.spans.get(k).map(|(at, _)| at.get() as usize)
+    }
+
+    fn span(&self, k: usize) -> (usize, usize) {
+        let (at, len) = self.spans[k];
+        (
+            at.get() as usize,
+            at.get() as usize + u32::from_le_bytes(len) as usize,
+        )
+    }
+
+    fn published(&self, k: usize) -> bool {
+        self.withheld[k / 64] & (1 << (k % 64)) == 0
+    }
 }
 
 /// The digest index (docs/tree.md#index), or with `excerpts` the excerpt index
@@ -344,10 +397,13 @@ pub fn put_excerpts(
     out: &mut Tree,
     decided: &Decided,
     loaded: &LoadedBox,
-    first_seqs: &[(u64, Digest)],
+    first_seqs: Vec<(u64, Digest)>,
     carry: Option<&Bound>,
     files: &mut TreeFiles,
 ) -> Result<()> {
+    // The lists below are made from each other in the room of the one before (collected in
+    // place) and let go as soon as read: at a million lines each is 5 to 7 MB, on the
+    // assemble stage's peak (docs/scale.md#memory).
     let mut texts: Vec<Digest> = out
         .iter_under(TEXTS_DIR)
         .filter_map(|(p, _)| {
@@ -360,28 +416,34 @@ pub fn put_excerpts(
     texts.sort_unstable();
     texts.dedup();
     let lines = decided.verified.lines.clone();
-    let mut named: Vec<(Digest, u64)> = first_seqs.iter().map(|&(s, d)| (d, s)).collect();
+    let mut named: Vec<(Digest, u64)> = first_seqs.into_iter().map(|(s, d)| (d, s)).collect();
     named.sort_unstable();
     let every_text_named = texts
         .iter()
         .all(|d| named.binary_search_by(|(n, _)| n.cmp(d)).is_ok());
     let mut pairs: Vec<(u64, Digest)> = if every_text_named {
         named
-            .iter()
+            .into_iter()
             .filter(|(d, _)| texts.binary_search(d).is_ok())
-            .map(|&(d, s)| (s, d))
+            .map(|(d, s)| (s, d))
             .collect()
     } else {
+        drop(named);
         first_lines(&texts, &lines, loaded)?
     };
+    drop(texts);
     pairs.sort_unstable();
-    let mut held = Vec::with_capacity(pairs.len());
+    let mut held = HeldTexts {
+        texts: Vec::with_capacity(pairs.len()),
+        folder: None,
+    };
     for (seq, digest) in pairs {
         let path = format!("{TEXTS_DIR}{digest}.txt");
         if let Some(c) = out.entry(&path) {
-            held.push((seq, digest, c.into_owned()));
+            held.push(seq, digest, c.into_owned());
         }
     }
+    held.texts.shrink_to_fit();
     let held = Arc::new(held);
     let size = lines.len() as u64;
     // Each run's pairs (seq, text digest), hashed once: what a carried run must have been made of.
@@ -390,7 +452,7 @@ pub fn put_excerpts(
         .map(|(level, run)| {
             let (first, last) = tree::run_seqs(level, run);
             let mut h = Vec::new();
-            for (seq, d, _) in texts_between(&held, first, last) {
+            for (seq, d, _) in held.between(first, last) {
                 h.extend_from_slice(&seq.to_be_bytes());
                 h.extend_from_slice(&d.0);
             }
@@ -414,7 +476,7 @@ pub fn put_excerpts(
         .collect();
     // The text map names each candidate's text before its line is read (docs/tree.md#text-map):
     // 40 bytes a released text, made every build from the pairs alone (no text is read).
-    let pairs: Vec<(u64, Digest)> = held.iter().map(|(s, d, _)| (*s, *d)).collect();
+    let pairs: Vec<(u64, Digest)> = held.texts.iter().map(|(s, d, _)| (*s, *d)).collect();
     exhibit_protocol::excerpt::text_map_files(size, &pairs, |file, bytes| {
         out.put(format!("{TREE_DIR}{}", file.path()), bytes);
     });
@@ -424,12 +486,12 @@ pub fn put_excerpts(
 
 /// The released texts (seq, digest, file) with their seq: the excerpt rows of those between two
 /// seqs, each text read when its run is made.
-fn text_rows(held: Arc<Vec<(u64, Digest, Content)>>) -> RowSource {
+fn text_rows(held: Arc<HeldTexts>) -> RowSource {
     Arc::new(move |first, last| {
         let mut rows = Vec::new();
-        for (seq, _, content) in texts_between(&held, first, last) {
+        for (seq, digest, at) in held.between(first, last) {
             // A released text is UTF-8 (docs/public-texts.md); one that is not has no words.
-            if let Ok(text) = std::str::from_utf8(&content.bytes()?) {
+            if let Ok(text) = std::str::from_utf8(&held.content(*digest, at)?.bytes()?) {
                 rows.extend(exhibit_protocol::excerpt::rows_of_text(*seq, text));
             }
         }
@@ -438,15 +500,74 @@ fn text_rows(held: Arc<Vec<(u64, Digest, Content)>>) -> RowSource {
     })
 }
 
-/// The released texts (sorted by seq) whose seq lies in `first..=last`.
-fn texts_between(
-    held: &[(u64, Digest, Content)],
-    first: u64,
-    last: u64,
-) -> &[(u64, Digest, Content)] {
-    let lo = held.partition_point(|t| t.0 < first);
-    let hi = held.partition_point(|t| t.0 <= last);
-    &held[lo..hi]
+/// The released texts the excerpt index is made from, sorted by seq: each with its seq, its
+/// digest and where its bytes are read again. Held until DIR is written (the index's files are
+/// made again then), so a text of DIR's folder, named by its digest and of that sha256 (every
+/// text a daily build already published), is kept as its size alone, its folder once for all:
+/// 56 bytes a text, where a whole file entry was 160 (at a million lines 27 MB:
+/// docs/scale.md#memory).
+#[derive(Default)]
+struct HeldTexts {
+    texts: Vec<(u64, Digest, TextAt)>,
+    /// The folder and class of the texts kept by size.
+    folder: Option<(Arc<std::path::Path>, crate::operator_box::read::FileClass)>,
+}
+
+/// Where a released text's bytes are: a file of [`HeldTexts`]' folder of this size, or anything
+/// else, as the tree held it.
+enum TextAt {
+    Folder(u64),
+    Other(Box<Content>),
+}
+
+impl HeldTexts {
+    fn push(&mut self, seq: u64, digest: Digest, content: Content) {
+        use crate::published::output_tree::FileName;
+        let at = match content {
+            Content::File(f)
+                if f.name == FileName::PublicText(digest.0)
+                    && f.sha256 == Some(digest)
+                    && f.head.is_none()
+                    && *self
+                        .folder
+                        .get_or_insert_with(|| (f.folder.clone(), f.class))
+                        == (f.folder.clone(), f.class) =>
+            {
+                TextAt::Folder(f.len)
+            }
+            other => TextAt::Other(Box::new(other)),
+        };
+        self.texts.push((seq, digest, at));
+    }
+
+    /// The text's file, as the tree held it.
+    fn content(&self, digest: Digest, at: &TextAt) -> Result<Content> {
+        match (at, &self.folder) {
+            (TextAt::Folder(len), Some((folder, class))) => {
+                Ok(Content::File(crate::published::output_tree::DiskFile {
+                    folder: folder.clone(),
+                    name: crate::published::output_tree::FileName::PublicText(digest.0),
+                    class: *class,
+                    len: *len,
+                    sha256: Some(digest),
+                    head: None,
+                    head_len: 0,
+                }))
+            }
+            (TextAt::Other(content), _) => Ok((**content).clone()),
+            // Kept by size only once the folder is set ([`HeldTexts::push`]).
+            (TextAt::Folder(_), None) => bail!(
+                "the released text {digest} was kept without its folder; this is exhibit's fault: please report it"
+            ),
+        }
+    }
+
+    /// The texts whose seq lies in `first..=last`.
+    fn between(&self, first: u64, last: u64) -> &[(u64, Digest, TextAt)] {
+        let lo = self.texts.partition_point(|t| t.0 < first);
+        let hi = self.texts.partition_point(|t| t.0 <= last);
+        &self.texts[lo..hi]
+    }
 }
 
 /// Each text's first published send line, found by reading every published line.

@@ -182,6 +182,92 @@ impl SortedIds {
     }
 }
 
+/// The chain's entry_ids alone, in line order, 32 bytes each: what a table read by line reads
+/// once the lines themselves are let go ([`rest_on_ids_alone`]); a line's record is 72.
+#[derive(Debug)]
+struct IdsAlone(Vec<u8>);
+
+impl LineIds for IdsAlone {
+    fn count(&self) -> usize {
+        self.0.len() / 32
+    }
+    fn entry_id(&self, line: usize) -> Digest {
+        let mut id = [0u8; 32];
+        id.copy_from_slice(&self.0[line * 32..line * 32 + 32]);
+        Digest(id)
+    }
+}
+
+/// No lines: what a table reads by line while its lines are being made again.
+#[derive(Debug)]
+struct NoLines;
+
+impl LineIds for NoLines {
+    fn count(&self) -> usize {
+        0
+    }
+    fn entry_id(&self, line: usize) -> Digest {
+        unreachable!("line {line} read while a table's lines are made again")
+    }
+}
+
+/// How many lines [`rest_on_ids_alone`] takes apart at a time: the lines' room is given back
+/// after each step, so the lines and their ids are never both held whole.
+const STEP: usize = 1 << 16;
+
+/// Makes `tables`, read by the chain's `lines`, read the lines' entry_ids alone, and lets the
+/// lines go (docs/scale.md#ids-by-line). The lines are taken apart from their end a step at a
+/// time, each step's ids written into a table allocated zeroed (its pages untouched until
+/// written) and the lines' room given back after it, so at no moment are the lines and a copy
+/// of their ids both held whole: at a million lines the copy was 32 MB over the build's
+/// peak. Done only when nothing else holds the lines or a table (each table read by line is
+/// made to read the ids; a table held elsewhere too is made to hold its digests as
+/// themselves); otherwise every table reads the lines again, as before, and nothing is let
+/// go. Returns whether the lines were let go. Reading any table gives exactly the digests it
+/// gave before.
+pub fn rest_on_ids_alone<T: 'static>(
+    tables: &mut [Arc<SortedIds>],
+    lines: Arc<Vec<T>>,
+    entry_id: impl Fn(&T) -> Digest,
+) -> bool
+where
+    Vec<T>: LineIds,
+{
+    let none: Arc<dyn LineIds> = Arc::new(NoLines);
+    for table in tables.iter_mut() {
+        if let Some(SortedIds(Held::ByLine { lines: held, .. })) = Arc::get_mut(table) {
+            *held = none.clone();
+        } else if table.held_as_digests() < table.len() {
+            // Shared with another holder: it can only stop reading the lines by holding its
+            // digests itself.
+            *table = Arc::new(table.alone());
+        }
+    }
+    let (read, let_go): (Arc<dyn LineIds>, bool) = match Arc::try_unwrap(lines) {
+        Ok(mut lines) => {
+            // Bytes, not 32-byte arrays: only a table of plain zero bytes (or of arrays of at
+            // most 16) is allocated zeroed by the system, its pages untouched until written;
+            // any other is written zero first, all of it at once.
+            let mut ids = vec![0u8; lines.len() * 32];
+            while !lines.is_empty() {
+                let from = lines.len().saturating_sub(STEP);
+                for (k, line) in (from..).zip(lines.drain(from..)) {
+                    ids[k * 32..k * 32 + 32].copy_from_slice(&entry_id(&line).0);
+                }
+                lines.shrink_to_fit();
+            }
+            (Arc::new(IdsAlone(ids)), true)
+        }
+        Err(lines) => (lines, false),
+    };
+    for table in tables.iter_mut() {
+        if let Some(SortedIds(Held::ByLine { lines: held, .. })) = Arc::get_mut(table) {
+            *held = read.clone();
+        }
+    }
+    let_go
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -257,5 +343,86 @@ mod tests {
                 .is_strictly_sorted()
         );
         assert!(SortedIds::own(digests(10)).is_strictly_sorted());
+    }
+    /// A line's record as the build holds it: an entry_id among other fields, one of them
+    /// boxed (dropped as the lines are taken apart).
+    #[derive(Debug)]
+    struct Line {
+        id: Digest,
+        _kind: Box<u64>,
+    }
+
+    impl LineIds for Vec<Line> {
+        fn count(&self) -> usize {
+            self.len()
+        }
+        fn entry_id(&self, line: usize) -> Digest {
+            self[line].id
+        }
+    }
+
+    /// Lines over more than one step, in an order other than the ids', and two tables read by
+    /// them (one of them held by two lists).
+    fn lines_and_tables(n: u32) -> (Arc<Vec<Line>>, Vec<Digest>, Vec<Arc<SortedIds>>) {
+        let ids = digests(n);
+        let lines: Vec<Line> = (0..n as usize)
+            .map(|k| Line {
+                id: ids[(k * 7919) % n as usize],
+                _kind: Box::new(k as u64),
+            })
+            .collect();
+        let lines = Arc::new(lines);
+        let position: std::collections::HashMap<Digest, usize> =
+            lines.iter().enumerate().map(|(k, l)| (l.id, k)).collect();
+        let every =
+            SortedIds::own(ids.clone()).by_line(lines.clone(), |k| position.get(&ids[k]).copied());
+        let odd: Vec<Digest> = ids.iter().skip(1).step_by(2).copied().collect();
+        let some =
+            SortedIds::own(odd.clone()).by_line(lines.clone(), |k| position.get(&odd[k]).copied());
+        (lines, ids, vec![Arc::new(every), Arc::new(some)])
+    }
+
+    #[test]
+    fn tables_rest_on_the_ids_alone_and_the_lines_go() {
+        // Catches ids written at the wrong place as the lines are taken apart step by step (the
+        // step's first, the last short step), a table left reading no lines, and lines said to
+        // be let go while still held.
+        let n = (STEP + STEP / 2 + 3) as u32;
+        let (lines, ids, mut tables) = lines_and_tables(n);
+        let before: Vec<Vec<Digest>> = tables.iter().map(|t| t.iter().collect()).collect();
+        assert_eq!(before[0], ids);
+        let gone = Arc::downgrade(&lines);
+        assert!(rest_on_ids_alone(&mut tables, lines, |l: &Line| l.id));
+        assert!(gone.upgrade().is_none(), "the lines are let go");
+        for (table, was) in tables.iter().zip(&before) {
+            assert_eq!(&table.iter().collect::<Vec<_>>(), was);
+            assert_eq!(table.held_as_digests(), 0, "still read by line, not copied");
+            assert!((0..table.len()).all(|k| table.line_at(k).is_some()));
+        }
+    }
+
+    #[test]
+    fn lines_held_elsewhere_stay_and_a_table_held_elsewhere_holds_its_digests() {
+        // Catches a table left reading no lines when the lines cannot be let go, and a table
+        // another holder shares being changed under it.
+        let (lines, ids, mut tables) = lines_and_tables(300);
+        let kept = lines.clone();
+        assert!(!rest_on_ids_alone(&mut tables, lines, |l: &Line| l.id));
+        assert_eq!(tables[0].iter().collect::<Vec<_>>(), ids);
+        assert_eq!(tables[0].held_as_digests(), 0, "reads the lines again");
+        drop(kept);
+
+        let (lines, ids, mut tables) = lines_and_tables(300);
+        let elsewhere = tables[0].clone();
+        let gone = Arc::downgrade(&lines);
+        assert!(
+            !rest_on_ids_alone(&mut tables, lines, |l: &Line| l.id),
+            "the shared table still reads the lines"
+        );
+        assert_eq!(tables[0].held_as_digests(), ids.len(), "a copy of its own");
+        assert_eq!(tables[0].iter().collect::<Vec<_>>(), ids);
+        assert_eq!(elsewhere.iter().collect::<Vec<_>>(), ids);
+        drop(elsewhere);
+        assert!(gone.upgrade().is_some());
     }
 }

@@ -36,6 +36,25 @@ pub enum Content {
     NotAFile(NotAFile),
 }
 
+impl Content {
+    /// Held bytes without the room their making left spare: a file serialised into a buffer
+    /// grown by doubling keeps up to half of it empty, and the tree holds its files to the
+    /// end of the build (at a million lines the anchors' index, 9 MB, held 18 MB:
+    /// docs/scale.md#memory).
+    fn fit(&mut self) {
+        if let Content::Bytes(bytes) = self
+            && bytes.capacity() > bytes.len()
+        {
+            bytes.shrink_to_fit();
+        }
+    }
+
+    fn fitted(mut self) -> Content {
+        self.fit();
+        self
+    }
+}
+
 /// What a name in DIR that is not a regular file is, in words.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct NotAFile(pub &'static str);
@@ -453,6 +472,7 @@ impl Tree {
     /// Puts `content` at `path`, replacing what the tree held there (held or listed).
     pub fn put_content(&mut self, path: impl Into<String>, content: Content) {
         let path = path.into();
+        let content = content.fitted();
         if let Some(list) = self.list_of_mut(&path) {
             list.remove(&path);
         }
@@ -466,6 +486,9 @@ impl Tree {
     /// half of whose room was empty (docs/scale.md#put-at-once).
     pub fn put_many(&mut self, mut files: Vec<(String, Content)>) {
         const SLICE: usize = 8192;
+        for (_, content) in &mut files {
+            content.fit();
+        }
         sort_keeping_last(&mut files, |a, b| a.0.cmp(&b.0));
         if !self.listed.is_empty() {
             for (path, _) in &files {
@@ -483,32 +506,49 @@ impl Tree {
         }
     }
 
-    /// Puts a list of files under its folder, replacing what the tree held at the same paths
-    /// (as [`Tree::put_content`] would, one by one).
-    /// Names read from the chain's lines are held as digests instead, so that the lists do
-    /// not keep the lines when the build lets them go (docs/scale.md#ids-by-line): one copy per
-    /// table, shared by the lists that shared it (a segmented exhibit's proof folders all name
-    /// from the store's ids: docs/scale.md#ids-shared).
-    pub fn hold_names_alone(&mut self) {
+    /// Lets go of the chain's lines that the lists' names are read from: each shared table of
+    /// names is made to read the lines' entry_ids alone, taken from the lines as they are let
+    /// go (crate::published::entry_ids::rest_on_ids_alone, docs/scale.md#ids-by-line). The
+    /// tables are taken out of the lists meanwhile, so that each is held once, and given back,
+    /// each still shared by the lists that shared it (a segmented exhibit's proof folders all
+    /// name from the store's ids: docs/scale.md#ids-shared). Returns whether the lines were
+    /// let go; when something else holds them, the lists keep reading them.
+    pub fn let_go_of_lines<T: 'static>(
+        &mut self,
+        lines: std::sync::Arc<Vec<T>>,
+        entry_id: impl Fn(&T) -> exhibit_protocol::Digest,
+    ) -> bool
+    where
+        Vec<T>: crate::published::entry_ids::LineIds,
+    {
         type Table = std::sync::Arc<crate::published::entry_ids::SortedIds>;
-        let mut copies: Vec<(Table, Table)> = Vec::new();
+        let mut tables: Vec<Table> = Vec::new();
+        // Which table each list named from, by its place in `tables`.
+        let mut named: Vec<Option<usize>> = Vec::with_capacity(self.listed.len());
         for list in &mut self.listed {
-            let ListedNames::Shared(names) = &list.names else {
-                continue;
-            };
-            if names.held_as_digests() >= names.len() {
-                continue;
-            }
-            let copy = match copies.iter().find(|(from, _)| Table::ptr_eq(from, names)) {
-                Some((_, copy)) => copy.clone(),
-                None => {
-                    let copy: Table = std::sync::Arc::new(names.alone());
-                    copies.push((names.clone(), copy.clone()));
-                    copy
+            let taken = match std::mem::replace(&mut list.names, ListedNames::Own(Vec::new())) {
+                ListedNames::Shared(names) => names,
+                own => {
+                    list.names = own;
+                    named.push(None);
+                    continue;
                 }
             };
-            list.names = ListedNames::Shared(copy);
+            match tables.iter().position(|t| Table::ptr_eq(t, &taken)) {
+                Some(at) => named.push(Some(at)),
+                None => {
+                    named.push(Some(tables.len()));
+                    tables.push(taken);
+                }
+            }
         }
+        let let_go = crate::published::entry_ids::rest_on_ids_alone(&mut tables, lines, entry_id);
+        for (list, at) in self.listed.iter_mut().zip(named) {
+            if let Some(at) = at {
+                list.names = ListedNames::Shared(tables[at].clone());
+            }
+        }
+        let_go
     }
 
     /// The tree's lists of files, one per listed folder.

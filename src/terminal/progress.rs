@@ -261,10 +261,26 @@ pub mod stage_times {
         let used = used.map_or("?".to_string(), |c| format!("{c:.2}"));
         let mib = |field| status_mib(field).map_or("?".to_string(), |m| m.to_string());
         crate::say!(
-            "exhibit: stage {stage}: {wall:.2} s wall, {used} s CPU, resident {} MiB, peak {} MiB",
+            "exhibit: stage {stage}: {wall:.2} s wall, {used} s CPU, resident {} MiB, peak {} MiB{}",
             mib("VmRSS:"),
-            mib("VmHWM:")
+            mib("VmHWM:"),
+            in_use().map_or(String::new(), |m| format!(", in use {m} MiB"))
         );
+    }
+
+    /// The bytes the allocator holds for live values, in MiB (glibc's `mallinfo2`: the heap's
+    /// blocks in use and its mapped ones): beside the resident figure, what is held and what is
+    /// only not yet given back.
+    fn in_use() -> Option<u64> {
+        #[cfg(all(target_os = "linux", target_env = "gnu"))]
+        {
+            // SAFETY: glibc's `mallinfo2` reads its own arenas' counters and returns them by
+            // value; no Rust value is touched.
+            let info = unsafe { libc::mallinfo2() };
+            Some(((info.uordblks + info.hblkhd) >> 20) as u64)
+        }
+        #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+        None
     }
 }
 

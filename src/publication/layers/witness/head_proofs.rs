@@ -33,8 +33,9 @@ impl HeadProofsRead {
             HeadProofsRead::Listed(head) => head.at_records(ids),
             HeadProofsRead::ToMerge => match HeadAtRecords::merged(previous, ids)? {
                 Some(head) => head,
-                // A digest out of git's order (a tree written by hand): read as a list, sorted.
-                None => HeadProofs::read(previous)?.at_records(ids),
+                // Proofs in bucket folders (a segmented exhibit), or a digest out of git's
+                // order (a tree written by hand): each found among the ids as it is read.
+                None => HeadAtRecords::searched(previous, ids)?,
             },
         })
     }
@@ -219,6 +220,58 @@ impl HeadAtRecords {
     }
 }
 
+impl HeadAtRecords {
+    /// HEAD's proofs folder beside the store's `ids` (sorted, each once), read in any order (a
+    /// segmented exhibit's bucket folders, or a tree written by hand): each digest-named proof
+    /// found among the ids as it is read, into a table of every record's place made whole
+    /// first. What [`HeadProofs::at_records`] gives, without the list of every HEAD proof
+    /// sorted by digest beside it: at a million proofs that list was 56 MB on the witness
+    /// layer's peak (docs/scale.md#head-proofs-searched). Of a digest HEAD holds twice, the
+    /// first in git's (path) order meets its record and the other is carried, as the list's
+    /// stable sort had it.
+    pub(super) fn searched(
+        previous: &crate::previous::Previous,
+        ids: &SortedIds,
+    ) -> Result<HeadAtRecords> {
+        let mut at_record = OidsByRecord::nones(ids.len());
+        let mut not_in_index = Vec::new();
+        let mut other = BTreeMap::new();
+        let mut digest_named = 0;
+        visit_head_proofs(previous, |place, name, oid| {
+            let at = AtHead {
+                oid,
+                place: place.pack(),
+            };
+            match crate::published::output_tree::FileName::new(&name) {
+                crate::published::output_tree::FileName::Proof(d) => {
+                    digest_named += 1;
+                    let met = ids
+                        .binary_search(&Digest(d))
+                        .ok()
+                        .and_then(|k| at_record.set_once(k, at));
+                    if met.is_none() {
+                        not_in_index.push((d, at));
+                    }
+                }
+                crate::published::output_tree::FileName::PublicText(_)
+                | crate::published::output_tree::FileName::Other(_) => {
+                    other.insert(place.rel(&name), at);
+                }
+            }
+            true
+        })?;
+        // In digest order, and of one digest in git's order, as the merge of the sorted list
+        // carried them.
+        not_in_index.sort_by_key(|(d, _)| *d);
+        Ok(HeadAtRecords {
+            at_record,
+            not_in_index,
+            head_proofs: digest_named + other.len(),
+            other,
+        })
+    }
+}
+
 /// HEAD's blob id under each record's name, by the record's position, in chunks of 65,536 that
 /// are let go as the proofs' walk passes them: held whole until the walk ended, they sat beside
 /// the full proofs list on the store's proofs' peak (21 MB at a million:
@@ -238,6 +291,28 @@ impl OidsByRecord {
                 self.0.push(chunk);
             }
         }
+    }
+
+    /// `n` records, none with a blob id yet.
+    pub(super) fn nones(n: usize) -> OidsByRecord {
+        let mut chunks = Vec::with_capacity(n.div_ceil(Self::CHUNK));
+        let mut left = n;
+        while left > 0 {
+            let len = left.min(Self::CHUNK);
+            chunks.push(vec![None; len]);
+            left -= len;
+        }
+        OidsByRecord(chunks)
+    }
+
+    /// Gives record `k` the blob id `at` unless it has one already; `Some` when it was given.
+    pub(super) fn set_once(&mut self, k: usize, at: AtHead) -> Option<()> {
+        let slot = self.0.get_mut(k / Self::CHUNK)?.get_mut(k % Self::CHUNK)?;
+        if slot.is_some() {
+            return None;
+        }
+        *slot = Some(at);
+        Some(())
     }
 
     /// The ids in the records' order, each chunk let go once passed.

@@ -1114,6 +1114,8 @@ mod tests {
         let listed = seen(HeadProofs::read(&previous).unwrap().at_records(&ids));
         let merged = seen(HeadAtRecords::merged(&previous, &ids).unwrap().unwrap());
         assert_eq!(merged, listed);
+        let searched = seen(HeadAtRecords::searched(&previous, &ids).unwrap());
+        assert_eq!(searched, listed);
         assert_eq!(
             merged.0,
             [None, Some(blob(3)), None, Some(blob(6)), None, None]
@@ -1143,6 +1145,97 @@ mod tests {
             listed.0,
             [None, Some(blob(3)), None, Some(blob(6)), None, None]
         );
+        assert_eq!(
+            seen(HeadAtRecords::searched(&previous, &ids).unwrap()),
+            listed
+        );
+    }
+
+    #[test]
+    fn head_s_proofs_in_bucket_folders_are_found_as_the_sorted_list_finds_them() {
+        // Catches a search that differs from the sorted list's merge when HEAD's proofs lie in
+        // bucket folders (git's order is then not the digests'): a proof given its
+        // neighbour's record or none, a digest HEAD holds twice matched twice or by its later
+        // copy (the first in path order meets its record, the other is carried), the carried
+        // ones out of digest order or with the wrong place, other names or the count wrong.
+        let tmp = tempfile::tempdir().unwrap();
+        let repo = git2::Repository::init(tmp.path()).unwrap();
+        let d = |b: u8| [b; 32];
+        let name = |b: u8| format!("{}.ots", Digest(d(b)));
+        let blob = |b: u8, copy: u8| repo.blob(&[b, copy]).unwrap();
+        let folder = |entries: &[(u8, u8)]| {
+            let mut tree = repo.treebuilder(None).unwrap();
+            for &(b, copy) in entries {
+                tree.insert(name(b), blob(b, copy), 0o100644).unwrap();
+            }
+            tree.write().unwrap()
+        };
+        // Bucket 0 holds high digests, bucket 1 low ones; 7 is in bucket 1 and again in the flat
+        // folder (the bucket's copy comes first in path order: "000001/" sorts before
+        // "0707…"), 9 in both buckets.
+        let mut proofs = repo.treebuilder(None).unwrap();
+        proofs
+            .insert("000000", folder(&[(8, 0), (9, 0), (0xf0, 0)]), 0o040000)
+            .unwrap();
+        proofs
+            .insert(
+                "000001",
+                folder(&[(1, 1), (3, 1), (7, 1), (9, 1)]),
+                0o040000,
+            )
+            .unwrap();
+        proofs.insert(name(7), blob(7, 2), 0o100644).unwrap();
+        proofs.insert("prereg_x.ots", blob(0, 0), 0o100644).unwrap();
+        let previous = head_with_proofs(tmp.path(), &repo, proofs.write().unwrap());
+        assert!(previous.streams_folder(PROOFS_FOLDER).unwrap());
+        assert!(
+            HeadAtRecords::merged(&previous, &ids_of(&[3, 5, 7, 9, 0xf0]))
+                .unwrap()
+                .is_none()
+        );
+        let seen = |h: HeadAtRecords| {
+            let at_record: Vec<Option<AtHead>> = h.at_record.into_iter().collect();
+            (at_record, h.not_in_index, h.other, h.head_proofs)
+        };
+        for ids in [
+            ids_of(&[3, 5, 7, 9, 0xf0]),
+            ids_of(&[]),
+            ids_of(&[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0xf0, 0xff]),
+        ] {
+            let listed = seen(HeadProofs::read(&previous).unwrap().at_records(&ids));
+            let searched = seen(HeadAtRecords::searched(&previous, &ids).unwrap());
+            assert_eq!(searched, listed);
+        }
+        let (at_record, carried, other, count) =
+            seen(HeadAtRecords::searched(&previous, &ids_of(&[3, 5, 7, 9, 0xf0])).unwrap());
+        let oid = |a: &Option<AtHead>| a.map(|a| (a.oid, a.place()));
+        assert_eq!(
+            at_record.iter().map(oid).collect::<Vec<_>>(),
+            [
+                Some((blob(3, 1), ProofPlace::Bucket(1))),
+                None,
+                Some((blob(7, 1), ProofPlace::Bucket(1))),
+                Some((blob(9, 0), ProofPlace::Bucket(0))),
+                Some((blob(0xf0, 0), ProofPlace::Bucket(0))),
+            ]
+        );
+        assert_eq!(
+            carried
+                .iter()
+                .map(|(dg, a)| (dg[0], a.oid, a.place()))
+                .collect::<Vec<_>>(),
+            [
+                (1, blob(1, 1), ProofPlace::Bucket(1)),
+                (7, blob(7, 2), ProofPlace::Flat),
+                (8, blob(8, 0), ProofPlace::Bucket(0)),
+                (9, blob(9, 1), ProofPlace::Bucket(1)),
+            ]
+        );
+        assert_eq!((other.len(), count), (1, 9));
+    }
+
+    fn ids_of(bytes: &[u8]) -> SortedIds {
+        SortedIds::own(bytes.iter().map(|&b| Digest([b; 32])).collect())
     }
 
     #[test]
