@@ -8,6 +8,18 @@
 # (the operator's daily step: git's cost, not exhibit's), and the dry run that reviews the
 # second day before it is built.
 #
+# Each day's build reads the witness store as it stood that day: the box's store cut in time
+# (gen-box --store-lines; docs/scale.md#the-benchs-stores) — the tail's runs, records and proofs
+# up to the moment the ledger held that day's lines, read with the last two lines not seen yet
+# (tail lag), as the box's own store is read beside the whole ledger. So no day sees a record of
+# a line it does not hold, its run log is the next day's prefix, and proofs stamped the last
+# three hours are pending until a later day upgrades them. Day 2's store, and the nothing-new
+# rebuild's, is the box's own, byte for byte (the store the bench always measured the daily
+# rebuild with). The three days read one store folder beside the box, moved on between the days
+# (outside the measured commands) by the files the tail wrote in between, so a proof a build
+# has checked keeps its file as in an operator's store; what each day's store differs by is
+# made once and kept beside the box, like the box.
+#
 #   benches/scale.sh [LINES ...]        default: 20000 100000
 #
 # Reports CPU seconds (user + system: steadier than wall time on a shared machine), wall
@@ -53,11 +65,34 @@ for n in "${sizes[@]}"; do
     rm -rf "$box"
     "$gen" --lines "$total" --seed 1 --out "$box" >/dev/null
   fi
+  # Each day's witness store as the tail had left it when the ledger held that day's lines
+  # (gen-box --store-lines: the box's store cut in time; docs/scale.md#the-benchs-stores), kept
+  # beside the box as the files by which it differs from the store it is laid over — day 0's
+  # over the box's own store (which day 2's is, byte for byte), each later day's over the day
+  # before's — and the files to take away first (day 0's: the proofs of lines not stamped
+  # yet). Made once, like the box; the .remove file, moved in last, marks a delta complete.
+  days_lines=("$n" $((n + day)) "$total")
+  over_lines=("$total" "$n" $((n + day)))
+  deltas=()
+  for d in 0 1 2; do
+    delta="$box/wt/days/${days_lines[$d]}.over.${over_lines[$d]}"
+    deltas+=("$delta")
+    [ -f "$delta.remove" ] && continue
+    rm -rf "$delta" "$delta.tmp"
+    mkdir -p "$box/wt/days"
+    "$gen" --lines "$total" --seed 1 --out "$box" --store-lines "${days_lines[$d]}" \
+      --store-out "$delta.tmp" --store-over "${over_lines[$d]}" >"$delta.tmp.remove" 2>"$delta.log" ||
+      { cat "$delta.log" >&2; exit 1; }
+    mv "$delta.tmp" "$delta"
+    mv "$delta.tmp.remove" "$delta.remove"
+  done
   # Day 0 sees the first n lines, day 1 n + day, day 2 all of them, each with the anchor posts
-  # of the days its lines close; all read the same store, sources and gate config.
+  # of the days its lines close; all read the same sources and gate config, and one store
+  # folder the bench moves from day to day as the tail would (below).
   work="$dir/scale-$n"
   rm -rf "$work"
   mkdir -p "$work/repo"
+  store="$box/wt/bench-store"
   for d in 0 1 2; do
     mkdir -p "$work/day$d/anchors"
     head -n $((n + d * day + 1)) "$box/gate/ledger.jsonl" >"$work/day$d/ledger.jsonl"
@@ -77,7 +112,7 @@ sources = "$box/gate/sources"
 anchors = "$work/day$d/anchors"
 
 [publish]
-witness = "$box/wt/store"
+witness = "$store"
 public_texts = true
 EOF
   done
@@ -87,6 +122,25 @@ EOF
   # No background gc after a commit: it would be measured in the next build, and race `rm -rf`.
   git -C "$work/repo" config gc.auto 0
   git -C "$work/repo" config maintenance.auto false
+  # The store is one folder that each day finds as the tail left it: a proof unchanged since
+  # the last build keeps its file (the build's record of the store's proofs spares reading it,
+  # as an operator's does), a new or upgraded one is written. A copy, not hard links: a build
+  # refuses a store file with a second name ([hard_link], docs/witness.md). Kept beside the box
+  # and wound back to day 0 at the next run (day 0's delta holds, over any later day's store,
+  # every file that differs), so the box's proofs are copied once, not every run; $store.day
+  # names the day it holds, and is missing while a day is being laid.
+  lay_store() { # day: brings $store from the day before's (or a later day's) to that day's
+    rm -f "$store.day"
+    (cd "$store" && xargs -r rm -f -- <"${deltas[$1]}.remove")
+    cp -r "${deltas[$1]}/." "$store/"
+    sync # the copy's writes are not the build's
+    echo "$1" >"$store.day"
+  }
+  if [ ! -f "$store.day" ]; then
+    rm -rf "$store"
+    cp -r "$box/wt/store" "$store"
+  fi
+  lay_store 0
   full_ledger="$box/gate/ledger.jsonl"
   cat "$full_ledger" >/dev/null # warm the page cache
   best_verify() { # three runs, the lowest CPU time
@@ -109,7 +163,15 @@ EOF
       1) what="day 1 (+$day lines; fills the cache)" ;;
       2) what="daily rebuild (+$day lines)" ;;
     esac
+    if [ "$d" != 0 ]; then
+      lay_store "$d"
+    fi
     if [ "$d" = 2 ]; then
+      # Day 2's store is the box's own, as the bench has always measured the daily rebuild with.
+      for f in index.json runs.jsonl REPORT.md seal.jsonl WITNESS_PREREG.md; do
+        cmp -s "$store/$f" "$box/wt/store/$f" || { echo "day 2's store is not the box's: $f differs" >&2; exit 1; }
+      done
+      [ "$(ls "$store/proofs" | wc -l)" = "$(ls "$box/wt/store/proofs" | wc -l)" ] || { echo "day 2's store is not the box's: proofs/ differs" >&2; exit 1; }
       # The operator's daily review before the build (README: typical use): the dry run.
       cold_cache
       read -r dc dw dm < <(measure "$work/dry$d.log" env -C "$work/repo" "$bin" build --config "$work/day$d.toml" --out site --dry-run)

@@ -6,6 +6,9 @@
 //! Same options, byte-identical tree: the only randomness is our own splitmix64 streams seeded
 //! from `seed`; no clock, no hash-map iteration reaches the output. The conventions the build
 //! relies on are listed in the module's report (`BoxSummary`) and in `site-fixtures/README.md`.
+//!
+//! `write_store_as_of` writes a box's witness store as it stood when its ledger held fewer lines
+//! (the same tail, cut in time): what benches/scale.sh gives each day's build.
 
 use exhibit_protocol::Digest;
 use std::borrow::Cow;
@@ -1722,7 +1725,8 @@ struct Run {
     batch: Option<u32>,
 }
 
-/// One record of index.json.
+/// One record of index.json, as the box's own store holds it.
+#[derive(Clone, Copy)]
 struct Record {
     seq: u64,
     status: Status,
@@ -1732,6 +1736,36 @@ struct Record {
     stamped_at: i64,
     upgraded_at: Option<i64>,
     block: Option<(u64, i64)>,
+}
+
+impl Record {
+    /// The record as the store held it at `moment`: none before its batch was stamped, and
+    /// pending before its upgrade, since the status an upgrade finds (proof, explorers_disagree,
+    /// mismatch) and the block it names are that upgrade's news.
+    fn at(&self, moment: i64) -> Option<Record> {
+        if self.stamped_at > moment {
+            return None;
+        }
+        Some(match self.upgraded_at {
+            Some(upgraded) if upgraded > moment => Record {
+                status: Status::Pending,
+                upgraded_at: None,
+                block: None,
+                ..*self
+            },
+            _ => *self,
+        })
+    }
+
+    /// The block its proof's bitcoin attestation names, when its proof carries one.
+    fn bitcoin(&self) -> Option<u64> {
+        match self.status {
+            Status::Proof | Status::ExplorersDisagree | Status::Mismatch => {
+                self.block.map(|(h, _)| h)
+            }
+            _ => None,
+        }
+    }
 }
 
 fn block_hash(seed: u64, height: u64) -> String {
@@ -1746,6 +1780,22 @@ fn calendar_list(mask: u8) -> Vec<&'static str> {
         .filter(|(i, _)| mask & (1 << i) != 0)
         .map(|(_, c)| *c)
         .collect()
+}
+
+/// A record's proof. Its nonces come from a stream of its own, keyed by its digest: a proof's
+/// bytes are its record's alone, so a store as of an earlier moment holds the very bytes of the
+/// box's store for every proof not upgraded since.
+fn record_proof(seed: u64, id: &[u8; 32], rec: &Record) -> Vec<u8> {
+    let mut proof_rng = Rng::new(seed ^ u64::from_le_bytes(id[..8].try_into().expect("8")), 5);
+    let mut buf = Vec::with_capacity(512);
+    witness_ots(
+        id,
+        &calendar_list(rec.calendars),
+        rec.bitcoin(),
+        &mut proof_rng,
+        &mut buf,
+    );
+    buf
 }
 
 #[derive(Serialize)]
@@ -1767,16 +1817,15 @@ struct IndexRecord<'a> {
 }
 
 struct Entries<'a> {
-    sorted: &'a [([u8; 32], usize)],
-    records: &'a [Record],
+    /// Sorted by entry_id.
+    entries: &'a [([u8; 32], Record)],
     seed: u64,
 }
 
 impl Serialize for Entries<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(Some(self.sorted.len()))?;
-        for (id, r) in self.sorted {
-            let r = &self.records[*r];
+        let mut map = serializer.serialize_map(Some(self.entries.len()))?;
+        for (id, r) in self.entries {
             let with_hash = matches!(r.status, Status::Proof | Status::Mismatch);
             let with_time = r.status == Status::Proof;
             let record = IndexRecord {
@@ -1826,38 +1875,22 @@ Not a bar: the tail's own stamp latency (`stamped_at - seen_at`), which is one r
     )
 }
 
-fn write_witness(
-    opts: &BoxOptions,
-    start: i64,
-    given_tail: Option<i64>,
-    out: &Path,
-    ids: &[[u8; 32]],
-    ts: &[i64],
-    sink: &FileSink,
-) -> Result<WitnessSummary> {
-    let store = out.join("wt/store");
-    let proofs = store.join("proofs");
-    fs::create_dir_all(&proofs)?;
-    let mut rng = Rng::new(opts.seed, 4);
-    let n = ids.len();
-
-    let nominal = start + TAIL_OFFSET_SECONDS;
-    let (t0, rule) = match given_tail {
-        Some(t) => (t, "given"),
-        None if n == 0 || ts[n - 1] >= nominal + 86_400 => (nominal, "nominal"),
-        None => (ts[n * 4 / 5] + 97, "inside_ledger"),
-    };
-    // The store is read at `now`: just before the second-to-last line's own time, so the last
-    // two lines have no record (tail lag). A tail opened after that sees everything.
-    let now = if n >= 3 && t0 < ts[n - 2] {
+/// When the store is read beside a ledger of these lines: just before the second-to-last line's
+/// own time, so the last two lines have no record (tail lag). A tail opened after that sees
+/// everything.
+fn read_moment(t0: i64, ts: &[i64]) -> i64 {
+    let n = ts.len();
+    if n >= 3 && t0 < ts[n - 2] {
         ts[n - 2]
     } else {
         t0.max(ts.last().copied().unwrap_or(t0)) + 4 * 3600
-    };
+    }
+}
 
-    // When the tail saw each line: at its opening for every earlier line, else 5-120 s after
-    // the line's timestamp (never before the line before it was seen).
-    let mut seen = Vec::with_capacity(n);
+/// When the tail saw each line: at its opening for every earlier line, else 5-120 s after the
+/// line's timestamp (never before the line before it was seen).
+fn seen_moments(rng: &mut Rng, ts: &[i64], t0: i64) -> Vec<i64> {
+    let mut seen = Vec::with_capacity(ts.len());
     let mut last_seen = i64::MIN;
     for &t in ts {
         let s = if t <= t0 {
@@ -1868,8 +1901,12 @@ fn write_witness(
         last_seen = s;
         seen.push(s);
     }
+    seen
+}
 
-    // Runs every ~10 min from t0 while <= now; each stamps what it has seen as one batch.
+/// Runs every ~10 min from t0 while <= `until`; each stamps what it has seen as one batch.
+fn runs_and_batches(rng: &mut Rng, seen: &[i64], t0: i64, until: i64) -> (Vec<Run>, Vec<Batch>) {
+    let n = seen.len();
     let mut runs: Vec<Run> = Vec::new();
     let mut batches: Vec<Batch> = Vec::new();
     let mut next = 0usize;
@@ -1911,15 +1948,18 @@ fn write_witness(
             batch,
         });
         let following = run_at + 600 + rng.range(-40, 40);
-        if following > now {
+        if following > until {
             break;
         }
         run_at = following;
     }
-    let last_run = runs.last().expect("one run").at;
+    (runs, batches)
+}
 
-    // Blocks: 975101 at t0 + 39 min 52 s, then one every ~10 min; a batch lands in the first
-    // block at least 10-40 min after its stamp (the opening batch in 975101).
+/// Blocks: 975101 at t0 + 39 min 52 s, then one every ~10 min; a batch lands in the first block
+/// at least 10-40 min after its stamp (the opening batch in 975101), and is upgraded at the first
+/// run about three hours after its stamp (none yet when no run came that late).
+fn land_batches(rng: &mut Rng, batches: &mut [Batch], runs: &[Run], t0: i64) {
     let mut block = (OPENING_BLOCK_HEIGHT, t0 + OPENING_BLOCK_DELAY);
     for (i, b) in batches.iter_mut().enumerate() {
         if i > 0 || b.stamped_at != t0 {
@@ -1933,11 +1973,14 @@ fn write_witness(
         let k = runs.partition_point(|r| r.at < threshold);
         b.upgraded_at = runs.get(k).map(|r| r.at);
     }
+}
 
-    // Records per chain line.
+/// Records per chain line, in batch order; and each line's record, if it has one.
+fn line_records(batches: &[Batch], ts: &[i64], seen: &[i64]) -> (Vec<Record>, Vec<Option<usize>>) {
+    let n = ts.len();
     let mut records: Vec<Record> = Vec::with_capacity(n + 1);
     let mut line_record: Vec<Option<usize>> = vec![None; n];
-    for b in &batches {
+    for b in batches {
         for i in b.first..b.end {
             line_record[i] = Some(records.len());
             records.push(Record {
@@ -1956,8 +1999,24 @@ fn write_witness(
             });
         }
     }
+    (records, line_record)
+}
 
-    // The sprinkled states: prefer lines alone in a live, upgraded batch.
+/// The lines given a sprinkled state, by seq; `taken` holds their line indexes.
+struct Sprinkled {
+    explorers_disagree: Vec<u64>,
+    mismatch: Option<u64>,
+    stamp_failed: Option<u64>,
+    taken: Vec<usize>,
+}
+
+/// The sprinkled states: prefer lines alone in a live, upgraded batch.
+fn sprinkle(
+    rng: &mut Rng,
+    batches: &mut [Batch],
+    records: &mut [Record],
+    line_record: &[Option<usize>],
+) -> Sprinkled {
     let mut single_upgraded: Vec<usize> = Vec::new();
     let mut single_live: Vec<usize> = Vec::new();
     for (k, b) in batches.iter().enumerate() {
@@ -1968,7 +2027,7 @@ fn write_witness(
             }
         }
     }
-    let upgraded_lines: Vec<usize> = (0..n)
+    let upgraded_lines: Vec<usize> = (0..line_record.len())
         .filter(|&i| line_record[i].is_some_and(|r| records[r].status == Status::Proof))
         .collect();
     let mut taken: Vec<usize> = Vec::new();
@@ -1997,22 +2056,22 @@ fn write_witness(
         }
         line
     };
-    let disagree_count = 3 + n / 100_000;
+    let disagree_count = 3 + line_record.len() / 100_000;
     let mut explorers_disagree = Vec::new();
     for _ in 0..disagree_count {
-        if let Some(i) = take(&mut rng, &single_upgraded, &batches, &mut taken) {
+        if let Some(i) = take(rng, &single_upgraded, batches, &mut taken) {
             let r = line_record[i].expect("recorded");
             records[r].status = Status::ExplorersDisagree;
             explorers_disagree.push(i as u64 + 1);
         }
     }
     explorers_disagree.sort_unstable();
-    let mismatch = take(&mut rng, &single_upgraded, &batches, &mut taken).map(|i| {
+    let mismatch = take(rng, &single_upgraded, batches, &mut taken).map(|i| {
         let r = line_record[i].expect("recorded");
         records[r].status = Status::Mismatch;
         i as u64 + 1
     });
-    let stamp_failed = take(&mut rng, &single_live, &batches, &mut taken).map(|i| {
+    let stamp_failed = take(rng, &single_live, batches, &mut taken).map(|i| {
         let r = line_record[i].expect("recorded");
         let rec = &mut records[r];
         rec.status = Status::StampFailed;
@@ -2024,117 +2083,268 @@ fn write_witness(
         }
         i as u64 + 1
     });
+    Sprinkled {
+        explorers_disagree,
+        mismatch,
+        stamp_failed,
+        taken,
+    }
+}
 
-    // The orphan: a digest not in the chain, on the seq of a line of the opening batch (what a
-    // re-chain leaves behind), so that seq carries two entry_ids.
-    let mut orphan = None;
-    let mut duplicate_seq = None;
+/// The orphan: a digest not in the chain, on the seq of a line of the opening batch (what a
+/// re-chain leaves behind), so that seq carries two entry_ids. Its record, a copy of that line's,
+/// is pushed last; returns its digest and the seq.
+fn add_orphan(
+    rng: &mut Rng,
+    batches: &[Batch],
+    records: &mut Vec<Record>,
+    line_record: &[Option<usize>],
+    taken: &[usize],
+    t0: i64,
+) -> Option<([u8; 32], u64)> {
     let pool: Vec<usize> = match batches.first() {
         Some(b) if b.stamped_at == t0 && b.end - b.first > 1 => (b.first..b.end).collect(),
-        _ => (0..n).filter(|&i| line_record[i].is_some()).collect(),
+        _ => (0..line_record.len())
+            .filter(|&i| line_record[i].is_some())
+            .collect(),
     };
     let recorded: Vec<usize> = pool.into_iter().filter(|i| !taken.contains(i)).collect();
-    if !recorded.is_empty() {
-        let i = recorded[recorded.len() / 2];
-        let r = &records[line_record[i].expect("recorded")];
-        let copy = Record {
-            seq: r.seq,
-            status: r.status,
-            calendars: r.calendars,
-            line_timestamp: r.line_timestamp,
-            seen_at: r.seen_at,
-            stamped_at: r.stamped_at,
-            upgraded_at: r.upgraded_at,
-            block: r.block,
+    if recorded.is_empty() {
+        return None;
+    }
+    let i = recorded[recorded.len() / 2];
+    records.push(records[line_record[i].expect("recorded")]);
+    Some((rng.bytes32(), i as u64 + 1))
+}
+
+/// The witness tail's whole history over a box's ledger, up to the moment the box's store is
+/// read: every run, batch and record, each with its own moment. So the store can be written as
+/// it stood then (the box's `wt/store`) or at any earlier moment after the tail opened
+/// (`write_store_as_of`: the store a build of the ledger's first lines would have read).
+struct Tail {
+    t0: i64,
+    rule: &'static str,
+    /// When the box's own store is read.
+    read_at: i64,
+    runs: Vec<Run>,
+    batches: Vec<Batch>,
+    /// The chain lines' records in batch order, then the orphan's.
+    records: Vec<Record>,
+    line_record: Vec<Option<usize>>,
+    /// The orphan's digest and seq (its record is the last).
+    orphan: Option<([u8; 32], u64)>,
+    sprinkled: Sprinkled,
+    prereg: String,
+    prereg_sha: String,
+    prereg_proof: Vec<u8>,
+    stray: [u8; 32],
+    stray_proof: Vec<u8>,
+}
+
+/// What the store holds at one moment, besides the files written once at the opening.
+struct StoreState<'a> {
+    moment: i64,
+    runs: &'a [Run],
+    /// Sorted by entry_id.
+    entries: Vec<([u8; 32], Record)>,
+    /// Whether the orphan is among the entries.
+    orphan: bool,
+}
+
+impl Tail {
+    /// Draws (stream 4) in the order the box's store has always been made with, so it keeps its
+    /// bytes: when each line was seen, the runs and batches, blocks and upgrades, the sprinkled
+    /// states, the orphan, then the prereg's and the stray file's proofs.
+    fn new(seed: u64, start: i64, given_tail: Option<i64>, ts: &[i64]) -> Tail {
+        let mut rng = Rng::new(seed, 4);
+        let n = ts.len();
+        let nominal = start + TAIL_OFFSET_SECONDS;
+        let (t0, rule) = match given_tail {
+            Some(t) => (t, "given"),
+            None if n == 0 || ts[n - 1] >= nominal + 86_400 => (nominal, "nominal"),
+            None => (ts[n * 4 / 5] + 97, "inside_ledger"),
         };
-        records.push(copy);
-        orphan = Some(rng.bytes32());
-        duplicate_seq = Some(i as u64 + 1);
+        let read_at = read_moment(t0, ts);
+        let seen = seen_moments(&mut rng, ts, t0);
+        let (runs, mut batches) = runs_and_batches(&mut rng, &seen, t0, read_at);
+        land_batches(&mut rng, &mut batches, &runs, t0);
+        let (mut records, line_record) = line_records(&batches, ts, &seen);
+        let sprinkled = sprinkle(&mut rng, &mut batches, &mut records, &line_record);
+        let orphan = add_orphan(
+            &mut rng,
+            &batches,
+            &mut records,
+            &line_record,
+            &sprinkled.taken,
+            t0,
+        );
+        let prereg = prereg_text(&fmt_ts(t0));
+        let prereg_sha = Digest::of(prereg.as_bytes()).to_string();
+        let mut prereg_proof = Vec::new();
+        witness_ots(
+            &prereg_sha.parse::<Digest>().expect("a digest").0,
+            &CALENDARS[..2],
+            Some(OPENING_BLOCK_HEIGHT),
+            &mut rng,
+            &mut prereg_proof,
+        );
+        let stray = rng.bytes32();
+        let mut stray_proof = Vec::new();
+        witness_ots(&stray, &CALENDARS[..2], None, &mut rng, &mut stray_proof);
+        Tail {
+            t0,
+            rule,
+            read_at,
+            runs,
+            batches,
+            records,
+            line_record,
+            orphan,
+            sprinkled,
+            prereg,
+            prereg_sha,
+            prereg_proof,
+            stray,
+            stray_proof,
+        }
     }
 
-    // index.json, sorted by entry_id.
-    let mut sorted: Vec<([u8; 32], usize)> = (0..n)
-        .filter_map(|i| line_record[i].map(|r| (ids[i], r)))
-        .collect();
-    if let Some(o) = orphan {
-        sorted.push((o, records.len() - 1));
+    /// The store at `moment`, beside the chain lines `ids` (the ledger's first lines: a line
+    /// past them has no record then, seen after the read).
+    fn state(&self, ids: &[[u8; 32]], moment: i64) -> StoreState<'_> {
+        let mut entries: Vec<([u8; 32], Record)> = self
+            .line_record
+            .iter()
+            .zip(ids)
+            .filter_map(|(r, id)| r.and_then(|r| self.records[r].at(moment)).map(|r| (*id, r)))
+            .collect();
+        let orphan = self
+            .orphan
+            .and_then(|(id, _)| Some((id, self.records.last()?.at(moment)?)));
+        if let Some(entry) = orphan {
+            entries.push(entry);
+        }
+        entries.sort_unstable_by_key(|e| e.0);
+        StoreState {
+            moment,
+            runs: &self.runs[..self.runs.partition_point(|r| r.at <= moment)],
+            entries,
+            orphan: orphan.is_some(),
+        }
     }
-    sorted.sort_unstable_by_key(|a| a.0);
 
-    let prereg = prereg_text(&fmt_ts(t0));
-    let prereg_sha = Digest::of(prereg.as_bytes()).to_string();
-    fs::write(store.join("WITNESS_PREREG.md"), &prereg)?;
-    let mut seal = Object::default();
-    seal.insert("file", s("WITNESS_PREREG.md"));
-    seal.insert("sealed_at", s(fmt_ts(t0)));
-    seal.insert("sha256", s(prereg_sha.clone()));
-    let mut seal_line = canonical::to_canonical(&Value::Object(seal)).expect("seal dumps");
-    seal_line.push(b'\n');
-    fs::write(store.join("seal.jsonl"), seal_line)?;
+    /// The status of line `seq`'s record in `state`.
+    fn status(&self, state: &StoreState<'_>, seq: u64) -> Option<Status> {
+        let r = self.line_record.get(seq as usize - 1).copied().flatten()?;
+        Some(self.records[r].at(state.moment)?.status)
+    }
+}
 
-    {
+/// What a store's files were made from: its tail, the box's seed and the chain lines it is read
+/// beside.
+struct StoreWriter<'a> {
+    tail: &'a Tail,
+    seed: u64,
+    ids: &'a [[u8; 32]],
+    sink: &'a FileSink,
+    /// Files written (or queued on the sink).
+    written: u64,
+}
+
+impl StoreWriter<'_> {
+    /// Writes `state` into `store` (which exists). With `over`, only what the tail wrote between
+    /// the two states, for laying over a copy of the store at `over`: the files it rewrites on
+    /// every run (index.json, runs.jsonl, REPORT.md), and each proof `over` lacks or holds in
+    /// another form (a later `over` holds upgraded proofs, and more of them). Returns the
+    /// proofs `over` holds that `state` does not (paths relative to the store): that copy's to
+    /// lose.
+    fn write(
+        &mut self,
+        state: &StoreState<'_>,
+        over: Option<&StoreState<'_>>,
+        store: &Path,
+    ) -> Result<Vec<String>> {
+        let tail = self.tail;
+        let proofs = store.join("proofs");
+        fs::create_dir_all(&proofs)?;
+        // Written once, when the tail opened the store; both states are after that.
+        if over.is_none_or(|o| o.moment < tail.t0) {
+            fs::write(store.join("WITNESS_PREREG.md"), &tail.prereg)?;
+            let mut seal = Object::default();
+            seal.insert("file", s("WITNESS_PREREG.md"));
+            seal.insert("sealed_at", s(fmt_ts(tail.t0)));
+            seal.insert("sha256", s(tail.prereg_sha.clone()));
+            let mut seal_line = canonical::to_canonical(&Value::Object(seal)).expect("seal dumps");
+            seal_line.push(b'\n');
+            fs::write(store.join("seal.jsonl"), seal_line)?;
+            fs::write(
+                proofs.join(format!("prereg_{}.ots", tail.prereg_sha)),
+                &tail.prereg_proof,
+            )?;
+            fs::write(
+                proofs.join(format!("{}.ots", Digest(tail.stray))),
+                &tail.stray_proof,
+            )?;
+            self.written += 4;
+        }
+        self.write_index(state, store)?;
+        self.write_runs(state, store)?;
+        let held = |id: &[u8; 32]| -> Option<&Record> {
+            let o = over?;
+            let k = o.entries.binary_search_by(|e| e.0.cmp(id)).ok()?;
+            Some(&o.entries[k].1)
+        };
+        for (id, rec) in &state.entries {
+            if let Some(old) = held(id)
+                && (old.calendars, old.bitcoin()) == (rec.calendars, rec.bitcoin())
+            {
+                continue;
+            }
+            self.sink.write(
+                proofs.join(format!("{}.ots", Digest(*id))),
+                record_proof(self.seed, id, rec),
+            )?;
+            self.written += 1;
+        }
+        let removed = over.map_or_else(Vec::new, |o| {
+            o.entries
+                .iter()
+                .filter(|(id, _)| state.entries.binary_search_by(|e| e.0.cmp(id)).is_err())
+                .map(|(id, _)| format!("proofs/{}.ots", Digest(*id)))
+                .collect()
+        });
+        fs::write(store.join("REPORT.md"), tail.report(self.ids, state))?;
+        self.written += 1;
+        Ok(removed)
+    }
+
+    /// index.json, sorted by entry_id.
+    fn write_index(&mut self, state: &StoreState<'_>, store: &Path) -> Result<()> {
         let mut w = BufWriter::with_capacity(1 << 20, File::create(store.join("index.json"))?);
-        let mut prereg_map = BTreeMap::new();
-        prereg_map.insert("sha256", prereg_sha.clone());
+        let mut prereg = BTreeMap::new();
+        prereg.insert("sha256", self.tail.prereg_sha.clone());
         let index = Index {
             entries: Entries {
-                sorted: &sorted,
-                records: &records,
-                seed: opts.seed,
+                entries: &state.entries,
+                seed: self.seed,
             },
-            prereg: prereg_map,
+            prereg,
         };
         serde_json::to_writer_pretty(&mut w, &index)?;
         w.write_all(b"\n")?;
         w.flush()?;
+        self.written += 1;
+        Ok(())
     }
 
-    // proofs/
-    let mut buf = Vec::with_capacity(1024);
-    for (id, r) in &sorted {
-        let rec = &records[*r];
-        let bitcoin = match rec.status {
-            Status::Proof | Status::ExplorersDisagree | Status::Mismatch => {
-                rec.block.map(|(h, _)| h)
-            }
-            _ => None,
-        };
-        // Each proof's nonces come from its own stream, keyed by its digest.
-        let mut proof_rng = Rng::new(
-            opts.seed ^ u64::from_le_bytes(id[..8].try_into().expect("8")),
-            5,
-        );
-        let mut buf = Vec::with_capacity(512);
-        witness_ots(
-            id,
-            &calendar_list(rec.calendars),
-            bitcoin,
-            &mut proof_rng,
-            &mut buf,
-        );
-        sink.write(proofs.join(format!("{}.ots", Digest(*id))), buf)?;
-    }
-    witness_ots(
-        &prereg_sha.parse::<Digest>().expect("a digest").0,
-        &CALENDARS[..2],
-        Some(OPENING_BLOCK_HEIGHT),
-        &mut rng,
-        &mut buf,
-    );
-    fs::write(proofs.join(format!("prereg_{prereg_sha}.ots")), &buf)?;
-    let stray = rng.bytes32();
-    witness_ots(&stray, &CALENDARS[..2], None, &mut rng, &mut buf);
-    let stray_hex = Digest(stray).to_string();
-    fs::write(proofs.join(format!("{stray_hex}.ots")), &buf)?;
-
-    // runs.jsonl
-    {
+    /// runs.jsonl: the runs up to the state's moment.
+    fn write_runs(&mut self, state: &StoreState<'_>, store: &Path) -> Result<()> {
         let mut w = BufWriter::with_capacity(1 << 20, File::create(store.join("runs.jsonl"))?);
-        for run in &runs {
+        for run in state.runs {
             let (batch, ok) = match run.batch {
                 Some(k) => (
                     k.to_string(),
-                    batches[k as usize - 1].calendars.count_ones(),
+                    self.tail.batches[k as usize - 1].calendars.count_ones(),
                 ),
                 None => ("null".to_string(), 0),
             };
@@ -2147,34 +2357,51 @@ fn write_witness(
             )?;
         }
         w.flush()?;
+        self.written += 1;
+        Ok(())
+    }
+}
+
+/// Counts by status, as the tail saw them.
+fn status_counts(state: &StoreState<'_>) -> BTreeMap<&'static str, u64> {
+    let mut counts: BTreeMap<&'static str, u64> = BTreeMap::new();
+    for (_, r) in &state.entries {
+        *counts.entry(r.status.as_str()).or_default() += 1;
+    }
+    counts
+}
+
+/// Stamp batches up to the state's moment.
+fn batches_by(state: &StoreState<'_>) -> usize {
+    state.runs.iter().filter(|r| r.batch.is_some()).count()
+}
+
+impl Tail {
+    /// Chain lines stamped in the opening batch (retroactively).
+    fn retroactive(&self) -> u64 {
+        self.batches
+            .first()
+            .filter(|b| b.stamped_at == self.t0)
+            .map_or(0, |b| (b.end - b.first) as u64)
     }
 
-    // Counts as the tail saw them.
-    let mut counts: BTreeMap<&'static str, u64> = BTreeMap::new();
-    for (_, r) in &sorted {
-        *counts.entry(records[*r].status.as_str()).or_default() += 1;
-    }
-    let recorded_lines = sorted.len() as u64 - u64::from(orphan.is_some());
-    let seen_lines = runs.last().map_or(0, |r| r.lines_seen);
-    let unseen: Vec<u64> = (0..n)
-        .filter(|&i| line_record[i].is_none())
-        .map(|i| i as u64 + 1)
-        .collect();
-    let retroactive = batches
-        .first()
-        .filter(|b| b.stamped_at == t0)
-        .map_or(0, |b| (b.end - b.first) as u64);
-    let get = |k: &str| counts.get(k).copied().unwrap_or(0);
-    let head_line = if seen_lines > 0 {
+    /// REPORT.md of the store at `state`, beside the chain lines `ids`.
+    fn report(&self, ids: &[[u8; 32]], state: &StoreState<'_>) -> String {
+        let counts = status_counts(state);
+        let get = |k: &str| counts.get(k).copied().unwrap_or(0);
+        let last_run = state.runs.last().map_or(self.t0, |r| r.at);
+        let recorded_lines = state.entries.len() as u64 - u64::from(state.orphan);
+        let seen_lines = state.runs.last().map_or(0, |r| r.lines_seen);
+        let head_line = if seen_lines > 0 {
+            format!(
+                "head {} at seq {seen_lines}",
+                Digest(ids[seen_lines as usize - 1])
+            )
+        } else {
+            "no line".to_string()
+        };
         format!(
-            "head {} at seq {seen_lines}",
-            Digest(ids[seen_lines as usize - 1])
-        )
-    } else {
-        "no line".to_string()
-    };
-    let report = format!(
-        "# Witness tail report\n\
+            "# Witness tail report\n\
 \n\
 As the tail last read the chain (run at {last}, the tail's clock): {seen_lines} lines, {head_line}.\n\
 The store opened at {open}; its opening batch stamped {retroactive} earlier lines retroactively.\n\
@@ -2190,39 +2417,247 @@ The store opened at {open}; its opening batch stamped {retroactive} earlier line
 \n\
 Chain lines with a record: {recorded_lines} of {seen_lines}. Orphans (digest not in the chain): {orphans}.\n\
 Seqs with more than one entry_id: {dups}. Stamp batches: {nbatches}. Runs: {nruns}.\n",
-        last = fmt_ts(last_run),
-        open = fmt_ts(t0),
-        proof = get("proof"),
-        pending = get("pending"),
-        disagree = get("explorers_disagree"),
-        mismatch = get("mismatch"),
-        failed = get("stamp_failed"),
-        total = sorted.len(),
-        orphans = u64::from(orphan.is_some()),
-        dups = u64::from(duplicate_seq.is_some()),
-        nbatches = batches.len(),
-        nruns = runs.len(),
-    );
-    fs::write(store.join("REPORT.md"), report)?;
+            last = fmt_ts(last_run),
+            open = fmt_ts(self.t0),
+            retroactive = self.retroactive(),
+            proof = get("proof"),
+            pending = get("pending"),
+            disagree = get("explorers_disagree"),
+            mismatch = get("mismatch"),
+            failed = get("stamp_failed"),
+            total = state.entries.len(),
+            orphans = u64::from(state.orphan),
+            dups = u64::from(state.orphan),
+            nbatches = batches_by(state),
+            nruns = state.runs.len(),
+        )
+    }
 
-    Ok(WitnessSummary {
-        tail_start: fmt_ts(t0),
-        tail_start_rule: rule.to_string(),
-        last_run: fmt_ts(last_run),
-        runs: runs.len() as u64,
-        batches: batches.len() as u64,
-        store_entries: sorted.len() as u64,
-        retroactive,
-        proof: get("proof"),
-        pending: get("pending"),
-        explorers_disagree,
-        stamp_failed,
-        mismatch,
-        unseen,
-        orphan: orphan.map(|o| Digest(o).to_string()),
-        duplicate_seq,
-        stray: stray_hex,
-        prereg_sha256: prereg_sha,
+    /// The summary of the store at `state`, beside the chain lines `ids`.
+    fn summary(&self, ids: &[[u8; 32]], state: &StoreState<'_>) -> WitnessSummary {
+        let counts = status_counts(state);
+        let get = |k: &str| counts.get(k).copied().unwrap_or(0);
+        let has = |seq: &u64, status: Status| self.status(state, *seq) == Some(status);
+        let sprinkled = &self.sprinkled;
+        let orphan = self.orphan.filter(|_| state.orphan);
+        WitnessSummary {
+            tail_start: fmt_ts(self.t0),
+            tail_start_rule: self.rule.to_string(),
+            last_run: fmt_ts(state.runs.last().map_or(self.t0, |r| r.at)),
+            runs: state.runs.len() as u64,
+            batches: batches_by(state) as u64,
+            store_entries: state.entries.len() as u64,
+            retroactive: self.retroactive(),
+            proof: get("proof"),
+            pending: get("pending"),
+            explorers_disagree: (sprinkled.explorers_disagree.iter())
+                .copied()
+                .filter(|seq| has(seq, Status::ExplorersDisagree))
+                .collect(),
+            stamp_failed: (sprinkled.stamp_failed).filter(|seq| has(seq, Status::StampFailed)),
+            mismatch: sprinkled.mismatch.filter(|seq| has(seq, Status::Mismatch)),
+            unseen: (1..=ids.len() as u64)
+                .filter(|&seq| self.status(state, seq).is_none())
+                .collect(),
+            orphan: orphan.map(|(id, _)| Digest(id).to_string()),
+            duplicate_seq: orphan.map(|(_, seq)| seq),
+            stray: Digest(self.stray).to_string(),
+            prereg_sha256: self.prereg_sha.clone(),
+        }
+    }
+}
+
+fn write_witness(
+    opts: &BoxOptions,
+    start: i64,
+    given_tail: Option<i64>,
+    out: &Path,
+    ids: &[[u8; 32]],
+    ts: &[i64],
+    sink: &FileSink,
+) -> Result<WitnessSummary> {
+    let tail = Tail::new(opts.seed, start, given_tail, ts);
+    let state = tail.state(ids, tail.read_at);
+    let mut writer = StoreWriter {
+        tail: &tail,
+        seed: opts.seed,
+        ids,
+        sink,
+        written: 0,
+    };
+    writer.write(&state, None, &out.join("wt/store"))?;
+    Ok(tail.summary(ids, &state))
+}
+
+// ---------------------------------------------------------------------------------------------
+// the store as of fewer lines
+
+/// What `write_store_as_of` wrote.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct StoreAsOf {
+    /// The ledger's first lines the store is read beside.
+    pub lines: u64,
+    /// When it is read (the tail's clock): just before line `lines - 1`'s own time, as the box's
+    /// store is read beside the whole ledger.
+    pub read_at: String,
+    /// The store at that moment (every count as the store then holds it).
+    pub witness: WitnessSummary,
+    /// Files written.
+    pub written: u64,
+    /// With `over`: the files of the store as of `over` lines that this one does not hold
+    /// (relative to the store), for a copy of that store to lose.
+    pub removed: Vec<String>,
+}
+
+/// One ledger line's facts the tail reads.
+#[derive(serde::Deserialize)]
+struct LineFacts<'a> {
+    seq: u64,
+    timestamp: &'a str,
+    entry_id: &'a str,
+}
+
+#[derive(serde::Deserialize)]
+struct HeaderFacts {
+    created: String,
+}
+
+/// The box's ledger: its header's `created`, and each line's entry_id and timestamp, as
+/// `generate` wrote them. Read a line at a time: a million-line ledger is 860 MB.
+fn read_box_ledger(path: &Path) -> Result<(i64, Vec<[u8; 32]>, Vec<i64>)> {
+    use std::io::BufRead;
+    let file = File::open(path).with_context(|| format!("reading {}", path.display()))?;
+    let mut reader = std::io::BufReader::with_capacity(1 << 20, file);
+    let mut line = String::new();
+    reader.read_line(&mut line)?;
+    let header: HeaderFacts = serde_json::from_str(&line)
+        .with_context(|| format!("{}: line 1 is no header", path.display()))?;
+    let created = days::parse_timestamp(&header.created)
+        .with_context(|| format!("{}: created {:?}", path.display(), header.created))?;
+    let (mut ids, mut ts) = (Vec::new(), Vec::new());
+    loop {
+        line.clear();
+        if reader.read_line(&mut line)? == 0 {
+            break;
+        }
+        let at = ids.len() + 2;
+        let facts: LineFacts<'_> = serde_json::from_str(&line)
+            .with_context(|| format!("{}: line {at} is no entry", path.display()))?;
+        let (id, t) = (
+            facts.entry_id.parse::<Digest>().ok(),
+            days::parse_timestamp(facts.timestamp),
+        );
+        let (Some(id), Some(t), true) = (id, t, facts.seq == at as u64 - 1) else {
+            bail!("{}: line {at} is not the box's", path.display());
+        };
+        ids.push(id.0);
+        ts.push(t);
+    }
+    Ok((created, ids, ts))
+}
+
+/// Writes into `out` (created when absent; refused when not empty) the witness store of the box
+/// in `box_dir` — made by `generate` with these same options — as it stood when its ledger held
+/// its first `lines` lines: read at the moment the box's own store is read beside a ledger that
+/// long (before line `lines - 1`'s time: the last two lines not seen yet), so every run,
+/// record and proof is the box's store's up to that moment and none after. The same tail,
+/// cut in time: runs.jsonl is a prefix of the box's, a record not upgraded by then is pending
+/// (its proof without the bitcoin attestation), seal.jsonl, the prereg and the stray file are
+/// the box's, and at the box's full length it is the box's store byte for byte.
+///
+/// With `over`: only the files by which the store as of `lines` differs from the store as of
+/// `over` lines (fewer or more), to be laid over a copy of that one once the files named in
+/// `removed` are taken from it (a store only grows: none when `over` is fewer).
+pub fn write_store_as_of(
+    opts: &BoxOptions,
+    box_dir: &Path,
+    lines: u64,
+    over: Option<u64>,
+    out: &Path,
+) -> Result<StoreAsOf> {
+    let (created, ids, ts) = read_box_ledger(&box_dir.join("gate/ledger.jsonl"))?;
+    let start = days::parse_timestamp(&opts.start)
+        .with_context(|| format!("start {:?} is not YYYY-MM-DDTHH:MM:SSZ", opts.start))?;
+    if ids.len() as u64 != opts.lines || created != start {
+        bail!(
+            "{} holds {} lines created {}: not the box of {} lines from {} these options make",
+            box_dir.display(),
+            ids.len(),
+            fmt_ts(created),
+            opts.lines,
+            opts.start
+        );
+    }
+    let given_tail = match &opts.tail_start {
+        Some(t) => Some(
+            days::parse_timestamp(t)
+                .with_context(|| format!("tail start {t:?} is not a timestamp"))?,
+        ),
+        None => None,
+    };
+    let tail = Tail::new(opts.seed, start, given_tail, &ts);
+    // The seed (and the tail's opening) are not in the ledger: the box's own report, which
+    // counts its runs, batches and states, must be the one this tail writes.
+    let report = box_dir.join("wt/store/REPORT.md");
+    let full = tail.state(&ids, tail.read_at);
+    if fs::read_to_string(&report).ok() != Some(tail.report(&ids, &full)) {
+        bail!(
+            "{} is not the report of the store these options make (another seed or tail start?)",
+            report.display()
+        );
+    }
+    drop(full);
+    let moment = |k: u64| -> Result<i64> {
+        let k = k as usize;
+        if k == ids.len() {
+            return Ok(tail.read_at);
+        }
+        if k > ids.len() {
+            bail!("no store as of {k} lines: the box has {}", ids.len());
+        }
+        if k < 3 || tail.t0 >= ts[k - 2] {
+            bail!(
+                "no store as of {k} lines: the tail opened at {}, not before line {} (a store is read just before the second-to-last line's time)",
+                fmt_ts(tail.t0),
+                k.saturating_sub(1)
+            );
+        }
+        Ok(read_moment(tail.t0, &ts[..k]))
+    };
+    let at = moment(lines)?;
+    let over_state = match over {
+        Some(j) => {
+            let at = moment(j)?;
+            Some(tail.state(&ids[..j as usize], at))
+        }
+        None => None,
+    };
+    let ids = &ids[..lines as usize];
+    let state = tail.state(ids, at);
+    if out.exists() && (!out.is_dir() || fs::read_dir(out)?.next().is_some()) {
+        bail!(
+            "{} is not an empty folder; refusing to write into it",
+            out.display()
+        );
+    }
+    fs::create_dir_all(out)?;
+    let sink = FileSink::new();
+    let mut writer = StoreWriter {
+        tail: &tail,
+        seed: opts.seed,
+        ids,
+        sink: &sink,
+        written: 0,
+    };
+    let removed = writer.write(&state, over_state.as_ref(), out)?;
+    let (witness, written) = (tail.summary(ids, &state), writer.written);
+    sink.finish()?;
+    Ok(StoreAsOf {
+        lines,
+        read_at: fmt_ts(at),
+        witness,
+        written,
+        removed,
     })
 }
 
