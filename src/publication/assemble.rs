@@ -85,8 +85,8 @@ pub fn run(
         }
     }
     if let Some(texts) = layers.public_texts.as_mut() {
-        // Taken, not borrowed: the excerpt index is their only reader, and at a million texts
-        // they are 40 MB held to the end of the build otherwise (docs/scale.md#memory).
+        // Taken, not borrowed: the excerpt index is their only reader, and at a million lines
+        // they are 10 MB held to the end of the build otherwise (docs/scale.md#memory).
         let first_seqs = std::mem::take(&mut texts.first_seqs);
         super::tree::put_excerpts(
             &mut tree,

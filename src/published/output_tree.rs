@@ -556,6 +556,8 @@ impl Tree {
         &self.listed
     }
 
+    /// Puts a list of files under its folder, replacing what the tree held at the same paths
+    /// (as [`Tree::put_content`] would, one by one).
     pub fn put_listed(&mut self, list: ListedFiles) {
         let prefix = format!("{}/", list.folder_path);
         let shadowed: Vec<String> = self

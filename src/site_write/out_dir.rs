@@ -1337,6 +1337,88 @@ mod tests {
         }
     }
 
+    /// A line's record as far as a table reads it: its entry_id.
+    #[derive(Debug)]
+    struct TestLine(exhibit_protocol::Digest);
+
+    impl crate::published::entry_ids::LineIds for Vec<TestLine> {
+        fn count(&self) -> usize {
+            self.len()
+        }
+        fn entry_id(&self, line: usize) -> exhibit_protocol::Digest {
+            self[line].0
+        }
+    }
+
+    #[test]
+    fn a_tree_s_lists_name_their_files_as_before_once_the_lines_are_let_go() {
+        // Catches a list given back another list's table (or none) when the tables are taken
+        // out to be made again, a list with names of its own disturbed, and lines said to be
+        // let go while a list still reads them.
+        let tmp = tempfile::tempdir().unwrap();
+        let store: Arc<Path> = Arc::from(tmp.path());
+        let proofs = proofs_in(tmp.path(), &[1, 3, 9, 4]);
+        let lines = Arc::new(
+            [9u8, 1, 5, 3]
+                .map(|d| TestLine(exhibit_protocol::Digest([d; 32])))
+                .into_iter()
+                .collect::<Vec<_>>(),
+        );
+        let table = |ds: &[u8]| {
+            let ids: Vec<exhibit_protocol::Digest> = ds
+                .iter()
+                .map(|&d| exhibit_protocol::Digest([d; 32]))
+                .collect();
+            Arc::new(
+                crate::published::entry_ids::SortedIds::own(ids.clone())
+                    .by_line(lines.clone(), |k| lines.iter().position(|l| l.0 == ids[k])),
+            )
+        };
+        // Two lists share one table; a third reads another.
+        let (shared, other) = (table(&[1, 3, 5, 9]), table(&[3, 9]));
+        let mut tree = Tree::default();
+        for (folder, names, table) in [
+            (ListedFolder::WitnessProofs, [1u8].as_slice(), &shared),
+            (
+                ListedFolder::WitnessProofBucket(0),
+                [3u8].as_slice(),
+                &shared,
+            ),
+            (
+                ListedFolder::WitnessProofBucket(1),
+                [9u8].as_slice(),
+                &other,
+            ),
+        ] {
+            let mut list =
+                ListedFiles::naming_from(folder, &store, FileClass::Proof, table.clone());
+            let named = |f: &DiskFile| matches!(f.name, crate::published::output_tree::FileName::Proof(n) if names.contains(&n[0]));
+            for (_, file) in proofs.iter().filter(|(_, f)| named(f)) {
+                list.push(file.clone()).unwrap();
+            }
+            list.finish();
+            tree.put_listed(list);
+        }
+        let mut own = ListedFiles::new(ListedFolder::WitnessProofOther, &store, FileClass::Proof);
+        own.push(proofs[3].1.clone()).unwrap();
+        own.finish();
+        tree.put_listed(own);
+        drop((shared, other));
+        let before: Vec<(String, Content)> = tree
+            .iter()
+            .map(|(p, c)| (p.into_owned(), c.into_owned()))
+            .collect();
+        assert_eq!(before.len(), 4);
+        let gone = Arc::downgrade(&lines);
+        assert!(tree.let_go_of_lines(lines, |l: &TestLine| l.0));
+        assert!(gone.upgrade().is_none(), "the lines are let go");
+        let after: Vec<(String, Content)> = tree
+            .iter()
+            .map(|(p, c)| (p.into_owned(), c.into_owned()))
+            .collect();
+        assert_eq!(after, before);
+    }
+
     #[test]
     fn a_list_pushed_out_of_order_is_sorted_and_keeps_the_last_of_a_name() {
         let tmp = tempfile::tempdir().unwrap();
