@@ -506,7 +506,6 @@ fn text_rows(held: Arc<HeldTexts>) -> RowSource {
 /// text a daily build already published), is kept as its size alone, its folder once for all:
 /// 56 bytes a text, where a whole file entry was 160 (at a million lines 27 MB:
 /// docs/scale.md#memory).
-#[derive(Default)]
 struct HeldTexts {
     texts: Vec<(u64, Digest, TextAt)>,
     /// The folder and class of the texts kept by size.
@@ -528,10 +527,12 @@ impl HeldTexts {
                 if f.name == FileName::PublicText(digest.0)
                     && f.sha256 == Some(digest)
                     && f.head.is_none()
-                    && *self
-                        .folder
-                        .get_or_insert_with(|| (f.folder.clone(), f.class))
-                        == (f.folder.clone(), f.class) =>
+                    && {
+                        let (folder, class) = self
+                            .folder
+                            .get_or_insert_with(|| (f.folder.clone(), f.class));
+                        *folder == f.folder && *class == f.class
+                    } =>
             {
                 TextAt::Folder(f.len)
             }

@@ -198,19 +198,6 @@ impl LineIds for IdsAlone {
     }
 }
 
-/// No lines: what a table reads by line while its lines are being made again.
-#[derive(Debug)]
-struct NoLines;
-
-impl LineIds for NoLines {
-    fn count(&self) -> usize {
-        0
-    }
-    fn entry_id(&self, line: usize) -> Digest {
-        unreachable!("line {line} read while a table's lines are made again")
-    }
-}
-
 /// How many lines [`rest_on_ids_alone`] takes apart at a time: the lines' room is given back
 /// after each step, so the lines and their ids are never both held whole.
 const STEP: usize = 1 << 16;
@@ -233,7 +220,8 @@ pub fn rest_on_ids_alone<T: 'static>(
 where
     Vec<T>: LineIds,
 {
-    let none: Arc<dyn LineIds> = Arc::new(NoLines);
+    // What the tables read while their lines are made again: no line (nothing reads them then).
+    let none: Arc<dyn LineIds> = Arc::new(IdsAlone(Vec::new()));
     for table in tables.iter_mut() {
         if let Some(SortedIds(Held::ByLine { lines: held, .. })) = Arc::get_mut(table) {
             *held = none.clone();

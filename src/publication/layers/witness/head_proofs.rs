@@ -58,6 +58,30 @@ impl AtHead {
     }
 }
 
+/// A file of HEAD's proofs folder as both of its readers take it ([`HeadProofs::read`],
+/// [`HeadAtRecords::searched`]): a proof named by its digest, or any other name, by its path
+/// under `proofs/`; with its blob id and place.
+enum HeadProof {
+    Named([u8; 32], AtHead),
+    Other(String, AtHead),
+}
+
+impl HeadProof {
+    fn of(place: ProofPlace, name: &str, oid: git2::Oid) -> HeadProof {
+        let at = AtHead {
+            oid,
+            place: place.pack(),
+        };
+        match crate::published::output_tree::FileName::new(name) {
+            crate::published::output_tree::FileName::Proof(d) => HeadProof::Named(d, at),
+            crate::published::output_tree::FileName::PublicText(_)
+            | crate::published::output_tree::FileName::Other(_) => {
+                HeadProof::Other(place.rel(name), at)
+            }
+        }
+    }
+}
+
 /// Each file of HEAD's proofs folder, its own and its buckets' and `other/`'s
 /// (docs/witness.md#proof-folders), handed to `visit` in git's order as its place, its name
 /// and its blob id; `visit` returns false to stop. HEAD's tree passed the output's grammar
@@ -100,15 +124,10 @@ impl HeadProofs {
             other: BTreeMap::new(),
         };
         visit_head_proofs(previous, |place, name, oid| {
-            let at = AtHead {
-                oid,
-                place: place.pack(),
-            };
-            match crate::published::output_tree::FileName::new(&name) {
-                crate::published::output_tree::FileName::Proof(d) => head.by_digest.push((d, at)),
-                crate::published::output_tree::FileName::PublicText(_)
-                | crate::published::output_tree::FileName::Other(_) => {
-                    head.other.insert(place.rel(&name), at);
+            match HeadProof::of(place, &name, oid) {
+                HeadProof::Named(d, at) => head.by_digest.push((d, at)),
+                HeadProof::Other(rel, at) => {
+                    head.other.insert(rel, at);
                 }
             }
             true
@@ -218,9 +237,7 @@ impl HeadAtRecords {
         }
         Ok(Some(head))
     }
-}
 
-impl HeadAtRecords {
     /// HEAD's proofs folder beside the store's `ids` (sorted, each once), read in any order (a
     /// segmented exhibit's bucket folders, or a tree written by hand): each digest-named proof
     /// found among the ids as it is read, into a table of every record's place made whole
@@ -238,24 +255,18 @@ impl HeadAtRecords {
         let mut other = BTreeMap::new();
         let mut digest_named = 0;
         visit_head_proofs(previous, |place, name, oid| {
-            let at = AtHead {
-                oid,
-                place: place.pack(),
-            };
-            match crate::published::output_tree::FileName::new(&name) {
-                crate::published::output_tree::FileName::Proof(d) => {
+            match HeadProof::of(place, &name, oid) {
+                HeadProof::Named(d, at) => {
                     digest_named += 1;
                     let met = ids
                         .binary_search(&Digest(d))
-                        .ok()
-                        .and_then(|k| at_record.set_once(k, at));
-                    if met.is_none() {
+                        .is_ok_and(|k| at_record.set_once(k, at));
+                    if !met {
                         not_in_index.push((d, at));
                     }
                 }
-                crate::published::output_tree::FileName::PublicText(_)
-                | crate::published::output_tree::FileName::Other(_) => {
-                    other.insert(place.rel(&name), at);
+                HeadProof::Other(rel, at) => {
+                    other.insert(rel, at);
                 }
             }
             true
@@ -305,14 +316,20 @@ impl OidsByRecord {
         OidsByRecord(chunks)
     }
 
-    /// Gives record `k` the blob id `at` unless it has one already; `Some` when it was given.
-    pub(super) fn set_once(&mut self, k: usize, at: AtHead) -> Option<()> {
-        let slot = self.0.get_mut(k / Self::CHUNK)?.get_mut(k % Self::CHUNK)?;
-        if slot.is_some() {
-            return None;
+    /// Gives record `k` the blob id `at` unless it has one already (or there is no record
+    /// `k`); whether it was given.
+    pub(super) fn set_once(&mut self, k: usize, at: AtHead) -> bool {
+        match self
+            .0
+            .get_mut(k / Self::CHUNK)
+            .and_then(|chunk| chunk.get_mut(k % Self::CHUNK))
+        {
+            Some(slot @ None) => {
+                *slot = Some(at);
+                true
+            }
+            _ => false,
         }
-        *slot = Some(at);
-        Some(())
     }
 
     /// The ids in the records' order, each chunk let go once passed.
