@@ -32,12 +32,68 @@ pub struct Assembled {
     pub carried: Vec<crate::previous::carried::Carried>,
 }
 
+/// What STATS.json, the snapshot line and the build's summary say of the lines, counted
+/// before the per-line records are let go (docs/scale.md#the-chain-read-by-the-tree).
+#[derive(Debug, Clone, Default)]
+pub struct LineCounts {
+    pub total: usize,
+    pub published: usize,
+    /// The last line's seq; none when the ledger has no line after its header.
+    pub head_seq: Option<i64>,
+    /// Of the withheld lines, how many flag each field.
+    withheld_by_field: BTreeMap<String, usize>,
+}
+
+impl LineCounts {
+    pub fn of(verified: &VerifiedLedger) -> LineCounts {
+        let mut by_field: BTreeMap<String, usize> = BTreeMap::new();
+        for w in verified.lines.iter().filter_map(|r| r.withheld.as_ref()) {
+            for f in &w.fields_flagged {
+                *by_field.entry(f.clone()).or_default() += 1;
+            }
+        }
+        LineCounts {
+            total: verified.lines.len(),
+            published: verified.lines.iter().filter(|r| r.published()).count(),
+            head_seq: verified.lines.last().map(|r| r.seq),
+            withheld_by_field: by_field,
+        }
+    }
+
+    pub fn withheld(&self) -> usize {
+        self.total - self.published
+    }
+}
+
+/// The per-line records are let go once the files that read them are made (the published
+/// ledger, the withheld list, the anchors) and the layers' lists are in the tree: the tree
+/// and the excerpt index read the chain as its ids and spans ([`super::tree::Chain`]), and
+/// the witness lists' names rest on the same ids (docs/scale.md#the-chain-read-by-the-tree).
+fn let_go_of_lines(
+    decided: &mut Decided,
+    tree: &mut Tree,
+    ledger_name: &str,
+) -> Result<super::tree::Chain> {
+    let spans = super::tree::Chain::spans_of(&decided.verified.lines, ledger_name)?;
+    let lines = std::mem::take(&mut decided.verified.lines);
+    let (ids, let_go) = tree.let_go_of_lines(lines, |line: &decide::LineRecord| line.entry_id);
+    crate::terminal::memory::give_back();
+    // Said, so that a holder that keeps them is seen (a test holds the build to it).
+    crate::terminal::progress::stage_times::mark(if let_go {
+        "the lines let go"
+    } else {
+        "the lines kept (something else holds them)"
+    });
+    super::tree::Chain::new(ids, spans, decided.verified.head)
+}
+
 pub fn run(
     plan: &BuildPlan,
     loaded: &LoadedBox,
-    decided: &Decided,
+    decided: &mut Decided,
     layers: &mut Layers,
     previous: &Previous,
+    counts: &LineCounts,
 ) -> Result<Assembled> {
     let verified = &decided.verified;
     let extends = decided.extends && !layers.rewrote();
@@ -64,17 +120,8 @@ pub fn run(
         .or(plan.key.as_deref().map(|k| k.name.as_str()));
     let origin = super::tree::origin(configured, previous, &verified.header_digest)?;
     crate::terminal::progress::stage_done("assemble: the ledger, withheld list and anchors");
-    // What the last build made of the tree, when it binds to this chain (docs/tree.md#carried).
-    let carry = super::tree_carried::open(previous.git_dir(), &verified.lines);
-    let (checkpoint, mut tree_files) = super::tree::put(
-        &mut tree,
-        decided,
-        loaded,
-        &origin,
-        plan.key.as_deref(),
-        carry.as_ref(),
-    )?;
-    // Moved, not copied: at a million lines the witness proofs alone are large.
+    // Moved, not copied: at a million lines the witness proofs alone are large. Before the
+    // lines go: the lists' names read them until then.
     for layer in layers.iter_mut() {
         for (path, bytes) in std::mem::take(&mut layer.files) {
             tree.put(path, bytes);
@@ -84,13 +131,25 @@ pub fn run(
             tree.put_listed(list);
         }
     }
+    let chain = let_go_of_lines(decided, &mut tree, &loaded.name)?;
+    let verified = &decided.verified;
+    // What the last build made of the tree, when it binds to this chain (docs/tree.md#carried).
+    let carry = super::tree_carried::open(previous.git_dir(), &chain);
+    let (checkpoint, mut tree_files) = super::tree::put(
+        &mut tree,
+        &chain,
+        loaded,
+        &origin,
+        plan.key.as_deref(),
+        carry.as_ref(),
+    )?;
     if let Some(texts) = layers.public_texts.as_mut() {
         // Taken, not borrowed: the excerpt index is their only reader, and at a million lines
         // they are 10 MB held to the end of the build otherwise (docs/scale.md#memory).
         let first_seqs = std::mem::take(&mut texts.first_seqs);
         super::tree::put_excerpts(
             &mut tree,
-            decided,
+            &chain,
             loaded,
             first_seqs,
             carry.as_ref(),
@@ -98,6 +157,7 @@ pub fn run(
         )?;
     }
     drop(carry);
+    drop(chain);
     let carried: Vec<_> = super::tree_carried::carried(previous.git_dir(), &tree_files)
         .into_iter()
         .collect();
@@ -105,6 +165,7 @@ pub fn run(
     crate::terminal::progress::stage_done("assemble: the layers' files");
     let stats = stats(
         verified,
+        counts,
         &decided.decision,
         &decided.coverage,
         &decided.anchor_reports,
@@ -129,7 +190,7 @@ pub fn run(
     tree.put("ledger/STATS.json", pretty(&stats));
 
     crate::terminal::progress::stage_done("assemble: the tree and STATS.json");
-    let snapshots = snapshots(previous, &tree, verified, plan, extends, &stats)?;
+    let snapshots = snapshots(previous, &tree, (verified, counts), plan, extends, &stats)?;
     tree.put("ledger/SNAPSHOTS.jsonl", snapshots.bytes.clone());
     Ok(Assembled {
         tree,
@@ -353,6 +414,7 @@ struct LineStats {
 #[allow(clippy::too_many_arguments)]
 fn stats<'a>(
     verified: &'a VerifiedLedger,
+    counts: &LineCounts,
     decision: &Decision,
     coverage: &'a decide::Coverage,
     anchors: &[AnchorReport],
@@ -364,15 +426,8 @@ fn stats<'a>(
     hosting: crate::publication::hosting::HostingStats,
     tree: super::tree::TreeStats,
 ) -> Stats<'a> {
-    let total = verified.lines.len();
-    let published = verified.lines.iter().filter(|r| r.published()).count();
-    let withheld = total - published;
-    let mut by_field: BTreeMap<String, usize> = BTreeMap::new();
-    for w in verified.lines.iter().filter_map(|r| r.withheld.as_ref()) {
-        for f in &w.fields_flagged {
-            *by_field.entry(f.clone()).or_default() += 1;
-        }
-    }
+    let (total, published) = (counts.total, counts.published);
+    let withheld = counts.withheld();
     let posts = anchors.len();
     let counted = |keep: &dyn Fn(&AnchorReport) -> bool| {
         of(anchors.iter().filter(|a| keep(a)).count(), posts)
@@ -384,7 +439,7 @@ fn stats<'a>(
             files: ledger_files,
             segment_bytes: ledger_files.map(|_| segment_bytes),
             head: verified.head,
-            head_seq: verified.lines.last().map(|r| r.seq),
+            head_seq: counts.head_seq,
             header_digest: verified.header_digest,
             anchor_tz: &verified.anchor_tz,
             tzdb: exhibit_protocol::days::tzdb_version(),
@@ -393,9 +448,10 @@ fn stats<'a>(
         lines: LineStats {
             published: of(published, total),
             withheld: of(withheld, total),
-            withheld_by_field: by_field
-                .into_iter()
-                .map(|(f, n)| (f, of(n, withheld)))
+            withheld_by_field: counts
+                .withheld_by_field
+                .iter()
+                .map(|(f, &n)| (f.clone(), of(n, withheld)))
                 .collect(),
             published_on_operator_reading: of(decision.readings.lines.len(), published),
         },
@@ -458,7 +514,7 @@ pub struct Snapshots {
 fn snapshots(
     previous: &Previous,
     tree: &Tree,
-    verified: &VerifiedLedger,
+    (verified, counts): (&VerifiedLedger, &LineCounts),
     plan: &BuildPlan,
     extends: bool,
     stats: &Stats<'_>,
@@ -489,13 +545,12 @@ fn snapshots(
             last_built_at: last["built_at"].as_str().unwrap_or_default().to_string(),
         });
     }
-    let published = verified.lines.iter().filter(|r| r.published()).count();
     let line = SnapshotLine {
         built_at: &plan.built_at,
-        lines: published,
-        withheld: verified.lines.len() - published,
+        lines: counts.published,
+        withheld: counts.withheld(),
         head: verified.head,
-        head_seq: verified.lines.last().map(|r| r.seq),
+        head_seq: counts.head_seq,
         key: plan.key.as_deref().map(|k| k.vkey.as_str()),
         digests,
         extends_commit: previous.commit.as_deref(),

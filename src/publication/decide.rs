@@ -538,15 +538,6 @@ impl Decided {
             .filter_map(|r| r.withheld.as_deref().cloned())
             .collect()
     }
-
-    /// How many lines are withheld.
-    pub fn withheld_count(&self) -> usize {
-        self.verified
-            .lines
-            .iter()
-            .filter(|r| !r.published())
-            .count()
-    }
 }
 
 /// Stage 4, decide: the header judged, every line published or withheld, the publication

@@ -96,24 +96,6 @@ fn ready_out(plan: &BuildPlan) -> Result<PathBuf> {
     Ok(journal)
 }
 
-/// What was decided is let go once assembled, but for the verdicts the next build carries: the
-/// per-line records (73 MB at a million lines) go before the page is made and DIR written.
-/// The proofs lists are named by the store's ids, read from the lines: made to read the lines'
-/// entry_ids alone as the lines are let go (32 MB at a million), or the lines would stay with
-/// them (docs/scale.md#ids-by-line).
-fn let_go_of_lines(
-    mut decided: decide::Decided,
-    tree: &mut crate::published::output_tree::Tree,
-) -> decide::Verdicts {
-    let verdicts = std::mem::take(&mut decided.verdicts);
-    let lines = std::mem::take(&mut decided.verified.lines);
-    drop(decided);
-    tree.let_go_of_lines(lines, |line: &decide::LineRecord| line.entry_id);
-    crate::terminal::memory::give_back();
-    crate::terminal::progress::stage_times::mark("the lines let go");
-    verdicts
-}
-
 pub fn run(plan: &BuildPlan) -> Result<ExitCode> {
     let journal = ready_out(plan)?;
     crate::terminal::progress::stage_times::start();
@@ -180,10 +162,9 @@ pub fn run(plan: &BuildPlan) -> Result<ExitCode> {
         .iter()
         .any(|f| f.path.starts_with(crate::published::segments::SEGMENTS_DIR));
     // Files the layers make are written as they are made, beside DIR; the folder goes when
-    // this function returns, whatever it returns (docs/scale.md#made-as-written).
-    let made = (!plan.dry_run)
-        .then(|| crate::site_write::staged_files::MadeFiles::beside(&plan.out))
-        .transpose()?;
+    // this function returns, whatever it returns (docs/scale.md#made-as-written). A dry run
+    // does the same where it can, and holds them where it cannot (docs/scale.md#dry-run-made).
+    let made = made_files(plan)?;
     crate::terminal::progress::stage_start("layers");
     let mut layers = layers::run(&LayerContext {
         plan,
@@ -208,15 +189,20 @@ pub fn run(plan: &BuildPlan) -> Result<ExitCode> {
     previous.let_go_of_listings();
     crate::terminal::memory::give_back();
     crate::terminal::progress::stage_start("assemble");
-    let mut assembled = assemble::run(plan, &loaded, &decided, &mut layers, &previous)?;
-    crate::terminal::progress::stage_done("assemble");
-    // What the write stage says and what the page needs of the lines are taken now; then the
-    // per-line records are let go, before the page is made and DIR written (at a million lines
-    // 100 MB: docs/scale.md#memory).
-    let mut summary = write::Summary::of(plan, &loaded, &decided, &layers, &assembled);
-    summary.set_history(first.unwrap_or_default(), previous.in_checkout);
+    // What the assembly, the write stage's summary and the page need of the lines is taken
+    // now: the assembly lets the per-line records go before the tree is made (at a million
+    // lines 73 MB: docs/scale.md#the-chain-read-by-the-tree).
+    let counts = assemble::LineCounts::of(&decided.verified);
     let facts = render::LedgerFacts::of(&decided.verified);
-    let verdicts = let_go_of_lines(decided, &mut assembled.tree);
+    let mut assembled =
+        assemble::run(plan, &loaded, &mut decided, &mut layers, &previous, &counts)?;
+    crate::terminal::progress::stage_done("assemble");
+    let mut summary = write::Summary::of(plan, &loaded, &decided, &counts, &layers, &assembled);
+    summary.set_history(first.unwrap_or_default(), previous.in_checkout);
+    // What was decided is let go, but for the verdicts the next build carries.
+    let verdicts = std::mem::take(&mut decided.verdicts);
+    drop(decided);
+    crate::terminal::memory::give_back();
     crate::terminal::progress::stage_start("render");
     render::run(&mut assembled, &facts, &layers, plan)?;
     crate::terminal::progress::stage_done("render");
@@ -255,6 +241,24 @@ pub fn run(plan: &BuildPlan) -> Result<ExitCode> {
         );
     }
     Ok(code)
+}
+
+/// The build's folder of made files beside DIR. A dry run's is made at once; where it cannot
+/// be, the dry run says why and holds what it makes (docs/scale.md#dry-run-made).
+fn made_files(plan: &BuildPlan) -> Result<Option<crate::site_write::staged_files::MadeFiles>> {
+    use crate::site_write::staged_files::MadeFiles;
+    if !plan.dry_run {
+        return MadeFiles::beside(&plan.out).map(Some);
+    }
+    Ok(match MadeFiles::made_now(&plan.out) {
+        Ok(made) => Some(made),
+        Err(e) => {
+            crate::say!(
+                "exhibit: note: {e:#}; the dry run holds the files it makes in memory instead (docs/scale.md#dry-run-made)"
+            );
+            None
+        }
+    })
 }
 
 /// What a build leaves for the next, once DIR is written.

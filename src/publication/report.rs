@@ -133,18 +133,17 @@ pub fn finish(
     };
     if plan.dry_run {
         // The review as data lists every file; in words, a large folder is counted.
-        let kept = if voice.json {
-            review::Kept::Every
-        } else {
-            review::Kept::Shown
-        };
-        let review = review::review(dir, walk_dir()?, tree, kept)?;
         if voice.json {
-            let mut v = summary_json(dir, built, &review.files, notes, true);
+            // Written as it is made: at a million lines it lists every file and diff
+            // (docs/scale.md#review-as-data).
+            let mut v = summary_json(dir, built, notes, true);
             v["hosting"] = serde_json::to_value(&size)?;
-            v["review"] = serde_json::to_value(&review)?;
-            print_json(crate::terminal::json_schema::BUILD, v)?;
+            let head = crate::terminal::json_schema::tag(crate::terminal::json_schema::BUILD, v);
+            let mut out = crate::terminal::EscapedJson::to_stdout();
+            review::write_as_data(&mut out, &head, dir, walk_dir()?, tree)?;
+            out.finish().context("stdout")?;
         } else {
+            let review = review::review(dir, walk_dir()?, tree, review::Kept::Shown)?;
             let text = match voice.format {
                 ReviewFormat::Text => review.to_text(),
                 ReviewFormat::Markdown => review.to_markdown(),
@@ -168,9 +167,14 @@ pub fn finish(
         }
     }
     if let Some(files) = files {
-        let mut v = summary_json(dir, built, &files, notes, false);
+        let mut v = summary_json(dir, built, notes, false);
         v["hosting"] = serde_json::to_value(&size)?;
-        print_json(crate::terminal::json_schema::BUILD, v)?;
+        // Named from the tree as written: every file of a first publication, written as it
+        // is named (docs/scale.md#review-as-data).
+        let head = crate::terminal::json_schema::tag(crate::terminal::json_schema::BUILD, v);
+        let mut out = crate::terminal::EscapedJson::to_stdout();
+        review::write_with_files(&mut out, &head, &files.lists(tree))?;
+        out.finish().context("stdout")?;
     } else if !voice.quiet {
         let line = format!(
             "built {}/: {} of {} lines published, {} withheld; head {}; {}\n",
@@ -198,13 +202,8 @@ pub fn finish(
     Ok((ExitCode::SUCCESS, kept))
 }
 
-fn summary_json(
-    dir: &str,
-    built: &Built,
-    files: &review::FileChanges,
-    notes: &[String],
-    dry_run: bool,
-) -> J {
+/// The object's members but `files` (and, on a dry run, `review`), which are written after.
+fn summary_json(dir: &str, built: &Built, notes: &[String], dry_run: bool) -> J {
     json!({
         "ok": true,
         "dry_run": dry_run,
@@ -217,7 +216,6 @@ fn summary_json(
         "snapshot": built.snapshot,
         "first_publication": built.first_publication,
         "in_git": built.in_git,
-        "files": files,
         "notes": notes,
     })
 }

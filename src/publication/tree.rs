@@ -13,7 +13,7 @@ use anyhow::{Result, bail};
 use exhibit_protocol::Digest;
 use exhibit_protocol::tree::{self, Checkpoint, IndexRow, Made, TILE_WIDTH, TreeFile, TreeMaker};
 
-use super::decide::{Decided, LineRecord};
+use super::decide::LineRecord;
 use super::load::LoadedBox;
 use super::tree_carried::{Bound, Known, Runs, TreeFiles};
 use crate::previous::Previous;
@@ -44,44 +44,32 @@ pub struct TreeStats {
 /// (docs/tree.md#carried).
 pub fn put(
     out: &mut Tree,
-    decided: &Decided,
+    chain: &Chain,
     loaded: &LoadedBox,
     origin: &str,
     key: Option<&crate::operator_box::signing::OperatorKey>,
     carry: Option<&Bound>,
 ) -> Result<(Checkpoint, TreeFiles)> {
-    let lines = decided.verified.lines.clone();
-    for (i, r) in lines.iter().enumerate() {
-        if r.seq != i as i64 + 1 {
-            bail!(
-                "{}: the verified chain's line {} has seq {} where {} was expected; this is exhibit's fault: please report it",
-                loaded.name,
-                i + 1,
-                r.seq,
-                i + 1
-            );
-        }
-    }
     let mut files = TreeFiles {
-        size: lines.len() as u64,
-        head: lines.last().map_or(Digest([0; 32]), |r| r.entry_id),
-        withheld: super::tree_carried::withheld_seqs(&lines, lines.len() as u64),
+        size: chain.len() as u64,
+        head: chain.head_id(),
+        withheld: chain.withheld_seqs(chain.len() as u64),
         ..TreeFiles::default()
     };
     let mut maker = match carry {
         Some(c) => {
             for (n, &(tile, bundle)) in c.files.tiles.iter().enumerate() {
-                put_level0(out, &lines, loaded, n as u64, (tile, bundle));
+                put_level0(out, chain, loaded, n as u64, (tile, bundle));
                 files.tiles.push((tile, bundle));
             }
             TreeMaker::resume(c.files.upper.clone())
         }
         None => TreeMaker::new(),
     };
-    for r in &lines[maker.size() as usize..] {
-        if let Some(Made::Full(n, tile, bundle)) = maker.push(&r.entry_id) {
+    for k in maker.size() as usize..chain.len() {
+        if let Some(Made::Full(n, tile, bundle)) = maker.push(&chain.ids.entry_id(k)) {
             let made = (Digest::of(&tile), Digest::of(&bundle));
-            put_level0(out, &lines, loaded, n, made);
+            put_level0(out, chain, loaded, n, made);
             files.tiles.push(made);
         }
     }
@@ -91,9 +79,9 @@ pub fn put(
     for (file, bytes) in finished.files {
         out.put(format!("{TREE_DIR}{}", file.path()), bytes);
     }
-    let (groups, named_groups) = put_lines(out, &lines, loaded, carry)?;
+    let (groups, named_groups) = put_lines(out, chain, loaded, carry)?;
     files.lines = groups;
-    let source = line_rows(&lines, loaded);
+    let source = line_rows(chain, loaded);
     let (runs, named_runs) = put_index(out, size, source, false, |level, run| {
         let (first, last) = tree::run_seqs(level, run);
         carry
@@ -107,13 +95,13 @@ pub fn put(
             carry.map_or(0, Bound::full_tiles)
         ));
     }
-    let head_seq = lines.last().map_or(0, |r| r.seq as u64);
+    let head_seq = chain.len() as u64;
     let checkpoint = Checkpoint {
         origin: origin.to_string(),
         size,
         root: finished.root,
         head_seq,
-        head: decided.verified.head,
+        head: chain.head,
         signatures: Vec::new(),
     };
     // Signed by the operator's key when there is one: a C2SP signed note (docs/anchoring.md).
@@ -130,19 +118,14 @@ pub fn put(
 /// written from the gate's ledger (the tile's 256 lines are one span of it): nothing of them is
 /// held but where they lie, so the per-line records can be let go before the page is made
 /// (docs/scale.md#memory).
-fn put_level0(
-    out: &mut Tree,
-    lines: &Arc<Vec<LineRecord>>,
-    loaded: &LoadedBox,
-    n: u64,
-    made: (Digest, Digest),
-) {
+fn put_level0(out: &mut Tree, chain: &Chain, loaded: &LoadedBox, n: u64, made: (Digest, Digest)) {
     let width = TILE_WIDTH;
-    let first = &lines[(n * TILE_WIDTH) as usize];
-    let last = &lines[(n * TILE_WIDTH + TILE_WIDTH - 1) as usize];
     let span = (
-        first.offset.get() as usize,
-        last.offset.get() as usize + last.len as usize,
+        chain.spans.span((n * TILE_WIDTH) as usize).0,
+        chain
+            .spans
+            .span((n * TILE_WIDTH + TILE_WIDTH - 1) as usize)
+            .1,
     );
     let make = |as_bundle: bool| {
         let ledger = loaded.ledger.clone();
@@ -196,17 +179,19 @@ fn ids_in(bytes: &[u8]) -> Result<Vec<Digest>> {
 /// full group is hashed (once, here) to be carried. Returns the full groups' sizes and sha256.
 fn put_lines(
     out: &mut Tree,
-    lines: &Arc<Vec<LineRecord>>,
+    chain: &Chain,
     loaded: &LoadedBox,
     carry: Option<&Bound>,
 ) -> Result<(Vec<Known>, usize)> {
     let mut full = Vec::new();
     let mut named = 0;
-    for (n, group) in lines.chunks(TILE_WIDTH as usize).enumerate() {
+    let width = TILE_WIDTH as usize;
+    for n in 0..chain.len().div_ceil(width) {
+        let group = n * width..((n + 1) * width).min(chain.len());
         let mut spans: Vec<(usize, usize)> = Vec::new();
-        for r in group.iter().filter(|r| r.published()) {
-            let start = r.offset.get() as usize;
-            let end = start + r.len as usize + 1;
+        for k in group.clone().filter(|&k| chain.spans.published(k)) {
+            let (start, end) = chain.spans.span(k);
+            let end = end + 1;
             match spans.last_mut() {
                 Some(last) if last.1 == start => last.1 = end,
                 _ => spans.push((start, end)),
@@ -250,9 +235,9 @@ type RowSource = Arc<dyn Fn(u64, u64) -> Result<Vec<IndexRow>> + Send + Sync>;
 /// published (9 bytes and a bit, [`LineSpans`]), not the per-line records: the index's files
 /// are made again from it when written, after the records are let go, and at a million lines
 /// the records are 73 MB that would otherwise stay until DIR is written (docs/scale.md#memory).
-fn line_rows(lines: &[LineRecord], loaded: &LoadedBox) -> RowSource {
+fn line_rows(chain: &Chain, loaded: &LoadedBox) -> RowSource {
     let ledger = loaded.ledger.clone();
-    let spans = LineSpans::of(lines);
+    let spans = chain.spans.clone();
     Arc::new(move |first, last| {
         let mut rows = Vec::new();
         let (a, b) = (
@@ -271,10 +256,93 @@ fn line_rows(lines: &[LineRecord], loaded: &LoadedBox) -> RowSource {
     })
 }
 
+/// What the tree and the excerpt index read of the verified chain: each line's entry_id (the
+/// table of ids the witness layer's lists are named by, once the lines are let go) and where
+/// it lies in the gate's ledger, published or not. Taken before the per-line records are let
+/// go, ahead of the tree (41 bytes a line where a record is 72: at a million lines the records
+/// were on the tree's and the excerpt index's peaks, docs/scale.md#the-chain-read-by-the-tree).
+/// Line `k` (0-based) is seq `k + 1` ([`Chain::spans_of`] checks it).
+pub struct Chain {
+    ids: Arc<dyn crate::published::entry_ids::LineIds>,
+    spans: Arc<LineSpans>,
+    /// The gate's head (the last line's entry_id, or the header's digest).
+    head: Digest,
+}
+
+impl Chain {
+    /// Where each verified line lies, once the seqs are checked to be the lines' places.
+    pub fn spans_of(lines: &[LineRecord], ledger_name: &str) -> Result<LineSpans> {
+        for (i, r) in lines.iter().enumerate() {
+            if r.seq != i as i64 + 1 {
+                bail!(
+                    "{ledger_name}: the verified chain's line {} has seq {} where {} was expected; this is exhibit's fault: please report it",
+                    i + 1,
+                    r.seq,
+                    i + 1
+                );
+            }
+        }
+        Ok(LineSpans::of(lines))
+    }
+
+    /// The chain read by `ids` (as many lines as `spans`), whose head is `head`.
+    pub fn new(
+        ids: Arc<dyn crate::published::entry_ids::LineIds>,
+        spans: LineSpans,
+        head: Digest,
+    ) -> Result<Chain> {
+        if ids.count() != spans.len() {
+            bail!(
+                "the chain's ids name {} lines and its spans {}; this is exhibit's fault: please report it",
+                ids.count(),
+                spans.len()
+            );
+        }
+        Ok(Chain {
+            ids,
+            spans: Arc::new(spans),
+            head,
+        })
+    }
+
+    pub fn len(&self) -> usize {
+        self.spans.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Line `k`'s entry_id.
+    pub fn entry_id(&self, k: usize) -> Digest {
+        self.ids.entry_id(k)
+    }
+
+    /// The last line's entry_id (zero when there is none), as the tree's state records it.
+    fn head_id(&self) -> Digest {
+        match self.len() {
+            0 => Digest([0; 32]),
+            n => self.ids.entry_id(n - 1),
+        }
+    }
+
+    pub fn published(&self, k: usize) -> bool {
+        self.spans.published(k)
+    }
+
+    /// The seqs up to `size` whose lines are not published, ascending.
+    pub fn withheld_seqs(&self, size: u64) -> Vec<u64> {
+        (0..(size as usize).min(self.len()))
+            .filter(|&k| !self.published(k))
+            .map(|k| k as u64 + 1)
+            .collect()
+    }
+}
+
 /// Where each line of the chain lies in the gate's ledger, and which are published: what the
 /// digest index's rows are read by ([`line_rows`]), line `k` (0-based) being seq `k + 1`
-/// (checked by [`put`] before).
-struct LineSpans {
+/// (checked by [`Chain::spans_of`]).
+pub struct LineSpans {
     /// Each line's start and length without its LF (9 bytes a line, unaligned).
     spans: Vec<(crate::publication::record_fields::Offset, [u8; 4])>,
     /// Bit `k` set: line `k` is withheld.
@@ -395,7 +463,7 @@ const TEXTS_DIR: &str = "ledger/public_texts/";
 /// whose pairs (seq, text) are those `carry` names for it is named by what it was.
 pub fn put_excerpts(
     out: &mut Tree,
-    decided: &Decided,
+    chain: &Chain,
     loaded: &LoadedBox,
     first_seqs: Vec<(u64, Digest)>,
     carry: Option<&Bound>,
@@ -415,7 +483,6 @@ pub fn put_excerpts(
         .collect();
     texts.sort_unstable();
     texts.dedup();
-    let lines = decided.verified.lines.clone();
     let mut named: Vec<(Digest, u64)> = first_seqs.into_iter().map(|(s, d)| (d, s)).collect();
     named.sort_unstable();
     let every_text_named = texts
@@ -429,7 +496,7 @@ pub fn put_excerpts(
             .collect()
     } else {
         drop(named);
-        first_lines(&texts, &lines, loaded)?
+        first_lines(&texts, chain, loaded)?
     };
     drop(texts);
     pairs.sort_unstable();
@@ -445,7 +512,7 @@ pub fn put_excerpts(
     }
     held.texts.shrink_to_fit();
     let held = Arc::new(held);
-    let size = lines.len() as u64;
+    let size = chain.len() as u64;
     // Each run's pairs (seq, text digest), hashed once: what a carried run must have been made of.
     let signatures: BTreeMap<(u8, u64), Digest> = tree::index_runs(size)
         .into_iter()
@@ -572,19 +639,15 @@ impl HeldTexts {
 }
 
 /// Each text's first published send line, found by reading every published line.
-fn first_lines(
-    texts: &[Digest],
-    lines: &Arc<Vec<LineRecord>>,
-    loaded: &LoadedBox,
-) -> Result<Vec<(u64, Digest)>> {
+fn first_lines(texts: &[Digest], chain: &Chain, loaded: &LoadedBox) -> Result<Vec<(u64, Digest)>> {
     let mut first: Vec<Option<u64>> = vec![None; texts.len()];
     if !texts.is_empty() {
         let mut read = loaded.ledger.lines(false);
-        for r in lines.iter().filter(|r| r.published()) {
-            let start = r.offset.get() as usize;
-            let bytes = read.get(start, start + r.len as usize)?;
+        for k in (0..chain.len()).filter(|&k| chain.published(k)) {
+            let (start, end) = chain.spans.span(k);
+            let bytes = read.get(start, end)?;
             if let Some(at) = sent_text(bytes).and_then(|d| texts.binary_search(&d).ok()) {
-                first[at].get_or_insert(r.seq as u64);
+                first[at].get_or_insert(k as u64 + 1);
             }
         }
     }

@@ -17,8 +17,6 @@ use std::path::Path;
 use exhibit_protocol::Digest;
 use exhibit_protocol::tree::{self, Hash, TILE_WIDTH};
 
-use super::decide::LineRecord;
-
 /// Where the state lives in the repository's git folder.
 pub const FILE: &str = "exhibit/tree-files";
 const MAGIC: &[u8] = b"exhibit-treefiles\n";
@@ -98,29 +96,19 @@ impl Bound {
     }
 }
 
-/// The withheld seqs of `lines` up to `size`.
-pub fn withheld_seqs(lines: &[LineRecord], size: u64) -> Vec<u64> {
-    lines
-        .iter()
-        .take(size as usize)
-        .filter(|r| !r.published())
-        .map(|r| r.seq as u64)
-        .collect()
-}
-
-/// The state this binary carried, when it binds to `lines` (docs/tree.md#carried).
-pub fn open(git_dir: Option<&Path>, lines: &[LineRecord]) -> Option<Bound> {
+/// The state this binary carried, when it binds to `chain` (docs/tree.md#carried).
+pub fn open(git_dir: Option<&Path>, chain: &super::tree::Chain) -> Option<Bound> {
     let body = crate::previous::carried::read_for_binary(git_dir, FILE, MAGIC)?;
     let files = parse(&body)?;
     let size = usize::try_from(files.size).ok()?;
-    if size > lines.len() {
+    if size > chain.len() {
         return None;
     }
-    if size > 0 && lines[size - 1].entry_id != files.head {
+    if size > 0 && chain.entry_id(size - 1) != files.head {
         return None;
     }
     Some(Bound {
-        now_withheld: withheld_seqs(lines, files.size),
+        now_withheld: chain.withheld_seqs(files.size),
         files,
     })
 }

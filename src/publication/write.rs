@@ -8,14 +8,14 @@ use anyhow::Result;
 
 use super::BuildPlan;
 use super::anchors::anchor_notes;
-use super::assemble::Assembled;
+use super::assemble::{Assembled, LineCounts};
 use super::decide::Decided;
 use super::layers::Layers;
 use super::load::LoadedBox;
 use super::report::{self, Built, Snapshot};
 
-/// What the write stage says of the build: its notes and counts, taken before the per-line
-/// state is let go so that the write stage does not hold it (docs/scale.md#memory).
+/// What the write stage says of the build: its notes and counts (the lines' counted before
+/// the per-line records were let go: docs/scale.md#the-chain-read-by-the-tree).
 pub struct Summary {
     notes: Vec<String>,
     built: Built,
@@ -26,20 +26,20 @@ impl Summary {
         plan: &BuildPlan,
         loaded: &LoadedBox,
         decided: &Decided,
+        counts: &LineCounts,
         layers: &Layers,
         assembled: &Assembled,
     ) -> Summary {
-        let verified = &decided.verified;
         let extends = assembled.extends;
         let appended = assembled.snapshots.appended;
         Summary {
             notes: notes(loaded, decided, layers),
             built: Built {
-                lines: verified.lines.len() as u64,
-                published: verified.lines.iter().filter(|r| r.published()).count() as u64,
-                withheld: decided.withheld_count() as u64,
-                head: verified.head,
-                head_seq: verified.lines.last().map(|r| r.seq),
+                lines: counts.total as u64,
+                published: counts.published as u64,
+                withheld: counts.withheld() as u64,
+                head: decided.verified.head,
+                head_seq: counts.head_seq,
                 first_publication: false,
                 in_git: true,
                 snapshot: Snapshot {

@@ -210,13 +210,14 @@ const STEP: usize = 1 << 16;
 /// peak. Done only when nothing else holds the lines or a table (each table read by line is
 /// made to read the ids; a table held elsewhere too is made to hold its digests as
 /// themselves); otherwise every table reads the lines again, as before, and nothing is let
-/// go. Returns whether the lines were let go. Reading any table gives exactly the digests it
-/// gave before.
+/// go. Returns what the tables now read the ids from (the ids alone, or the lines still held)
+/// and whether the lines were let go. Reading any table gives exactly the digests it gave
+/// before.
 pub fn rest_on_ids_alone<T: 'static>(
     tables: &mut [Arc<SortedIds>],
     lines: Arc<Vec<T>>,
     entry_id: impl Fn(&T) -> Digest,
-) -> bool
+) -> (Arc<dyn LineIds>, bool)
 where
     Vec<T>: LineIds,
 {
@@ -253,7 +254,7 @@ where
             *held = read.clone();
         }
     }
-    let_go
+    (read, let_go)
 }
 
 #[cfg(test)]
@@ -380,7 +381,7 @@ mod tests {
         let before: Vec<Vec<Digest>> = tables.iter().map(|t| t.iter().collect()).collect();
         assert_eq!(before[0], ids);
         let gone = Arc::downgrade(&lines);
-        assert!(rest_on_ids_alone(&mut tables, lines, |l: &Line| l.id));
+        assert!(rest_on_ids_alone(&mut tables, lines, |l: &Line| l.id).1);
         assert!(gone.upgrade().is_none(), "the lines are let go");
         for (table, was) in tables.iter().zip(&before) {
             assert_eq!(&table.iter().collect::<Vec<_>>(), was);
@@ -395,7 +396,7 @@ mod tests {
         // another holder shares being changed under it.
         let (lines, ids, mut tables) = lines_and_tables(300);
         let kept = lines.clone();
-        assert!(!rest_on_ids_alone(&mut tables, lines, |l: &Line| l.id));
+        assert!(!rest_on_ids_alone(&mut tables, lines, |l: &Line| l.id).1);
         assert_eq!(tables[0].iter().collect::<Vec<_>>(), ids);
         assert_eq!(tables[0].held_as_digests(), 0, "reads the lines again");
         drop(kept);
@@ -404,7 +405,7 @@ mod tests {
         let elsewhere = tables[0].clone();
         let gone = Arc::downgrade(&lines);
         assert!(
-            !rest_on_ids_alone(&mut tables, lines, |l: &Line| l.id),
+            !rest_on_ids_alone(&mut tables, lines, |l: &Line| l.id).1,
             "the shared table still reads the lines"
         );
         assert_eq!(tables[0].held_as_digests(), ids.len(), "a copy of its own");

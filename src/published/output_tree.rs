@@ -511,13 +511,17 @@ impl Tree {
     /// go (crate::published::entry_ids::rest_on_ids_alone, docs/scale.md#ids-by-line). The
     /// tables are taken out of the lists meanwhile, so that each is held once, and given back,
     /// each still shared by the lists that shared it (a segmented exhibit's proof folders all
-    /// name from the store's ids: docs/scale.md#ids-shared). Returns whether the lines were
-    /// let go; when something else holds them, the lists keep reading them.
+    /// name from the store's ids: docs/scale.md#ids-shared). Returns what the ids are read from
+    /// now (the ids alone, or the lines) and whether the lines were let go; when something
+    /// else holds them, the lists keep reading them.
     pub fn let_go_of_lines<T: 'static>(
         &mut self,
         lines: std::sync::Arc<Vec<T>>,
         entry_id: impl Fn(&T) -> exhibit_protocol::Digest,
-    ) -> bool
+    ) -> (
+        std::sync::Arc<dyn crate::published::entry_ids::LineIds>,
+        bool,
+    )
     where
         Vec<T>: crate::published::entry_ids::LineIds,
     {
@@ -542,13 +546,13 @@ impl Tree {
                 }
             }
         }
-        let let_go = crate::published::entry_ids::rest_on_ids_alone(&mut tables, lines, entry_id);
+        let ids = crate::published::entry_ids::rest_on_ids_alone(&mut tables, lines, entry_id);
         for (list, at) in self.listed.iter_mut().zip(named) {
             if let Some(at) = at {
                 list.names = ListedNames::Shared(tables[at].clone());
             }
         }
-        let_go
+        ids
     }
 
     /// The tree's lists of files, one per listed folder.

@@ -1410,7 +1410,7 @@ mod tests {
             .collect();
         assert_eq!(before.len(), 4);
         let gone = Arc::downgrade(&lines);
-        assert!(tree.let_go_of_lines(lines, |l: &TestLine| l.0));
+        assert!(tree.let_go_of_lines(lines, |l: &TestLine| l.0).1);
         assert!(gone.upgrade().is_none(), "the lines are let go");
         let after: Vec<(String, Content)> = tree
             .iter()

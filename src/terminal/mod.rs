@@ -69,6 +69,66 @@ pub fn json_escaped(json: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// A JSON text written as it is made, each piece escaped as [`json_escaped`] escapes a whole
+/// one: for an object too large to hold (a dry run's review of a million files,
+/// docs/scale.md#review-as-data). A character split between two writes is held until it is
+/// whole; bytes that can never be UTF-8 are an error, never written.
+pub struct EscapedJson<W: Write> {
+    out: W,
+    pending: Vec<u8>,
+}
+
+impl EscapedJson<std::io::BufWriter<std::io::StdoutLock<'static>>> {
+    pub fn to_stdout() -> Self {
+        EscapedJson::new(std::io::BufWriter::with_capacity(
+            1 << 16,
+            std::io::stdout().lock(),
+        ))
+    }
+}
+
+impl<W: Write> EscapedJson<W> {
+    pub fn new(out: W) -> Self {
+        EscapedJson {
+            out,
+            pending: Vec::new(),
+        }
+    }
+
+    /// Flushes, and says whether everything written was whole characters.
+    pub fn finish(mut self) -> std::io::Result<W> {
+        if !self.pending.is_empty() {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                "the JSON text ends inside a character",
+            ));
+        }
+        self.out.flush()?;
+        Ok(self.out)
+    }
+}
+
+impl<W: Write> Write for EscapedJson<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.pending.extend_from_slice(buf);
+        let whole = match std::str::from_utf8(&self.pending) {
+            Ok(s) => s.len(),
+            // Only the end is cut: the rest of the character is in the next write.
+            Err(e) if e.error_len().is_none() => e.valid_up_to(),
+            Err(e) => return Err(std::io::Error::new(std::io::ErrorKind::InvalidData, e)),
+        };
+        let text = std::str::from_utf8(&self.pending[..whole])
+            .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))?;
+        self.out.write_all(json_escaped(text).as_bytes())?;
+        self.pending.drain(..whole);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.out.flush()
+    }
+}
+
 /// `s` with every terminal-steering character escaped except `\n` (for whole messages).
 pub fn escape_lines(s: &str) -> Cow<'_, str> {
     escape_with(s, true)

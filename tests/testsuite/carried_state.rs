@@ -158,6 +158,29 @@ fn a_build_that_carries_the_guards_verdicts_publishes_what_judging_everything_pu
     assert_same_site(&with_carried, &tree(&s.work.join("site")));
 }
 
+/// The per-line records are let go before the tree is made, with both layers, on a first
+/// build and on a daily one: at a million lines they are 73 MB that stood on the tree's and the
+/// excerpt index's peaks (docs/scale.md#the-chain-read-by-the-tree). Caught: a layer, a list
+/// or a carried state that keeps the lines (the build then says they were kept), and the
+/// lines let go only after the tree.
+#[test]
+fn the_per_line_records_are_let_go_before_the_tree_is_made() {
+    let s = scene();
+    s.day(300);
+    for day in [300, 401] {
+        s.day(day);
+        let out = s.build_ok();
+        let at = |mark: &str| out.find(mark).unwrap_or_else(|| panic!("{mark}: {out}"));
+        assert!(out.contains("stage witness:"), "both layers: {out}");
+        assert!(
+            at("stage the lines let go") < at("stage assemble: the tree:"),
+            "{out}"
+        );
+        assert!(!out.contains("the lines kept"), "{out}");
+        commit_site(&s.repo);
+    }
+}
+
 /// The run log's carried verdict covers the bytes it guarded, not a length: a line inside the
 /// guarded part rewritten to carry an e-mail address is found and refused. Catches a state
 /// keyed by length alone.

@@ -1452,6 +1452,10 @@ fn heads_index_names_a_missing_part_before_an_entry_without_a_digest() {
 /// `build` under strace, the calls `calls` names (strace's `-e trace=...`) written to `trace`;
 /// returns the build's output and the calls.
 fn traced_build(fx: &Fixture, trace: &Path, calls: &str) -> (Output, String) {
+    traced_build_with(fx, trace, calls, &[])
+}
+
+fn traced_build_with(fx: &Fixture, trace: &Path, calls: &str, extra: &[&str]) -> (Output, String) {
     let o = Command::new("strace")
         .args(["-f", "-e", calls, "-o"])
         .arg(trace)
@@ -1461,6 +1465,7 @@ fn traced_build(fx: &Fixture, trace: &Path, calls: &str) -> (Output, String) {
         .arg("--out")
         .arg(&fx.site)
         .arg("--public-texts")
+        .args(extra)
         .env("SOURCE_DATE_EPOCH", "1800000000")
         .env("GIT_CONFIG_NOSYSTEM", "1")
         .output()
@@ -1535,6 +1540,70 @@ fn a_segmented_build_writes_what_it_makes_beside_dir_and_links_it_in() {
     ok(&o);
     assert!(!calls.contains(".site.exhibit-made-"), "{calls}");
     assert_eq!(read_dir_tree(&fx.site), before);
+}
+
+#[test]
+fn a_dry_run_makes_its_files_beside_dir_links_none_and_reviews_what_the_build_writes() {
+    // A segmented exhibit's dry run makes its texts and index parts as the build does, into
+    // its own folder beside DIR, and removes it (docs/scale.md#dry-run-made): held instead, a
+    // first publication's dry run at a million lines held 380 MB more than the build. Catches
+    // a dry run that holds them again (no made folder), one that links a made file into DIR
+    // or leaves its folder, and a review as data that lists other files than the build then
+    // writes, or diffs a text other than the one written.
+    let fx = fixture();
+    segmented(&fx);
+    let _repo = git_init(&fx);
+    let (o, calls) = traced_build_with(
+        &fx,
+        &fx.root.join("trace.txt"),
+        MADE_CALLS,
+        &["--dry-run", "--json"],
+    );
+    ok(&o);
+    assert!(
+        calls
+            .lines()
+            .any(|l| l.contains("mkdir") && l.contains(".site.exhibit-made-")),
+        "{calls}"
+    );
+    assert!(!calls.contains("link"), "{calls}");
+    assert!(!fx.site.exists(), "a dry run writes nothing in DIR");
+    assert_eq!(beside_dir(&fx), Vec::<String>::new());
+    let v: J = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["review"]["files"], v["files"]);
+    ok(&build(&fx, &[]));
+    let prefix = format!("{}/", fx.site.display());
+    let written: Vec<(String, Vec<u8>)> = read_dir_tree(&fx.site)
+        .into_iter()
+        .map(|(p, b)| (p.strip_prefix(&prefix).unwrap().to_string(), b))
+        .collect();
+    // In path order, as the lists are (the walk puts `index/` before `index.json`).
+    let mut names: Vec<&str> = written.iter().map(|(p, _)| p.as_str()).collect();
+    names.sort_unstable();
+    let added: Vec<&str> = v["files"]["added"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p.as_str().unwrap())
+        .collect();
+    assert_eq!(added, names);
+    let mut texts = 0;
+    for diff in v["review"]["diffs"].as_array().unwrap() {
+        let path = diff["path"].as_str().unwrap();
+        if !(path.starts_with("ledger/public_texts/") && path.ends_with(".txt")) {
+            continue;
+        }
+        let bytes = &written.iter().find(|(p, _)| p == path).unwrap().1;
+        let first = String::from_utf8_lossy(bytes)
+            .lines()
+            .next()
+            .unwrap()
+            .to_string();
+        let shown = diff["hunks"][0]["lines"][0].as_str().unwrap();
+        assert_eq!(shown, format!("+{first}"), "{path}");
+        texts += 1;
+    }
+    assert!(texts >= 2, "{texts} texts diffed");
 }
 
 #[test]

@@ -348,28 +348,62 @@ pub struct KeyChange {
 pub trait OldFiles: Iterator<Item = Result<(String, Content)>> {}
 impl<T: Iterator<Item = Result<(String, Content)>>> OldFiles for T {}
 
-/// The files added, changed and removed, in path order (bytes compared, nothing diffed).
-pub fn file_changes(old: impl OldFiles, new: &Tree) -> Result<FileChanges> {
-    Ok(compare(old, new, Kept::Every, false)?.files)
+/// The files added, changed and removed, in path order (bytes compared, nothing diffed), as a
+/// status a file of the new tree ([`FileStatuses`]): named again from the tree when written.
+pub fn file_changes(old: impl OldFiles, new: &Tree) -> Result<FileStatuses> {
+    let mut statuses = FileStatuses::default();
+    compare(
+        old,
+        new,
+        &mut Found::Streamed {
+            statuses: &mut statuses,
+            diffs: None,
+        },
+    )?;
+    Ok(statuses)
 }
 
 /// Compares what DIR holds (`old`) with what the build would write (`new`).
 pub fn review(dir: &str, old: impl OldFiles, new: &Tree, kept: Kept) -> Result<Review> {
-    let compared = compare(old, new, kept, true)?;
+    let mut files = FileChanges::default();
+    let mut diffs = Vec::new();
+    let compared = compare(
+        old,
+        new,
+        &mut Found::Kept {
+            kept,
+            files: &mut files,
+            diffs: &mut diffs,
+        },
+    )?;
     let mut summary = summary(&compared.old_held, new)?;
     compared.tally.fill(&mut summary);
     Ok(Review {
         dir: dir.trim_end_matches('/').to_string(),
         summary,
-        files: compared.files,
-        diffs: compared.diffs,
+        files,
+        diffs,
     })
 }
 
-/// What one pass over both sides gives.
+/// Where the pass puts each file it finds added, changed or removed: kept in lists and diffed
+/// as much as `kept` keeps (the words), or, for the review as data, which lists every file and
+/// diff (a first publication's at a million lines was 537 MB, 3.6 GB held as values), a status
+/// a file and each diff handed on as made (docs/scale.md#review-as-data).
+enum Found<'a> {
+    Kept {
+        kept: Kept,
+        files: &'a mut FileChanges,
+        diffs: &'a mut Vec<FileDiff>,
+    },
+    Streamed {
+        statuses: &'a mut FileStatuses,
+        diffs: Option<&'a mut dyn FnMut(FileDiff) -> Result<()>>,
+    },
+}
+
+/// What one pass over both sides gives besides the files found.
 struct Compared {
-    files: FileChanges,
-    diffs: Vec<FileDiff>,
     tally: Tally,
     /// DIR's files outside the listed folders (the ledger's files, the indexes, STATS.json:
     /// what the summary reads); the proofs and released texts, a million at a million lines,
@@ -416,10 +450,8 @@ impl Tally {
 }
 
 /// One pass over both sides in path order: each file added, changed or removed is counted,
-/// listed and (`with_diffs`) diffed, as much as `kept` keeps.
-fn compare(old: impl OldFiles, new: &Tree, kept: Kept, with_diffs: bool) -> Result<Compared> {
-    let mut files = FileChanges::default();
-    let mut diffs: Vec<FileDiff> = Vec::new();
+/// listed and diffed, as `found` says.
+fn compare(old: impl OldFiles, new: &Tree, found: &mut Found<'_>) -> Result<Compared> {
     let mut tally = Tally::default();
     let mut old_held = Tree::default();
     for joined in crate::published::output_tree::joined_with_listing(old, new) {
@@ -435,29 +467,187 @@ fn compare(old: impl OldFiles, new: &Tree, kept: Kept, with_diffs: bool) -> Resu
             (None, Some(_)) => ChangeKind::Added,
             (Some(_), None) => ChangeKind::Removed,
             (Some(x), Some(y)) if !x.same(y)? => ChangeKind::Changed,
-            _ => continue,
+            _ => {
+                if let Found::Streamed { statuses, .. } = found {
+                    statuses.of_new.push(UNCHANGED);
+                }
+                continue;
+            }
         };
         tally.count(&path, status);
-        if !files.push(status, path.to_string(), kept) {
-            // Its folder's files of this kind are counted, not shown: their diffs go too.
-            let folder = folder_of(&path);
-            diffs.retain(|d| d.status != status || folder_of(&d.path) != folder);
-            continue;
-        }
-        if with_diffs {
-            diffs.push(FileDiff {
+        let diff = || -> Result<FileDiff> {
+            Ok(FileDiff {
                 path: path.to_string(),
                 status,
                 body: diff_of(&path, a.as_deref(), b.as_deref())?,
-            });
+            })
+        };
+        match found {
+            Found::Kept { kept, files, diffs } => {
+                if files.push(status, path.to_string(), *kept) {
+                    diffs.push(diff()?);
+                } else {
+                    // Its folder's files of this kind are counted, not shown: their diffs go too.
+                    let folder = folder_of(&path);
+                    diffs.retain(|d| d.status != status || folder_of(&d.path) != folder);
+                }
+            }
+            Found::Streamed { statuses, diffs } => {
+                statuses.push(status, &path);
+                if let Some(hand_on) = diffs {
+                    hand_on(diff()?)?;
+                }
+            }
         }
     }
-    Ok(Compared {
-        files,
-        diffs,
-        tally,
-        old_held,
-    })
+    Ok(Compared { tally, old_held })
+}
+
+/// A new tree's file that DIR holds with the same bytes ([`FileStatuses::of_new`]).
+const UNCHANGED: u8 = 0;
+
+/// The files added, changed and removed, held as a byte a file of the new tree (its status,
+/// in the tree's path order) and the paths of the files removed: the paths added are named
+/// again from the tree when written ([`FileStatuses::lists`]). A first publication adds every
+/// file, 80 MB of paths at a million lines (docs/scale.md#review-as-data).
+#[derive(Debug, Default)]
+pub struct FileStatuses {
+    of_new: Vec<u8>,
+    removed: Vec<String>,
+}
+
+impl FileStatuses {
+    fn push(&mut self, status: ChangeKind, path: &str) {
+        match status {
+            ChangeKind::Removed => self.removed.push(path.to_string()),
+            kind => self.of_new.push(kind as u8 + 1),
+        }
+    }
+
+    /// The three lists, named from `tree`: the tree these statuses were found for.
+    pub fn lists<'a>(&'a self, tree: &'a Tree) -> FileLists<'a> {
+        FileLists {
+            statuses: self,
+            tree,
+        }
+    }
+}
+
+/// `{"added": [paths], "changed": [paths], "removed": [paths]}`, written as the tree is walked.
+pub struct FileLists<'a> {
+    statuses: &'a FileStatuses,
+    tree: &'a Tree,
+}
+
+impl Serialize for FileLists<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::{Error, SerializeStruct};
+        // A tree that is not the one compared would name other files: never written.
+        if self.tree.len() != self.statuses.of_new.len() {
+            return Err(S::Error::custom(format!(
+                "the tree holds {} files, and {} were compared",
+                self.tree.len(),
+                self.statuses.of_new.len()
+            )));
+        }
+        let of = |kind: ChangeKind| OfStatus {
+            lists: self,
+            status: kind as u8 + 1,
+        };
+        let mut m = s.serialize_struct("FileChanges", 3)?;
+        m.serialize_field("added", &of(ChangeKind::Added))?;
+        m.serialize_field("changed", &of(ChangeKind::Changed))?;
+        m.serialize_field("removed", &self.statuses.removed)?;
+        m.end()
+    }
+}
+
+/// The new tree's paths of one status, in path order.
+struct OfStatus<'a> {
+    lists: &'a FileLists<'a>,
+    status: u8,
+}
+
+impl Serialize for OfStatus<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let FileLists { statuses, tree } = self.lists;
+        s.collect_seq(
+            tree.iter()
+                .zip(&statuses.of_new)
+                .filter(|(_, status)| **status == self.status)
+                .map(|((path, _), _)| path),
+        )
+    }
+}
+
+/// `{` and the members of `head` (an object with members), to be followed by more.
+fn members_of(head: &J) -> Result<String> {
+    let mut head = serde_json::to_string(head)?;
+    if !head.starts_with('{') || head.len() < 3 || head.pop() != Some('}') {
+        anyhow::bail!("a JSON head that is not an object with members: {head}");
+    }
+    Ok(head)
+}
+
+/// A build's object (`--json`, not a dry run): the members of `head`, then `"files"`, named
+/// from the tree as written (docs/scale.md#review-as-data).
+pub fn write_with_files(
+    out: &mut dyn std::io::Write,
+    head: &J,
+    files: &FileLists<'_>,
+) -> Result<()> {
+    write!(out, "{},\"files\":", members_of(head)?)?;
+    serde_json::to_writer(&mut *out, files)?;
+    out.write_all(b"}\n")?;
+    Ok(())
+}
+
+/// The review as data (`--dry-run --json`), written to `out` as it is made: the members of
+/// `head` (an object), then `"review"` — its diffs as the pass makes them, then its files and
+/// summary — and `"files"`, the same lists (docs/operator.md#build-json). Nothing of it is
+/// held but a status a file and the summary's inputs (docs/scale.md#review-as-data).
+pub fn write_as_data(
+    out: &mut dyn std::io::Write,
+    head: &J,
+    dir: &str,
+    old: impl OldFiles,
+    new: &Tree,
+) -> Result<()> {
+    let members = members_of(head)?;
+    let dir = dir.trim_end_matches('/');
+    write!(
+        out,
+        "{members},\"review\":{{\"dir\":{},\"diffs\":[",
+        serde_json::to_string(dir)?
+    )?;
+    let mut statuses = FileStatuses::default();
+    let mut first = true;
+    let mut hand_on = |diff: FileDiff| -> Result<()> {
+        if !std::mem::take(&mut first) {
+            out.write_all(b",")?;
+        }
+        serde_json::to_writer(&mut *out, &diff)?;
+        Ok(())
+    };
+    let compared = compare(
+        old,
+        new,
+        &mut Found::Streamed {
+            statuses: &mut statuses,
+            diffs: Some(&mut hand_on),
+        },
+    )?;
+    let mut summary = summary(&compared.old_held, new)?;
+    compared.tally.fill(&mut summary);
+    let lists = statuses.lists(new);
+    out.write_all(b"],\"files\":")?;
+    serde_json::to_writer(&mut *out, &lists)?;
+    out.write_all(b",\"summary\":")?;
+    serde_json::to_writer(&mut *out, &summary)?;
+    out.write_all(b"},\"files\":")?;
+    serde_json::to_writer(&mut *out, &lists)?;
+    out.write_all(b"}\n")?;
+    Ok(())
 }
 
 /// A line as a reviewer sees it: control characters (and the bidi controls that reorder what a
@@ -708,9 +898,13 @@ mod tests {
             ("ledger/public_texts/index.json", "{}"),
         ]);
         let new = tree(&[("ledger/STATS.json", "{}")]);
-        let compared = compare(listed(&old), &new, Kept::Every, false).unwrap();
-        let (files, old_held) = (compared.files, compared.old_held);
-        assert_eq!(files.removed.len(), 3, "{:?}", files.removed);
+        let mut statuses = FileStatuses::default();
+        let mut streamed = Found::Streamed {
+            statuses: &mut statuses,
+            diffs: None,
+        };
+        let old_held = compare(listed(&old), &new, &mut streamed).unwrap().old_held;
+        assert_eq!(statuses.removed.len(), 3, "{:?}", statuses.removed);
         let held: Vec<String> = old_held.iter().map(|(p, _)| p.into_owned()).collect();
         assert_eq!(
             held,
@@ -723,7 +917,12 @@ mod tests {
             .chain(std::iter::once(Err(anyhow::anyhow!(
                 "site/ledger: cannot list"
             ))));
-        let Err(err) = compare(failing, &new, Kept::Every, false) else {
+        let mut statuses = FileStatuses::default();
+        let mut streamed = Found::Streamed {
+            statuses: &mut statuses,
+            diffs: None,
+        };
+        let Err(err) = compare(failing, &new, &mut streamed) else {
             panic!("a failed walk compared")
         };
         assert!(format!("{err:#}").contains("site/ledger: cannot list"));
@@ -827,6 +1026,77 @@ mod tests {
         assert_eq!(shown.to_markdown(), every.to_markdown());
         assert!(shown.to_text().contains("site/ledger/segments/ (9 files)"));
         assert!(shown.diffs.len() < every.diffs.len());
+    }
+
+    /// The review as data, written as it is made, is the held review's data, and the lists a
+    /// build prints are its files. Caught: a status taken for the wrong file of the tree (a
+    /// path listed under another kind, or the lists cut at the first unchanged file), a
+    /// removed file named from the tree, diffs out of order or lost, the summary or the head's
+    /// members dropped, a tree other than the one compared named, and a character split
+    /// between two writes escaped as two.
+    #[test]
+    fn the_review_as_data_written_as_made_is_the_review_held() {
+        let tmp = tempfile::tempdir().unwrap();
+        let old = with_proofs(
+            tree(&[
+                ("CNAME", "old.example"),
+                (
+                    "ledger/STATS.json",
+                    r#"{"lines":{"published":{"count":1,"of":1}}}"#,
+                ),
+                ("ledger/a.json", "[1]"),
+                ("ledger/same.json", "[0]"),
+                ("zz", "kept"),
+            ]),
+            tmp.path(),
+            6,
+            0,
+        );
+        let mut new = tree(&[
+            (
+                "ledger/STATS.json",
+                r#"{"lines":{"published":{"count":2,"of":2}}}"#,
+            ),
+            ("ledger/a.json", "[2]"),
+            ("ledger/b.txt", "x\u{85}y\u{202e}z\n"),
+            ("ledger/same.json", "[0]"),
+            ("zz", "kept"),
+        ]);
+        new = with_proofs(new, tmp.path(), 9, 9);
+        let held = review("site", listed(&old), &new, Kept::Every).unwrap();
+        let head = serde_json::json!({"schema": "s", "ok": true});
+        let mut out = crate::terminal::EscapedJson::new(Vec::new());
+        write_as_data(&mut out, &head, "site/", listed(&old), &new).unwrap();
+        let written = String::from_utf8(out.finish().unwrap()).unwrap();
+        assert!(
+            written.ends_with("}\n") && !written.contains('\u{85}'),
+            "{written}"
+        );
+        let v: J = serde_json::from_str(&written).unwrap();
+        assert_eq!(v["review"], serde_json::to_value(&held).unwrap());
+        assert_eq!(v["files"], serde_json::to_value(&held.files).unwrap());
+        assert_eq!(
+            (v["schema"].as_str(), v["ok"].as_bool()),
+            (Some("s"), Some(true))
+        );
+        assert_eq!(held.file_counts(), (4, 2, 1), "{written}");
+        // A build's lists: the same files, named from the tree; not from another tree.
+        let statuses = file_changes(listed(&old), &new).unwrap();
+        let mut out = Vec::new();
+        write_with_files(&mut out, &head, &statuses.lists(&new)).unwrap();
+        let v: J = serde_json::from_slice(&out).unwrap();
+        assert_eq!(v["files"], serde_json::to_value(&held.files).unwrap());
+        assert!(serde_json::to_string(&statuses.lists(&old)).is_err());
+        // A character cut between two writes is written whole, and escaped once.
+        let mut out = crate::terminal::EscapedJson::new(Vec::new());
+        let text = "\"a\u{202e}b\"".as_bytes();
+        for byte in text {
+            std::io::Write::write_all(&mut out, std::slice::from_ref(byte)).unwrap();
+        }
+        assert_eq!(out.finish().unwrap(), br#""a\u202eb""#);
+        let mut cut = crate::terminal::EscapedJson::new(Vec::new());
+        std::io::Write::write_all(&mut cut, &text[..3]).unwrap();
+        assert!(cut.finish().is_err(), "a text ending inside a character");
     }
 
     #[test]

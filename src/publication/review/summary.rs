@@ -105,19 +105,28 @@ pub(super) fn summary(old: &Tree, new: &Tree) -> Result<Summary> {
     // file both trees hold with the same bytes holds the same seqs on both sides: only the
     // others are read, one at a time, never the whole ledger (docs/scale.md#memory). A ledger's
     // seqs are distinct, so the seqs new beside the old are those of the new files that the old
-    // files do not hold.
-    let (mut old_seqs, mut new_seqs) = (BTreeSet::new(), BTreeSet::new());
+    // files do not hold: counted, and their lowest and highest kept, not held (a first
+    // publication's are every seq, 40 MB as sets at a million lines: docs/scale.md#review-as-data).
+    let mut old_seqs: BTreeSet<i64> = BTreeSet::new();
     let old_paths = crate::published::segments::published_paths(old);
     let new_paths = crate::published::segments::published_paths(new);
     let common = same_in_both(old, new, &new_paths)?;
     for p in old_paths.iter().filter(|p| !common.contains(*p)) {
         old_seqs.extend(seqs_of(&old.read(p)?.unwrap_or_default()));
     }
+    let mut new_range: Option<(i64, i64)> = None;
+    let widen = |range: &mut Option<(i64, i64)>, seq: i64| {
+        *range = Some(range.map_or((seq, seq), |(a, b)| (a.min(seq), b.max(seq))));
+    };
+    // The new tree's ledger passed the self-check: no seq is in two of its files.
     for p in new_paths.iter().filter(|p| !common.contains(*p)) {
-        new_seqs.extend(seqs_of(&new.read(p)?.unwrap_or_default()));
+        for seq in seqs_of(&new.read(p)?.unwrap_or_default()) {
+            if !old_seqs.contains(&seq) {
+                s.published += 1;
+                widen(&mut new_range, seq);
+            }
+        }
     }
-    let new_seqs: BTreeSet<i64> = new_seqs.difference(&old_seqs).copied().collect();
-    s.published = new_seqs.len();
 
     // The withheld list likewise: a file both trees hold with the same bytes adds no entry.
     let common = same_in_both(
@@ -147,15 +156,10 @@ pub(super) fn summary(old: &Tree, new: &Tree) -> Result<Summary> {
             accept: format!("--allow-line {seq}"),
         });
     }
-    let all_new: BTreeSet<i64> = new_seqs
-        .iter()
-        .copied()
-        .chain(s.withheld.iter().map(|w| w.seq))
-        .collect();
-    s.new_seqs = match (all_new.first(), all_new.last()) {
-        (Some(&first), Some(&last)) => Some(SeqRange { first, last }),
-        _ => None,
-    };
+    for w in &s.withheld {
+        widen(&mut new_range, w.seq);
+    }
+    s.new_seqs = new_range.map(|(first, last)| SeqRange { first, last });
 
     let published_texts = |t: &Tree| -> Result<BTreeMap<String, J>> {
         Ok(json_of(t, "ledger/public_texts/index.json")?["published"]
