@@ -8,6 +8,8 @@
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
+    // First, before any thread or repository (docs/scale.md#packs-mapped).
+    exhibit::previous::bound_mapped_packs();
     let code = match exhibit::cli::plan_from_args(std::env::args_os()) {
         Err(exit) => exit,
         Ok(plan) => match exhibit::cli::run(plan) {

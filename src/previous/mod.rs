@@ -19,6 +19,31 @@ use std::rc::Rc;
 use anyhow::{Context, Result, bail};
 use git2::{ErrorCode, ObjectType, Oid, Repository};
 
+/// How much of a repository's pack files libgit2 keeps mapped at once: windows of 1 MiB, 4
+/// MiB in all (its defaults are 1 GiB and 8 GiB). A page of a mapped pack that was read counts
+/// as the process's memory until the window is unmapped, and a build that reads HEAD's blobs
+/// (the first after an upgrade, a clone) reads a packed million-line exhibit's 1 GB pack
+/// through: at 1,020,000 lines the mapped pages took such a build's peak from the heap's
+/// 229 MiB to 431 MiB (docs/scale.md#packs-mapped). A small window costs a remap every MiB
+/// read, which the HEAD check's time does not show.
+pub const PACK_WINDOW: usize = 1 << 20;
+pub const PACK_WINDOWS_MAPPED: usize = 4 << 20;
+
+/// Bounds libgit2's mapped pack windows ([`PACK_WINDOW`], [`PACK_WINDOWS_MAPPED`]). Called by
+/// `main` first, before any thread or repository exists.
+pub fn bound_mapped_packs() {
+    // SAFETY: libgit2's options are process globals set without a lock; `main` calls this
+    // before it starts a thread or opens a repository, so nothing reads them meanwhile.
+    let set = unsafe {
+        git2::opts::set_mwindow_size(PACK_WINDOW)
+            .and_then(|()| git2::opts::set_mwindow_mapped_limit(PACK_WINDOWS_MAPPED))
+    };
+    if let Err(e) = set {
+        // Only memory rides on it: the build reads the same bytes either way.
+        crate::say!("exhibit: note: libgit2's pack windows keep their defaults: {e}");
+    }
+}
+
 /// One folder of HEAD's tree: entry name → (id, git file mode).
 type Listing = HashMap<Vec<u8>, (Oid, i32)>;
 
@@ -157,6 +182,23 @@ impl Previous {
         Ok(listing)
     }
 
+    /// Lets go of what libgit2 mapped of the repository's pack files while HEAD was read (its
+    /// windows and pack indexes: a page of a pack that was read counts as the process's memory
+    /// until unmapped) by opening the repository again; HEAD stays the tree it was, read by id
+    /// (docs/scale.md#packs-mapped).
+    pub fn let_go_of_mapped_packs(&mut self) -> Result<()> {
+        let Some(repo) = self.repo.take() else {
+            return Ok(());
+        };
+        let at = repo.path().to_path_buf();
+        drop(repo);
+        self.repo =
+            Some(Repository::open(&at).with_context(|| {
+                format!("{}: cannot open the git repository again", at.display())
+            })?);
+        Ok(())
+    }
+
     /// Forgets the folder listings read so far (at a million proofs, tens of MB), once
     /// nothing will read HEAD by path again in this build (docs/scale.md#memory). A later read
     /// lists its folders again.
@@ -252,6 +294,28 @@ impl Previous {
             return Ok(false);
         };
         Ok(mode == TREE_MODE && Objects::of(repo).loose_file(id).is_file())
+    }
+
+    /// The size of HEAD's folder `rel_dir` as git stores it (its tree object's bytes, inflated:
+    /// about 100 a name), read from the object's header without inflating it; `None` for no
+    /// such folder, or without a HEAD. A packed tree is read whole when walked: a caller that
+    /// walks it beside large lists of its own asks first (docs/scale.md#head-proofs-merged).
+    pub fn folder_bytes(&self, rel_dir: &str) -> Result<Option<usize>> {
+        let Some(repo) = &self.repo else {
+            return Ok(None);
+        };
+        let path = self.path_at_head(rel_dir);
+        let Some((id, mode)) = self.entry_at(repo, &path)? else {
+            return Ok(None);
+        };
+        if mode != TREE_MODE {
+            return Ok(None);
+        }
+        let (bytes, _) = Objects::of(repo)
+            .odb()?
+            .read_header(id)
+            .with_context(|| format!("HEAD:{rel_dir}: cannot read its tree's header"))?;
+        Ok(Some(bytes))
     }
 
     /// Each file of [`Previous::list_blobs_beside`] handed to `visit` as it is read, in git's
@@ -1010,5 +1074,70 @@ mod tests {
         assert!(!objects.loose_file(root).exists());
         let (packed, _) = walk_ours(&objects);
         assert_eq!(packed, theirs);
+    }
+
+    /// A folder's stored size is read from its header, packed or loose, and only of a folder,
+    /// also once the repository is opened again. Caught: the size of another object, a blob's
+    /// taken for a folder's, an absent path that errs, and HEAD lost on opening again.
+    #[test]
+    fn a_folder_s_stored_size_is_its_tree_object_s() {
+        let tmp = tempfile::tempdir().unwrap();
+        let repo = Repository::init(tmp.path()).unwrap();
+        let blob = repo.blob(b"x").unwrap();
+        let mut small = repo.treebuilder(None).unwrap();
+        small.insert("a.ots", blob, 0o100644).unwrap();
+        let small = small.write().unwrap();
+        let mut big = repo.treebuilder(None).unwrap();
+        for k in 0..300 {
+            big.insert(format!("{k:064}.ots"), blob, 0o100644).unwrap();
+        }
+        let big = big.write().unwrap();
+        let mut site = repo.treebuilder(None).unwrap();
+        site.insert("small", small, 0o040000).unwrap();
+        site.insert("big", big, 0o040000).unwrap();
+        site.insert("file", blob, 0o100644).unwrap();
+        let site = site.write().unwrap();
+        let mut root = repo.treebuilder(None).unwrap();
+        root.insert("site", site, 0o040000).unwrap();
+        let root = root.write().unwrap();
+        let sig = git2::Signature::new("t", "t@example.invalid", &git2::Time::new(0, 0)).unwrap();
+        repo.commit(
+            Some("HEAD"),
+            &sig,
+            &sig,
+            "m",
+            &repo.find_tree(root).unwrap(),
+            &[],
+        )
+        .unwrap();
+        let size = |id| repo.find_tree(id).unwrap().len();
+        assert_eq!((size(small), size(big)), (1, 300));
+        for packed in [false, true] {
+            if packed {
+                for args in [&["repack", "-a", "-d", "-q"][..], &["prune-packed"][..]] {
+                    let ok = std::process::Command::new("git")
+                        .args(args)
+                        .current_dir(tmp.path())
+                        .status()
+                        .unwrap()
+                        .success();
+                    assert!(ok, "git {args:?}");
+                }
+            }
+            let mut previous = Previous::open(&tmp.path().join("site")).unwrap();
+            // Opened again, the same HEAD reads the same.
+            if packed {
+                previous.let_go_of_mapped_packs().unwrap();
+            }
+            let read = |rel| previous.folder_bytes(rel).unwrap();
+            // `<mode> <name>\0<20-byte id>` a name.
+            assert_eq!(read("small"), Some(7 + 5 + 1 + 20), "packed: {packed}");
+            assert_eq!(
+                read("big"),
+                Some(300 * (7 + 68 + 1 + 20)),
+                "packed: {packed}"
+            );
+            assert_eq!((read("file"), read("absent")), (None, None));
+        }
     }
 }

@@ -115,7 +115,7 @@ pub fn run(plan: &BuildPlan) -> Result<ExitCode> {
     };
     crate::terminal::progress::stage_done("verify");
     crate::terminal::progress::stage_start("HEAD check");
-    let previous = Previous::open(&plan.out)?;
+    let mut previous = Previous::open(&plan.out)?;
     let head = crate::previous::head_check::check(&previous)?;
     crate::terminal::progress::stage_done("HEAD check");
     let (refusals, trusted, record) = check_head(plan, &previous, &head)?;
@@ -143,6 +143,9 @@ pub fn run(plan: &BuildPlan) -> Result<ExitCode> {
     crate::terminal::memory::give_back();
     crate::terminal::progress::stage_start("history");
     let history = history::read_history(&previous, trusted)?;
+    // The HEAD check and the history read HEAD's blobs through: what libgit2 mapped of the
+    // packs for them is let go (docs/scale.md#packs-mapped).
+    previous.let_go_of_mapped_packs()?;
     crate::terminal::progress::stage_done("history");
     crate::terminal::progress::stage_start("decide");
     let mut decided = decide::run(plan, &loaded, verified, &history, &previous)?;

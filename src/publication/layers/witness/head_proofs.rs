@@ -16,7 +16,15 @@ pub(super) enum HeadProofsRead {
 
 impl HeadProofsRead {
     pub(super) fn before_index(previous: &crate::previous::Previous) -> Result<HeadProofsRead> {
-        Ok(if previous.streams_folder(PROOFS_FOLDER)? {
+        // A packed folder is read whole when walked: beside the store's index only when it is
+        // small, as a segmented exhibit's is (it names its bucket folders, each read in turn);
+        // a one-file exhibit's names every proof (100 MB at a million), and is read before the
+        // index. Read before, a packed segmented folder's list was 57 MB on the index's peak
+        // at 1,020,000 lines (docs/scale.md#head-proofs-merged).
+        let small = previous
+            .folder_bytes(PROOFS_FOLDER)?
+            .is_some_and(|bytes| bytes <= SMALL_FOLDER);
+        Ok(if small || previous.streams_folder(PROOFS_FOLDER)? {
             HeadProofsRead::ToMerge
         } else {
             HeadProofsRead::Listed(HeadProofs::read(previous)?)
@@ -40,6 +48,10 @@ impl HeadProofsRead {
         })
     }
 }
+
+/// A packed proofs folder whose tree object is at most this is walked beside the store's
+/// index ([`HeadProofsRead::before_index`]): about 10,000 names.
+const SMALL_FOLDER: usize = 1 << 20;
 
 /// The per-line proofs' folder, under DIR.
 pub(super) const PROOFS_FOLDER: &str = "ledger/witness/proofs";
