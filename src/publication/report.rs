@@ -139,9 +139,8 @@ pub fn finish(
             let mut v = summary_json(dir, built, notes, true);
             v["hosting"] = serde_json::to_value(&size)?;
             let head = crate::terminal::json_schema::tag(crate::terminal::json_schema::BUILD, v);
-            let mut out = crate::terminal::EscapedJson::to_stdout();
-            review::write_as_data(&mut out, &head, dir, walk_dir()?, tree)?;
-            out.finish().context("stdout")?;
+            let walk = walk_dir()?;
+            stream_json(|out| review::write_as_data(out, &head, dir, walk, tree))?;
         } else {
             let review = review::review(dir, walk_dir()?, tree, review::Kept::Shown)?;
             let text = match voice.format {
@@ -172,9 +171,7 @@ pub fn finish(
         // Named from the tree as written: every file of a first publication, written as it
         // is named (docs/scale.md#review-as-data).
         let head = crate::terminal::json_schema::tag(crate::terminal::json_schema::BUILD, v);
-        let mut out = crate::terminal::EscapedJson::to_stdout();
-        review::write_with_files(&mut out, &head, &files.lists(tree))?;
-        out.finish().context("stdout")?;
+        stream_json(|out| review::write_with_files(out, &head, &files.lists(tree)))?;
     } else if !voice.quiet {
         let line = format!(
             "built {}/: {} of {} lines published, {} withheld; head {}; {}\n",
@@ -202,6 +199,28 @@ pub fn finish(
     Ok((ExitCode::SUCCESS, kept))
 }
 
+/// A JSON object written to stdout as it is made. An error once it has begun (DIR's walk
+/// failing halfway, stdout closed) cannot take back what was written: the unfinished line is
+/// ended, and the error object the caller prints follows on a line of its own
+/// (docs/json.md#exhibit-build1).
+fn stream_json(write: impl FnOnce(&mut dyn std::io::Write) -> Result<()>) -> Result<()> {
+    stream_json_into(crate::terminal::EscapedJson::to_stdout(), write).map(drop)
+}
+
+fn stream_json_into<W: std::io::Write>(
+    mut out: crate::terminal::EscapedJson<W>,
+    write: impl FnOnce(&mut dyn std::io::Write) -> Result<()>,
+) -> Result<W> {
+    match write(&mut out) {
+        Ok(()) => out.finish().context("stdout"),
+        Err(e) => {
+            let _ = out.write_all(b"\n");
+            let _ = out.finish();
+            Err(e)
+        }
+    }
+}
+
 /// The object's members but `files` (and, on a dry run, `review`), which are written after.
 fn summary_json(dir: &str, built: &Built, notes: &[String], dry_run: bool) -> J {
     json!({
@@ -218,4 +237,40 @@ fn summary_json(dir: &str, built: &Built, notes: &[String], dry_run: bool) -> J 
         "in_git": built.in_git,
         "notes": notes,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Caught: an error halfway that leaves the next object on the unfinished line, and one
+    /// that is swallowed.
+    #[test]
+    fn an_object_stopped_halfway_ends_its_line_and_the_error_is_passed_on() {
+        let shared = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
+        struct Shared(std::rc::Rc<std::cell::RefCell<Vec<u8>>>);
+        impl std::io::Write for Shared {
+            fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+                self.0.borrow_mut().extend_from_slice(b);
+                Ok(b.len())
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        let out = crate::terminal::EscapedJson::new(Shared(shared.clone()));
+        let err = stream_json_into(out, |w| {
+            w.write_all(b"{\"review\":{\"diffs\":[")?;
+            anyhow::bail!("site/ledger: cannot list")
+        })
+        .err()
+        .unwrap();
+        assert!(format!("{err:#}").contains("cannot list"));
+        assert_eq!(&*shared.borrow(), b"{\"review\":{\"diffs\":[\n");
+        let whole = stream_json_into(crate::terminal::EscapedJson::new(Vec::new()), |w| {
+            Ok(w.write_all(b"{}\n")?)
+        })
+        .unwrap();
+        assert_eq!(whole, b"{}\n");
+    }
 }
