@@ -90,16 +90,58 @@ pub(super) fn json_key_changes(old: &str, new: &str) -> Option<Vec<KeyChange>> {
     }
     let (a, b) = (raw(old)?, raw(new)?);
     let mut changes = Vec::new();
+    // A file new or gone is one change of the whole file, shown cut: made from its raw text
+    // (`compact_raw`), never parsed whole (a first publication's witness index parts, 6.7 MB
+    // each, made 40 MB of values each: docs/scale.md#review-as-data). As `key_changes` finds
+    // against `null`.
+    let is_null = |v: &RawValue| v.get().trim() == "null";
     match (a, b) {
         (Some(a), Some(b)) => raw_key_changes("", a, b, &mut changes).ok()?,
-        (a, b) => {
-            let parse = |v: Option<&RawValue>| -> Option<J> {
-                v.map_or(Some(J::Null), |v| serde_json::from_str(v.get()).ok())
-            };
-            key_changes("", &parse(a)?, &parse(b)?, &mut changes);
-        }
+        (None, Some(b)) if !is_null(b) => changes.push(KeyChange {
+            key: "(file)".into(),
+            change: ChangeKind::Added,
+            old: None,
+            new: Some(compact_raw(b)),
+        }),
+        (Some(a), None) if !is_null(a) => changes.push(KeyChange {
+            key: "(file)".into(),
+            change: ChangeKind::Changed,
+            old: Some(compact_raw(a)),
+            new: Some(compact(&J::Null)),
+        }),
+        _ => {}
     }
     Some(changes)
+}
+
+/// [`compact`] of a raw JSON text (checked whole as JSON before) without parsing it whole:
+/// objects are opened as their keys in order and arrays as their elements, each kept as raw
+/// text, and only as far as the cut reaches; a leaf is parsed as `Value` parses it. The same
+/// text as `compact` of the parsed value (`compact_raw_is_compact_of_the_parsed_value`).
+pub(super) fn compact_raw(v: &RawValue) -> String {
+    struct Sorted<'a>(&'a RawValue);
+    impl Serialize for Sorted<'_> {
+        fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            use serde::ser::Error;
+            let text = self.0.get();
+            match text.trim_start().as_bytes().first() {
+                Some(b'{') => {
+                    let members: BTreeMap<String, &RawValue> =
+                        serde_json::from_str(text).map_err(S::Error::custom)?;
+                    s.collect_map(members.iter().map(|(k, v)| (k, Sorted(v))))
+                }
+                Some(b'[') => {
+                    let items: Vec<&RawValue> =
+                        serde_json::from_str(text).map_err(S::Error::custom)?;
+                    s.collect_seq(items.iter().map(|v| Sorted(v)))
+                }
+                _ => serde_json::from_str::<J>(text)
+                    .map_err(S::Error::custom)?
+                    .serialize(s),
+            }
+        }
+    }
+    compact(&Sorted(v))
 }
 
 /// `key_changes` over raw JSON texts: equal texts are equal values, and an object or array
@@ -426,7 +468,7 @@ pub(super) fn key_changes(path: &str, a: &J, b: &J, out: &mut Vec<KeyChange>) {
 
 /// A value as one line of compact JSON, cut. Serialising stops after `COMPACT_BYTES`, so a large
 /// subtree (a first publication's witness index) costs no more than a small one.
-pub(super) fn compact(v: &J) -> String {
+pub(super) fn compact(v: &impl Serialize) -> String {
     const COMPACT_BYTES: usize = 1024;
     struct Capped(Vec<u8>);
     impl std::io::Write for Capped {

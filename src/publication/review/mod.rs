@@ -1099,6 +1099,59 @@ mod tests {
         assert!(cut.finish().is_err(), "a text ending inside a character");
     }
 
+    /// A file new or gone is shown from its raw text as from its parsed value. Caught: keys
+    /// shown in the file's order (a value's are sorted), a duplicate key's first value shown,
+    /// numbers or escapes written as the file wrote them, a cut in another place, and a
+    /// removed file shown other than against `null`.
+    #[test]
+    fn compact_raw_is_compact_of_the_parsed_value() {
+        let big: String = format!(
+            "{{\"z\": 1, \"entries\": [{}], \"a\": {{\"y\": [1, 2], \"b\": \"x\"}}}}",
+            (0..5000)
+                .map(|k| format!("{{\"seq\": {k}, \"id\": \"{k:064}\", \"n\": 1.50}}"))
+                .collect::<Vec<_>>()
+                .join(",\n  ")
+        );
+        let long = format!("\"{}\"", "é".repeat(900));
+        let texts = [
+            r#"{"b": 1, "a": 2, "b": 3}"#,
+            r#"{ "k" : [ 1.0, 1e2, -0, 12345678901234567890, 1.5e300, -7 ] }"#,
+            r#"{"s": "caf\u00e9 \n \" \\ \u0001 \ud83d\ude00 \u202e"}"#,
+            r#"[{}, [], null, true, false, "", {"x": {"y": {"z": []}}}]"#,
+            "  {\n  \"pretty\": {\n    \"nested\": [\n      1\n    ]\n  }\n}\n",
+            "42",
+            "\"just a string\"",
+            long.as_str(),
+            big.as_str(),
+        ];
+        for t in texts {
+            let raw: &serde_json::value::RawValue = serde_json::from_str(t).unwrap();
+            let parsed: J = serde_json::from_str(t).unwrap();
+            assert_eq!(compact_raw(raw), compact(&parsed), "{t:.80}");
+            // A new file and a gone one, as key_changes finds them against null.
+            for (old, new) in [("", t), (t, "")] {
+                let mut want = Vec::new();
+                let side = |x: &str| {
+                    if x.is_empty() {
+                        J::Null
+                    } else {
+                        parsed.clone()
+                    }
+                };
+                key_changes("", &side(old), &side(new), &mut want);
+                let got = json_key_changes(old, new).unwrap();
+                assert_eq!(
+                    serde_json::to_value(&got).unwrap(),
+                    serde_json::to_value(&want).unwrap(),
+                    "{t:.80}"
+                );
+            }
+        }
+        // Cut: the 5,000 entries are not all shown.
+        assert!(compact_raw(serde_json::from_str(big.as_str()).unwrap()).len() < 2048);
+        assert_eq!(json_key_changes("", "null").unwrap().len(), 0);
+    }
+
     #[test]
     fn json_files_show_key_changes_and_stats_counts_old_to_new() {
         let old = tree(&[
