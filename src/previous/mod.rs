@@ -1058,15 +1058,7 @@ mod tests {
             .unwrap();
         repo.reference("refs/heads/main", commit, true, "m")
             .unwrap();
-        for args in [&["repack", "-a", "-d", "-q"][..], &["prune-packed"][..]] {
-            let ok = std::process::Command::new("git")
-                .args(args)
-                .current_dir(tmp.path())
-                .status()
-                .unwrap()
-                .success();
-            assert!(ok, "git {args:?}");
-        }
+        repack(tmp.path());
         let repo = Repository::open(tmp.path()).unwrap();
         let odb = repo.odb().unwrap();
         assert!(odb.reader(root).is_err(), "the tree is packed now");
@@ -1074,6 +1066,19 @@ mod tests {
         assert!(!objects.loose_file(root).exists());
         let (packed, _) = walk_ours(&objects);
         assert_eq!(packed, theirs);
+    }
+
+    /// Every object of the repository at `dir` packed, none left loose.
+    fn repack(dir: &Path) {
+        for args in [&["repack", "-a", "-d", "-q"][..], &["prune-packed"][..]] {
+            let ok = std::process::Command::new("git")
+                .args(args)
+                .current_dir(dir)
+                .status()
+                .unwrap()
+                .success();
+            assert!(ok, "git {args:?}");
+        }
     }
 
     /// A folder's stored size is read from its header, packed or loose, and only of a folder,
@@ -1114,15 +1119,7 @@ mod tests {
         assert_eq!((size(small), size(big)), (1, 300));
         for packed in [false, true] {
             if packed {
-                for args in [&["repack", "-a", "-d", "-q"][..], &["prune-packed"][..]] {
-                    let ok = std::process::Command::new("git")
-                        .args(args)
-                        .current_dir(tmp.path())
-                        .status()
-                        .unwrap()
-                        .success();
-                    assert!(ok, "git {args:?}");
-                }
+                repack(tmp.path());
             }
             let mut previous = Previous::open(&tmp.path().join("site")).unwrap();
             // Opened again, the same HEAD reads the same.
