@@ -419,6 +419,21 @@ impl LedgerSpans {
         Ok(())
     }
 
+    /// The bytes as a reader, a chunk held at a time (a ledger file is up to 32 MiB, and the
+    /// self-check read one whole on a first build's peak: docs/scale.md#the-self-check-streamed).
+    /// At the end they must hash to the digest of the first read: when they do not, the last
+    /// read is an error, so a reader that reads to the end never takes changed bytes as the file.
+    pub fn reader(&self) -> SpansReader<'_> {
+        SpansReader {
+            file: self,
+            span: 0,
+            at: self.spans.first().map_or(0, |s| s.0),
+            buf: Vec::new(),
+            pos: 0,
+            hasher: Some(sha2::Sha256::new()),
+        }
+    }
+
     /// The first `n` bytes (not held to the digest: only a look at the start).
     pub fn head(&self, n: usize) -> Result<Vec<u8>> {
         let mut out = Vec::with_capacity(n);
@@ -455,6 +470,70 @@ impl Clone for LedgerSpans {
             spans: self.spans.clone(),
             digest: self.digest.clone(),
         }
+    }
+}
+
+/// [`LedgerSpans::reader`]: the spans read in order, a chunk at a time, held at the end to the
+/// digest of the first read.
+pub struct SpansReader<'s> {
+    file: &'s LedgerSpans,
+    /// The span being read, and where in the ledger the next chunk starts.
+    span: usize,
+    at: usize,
+    buf: Vec<u8>,
+    pos: usize,
+    /// `None` once the end was reached and checked.
+    hasher: Option<sha2::Sha256>,
+}
+
+impl SpansReader<'_> {
+    /// The next chunk into `buf`; at the end, the digest check (once).
+    fn refill(&mut self) -> Result<()> {
+        self.buf.clear();
+        self.pos = 0;
+        let spans = &self.file.spans;
+        while let Some(&(start, end)) = spans.get(self.span) {
+            if self.at < end {
+                self.file.ledger.check_range(start, end)?;
+                let n = CHUNK.min(end - self.at);
+                self.buf.resize(n, 0);
+                self.file.ledger.read_exact(self.at, &mut self.buf)?;
+                self.at += n;
+                if let Some(h) = &mut self.hasher {
+                    h.update(&self.buf);
+                }
+                return Ok(());
+            }
+            self.span += 1;
+            self.at = spans.get(self.span).map_or(0, |s| s.0);
+        }
+        if let Some(h) = self.hasher.take() {
+            let read = Digest(h.finalize().into());
+            if *self.file.digest.get_or_init(|| read) != read {
+                return Err(self.file.ledger.changed());
+            }
+        }
+        Ok(())
+    }
+}
+
+impl std::io::Read for SpansReader<'_> {
+    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+        crate::operator_box::read::read_buffered(self, out)
+    }
+}
+
+impl std::io::BufRead for SpansReader<'_> {
+    fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
+        if self.pos == self.buf.len() {
+            self.refill()
+                .map_err(|e| std::io::Error::other(format!("{e:#}")))?;
+        }
+        Ok(&self.buf[self.pos..])
+    }
+
+    fn consume(&mut self, n: usize) {
+        self.pos = (self.pos + n).min(self.buf.len());
     }
 }
 
@@ -554,5 +633,58 @@ mod tests {
         let mut lines = l.lines(true);
         lines.get(0, 6).unwrap();
         lines.finish().unwrap();
+    }
+
+    #[test]
+    fn a_file_read_a_chunk_at_a_time_gives_its_bytes_and_is_held_to_its_digest() {
+        // Spans that straddle a chunk's edge, one longer than a chunk, an empty one first and
+        // in the middle: catches a span skipped or read twice, a chunk cut at the span's end,
+        // and bytes handed over past the last span.
+        let mut bytes = Vec::new();
+        for i in 0..(3 * CHUNK + 500) {
+            bytes.push(b'a' + (i % 26) as u8);
+        }
+        bytes.push(b'\n');
+        let (_d, path) = ledger_file(&bytes);
+        let l = Arc::new(GateLedger::open(&path).unwrap());
+        let spans = vec![
+            (5, 5),
+            (10, CHUNK + 20),
+            (CHUNK + 20, CHUNK + 20),
+            (CHUNK + 30, 3 * CHUNK + 400),
+            (3 * CHUNK + 450, 3 * CHUNK + 501),
+        ];
+        let file = LedgerSpans::new(l.clone(), spans);
+        let want = file.bytes().unwrap();
+        let mut got = Vec::new();
+        // Read in small pieces, so a piece never lines up with a chunk.
+        let mut reader = file.reader();
+        let mut piece = [0u8; 4093];
+        loop {
+            let n = std::io::Read::read(&mut reader, &mut piece).unwrap();
+            if n == 0 {
+                break;
+            }
+            got.extend_from_slice(&piece[..n]);
+        }
+        assert_eq!(got.len() as u64, file.len());
+        assert!(got == want, "the reader's bytes are not the file's");
+        // No span: nothing, and no error.
+        let empty = LedgerSpans::new(l.clone(), Vec::new());
+        let mut none = Vec::new();
+        std::io::Read::read_to_end(&mut empty.reader(), &mut none).unwrap();
+        assert!(none.is_empty());
+        // The ledger rewritten in place after the first read: every byte may be read, but the
+        // end is an error, so the file is never taken whole from other bytes.
+        let mut changed = bytes.clone();
+        changed[3 * CHUNK] ^= 1;
+        std::fs::write(&path, &changed).unwrap();
+        let mut reader = file.reader();
+        let e = std::io::Read::read_to_end(&mut reader, &mut Vec::new()).unwrap_err();
+        assert!(e.to_string().contains("changed while the build ran"), "{e}");
+        // A file whose digest was not taken yet takes it from its first read, as `bytes` does.
+        let fresh = LedgerSpans::new(l, vec![(0, 100)]);
+        std::io::Read::read_to_end(&mut fresh.reader(), &mut Vec::new()).unwrap();
+        assert_eq!(fresh.known_sha256(), Some(Digest::of(&changed[..100])));
     }
 }

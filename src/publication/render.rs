@@ -283,15 +283,10 @@ fn data_blocks<'t>(
         // The summary: the list of files, the header line and the last file; the page fetches
         // the rest (docs/page.md "The light page").
         let paths = crate::published::segments::published_paths(tree);
-        let first = match paths.first() {
-            Some(p) => file(p)?,
-            None => Cow::Borrowed(&[][..]),
+        let header = match paths.first().and_then(|p| tree.held(p)) {
+            Some((_, content)) => header_line(content)?,
+            None => Vec::new(),
         };
-        let header = first[..first
-            .iter()
-            .position(|b| *b == b'\n')
-            .map_or(first.len(), |i| i + 1)]
-            .to_vec();
         let latest = match paths.last() {
             Some(p)
                 if !latest_dropped
@@ -398,6 +393,28 @@ fn data_blocks<'t>(
         )),
     ));
     Ok(blocks)
+}
+
+/// The first line of a ledger file, with its LF (the whole file when it has none): read up to
+/// that LF, not the whole file — the first file is 16 MiB at a million lines, and reading it
+/// whole for its header was the page's peak (docs/scale.md#the-self-check-streamed).
+fn header_line(content: &Content) -> anyhow::Result<Vec<u8>> {
+    use std::io::BufRead;
+    let mut line = Vec::new();
+    match content {
+        Content::Ledger(spans) => {
+            spans.reader().read_until(b'\n', &mut line)?;
+        }
+        other => {
+            let bytes = other.bytes()?;
+            let end = bytes
+                .iter()
+                .position(|b| *b == b'\n')
+                .map_or(bytes.len(), |i| i + 1);
+            line.extend_from_slice(&bytes[..end]);
+        }
+    }
+    Ok(line)
 }
 
 /// What a light page carries of the public-texts layer: the index without its per-line lists
@@ -807,6 +824,16 @@ fn page_with(
     light: Light,
     max: usize,
 ) -> anyhow::Result<Option<Vec<u8>>> {
+    // A light page with the last ledger file embedded weighs at least that file's base64:
+    // when that alone is past `max`, the page is not made, and the file is not read (up to
+    // 12 MiB, on a segmented build's peak: docs/scale.md#the-self-check-streamed).
+    if light != Light::No && !latest_dropped {
+        let paths = crate::published::segments::published_paths(input.tree);
+        let latest = paths.last().and_then(|p| input.tree.held(p));
+        if latest.is_some_and(|(_, c)| c.len().div_ceil(3).saturating_mul(4) > max as u64) {
+            return Ok(None);
+        }
+    }
     let blocks = data_blocks(input, tz_rules, latest_dropped, light)?;
     let light = light != Light::No;
     let md = |key: &str| {
@@ -1088,6 +1115,31 @@ mod tests {
             "{html}"
         );
         assert!(!html.contains("| x |"), "no raw pipes: {html}");
+    }
+
+    #[test]
+    fn a_ledger_file_s_header_is_its_first_line_read_across_spans() {
+        // Catches a header cut at a span's end, one read past its LF, and a file of no LF
+        // given as nothing.
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("ledger.jsonl");
+        std::fs::write(&path, b"head-rest of header\nline\n").unwrap();
+        let gate =
+            std::sync::Arc::new(crate::operator_box::gate_ledger::GateLedger::open(&path).unwrap());
+        let spans =
+            crate::operator_box::gate_ledger::LedgerSpans::new(gate, vec![(0, 5), (5, 5), (5, 25)]);
+        assert_eq!(
+            header_line(&Content::Ledger(spans)).unwrap(),
+            b"head-rest of header\n"
+        );
+        assert_eq!(
+            header_line(&Content::Bytes(b"a\nb\n".to_vec())).unwrap(),
+            b"a\n"
+        );
+        assert_eq!(
+            header_line(&Content::Bytes(b"no lf".to_vec())).unwrap(),
+            b"no lf"
+        );
     }
 
     #[test]

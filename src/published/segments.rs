@@ -205,8 +205,14 @@ pub fn is_segmented(tree: &Tree) -> bool {
 /// to the digest of its first read), so no more than one file is held.
 pub struct PublishedStream<'a> {
     files: std::vec::IntoIter<&'a Content>,
-    current: std::borrow::Cow<'a, [u8]>,
-    at: usize,
+    current: Current<'a>,
+}
+
+/// The file being read: its bytes (held, or read whole), or a file of spans of the gate's
+/// ledger read a chunk at a time (docs/scale.md#the-self-check-streamed).
+enum Current<'a> {
+    Bytes(std::borrow::Cow<'a, [u8]>, usize),
+    Spans(crate::operator_box::gate_ledger::SpansReader<'a>),
 }
 
 impl<'a> PublishedStream<'a> {
@@ -217,8 +223,7 @@ impl<'a> PublishedStream<'a> {
             .collect();
         PublishedStream {
             files: files.into_iter(),
-            current: std::borrow::Cow::Borrowed(&[]),
-            at: 0,
+            current: Current::Bytes(std::borrow::Cow::Borrowed(&[]), 0),
         }
     }
 }
@@ -231,24 +236,42 @@ impl std::io::Read for PublishedStream<'_> {
 
 impl std::io::BufRead for PublishedStream<'_> {
     fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
-        while self.at == self.current.len() {
+        loop {
+            let at_end = match &mut self.current {
+                Current::Bytes(bytes, at) => *at == bytes.len(),
+                Current::Spans(reader) => reader.fill_buf()?.is_empty(),
+            };
+            if !at_end {
+                break;
+            }
             let Some(next) = self.files.next() else {
                 break;
             };
-            // The file read is let go before the next is read, so one is held, not two: at a
-            // million lines each is 16 MiB, and this was the self-check's peak
-            // (docs/scale.md#memory).
-            self.current = std::borrow::Cow::Borrowed(&[]);
-            self.current = next
-                .bytes()
-                .map_err(|e| std::io::Error::other(format!("{e:#}")))?;
-            self.at = 0;
+            // The file read is let go before the next is read, so one is held, not two; a
+            // file of the gate's ledger is read a chunk at a time, never whole: at a million
+            // lines each is 16 MiB, and this was the self-check's peak (docs/scale.md#memory).
+            self.current = Current::Bytes(std::borrow::Cow::Borrowed(&[]), 0);
+            self.current = match next {
+                Content::Ledger(spans) => Current::Spans(spans.reader()),
+                other => Current::Bytes(
+                    other
+                        .bytes()
+                        .map_err(|e| std::io::Error::other(format!("{e:#}")))?,
+                    0,
+                ),
+            };
         }
-        Ok(&self.current[self.at..])
+        match &mut self.current {
+            Current::Bytes(bytes, at) => Ok(&bytes[*at..]),
+            Current::Spans(reader) => reader.fill_buf(),
+        }
     }
 
     fn consume(&mut self, n: usize) {
-        self.at = (self.at + n).min(self.current.len());
+        match &mut self.current {
+            Current::Bytes(bytes, at) => *at = (*at + n).min(bytes.len()),
+            Current::Spans(reader) => reader.consume(n),
+        }
     }
 }
 
@@ -279,6 +302,35 @@ mod tests {
             .collect();
         // A line split across two files reads whole (the reader does not cut at a file's end).
         assert_eq!(lines, ["ab", "cd", "ef"]);
+    }
+
+    #[test]
+    fn files_of_the_gate_s_ledger_read_in_the_stream_as_their_bytes() {
+        use std::io::BufRead;
+        // A file of spans between held files, a line split across the two kinds, and an
+        // empty file of spans: catches a spans file skipped once its first chunk is read, or
+        // the stream stopping at an empty file.
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("ledger.jsonl");
+        std::fs::write(&path, b"xxab\ncd\nyyef\n").unwrap();
+        let gate =
+            std::sync::Arc::new(crate::operator_box::gate_ledger::GateLedger::open(&path).unwrap());
+        let spans = |s: Vec<(usize, usize)>| {
+            Content::Ledger(crate::operator_box::gate_ledger::LedgerSpans::new(
+                gate.clone(),
+                s,
+            ))
+        };
+        let mut tree = Tree::default();
+        tree.put_content("ledger/ledger.jsonl", spans(vec![(2, 8), (10, 12)]));
+        tree.put_content("ledger/segments/000001.jsonl", spans(Vec::new()));
+        tree.put("ledger/segments/000002.jsonl", b"gh\n".to_vec());
+        tree.put_content("ledger/segments/000003.jsonl", spans(vec![(12, 13)]));
+        let lines: Vec<String> = PublishedStream::new(&tree)
+            .lines()
+            .map(Result::unwrap)
+            .collect();
+        assert_eq!(lines, ["ab", "cd", "efgh", ""]);
     }
 
     #[test]

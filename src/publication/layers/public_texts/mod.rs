@@ -106,9 +106,10 @@ impl Serialize for OffList {
     }
 }
 
-/// What is held by a text's sha256 names it.
+/// What is held by a text's sha256 names it; `seq` orders a text's values.
 trait OfText {
     fn sha(&self) -> Digest;
+    fn seq(&self) -> i64;
 }
 
 /// The public-texts layer: `--public-texts`.
