@@ -822,6 +822,7 @@ fn a_published_text_that_leaves_the_allow_list_refuses() {
     let repo = git_init(&fx);
     ok(&build(&fx, &[]));
     common::commit_site(&repo);
+    let before = published(&index(&fx)).len();
     // The operator removes group-1 from the config: seq of the trailer case is now off the list.
     let path = fx.root.join("box/gate/config.json");
     let mut cfg: J = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
@@ -847,6 +848,10 @@ fn a_published_text_that_leaves_the_allow_list_refuses() {
     let ix = index(&fx);
     assert!(!published(&ix).iter().any(|p| p.1 == fx.cases.trailer.1));
     assert_eq!(ix["dropped"][0]["reason"], "no_longer_allow_listed");
+    // That text alone: catches HEAD's texts matched to the wrong "still allow-listed" flags.
+    assert_eq!(ix["dropped"].as_array().map(Vec::len), Some(1), "{ix}");
+    assert_eq!(ix["dropped"][0]["sent_sha256"], fx.cases.trailer.1.as_str());
+    assert_eq!(published(&ix).len(), before - 1);
 }
 
 /// A published, committed exhibit built once more, so that DIR's files are recorded

@@ -150,14 +150,15 @@ pub(super) fn read_head_index<'a>(ctx: &LayerContext<'a>) -> Result<HeadState<'a
 pub(super) fn no_longer_allow_listed(
     head: &HeadState,
     classes: &Classes,
-    still_listed: &BTreeSet<Digest>,
+    still_listed: &[bool],
     dir: &str,
     rewrite: Option<&str>,
     texts: &mut Texts,
     out: &mut LayerOutput,
 ) {
-    for (sha, (head_seq, file)) in &head.published {
-        if still_listed.contains(sha) || file.is_none() {
+    // `still_listed` has a flag for each of HEAD's texts, in this order.
+    for ((sha, (head_seq, file)), listed) in head.published.iter().zip(still_listed) {
+        if *listed || file.is_none() {
             continue;
         }
         let why = classes

@@ -154,11 +154,12 @@ pub fn build(ctx: &LayerContext<'_>) -> Result<LayerOutput> {
     // step 3 has read them: at a million lines they are 120 MB, held for nothing while the
     // index is made (docs/scale.md#memory).
     let allow_listed: usize = classes.groups.len();
-    let still_listed: BTreeSet<Digest> = head
+    // A flag per HEAD text, in HEAD's order: a set of their digests was 32 bytes and more a
+    // text, held while every source is read (docs/scale.md#sized-to-what-is-asked).
+    let still_listed: Vec<bool> = head
         .published
         .keys()
-        .filter(|sha| classes.groups.contains(sha))
-        .copied()
+        .map(|sha| classes.groups.contains(sha))
         .collect();
     let groups = std::mem::take(&mut classes.groups);
     // At most one release per text, made once: a list grown by doubling holds up to half as
