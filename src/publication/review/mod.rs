@@ -405,9 +405,10 @@ enum Found<'a> {
 /// What one pass over both sides gives besides the files found.
 struct Compared {
     tally: Tally,
-    /// DIR's files outside the listed folders (the ledger's files, the indexes, STATS.json:
-    /// what the summary reads); the proofs and released texts, a million at a million lines,
-    /// are compared as walked and not kept.
+    /// DIR's files the summary reads (the ledger's files, the withheld list's, the public
+    /// texts' index, STATS.json, SNAPSHOTS.jsonl); every other file — the proofs and released
+    /// texts, a million at a million lines, the tree's files and the posted heads — is compared
+    /// as walked and not kept.
     old_held: Tree,
 }
 
@@ -456,8 +457,9 @@ fn compare(old: impl OldFiles, new: &Tree, found: &mut Found<'_>) -> Result<Comp
     let mut old_held = Tree::default();
     for joined in crate::published::output_tree::joined_with_listing(old, new) {
         let (path, a, b) = joined?;
-        // The summary reads what DIR held; a name that is not a file held nothing.
+        // The summary reads what DIR held of its files; a name that is not a file held nothing.
         if let Some(a) = &a
+            && summary::summary_reads(&path)
             && !crate::published::output_tree::ListedFolder::holds_path(&path)
             && !matches!(**a, Content::NotAFile(_))
         {
@@ -896,6 +898,16 @@ mod tests {
                 "text",
             ),
             ("ledger/public_texts/index.json", "{}"),
+            ("ledger/public_texts/index/000001.json", "{}"),
+            ("ledger/ledger.jsonl", "{}\n"),
+            ("ledger/segments/000001.jsonl", "{}\n"),
+            ("ledger/withheld.json", "[]"),
+            ("ledger/withheld/000001.json", "[]"),
+            ("ledger/SNAPSHOTS.jsonl", "{}\n"),
+            ("ledger/tree/tile/0/000", "tile"),
+            ("ledger/anchors/2026-01-01.txt", "post"),
+            ("ledger/anchors/index.json", "{}"),
+            ("ledger/segments.jsonl", "not the folder"),
         ]);
         let new = tree(&[("ledger/STATS.json", "{}")]);
         let mut statuses = FileStatuses::default();
@@ -904,11 +916,22 @@ mod tests {
             diffs: None,
         };
         let old_held = compare(listed(&old), &new, &mut streamed).unwrap().old_held;
-        assert_eq!(statuses.removed.len(), 3, "{:?}", statuses.removed);
+        assert_eq!(statuses.removed.len(), 13, "{:?}", statuses.removed);
+        // Caught too: the tree's files and the posted heads kept (140,000 at a million lines),
+        // and a file named like a folder the summary reads taken for it.
         let held: Vec<String> = old_held.iter().map(|(p, _)| p.into_owned()).collect();
         assert_eq!(
             held,
-            ["ledger/STATS.json", "ledger/public_texts/index.json"]
+            [
+                "ledger/SNAPSHOTS.jsonl",
+                "ledger/STATS.json",
+                "ledger/ledger.jsonl",
+                "ledger/public_texts/index.json",
+                "ledger/public_texts/index/000001.json",
+                "ledger/segments/000001.jsonl",
+                "ledger/withheld.json",
+                "ledger/withheld/000001.json",
+            ]
         );
         // An error of DIR's walk fails the comparison, where an error would have listed
         // nothing and the review called every file added.

@@ -4,6 +4,29 @@
 
 use super::*;
 
+/// The files of DIR the summary reads: the published ledger's, the withheld list's,
+/// `STATS.json`, `SNAPSHOTS.jsonl`, and the public texts' index with its parts. The review
+/// keeps these of DIR's files and no other: it kept every file outside the listed folders, and
+/// on a daily dry run at a million lines the tree's files and the posted heads (140,000) took
+/// it 18 MiB past the build's peak (docs/scale.md#the-review-walks-dir).
+pub(super) fn summary_reads(path: &str) -> bool {
+    use crate::published::{segments, withheld_files};
+    let first_then_folder = |first: &str, folder: &str| {
+        path == first
+            || path
+                .strip_prefix(folder)
+                .is_some_and(|rest| rest.starts_with('/'))
+    };
+    first_then_folder(segments::LEDGER_FILE, segments::SEGMENTS_DIR)
+        || first_then_folder(withheld_files::WITHHELD_FILE, withheld_files::WITHHELD_DIR)
+        || first_then_folder(
+            "ledger/public_texts/index.json",
+            "ledger/public_texts/index",
+        )
+        || path == "ledger/STATS.json"
+        || path == "ledger/SNAPSHOTS.jsonl"
+}
+
 pub(super) fn json_of(tree: &Tree, path: &str) -> Result<J> {
     Ok(tree
         .read(path)?
