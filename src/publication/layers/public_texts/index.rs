@@ -317,9 +317,10 @@ fn first_seqs(releases: &[Release]) -> Vec<(u64, Digest)> {
         .filter_map(|r| {
             let e = &r.entry;
             let first = e
-                .other_seqs
+                .seqs
+                .other()
                 .iter()
-                .chain(&e.off_list_seqs)
+                .chain(e.seqs.off_list())
                 .fold(e.seq, |a, &b| a.min(b));
             Some((u64::try_from(first).ok()?, e.sent_sha256))
         })

@@ -462,13 +462,11 @@ mod tests {
         let text = PublishedText {
             bytes: 2,
             day: "2026-11-08".into(),
-            file: TextFileName(Digest::of(b"hi")),
             form: Form::Derived {
                 copy: GateCopy::Checked,
                 trailer: true,
             },
-            off_list_seqs: vec![],
-            other_seqs: vec![3],
+            seqs: OtherSeqs::new(vec![], vec![3]),
             sent_sha256: Digest::of(b"hi"),
             seq: 2,
             source: TextSource::Md(Digest::of(b"x")),
@@ -516,6 +514,25 @@ mod tests {
             withheld: &withheld,
         };
         assert!(keys_sorted(&counts) && keys_sorted(&text) && keys_sorted(&index));
+        // A published text is written as it always was: the file named from its digest, both
+        // lists of other seqs present, each in its place (caught: the lists swapped, or one
+        // left out when the other is empty).
+        let (h, x) = (Digest::of(b"hi"), Digest::of(b"x"));
+        let entry = |seqs: OtherSeqs| {
+            serde_json::to_string(&PublishedText {
+                seqs,
+                ..text.clone()
+            })
+            .unwrap()
+        };
+        let shape = |off: &str, other: &str| {
+            format!(
+                r#"{{"bytes":2,"day":"2026-11-08","file":"{h}.txt","form":"checked+trailer","off_list_seqs":[{off}],"other_seqs":[{other}],"sent_sha256":"{h}","seq":2,"source":"sources/{x}.md"}}"#
+            )
+        };
+        assert_eq!(serde_json::to_string(&text).unwrap(), shape("", "3"));
+        assert_eq!(entry(OtherSeqs::new(vec![7, 9], vec![])), shape("7,9", ""));
+        assert_eq!(entry(OtherSeqs::default()), shape("", ""));
         // The form and the off-list classes are written as the words they always were.
         let written = serde_json::to_string(&index).unwrap();
         assert!(written.contains(r#""form":"checked+trailer""#), "{written}");

@@ -208,10 +208,11 @@ pub(super) fn guard_and_release(
         entry: PublishedText {
             bytes: len,
             day,
-            file: TextFileName(*sha),
             form,
-            off_list_seqs: classes.off_by_sha.get(sha).iter().map(|o| o.seq).collect(),
-            other_seqs: other_seqs(lines, seq),
+            seqs: OtherSeqs::new(
+                classes.off_by_sha.get(sha).iter().map(|o| o.seq).collect(),
+                other_seqs(lines, seq),
+            ),
             sent_sha256: *sha,
             seq,
             source,
