@@ -473,6 +473,17 @@ impl Clone for LedgerSpans {
     }
 }
 
+/// A gate's ledger of `bytes` in a folder of its own, for tests elsewhere in the crate that
+/// need files of spans of it.
+#[cfg(test)]
+pub(crate) fn ledger_for_test(bytes: &[u8]) -> (tempfile::TempDir, std::sync::Arc<GateLedger>) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("ledger.jsonl");
+    std::fs::write(&path, bytes).unwrap();
+    let ledger = std::sync::Arc::new(GateLedger::open(&path).unwrap());
+    (dir, ledger)
+}
+
 /// [`LedgerSpans::reader`]: the spans read in order, a chunk at a time, held at the end to the
 /// digest of the first read.
 pub struct SpansReader<'s> {

@@ -1121,11 +1121,8 @@ mod tests {
     fn a_ledger_file_s_header_is_its_first_line_read_across_spans() {
         // Catches a header cut at a span's end, one read past its LF, and a file of no LF
         // given as nothing.
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("ledger.jsonl");
-        std::fs::write(&path, b"head-rest of header\nline\n").unwrap();
-        let gate =
-            std::sync::Arc::new(crate::operator_box::gate_ledger::GateLedger::open(&path).unwrap());
+        let (_dir, gate) =
+            crate::operator_box::gate_ledger::ledger_for_test(b"head-rest of header\nline\n");
         let spans =
             crate::operator_box::gate_ledger::LedgerSpans::new(gate, vec![(0, 5), (5, 5), (5, 25)]);
         assert_eq!(

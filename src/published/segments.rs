@@ -310,11 +310,7 @@ mod tests {
         // A file of spans between held files, a line split across the two kinds, and an
         // empty file of spans: catches a spans file skipped once its first chunk is read, or
         // the stream stopping at an empty file.
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("ledger.jsonl");
-        std::fs::write(&path, b"xxab\ncd\nyyef\n").unwrap();
-        let gate =
-            std::sync::Arc::new(crate::operator_box::gate_ledger::GateLedger::open(&path).unwrap());
+        let (_dir, gate) = crate::operator_box::gate_ledger::ledger_for_test(b"xxab\ncd\nyyef\n");
         let spans = |s: Vec<(usize, usize)>| {
             Content::Ledger(crate::operator_box::gate_ledger::LedgerSpans::new(
                 gate.clone(),
