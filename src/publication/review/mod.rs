@@ -711,6 +711,33 @@ mod tests {
         t
     }
 
+    #[test]
+    fn the_withheld_list_is_read_an_entry_at_a_time_as_it_was_read_whole() {
+        // The files in order; a file skipped; one that is not an array, one cut short after
+        // whole entries, one whose top is an object: each gives nothing, as one value read
+        // whole gave nothing. Caught: entries of a broken file taken, a skipped file read, an
+        // entry without an integer seq kept, the files' order lost.
+        let t = tree(&[
+            (
+                "ledger/withheld.json",
+                r#"[{"seq":3,"kind":"send"},{"seq":"4"},{"seq":5},7]"#,
+            ),
+            ("ledger/withheld/000001.json", r#"[{"seq":9}]"#),
+            ("ledger/withheld/000002.json", r#"[{"seq":11},{"seq":12"#),
+            ("ledger/withheld/000003.json", r#"{"seq":13}"#),
+            ("ledger/withheld/000004.json", r#"[{"seq":14}] x"#),
+            ("ledger/withheld/000005.json", r#"[{"seq":15}]"#),
+        ]);
+        let skip = BTreeSet::from(["ledger/withheld/000001.json"]);
+        let seqs = summary::withheld_each(&t, &skip, |e| e["seq"].as_i64()).unwrap();
+        assert_eq!(seqs, [3, 5, 15]);
+        let kinds = summary::withheld_each(&t, &BTreeSet::new(), |e| {
+            Some(e["kind"].as_str().unwrap_or("-").to_string())
+        })
+        .unwrap();
+        assert_eq!(kinds, ["send", "-", "-", "-", "-", "-"]);
+    }
+
     /// A review too large for one GitHub comment keeps every decision and the summary, folds
     /// the rest, and stays within 65,536 characters with its fences closed. Catches a Markdown
     /// review cut without bound, a cut that drops decisions, and a fence left open.

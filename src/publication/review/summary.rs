@@ -52,18 +52,63 @@ pub(super) fn same_in_both<'p>(
     Ok(common)
 }
 
-/// The withheld list's entries from its files but those in `skip` (docs/scale.md#withheld-files).
-pub(super) fn withheld_entries(tree: &Tree, skip: &BTreeSet<&str>) -> Result<Vec<J>> {
-    let mut entries = Vec::new();
+/// Of each entry of the withheld list's files but those in `skip` (docs/scale.md#withheld-files),
+/// what `take` keeps, each entry made a value and let go in turn: a first publication's list at a
+/// million lines is 14,000 entries, whose values took its dry run past 256 MiB. A file that is not
+/// a whole JSON array gives nothing, as when it was read as one value.
+pub(super) fn withheld_each<T>(
+    tree: &Tree,
+    skip: &BTreeSet<&str>,
+    take: impl Fn(&J) -> Option<T>,
+) -> Result<Vec<T>> {
+    let mut out = Vec::new();
     for p in crate::published::withheld_files::published_paths(tree) {
         if skip.contains(p) {
             continue;
         }
-        if let J::Array(a) = json_of(tree, p)? {
-            entries.extend(a);
+        let Some(bytes) = tree.read(p)? else {
+            continue;
+        };
+        let mut of_file = Vec::new();
+        let mut keep = |e: J| {
+            if let Some(t) = take(&e) {
+                of_file.push(t);
+            }
+        };
+        let mut de = serde_json::Deserializer::from_slice(&bytes);
+        let whole = serde::de::DeserializeSeed::deserialize(EachElement(&mut keep), &mut de)
+            .and_then(|()| de.end());
+        if whole.is_ok() {
+            out.append(&mut of_file);
         }
     }
-    Ok(entries)
+    Ok(out)
+}
+
+/// A JSON array's elements handed one at a time to a function; anything else is an error.
+struct EachElement<'f>(&'f mut dyn FnMut(J));
+
+impl<'de> serde::de::DeserializeSeed<'de> for EachElement<'_> {
+    type Value = ();
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_seq(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for EachElement<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a JSON array")
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        while let Some(e) = seq.next_element::<J>()? {
+            (self.0)(e);
+        }
+        Ok(())
+    }
 }
 
 /// The public texts withheld in `new` and not in `old`, by sent_sha256, with their entries:
@@ -165,18 +210,12 @@ pub(super) fn summary(old: &Tree, new: &Tree) -> Result<Summary> {
         new,
         &crate::published::withheld_files::published_paths(new),
     )?;
-    let old_withheld: BTreeSet<i64> = withheld_entries(old, &common)?
-        .iter()
-        .filter_map(|e| e["seq"].as_i64())
+    let old_withheld: BTreeSet<i64> = withheld_each(old, &common, |e| e["seq"].as_i64())?
+        .into_iter()
         .collect();
-    for e in &withheld_entries(new, &common)? {
-        let Some(seq) = e["seq"].as_i64() else {
-            continue;
-        };
-        if old_withheld.contains(&seq) {
-            continue;
-        }
-        s.withheld.push(WithheldLine {
+    let new_withheld = withheld_each(new, &common, |e| {
+        let seq = e["seq"].as_i64()?;
+        Some(WithheldLine {
             seq,
             kind: e["kind"].as_str().unwrap_or_default().to_string(),
             fields_flagged: e["fields_flagged"]
@@ -185,8 +224,13 @@ pub(super) fn summary(old: &Tree, new: &Tree) -> Result<Summary> {
                 .unwrap_or_default(),
             reason: escape(e["reason"].as_str().unwrap_or_default()),
             accept: format!("--allow-line {seq}"),
-        });
-    }
+        })
+    })?;
+    s.withheld.extend(
+        new_withheld
+            .into_iter()
+            .filter(|w| !old_withheld.contains(&w.seq)),
+    );
     for w in &s.withheld {
         widen(&mut new_range, w.seq);
     }
