@@ -401,19 +401,7 @@ fn data_blocks<'t>(
 fn header_line(content: &Content) -> anyhow::Result<Vec<u8>> {
     use std::io::BufRead;
     let mut line = Vec::new();
-    match content {
-        Content::Ledger(spans) => {
-            spans.reader().read_until(b'\n', &mut line)?;
-        }
-        other => {
-            let bytes = other.bytes()?;
-            let end = bytes
-                .iter()
-                .position(|b| *b == b'\n')
-                .map_or(bytes.len(), |i| i + 1);
-            line.extend_from_slice(&bytes[..end]);
-        }
-    }
+    content.reader()?.read_until(b'\n', &mut line)?;
     Ok(line)
 }
 

@@ -389,6 +389,16 @@ impl Content {
         })
     }
 
+    /// The bytes as a reader: a file of spans of the gate's ledger a chunk at a time, held at
+    /// its end to the digest of its first read (docs/scale.md#the-self-check-streamed); any
+    /// other content as [`Content::bytes`] gives it.
+    pub fn reader(&self) -> Result<Box<dyn std::io::BufRead + '_>> {
+        Ok(match self {
+            Content::Ledger(spans) => Box::new(spans.reader()),
+            other => Box::new(std::io::Cursor::new(other.bytes()?)),
+        })
+    }
+
     /// The first `n` bytes (at most [`DiskFile::HEAD`] for a file).
     pub fn head(&self, n: usize) -> Cow<'_, [u8]> {
         match self {

@@ -205,14 +205,9 @@ pub fn is_segmented(tree: &Tree) -> bool {
 /// to the digest of its first read), so no more than one file is held.
 pub struct PublishedStream<'a> {
     files: std::vec::IntoIter<&'a Content>,
-    current: Current<'a>,
-}
-
-/// The file being read: its bytes (held, or read whole), or a file of spans of the gate's
-/// ledger read a chunk at a time (docs/scale.md#the-self-check-streamed).
-enum Current<'a> {
-    Bytes(std::borrow::Cow<'a, [u8]>, usize),
-    Spans(crate::operator_box::gate_ledger::SpansReader<'a>),
+    /// The file being read, a chunk at a time when it is spans of the gate's ledger
+    /// ([`Content::reader`]).
+    current: Box<dyn std::io::BufRead + 'a>,
 }
 
 impl<'a> PublishedStream<'a> {
@@ -223,7 +218,7 @@ impl<'a> PublishedStream<'a> {
             .collect();
         PublishedStream {
             files: files.into_iter(),
-            current: Current::Bytes(std::borrow::Cow::Borrowed(&[]), 0),
+            current: Box::new(std::io::empty()),
         }
     }
 }
@@ -236,42 +231,23 @@ impl std::io::Read for PublishedStream<'_> {
 
 impl std::io::BufRead for PublishedStream<'_> {
     fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
-        loop {
-            let at_end = match &mut self.current {
-                Current::Bytes(bytes, at) => *at == bytes.len(),
-                Current::Spans(reader) => reader.fill_buf()?.is_empty(),
-            };
-            if !at_end {
-                break;
-            }
+        while self.current.fill_buf()?.is_empty() {
             let Some(next) = self.files.next() else {
                 break;
             };
             // The file read is let go before the next is read, so one is held, not two; a
             // file of the gate's ledger is read a chunk at a time, never whole: at a million
             // lines each is 16 MiB, and this was the self-check's peak (docs/scale.md#memory).
-            self.current = Current::Bytes(std::borrow::Cow::Borrowed(&[]), 0);
-            self.current = match next {
-                Content::Ledger(spans) => Current::Spans(spans.reader()),
-                other => Current::Bytes(
-                    other
-                        .bytes()
-                        .map_err(|e| std::io::Error::other(format!("{e:#}")))?,
-                    0,
-                ),
-            };
+            self.current = Box::new(std::io::empty());
+            self.current = next
+                .reader()
+                .map_err(|e| std::io::Error::other(format!("{e:#}")))?;
         }
-        match &mut self.current {
-            Current::Bytes(bytes, at) => Ok(&bytes[*at..]),
-            Current::Spans(reader) => reader.fill_buf(),
-        }
+        self.current.fill_buf()
     }
 
     fn consume(&mut self, n: usize) {
-        match &mut self.current {
-            Current::Bytes(bytes, at) => *at = (*at + n).min(bytes.len()),
-            Current::Spans(reader) => reader.consume(n),
-        }
+        self.current.consume(n);
     }
 }
 
